@@ -1,0 +1,103 @@
+import { DeleteCommand, GetCommand, PutCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
+
+import { queryAll } from './query-all';
+import { createdSortKey, isConditionFailure, type Table } from './table';
+
+/** A folder as stored. */
+export interface FolderRecord {
+  id: string;
+  name: string;
+  description: string | null;
+  createdAt: string;
+  updatedAt: string;
+}
+
+const folderKey = (id: string) => ({ PK: `FOLDER#${id}`, SK: 'FOLDER' });
+
+function toRecord(item: Record<string, unknown>): FolderRecord {
+  return {
+    id: item.id as string,
+    name: item.name as string,
+    description: (item.description as string | null) ?? null,
+    createdAt: item.createdAt as string,
+    updatedAt: item.updatedAt as string,
+  };
+}
+
+/** No folder has that id. */
+export class FolderNotFoundError extends Error {
+  override name = 'FolderNotFoundError';
+}
+
+/** Folders (spec §7 folders calls). */
+export class FolderRepository {
+  constructor(private readonly table: Table) {}
+
+  async create(record: FolderRecord): Promise<void> {
+    await this.table.doc.send(
+      new PutCommand({
+        TableName: this.table.name,
+        Item: {
+          ...folderKey(record.id),
+          entity: 'Folder',
+          GSI1PK: 'FOLDERS',
+          GSI1SK: createdSortKey(record.createdAt, record.id),
+          ...record,
+        },
+        ConditionExpression: 'attribute_not_exists(PK)',
+      }),
+    );
+  }
+
+  async getById(id: string): Promise<FolderRecord | null> {
+    const { Item } = await this.table.doc.send(
+      new GetCommand({ TableName: this.table.name, Key: folderKey(id), ConsistentRead: true }),
+    );
+    return Item ? toRecord(Item) : null;
+  }
+
+  /** Every folder, newest first. */
+  async list(): Promise<FolderRecord[]> {
+    const items = await queryAll(this.table, {
+      IndexName: 'GSI1',
+      KeyConditionExpression: 'GSI1PK = :pk',
+      ExpressionAttributeValues: { ':pk': 'FOLDERS' },
+      ScanIndexForward: false,
+    });
+    return items.map(toRecord);
+  }
+
+  /** Renames or re-describes a folder and returns it as it now is. */
+  async update(
+    id: string,
+    changes: Pick<FolderRecord, 'name' | 'description'>,
+    now: string,
+  ): Promise<FolderRecord> {
+    try {
+      const { Attributes } = await this.table.doc.send(
+        new UpdateCommand({
+          TableName: this.table.name,
+          Key: folderKey(id),
+          UpdateExpression: 'SET #name = :name, description = :description, updatedAt = :now',
+          ConditionExpression: 'attribute_exists(PK)',
+          ExpressionAttributeNames: { '#name': 'name' },
+          ExpressionAttributeValues: {
+            ':name': changes.name,
+            ':description': changes.description,
+            ':now': now,
+          },
+          ReturnValues: 'ALL_NEW',
+        }),
+      );
+      return toRecord(Attributes ?? {});
+    } catch (error) {
+      if (isConditionFailure(error)) throw new FolderNotFoundError();
+      throw error;
+    }
+  }
+
+  /** Deletes a folder; detaching its workflows is the caller's first step. */
+  async delete(id: string): Promise<void> {
+    await this.table.doc.send(new DeleteCommand({ TableName: this.table.name, Key: folderKey(id) }));
+  }
+}

@@ -1,0 +1,132 @@
+import { DeleteCommand, GetCommand, PutCommand, QueryCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
+
+import type { LicenseType } from '../../shared/schemas/session';
+import { isConditionFailure, type Table } from './table';
+
+/** A licence as stored: the key only as its look-up hash and an encrypted copy. */
+export interface LicenseRecord {
+  keyHash: string;
+  keyCiphertext: string;
+  licenseType: LicenseType;
+  userEmail: string | null;
+  isActive: boolean;
+  subscriptionStatus: string | null;
+  nextPaymentDue: string | null;
+  createdAt: string;
+  updatedAt: string;
+}
+
+const licenseKey = (keyHash: string) => ({ PK: `LICENSE#${keyHash}`, SK: 'LICENSE' });
+/** GSI1SK is always written; GSI1PK only with an e-mail, so licences without one stay out of the index. */
+const emailIndexKeys = (record: Pick<LicenseRecord, 'userEmail' | 'licenseType' | 'keyHash'>) => ({
+  ...(record.userEmail ? { GSI1PK: emailPartition(record.userEmail) } : {}),
+  GSI1SK: `${record.licenseType}#${record.keyHash}`,
+});
+const emailPartition = (userEmail: string) => `LICENSE_EMAIL#${userEmail}`;
+
+function toRecord(item: Record<string, unknown>): LicenseRecord {
+  return {
+    keyHash: item.keyHash as string,
+    keyCiphertext: item.keyCiphertext as string,
+    licenseType: item.licenseType as LicenseType,
+    userEmail: (item.userEmail as string | null) ?? null,
+    isActive: item.isActive === true,
+    subscriptionStatus: (item.subscriptionStatus as string | null) ?? null,
+    nextPaymentDue: (item.nextPaymentDue as string | null) ?? null,
+    createdAt: item.createdAt as string,
+    updatedAt: item.updatedAt as string,
+  };
+}
+
+/** The put of a new licence, usable alone or inside a transaction; fails if the key exists. */
+export function putLicenseItem(table: Table, record: LicenseRecord) {
+  return {
+    TableName: table.name,
+    Item: { ...licenseKey(record.keyHash), ...emailIndexKeys(record), entity: 'License', ...record },
+    ConditionExpression: 'attribute_not_exists(PK)',
+  };
+}
+
+/** Licence records (spec §7 license_keys calls). Every access is a GetItem or a Query. */
+export class LicenseRepository {
+  constructor(private readonly table: Table) {}
+
+  /** Creates a licence; a key that already exists is refused by the condition, never overwritten. */
+  async create(record: LicenseRecord): Promise<void> {
+    await this.table.doc.send(new PutCommand(putLicenseItem(this.table, record)));
+  }
+
+  /** The licence of a key hash, or null. */
+  async getByHash(keyHash: string): Promise<LicenseRecord | null> {
+    const { Item } = await this.table.doc.send(
+      new GetCommand({ TableName: this.table.name, Key: licenseKey(keyHash), ConsistentRead: true }),
+    );
+    return Item ? toRecord(Item) : null;
+  }
+
+  /** The licence of a user e-mail and type (spec: select single row by user_email and license_type). */
+  async findByUserEmail(userEmail: string, licenseType: LicenseType): Promise<LicenseRecord | null> {
+    const { Items } = await this.table.doc.send(
+      new QueryCommand({
+        TableName: this.table.name,
+        IndexName: 'GSI1',
+        KeyConditionExpression: 'GSI1PK = :pk AND begins_with(GSI1SK, :type)',
+        ExpressionAttributeValues: { ':pk': emailPartition(userEmail), ':type': `${licenseType}#` },
+        Limit: 1,
+      }),
+    );
+    const item = Items?.[0];
+    return item ? toRecord(item) : null;
+  }
+
+  /** Associates a licence with an e-mail (spec: update user_email by license_key). */
+  async updateUserEmail(keyHash: string, userEmail: string, now: string): Promise<void> {
+    try {
+      await this.table.doc.send(
+        new UpdateCommand({
+          TableName: this.table.name,
+          Key: licenseKey(keyHash),
+          UpdateExpression: 'SET userEmail = :email, updatedAt = :now, GSI1PK = :gpk',
+          ConditionExpression: 'attribute_exists(PK)',
+          ExpressionAttributeValues: { ':email': userEmail, ':now': now, ':gpk': emailPartition(userEmail) },
+        }),
+      );
+    } catch (error) {
+      if (isConditionFailure(error)) throw new LicenseNotFoundError();
+      throw error;
+    }
+  }
+
+  /** Sets whether a licence is active, with its subscription state. */
+  async updateState(
+    keyHash: string,
+    state: Pick<LicenseRecord, 'isActive' | 'subscriptionStatus' | 'nextPaymentDue'>,
+    now: string,
+  ): Promise<void> {
+    await this.table.doc.send(
+      new UpdateCommand({
+        TableName: this.table.name,
+        Key: licenseKey(keyHash),
+        UpdateExpression:
+          'SET isActive = :active, subscriptionStatus = :status, nextPaymentDue = :due, updatedAt = :now',
+        ConditionExpression: 'attribute_exists(PK)',
+        ExpressionAttributeValues: {
+          ':active': state.isActive,
+          ':status': state.subscriptionStatus,
+          ':due': state.nextPaymentDue,
+          ':now': now,
+        },
+      }),
+    );
+  }
+
+  /** Removes a licence. */
+  async delete(keyHash: string): Promise<void> {
+    await this.table.doc.send(new DeleteCommand({ TableName: this.table.name, Key: licenseKey(keyHash) }));
+  }
+}
+
+/** No licence has that key. */
+export class LicenseNotFoundError extends Error {
+  override name = 'LicenseNotFoundError';
+}

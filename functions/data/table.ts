@@ -1,0 +1,31 @@
+import { DynamoDBClient, type DynamoDBClientConfig } from '@aws-sdk/client-dynamodb';
+import { DynamoDBDocumentClient } from '@aws-sdk/lib-dynamodb';
+
+/** The table a repository works on: a document client and the table's name. */
+export interface Table {
+  readonly doc: DynamoDBDocumentClient;
+  readonly name: string;
+}
+
+/** Builds a table handle; `config` carries the endpoint of DynamoDB Local outside AWS. */
+export function createTable(name: string, config: DynamoDBClientConfig = {}): Table {
+  const doc = DynamoDBDocumentClient.from(new DynamoDBClient(config), {
+    marshallOptions: { removeUndefinedValues: true },
+  });
+  return { doc, name };
+}
+
+/** Whether a DynamoDB error is a failed condition (alone or inside a cancelled transaction). */
+export function isConditionFailure(error: unknown): boolean {
+  if (!(error instanceof Error)) return false;
+  if (error.name === 'ConditionalCheckFailedException') return true;
+  if (error.name === 'TransactionCanceledException') {
+    const reasons =
+      (error as Error & { CancellationReasons?: { Code?: string }[] }).CancellationReasons ?? [];
+    return reasons.some((reason) => reason.Code === 'ConditionalCheckFailed');
+  }
+  return false;
+}
+
+/** Sort key of "newest first" lists: creation time then id, so equal times still sort stably. */
+export const createdSortKey = (createdAt: string, id: string) => `${createdAt}#${id}`;

@@ -1,0 +1,218 @@
+import { BatchWriteCommand, GetCommand, PutCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
+
+import type { WorkflowType } from '../../shared/constants';
+import { queryAll } from './query-all';
+import { createdSortKey, isConditionFailure, type Table } from './table';
+
+/** A workflow as stored (spec §3 workflows table, camelCase). */
+export interface WorkflowRecord {
+  id: string;
+  name: string;
+  description: string;
+  webhookUrl: string;
+  lawyerEmail: string;
+  active: boolean;
+  type: WorkflowType;
+  folderId: string | null;
+  cronEnabled: boolean;
+  cronInterval: number | null;
+  cronLastRun: string | null;
+  cronNextRun: string | null;
+  createdAt: string;
+  updatedAt: string;
+}
+
+/** The fields an admin edits (spec: update by id). */
+export type WorkflowChanges = Partial<
+  Pick<
+    WorkflowRecord,
+    | 'name'
+    | 'description'
+    | 'webhookUrl'
+    | 'lawyerEmail'
+    | 'type'
+    | 'folderId'
+    | 'cronEnabled'
+    | 'cronInterval'
+  >
+>;
+
+const WORKFLOW_FIELDS = [
+  'id',
+  'name',
+  'description',
+  'webhookUrl',
+  'lawyerEmail',
+  'active',
+  'type',
+  'folderId',
+  'cronEnabled',
+  'cronInterval',
+  'cronLastRun',
+  'cronNextRun',
+  'createdAt',
+  'updatedAt',
+] as const satisfies readonly (keyof WorkflowRecord)[];
+
+export const workflowKey = (id: string) => ({ PK: `WORKFLOW#${id}`, SK: 'WORKFLOW' });
+const ownerPartition = (email: string) => `OWNER#${email}`;
+const folderPartition = (folderId: string) => `FOLDER#${folderId}`;
+
+export function toWorkflowRecord(item: Record<string, unknown>): WorkflowRecord {
+  return Object.fromEntries(
+    WORKFLOW_FIELDS.map((field) => [field, item[field] ?? null]),
+  ) as unknown as WorkflowRecord;
+}
+
+/** The indexed attributes of a workflow: all-list, owner list and, when it has one, its folder. */
+function indexKeys(record: WorkflowRecord) {
+  const sortKey = createdSortKey(record.createdAt, record.id);
+  return {
+    GSI1PK: 'WORKFLOWS',
+    GSI1SK: sortKey,
+    GSI2PK: ownerPartition(record.lawyerEmail),
+    GSI2SK: sortKey,
+    ...(record.folderId ? { GSI3PK: folderPartition(record.folderId), GSI3SK: sortKey } : {}),
+  };
+}
+
+/** No workflow has that id. */
+export class WorkflowNotFoundError extends Error {
+  override name = 'WorkflowNotFoundError';
+}
+
+/** Workflows (spec §7 workflows calls). */
+export class WorkflowRepository {
+  constructor(private readonly table: Table) {}
+
+  async create(record: WorkflowRecord): Promise<void> {
+    await this.table.doc.send(
+      new PutCommand({
+        TableName: this.table.name,
+        Item: { ...workflowKey(record.id), entity: 'Workflow', ...indexKeys(record), ...record },
+        ConditionExpression: 'attribute_not_exists(PK)',
+      }),
+    );
+  }
+
+  async getById(id: string): Promise<WorkflowRecord | null> {
+    const { Item } = await this.table.doc.send(
+      new GetCommand({ TableName: this.table.name, Key: workflowKey(id), ConsistentRead: true }),
+    );
+    return Item ? toWorkflowRecord(Item) : null;
+  }
+
+  /** Every workflow, newest first. */
+  async listAll(): Promise<WorkflowRecord[]> {
+    return this.listBy('GSI1', 'GSI1PK', 'WORKFLOWS');
+  }
+
+  /** The workflows of one lawyer, newest first (spec: list by notary_email). */
+  async listByOwner(lawyerEmail: string): Promise<WorkflowRecord[]> {
+    return this.listBy('GSI2', 'GSI2PK', ownerPartition(lawyerEmail));
+  }
+
+  /** The workflows of one folder, newest first. */
+  async listByFolder(folderId: string): Promise<WorkflowRecord[]> {
+    return this.listBy('GSI3', 'GSI3PK', folderPartition(folderId));
+  }
+
+  /** Applies an admin's changes and returns the workflow as it now is. */
+  async update(id: string, changes: WorkflowChanges, now: string): Promise<WorkflowRecord> {
+    const current = await this.getById(id);
+    if (!current) throw new WorkflowNotFoundError();
+    const next: WorkflowRecord = { ...current, ...changes, updatedAt: now };
+    try {
+      await this.table.doc.send(
+        new PutCommand({
+          TableName: this.table.name,
+          Item: { ...workflowKey(id), entity: 'Workflow', ...indexKeys(next), ...next },
+          ConditionExpression: 'updatedAt = :previous',
+          ExpressionAttributeValues: { ':previous': current.updatedAt },
+        }),
+      );
+    } catch (error) {
+      if (isConditionFailure(error)) throw new WorkflowNotFoundError('Automatisation modifiée entre-temps');
+      throw error;
+    }
+    return next;
+  }
+
+  /**
+   * Flips a boolean flag (active or cronEnabled) from the value read: the write is conditional on
+   * that value, so two concurrent toggles cannot both apply the same flip.
+   */
+  async toggle(id: string, flag: 'active' | 'cronEnabled', now: string): Promise<WorkflowRecord> {
+    const current = await this.getById(id);
+    if (!current) throw new WorkflowNotFoundError();
+    try {
+      const { Attributes } = await this.table.doc.send(
+        new UpdateCommand({
+          TableName: this.table.name,
+          Key: workflowKey(id),
+          UpdateExpression: 'SET #flag = :next, updatedAt = :now',
+          ConditionExpression: '#flag = :current',
+          ExpressionAttributeNames: { '#flag': flag },
+          ExpressionAttributeValues: { ':next': !current[flag], ':current': current[flag], ':now': now },
+          ReturnValues: 'ALL_NEW',
+        }),
+      );
+      return toWorkflowRecord(Attributes ?? {});
+    } catch (error) {
+      if (isConditionFailure(error)) throw new WorkflowNotFoundError('Automatisation modifiée entre-temps');
+      throw error;
+    }
+  }
+
+  /** Removes the folder association of every workflow of a folder (the workflows stay). */
+  async detachFromFolder(folderId: string, now: string): Promise<number> {
+    const workflows = await this.listByFolder(folderId);
+    for (const workflow of workflows) {
+      await this.table.doc
+        .send(
+          new UpdateCommand({
+            TableName: this.table.name,
+            Key: workflowKey(workflow.id),
+            UpdateExpression: 'SET folderId = :null, updatedAt = :now REMOVE GSI3PK, GSI3SK',
+            ConditionExpression: 'folderId = :folder',
+            ExpressionAttributeValues: { ':null': null, ':now': now, ':folder': folderId },
+          }),
+        )
+        .catch((error: unknown) => {
+          // Moved to another folder meanwhile: it no longer belongs to this one, nothing to undo.
+          if (!isConditionFailure(error)) throw error;
+        });
+    }
+    return workflows.length;
+  }
+
+  /** Deletes a workflow and every item under it (its execution history). */
+  async delete(id: string): Promise<void> {
+    const items = await queryAll(this.table, {
+      KeyConditionExpression: 'PK = :pk',
+      ExpressionAttributeValues: { ':pk': workflowKey(id).PK },
+      ProjectionExpression: 'PK, SK',
+    });
+    for (let start = 0; start < items.length; start += 25) {
+      let requests = items
+        .slice(start, start + 25)
+        .map((item) => ({ DeleteRequest: { Key: { PK: item.PK, SK: item.SK } } }));
+      while (requests.length > 0) {
+        const { UnprocessedItems } = await this.table.doc.send(
+          new BatchWriteCommand({ RequestItems: { [this.table.name]: requests } }),
+        );
+        requests = (UnprocessedItems?.[this.table.name] ?? []) as typeof requests;
+      }
+    }
+  }
+
+  private async listBy(indexName: string, partitionAttribute: string, partition: string) {
+    const items = await queryAll(this.table, {
+      IndexName: indexName,
+      KeyConditionExpression: `${partitionAttribute} = :pk`,
+      ExpressionAttributeValues: { ':pk': partition },
+      ScanIndexForward: false,
+    });
+    return items.map(toWorkflowRecord);
+  }
+}

@@ -1,0 +1,116 @@
+import { randomUUID } from 'node:crypto';
+
+import { errors as joseErrors, jwtVerify, SignJWT } from 'jose';
+
+import { SESSION_LIFETIME_SECONDS } from '../../shared/constants';
+import { MESSAGES } from '../../shared/messages';
+import type { Role } from '../../shared/schemas/session';
+import { type LicenseRecord, LicenseRepository } from '../data/licenses';
+import { SessionRepository } from '../data/sessions';
+import type { Table } from '../data/table';
+import type { Clock } from '../runtime/dependencies';
+import type { AppKeys } from '../security/app-keys';
+import { UnauthorizedError } from './errors';
+
+const ISSUER = 'assistant-juridique';
+const AUDIENCE = 'web';
+
+/** Who is calling, as the server established it for this request. */
+export interface SessionContext {
+  readonly sessionId: string;
+  /** The role comes from the licence as it is now, not as it was at sign-in. */
+  readonly role: Role;
+  readonly email: string;
+  readonly licenseKeyHash: string;
+  readonly license: LicenseRecord;
+}
+
+/** An opened session: the token the browser keeps and its absolute expiry. */
+export interface OpenedSession {
+  readonly token: string;
+  readonly expiresAt: string;
+}
+
+/**
+ * Sessions: a signed token (HS256, jose) naming a server-side session record with an absolute
+ * lifetime. Signing out deletes the record, so the token stops working before it expires.
+ */
+export class SessionService {
+  private readonly sessions: SessionRepository;
+  private readonly licenses: LicenseRepository;
+
+  constructor(
+    table: Table,
+    private readonly keys: Pick<AppKeys, 'sessionSigningKey'>,
+    private readonly clock: Clock,
+  ) {
+    this.sessions = new SessionRepository(table);
+    this.licenses = new LicenseRepository(table);
+  }
+
+  /** Opens a session for a licence that was just verified. */
+  async open(license: LicenseRecord, email: string): Promise<OpenedSession> {
+    const now = this.clock.now();
+    const issuedAt = Math.floor(now.getTime() / 1000);
+    const expiresAt = issuedAt + SESSION_LIFETIME_SECONDS;
+    const sessionId = randomUUID();
+    await this.sessions.create({
+      sessionId,
+      licenseKeyHash: license.keyHash,
+      role: license.licenseType,
+      email,
+      createdAt: now.toISOString(),
+      expiresAt,
+    });
+    const token = await new SignJWT({ role: license.licenseType })
+      .setProtectedHeader({ alg: 'HS256' })
+      .setSubject(sessionId)
+      .setIssuer(ISSUER)
+      .setAudience(AUDIENCE)
+      .setIssuedAt(issuedAt)
+      .setExpirationTime(expiresAt)
+      .sign(this.keys.sessionSigningKey);
+    return { token, expiresAt: new Date(expiresAt * 1000).toISOString() };
+  }
+
+  /**
+   * Establishes who calls: the token must verify and not be expired, its session must still exist,
+   * and the licence behind it must still be active (re-read on every request).
+   */
+  async authenticate(token: string): Promise<SessionContext> {
+    const now = this.clock.now();
+    let sessionId: string;
+    try {
+      const { payload } = await jwtVerify(token, this.keys.sessionSigningKey, {
+        issuer: ISSUER,
+        audience: AUDIENCE,
+        algorithms: ['HS256'],
+        currentDate: now,
+      });
+      if (!payload.sub) throw new UnauthorizedError(MESSAGES.session.required);
+      sessionId = payload.sub;
+    } catch (error) {
+      if (error instanceof joseErrors.JOSEError || error instanceof UnauthorizedError) {
+        throw new UnauthorizedError(MESSAGES.session.required, { cause: error });
+      }
+      throw error;
+    }
+    const session = await this.sessions.get(sessionId);
+    if (!session || session.expiresAt * 1000 <= now.getTime())
+      throw new UnauthorizedError(MESSAGES.session.required);
+    const license = await this.licenses.getByHash(session.licenseKeyHash);
+    if (!license?.isActive) throw new UnauthorizedError(MESSAGES.session.licenseInactive);
+    return {
+      sessionId,
+      role: license.licenseType,
+      email: session.email,
+      licenseKeyHash: session.licenseKeyHash,
+      license,
+    };
+  }
+
+  /** Ends a session ('Déconnexion'). */
+  async close(sessionId: string): Promise<void> {
+    await this.sessions.delete(sessionId);
+  }
+}

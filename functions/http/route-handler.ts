@@ -1,0 +1,103 @@
+import middy from '@middy/core';
+import type { z } from 'zod';
+
+import { MESSAGES } from '../../shared/messages';
+import { ROUTES, type RouteDefinition, type RouteName, type Routes, routeKey } from '../../shared/routes';
+import { SessionService } from '../domain/sessions';
+import type { AppDependencies } from '../runtime/dependencies';
+import { type ApiEvent, type ApiHandler, type ApiResult, clientAddressOf, jsonResult } from './api-event';
+import { authorizedSession, errorReply, type RouteContext, validatedJsonBody } from './middlewares';
+
+type BodyOf<N extends RouteName> = Routes[N] extends { request: infer S extends z.ZodType }
+  ? z.output<S>
+  : undefined;
+type SessionOf<N extends RouteName> = Routes[N]['access'] extends 'public'
+  ? null
+  : import('../domain/sessions').SessionContext;
+
+/** What a route implementation receives: the validated body, the caller and the raw parameters. */
+export interface RouteRequest<N extends RouteName> {
+  readonly body: BodyOf<N>;
+  readonly session: SessionOf<N>;
+  readonly pathParameters: Readonly<Record<string, string | undefined>>;
+  readonly query: Readonly<Record<string, string | undefined>>;
+  readonly clientAddress: string;
+}
+
+const STATUS = Symbol('status');
+
+/** A reply with a status other than 200. */
+export interface StatusReply<T> {
+  readonly [STATUS]: number;
+  readonly body: T;
+}
+
+export function withStatus<T>(statusCode: number, body: T): StatusReply<T> {
+  return { [STATUS]: statusCode, body };
+}
+
+export type RouteImplementation<N extends RouteName> = (
+  request: RouteRequest<N>,
+) => Promise<z.input<Routes[N]['response']> | StatusReply<z.input<Routes[N]['response']>>>;
+
+export type RouteImplementations = { [N in RouteName]?: RouteImplementation<N> };
+
+/**
+ * Builds the Lambda handler of one backend call or resource: for each route it serves, a middy
+ * pipeline (session and role, validated body, then the error handler last) around the route's
+ * implementation. A resource handler serving several routes dispatches on the route key.
+ */
+export function apiHandler(deps: AppDependencies, implementations: RouteImplementations): ApiHandler {
+  let sessions: Promise<SessionService> | undefined;
+  const sessionService = () => {
+    sessions ??= deps.appKeys().then((keys) => new SessionService(deps.table, keys, deps.clock));
+    sessions.catch(() => {
+      sessions = undefined;
+    });
+    return sessions;
+  };
+  const pipelines = new Map<string, ApiHandler>();
+  for (const [name, implementation] of Object.entries(implementations)) {
+    const route: RouteDefinition = ROUTES[name as RouteName];
+    const run = implementation as (request: RouteRequest<RouteName>) => Promise<unknown>;
+    const pipeline = middy<ApiEvent, ApiResult, Error, RouteContext>()
+      .use(authorizedSession(route, sessionService))
+      .use(validatedJsonBody(route))
+      .use(errorReply(deps.logger, route))
+      .handler(async (event, context) => {
+        const result = await run({
+          body: context.body as never,
+          session: (context.session ?? null) as never,
+          pathParameters: event.pathParameters ?? {},
+          query: event.queryStringParameters ?? {},
+          clientAddress: clientAddressOf(event),
+        });
+        if (result && typeof result === 'object' && STATUS in result) {
+          const reply = result as StatusReply<unknown>;
+          return jsonResult(reply[STATUS], reply.body);
+        }
+        return jsonResult(200, result);
+      });
+    pipelines.set(routeKey(route), pipeline as ApiHandler);
+  }
+  return async (event, context) => {
+    const pipeline = pipelines.get(event.routeKey);
+    if (!pipeline) return jsonResult(404, { error: MESSAGES.request.notFound });
+    return pipeline(event, context);
+  };
+}
+
+/**
+ * The Lambda entry of a handler file: the AWS composition root is built on the first invocation
+ * (and then kept), so importing a handler file outside Lambda touches no environment variable.
+ */
+export function lambdaEntry(create: (deps: AppDependencies) => ApiHandler): ApiHandler {
+  let handler: ApiHandler | undefined;
+  return async (event, context) => {
+    if (!handler) {
+      const { awsDependencies } = await import('../runtime/aws');
+      handler = create(awsDependencies());
+    }
+    return handler(event, context);
+  };
+}

@@ -1,0 +1,50 @@
+import type { Table } from '../data/table';
+import type { AppKeys } from '../security/app-keys';
+
+/** The time source; `sleep` is here so that tests and the local runtime control waiting too. */
+export interface Clock {
+  now(): Date;
+  sleep(milliseconds: number): Promise<void>;
+}
+
+export const systemClock: Clock = {
+  now: () => new Date(),
+  sleep: (milliseconds) => new Promise((resolve) => setTimeout(resolve, milliseconds)),
+};
+
+/** Structured logs. Callers pass facts, never a body, a header, a key or a token. */
+export interface Logger {
+  info(message: string, facts?: Record<string, unknown>): void;
+  warn(message: string, facts?: Record<string, unknown>): void;
+  error(message: string, facts?: Record<string, unknown>): void;
+}
+
+/** One JSON line per entry on stdout/stderr, as CloudWatch Logs likes them. */
+export function createJsonLogger(
+  service: string,
+  write = (line: string, level: string) => {
+    (level === 'error' ? console.error : console.log)(line);
+  },
+): Logger {
+  const log =
+    (level: string) =>
+    (message: string, facts: Record<string, unknown> = {}) =>
+      write(
+        JSON.stringify({ level, service, message, ...facts, timestamp: new Date().toISOString() }),
+        level,
+      );
+  return { info: log('info'), warn: log('warn'), error: log('error') };
+}
+
+/**
+ * Everything a handler needs from the world it runs in. One composition root per environment
+ * builds it: `functions/runtime/aws.ts` in Lambda, `lib/local` in the local runtime, the test
+ * helpers in tests.
+ */
+export interface AppDependencies {
+  readonly table: Table;
+  /** The server keys, loaded once per process from Secrets Manager (or the local keys file). */
+  readonly appKeys: () => Promise<AppKeys>;
+  readonly clock: Clock;
+  readonly logger: Logger;
+}

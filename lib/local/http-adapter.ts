@@ -1,0 +1,198 @@
+import { randomUUID } from 'node:crypto';
+import { createReadStream, existsSync, statSync } from 'node:fs';
+import type { IncomingMessage, ServerResponse } from 'node:http';
+import { extname, join, normalize, resolve, sep } from 'node:path';
+
+import type { Context } from 'aws-lambda';
+
+import type { ApiEvent, ApiHandler } from '../../functions/http/api-event';
+import type { Logger } from '../../functions/runtime/dependencies';
+import { MAX_BODY_BYTES } from '../../shared/constants';
+import { MESSAGES } from '../../shared/messages';
+import { type RouteDefinition, routeKey } from '../../shared/routes';
+import { SECURITY_HEADERS } from '../site-headers';
+
+interface CompiledRoute {
+  readonly route: RouteDefinition;
+  readonly pattern: RegExp;
+  readonly parameterNames: string[];
+  readonly handler: ApiHandler;
+}
+
+const CONTENT_TYPES: Record<string, string> = {
+  '.html': 'text/html; charset=utf-8',
+  '.js': 'text/javascript; charset=utf-8',
+  '.css': 'text/css; charset=utf-8',
+  '.json': 'application/json; charset=utf-8',
+  '.svg': 'image/svg+xml',
+  '.png': 'image/png',
+  '.ico': 'image/x-icon',
+  '.woff': 'font/woff',
+  '.woff2': 'font/woff2',
+  '.txt': 'text/plain; charset=utf-8',
+};
+
+function compile(route: RouteDefinition, handler: ApiHandler): CompiledRoute {
+  const parameterNames: string[] = [];
+  const source = route.path
+    .replace(/[.*+?^$()|[\]\\]/g, '\\$&')
+    .replace(/\\?\{(\w+)\\?\}/g, (_, name: string) => {
+      parameterNames.push(name);
+      return '([^/]+)';
+    });
+  return { route, pattern: new RegExp(`^${source}$`), parameterNames, handler };
+}
+
+/** Reads a request body, refusing (null) one larger than the API accepts. */
+function readBody(request: IncomingMessage, limit: number): Promise<string | null> {
+  return new Promise((resolveBody, reject) => {
+    const chunks: Buffer[] = [];
+    let size = 0;
+    let tooLarge = false;
+    request.on('data', (chunk: Buffer) => {
+      size += chunk.length;
+      if (size > limit) tooLarge = true;
+      else chunks.push(chunk);
+    });
+    request.on('end', () => resolveBody(tooLarge ? null : Buffer.concat(chunks).toString('utf8')));
+    request.on('error', reject);
+  });
+}
+
+function sendJson(response: ServerResponse, statusCode: number, body: unknown) {
+  response.writeHead(statusCode, {
+    'content-type': 'application/json; charset=utf-8',
+    'cache-control': 'no-store',
+  });
+  response.end(JSON.stringify(body));
+}
+
+export interface HttpAdapterOptions {
+  readonly routes: readonly { route: RouteDefinition; handler: ApiHandler }[];
+  /** The built SPA (web/dist). */
+  readonly siteDirectory: string;
+  /** The SPA's runtime settings, served as /config.json like the deployed site. */
+  readonly siteConfig: Record<string, unknown>;
+  readonly logger: Logger;
+}
+
+/**
+ * The local API Gateway and CloudFront: `/api/*` requests become HTTP API v2 events for the very
+ * same handlers, following the route table; everything else is the SPA, with its fallback to
+ * index.html and the security headers of the deployed site.
+ */
+export function createHttpAdapter(options: HttpAdapterOptions) {
+  const compiled = options.routes.map(({ route, handler }) => compile(route, handler));
+  const siteRoot = resolve(options.siteDirectory);
+
+  async function serveApi(request: IncomingMessage, response: ServerResponse, url: URL) {
+    const method = request.method ?? 'GET';
+    const matches = compiled
+      .map((candidate) => ({ candidate, match: candidate.pattern.exec(url.pathname) }))
+      .filter((entry) => entry.match);
+    const found = matches.find((entry) => entry.candidate.route.method === method);
+    if (!found?.match) {
+      await readBody(request, 0);
+      if (matches.length > 0) return sendJson(response, 405, { error: MESSAGES.request.methodNotAllowed });
+      return sendJson(response, 404, { error: MESSAGES.request.notFound });
+    }
+    const { candidate, match } = found;
+    const body = await readBody(request, MAX_BODY_BYTES);
+    if (body === null) return sendJson(response, 413, { error: MESSAGES.request.tooLarge });
+    const pathParameters = Object.fromEntries(
+      candidate.parameterNames.map((name, index) => [name, decodeURIComponent(match[index + 1] ?? '')]),
+    );
+    const headers = Object.fromEntries(
+      Object.entries(request.headers)
+        .filter(([name]) => name !== 'cookie')
+        .map(([name, value]) => [name, Array.isArray(value) ? value.join(',') : (value ?? '')]),
+    );
+    const key = routeKey(candidate.route);
+    const now = new Date();
+    const event: ApiEvent = {
+      version: '2.0',
+      routeKey: key,
+      rawPath: url.pathname,
+      rawQueryString: url.search.slice(1),
+      cookies: request.headers.cookie?.split(/;\s*/),
+      headers,
+      queryStringParameters: url.searchParams.size > 0 ? Object.fromEntries(url.searchParams) : undefined,
+      pathParameters: candidate.parameterNames.length > 0 ? pathParameters : undefined,
+      requestContext: {
+        accountId: 'local',
+        apiId: 'local',
+        domainName: url.hostname,
+        domainPrefix: url.hostname,
+        http: {
+          method,
+          path: url.pathname,
+          protocol: `HTTP/${request.httpVersion}`,
+          sourceIp: (request.socket.remoteAddress ?? '127.0.0.1').replace(/^::ffff:/, ''),
+          userAgent: request.headers['user-agent'] ?? '',
+        },
+        requestId: randomUUID(),
+        routeKey: key,
+        stage: '$default',
+        time: now.toISOString(),
+        timeEpoch: now.getTime(),
+      },
+      body: body.length > 0 ? body : undefined,
+      isBase64Encoded: false,
+    };
+    const result = await candidate.handler(event, {
+      awsRequestId: event.requestContext.requestId,
+    } as Context);
+    response.writeHead(result.statusCode ?? 200, result.headers as Record<string, string>);
+    response.end(result.body ?? '');
+  }
+
+  function serveSite(response: ServerResponse, url: URL) {
+    if (url.pathname === '/config.json') {
+      return sendJson(response, 200, options.siteConfig);
+    }
+    const requested = normalize(decodeURIComponent(url.pathname));
+    let file = resolve(join(siteRoot, requested));
+    const inside = file === siteRoot || file.startsWith(siteRoot + sep);
+    const isFile = inside && existsSync(file) && statSync(file).isFile();
+    if (!isFile) {
+      // A path with an extension is a missing asset; any other path is a route of the SPA.
+      if (extname(requested)) {
+        response.writeHead(404, { 'content-type': 'text/plain; charset=utf-8', ...SECURITY_HEADERS });
+        return response.end('Not found');
+      }
+      file = join(siteRoot, 'index.html');
+    }
+    const hashedAsset = file.includes(`${sep}assets${sep}`);
+    response.writeHead(200, {
+      'content-type': CONTENT_TYPES[extname(file)] ?? 'application/octet-stream',
+      'cache-control': hashedAsset ? 'public, max-age=31536000, immutable' : 'no-cache',
+      ...SECURITY_HEADERS,
+    });
+    createReadStream(file).pipe(response);
+  }
+
+  return async (request: IncomingMessage, response: ServerResponse) => {
+    const started = Date.now();
+    const url = new URL(request.url ?? '/', 'http://localhost');
+    try {
+      if (url.pathname === '/api' || url.pathname.startsWith('/api/')) await serveApi(request, response, url);
+      else if (request.method === 'GET' || request.method === 'HEAD') serveSite(response, url);
+      else sendJson(response, 405, { error: MESSAGES.request.methodNotAllowed });
+    } catch (error) {
+      options.logger.error('Erreur du serveur local', {
+        path: url.pathname,
+        errorName: (error as Error).name,
+      });
+      if (!response.headersSent) sendJson(response, 500, { error: MESSAGES.request.internal });
+      else response.end();
+    } finally {
+      if (url.pathname.startsWith('/api/')) {
+        response.once('finish', () =>
+          options.logger.info(
+            `${request.method} ${url.pathname} ${response.statusCode} ${Date.now() - started}ms`,
+          ),
+        );
+      }
+    }
+  };
+}

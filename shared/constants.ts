@@ -1,0 +1,119 @@
+/**
+ * Business constants of the product (spec §9). Every number the product relies on lives here so
+ * that web, functions and infrastructure agree on it.
+ */
+
+/** Prices in euro cents, VAT not applicable (article 293 B of the French tax code). */
+export const PRICING = {
+  initialPaymentCents: 95_000,
+  monthlySubscriptionCents: 15_000,
+  currency: 'eur',
+  vatNotice: 'TVA non applicable, article 293 B du CGI',
+} as const;
+
+/** Licence keys: a login needs at least 5 characters; generated keys are `NOTARY-` + 8 characters. */
+export const LICENSE_KEY = {
+  minLength: 5,
+  prefix: 'NOTARY-',
+  randomLength: 8,
+  alphabet: 'ABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789',
+  /** The longest key we accept at all: anything longer is not a key, whatever it is. */
+  maxLength: 128,
+} as const;
+
+/** Licence types as stored on the licence record; the role of a session comes from it. */
+export const LICENSE_TYPES = ['admin', 'lawyer', 'notary'] as const;
+
+/** Reminder frequency in days: default 7, chosen from 1 to 30 on the lawyer form. */
+export const REMINDER_FREQUENCY = { default: 7, min: 1, max: 30 } as const;
+
+/** Workflow types and their French labels. */
+export const WORKFLOW_TYPES = ['client_management', 'document_classification', 'client_reminder'] as const;
+export type WorkflowType = (typeof WORKFLOW_TYPES)[number];
+
+export const WORKFLOW_TYPE_LABELS: Record<WorkflowType, string> = {
+  client_management: 'Gestion Client',
+  document_classification: 'Classement des Pièces',
+  client_reminder: 'Relance Dossier Client',
+};
+
+/** Scheduling interval in minutes per workflow type; 2 for an unknown type and on creation by default. */
+export const SCHEDULING_INTERVAL_MINUTES: Record<WorkflowType, number> = {
+  client_management: 2,
+  client_reminder: 1,
+  document_classification: 1,
+};
+export const DEFAULT_SCHEDULING_INTERVAL_MINUTES = 2;
+/** Planning cards show 60 minutes when a workflow has no interval. */
+export const PLANNING_CARD_DEFAULT_INTERVAL_MINUTES = 60;
+
+/** Global scheduling settings (hard-coded, spec §3). */
+export const GLOBAL_SCHEDULING = {
+  enabled: true,
+  defaultInterval: 1,
+  maxConcurrentWorkflows: 5,
+} as const;
+
+/** Workflow tab categories on the notary workflows page. */
+export const WORKFLOW_CATEGORIES = ['all', ...WORKFLOW_TYPES] as const;
+
+/** Manual run button lock and copy feedback, in milliseconds. */
+export const MANUAL_RUN_LOCK_MS = 30_000;
+export const COPY_FEEDBACK_MS = 2_000;
+
+/** Test promo code: 100 % off, at most 10 redemptions. */
+export const TEST_PROMO = { percentOff: 100, maxRedemptions: 10 } as const;
+
+/** Form bounds (spec §5 and §9). */
+export const FORM_BOUNDS = {
+  workflowNameMin: 3,
+  workflowDescriptionMin: 10,
+  personNameMin: 2,
+  phoneMin: 10,
+  officeNameMin: 2,
+} as const;
+
+/** Retention (spec §9), in days. */
+export const RETENTION_DAYS = {
+  technicalData: 30,
+  afterCancellation: 30,
+  billingYears: 5,
+} as const;
+
+/** Layout (spec §2 and §9). */
+export const LAYOUT = {
+  mobileBreakpointPx: 768,
+  sidebarCookieName: 'sidebar_state',
+  sidebarCookieMaxAgeDays: 7,
+  sidebarWidthRem: 16,
+  sidebarMobileWidthRem: 18,
+  sidebarCollapsedWidthRem: 3,
+} as const;
+
+/** About the application (notary settings page). */
+export const APP_INFO = {
+  version: '1.0.0',
+  lastUpdate: '21 mai 2025',
+  privacyPolicyDate: '21/05/2025',
+} as const;
+
+/** Google OAuth redirect URI stored when none is given (spec §3). */
+export const DEFAULT_GOOGLE_REDIRECT_URI = 'https://developers.google.com/oauthplayground';
+
+/** Sessions: an absolute lifetime, never extended by activity. */
+export const SESSION_LIFETIME_SECONDS = 12 * 60 * 60;
+
+/** The largest JSON body any call accepts (bytes). */
+export const MAX_BODY_BYTES = 64 * 1024;
+
+/**
+ * Sign-in throttling per client: after `slowAfter` wrong keys in the window every further attempt is
+ * slowed down, after `lockAfter` the client is refused until the window ends.
+ */
+export const SIGN_IN_THROTTLE = {
+  windowSeconds: 15 * 60,
+  slowAfter: 3,
+  lockAfter: 10,
+  delayStepMs: 500,
+  maxDelayMs: 3_000,
+} as const;

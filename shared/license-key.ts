@@ -1,0 +1,29 @@
+import { LICENSE_KEY } from './constants';
+
+/** A source of cryptographically secure random bytes (Web Crypto in browsers and in Node.js). */
+export type RandomBytes = (length: number) => Uint8Array;
+
+const webCryptoRandomBytes: RandomBytes = (length) => crypto.getRandomValues(new Uint8Array(length));
+
+/**
+ * Generates a licence key: `NOTARY-` followed by 8 uppercase alphanumerics drawn from a
+ * cryptographic source without modulo bias (bytes past the largest multiple of 36 are rejected).
+ */
+export function generateLicenseKey(randomBytes: RandomBytes = webCryptoRandomBytes): string {
+  const { alphabet, randomLength, prefix } = LICENSE_KEY;
+  const limit = 256 - (256 % alphabet.length);
+  let key = '';
+  while (key.length < randomLength) {
+    for (const byte of randomBytes(randomLength * 2)) {
+      if (byte < limit && key.length < randomLength) key += alphabet[byte % alphabet.length];
+    }
+  }
+  return prefix + key;
+}
+
+const GENERATED_KEY_PATTERN = new RegExp(`^${LICENSE_KEY.prefix}[A-Z0-9]{${LICENSE_KEY.randomLength}}$`);
+
+/** Whether a key has the generated format (keys created by an admin may have another shape). */
+export function isGeneratedLicenseKey(key: string): boolean {
+  return GENERATED_KEY_PATTERN.test(key);
+}

@@ -1,0 +1,169 @@
+/**
+ * The French message catalogue (spec §5 and §8). Every text a user can read that is not a page's
+ * own copy comes from here, character for character as the spec gives it. Messages marked
+ * "same voice" are ours, written where the spec names a case without giving its text.
+ */
+export const MESSAGES = {
+  login: {
+    keyRequired: 'La clé de licence est requise',
+    verifyFailed: 'Erreur lors de la vérification de la clé de licence',
+    invalidKey: 'Clé de licence invalide',
+    unexpected: 'Erreur lors de la connexion',
+    connectingButton: 'Connexion en cours...',
+    signedInAs: (name: string) => `Connecté en tant que ${name}`,
+    signedOut: 'Déconnecté avec succès',
+    /** Same voice: the client has made too many wrong attempts. */
+    tooManyAttempts: 'Trop de tentatives. Veuillez réessayer dans quelques minutes.',
+  },
+  session: {
+    /** Same voice: no session, an expired one or one ended by 'Déconnexion'. */
+    required: 'Session expirée ou invalide. Veuillez vous reconnecter.',
+    /** Same voice: the licence behind the session is no longer active. */
+    licenseInactive: 'Licence inactive. Accès suspendu.',
+    /** Same voice: the role of the session may not use this call. */
+    forbidden: 'Accès refusé',
+  },
+  request: {
+    /** Same voice: the request body is not JSON. */
+    notJson: 'Requête invalide : le corps doit être un objet JSON.',
+    /** Same voice: the request body is too large. */
+    tooLarge: 'Requête trop volumineuse.',
+    /** Same voice: a field of the request is missing or wrong. */
+    invalid: 'Requête invalide.',
+    /** Same voice: no such call. */
+    notFound: 'Ressource introuvable.',
+    /** Same voice: the method is not served on this path. */
+    methodNotAllowed: 'Méthode non autorisée.',
+    /** Same voice: an unexpected server failure, never with details. */
+    internal: 'Erreur interne du serveur. Veuillez réessayer.',
+  },
+  purchase: {
+    checkoutFailed: 'Erreur lors de la création du paiement',
+    noCheckoutUrl: 'Erreur: aucune URL de paiement reçue',
+    emailInvalid: 'Adresse email valide requise',
+    redirecting: 'Redirection vers le paiement...',
+    /** Same voice: the promotion code is unknown, expired or used up. */
+    promoInvalid: 'Code promo invalide ou expiré',
+  },
+  directory: {
+    loadNotariesFailed: (message?: string) =>
+      message
+        ? `Erreur lors du chargement des notaires: ${message}`
+        : 'Erreur lors du chargement des notaires',
+    deleteNotaryFailed: 'Erreur lors de la suppression du notaire',
+    notaryDeleted: 'Notaire supprimé avec succès!',
+    deleteLawyerFailed: "Erreur lors de la suppression de l'avocat",
+    lawyerDeleted: (name: string) => `L'avocat ${name} a été supprimé.`,
+    noLawyerFound: 'Aucun avocat trouvé',
+  },
+  lawyerSave: {
+    updateFailed: (reason: string) => `Erreur lors de la mise à jour de l'avocat: ${reason}`,
+    createFailed: (reason: string) => `Erreur lors de la création de l'avocat: ${reason}`,
+    saveFailed: "Erreur lors de la sauvegarde de l'avocat",
+    created: (first: string, last: string) => `Dossier créé pour ${first} ${last}`,
+    /** Same voice: the e-mail or the licence key already belongs to another lawyer. */
+    conflict: 'Un avocat utilise déjà cet email ou cette clé de licence',
+  },
+  profile: {
+    loadFailed: 'Erreur lors du chargement de vos informations',
+    saveFailed: "Erreur lors de l'enregistrement de vos informations",
+    saveFailedUnexpected: "Une erreur s'est produite lors de l'enregistrement de vos informations",
+    saved: 'Vos informations de compte ont été enregistrées',
+  },
+  workflow: {
+    createFailed: "Erreur lors de la création de l'automatisation",
+    updateFailed: "Erreur lors de la mise à jour de l'automatisation",
+    deleteFailed: "Erreur lors de la suppression de l'automatisation",
+    fetchFailed: "Erreur lors de la récupération de l'automatisation",
+    schedulingUpdateFailed: 'Erreur lors de la mise à jour de la planification',
+    toggleActiveFailed: "Erreur lors de l'activation/désactivation de l'automatisation",
+    toggleSchedulingFailed: "Erreur lors de l'activation/désactivation de la planification",
+    schedulingStateFailed: "Erreur lors du changement d'état de la planification",
+    schedulingStatusFailed: 'Erreur lors du changement de statut de la planification',
+    schedulingChangeFailed: 'Erreur lors du changement de planification',
+    executeFailed: "Erreur lors de l'exécution de l'automatisation",
+    executeWorkflowFailed: (message: string) => `Erreur lors de l'exécution du workflow: ${message}`,
+    dataUpdateFailed: 'Erreur lors de la mise à jour des données',
+    dataLoadFailed: 'Erreur lors du chargement des données',
+    listLoadFailed: 'Erreur lors du chargement des automatisations',
+    noneForAccount: 'Aucune automatisation trouvée pour votre compte',
+    lawyersLoadFailed: 'Impossible de charger la liste des avocats',
+    unknownLawyer: "L'avocat sélectionné n'existe pas dans notre base de données",
+    created: 'Automatisation créée',
+    updated: 'Automatisation mise à jour',
+    deleted: 'Automatisation supprimée',
+    executed: 'Automatisation exécutée avec succès',
+    workflowExecuted: 'Workflow exécuté avec succès',
+    activated: 'Automatisation activée',
+    deactivated: 'Automatisation désactivée avec succès',
+    schedulingEnabled: 'Planification activée avec succès',
+    schedulingDisabled: 'Planification désactivée avec succès',
+    /** Same voice: the workflow id names no workflow. */
+    notFound: 'Automatisation introuvable',
+  },
+  execution: {
+    invalidWebhookUrl: 'URL du webhook invalide',
+    connectionError: (message: string) => `Erreur de connexion: ${message}`,
+    noResponse: 'Aucune réponse reçue du serveur',
+    notFound: "Webhook introuvable - vérifiez l'URL",
+    serverError: 'Erreur serveur du webhook - vérifiez la configuration',
+    forbidden: 'Accès refusé au webhook - vérifiez les permissions',
+    other: (message: string) => `Erreur d'exécution: ${message}`,
+    /** Same voice: the call took longer than the time-out. */
+    timeout: "Délai d'attente dépassé : le webhook n'a pas répondu à temps",
+    /** Same voice: the webhook address leads to a private or reserved network. */
+    privateAddress: 'Adresse du webhook refusée : elle mène à un réseau privé ou réservé',
+  },
+  scheduler: {
+    error: (message: string) => `Erreur du planificateur: ${message}`,
+    noResponse: 'Aucune réponse du planificateur',
+    errorBanner: (message?: string) => `❌ Erreur: ${message ?? 'Erreur inconnue'}`,
+    unexpected: "Erreur inattendue lors de l'exécution du planificateur",
+    failed: "Erreur lors de l'exécution du planificateur",
+    summary: (succeeded: number, total: number) => `Planificateur: ${succeeded}/${total} workflows réussis`,
+    forcedSummary: (succeeded: number, total: number) =>
+      `Exécution forcée: ${succeeded}/${total} workflows réussis`,
+  },
+  promo: {
+    createFailed: 'Impossible de créer le code promo',
+    copyFailed: 'Impossible de copier le code',
+    created: 'Code promo créé !',
+    copied: 'Copié !',
+  },
+  subscription: {
+    checkFailed: "Erreur lors de la vérification de l'abonnement",
+    portalFailed: "Erreur lors de l'ouverture du portail de gestion",
+    noLicenseKey: 'Aucune clé de licence trouvée',
+    updateLicenseFailed: 'Impossible de mettre à jour la licence. Veuillez réessayer.',
+    fetchFailed: "Impossible de récupérer les informations d'abonnement",
+    cancelFailed: "Impossible de résilier l'abonnement. Veuillez réessayer ou contacter le support.",
+    customerPortalFailed: "Impossible d'ouvrir le portail client",
+    statusRefreshed: "Statut d'abonnement mis à jour",
+    licenseUpdated: 'Licence mise à jour',
+    canceled: 'Abonnement résilié',
+    noLicense: 'Aucune licence trouvée',
+    noLicenseDetail: 'Vous devez acheter une licence pour accéder à',
+    overdueTitle: 'Paiement en retard',
+    overdueDetail:
+      'Votre abonnement mensuel est en retard. Gérez votre abonnement pour éviter la suspension.',
+    undefinedDate: 'Non défini',
+  },
+  dates: {
+    invalid: 'Date invalide',
+  },
+  validation: {
+    workflowName: 'Le nom doit contenir au moins 3 caractères',
+    workflowDescription: 'La description doit contenir au moins 10 caractères',
+    url: 'Veuillez entrer une URL valide',
+    lawyerEmail: 'Veuillez sélectionner un avocat',
+    noLawyerAvailable: "Aucun client disponible. Veuillez d'abord créer un client.",
+    firstName: 'Le prénom doit contenir au moins 2 caractères',
+    lastName: 'Le nom doit contenir au moins 2 caractères',
+    email: 'Email invalide',
+    mainEmail: 'Email principal invalide',
+    phoneNumber: 'Le numéro de téléphone doit contenir au moins 10 chiffres',
+    officeName: "Le nom de l'étude doit contenir au moins 2 caractères",
+    googlePassword: 'Le mot de passe Google est requis',
+    required: 'Required',
+  },
+} as const;

@@ -1,0 +1,71 @@
+import { z } from 'zod';
+
+import { EntityId, IsoTimestamp } from './common';
+
+/** What started an execution. */
+export const ExecutionTrigger = z.enum(['schedule', 'manual', 'manual_force', 'redrive']);
+export type ExecutionTrigger = z.infer<typeof ExecutionTrigger>;
+
+/** workflow-scheduler request (spec §7). */
+export const SchedulerRequest = z.object({
+  trigger: z.enum(['manual', 'manual_force']),
+  timestamp: IsoTimestamp.optional(),
+});
+export type SchedulerRequest = z.infer<typeof SchedulerRequest>;
+
+/** One dispatched workflow of a scheduler run. */
+export const SchedulerExecution = z.object({
+  workflowId: EntityId,
+  workflowName: z.string(),
+  status: z.enum(['success', 'failed']),
+  message: z.string().optional(),
+});
+export type SchedulerExecution = z.infer<typeof SchedulerExecution>;
+
+/** Scheduler run result (spec §3). */
+export const SchedulerResult = z.object({
+  success: z.boolean(),
+  timestamp: IsoTimestamp,
+  workflows_checked: z.number().int(),
+  executions: z.array(SchedulerExecution),
+  message: z.string(),
+  error: z.string().optional(),
+});
+export type SchedulerResult = z.infer<typeof SchedulerResult>;
+
+/** execute-webhook request: the workflow by id; a webhook URL, if sent, must be that workflow's. */
+export const ExecuteWebhookRequest = z.object({
+  workflowId: EntityId,
+  webhookUrl: z.string().optional(),
+  payload: z
+    .object({
+      timestamp: IsoTimestamp.optional(),
+      source: z.literal('notary_app').optional(),
+      trigger: z.literal('manual').optional(),
+    })
+    .optional(),
+});
+export type ExecuteWebhookRequest = z.infer<typeof ExecuteWebhookRequest>;
+
+/** execute-webhook reply (spec §7). */
+export const ExecuteWebhookReply = z.object({
+  success: z.boolean(),
+  status: z.number().int().optional(),
+  message: z.string().optional(),
+  error: z.string().optional(),
+});
+export type ExecuteWebhookReply = z.infer<typeof ExecuteWebhookReply>;
+
+/** One recorded webhook call of a workflow. */
+export const Execution = z.object({
+  id: z.string(),
+  workflowId: EntityId,
+  trigger: ExecutionTrigger,
+  startedAt: IsoTimestamp,
+  durationMs: z.number().int(),
+  httpStatus: z.number().int().nullable(),
+  outcome: z.enum(['success', 'failed']),
+  message: z.string(),
+  attempt: z.number().int(),
+});
+export type Execution = z.infer<typeof Execution>;

@@ -1,0 +1,53 @@
+import { z } from 'zod';
+
+import { LICENSE_KEY, LICENSE_TYPES } from '../constants';
+import { MESSAGES } from '../messages';
+import { IsoTimestamp } from './common';
+
+export const LicenseType = z.enum(LICENSE_TYPES);
+export type LicenseType = z.infer<typeof LicenseType>;
+
+/** Roles of a signed-in user; the role is the licence type. */
+export const Role = LicenseType;
+export type Role = LicenseType;
+
+/** A licence key as typed by a user: at least 5 characters. */
+export const LicenseKeyInput = z
+  .string(MESSAGES.login.keyRequired)
+  .trim()
+  .min(LICENSE_KEY.minLength, MESSAGES.login.keyRequired)
+  .max(LICENSE_KEY.maxLength, MESSAGES.login.invalidKey);
+
+/** verify-license request (spec §7). */
+export const VerifyLicenseRequest = z.object({ licenseKey: LicenseKeyInput });
+export type VerifyLicenseRequest = z.infer<typeof VerifyLicenseRequest>;
+
+/**
+ * verify-license reply: the spec's fields (valid, error, licenseType, userEmail) plus the signed
+ * session token, its absolute expiry and the display name of the user (spec §5 display name rule).
+ */
+export const VerifyLicenseReply = z.object({
+  valid: z.boolean(),
+  error: z.string().optional(),
+  licenseType: LicenseType.optional(),
+  userEmail: z.string().optional(),
+  displayName: z.string().optional(),
+  token: z.string().optional(),
+  expiresAt: IsoTimestamp.optional(),
+});
+export type VerifyLicenseReply = z.infer<typeof VerifyLicenseReply>;
+
+/** The session user kept in the browser's local storage (spec §3), with the session token. */
+export const SessionUser = z.object({
+  licenseKey: z.string(),
+  role: Role,
+  name: z.string(),
+  email: z.string(),
+  token: z.string(),
+  expiresAt: IsoTimestamp,
+});
+export type SessionUser = z.infer<typeof SessionUser>;
+
+/** End-session reply. */
+export const SignOutReply = z.object({ success: z.literal(true) });
+export type SignOutReply = z.infer<typeof SignOutReply>;
