@@ -1,49 +1,22 @@
 import type { z } from 'zod';
 
-import { SignOutReply, VerifyLicenseReply, VerifyLicenseRequest } from './schemas/session';
+import { BILLING_ROUTES } from './routes/billing';
+import { DIRECTORY_ROUTES } from './routes/directory';
+import { SCHEDULING_ROUTES } from './routes/scheduling';
+import { SESSION_ROUTES } from './routes/session';
+
+export type { HttpMethod, RouteAccess, RouteDefinition } from './routes/route-definition';
+
+import type { RouteDefinition } from './routes/route-definition';
 
 /**
- * Who may call a route:
- * - `public`: anyone, no session;
- * - `signed-in`: any valid session whose licence is active;
- * - `admin`: a session of an admin licence;
- * - `member`: a session of a lawyer or notary licence.
- * Ownership rules (a lawyer only touches his own workflows) are enforced by the domain services.
+ * The route table: every backend call, grouped by area (one file per area under `routes/`).
  */
-export type RouteAccess = 'public' | 'signed-in' | 'admin' | 'member';
-
-export type HttpMethod = 'GET' | 'POST' | 'PUT' | 'PATCH' | 'DELETE';
-
-/** One backend call: the single declaration web, functions, CDK and the local runtime all read. */
-export interface RouteDefinition {
-  readonly method: HttpMethod;
-  /** API Gateway path syntax, path parameters as `{name}`. */
-  readonly path: `/api/${string}`;
-  /** The handler file under `functions/` (without extension); one Lambda function per handler. */
-  readonly handler: string;
-  readonly access: RouteAccess;
-  /** Schema of the JSON body; routes without one take no body. */
-  readonly request?: z.ZodType;
-  readonly response: z.ZodType;
-}
-
-/** The route table. */
 export const ROUTES = {
-  verifyLicense: {
-    method: 'POST',
-    path: '/api/verify-license',
-    handler: 'verify-license',
-    access: 'public',
-    request: VerifyLicenseRequest,
-    response: VerifyLicenseReply,
-  },
-  signOut: {
-    method: 'POST',
-    path: '/api/sign-out',
-    handler: 'sign-out',
-    access: 'signed-in',
-    response: SignOutReply,
-  },
+  ...SESSION_ROUTES,
+  ...DIRECTORY_ROUTES,
+  ...SCHEDULING_ROUTES,
+  ...BILLING_ROUTES,
 } as const satisfies Record<string, RouteDefinition>;
 
 export type RouteName = keyof typeof ROUTES;
