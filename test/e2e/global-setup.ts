@@ -1,0 +1,65 @@
+import { type ChildProcess, spawn } from 'node:child_process';
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+
+import type {} from 'vitest';
+import type { TestProject } from 'vitest/node';
+
+import { freePort } from '../../lib/local/free-port';
+
+declare module 'vitest' {
+  export interface ProvidedContext {
+    baseUrl: string;
+    adminLicenseKey: string;
+    lawyerLicenseKey: string;
+  }
+}
+
+/**
+ * Starts the local runtime exactly as `npm start` does (bin/local.ts, the built SPA) on a free
+ * port with a fresh data directory, and reads the printed licence keys from its output.
+ */
+export default async function setup(project: TestProject) {
+  const port = await freePort();
+  const dataDirectory = mkdtempSync(join(tmpdir(), 'e2e-data-'));
+  const child: ChildProcess = spawn(process.execPath, ['--import', 'tsx', 'bin/local.ts'], {
+    env: { ...process.env, PORT: String(port), DATA_DIR: dataDirectory },
+    stdio: ['ignore', 'pipe', 'pipe'],
+  });
+  let output = '';
+  child.stderr?.on('data', (chunk: Buffer) => {
+    output += chunk.toString();
+  });
+  const keys = await new Promise<{ admin: string; lawyer: string }>((resolve, reject) => {
+    const timer = setTimeout(
+      () => reject(new Error(`Le runtime local n'a pas démarré:\n${output}`)),
+      120_000,
+    );
+    child.stdout?.on('data', (chunk: Buffer) => {
+      output += chunk.toString();
+      const admin = /Admin licence key: (\S+)/.exec(output)?.[1];
+      const lawyer = /Lawyer licence key: (\S+)/.exec(output)?.[1];
+      if (admin && lawyer) {
+        clearTimeout(timer);
+        resolve({ admin, lawyer });
+      }
+    });
+    child.once('exit', (code) => {
+      clearTimeout(timer);
+      reject(new Error(`Le runtime local s'est arrêté (code ${code}):\n${output}`));
+    });
+  });
+  project.provide('baseUrl', `http://localhost:${port}`);
+  project.provide('adminLicenseKey', keys.admin);
+  project.provide('lawyerLicenseKey', keys.lawyer);
+
+  return async () => {
+    const exited = new Promise<number | null>((resolve) => child.once('exit', (code) => resolve(code)));
+    child.kill('SIGINT');
+    const code = await exited;
+    rmSync(dataDirectory, { recursive: true, force: true });
+    if (code !== 0)
+      throw new Error(`Le runtime local ne s'est pas arrêté proprement (code ${code}):\n${output}`);
+  };
+}

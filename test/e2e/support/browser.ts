@@ -1,0 +1,63 @@
+import { mkdirSync, readFileSync } from 'node:fs';
+import { createRequire } from 'node:module';
+import { join } from 'node:path';
+
+import { type Browser, type BrowserContext, chromium, type Page } from 'playwright-core';
+
+/** Debian's Chromium; browser downloads are not possible on our machines. */
+export const CHROMIUM_PATH = process.env.CHROMIUM_PATH ?? '/usr/bin/chromium';
+
+export const SCREENSHOT_DIRECTORY = join(process.cwd(), 'test-results', 'screenshots');
+
+export async function launchChromium(): Promise<Browser> {
+  return chromium.launch({
+    executablePath: CHROMIUM_PATH,
+    args: [
+      '--headless',
+      '--no-sandbox',
+      '--disable-gpu',
+      '--disable-background-networking',
+      '--disable-component-update',
+      '--no-first-run',
+      '--disable-sync',
+    ],
+  });
+}
+
+/** A fresh browser context (own local storage and cookies) in French, desktop size by default. */
+export async function newContext(browser: Browser, baseURL: string, width = 1280): Promise<BrowserContext> {
+  return browser.newContext({ baseURL, locale: 'fr-FR', viewport: { width, height: 900 } });
+}
+
+/** Saves a full-page screenshot under test-results/screenshots. */
+export async function screenshot(page: Page, name: string): Promise<string> {
+  mkdirSync(SCREENSHOT_DIRECTORY, { recursive: true });
+  const path = join(SCREENSHOT_DIRECTORY, `${name}.png`);
+  await page.screenshot({ path, fullPage: true });
+  return path;
+}
+
+const require = createRequire(import.meta.url);
+const axeSource = readFileSync(require.resolve('axe-core/axe.min.js'), 'utf8');
+
+/** Serious and critical accessibility violations axe finds on the current page. */
+export async function seriousAccessibilityViolations(page: Page): Promise<string[]> {
+  // Evaluated through the DevTools protocol, so the page's strict CSP does not block it.
+  await page.evaluate(axeSource);
+  const violations = await page.evaluate(async () => {
+    const axe = (
+      window as unknown as {
+        axe: { run: () => Promise<{ violations: { id: string; impact: string; help: string }[] }> };
+      }
+    ).axe;
+    const result = await axe.run();
+    return result.violations.map((violation) => ({
+      id: violation.id,
+      impact: violation.impact,
+      help: violation.help,
+    }));
+  });
+  return violations
+    .filter((violation) => violation.impact === 'serious' || violation.impact === 'critical')
+    .map((violation) => `${violation.id}: ${violation.help}`);
+}
