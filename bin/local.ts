@@ -6,7 +6,8 @@ import { startLocalRuntime } from '../lib/local/runtime';
 /**
  * `npm start`: the whole product on http://localhost:3000 with no AWS account and no network.
  * PORT changes the port, DATA_DIR the data directory (default .data), ADMIN_LICENSE_KEY pins the
- * admin licence key.
+ * admin licence key, ALLOW_PRIVATE_WEBHOOKS=false refuses webhooks on private addresses (allowed
+ * by default locally, so that the demo receiver and a local n8n can be called).
  */
 const root = fileURLToPath(new URL('..', import.meta.url));
 const siteDirectory = `${root}web/dist`;
@@ -21,6 +22,7 @@ const runtime = await startLocalRuntime({
   dataDirectory: process.env.DATA_DIR ?? `${root}.data`,
   siteDirectory,
   adminLicenseKey: process.env.ADMIN_LICENSE_KEY || undefined,
+  allowPrivateWebhooks: process.env.ALLOW_PRIVATE_WEBHOOKS !== 'false',
   logger: {
     info: (message) => console.log(message),
     warn: (message, facts) => console.warn(message, facts ?? ''),
@@ -33,6 +35,15 @@ Assistant IA juridique — environnement local
   Site et API : ${runtime.url}
   Admin licence key: ${runtime.keys.adminLicenseKey}
   Lawyer licence key: ${runtime.keys.lawyerLicenseKey}
+  Planificateur : toutes les minutes ; file des webhooks fauxqs (en mémoire)
+  Secret de signature des webhooks (n8n) : ${runtime.scheduling.webhookSecret}
+  Récepteur de webhooks de démonstration : ${runtime.scheduling.demoWebhookUrl}
+    (appels reçus : ${runtime.scheduling.demoPageUrl})
+  ${
+    runtime.scheduling.allowPrivateWebhooks
+      ? 'Webhooks vers adresses privées autorisés (local) — ALLOW_PRIVATE_WEBHOOKS=false pour les refuser'
+      : 'Webhooks vers adresses privées refusés (ALLOW_PRIVATE_WEBHOOKS=false)'
+  }
 Ctrl-C pour arrêter.
 `);
 

@@ -5,6 +5,7 @@ export * from './routes';
 export * from './schemas/audit';
 export * from './schemas/billing';
 export * from './schemas/common';
+export * from './schemas/directory';
 export * from './schemas/folder';
 export * from './schemas/lawyer';
 export * from './schemas/scheduler';

@@ -55,6 +55,8 @@ export const MESSAGES = {
     deleteLawyerFailed: "Erreur lors de la suppression de l'avocat",
     lawyerDeleted: (name: string) => `L'avocat ${name} a été supprimé.`,
     noLawyerFound: 'Aucun avocat trouvé',
+    /** Same voice: the lawyer id names no lawyer. */
+    lawyerNotFound: 'Avocat introuvable',
   },
   lawyerSave: {
     updateFailed: (reason: string) => `Erreur lors de la mise à jour de l'avocat: ${reason}`,
@@ -63,6 +65,10 @@ export const MESSAGES = {
     created: (first: string, last: string) => `Dossier créé pour ${first} ${last}`,
     /** Same voice: the e-mail or the licence key already belongs to another lawyer. */
     conflict: 'Un avocat utilise déjà cet email ou cette clé de licence',
+    /** Same voice: the lawyer was changed by someone else between the read and the write. */
+    changed: "L'avocat a été modifié entre-temps. Veuillez réessayer.",
+    /** Same voice: the licence key given for a lawyer belongs to an administrator licence. */
+    notLawyerLicense: "Cette clé de licence n'est pas une licence d'avocat",
   },
   profile: {
     loadFailed: 'Erreur lors du chargement de vos informations',
@@ -100,6 +106,14 @@ export const MESSAGES = {
     schedulingDisabled: 'Planification désactivée avec succès',
     /** Same voice: the workflow id names no workflow. */
     notFound: 'Automatisation introuvable',
+    /** Same voice: the workflow was changed by someone else between the read and the write. */
+    changed: "L'automatisation a été modifiée entre-temps. Veuillez réessayer.",
+    /** Same voice: the folder chosen for a workflow does not exist. */
+    unknownFolder: "Le dossier sélectionné n'existe pas",
+  },
+  folder: {
+    /** Same voice: the folder id names no folder. */
+    notFound: 'Dossier introuvable',
   },
   execution: {
     invalidWebhookUrl: 'URL du webhook invalide',

@@ -1,6 +1,7 @@
 import { DeleteCommand, GetCommand, PutCommand, QueryCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
 
 import type { LicenseType } from '../../shared/schemas/session';
+import { queryAll } from './query-all';
 import { isConditionFailure, type Table } from './table';
 
 /** A licence as stored: the key only as its look-up hash and an encrypted copy. */
@@ -47,6 +48,11 @@ export function putLicenseItem(table: Table, record: LicenseRecord) {
   };
 }
 
+/** The deletion of a licence inside a transaction (a lawyer's deletion removes his licence with him). */
+export function deleteLicenseItem(table: Table, keyHash: string) {
+  return { TableName: table.name, Key: licenseKey(keyHash) };
+}
+
 /** Licence records (spec §7 license_keys calls). Every access is a GetItem or a Query. */
 export class LicenseRepository {
   constructor(private readonly table: Table) {}
@@ -79,6 +85,16 @@ export class LicenseRepository {
     return item ? toRecord(item) : null;
   }
 
+  /** Every licence associated with an e-mail, of any type (a lawyer's deletion removes his). */
+  async listByUserEmail(userEmail: string): Promise<LicenseRecord[]> {
+    const items = await queryAll(this.table, {
+      IndexName: 'GSI1',
+      KeyConditionExpression: 'GSI1PK = :pk',
+      ExpressionAttributeValues: { ':pk': emailPartition(userEmail) },
+    });
+    return items.map(toRecord);
+  }
+
   /** Associates a licence with an e-mail (spec: update user_email by license_key). */
   async updateUserEmail(keyHash: string, userEmail: string, now: string): Promise<void> {
     try {
@@ -103,21 +119,26 @@ export class LicenseRepository {
     state: Pick<LicenseRecord, 'isActive' | 'subscriptionStatus' | 'nextPaymentDue'>,
     now: string,
   ): Promise<void> {
-    await this.table.doc.send(
-      new UpdateCommand({
-        TableName: this.table.name,
-        Key: licenseKey(keyHash),
-        UpdateExpression:
-          'SET isActive = :active, subscriptionStatus = :status, nextPaymentDue = :due, updatedAt = :now',
-        ConditionExpression: 'attribute_exists(PK)',
-        ExpressionAttributeValues: {
-          ':active': state.isActive,
-          ':status': state.subscriptionStatus,
-          ':due': state.nextPaymentDue,
-          ':now': now,
-        },
-      }),
-    );
+    try {
+      await this.table.doc.send(
+        new UpdateCommand({
+          TableName: this.table.name,
+          Key: licenseKey(keyHash),
+          UpdateExpression:
+            'SET isActive = :active, subscriptionStatus = :status, nextPaymentDue = :due, updatedAt = :now',
+          ConditionExpression: 'attribute_exists(PK)',
+          ExpressionAttributeValues: {
+            ':active': state.isActive,
+            ':status': state.subscriptionStatus,
+            ':due': state.nextPaymentDue,
+            ':now': now,
+          },
+        }),
+      );
+    } catch (error) {
+      if (isConditionFailure(error)) throw new LicenseNotFoundError();
+      throw error;
+    }
   }
 
   /** Removes a licence. */

@@ -1,7 +1,8 @@
-import { DeleteCommand, GetCommand, PutCommand } from '@aws-sdk/lib-dynamodb';
+import { DeleteCommand, GetCommand, PutCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
 
 import type { Role } from '../../shared/schemas/session';
-import type { Table } from './table';
+import { queryAll } from './query-all';
+import { createdSortKey, isConditionFailure, type Table } from './table';
 
 /** A server-side session: the token names it, 'Déconnexion' deletes it, TTL sweeps expired ones. */
 export interface SessionRecord {
@@ -15,6 +16,8 @@ export interface SessionRecord {
 }
 
 const sessionKey = (sessionId: string) => ({ PK: `SESSION#${sessionId}`, SK: 'SESSION' });
+/** GSI2 groups the sessions of one licence, so that deleting a lawyer can end them all. */
+const licensePartition = (keyHash: string) => `LICENSE_SESSIONS#${keyHash}`;
 
 export class SessionRepository {
   constructor(private readonly table: Table) {}
@@ -23,7 +26,13 @@ export class SessionRepository {
     await this.table.doc.send(
       new PutCommand({
         TableName: this.table.name,
-        Item: { ...sessionKey(record.sessionId), entity: 'Session', ...record },
+        Item: {
+          ...sessionKey(record.sessionId),
+          entity: 'Session',
+          GSI2PK: licensePartition(record.licenseKeyHash),
+          GSI2SK: createdSortKey(record.createdAt, record.sessionId),
+          ...record,
+        },
         ConditionExpression: 'attribute_not_exists(PK)',
       }),
     );
@@ -46,5 +55,35 @@ export class SessionRepository {
 
   async delete(sessionId: string): Promise<void> {
     await this.table.doc.send(new DeleteCommand({ TableName: this.table.name, Key: sessionKey(sessionId) }));
+  }
+
+  /** Keeps a session's e-mail in step with the profile it belongs to (the lawyer changed his). */
+  async updateEmail(sessionId: string, email: string): Promise<void> {
+    try {
+      await this.table.doc.send(
+        new UpdateCommand({
+          TableName: this.table.name,
+          Key: sessionKey(sessionId),
+          UpdateExpression: 'SET email = :email',
+          ConditionExpression: 'attribute_exists(PK)',
+          ExpressionAttributeValues: { ':email': email },
+        }),
+      );
+    } catch (error) {
+      // Signed out meanwhile: there is nothing left to keep in step.
+      if (!isConditionFailure(error)) throw error;
+    }
+  }
+
+  /** Ends every session of a licence (its lawyer is deleted); returns how many there were. */
+  async deleteByLicense(keyHash: string): Promise<number> {
+    const items = await queryAll(this.table, {
+      IndexName: 'GSI2',
+      KeyConditionExpression: 'GSI2PK = :pk',
+      ExpressionAttributeValues: { ':pk': licensePartition(keyHash) },
+      ProjectionExpression: 'sessionId',
+    });
+    for (const item of items) await this.delete(item.sessionId as string);
+    return items.length;
   }
 }

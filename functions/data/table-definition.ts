@@ -9,9 +9,10 @@ export const TABLE_DEFINITION = {
   sortKey: 'SK',
   timeToLiveAttribute: 'expiresAt',
   /**
-   * Overloaded GSIs. GSI1: the "all of a kind, newest first" lists and the licence-by-e-mail
-   * look-up; GSI2: workflows by owner; GSI3: workflows by folder (sparse); DueIndex: scheduled
-   * workflows by next run, write-sharded and sparse (only active, scheduled workflows have it).
+   * Overloaded GSIs. GSI1: the "all of a kind, newest first" lists (lawyers, workflows, folders,
+   * audit entries) and the licence-by-e-mail look-up; GSI2: workflows by owner and sessions by
+   * licence; GSI3: workflows by folder (sparse); DueIndex: scheduled workflows by next run,
+   * write-sharded and sparse (only active, scheduled workflows have it).
    */
   globalSecondaryIndexes: [
     { indexName: 'GSI1', partitionKey: 'GSI1PK', sortKey: 'GSI1SK' },

@@ -1,6 +1,7 @@
 import { BatchWriteCommand, GetCommand, PutCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
 
 import type { WorkflowType } from '../../shared/constants';
+import { dueIndexKeys, scheduleUnchangedCondition } from '../scheduling/due-index';
 import { queryAll } from './query-all';
 import { createdSortKey, isConditionFailure, type Table } from './table';
 
@@ -73,6 +74,8 @@ function indexKeys(record: WorkflowRecord) {
     GSI2PK: ownerPartition(record.lawyerEmail),
     GSI2SK: sortKey,
     ...(record.folderId ? { GSI3PK: folderPartition(record.folderId), GSI3SK: sortKey } : {}),
+    // Sparse due index: only while active and scheduled (functions/scheduling/due-index.ts).
+    ...(dueIndexKeys(record) ?? {}),
   };
 }
 
@@ -127,8 +130,12 @@ export class WorkflowRepository {
         new PutCommand({
           TableName: this.table.name,
           Item: { ...workflowKey(id), entity: 'Workflow', ...indexKeys(next), ...next },
-          ConditionExpression: 'updatedAt = :previous',
-          ExpressionAttributeValues: { ':previous': current.updatedAt },
+          // Also unchanged: the slot the scheduler may have claimed since the read.
+          ConditionExpression: `updatedAt = :previous AND ${scheduleUnchangedCondition(current).expression}`,
+          ExpressionAttributeValues: {
+            ':previous': current.updatedAt,
+            ...scheduleUnchangedCondition(current).values,
+          },
         }),
       );
     } catch (error) {
@@ -145,15 +152,24 @@ export class WorkflowRepository {
   async toggle(id: string, flag: 'active' | 'cronEnabled', now: string): Promise<WorkflowRecord> {
     const current = await this.getById(id);
     if (!current) throw new WorkflowNotFoundError();
+    // The flip moves the workflow into or out of the sparse due index (only active and scheduled).
+    const due = dueIndexKeys({ ...current, [flag]: !current[flag] });
     try {
       const { Attributes } = await this.table.doc.send(
         new UpdateCommand({
           TableName: this.table.name,
           Key: workflowKey(id),
-          UpdateExpression: 'SET #flag = :next, updatedAt = :now',
+          UpdateExpression: due
+            ? 'SET #flag = :next, updatedAt = :now, DuePK = :duePk, DueSK = :dueSk'
+            : 'SET #flag = :next, updatedAt = :now REMOVE DuePK, DueSK',
           ConditionExpression: '#flag = :current',
           ExpressionAttributeNames: { '#flag': flag },
-          ExpressionAttributeValues: { ':next': !current[flag], ':current': current[flag], ':now': now },
+          ExpressionAttributeValues: {
+            ':next': !current[flag],
+            ':current': current[flag],
+            ':now': now,
+            ...(due ? { ':duePk': due.DuePK, ':dueSk': due.DueSK } : {}),
+          },
           ReturnValues: 'ALL_NEW',
         }),
       );

@@ -1,8 +1,10 @@
 import { GetSecretValueCommand, SecretsManagerClient } from '@aws-sdk/client-secrets-manager';
 
 import { createTable } from '../data/table';
+import { awsSchedulingPorts } from '../scheduling/ports';
 import { type AppKeys, parseAppKeys } from '../security/app-keys';
 import { type AppDependencies, createJsonLogger, systemClock } from './dependencies';
+import { SecretsManagerLawyerSecretStore } from './secrets-manager-store';
 
 /** Reads a required environment variable; a missing one is a deployment error, reported at once. */
 export function requiredEnv(name: string): string {
@@ -36,6 +38,10 @@ export function awsDependencies(): AppDependencies {
     appKeys,
     clock: systemClock,
     logger: createJsonLogger(process.env.AWS_LAMBDA_FUNCTION_NAME ?? 'api'),
+    // Only the lawyer functions get LAWYER_SECRETS_PREFIX (and the grant): read on first use.
+    lawyerSecrets: new SecretsManagerLawyerSecretStore(secrets, () => requiredEnv('LAWYER_SECRETS_PREFIX')),
+    // Webhook queue, dead-letter queue and signing secret: read on first use, by the functions that have them.
+    ...awsSchedulingPorts(secrets),
   };
   return dependencies;
 }

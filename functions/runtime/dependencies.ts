@@ -1,4 +1,6 @@
+import type { LawyerSecrets } from '../../shared/schemas/lawyer';
 import type { Table } from '../data/table';
+import type { SchedulingPorts } from '../scheduling/ports';
 import type { AppKeys } from '../security/app-keys';
 
 /** The time source; `sleep` is here so that tests and the local runtime control waiting too. */
@@ -37,14 +39,28 @@ export function createJsonLogger(
 }
 
 /**
+ * Where each lawyer's Google password and OAuth client are kept, one entry per lawyer: Secrets
+ * Manager in AWS, a 0600 file locally, memory in tests. Never the table, never a log line.
+ */
+export interface LawyerSecretStore {
+  /** Writes (creates or replaces) the secrets of a lawyer. */
+  put(lawyerId: string, secrets: LawyerSecrets): Promise<void>;
+  /** The secrets of a lawyer, or null when he has none. */
+  get(lawyerId: string): Promise<LawyerSecrets | null>;
+  /** Removes the secrets of a lawyer at once (no recovery window); nothing to remove is not an error. */
+  delete(lawyerId: string): Promise<void>;
+}
+
+/**
  * Everything a handler needs from the world it runs in. One composition root per environment
  * builds it: `functions/runtime/aws.ts` in Lambda, `lib/local` in the local runtime, the test
  * helpers in tests.
  */
-export interface AppDependencies {
+export interface AppDependencies extends SchedulingPorts {
   readonly table: Table;
   /** The server keys, loaded once per process from Secrets Manager (or the local keys file). */
   readonly appKeys: () => Promise<AppKeys>;
   readonly clock: Clock;
   readonly logger: Logger;
+  readonly lawyerSecrets: LawyerSecretStore;
 }

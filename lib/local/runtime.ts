@@ -14,7 +14,13 @@ import { createLicenseKeyVault } from '../../functions/security/license-key-vaul
 import { ROUTES, type RouteDefinition } from '../../shared/routes';
 import { loadOrCreateAppKeys } from './app-keys-file';
 import { ensureTable, LOCAL_AWS, startDynamoDbLocal } from './dynamodb-local';
+import { FileLawyerSecretStore } from './file-secret-store';
 import { createHttpAdapter } from './http-adapter';
+import {
+  type LocalScheduling,
+  type LocalSchedulingInfo,
+  startLocalScheduling,
+} from './queue/local-scheduling';
 import { type SeedKeys, seedLocalData } from './seed';
 
 export interface LocalRuntimeOptions {
@@ -24,11 +30,17 @@ export interface LocalRuntimeOptions {
   readonly siteDirectory: string;
   readonly adminLicenseKey?: string;
   readonly logger?: Logger;
+  /** Whether webhooks may be called on loopback and private addresses. @default true */
+  readonly allowPrivateWebhooks?: boolean;
+  /** The demo webhook receiver's port (a free one if taken). @default port + 1 */
+  readonly demoReceiverPort?: number;
 }
 
 export interface LocalRuntime {
   readonly url: string;
   readonly keys: SeedKeys;
+  /** The webhook signing secret, the private-address setting and the demo receiver, to print. */
+  readonly scheduling: LocalSchedulingInfo;
   stop(): Promise<void>;
 }
 
@@ -44,11 +56,26 @@ export async function startLocalRuntime(options: LocalRuntimeOptions): Promise<L
   mkdirSync(dataDirectory, { recursive: true, mode: 0o700 });
 
   const dynamo = await startDynamoDbLocal({ dataDir: join(dataDirectory, 'dynamodb') });
+  let scheduling: LocalScheduling | undefined;
   try {
     await ensureTable(dynamo.endpoint, TABLE_NAME);
     const keys = loadOrCreateAppKeys(join(dataDirectory, 'app-keys.json'));
     const table = createTable(TABLE_NAME, { ...LOCAL_AWS, endpoint: dynamo.endpoint });
-    const deps: AppDependencies = { table, appKeys: async () => keys, clock: systemClock, logger };
+    const localScheduling = await startLocalScheduling({
+      dataDirectory,
+      allowPrivateWebhooks: options.allowPrivateWebhooks ?? true,
+      demoReceiverPort: options.demoReceiverPort ?? options.port + 1,
+      logger,
+    });
+    scheduling = localScheduling;
+    const deps: AppDependencies = {
+      ...localScheduling.ports,
+      table,
+      appKeys: async () => keys,
+      clock: systemClock,
+      logger,
+      lawyerSecrets: new FileLawyerSecretStore(join(dataDirectory, 'lawyer-secrets.json')),
+    };
 
     const seed = await seedLocalData(
       table,
@@ -78,11 +105,14 @@ export async function startLocalRuntime(options: LocalRuntimeOptions): Promise<L
       server.once('error', reject);
       server.listen(options.port, '127.0.0.1', () => resolveListen());
     });
+    localScheduling.run(deps);
 
     return {
       url: `http://localhost:${options.port}`,
       keys: seed,
+      scheduling: localScheduling.info,
       stop: async () => {
+        await localScheduling.stop();
         await new Promise<void>((resolveClose) => {
           server.close(() => resolveClose());
           server.closeAllConnections();
@@ -92,6 +122,7 @@ export async function startLocalRuntime(options: LocalRuntimeOptions): Promise<L
       },
     };
   } catch (error) {
+    await scheduling?.stop();
     await dynamo.stop();
     throw error;
   }

@@ -1,4 +1,191 @@
+import { SuccessReply } from '../schemas/common';
+import {
+  AuditPage,
+  FolderList,
+  LawyerList,
+  LawyerLookupReply,
+  LawyerLookupRequest,
+  LawyerSaveReply,
+  LawyerSaveRequest,
+  LicenseFindRequest,
+  LicenseLookupReply,
+  ProfileReply,
+  WorkflowList,
+} from '../schemas/directory';
+import { Folder, FolderInput } from '../schemas/folder';
+import { Lawyer, LawyerSecrets } from '../schemas/lawyer';
+import { Workflow, WorkflowCreateInput, WorkflowUpdateInput } from '../schemas/workflow';
 import type { RouteDefinition } from './route-definition';
 
-/** Lawyers, profile, workflows, folders, licences and the audit trail. */
-export const DIRECTORY_ROUTES = {} as const satisfies Record<string, RouteDefinition>;
+/**
+ * Lawyers, profile, workflows, folders, licences and the audit trail (spec §7 data-table calls).
+ *
+ * Access is the first gate; ownership is the second, in the domain services: a lawyer or notary
+ * reads only his own workflows, profile and licence, and toggles scheduling only on his own
+ * workflows (another lawyer's workflow answers 404, so its existence is not revealed).
+ * Licence keys travel only in bodies, never in a URL.
+ */
+export const DIRECTORY_ROUTES = {
+  listLawyers: {
+    method: 'GET',
+    path: '/api/lawyers',
+    handler: 'lawyers',
+    access: 'admin',
+    response: LawyerList,
+  },
+  getLawyer: {
+    method: 'GET',
+    path: '/api/lawyers/{id}',
+    handler: 'lawyers',
+    access: 'admin',
+    response: Lawyer,
+  },
+  saveLawyer: {
+    method: 'PUT',
+    path: '/api/lawyers',
+    handler: 'lawyers',
+    access: 'admin',
+    request: LawyerSaveRequest,
+    response: LawyerSaveReply,
+  },
+  deleteLawyer: {
+    method: 'DELETE',
+    path: '/api/lawyers/{id}',
+    handler: 'lawyers',
+    access: 'admin',
+    response: SuccessReply,
+  },
+  revealLawyerSecrets: {
+    method: 'POST',
+    path: '/api/lawyers/{id}/reveal-secrets',
+    handler: 'lawyers',
+    access: 'admin',
+    response: LawyerSecrets,
+  },
+  lookupLawyer: {
+    method: 'POST',
+    path: '/api/lawyers/lookup',
+    handler: 'lawyers',
+    access: 'signed-in',
+    request: LawyerLookupRequest,
+    response: LawyerLookupReply,
+  },
+  getProfile: {
+    method: 'GET',
+    path: '/api/me',
+    handler: 'me',
+    access: 'member',
+    response: ProfileReply,
+  },
+  saveProfile: {
+    method: 'PUT',
+    path: '/api/me',
+    handler: 'me',
+    access: 'member',
+    request: LawyerSaveRequest,
+    response: ProfileReply,
+  },
+  listWorkflows: {
+    method: 'GET',
+    path: '/api/workflows',
+    handler: 'workflows',
+    access: 'signed-in',
+    response: WorkflowList,
+  },
+  getWorkflow: {
+    method: 'GET',
+    path: '/api/workflows/{id}',
+    handler: 'workflows',
+    access: 'signed-in',
+    response: Workflow,
+  },
+  createWorkflow: {
+    method: 'POST',
+    path: '/api/workflows',
+    handler: 'workflows',
+    access: 'admin',
+    request: WorkflowCreateInput,
+    response: Workflow,
+  },
+  updateWorkflow: {
+    method: 'PUT',
+    path: '/api/workflows/{id}',
+    handler: 'workflows',
+    access: 'admin',
+    request: WorkflowUpdateInput,
+    response: Workflow,
+  },
+  deleteWorkflow: {
+    method: 'DELETE',
+    path: '/api/workflows/{id}',
+    handler: 'workflows',
+    access: 'admin',
+    response: SuccessReply,
+  },
+  toggleWorkflowActive: {
+    method: 'POST',
+    path: '/api/workflows/{id}/toggle-active',
+    handler: 'workflows',
+    access: 'admin',
+    response: Workflow,
+  },
+  toggleWorkflowScheduling: {
+    method: 'POST',
+    path: '/api/workflows/{id}/toggle-scheduling',
+    handler: 'workflows',
+    access: 'signed-in',
+    response: Workflow,
+  },
+  listFolders: {
+    method: 'GET',
+    path: '/api/folders',
+    handler: 'folders',
+    access: 'admin',
+    response: FolderList,
+  },
+  createFolder: {
+    method: 'POST',
+    path: '/api/folders',
+    handler: 'folders',
+    access: 'admin',
+    request: FolderInput,
+    response: Folder,
+  },
+  updateFolder: {
+    method: 'PUT',
+    path: '/api/folders/{id}',
+    handler: 'folders',
+    access: 'admin',
+    request: FolderInput,
+    response: Folder,
+  },
+  deleteFolder: {
+    method: 'DELETE',
+    path: '/api/folders/{id}',
+    handler: 'folders',
+    access: 'admin',
+    response: SuccessReply,
+  },
+  findLicenseByEmail: {
+    method: 'GET',
+    path: '/api/licenses',
+    handler: 'licenses',
+    access: 'signed-in',
+    response: LicenseLookupReply,
+  },
+  findLicenseByKey: {
+    method: 'POST',
+    path: '/api/licenses/find',
+    handler: 'licenses',
+    access: 'signed-in',
+    request: LicenseFindRequest,
+    response: LicenseLookupReply,
+  },
+  listAudit: {
+    method: 'GET',
+    path: '/api/audit',
+    handler: 'audit',
+    access: 'admin',
+    response: AuditPage,
+  },
+} as const satisfies Record<string, RouteDefinition>;

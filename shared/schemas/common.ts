@@ -15,7 +15,7 @@ export const IsoTimestamp = z.iso.datetime({ offset: true });
 /** An e-mail address, trimmed and lower-cased so that one address has one spelling. */
 export const EmailAddress = (message: string = MESSAGES.validation.email) =>
   z
-    .string()
+    .string(message)
     .trim()
     .max(254, message)
     .pipe(z.email(message))

@@ -54,7 +54,7 @@ export const LawyerInput = z
     lastName: z.string().trim().min(FORM_BOUNDS.personNameMin, MESSAGES.validation.lastName).max(100),
     email: EmailAddress(MESSAGES.validation.email),
     mainEmail: z
-      .union([EmailAddress(MESSAGES.validation.mainEmail), z.literal('')])
+      .union([EmailAddress(MESSAGES.validation.mainEmail), z.literal('')], MESSAGES.validation.mainEmail)
       .optional()
       .nullable(),
     phoneNumber: optionalText(40).refine(

@@ -67,5 +67,36 @@ export const Execution = z.object({
   outcome: z.enum(['success', 'failed']),
   message: z.string(),
   attempt: z.number().int(),
+  /**
+   * What follows a failed scheduled call that may succeed later: 'scheduled', another attempt
+   * after the back-off; 'dead_letter', attempts exhausted, the run waits in the dead-letter queue
+   * for an admin to send it back. Absent on successes and on final failures.
+   */
+  retry: z.enum(['scheduled', 'dead_letter']).optional(),
 });
 export type Execution = z.infer<typeof Execution>;
+
+/** The execution history of a workflow, newest first (GET /api/workflows/{id}/executions). */
+export const ExecutionList = z.object({ executions: z.array(Execution) });
+export type ExecutionList = z.infer<typeof ExecutionList>;
+
+/** A scheduler run as kept for /admin/settings: its result and what started it. */
+export const SchedulerRun = SchedulerResult.extend({
+  trigger: z.enum(['schedule', 'manual', 'manual_force']),
+});
+export type SchedulerRun = z.infer<typeof SchedulerRun>;
+
+/**
+ * Scheduler status (GET /api/scheduler/status): the last run of the minute schedule, the last run
+ * an admin started, and how many runs wait in the dead-letter queue (null when it cannot be read).
+ */
+export const SchedulerStatusReply = z.object({
+  lastScheduledRun: SchedulerRun.nullable(),
+  lastManualRun: SchedulerRun.nullable(),
+  deadLetterCount: z.number().int().nullable(),
+});
+export type SchedulerStatusReply = z.infer<typeof SchedulerStatusReply>;
+
+/** Dead-lettered runs sent back for another try (POST /api/dead-letters/redrive). */
+export const RedriveReply = z.object({ moved: z.number().int(), message: z.string() });
+export type RedriveReply = z.infer<typeof RedriveReply>;

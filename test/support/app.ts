@@ -1,12 +1,15 @@
 import { randomUUID } from 'node:crypto';
 
+import { DeleteTableCommand } from '@aws-sdk/client-dynamodb';
 import type { Context } from 'aws-lambda';
 
 import { createTable, type Table } from '../../functions/data/table';
 import type { ApiEvent, ApiHandler, ApiResult } from '../../functions/http/api-event';
-import type { AppDependencies, Clock, Logger } from '../../functions/runtime/dependencies';
+import type { AppDependencies, Clock, LawyerSecretStore, Logger } from '../../functions/runtime/dependencies';
 import { type AppKeys, generateStoredAppKeys, parseAppKeys } from '../../functions/security/app-keys';
 import { ensureTable, LOCAL_AWS } from '../../lib/local/dynamodb-local';
+import type { LawyerSecrets } from '../../shared/schemas/lawyer';
+import { testSchedulingPorts } from './scheduling-ports';
 
 /** A clock the test moves by hand; `sleep` records the waits instead of waiting. */
 export class TestClock implements Clock {
@@ -32,11 +35,29 @@ export class MemoryLogger implements Logger {
   error = this.info;
 }
 
+/** The lawyer secret store of tests: a map, open to assertions. */
+export class MemoryLawyerSecretStore implements LawyerSecretStore {
+  readonly entries = new Map<string, LawyerSecrets>();
+  async put(lawyerId: string, secrets: LawyerSecrets) {
+    this.entries.set(lawyerId, structuredClone(secrets));
+  }
+  async get(lawyerId: string) {
+    const secrets = this.entries.get(lawyerId);
+    return secrets ? structuredClone(secrets) : null;
+  }
+  async delete(lawyerId: string) {
+    this.entries.delete(lawyerId);
+  }
+}
+
 export interface TestApp extends AppDependencies {
   readonly table: Table;
   readonly keys: AppKeys;
   readonly clock: TestClock;
   readonly logger: MemoryLogger;
+  readonly lawyerSecrets: MemoryLawyerSecretStore;
+  /** The `whsec_…` secret the test app signs webhook calls with. */
+  readonly webhookSecret: string;
 }
 
 /** A fresh table in DynamoDB Local and dependencies around it, one per test file. */
@@ -50,7 +71,15 @@ export async function createTestApp(endpoint: string): Promise<TestApp> {
     appKeys: async () => keys,
     clock: new TestClock(),
     logger: new MemoryLogger(),
+    lawyerSecrets: new MemoryLawyerSecretStore(),
+    ...testSchedulingPorts(),
   };
+}
+
+/** Drops a test app's table and closes its client; awaited in each file's afterAll. */
+export async function disposeTestApp(app: TestApp): Promise<void> {
+  await app.table.doc.send(new DeleteTableCommand({ TableName: app.table.name }));
+  app.table.doc.destroy();
 }
 
 /** Builds an HTTP API v2 event for a route, as API Gateway (or the local adapter) would. */
@@ -63,6 +92,7 @@ export function apiEvent(
     token?: string;
     routePath?: string;
     pathParameters?: Record<string, string>;
+    query?: Record<string, string>;
     sourceIp?: string;
   } = {},
 ): ApiEvent {
@@ -71,12 +101,13 @@ export function apiEvent(
     version: '2.0',
     routeKey: `${method} ${options.routePath ?? path}`,
     rawPath: path,
-    rawQueryString: '',
+    rawQueryString: new URLSearchParams(options.query ?? {}).toString(),
     headers: {
       'content-type': 'application/json',
       ...(options.token ? { authorization: `Bearer ${options.token}` } : {}),
     },
     pathParameters: options.pathParameters,
+    queryStringParameters: options.query,
     requestContext: {
       accountId: 'local',
       apiId: 'local',

@@ -1,0 +1,546 @@
+import { randomUUID } from 'node:crypto';
+import { createServer } from 'node:http';
+import type { AddressInfo } from 'node:net';
+
+import { DeleteTableCommand } from '@aws-sdk/client-dynamodb';
+import { BatchWriteCommand, QueryCommand, ScanCommand } from '@aws-sdk/lib-dynamodb';
+
+import { createdSortKey, createTable, type Table } from '../functions/data/table';
+import { type WorkflowRecord, workflowKey } from '../functions/data/workflows';
+import { generateWebhookSecret } from '../functions/delivery/signature';
+import type { AppDependencies, Clock, Logger } from '../functions/runtime/dependencies';
+import { systemClock } from '../functions/runtime/dependencies';
+import { createScheduledTickHandler } from '../functions/scheduled-tick';
+import { chunks, mapWithConcurrency } from '../functions/scheduling/concurrency';
+import {
+  allDuePartitions,
+  DUE_SHARDS,
+  dueBound,
+  dueIndexKeys,
+  LOOK_AHEAD_MS,
+} from '../functions/scheduling/due-index';
+import { SchedulerService } from '../functions/scheduling/scheduler-service';
+import { createWebhookWorkerHandler } from '../functions/webhook-worker';
+import { ensureTable, LOCAL_AWS } from '../lib/local/dynamodb-local';
+import { startLocalQueues } from '../lib/local/queue/local-queues';
+import { startMinuteTimer } from '../lib/local/queue/minute-timer';
+import { startQueuePoller } from '../lib/local/queue/poller';
+import { GLOBAL_SCHEDULING } from '../shared/constants';
+
+/** Figures of the scheduler benchmark, as printed and written to bench/results.md. */
+export interface SchedulerBenchFigures {
+  readonly ticks: readonly TickFigures[];
+  readonly throughput: ThroughputFigures;
+  readonly lag: LagFigures;
+}
+
+interface TickFigures {
+  readonly workflows: number;
+  readonly due: number;
+  readonly indexItemsRead: number;
+  readonly indexReadMs: number;
+  readonly scanItemsRead: number;
+  readonly scanReadMs: number;
+  /** The whole index tick: read, claim and send every due workflow to the queue. */
+  readonly indexTickMs: number;
+  readonly dispatched: number;
+}
+
+interface ThroughputFigures {
+  readonly calls: number;
+  readonly receiverDelayMs: number;
+  readonly seconds: number;
+  readonly callsPerSecond: number;
+  readonly boundPerSecond: number;
+  readonly maxConcurrent: number;
+}
+
+interface LagFigures {
+  readonly workflows: number;
+  readonly spreadSeconds: number;
+  readonly p50Ms: number;
+  readonly p99Ms: number;
+  readonly maxMs: number;
+  readonly early: number;
+}
+
+const quietLogger: Logger = { info: () => undefined, warn: () => undefined, error: () => undefined };
+
+/** A fresh table in DynamoDB Local (the bench's own), dropped at the end. */
+async function benchTable(endpoint: string): Promise<Table> {
+  const name = `bench-${randomUUID()}`;
+  await ensureTable(endpoint, name);
+  return createTable(name, { ...LOCAL_AWS, endpoint, maxAttempts: 10 });
+}
+
+async function dropTable(table: Table) {
+  await table.doc.send(new DeleteTableCommand({ TableName: table.name }));
+  table.doc.destroy();
+}
+
+function benchWorkflow(overrides: Partial<WorkflowRecord>): WorkflowRecord {
+  return {
+    id: randomUUID(),
+    name: 'Relance dossier client',
+    description: 'Relance les clients pour les pièces manquantes de leur dossier',
+    webhookUrl: 'https://n8n.example.com/webhook/client-reminder',
+    lawyerEmail: `avocat.${randomUUID().slice(0, 8)}@example.com`,
+    active: true,
+    type: 'client_reminder',
+    folderId: null,
+    cronEnabled: true,
+    cronInterval: 60,
+    cronLastRun: null,
+    cronNextRun: null,
+    createdAt: '2026-01-01T00:00:00.000Z',
+    updatedAt: '2026-01-01T00:00:00.000Z',
+    ...overrides,
+  };
+}
+
+/** The item the repository writes for a workflow (same keys and indexes). */
+function itemOf(record: WorkflowRecord) {
+  const sortKey = createdSortKey(record.createdAt, record.id);
+  return {
+    ...workflowKey(record.id),
+    entity: 'Workflow',
+    GSI1PK: 'WORKFLOWS',
+    GSI1SK: sortKey,
+    GSI2PK: `OWNER#${record.lawyerEmail}`,
+    GSI2SK: sortKey,
+    ...(dueIndexKeys(record) ?? {}),
+    ...record,
+  };
+}
+
+/** Writes items fast: BatchWriteItem by 25, several batches in flight, unprocessed items retried. */
+async function batchWrite(table: Table, items: Record<string, unknown>[]) {
+  await mapWithConcurrency(chunks(items, 25), 16, async (batch) => {
+    let requests = batch.map((Item) => ({ PutRequest: { Item } }));
+    while (requests.length > 0) {
+      const { UnprocessedItems } = await table.doc.send(
+        new BatchWriteCommand({ RequestItems: { [table.name]: requests } }),
+      );
+      requests = (UnprocessedItems?.[table.name] ?? []) as typeof requests;
+    }
+  });
+}
+
+/** Reads the due workflows through the due index, as the scheduler does; counts the items read. */
+async function readThroughIndex(table: Table, now: Date) {
+  let itemsRead = 0;
+  let due = 0;
+  await Promise.all(
+    allDuePartitions().map(async (partition) => {
+      let startKey: Record<string, unknown> | undefined;
+      do {
+        const page = await table.doc.send(
+          new QueryCommand({
+            TableName: table.name,
+            IndexName: 'DueIndex',
+            KeyConditionExpression: 'DuePK = :pk AND DueSK <= :bound',
+            ExpressionAttributeValues: {
+              ':pk': partition,
+              ':bound': dueBound(new Date(now.getTime() + LOOK_AHEAD_MS)),
+            },
+            ExclusiveStartKey: startKey,
+          }),
+        );
+        itemsRead += page.ScannedCount ?? 0;
+        due += page.Count ?? 0;
+        startKey = page.LastEvaluatedKey;
+      } while (startKey);
+    }),
+  );
+  return { itemsRead, due };
+}
+
+/**
+ * The baseline: a Scan of the table with a filter on active, scheduled and due (parallel, one
+ * segment per index shard so that both readers have the same parallelism).
+ */
+async function readThroughScan(table: Table, now: Date) {
+  let itemsRead = 0;
+  let due = 0;
+  const bound = new Date(now.getTime() + LOOK_AHEAD_MS).toISOString();
+  await Promise.all(
+    Array.from({ length: DUE_SHARDS }, async (_, segment) => {
+      let startKey: Record<string, unknown> | undefined;
+      do {
+        const page = await table.doc.send(
+          new ScanCommand({
+            TableName: table.name,
+            Segment: segment,
+            TotalSegments: DUE_SHARDS,
+            FilterExpression:
+              'entity = :workflow AND active = :true AND cronEnabled = :true AND (attribute_type(cronNextRun, :null) OR cronNextRun <= :bound)',
+            ExpressionAttributeValues: {
+              ':workflow': 'Workflow',
+              ':true': true,
+              ':null': 'NULL',
+              ':bound': bound,
+            },
+            ExclusiveStartKey: startKey,
+          }),
+        );
+        itemsRead += page.ScannedCount ?? 0;
+        due += page.Count ?? 0;
+        startKey = page.LastEvaluatedKey;
+      } while (startKey);
+    }),
+  );
+  return { itemsRead, due };
+}
+
+async function timed<T>(work: () => Promise<T>): Promise<{ result: T; ms: number }> {
+  const started = performance.now();
+  const result = await work();
+  return { result, ms: performance.now() - started };
+}
+
+const median = (values: number[]) => [...values].sort((a, b) => a - b)[Math.floor(values.length / 2)] ?? 0;
+
+/** Part 1: items read and time per tick, due index against a Scan, at one table size. */
+async function tickFigures(
+  endpoint: string,
+  workflows: number,
+  log: (line: string) => void,
+): Promise<TickFigures> {
+  const table = await benchTable(endpoint);
+  const queues = await startLocalQueues();
+  try {
+    const now = new Date();
+    const dueCount = Math.round(workflows / 100);
+    const items = Array.from({ length: workflows }, (_, index) =>
+      itemOf(
+        benchWorkflow(
+          index < dueCount
+            ? { cronNextRun: new Date(now.getTime() - 30_000 - index).toISOString() }
+            : {
+                cronNextRun: new Date(now.getTime() + 5 * 60_000 + (index % 55) * 60_000).toISOString(),
+              },
+        ),
+      ),
+    );
+    const written = await timed(() => batchWrite(table, items));
+    log(`  ${workflows} automatisations écrites en ${(written.ms / 1000).toFixed(1)} s`);
+
+    const indexRuns: { ms: number; itemsRead: number; due: number }[] = [];
+    const scanRuns: { ms: number; itemsRead: number; due: number }[] = [];
+    for (let run = 0; run < 3; run++) {
+      const index = await timed(() => readThroughIndex(table, now));
+      indexRuns.push({ ms: index.ms, ...index.result });
+      const scan = await timed(() => readThroughScan(table, now));
+      scanRuns.push({ ms: scan.ms, ...scan.result });
+    }
+    if (indexRuns.some((run) => run.due !== dueCount) || scanRuns.some((run) => run.due !== dueCount)) {
+      throw new Error('Les deux lectures ne trouvent pas les mêmes automatisations dues');
+    }
+
+    const clock: Clock = { now: () => now, sleep: systemClock.sleep };
+    const scheduler = new SchedulerService({
+      table,
+      queue: queues.dispatchQueue,
+      clock,
+      logger: quietLogger,
+    });
+    const tick = await timed(() => scheduler.run('schedule'));
+    return {
+      workflows,
+      due: dueCount,
+      indexItemsRead: indexRuns[0]?.itemsRead ?? 0,
+      indexReadMs: median(indexRuns.map((run) => run.ms)),
+      scanItemsRead: scanRuns[0]?.itemsRead ?? 0,
+      scanReadMs: median(scanRuns.map((run) => run.ms)),
+      indexTickMs: tick.ms,
+      dispatched: tick.result.executions.filter((execution) => execution.status === 'success').length,
+    };
+  } finally {
+    await queues.stop();
+    await dropTable(table);
+  }
+}
+
+/** A receiver that answers 200 after a fixed delay and notes when each call started. */
+async function startBenchReceiver(delayMs: number) {
+  const starts: { at: number; dueAt: string | null }[] = [];
+  let inProgress = 0;
+  let maxConcurrent = 0;
+  let finished = 0;
+  const server = createServer((request, response) => {
+    const at = Date.now();
+    inProgress += 1;
+    maxConcurrent = Math.max(maxConcurrent, inProgress);
+    const chunksReceived: Buffer[] = [];
+    request.on('data', (chunk: Buffer) => chunksReceived.push(chunk));
+    request.on('end', () => {
+      const body = JSON.parse(Buffer.concat(chunksReceived).toString('utf8')) as { dueAt?: string | null };
+      starts.push({ at, dueAt: body.dueAt ?? null });
+      setTimeout(() => {
+        inProgress -= 1;
+        finished += 1;
+        response.writeHead(200, { 'content-type': 'application/json' });
+        response.end('{}');
+      }, delayMs);
+    });
+  });
+  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', () => resolve()));
+  const { port } = server.address() as AddressInfo;
+  return {
+    url: `http://127.0.0.1:${port}/webhook`,
+    starts,
+    get finished() {
+      return finished;
+    },
+    get maxConcurrent() {
+      return maxConcurrent;
+    },
+    stop: () =>
+      new Promise<void>((resolve) => {
+        server.close(() => resolve());
+        server.closeAllConnections();
+      }),
+  };
+}
+
+/** The dependencies of the real handlers on a bench table and local queues, with the real clock. */
+function benchDependencies(table: Table, queue: AppDependencies['webhookQueue']): AppDependencies {
+  const secret = generateWebhookSecret();
+  return {
+    table,
+    appKeys: () => Promise.reject(new Error('Pas de clés dans le banc')),
+    clock: systemClock,
+    logger: quietLogger,
+    lawyerSecrets: {
+      put: () => Promise.reject(new Error('Pas de secrets dans le banc')),
+      get: async () => null,
+      delete: async () => undefined,
+    },
+    webhookQueue: queue,
+    webhookSigningSecret: async () => secret,
+    allowPrivateWebhooks: true,
+  };
+}
+
+async function waitFor(check: () => boolean, timeoutMs: number) {
+  const deadline = Date.now() + timeoutMs;
+  while (!check()) {
+    if (Date.now() > deadline) throw new Error('Délai du banc dépassé');
+    await new Promise((resolve) => setTimeout(resolve, 20));
+  }
+}
+
+/** Part 2: calls per second through the real worker and poller against the bound 5 / delay. */
+async function throughputFigures(
+  endpoint: string,
+  calls: number,
+  delayMs: number,
+): Promise<ThroughputFigures> {
+  const table = await benchTable(endpoint);
+  const queues = await startLocalQueues();
+  const receiver = await startBenchReceiver(delayMs);
+  const deps = benchDependencies(table, queues.dispatchQueue);
+  try {
+    await batchWrite(
+      table,
+      Array.from({ length: calls }, () => itemOf(benchWorkflow({ webhookUrl: receiver.url }))),
+    );
+    await new SchedulerService({ ...deps, queue: deps.webhookQueue }).run('schedule');
+    const started = Date.now();
+    const poller = startQueuePoller({
+      client: queues.client,
+      queueUrl: queues.queueUrl,
+      handler: createWebhookWorkerHandler(deps),
+      maxConcurrency: GLOBAL_SCHEDULING.maxConcurrentWorkflows,
+      batchSize: 1,
+      waitTimeSeconds: 1,
+      logger: quietLogger,
+    });
+    await waitFor(() => receiver.finished === calls, 10 * 60_000);
+    const seconds = (Date.now() - started) / 1000;
+    await poller.stop();
+    return {
+      calls,
+      receiverDelayMs: delayMs,
+      seconds,
+      callsPerSecond: calls / seconds,
+      boundPerSecond: GLOBAL_SCHEDULING.maxConcurrentWorkflows / (delayMs / 1000),
+      maxConcurrent: receiver.maxConcurrent,
+    };
+  } finally {
+    await receiver.stop();
+    await queues.stop();
+    await dropTable(table);
+  }
+}
+
+const percentile = (sorted: number[], p: number) =>
+  sorted[Math.min(sorted.length - 1, Math.ceil((p / 100) * sorted.length) - 1)] ?? 0;
+
+/**
+ * Part 3: lag from due time to the call's start, with the real clock, the minute timer, the
+ * scheduler's look-ahead, fauxqs delays and the poller, over workflows due at scattered times.
+ */
+async function lagFigures(endpoint: string, workflows: number, spreadSeconds: number): Promise<LagFigures> {
+  const table = await benchTable(endpoint);
+  const queues = await startLocalQueues();
+  const receiver = await startBenchReceiver(0);
+  const deps = benchDependencies(table, queues.dispatchQueue);
+  try {
+    const start = Date.now() + 5_000;
+    await batchWrite(
+      table,
+      Array.from({ length: workflows }, () =>
+        itemOf(
+          benchWorkflow({
+            webhookUrl: receiver.url,
+            cronNextRun: new Date(start + Math.random() * spreadSeconds * 1000).toISOString(),
+          }),
+        ),
+      ),
+    );
+    const poller = startQueuePoller({
+      client: queues.client,
+      queueUrl: queues.queueUrl,
+      handler: createWebhookWorkerHandler(deps),
+      maxConcurrency: GLOBAL_SCHEDULING.maxConcurrentWorkflows,
+      batchSize: 1,
+      waitTimeSeconds: 1,
+      logger: quietLogger,
+    });
+    const tick = createScheduledTickHandler(deps);
+    const timer = startMinuteTimer(() => tick({}), quietLogger, { firstTickDelayMs: 0 });
+    await waitFor(() => receiver.finished === workflows, (spreadSeconds + 120) * 1000);
+    await timer.stop();
+    await poller.stop();
+    const lags = receiver.starts.map((call) => call.at - Date.parse(call.dueAt ?? '')).sort((a, b) => a - b);
+    return {
+      workflows,
+      spreadSeconds,
+      p50Ms: percentile(lags, 50),
+      p99Ms: percentile(lags, 99),
+      maxMs: lags[lags.length - 1] ?? 0,
+      early: lags.filter((lag) => lag < 0).length,
+    };
+  } finally {
+    await receiver.stop();
+    await queues.stop();
+    await dropTable(table);
+  }
+}
+
+export interface SchedulerBenchOptions {
+  readonly endpoint: string;
+  readonly sizes: readonly number[];
+  readonly throughputCalls: number;
+  readonly receiverDelayMs: number;
+  readonly lagWorkflows: number;
+  readonly lagSpreadSeconds: number;
+  readonly log: (line: string) => void;
+}
+
+/** The scheduler benchmark: the three parts in one run, against one DynamoDB Local. */
+export async function runSchedulerBench(options: SchedulerBenchOptions): Promise<SchedulerBenchFigures> {
+  const ticks: TickFigures[] = [];
+  for (const size of options.sizes) {
+    options.log(`Tick du planificateur, ${size} automatisations dont 1 % dues...`);
+    ticks.push(await tickFigures(options.endpoint, size, options.log));
+  }
+  options.log(
+    `Débit : ${options.throughputCalls} appels, récepteur à ${options.receiverDelayMs} ms, 5 en parallèle...`,
+  );
+  const throughput = await throughputFigures(
+    options.endpoint,
+    options.throughputCalls,
+    options.receiverDelayMs,
+  );
+  options.log(
+    `Retard : ${options.lagWorkflows} automatisations dues dans les ${options.lagSpreadSeconds} s (horloge réelle)...`,
+  );
+  const lag = await lagFigures(options.endpoint, options.lagWorkflows, options.lagSpreadSeconds);
+  return { ticks, throughput, lag };
+}
+
+const format = (value: number, digits = 0) =>
+  value.toLocaleString('en-US', { minimumFractionDigits: digits, maximumFractionDigits: digits });
+
+/** A Markdown table with right-aligned columns, padded as the formatter (Biome) lays tables out. */
+function markdownTable(header: readonly string[], rows: readonly (readonly string[])[]): string {
+  const width = (text: string) => [...text].length;
+  const widths = header.map((title, column) =>
+    Math.max(3, width(title), ...rows.map((row) => width(row[column] ?? ''))),
+  );
+  const line = (cells: readonly string[]) =>
+    `| ${cells.map((cell, column) => ' '.repeat((widths[column] ?? 0) - width(cell)) + cell).join(' | ')} |`;
+  return [
+    line(header),
+    `| ${widths.map((size) => `${'-'.repeat(size - 1)}:`).join(' | ')} |`,
+    ...rows.map(line),
+  ].join('\n');
+}
+
+/** The figures as Markdown tables (printed, and written to bench/results.md). */
+export function schedulerBenchMarkdown(figures: SchedulerBenchFigures): string {
+  const { throughput, lag } = figures;
+  return [
+    '### Scheduler tick: due index against a Scan',
+    '',
+    markdownTable(
+      [
+        'workflows',
+        'due',
+        'items read (index)',
+        'read (index, ms)',
+        'items read (Scan)',
+        'read (Scan, ms)',
+        'items read Scan/index',
+        'time Scan/index',
+        'full index tick, ms (read + claims + SQS)',
+      ],
+      figures.ticks.map((tick) => [
+        format(tick.workflows),
+        format(tick.due),
+        format(tick.indexItemsRead),
+        format(tick.indexReadMs, 1),
+        format(tick.scanItemsRead),
+        format(tick.scanReadMs, 1),
+        `${format(tick.scanItemsRead / Math.max(1, tick.indexItemsRead), 1)}×`,
+        `${format(tick.scanReadMs / Math.max(0.001, tick.indexReadMs), 1)}×`,
+        `${format(tick.indexTickMs)} (${format(tick.dispatched)} sent)`,
+      ]),
+    ),
+    '',
+    '### Dispatch throughput (worker + poller, 5 at once)',
+    '',
+    markdownTable(
+      ['calls', 'receiver delay', 'duration', 'calls/s', 'bound 5/delay', 'max concurrent seen'],
+      [
+        [
+          format(throughput.calls),
+          `${throughput.receiverDelayMs} ms`,
+          `${format(throughput.seconds, 1)} s`,
+          format(throughput.callsPerSecond, 1),
+          format(throughput.boundPerSecond, 1),
+          format(throughput.maxConcurrent),
+        ],
+      ],
+    ),
+    '',
+    '### Dispatch lag (due time → call start, real clock, one-minute timer)',
+    '',
+    markdownTable(
+      ['workflows', 'due times spread over', 'p50', 'p99', 'max', 'calls early'],
+      [
+        [
+          format(lag.workflows),
+          `${lag.spreadSeconds} s`,
+          `${format(lag.p50Ms)} ms`,
+          `${format(lag.p99Ms)} ms`,
+          `${format(lag.maxMs)} ms`,
+          format(lag.early),
+        ],
+      ],
+    ),
+    '',
+  ].join('\n');
+}

@@ -1,0 +1,103 @@
+/**
+ * The payment provider as the product uses it: exactly the operations of the purchase flow, the
+ * webhook and subscription management, and nothing else. `stripe-payments.ts` implements it over
+ * the official Stripe SDK, against real Stripe or the local stand-in.
+ */
+
+/** What a checkout sells is fixed (spec §9); the caller only says to whom and where to come back. */
+export interface CheckoutSessionInput {
+  readonly email: string;
+  /** A promotion code id the caller has already checked, applied to the first invoice. */
+  readonly promotionCodeId?: string;
+  /** May contain `{CHECKOUT_SESSION_ID}`, which the provider replaces. */
+  readonly successUrl: string;
+  readonly cancelUrl: string;
+  /** Copied onto the checkout session and onto the subscription it creates. */
+  readonly metadata: Readonly<Record<string, string>>;
+}
+
+export interface CheckoutSessionLink {
+  readonly id: string;
+  /** The hosted payment page the browser is sent to. */
+  readonly url: string;
+}
+
+/** A promotion code as found by its customer-facing code. */
+export interface PromotionCodeInfo {
+  readonly id: string;
+  readonly code: string;
+  /** Active, not expired, and its coupon still valid. */
+  readonly active: boolean;
+  readonly timesRedeemed: number;
+  /** Null when the code has no limit. */
+  readonly maxRedemptions: number | null;
+}
+
+export interface CreatedPromotionCode {
+  readonly id: string;
+  readonly code: string;
+  readonly percentOff: number;
+  readonly maxRedemptions: number;
+}
+
+/** A checkout session as it is now at the provider. */
+export interface CheckoutSessionState {
+  readonly id: string;
+  /** `open`, `complete` or `expired`. */
+  readonly status: string;
+  /** `paid` or `no_payment_required` once the money (if any) is in. */
+  readonly paymentStatus: string;
+  readonly customerId: string | null;
+  readonly subscriptionId: string | null;
+  /** The e-mail the buyer paid with. */
+  readonly email: string | null;
+  readonly metadata: Readonly<Record<string, string>>;
+}
+
+/** A subscription as it is now at the provider. */
+export interface SubscriptionState {
+  readonly id: string;
+  /** Stripe's status: active, past_due, unpaid, canceled, incomplete, incomplete_expired, trialing, paused. */
+  readonly status: string;
+  readonly customerId: string;
+  /** Start of the current period: when its debit was due (the one missed while past due). */
+  readonly currentPeriodStart: Date | null;
+  /** End of the current period, when the next automatic debit happens. */
+  readonly currentPeriodEnd: Date | null;
+  readonly metadata: Readonly<Record<string, string>>;
+}
+
+/**
+ * A verified webhook event, reduced to what it is about. The event's own copy of the object is
+ * deliberately not carried: the service re-reads the object's current state instead.
+ */
+export interface PaymentEvent {
+  readonly id: string;
+  readonly type: string;
+  /** The checkout session of a `checkout.session.*` event. */
+  readonly checkoutSessionId: string | null;
+  /** The subscription the event concerns (directly, or through its invoice or checkout). */
+  readonly subscriptionId: string | null;
+}
+
+export interface Payments {
+  /** A subscription-mode checkout: 950 EUR once on the first invoice, then 150 EUR per month. */
+  createCheckoutSession(input: CheckoutSessionInput): Promise<CheckoutSessionLink>;
+  /** The promotion code with that customer-facing code (case-insensitive), or null. */
+  findActivePromotionCode(code: string): Promise<PromotionCodeInfo | null>;
+  /** A new 100 % promotion code usable at most 10 times (spec §9, test promo). */
+  createTestPromotionCode(): Promise<CreatedPromotionCode>;
+  /** Null when the provider has no such session. */
+  retrieveCheckoutSession(id: string): Promise<CheckoutSessionState | null>;
+  /** Null when the provider has no such subscription. */
+  retrieveSubscription(id: string): Promise<SubscriptionState | null>;
+  /** A customer-portal session for the customer, coming back to `returnUrl`. */
+  createPortalSession(customerId: string, returnUrl: string): Promise<{ readonly url: string }>;
+  /** Cancels at once; cancelling a subscription that is already cancelled returns it as it is. */
+  cancelSubscription(id: string): Promise<SubscriptionState>;
+  /**
+   * Verifies the signature of a webhook delivery on its raw body and returns the event.
+   * @throws WebhookSignatureError when the header is missing, malformed, wrong or too old.
+   */
+  constructWebhookEvent(rawBody: string, signatureHeader: string | undefined): PaymentEvent;
+}

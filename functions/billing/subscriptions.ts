@@ -1,0 +1,299 @@
+import type { TransactWriteCommandInput } from '@aws-sdk/lib-dynamodb';
+import { DeleteCommand, GetCommand, PutCommand, QueryCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
+
+import { RETENTION_DAYS } from '../../shared/constants';
+import { isConditionFailure, type Table } from '../data/table';
+
+/**
+ * The billing side of a licence, kept apart from the licence record itself:
+ * - `SUBSCRIPTION#<subscriptionId>`: which licence a Stripe subscription pays for (webhooks);
+ * - `LICENSE_BILLING#<keyHash>`: the subscription and customer of a licence (subscription
+ *   management), with the cancellation and the date the lawyer's data may be purged;
+ * - `CHECKOUT#<checkoutSessionId>`: the one licence a checkout issued, and whether its e-mail went;
+ * - `SUBSCRIPTION_LOCK#<subscriptionId>`: a short lease that serialises the work on one subscription.
+ * The first three are written together, in the transaction that creates the licence.
+ */
+
+/** A checkout that issued a licence. */
+export interface CheckoutRecord {
+  readonly checkoutSessionId: string;
+  readonly keyHash: string;
+  readonly subscriptionId: string;
+  readonly customerId: string;
+  readonly email: string | null;
+  readonly createdAt: string;
+  readonly emailSentAt: string | null;
+}
+
+/** The subscription behind a licence. */
+export interface LicenseBilling {
+  readonly keyHash: string;
+  readonly subscriptionId: string;
+  readonly customerId: string;
+  readonly createdAt: string;
+  readonly canceledAt: string | null;
+  /** From this date the lawyer's data may be purged (spec §9: 30 days after cancellation). */
+  readonly purgeAfter: string | null;
+  readonly cancellationEmailSentAt: string | null;
+}
+
+/** Which e-mail a claim is about: the licence key of a checkout, or a cancellation confirmation. */
+export type BillingEmail =
+  | { readonly kind: 'license-key'; readonly checkoutSessionId: string }
+  | { readonly kind: 'cancellation'; readonly keyHash: string };
+
+/** Index partition of the licences whose data is due for purge, oldest first (GSI1). */
+export const PURGE_DUE_PARTITION = 'LAWYER_PURGE_DUE';
+
+const subscriptionKey = (subscriptionId: string) => ({
+  PK: `SUBSCRIPTION#${subscriptionId}`,
+  SK: 'SUBSCRIPTION',
+});
+const billingKey = (keyHash: string) => ({ PK: `LICENSE_BILLING#${keyHash}`, SK: 'BILLING' });
+const checkoutKey = (checkoutSessionId: string) => ({
+  PK: `CHECKOUT#${checkoutSessionId}`,
+  SK: 'CHECKOUT',
+});
+const lockKey = (subscriptionId: string) => ({ PK: `SUBSCRIPTION_LOCK#${subscriptionId}`, SK: 'LOCK' });
+
+const emailTarget = (email: BillingEmail) =>
+  email.kind === 'license-key'
+    ? { Key: checkoutKey(email.checkoutSessionId), sent: 'emailSentAt', claim: 'emailClaimedUntil' }
+    : {
+        Key: billingKey(email.keyHash),
+        sent: 'cancellationEmailSentAt',
+        claim: 'cancellationEmailClaimedUntil',
+      };
+
+const epochSeconds = (date: Date) => Math.floor(date.getTime() / 1000);
+const addYears = (date: Date, years: number) => {
+  const later = new Date(date);
+  later.setUTCFullYear(later.getUTCFullYear() + years);
+  return later;
+};
+
+const text = (value: unknown) => (typeof value === 'string' ? value : null);
+
+export class SubscriptionRepository {
+  constructor(private readonly table: Table) {}
+
+  /**
+   * The puts that link a new licence to its checkout and subscription, for the transaction that
+   * creates the licence. Each refuses to overwrite: a checkout issues one licence, ever.
+   */
+  linkItems(link: {
+    checkoutSessionId: string;
+    subscriptionId: string;
+    customerId: string;
+    keyHash: string;
+    email: string | null;
+    now: Date;
+  }): NonNullable<TransactWriteCommandInput['TransactItems']> {
+    const createdAt = link.now.toISOString();
+    const ids = {
+      keyHash: link.keyHash,
+      subscriptionId: link.subscriptionId,
+      customerId: link.customerId,
+      checkoutSessionId: link.checkoutSessionId,
+      createdAt,
+    };
+    const put = (Key: Record<string, string>, item: Record<string, unknown>) => ({
+      Put: {
+        TableName: this.table.name,
+        Item: { ...Key, ...item },
+        ConditionExpression: 'attribute_not_exists(PK)',
+      },
+    });
+    return [
+      put(checkoutKey(link.checkoutSessionId), {
+        entity: 'Checkout',
+        ...ids,
+        email: link.email,
+        // A billing record: kept 5 years (spec §9), then swept by the table's TTL.
+        expiresAt: epochSeconds(addYears(link.now, RETENTION_DAYS.billingYears)),
+      }),
+      put(subscriptionKey(link.subscriptionId), { entity: 'Subscription', ...ids }),
+      put(billingKey(link.keyHash), { entity: 'LicenseBilling', ...ids }),
+    ];
+  }
+
+  async getCheckout(checkoutSessionId: string): Promise<CheckoutRecord | null> {
+    const item = await this.get(checkoutKey(checkoutSessionId));
+    if (!item) return null;
+    return {
+      checkoutSessionId: item.checkoutSessionId as string,
+      keyHash: item.keyHash as string,
+      subscriptionId: item.subscriptionId as string,
+      customerId: item.customerId as string,
+      email: text(item.email),
+      createdAt: item.createdAt as string,
+      emailSentAt: text(item.emailSentAt),
+    };
+  }
+
+  /** The licence a subscription pays for, or null while its checkout has not been applied. */
+  async licenseOfSubscription(subscriptionId: string): Promise<string | null> {
+    const item = await this.get(subscriptionKey(subscriptionId));
+    return item ? (item.keyHash as string) : null;
+  }
+
+  /** The subscription of a licence, or null (an admin's licence, one issued by hand). */
+  async billingOfLicense(keyHash: string): Promise<LicenseBilling | null> {
+    const item = await this.get(billingKey(keyHash));
+    if (!item) return null;
+    return {
+      keyHash: item.keyHash as string,
+      subscriptionId: item.subscriptionId as string,
+      customerId: item.customerId as string,
+      createdAt: item.createdAt as string,
+      canceledAt: text(item.canceledAt),
+      purgeAfter: text(item.purgeAfter),
+      cancellationEmailSentAt: text(item.cancellationEmailSentAt),
+    };
+  }
+
+  /**
+   * Records that a licence's subscription ended, once: the first cancellation date and purge date
+   * stay. The purge date is also indexed (GSI1, partition `LAWYER_PURGE_DUE`, sorted by date) for
+   * the purge job. Returns the billing record as it now stands, or null if the licence has none.
+   */
+  async recordCancellation(
+    keyHash: string,
+    canceledAt: Date,
+    purgeAfter: Date,
+  ): Promise<LicenseBilling | null> {
+    try {
+      await this.table.doc.send(
+        new UpdateCommand({
+          TableName: this.table.name,
+          Key: billingKey(keyHash),
+          UpdateExpression:
+            'SET canceledAt = :canceledAt, purgeAfter = :purgeAfter, GSI1PK = :gpk, GSI1SK = :gsk',
+          ConditionExpression: 'attribute_exists(PK) AND attribute_not_exists(canceledAt)',
+          ExpressionAttributeValues: {
+            ':canceledAt': canceledAt.toISOString(),
+            ':purgeAfter': purgeAfter.toISOString(),
+            ':gpk': PURGE_DUE_PARTITION,
+            ':gsk': `${purgeAfter.toISOString()}#${keyHash}`,
+          },
+        }),
+      );
+    } catch (error) {
+      if (!isConditionFailure(error)) throw error;
+    }
+    return this.billingOfLicense(keyHash);
+  }
+
+  /** Licences whose purge date has come (for the purge job), oldest first. */
+  async purgeDue(now: Date, limit = 100): Promise<{ keyHash: string; purgeAfter: string }[]> {
+    const { Items = [] } = await this.table.doc.send(
+      new QueryCommand({
+        TableName: this.table.name,
+        IndexName: 'GSI1',
+        KeyConditionExpression: 'GSI1PK = :pk AND GSI1SK <= :now',
+        ExpressionAttributeValues: { ':pk': PURGE_DUE_PARTITION, ':now': `${now.toISOString()}#~` },
+        Limit: limit,
+      }),
+    );
+    return Items.map((item) => ({ keyHash: item.keyHash as string, purgeAfter: item.purgeAfter as string }));
+  }
+
+  /**
+   * Claims the sending of an e-mail: true for exactly one caller while it is neither sent nor
+   * claimed by someone else (a claim lapses after `leaseMs`, so a crashed sender is replaced).
+   */
+  async claimEmail(email: BillingEmail, now: Date, leaseMs: number): Promise<boolean> {
+    const target = emailTarget(email);
+    try {
+      await this.table.doc.send(
+        new UpdateCommand({
+          TableName: this.table.name,
+          Key: target.Key,
+          UpdateExpression: 'SET #claim = :until',
+          ConditionExpression:
+            'attribute_exists(PK) AND attribute_not_exists(#sent) AND (attribute_not_exists(#claim) OR #claim < :now)',
+          ExpressionAttributeNames: { '#claim': target.claim, '#sent': target.sent },
+          ExpressionAttributeValues: { ':until': now.getTime() + leaseMs, ':now': now.getTime() },
+        }),
+      );
+      return true;
+    } catch (error) {
+      if (isConditionFailure(error)) return false;
+      throw error;
+    }
+  }
+
+  async markEmailSent(email: BillingEmail, now: Date): Promise<void> {
+    const target = emailTarget(email);
+    await this.table.doc.send(
+      new UpdateCommand({
+        TableName: this.table.name,
+        Key: target.Key,
+        UpdateExpression: 'SET #sent = :now REMOVE #claim',
+        ExpressionAttributeNames: { '#claim': target.claim, '#sent': target.sent },
+        ExpressionAttributeValues: { ':now': now.toISOString() },
+      }),
+    );
+  }
+
+  /** Gives an e-mail claim up after a failed send, so that the next delivery of the event retries. */
+  async releaseEmailClaim(email: BillingEmail): Promise<void> {
+    const target = emailTarget(email);
+    await this.table.doc.send(
+      new UpdateCommand({
+        TableName: this.table.name,
+        Key: target.Key,
+        UpdateExpression: 'REMOVE #claim',
+        ConditionExpression: 'attribute_exists(PK)',
+        ExpressionAttributeNames: { '#claim': target.claim },
+      }),
+    );
+  }
+
+  /** Takes the lease on a subscription; false while someone else holds an unexpired one. */
+  async acquireLock(subscriptionId: string, owner: string, now: Date, leaseMs: number): Promise<boolean> {
+    try {
+      await this.table.doc.send(
+        new PutCommand({
+          TableName: this.table.name,
+          Item: {
+            ...lockKey(subscriptionId),
+            entity: 'SubscriptionLock',
+            owner,
+            lockedUntil: now.getTime() + leaseMs,
+            expiresAt: epochSeconds(now) + 24 * 3600,
+          },
+          ConditionExpression: 'attribute_not_exists(PK) OR lockedUntil < :now',
+          ExpressionAttributeValues: { ':now': now.getTime() },
+        }),
+      );
+      return true;
+    } catch (error) {
+      if (isConditionFailure(error)) return false;
+      throw error;
+    }
+  }
+
+  async releaseLock(subscriptionId: string, owner: string): Promise<void> {
+    try {
+      await this.table.doc.send(
+        new DeleteCommand({
+          TableName: this.table.name,
+          Key: lockKey(subscriptionId),
+          ConditionExpression: '#owner = :owner',
+          ExpressionAttributeNames: { '#owner': 'owner' },
+          ExpressionAttributeValues: { ':owner': owner },
+        }),
+      );
+    } catch (error) {
+      if (!isConditionFailure(error)) throw error;
+    }
+  }
+
+  private async get(Key: Record<string, string>) {
+    const { Item } = await this.table.doc.send(
+      new GetCommand({ TableName: this.table.name, Key, ConsistentRead: true }),
+    );
+    return Item ?? null;
+  }
+}

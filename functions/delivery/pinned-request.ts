@@ -1,0 +1,150 @@
+import { request as httpRequest, type IncomingHttpHeaders, type IncomingMessage } from 'node:http';
+import { request as httpsRequest } from 'node:https';
+import { isIP, type LookupFunction } from 'node:net';
+
+import { WebhookTimeoutError } from './errors';
+import type { CheckedWebhookUrl } from './ssrf-guard';
+
+/** Response bodies are read up to this size; the rest is dropped (n8n answers are small). */
+export const DEFAULT_MAX_RESPONSE_BYTES = 64 * 1024;
+
+export interface PinnedRequestOptions {
+  /** What `checkWebhookUrl` returned: the connection goes to these addresses and nowhere else. */
+  readonly target: CheckedWebhookUrl;
+  readonly headers: Readonly<Record<string, string>>;
+  readonly body: Buffer;
+  /** Total time for connecting, sending and reading the answer, in milliseconds. */
+  readonly timeoutMs: number;
+  /** @default DEFAULT_MAX_RESPONSE_BYTES */
+  readonly maxResponseBytes?: number;
+  /** Trust anchors that replace the system ones for HTTPS (a private CA); the system ones by default. */
+  readonly ca?: string | Buffer;
+}
+
+export interface PinnedResponse {
+  readonly status: number;
+  readonly statusText: string;
+  readonly headers: IncomingHttpHeaders;
+  /** At most `maxResponseBytes`. */
+  readonly body: Buffer;
+  /** False when the body was cut at the size cap, or the time-out or the peer ended it early. */
+  readonly complete: boolean;
+  /** The body parsed as JSON, when it is complete JSON. */
+  readonly json?: unknown;
+}
+
+/**
+ * POSTs to a checked webhook URL, connecting only to the addresses that were checked: the socket's
+ * DNS lookup is replaced by one that answers with them, so a second DNS answer (rebinding) is never
+ * asked for. The Host header and the TLS server name stay the URL's host name, so HTTPS certificates
+ * are still verified against it. Redirects are not followed: a 3xx comes back as it is.
+ *
+ * Rejects with `WebhookTimeoutError` when no answer came within `timeoutMs`, or with the socket's
+ * error (an `ErrnoException` such as ECONNREFUSED) when the call failed before an answer. Once the
+ * status line arrived the promise resolves, with `complete: false` if the body could not be read.
+ */
+export function pinnedRequest({
+  target,
+  headers,
+  body,
+  timeoutMs,
+  maxResponseBytes = DEFAULT_MAX_RESPONSE_BYTES,
+  ca,
+}: PinnedRequestOptions): Promise<PinnedResponse> {
+  const { url, hostname, addresses } = target;
+  const pinnedLookup: LookupFunction = (host, options, callback) => {
+    const family = options.family === 4 || options.family === 6 ? options.family : undefined;
+    const candidates = addresses.filter((entry) => family === undefined || entry.family === family);
+    const [first] = candidates;
+    if (host !== hostname || first === undefined) {
+      const error: NodeJS.ErrnoException = new Error(`No checked address for ${host}`);
+      error.code = 'ENOTFOUND';
+      callback(error, '', 0);
+    } else if (options.all) {
+      callback(
+        null,
+        candidates.map(({ address, family }) => ({ address, family })),
+      );
+    } else {
+      callback(null, first.address, first.family);
+    }
+  };
+  const send = url.protocol === 'https:' ? httpsRequest : httpRequest;
+
+  return new Promise<PinnedResponse>((resolve, reject) => {
+    let settled = false;
+    let response: IncomingMessage | undefined;
+    const chunks: Buffer[] = [];
+    let size = 0;
+
+    const settle = (outcome: () => void) => {
+      if (settled) return;
+      settled = true;
+      clearTimeout(timer);
+      outcome();
+    };
+    const answer = (incoming: IncomingMessage, complete: boolean) =>
+      settle(() => {
+        const received = Buffer.concat(chunks, size);
+        resolve({
+          status: incoming.statusCode ?? 0,
+          statusText: incoming.statusMessage ?? '',
+          headers: incoming.headers,
+          body: received,
+          complete,
+          ...(complete ? jsonOf(received) : {}),
+        });
+      });
+    // Once the status line is in, the receiver has the call: report its answer, however cut short.
+    const fail = (error: Error) => {
+      if (response) answer(response, false);
+      else settle(() => reject(error));
+    };
+
+    const request = send(
+      url,
+      {
+        method: 'POST',
+        headers: { ...headers, 'content-length': String(body.length) },
+        // A fresh connection per call: a pooled socket could have been opened for another address.
+        agent: false,
+        lookup: pinnedLookup,
+        ...(url.protocol === 'https:' && isIP(hostname) === 0 ? { servername: hostname } : {}),
+        ...(ca === undefined ? {} : { ca }),
+      },
+      (incoming) => {
+        response = incoming;
+        incoming.on('data', (chunk: Buffer) => {
+          if (size + chunk.length <= maxResponseBytes) {
+            chunks.push(chunk);
+            size += chunk.length;
+            return;
+          }
+          chunks.push(chunk.subarray(0, maxResponseBytes - size));
+          size = maxResponseBytes;
+          answer(incoming, false);
+          request.destroy();
+        });
+        incoming.on('end', () => answer(incoming, true));
+        incoming.on('error', () => answer(incoming, false));
+        incoming.on('close', () => answer(incoming, incoming.complete));
+      },
+    );
+    const timer = setTimeout(() => {
+      const timeout = new WebhookTimeoutError();
+      fail(timeout);
+      request.destroy(timeout);
+    }, timeoutMs);
+    request.on('error', fail);
+    request.end(body);
+  });
+}
+
+function jsonOf(body: Buffer): { json?: unknown } {
+  if (body.length === 0) return {};
+  try {
+    return { json: JSON.parse(body.toString('utf8')) };
+  } catch {
+    return {};
+  }
+}

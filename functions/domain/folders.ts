@@ -1,0 +1,73 @@
+import { randomUUID } from 'node:crypto';
+
+import type { z } from 'zod';
+
+import { MESSAGES } from '../../shared/messages';
+import type { Folder, FolderInput } from '../../shared/schemas/folder';
+import { FolderNotFoundError, type FolderRecord, FolderRepository } from '../data/folders';
+import type { Table } from '../data/table';
+import { WorkflowRepository } from '../data/workflows';
+import type { Clock } from '../runtime/dependencies';
+import { AuditTrail, auditTarget } from './audit';
+import { NotFoundError } from './errors';
+import type { SessionContext } from './sessions';
+
+type FolderFields = z.output<typeof FolderInput>;
+
+/** A folder as the API shows it. */
+export const toFolderView = (record: FolderRecord): Folder => ({ ...record });
+
+/** Client folders (spec §2 'Clients & Dossiers', §7 folders calls); admin only. */
+export class FolderService {
+  private readonly folders: FolderRepository;
+  private readonly workflows: WorkflowRepository;
+  private readonly audit: AuditTrail;
+
+  constructor(
+    table: Table,
+    private readonly clock: Clock,
+  ) {
+    this.folders = new FolderRepository(table);
+    this.workflows = new WorkflowRepository(table);
+    this.audit = new AuditTrail(table, clock);
+  }
+
+  /** Every folder, newest first. */
+  async list(): Promise<Folder[]> {
+    return (await this.folders.list()).map(toFolderView);
+  }
+
+  async create(input: FolderFields, session: SessionContext): Promise<Folder> {
+    const now = this.clock.now().toISOString();
+    const record: FolderRecord = {
+      id: randomUUID(),
+      name: input.name,
+      description: input.description,
+      createdAt: now,
+      updatedAt: now,
+    };
+    await this.folders.create(record);
+    await this.audit.record(session, 'folder.create', auditTarget.folder(record.id));
+    return toFolderView(record);
+  }
+
+  async update(id: string, input: FolderFields, session: SessionContext): Promise<Folder> {
+    try {
+      const updated = await this.folders.update(id, input, this.clock.now().toISOString());
+      await this.audit.record(session, 'folder.update', auditTarget.folder(id));
+      return toFolderView(updated);
+    } catch (error) {
+      if (error instanceof FolderNotFoundError)
+        throw new NotFoundError(MESSAGES.folder.notFound, { cause: error });
+      throw error;
+    }
+  }
+
+  /** Spec §4: deleting a folder keeps its workflows; they only lose the association. */
+  async delete(id: string, session: SessionContext): Promise<void> {
+    if (!(await this.folders.getById(id))) throw new NotFoundError(MESSAGES.folder.notFound);
+    await this.workflows.detachFromFolder(id, this.clock.now().toISOString());
+    await this.folders.delete(id);
+    await this.audit.record(session, 'folder.delete', auditTarget.folder(id));
+  }
+}

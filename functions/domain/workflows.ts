@@ -1,0 +1,208 @@
+import { randomUUID } from 'node:crypto';
+
+import { DEFAULT_SCHEDULING_INTERVAL_MINUTES, SCHEDULING_INTERVAL_MINUTES } from '../../shared/constants';
+import { MESSAGES } from '../../shared/messages';
+import type { Workflow, WorkflowCreateInput, WorkflowUpdateInput } from '../../shared/schemas/workflow';
+import { FolderRepository } from '../data/folders';
+import { LawyerRepository } from '../data/lawyers';
+import type { Table } from '../data/table';
+import {
+  type WorkflowChanges,
+  WorkflowNotFoundError,
+  type WorkflowRecord,
+  WorkflowRepository,
+} from '../data/workflows';
+import type { Clock } from '../runtime/dependencies';
+import { type AuditAction, AuditTrail, auditTarget } from './audit';
+import { BadRequestError, ConflictError, NotFoundError } from './errors';
+import { ownerEmailOf } from './members';
+import type { SessionContext } from './sessions';
+
+/** A workflow as the API shows it (client-side names of spec §3). */
+export function toWorkflowView(record: WorkflowRecord): Workflow {
+  return {
+    id: record.id,
+    name: record.name,
+    description: record.description,
+    webhookUrl: record.webhookUrl,
+    lawyerEmail: record.lawyerEmail,
+    active: record.active,
+    type: record.type,
+    folderId: record.folderId,
+    cronSettings: {
+      enabled: record.cronEnabled,
+      interval: record.cronInterval,
+      lastRun: record.cronLastRun,
+      nextRun: record.cronNextRun,
+    },
+    createdAt: record.createdAt,
+    updatedAt: record.updatedAt,
+  };
+}
+
+/** The fixed scheduling interval of a workflow type (spec §9), 2 minutes for an unknown one. */
+export const schedulingIntervalOf = (type: string): number =>
+  SCHEDULING_INTERVAL_MINUTES[type as keyof typeof SCHEDULING_INTERVAL_MINUTES] ??
+  DEFAULT_SCHEDULING_INTERVAL_MINUTES;
+
+/**
+ * Workflows (automations), spec §2 /admin/workflows and the lawyer pages, §7 workflows calls.
+ *
+ * An admin sees and changes every workflow. A lawyer or notary sees only his own (those whose
+ * owner e-mail is his profile's) and may only toggle their scheduling; another lawyer's workflow
+ * answers 404 exactly as a missing one, so its existence is not revealed.
+ */
+export class WorkflowService {
+  private readonly workflows: WorkflowRepository;
+  private readonly lawyers: LawyerRepository;
+  private readonly folders: FolderRepository;
+  private readonly audit: AuditTrail;
+
+  constructor(
+    table: Table,
+    private readonly clock: Clock,
+  ) {
+    this.workflows = new WorkflowRepository(table);
+    this.lawyers = new LawyerRepository(table);
+    this.folders = new FolderRepository(table);
+    this.audit = new AuditTrail(table, clock);
+  }
+
+  /** Newest first: all of them for an admin, his own for a lawyer or notary. */
+  async list(session: SessionContext): Promise<Workflow[]> {
+    const records =
+      session.role === 'admin'
+        ? await this.workflows.listAll()
+        : await this.workflows.listByOwner(await ownerEmailOf(this.lawyers, session));
+    return records.map(toWorkflowView);
+  }
+
+  async get(id: string, session: SessionContext): Promise<Workflow> {
+    return toWorkflowView(await this.visible(id, session));
+  }
+
+  /** Spec §4: a new workflow is active, with scheduling off and the fixed interval of its type. */
+  async create(input: WorkflowCreateInput, session: SessionContext): Promise<Workflow> {
+    await this.assertLawyerExists(input.lawyerEmail);
+    if (input.folderId) await this.assertFolderExists(input.folderId);
+    const now = this.clock.now().toISOString();
+    const record: WorkflowRecord = {
+      id: randomUUID(),
+      name: input.name,
+      description: input.description,
+      webhookUrl: input.webhookUrl,
+      lawyerEmail: input.lawyerEmail,
+      active: true,
+      type: input.type,
+      folderId: input.folderId ?? null,
+      cronEnabled: false,
+      cronInterval: schedulingIntervalOf(input.type),
+      cronLastRun: null,
+      cronNextRun: null,
+      createdAt: now,
+      updatedAt: now,
+    };
+    await this.workflows.create(record);
+    await this.audit.record(session, 'workflow.create', auditTarget.workflow(record.id));
+    return toWorkflowView(record);
+  }
+
+  /**
+   * An admin's edit. A new owner must be an existing lawyer and a new folder an existing folder; a
+   * new type without an explicit interval takes its type's interval.
+   */
+  async update(id: string, input: WorkflowUpdateInput, session: SessionContext): Promise<Workflow> {
+    const current = await this.existing(id);
+    if (input.lawyerEmail !== undefined && input.lawyerEmail !== current.lawyerEmail) {
+      await this.assertLawyerExists(input.lawyerEmail);
+    }
+    if (input.folderId && input.folderId !== current.folderId) await this.assertFolderExists(input.folderId);
+    const changes: WorkflowChanges = {
+      ...(input.name !== undefined ? { name: input.name } : {}),
+      ...(input.description !== undefined ? { description: input.description } : {}),
+      ...(input.webhookUrl !== undefined ? { webhookUrl: input.webhookUrl } : {}),
+      ...(input.lawyerEmail !== undefined ? { lawyerEmail: input.lawyerEmail } : {}),
+      ...(input.type !== undefined ? { type: input.type } : {}),
+      ...(input.folderId !== undefined ? { folderId: input.folderId } : {}),
+      ...(input.cronEnabled !== undefined ? { cronEnabled: input.cronEnabled } : {}),
+      ...(input.cronInterval !== undefined
+        ? { cronInterval: input.cronInterval }
+        : input.type !== undefined && input.type !== current.type
+          ? { cronInterval: schedulingIntervalOf(input.type) }
+          : {}),
+    };
+    const updated = await this.guarded(id, () =>
+      this.workflows.update(id, changes, this.clock.now().toISOString()),
+    );
+    await this.audit.record(session, 'workflow.update', auditTarget.workflow(id));
+    return toWorkflowView(updated);
+  }
+
+  /** Deletes a workflow and its execution history. */
+  async delete(id: string, session: SessionContext): Promise<void> {
+    await this.existing(id);
+    await this.workflows.delete(id);
+    await this.audit.record(session, 'workflow.delete', auditTarget.workflow(id));
+  }
+
+  /** Spec §4: flips the active flag from the value read. */
+  async toggleActive(id: string, session: SessionContext): Promise<Workflow> {
+    await this.existing(id);
+    return this.toggle(id, 'active', session, 'workflow.toggle-active');
+  }
+
+  /** Spec §4: flips scheduling; a lawyer or notary only on his own workflows. */
+  async toggleScheduling(id: string, session: SessionContext): Promise<Workflow> {
+    await this.visible(id, session);
+    return this.toggle(id, 'cronEnabled', session, 'workflow.toggle-scheduling');
+  }
+
+  private async toggle(
+    id: string,
+    flag: 'active' | 'cronEnabled',
+    session: SessionContext,
+    action: AuditAction,
+  ): Promise<Workflow> {
+    const updated = await this.guarded(id, () =>
+      this.workflows.toggle(id, flag, this.clock.now().toISOString()),
+    );
+    // The trail records admin actions; a lawyer's own scheduling switch is his to make.
+    if (session.role === 'admin') await this.audit.record(session, action, auditTarget.workflow(id));
+    return toWorkflowView(updated);
+  }
+
+  /** A workflow the caller may see: any for an admin, his own for a lawyer or notary. */
+  private async visible(id: string, session: SessionContext): Promise<WorkflowRecord> {
+    const workflow = await this.existing(id);
+    if (session.role !== 'admin' && workflow.lawyerEmail !== (await ownerEmailOf(this.lawyers, session))) {
+      throw new NotFoundError(MESSAGES.workflow.notFound);
+    }
+    return workflow;
+  }
+
+  private async existing(id: string): Promise<WorkflowRecord> {
+    const workflow = await this.workflows.getById(id);
+    if (!workflow) throw new NotFoundError(MESSAGES.workflow.notFound);
+    return workflow;
+  }
+
+  /** A conditional write refused: deleted meanwhile is a 404, changed meanwhile a 409. */
+  private async guarded(id: string, write: () => Promise<WorkflowRecord>): Promise<WorkflowRecord> {
+    try {
+      return await write();
+    } catch (error) {
+      if (!(error instanceof WorkflowNotFoundError)) throw error;
+      if (await this.workflows.getById(id))
+        throw new ConflictError(MESSAGES.workflow.changed, { cause: error });
+      throw new NotFoundError(MESSAGES.workflow.notFound, { cause: error });
+    }
+  }
+
+  private async assertLawyerExists(email: string): Promise<void> {
+    if (!(await this.lawyers.findByEmail(email))) throw new BadRequestError(MESSAGES.workflow.unknownLawyer);
+  }
+
+  private async assertFolderExists(folderId: string): Promise<void> {
+    if (!(await this.folders.getById(folderId))) throw new BadRequestError(MESSAGES.workflow.unknownFolder);
+  }
+}

@@ -1,0 +1,25 @@
+import { MESSAGES } from '../shared/messages';
+import { FolderService } from './domain/folders';
+import { idParameter } from './http/parameters';
+import { apiHandler, lambdaEntry, withStatus } from './http/route-handler';
+import type { AppDependencies } from './runtime/dependencies';
+
+/** /api/folders: the admin's client folders (list, create, edit, delete keeping the workflows). */
+export const createFoldersHandler = (deps: AppDependencies) => {
+  const folders = new FolderService(deps.table, deps.clock);
+  const folderId = (pathParameters: Readonly<Record<string, string | undefined>>) =>
+    idParameter(pathParameters, MESSAGES.folder.notFound);
+
+  return apiHandler(deps, {
+    listFolders: async () => ({ folders: await folders.list() }),
+    createFolder: async ({ body, session }) => withStatus(201, await folders.create(body, session)),
+    updateFolder: async ({ body, pathParameters, session }) =>
+      folders.update(folderId(pathParameters), body, session),
+    deleteFolder: async ({ pathParameters, session }) => {
+      await folders.delete(folderId(pathParameters), session);
+      return { success: true };
+    },
+  });
+};
+
+export const handler = lambdaEntry(createFoldersHandler);

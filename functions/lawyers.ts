@@ -1,0 +1,41 @@
+import { MESSAGES } from '../shared/messages';
+import { LawyerService } from './domain/lawyers';
+import { idParameter } from './http/parameters';
+import { apiHandler, lambdaEntry, withStatus } from './http/route-handler';
+import type { AppDependencies } from './runtime/dependencies';
+import { createLicenseKeyVault } from './security/license-key-vault';
+
+/**
+ * /api/lawyers: the admin's lawyers and notaries (list, read, save, delete, reveal of the secrets)
+ * and the spec §5 look-up, open to a lawyer for himself.
+ */
+export const createLawyersHandler = (deps: AppDependencies) => {
+  const lawyers = async () =>
+    new LawyerService({
+      table: deps.table,
+      vault: createLicenseKeyVault(await deps.appKeys()),
+      secrets: deps.lawyerSecrets,
+      clock: deps.clock,
+      logger: deps.logger,
+    });
+  const lawyerId = (pathParameters: Readonly<Record<string, string | undefined>>) =>
+    idParameter(pathParameters, MESSAGES.directory.lawyerNotFound);
+
+  return apiHandler(deps, {
+    listLawyers: async () => ({ lawyers: await (await lawyers()).list() }),
+    getLawyer: async ({ pathParameters }) => (await lawyers()).get(lawyerId(pathParameters)),
+    saveLawyer: async ({ body, session }) => {
+      const reply = await (await lawyers()).save(body, session);
+      return reply.created ? withStatus(201, reply) : reply;
+    },
+    deleteLawyer: async ({ pathParameters, session }) => {
+      await (await lawyers()).delete(lawyerId(pathParameters), session);
+      return { success: true };
+    },
+    revealLawyerSecrets: async ({ pathParameters, session }) =>
+      (await lawyers()).revealSecrets(lawyerId(pathParameters), session),
+    lookupLawyer: async ({ body, session }) => (await lawyers()).lookup(body, session),
+  });
+};
+
+export const handler = lambdaEntry(createLawyersHandler);

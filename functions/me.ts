@@ -1,0 +1,23 @@
+import { ProfileService } from './domain/profile';
+import { apiHandler, lambdaEntry } from './http/route-handler';
+import type { AppDependencies } from './runtime/dependencies';
+import { createLicenseKeyVault } from './security/license-key-vault';
+
+/** /api/me: the signed-in lawyer's or notary's own profile (read, save). */
+export const createMeHandler = (deps: AppDependencies) => {
+  const profiles = async () =>
+    new ProfileService({
+      table: deps.table,
+      vault: createLicenseKeyVault(await deps.appKeys()),
+      secrets: deps.lawyerSecrets,
+      clock: deps.clock,
+      logger: deps.logger,
+    });
+
+  return apiHandler(deps, {
+    getProfile: async ({ session }) => (await profiles()).read(session),
+    saveProfile: async ({ body, session }) => (await profiles()).save(body, session),
+  });
+};
+
+export const handler = lambdaEntry(createMeHandler);

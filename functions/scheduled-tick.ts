@@ -1,0 +1,34 @@
+import type { AppDependencies } from './runtime/dependencies';
+import { lambdaEventEntry } from './scheduling/event-entry';
+import { runScheduler } from './scheduling/run-scheduler';
+
+/** What the minute schedule sends (EventBridge Scheduler passes its target's input through). */
+export type ScheduledTickEvent = unknown;
+
+/** What a tick returns, for the logs of an invocation. */
+export interface ScheduledTickResult {
+  readonly checked: number;
+  readonly dispatched: number;
+  readonly failed: number;
+}
+
+/**
+ * The target of the one-minute EventBridge schedule (and of the local one-minute timer): one
+ * scheduler run. A run that could not finish fails the invocation, so that the schedule's retry
+ * policy tries again and its dead-letter queue keeps what never succeeded; overlapping runs are
+ * harmless, each due slot is claimed once.
+ */
+export const createScheduledTickHandler =
+  (deps: AppDependencies) =>
+  async (_event: ScheduledTickEvent): Promise<ScheduledTickResult> => {
+    const { run, failure } = await runScheduler(deps, 'schedule');
+    if (failure) throw failure;
+    const dispatched = run.executions.filter((execution) => execution.status === 'success').length;
+    return {
+      checked: run.workflows_checked,
+      dispatched,
+      failed: run.executions.length - dispatched,
+    };
+  };
+
+export const handler = lambdaEventEntry(createScheduledTickHandler);

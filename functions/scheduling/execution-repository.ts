@@ -1,0 +1,134 @@
+import { randomUUID } from 'node:crypto';
+
+import { GetCommand, QueryCommand, TransactWriteCommand } from '@aws-sdk/lib-dynamodb';
+
+import { RETENTION_DAYS } from '../../shared/constants';
+import type { Execution } from '../../shared/schemas/scheduler';
+import { isConditionFailure, type Table } from '../data/table';
+import { workflowKey } from '../data/workflows';
+
+/** How many executions the history shows: the newest ones. */
+export const EXECUTION_HISTORY_LIMIT = 50;
+
+const EXECUTION_PREFIX = 'EXECUTION#';
+/** A dispatched run that reached its end (delivered, or refused for good): never called again. */
+const dispatchDoneKey = (workflowId: string, dispatchId: string) => ({
+  PK: workflowKey(workflowId).PK,
+  SK: `DISPATCH#${dispatchId}`,
+});
+
+/** One webhook call to record: everything but the id, drawn here. */
+export type NewExecution = Omit<Execution, 'id'> & { readonly dispatchId: string | null };
+
+function toExecution(item: Record<string, unknown>): Execution {
+  return {
+    id: item.id as string,
+    workflowId: item.workflowId as string,
+    trigger: item.trigger as Execution['trigger'],
+    startedAt: item.startedAt as string,
+    durationMs: item.durationMs as number,
+    httpStatus: (item.httpStatus as number | null) ?? null,
+    outcome: item.outcome as Execution['outcome'],
+    message: item.message as string,
+    attempt: item.attempt as number,
+    ...(item.retry ? { retry: item.retry as NonNullable<Execution['retry']> } : {}),
+  };
+}
+
+/**
+ * The execution history: one item per webhook call under its workflow's partition
+ * (`WORKFLOW#<id>`, `EXECUTION#<started at>#<id>`), so that the newest calls are one Query and
+ * deleting a workflow deletes its history with it. Items expire after 30 days (TTL, spec §9
+ * retention of technical data).
+ */
+export class ExecutionRepository {
+  constructor(private readonly table: Table) {}
+
+  /**
+   * Records a call and sets the workflow's last run, together; a scheduled run that reached its end
+   * (no retry follows) is also marked done, so that a duplicate SQS delivery of it is not called
+   * again. Returns false, recording nothing, when the workflow no longer exists.
+   */
+  async record(execution: NewExecution): Promise<boolean> {
+    const id = randomUUID();
+    const expiresAt =
+      Math.floor(Date.parse(execution.startedAt) / 1000) + RETENTION_DAYS.technicalData * 86_400;
+    const { PK } = workflowKey(execution.workflowId);
+    const done =
+      execution.dispatchId && !execution.retry
+        ? [
+            {
+              Put: {
+                TableName: this.table.name,
+                Item: {
+                  ...dispatchDoneKey(execution.workflowId, execution.dispatchId),
+                  entity: 'DispatchDone',
+                  expiresAt,
+                },
+              },
+            },
+          ]
+        : [];
+    try {
+      await this.table.doc.send(
+        new TransactWriteCommand({
+          TransactItems: [
+            {
+              Update: {
+                TableName: this.table.name,
+                Key: workflowKey(execution.workflowId),
+                UpdateExpression: 'SET cronLastRun = :startedAt',
+                ConditionExpression: 'attribute_exists(PK)',
+                ExpressionAttributeValues: { ':startedAt': execution.startedAt },
+              },
+            },
+            {
+              Put: {
+                TableName: this.table.name,
+                Item: {
+                  PK,
+                  SK: `${EXECUTION_PREFIX}${execution.startedAt}#${id}`,
+                  entity: 'Execution',
+                  id,
+                  ...execution,
+                  expiresAt,
+                },
+              },
+            },
+            ...done,
+          ],
+        }),
+      );
+      return true;
+    } catch (error) {
+      if (isConditionFailure(error)) return false;
+      throw error;
+    }
+  }
+
+  /** Whether a dispatched run already reached its end (a duplicate delivery of its message). */
+  async isDone(workflowId: string, dispatchId: string): Promise<boolean> {
+    const { Item } = await this.table.doc.send(
+      new GetCommand({
+        TableName: this.table.name,
+        Key: dispatchDoneKey(workflowId, dispatchId),
+        ConsistentRead: true,
+      }),
+    );
+    return Item !== undefined;
+  }
+
+  /** The newest calls of a workflow, newest first. */
+  async listByWorkflow(workflowId: string, limit = EXECUTION_HISTORY_LIMIT): Promise<Execution[]> {
+    const { Items = [] } = await this.table.doc.send(
+      new QueryCommand({
+        TableName: this.table.name,
+        KeyConditionExpression: 'PK = :pk AND begins_with(SK, :prefix)',
+        ExpressionAttributeValues: { ':pk': workflowKey(workflowId).PK, ':prefix': EXECUTION_PREFIX },
+        ScanIndexForward: false,
+        Limit: limit,
+      }),
+    );
+    return Items.map(toExecution);
+  }
+}

@@ -1,0 +1,125 @@
+import { randomUUID } from 'node:crypto';
+
+import { UpdateCommand } from '@aws-sdk/lib-dynamodb';
+
+import { MANUAL_RUN_LOCK_MS } from '../../shared/constants';
+import { MESSAGES } from '../../shared/messages';
+import type { ExecuteWebhookReply, ExecuteWebhookRequest } from '../../shared/schemas/scheduler';
+import { isConditionFailure, type Table } from '../data/table';
+import { type WorkflowRecord, WorkflowRepository, workflowKey } from '../data/workflows';
+import { BadRequestError, ConflictError, HttpError, NotFoundError } from '../domain/errors';
+import type { SessionContext } from '../domain/sessions';
+import type { Logger } from '../runtime/dependencies';
+import { ExecutionRepository } from './execution-repository';
+import { SCHEDULING_MESSAGES } from './messages';
+import { callWorkflowWebhook, type WebhookCallSettings } from './webhook-call';
+
+export interface ManualRunDependencies extends WebhookCallSettings {
+  readonly table: Table;
+  readonly logger: Logger;
+}
+
+/** The caller as the permission rules need him. */
+export type Caller = Pick<SessionContext, 'role' | 'email'>;
+
+/**
+ * The workflow a caller may see: any for an admin, his own for a lawyer or notary. Someone else's
+ * workflow is answered as a missing one, so ids cannot be probed.
+ */
+export async function visibleWorkflow(
+  table: Table,
+  caller: Caller,
+  workflowId: string,
+): Promise<WorkflowRecord> {
+  const workflow = await new WorkflowRepository(table).getById(workflowId);
+  if (!workflow) throw new NotFoundError(MESSAGES.workflow.notFound);
+  if (caller.role !== 'admin' && workflow.lawyerEmail.toLowerCase() !== caller.email.toLowerCase()) {
+    throw new NotFoundError(MESSAGES.workflow.notFound);
+  }
+  return workflow;
+}
+
+/** Whether two webhook addresses are the same address once normalised; false if either is not one. */
+function sameWebhookUrl(given: string, stored: string): boolean {
+  try {
+    return new URL(given.trim()).href === new URL(stored).href;
+  } catch {
+    return false;
+  }
+}
+
+/**
+ * A manual run (spec §4 and §7 execute-webhook): the caller names a workflow, the server calls that
+ * workflow's own webhook, synchronously, through the same signed and SSRF-guarded delivery as the
+ * scheduled runs, and records the call in the same history. No caller can make the server call an
+ * address of his choosing: a webhook URL in the request must be the workflow's.
+ */
+export class ManualRunService {
+  constructor(private readonly deps: ManualRunDependencies) {}
+
+  async run(caller: Caller, request: ExecuteWebhookRequest): Promise<ExecuteWebhookReply> {
+    const workflow = await visibleWorkflow(this.deps.table, caller, request.workflowId);
+    if (request.webhookUrl !== undefined && !sameWebhookUrl(request.webhookUrl, workflow.webhookUrl)) {
+      throw new BadRequestError(MESSAGES.execution.invalidWebhookUrl);
+    }
+    if (!workflow.webhookUrl) throw new BadRequestError(SCHEDULING_MESSAGES.noWebhookUrl);
+    if (!workflow.active && caller.role !== 'admin') {
+      throw new ConflictError(SCHEDULING_MESSAGES.workflowInactive);
+    }
+    await this.lock(workflow.id);
+
+    const { startedAt, outcome } = await callWorkflowWebhook(
+      workflow,
+      { trigger: 'manual', dueAt: null, messageId: `${workflow.id}:manual:${randomUUID()}` },
+      this.deps,
+    );
+    await new ExecutionRepository(this.deps.table).record({
+      workflowId: workflow.id,
+      dispatchId: null,
+      trigger: 'manual',
+      startedAt,
+      durationMs: Math.round(outcome.durationMs),
+      httpStatus: outcome.httpStatus,
+      outcome: outcome.ok ? 'success' : 'failed',
+      message: outcome.message,
+      attempt: 1,
+    });
+    this.deps.logger.info('Exécution manuelle', {
+      workflowId: workflow.id,
+      role: caller.role,
+      httpStatus: outcome.httpStatus,
+      ok: outcome.ok,
+      failure: outcome.failure,
+    });
+    const status = outcome.httpStatus === null ? {} : { status: outcome.httpStatus };
+    return outcome.ok
+      ? { success: true, ...status, message: MESSAGES.workflow.workflowExecuted }
+      : { success: false, ...status, error: outcome.message };
+  }
+
+  /**
+   * The 30-second lock of spec §4 and §9, held by the server too (the button's lock is only a
+   * courtesy): one conditional write per run, so two clicks at once cannot both call.
+   */
+  private async lock(workflowId: string): Promise<void> {
+    const now = this.deps.clock.now();
+    try {
+      await this.deps.table.doc.send(
+        new UpdateCommand({
+          TableName: this.deps.table.name,
+          Key: workflowKey(workflowId),
+          UpdateExpression: 'SET manualRunAt = :now',
+          ConditionExpression:
+            'attribute_exists(PK) AND (attribute_not_exists(manualRunAt) OR manualRunAt <= :unlocked)',
+          ExpressionAttributeValues: {
+            ':now': now.toISOString(),
+            ':unlocked': new Date(now.getTime() - MANUAL_RUN_LOCK_MS).toISOString(),
+          },
+        }),
+      );
+    } catch (error) {
+      if (isConditionFailure(error)) throw new HttpError(429, SCHEDULING_MESSAGES.manualRunLocked);
+      throw error;
+    }
+  }
+}

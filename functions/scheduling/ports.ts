@@ -1,0 +1,64 @@
+import { GetSecretValueCommand, type SecretsManagerClient } from '@aws-sdk/client-secrets-manager';
+import { SQSClient } from '@aws-sdk/client-sqs';
+
+import { webhookSigningKey } from '../delivery/signature';
+import { createSqsDispatchQueue, type DispatchQueue } from './queue';
+
+/** What the scheduling handlers need from the world beyond the table, clock and logger. */
+export interface SchedulingPorts {
+  /** The webhook queue and its dead-letter queue. */
+  readonly webhookQueue: DispatchQueue;
+  /** The per-deployment `whsec_…` secret every webhook call is signed with. */
+  readonly webhookSigningSecret: () => Promise<string>;
+  /**
+   * Whether webhooks may be called on loopback and private addresses. Never in AWS; the local
+   * runtime allows it by an explicit setting printed at start.
+   */
+  readonly allowPrivateWebhooks: boolean;
+}
+
+/** A `whsec_…` secret from the stored value: the full form, or its base64 part alone. */
+export function webhookSecretOf(stored: string): string {
+  const secret = stored.trim().startsWith('whsec_') ? stored.trim() : `whsec_${stored.trim()}`;
+  webhookSigningKey(secret); // a secret that cannot sign is a deployment error: fail now, loudly
+  return secret;
+}
+
+/** Reads a required environment variable on first use (only the functions that need it have it). */
+function env(name: string): () => string {
+  return () => {
+    const value = process.env[name];
+    if (!value) throw new Error(`Variable d'environnement manquante: ${name}`);
+    return value;
+  };
+}
+
+/**
+ * The AWS side: SQS queues from WEBHOOK_QUEUE_URL and WEBHOOK_DLQ_URL, the signing secret from the
+ * Secrets Manager secret WEBHOOK_SECRET_ARN (its value `whsec_…`, or only the base64 part as a
+ * generated secret holds it). Everything is read on first use, once per execution environment.
+ */
+export function awsSchedulingPorts(secrets: SecretsManagerClient): SchedulingPorts {
+  let secret: Promise<string> | undefined;
+  const webhookSigningSecret = () => {
+    secret ??= secrets
+      .send(new GetSecretValueCommand({ SecretId: env('WEBHOOK_SECRET_ARN')() }))
+      .then(({ SecretString }) => {
+        if (!SecretString) throw new Error('Secret de signature des webhooks vide');
+        return webhookSecretOf(SecretString);
+      });
+    secret.catch(() => {
+      secret = undefined;
+    });
+    return secret;
+  };
+  return {
+    webhookQueue: createSqsDispatchQueue({
+      client: new SQSClient({}),
+      queueUrl: env('WEBHOOK_QUEUE_URL'),
+      deadLetterQueueUrl: env('WEBHOOK_DLQ_URL'),
+    }),
+    webhookSigningSecret,
+    allowPrivateWebhooks: false,
+  };
+}

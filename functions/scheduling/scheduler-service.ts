@@ -1,0 +1,239 @@
+import { UpdateCommand } from '@aws-sdk/lib-dynamodb';
+
+import { MESSAGES } from '../../shared/messages';
+import type { ExecutionTrigger, SchedulerExecution, SchedulerRun } from '../../shared/schemas/scheduler';
+import { queryAll } from '../data/query-all';
+import { isConditionFailure, type Table } from '../data/table';
+import { toWorkflowRecord, type WorkflowRecord, workflowKey } from '../data/workflows';
+import type { Clock, Logger } from '../runtime/dependencies';
+import { chunks, mapWithConcurrency } from './concurrency';
+import {
+  allDuePartitions,
+  type ClaimedSlot,
+  claimSlot,
+  dispatchDelaySeconds,
+  dispatchIdOf,
+  dueAtOfSortKey,
+  dueBound,
+  dueSortKey,
+  intervalMinutesOf,
+  LOOK_AHEAD_MS,
+  NEVER_RAN,
+} from './due-index';
+import { SCHEDULING_MESSAGES } from './messages';
+import type { DispatchEntry, DispatchQueue } from './queue';
+import { WEBHOOK_QUEUE } from './settings';
+
+/** What starts a scheduler run: the minute schedule, or an admin (spec §7 workflow-scheduler). */
+export type SchedulerTrigger = SchedulerRun['trigger'];
+
+export interface SchedulerDependencies {
+  readonly table: Table;
+  readonly queue: DispatchQueue;
+  readonly clock: Clock;
+  readonly logger: Logger;
+}
+
+/** Conditional writes in flight at once while claiming. */
+const CLAIM_CONCURRENCY = 25;
+/** SendMessageBatch calls in flight at once. */
+const SEND_CONCURRENCY = 5;
+
+/** A due workflow as read from the index, with the sort key value the claim is conditional on. */
+interface Candidate {
+  readonly workflow: WorkflowRecord;
+  readonly dueSortKey: string;
+}
+
+/** A candidate this run won: its slot is moved on and it must now be sent. */
+interface Claim extends Candidate {
+  readonly slot: ClaimedSlot;
+  readonly nextSortKey: string;
+}
+
+/**
+ * The scheduler (spec §7 workflow-scheduler): finds the due workflows through the due index,
+ * claims each with a conditional write and sends the claimed ones to the webhook queue.
+ *
+ * - Only due workflows are read: one range query per index shard, up to one tick ahead.
+ * - Overlapping runs (the minute schedule and an admin, or a retried invocation) dispatch each due
+ *   slot once: the claim moves the slot forward only if it is still the one that was read, so of
+ *   two runs reading the same slot exactly one wins.
+ * - A run falling due within the next minute is sent now with an SQS delay, so its call starts
+ *   within seconds of its due time rather than up to a minute late.
+ * - A send that fails gives the slot back, so the next tick dispatches it: nothing is lost.
+ * - Forced ('manual_force'): every active, scheduled workflow runs now; its last run is cleared
+ *   first (spec §4), in the same conditional write as the claim.
+ */
+export class SchedulerService {
+  constructor(private readonly deps: SchedulerDependencies) {}
+
+  async run(trigger: SchedulerTrigger): Promise<SchedulerRun> {
+    const now = this.deps.clock.now();
+    const forced = trigger === 'manual_force';
+    const dispatchTrigger: ExecutionTrigger = forced ? 'manual_force' : 'schedule';
+
+    const candidates = await this.readCandidates(forced ? null : new Date(now.getTime() + LOOK_AHEAD_MS));
+    const claimed = await mapWithConcurrency(candidates, CLAIM_CONCURRENCY, (candidate) =>
+      this.claim(candidate, now, forced),
+    );
+    const claims = claimed.filter((claim): claim is Claim => typeof claim === 'object');
+
+    // A claim that failed (not lost to another run) leaves the slot due: the next tick retries it.
+    const executions: SchedulerExecution[] = candidates
+      .filter((_, index) => claimed[index] === 'failed')
+      .map(({ workflow }) => ({
+        workflowId: workflow.id,
+        workflowName: workflow.name,
+        status: 'failed',
+        message: SCHEDULING_MESSAGES.claimFailed,
+      }));
+    const batches = chunks(claims, WEBHOOK_QUEUE.sendBatchSize);
+    const outcomes = await mapWithConcurrency(batches, SEND_CONCURRENCY, (batch) =>
+      this.send(batch, now, dispatchTrigger, forced),
+    );
+    for (const outcome of outcomes) executions.push(...outcome);
+
+    const succeeded = executions.filter((execution) => execution.status === 'success').length;
+    const failed = executions.length - succeeded;
+    const summary = forced ? MESSAGES.scheduler.forcedSummary : MESSAGES.scheduler.summary;
+    this.deps.logger.info('Planificateur exécuté', {
+      trigger,
+      checked: candidates.length,
+      dispatched: succeeded,
+      failed,
+    });
+    return {
+      trigger,
+      success: failed === 0,
+      timestamp: now.toISOString(),
+      workflows_checked: candidates.length,
+      executions,
+      message: summary(succeeded, executions.length),
+      ...(failed > 0 ? { error: SCHEDULING_MESSAGES.someQueueFailures(failed) } : {}),
+    };
+  }
+
+  /** The indexed workflows due at or before `bound` (all indexed ones with no bound), every shard. */
+  private async readCandidates(bound: Date | null): Promise<Candidate[]> {
+    const pages = await Promise.all(
+      allDuePartitions().map((partition) =>
+        queryAll(this.deps.table, {
+          IndexName: 'DueIndex',
+          KeyConditionExpression: bound ? 'DuePK = :pk AND DueSK <= :bound' : 'DuePK = :pk',
+          ExpressionAttributeValues: bound
+            ? { ':pk': partition, ':bound': dueBound(bound) }
+            : { ':pk': partition },
+        }),
+      ),
+    );
+    return pages
+      .flat()
+      .map((item) => ({ workflow: toWorkflowRecord(item), dueSortKey: item.DueSK as string }));
+  }
+
+  /**
+   * Claims a due slot: moves the workflow's index key and next run to the slot after it, on
+   * condition that the key is still the one read and the workflow still active and scheduled.
+   * 'lost' when another run claimed it first or the workflow changed meanwhile; 'failed' when the
+   * write failed otherwise (it is logged, and the other claims of the run go on).
+   */
+  private async claim(candidate: Candidate, now: Date, forced: boolean): Promise<Claim | 'lost' | 'failed'> {
+    const { workflow } = candidate;
+    const indexedDueAt = forced ? NEVER_RAN : dueAtOfSortKey(candidate.dueSortKey);
+    const slot = claimSlot(indexedDueAt, intervalMinutesOf(workflow), now);
+    const nextSortKey = dueSortKey(slot.nextRun, workflow.id);
+    try {
+      await this.deps.table.doc.send(
+        new UpdateCommand({
+          TableName: this.deps.table.name,
+          Key: workflowKey(workflow.id),
+          UpdateExpression: `SET DueSK = :next, cronNextRun = :nextRun${forced ? ', cronLastRun = :null' : ''}`,
+          ConditionExpression: 'DueSK = :read AND active = :true AND cronEnabled = :true',
+          ExpressionAttributeValues: {
+            ':next': nextSortKey,
+            ':nextRun': slot.nextRun,
+            ':read': candidate.dueSortKey,
+            ':true': true,
+            ...(forced ? { ':null': null } : {}),
+          },
+        }),
+      );
+      return { ...candidate, slot, nextSortKey };
+    } catch (error) {
+      if (isConditionFailure(error)) return 'lost';
+      this.deps.logger.error('Réservation du créneau impossible', {
+        workflowId: workflow.id,
+        errorName: error instanceof Error ? error.name : 'inconnu',
+      });
+      return 'failed';
+    }
+  }
+
+  /** Sends one batch of claims; every claim SQS refused gets its slot back. */
+  private async send(
+    batch: readonly Claim[],
+    now: Date,
+    trigger: ExecutionTrigger,
+    forced: boolean,
+  ): Promise<SchedulerExecution[]> {
+    const entries: DispatchEntry[] = batch.map(({ workflow, slot }) => ({
+      message: {
+        workflowId: workflow.id,
+        dueAt: slot.dueAt,
+        dispatchId: dispatchIdOf(workflow.id, slot.dueAt),
+        trigger,
+      },
+      delaySeconds: dispatchDelaySeconds(slot.dueAt, now),
+    }));
+    const { failed } = await this.deps.queue.sendBatch(entries);
+    const refused = new Map(failed.map((failure) => [failure.index, failure.reason]));
+    return Promise.all(
+      batch.map(async (claim, index): Promise<SchedulerExecution> => {
+        const base = { workflowId: claim.workflow.id, workflowName: claim.workflow.name };
+        const reason = refused.get(index);
+        if (reason === undefined) {
+          const delay = entries[index]?.delaySeconds ?? 0;
+          return {
+            ...base,
+            status: 'success',
+            message: delay > 0 ? SCHEDULING_MESSAGES.queuedWithDelay(delay) : SCHEDULING_MESSAGES.queued,
+          };
+        }
+        this.deps.logger.error('Envoi à la file refusé', { workflowId: claim.workflow.id, reason });
+        await this.release(claim, forced);
+        return { ...base, status: 'failed', message: SCHEDULING_MESSAGES.queueFailed };
+      }),
+    );
+  }
+
+  /** Gives a claimed slot back (its send failed), unless the workflow changed since the claim. */
+  private async release(claim: Claim, forced: boolean): Promise<void> {
+    const { workflow } = claim;
+    try {
+      await this.deps.table.doc.send(
+        new UpdateCommand({
+          TableName: this.deps.table.name,
+          Key: workflowKey(workflow.id),
+          UpdateExpression: `SET DueSK = :read, cronNextRun = :previousNext${forced ? ', cronLastRun = :previousLast' : ''}`,
+          ConditionExpression: 'DueSK = :claimed',
+          ExpressionAttributeValues: {
+            ':read': claim.dueSortKey,
+            ':previousNext': workflow.cronNextRun,
+            ':claimed': claim.nextSortKey,
+            ...(forced ? { ':previousLast': workflow.cronLastRun } : {}),
+          },
+        }),
+      );
+    } catch (error) {
+      // Changed meanwhile (switched off, edited): its new state stands. Otherwise the slot stays
+      // moved on: this one run is missed, the next slot runs; say so loudly.
+      if (!isConditionFailure(error)) {
+        this.deps.logger.error('Créneau non rendu après un envoi refusé', {
+          workflowId: workflow.id,
+          errorName: error instanceof Error ? error.name : 'inconnu',
+        });
+      }
+    }
+  }
+}

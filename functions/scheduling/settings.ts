@@ -1,0 +1,52 @@
+import { GLOBAL_SCHEDULING } from '../../shared/constants';
+
+/**
+ * Scheduling settings the CDK stack, the local runtime and the handlers must agree on: the CDK
+ * stack reads them from here (as it reads the table from `functions/data/table-definition.ts`),
+ * so the deployed queue, event source and schedule cannot drift from what the code assumes.
+ */
+
+/** Time allowed to one webhook call: resolving, connecting, sending and reading the answer. */
+export const WEBHOOK_TIMEOUT_MS = 10_000;
+
+/**
+ * The webhook queue, its dead-letter queue and the worker's event source.
+ *
+ * The worker's time-out covers one webhook call plus the writes around it; the visibility
+ * time-out is six times the worker's, as AWS advises for an SQS event source, so a message is never
+ * handed to a second worker while the first still runs. A failed call that will be retried sets its
+ * own, shorter visibility (the back-off) before it gives the message back.
+ */
+export const WEBHOOK_QUEUE = {
+  /** Deliveries of one message before SQS moves it to the dead-letter queue. */
+  maxReceiveCount: 5,
+  /** Lambda time-out of the worker, in seconds. */
+  workerTimeoutSeconds: 30,
+  /** Queue visibility time-out, in seconds: six times the worker's time-out. */
+  visibilityTimeoutSeconds: 180,
+  /** Messages per worker invocation: one, so that the concurrency cap counts calls. */
+  batchSize: 1,
+  /** Worker invocations at once (event source maximum concurrency): spec §3 maxConcurrentWorkflows. */
+  maxConcurrency: GLOBAL_SCHEDULING.maxConcurrentWorkflows,
+  /** Kept in the dead-letter queue for an admin to look at and send back (14 days, the maximum). */
+  deadLetterRetentionSeconds: 14 * 24 * 60 * 60,
+  /** The largest SendMessageBatch. */
+  sendBatchSize: 10,
+} as const;
+
+/**
+ * The minute schedule (EventBridge Scheduler) and its target, the scheduled-tick function. A tick
+ * older than a minute is worth nothing (the next one reads the same due slots), so retries are few
+ * and short; what still fails lands in the schedule's dead-letter queue, under an alarm.
+ */
+export const SCHEDULER_SCHEDULE = {
+  expression: 'rate(1 minute)',
+  /** Lambda time-out of the scheduled tick, in seconds. */
+  tickTimeoutSeconds: 60,
+  /** Target retry policy. */
+  maximumRetryAttempts: 2,
+  maximumEventAgeSeconds: 60,
+} as const;
+
+/** Lambda time-out of execute-webhook: one webhook call and its record, under API Gateway's 30 s. */
+export const EXECUTE_WEBHOOK_TIMEOUT_SECONDS = 20;

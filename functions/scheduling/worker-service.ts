@@ -1,0 +1,138 @@
+import type { Table } from '../data/table';
+import { WorkflowRepository } from '../data/workflows';
+import { backoffSeconds } from '../delivery/deliver';
+import type { Logger } from '../runtime/dependencies';
+import { ExecutionRepository } from './execution-repository';
+import { type DispatchMessage, DispatchMessage as DispatchMessageSchema, type DispatchQueue } from './queue';
+import { WEBHOOK_QUEUE } from './settings';
+import { callWorkflowWebhook, type WebhookCallSettings } from './webhook-call';
+
+export interface WorkerDependencies extends WebhookCallSettings {
+  readonly table: Table;
+  readonly queue: DispatchQueue;
+  readonly logger: Logger;
+}
+
+/** One received queue message, as the Lambda event source (or the local poller) hands it over. */
+export interface ReceivedDispatch {
+  readonly messageId: string;
+  readonly body: string;
+  readonly receiptHandle: string;
+  /** SQS's ApproximateReceiveCount: 1 on the first delivery. */
+  readonly receiveCount: number;
+}
+
+/**
+ * What becomes of the message: 'done' deletes it (delivered, finally failed, or nothing to do);
+ * 'retry' gives it back to the queue, which delivers it again after the back-off or, after the
+ * last attempt, moves it to the dead-letter queue.
+ */
+export type DispatchResult = 'done' | 'retry';
+
+/**
+ * The webhook worker (spec §7 webhook execution): calls the webhook of one dispatched run, records
+ * the call in the history with the workflow's last run, and decides whether the run is retried.
+ *
+ * - 5xx, 408, 429, time-outs and network errors are retried with exponential back-off (at least the
+ *   receiver's Retry-After): the message's visibility is set to the back-off and it is reported as
+ *   failed, so SQS hands it out again then.
+ * - Other answers are final: recorded and deleted. A 404 from n8n says the workflow is not active
+ *   there, and the message says so.
+ * - After `maxReceiveCount` attempts the message is reported failed once more and SQS moves it to
+ *   the dead-letter queue (alarmed; an admin can send it back). Every attempt is in the history.
+ * - A workflow deleted, deactivated or unscheduled since it was dispatched is not called, nor is a
+ *   run already finished (SQS may deliver a message twice).
+ */
+export class WorkerService {
+  private readonly workflows: WorkflowRepository;
+  private readonly executions: ExecutionRepository;
+
+  constructor(private readonly deps: WorkerDependencies) {
+    this.workflows = new WorkflowRepository(deps.table);
+    this.executions = new ExecutionRepository(deps.table);
+  }
+
+  async handle(received: ReceivedDispatch): Promise<DispatchResult> {
+    const dispatch = parseDispatch(received.body);
+    if (!dispatch) {
+      // Not a message of ours: left to the dead-letter queue rather than dropped unseen.
+      this.deps.logger.error('Message illisible dans la file des webhooks', {
+        messageId: received.messageId,
+      });
+      return 'retry';
+    }
+    const workflow = await this.workflows.getById(dispatch.workflowId);
+    if (!workflow?.active || !workflow.cronEnabled) {
+      this.deps.logger.info('Exécution abandonnée : automatisation supprimée, inactive ou non planifiée', {
+        workflowId: dispatch.workflowId,
+        dispatchId: dispatch.dispatchId,
+      });
+      return 'done';
+    }
+
+    if (await this.executions.isDone(workflow.id, dispatch.dispatchId)) {
+      // SQS delivers a message at least once: a second delivery of a finished run is not called.
+      this.deps.logger.info('Exécution déjà terminée : message en double ignoré', {
+        workflowId: workflow.id,
+        dispatchId: dispatch.dispatchId,
+      });
+      return 'done';
+    }
+
+    const attempt = Math.max(1, received.receiveCount);
+    const { startedAt, outcome } = await callWorkflowWebhook(
+      workflow,
+      { trigger: dispatch.trigger, dueAt: dispatch.dueAt, messageId: dispatch.dispatchId },
+      this.deps,
+    );
+    const retry =
+      !outcome.ok && outcome.retryable
+        ? attempt >= WEBHOOK_QUEUE.maxReceiveCount
+          ? ('dead_letter' as const)
+          : ('scheduled' as const)
+        : undefined;
+    await this.executions.record({
+      workflowId: workflow.id,
+      dispatchId: dispatch.dispatchId,
+      trigger: dispatch.trigger,
+      startedAt,
+      durationMs: Math.round(outcome.durationMs),
+      httpStatus: outcome.httpStatus,
+      outcome: outcome.ok ? 'success' : 'failed',
+      message: outcome.message,
+      attempt,
+      ...(retry ? { retry } : {}),
+    });
+    this.deps.logger.info('Webhook appelé', {
+      workflowId: workflow.id,
+      dispatchId: dispatch.dispatchId,
+      attempt,
+      httpStatus: outcome.httpStatus,
+      durationMs: outcome.durationMs,
+      ok: outcome.ok,
+      failure: outcome.failure,
+      retry,
+    });
+    if (!retry) return 'done';
+
+    // After the last attempt the message goes to the dead-letter queue at its next receive: now.
+    const delay = retry === 'scheduled' ? backoffSeconds(attempt, outcome.retryAfterSeconds) : 0;
+    await this.deps.queue.changeVisibility(received.receiptHandle, delay).catch((error: unknown) => {
+      // The queue's own visibility time-out then applies: a later retry, not a lost one.
+      this.deps.logger.warn('Délai de nouvel essai non appliqué', {
+        dispatchId: dispatch.dispatchId,
+        errorName: error instanceof Error ? error.name : 'inconnu',
+      });
+    });
+    return 'retry';
+  }
+}
+
+function parseDispatch(body: string): DispatchMessage | null {
+  try {
+    const parsed = DispatchMessageSchema.safeParse(JSON.parse(body));
+    return parsed.success ? parsed.data : null;
+  } catch {
+    return null;
+  }
+}

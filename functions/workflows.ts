@@ -1,0 +1,33 @@
+import { MESSAGES } from '../shared/messages';
+import { WorkflowService } from './domain/workflows';
+import { idParameter } from './http/parameters';
+import { apiHandler, lambdaEntry, withStatus } from './http/route-handler';
+import type { AppDependencies } from './runtime/dependencies';
+
+/**
+ * /api/workflows: every workflow for an admin (create, edit, delete, toggles), his own for a lawyer
+ * or notary (list, read, scheduling switch).
+ */
+export const createWorkflowsHandler = (deps: AppDependencies) => {
+  const workflows = new WorkflowService(deps.table, deps.clock);
+  const workflowId = (pathParameters: Readonly<Record<string, string | undefined>>) =>
+    idParameter(pathParameters, MESSAGES.workflow.notFound);
+
+  return apiHandler(deps, {
+    listWorkflows: async ({ session }) => ({ workflows: await workflows.list(session) }),
+    getWorkflow: async ({ pathParameters, session }) => workflows.get(workflowId(pathParameters), session),
+    createWorkflow: async ({ body, session }) => withStatus(201, await workflows.create(body, session)),
+    updateWorkflow: async ({ body, pathParameters, session }) =>
+      workflows.update(workflowId(pathParameters), body, session),
+    deleteWorkflow: async ({ pathParameters, session }) => {
+      await workflows.delete(workflowId(pathParameters), session);
+      return { success: true };
+    },
+    toggleWorkflowActive: async ({ pathParameters, session }) =>
+      workflows.toggleActive(workflowId(pathParameters), session),
+    toggleWorkflowScheduling: async ({ pathParameters, session }) =>
+      workflows.toggleScheduling(workflowId(pathParameters), session),
+  });
+};
+
+export const handler = lambdaEntry(createWorkflowsHandler);

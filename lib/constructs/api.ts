@@ -1,0 +1,164 @@
+import * as apigateway from 'aws-cdk-lib/aws-apigateway';
+import * as apigwv2 from 'aws-cdk-lib/aws-apigatewayv2';
+import { HttpLambdaIntegration } from 'aws-cdk-lib/aws-apigatewayv2-integrations';
+import * as logs from 'aws-cdk-lib/aws-logs';
+import { NagSuppressions } from 'cdk-nag';
+import { Construct } from 'constructs';
+
+import { handlerNames, ROUTES, type RouteDefinition } from '../../shared/routes';
+import { AppFunction } from './app-function';
+import type { AppKeys } from './app-keys';
+import type { DataTable, TableAccess } from './data-table';
+import type { LawyerSecrets } from './lawyer-secrets';
+import { repositoryPath } from './repository';
+
+/** What a handler's function is given besides the server keys, which every handler gets. */
+export interface HandlerBindings {
+  /** Its access to the table. */
+  readonly table: TableAccess;
+  /** Whether it saves, reads and deletes lawyers' Google secrets. @default false */
+  readonly lawyerSecrets?: boolean;
+}
+
+/**
+ * The bindings of every handler of the route table. A handler missing here fails the synthesis
+ * with its name, rather than getting a guessed grant. Every protected call reads its session.
+ */
+export const HANDLER_BINDINGS: Readonly<Record<string, HandlerBindings>> = {
+  // Writes sessions and the sign-in throttle counters.
+  'verify-license': { table: 'readWrite' },
+  // Deletes its session.
+  'sign-out': { table: 'readWrite' },
+  // Lawyers, their e-mail and licence claims, their Google secrets.
+  lawyers: { table: 'readWrite', lawyerSecrets: true },
+  // A member's own profile, Google secrets included.
+  me: { table: 'readWrite', lawyerSecrets: true },
+  workflows: { table: 'readWrite' },
+  folders: { table: 'readWrite' },
+  // Look-ups only (GET /api/licenses, POST /api/licenses/find).
+  licenses: { table: 'read' },
+  audit: { table: 'read' },
+  // Claims due workflows (conditional updates) and queues them. The webhook queue and signing
+  // secret are not bound yet: see the scheduling construct (WEBHOOK_QUEUE_URL, WEBHOOK_DLQ_URL,
+  // WEBHOOK_SECRET_ARN).
+  'workflow-scheduler': { table: 'readWrite' },
+  // Records the execution and the workflow's last run.
+  'execute-webhook': { table: 'readWrite' },
+  executions: { table: 'read' },
+};
+
+export interface ApiProps {
+  readonly table: DataTable;
+  readonly appKeys: AppKeys;
+  readonly lawyerSecrets: LawyerSecrets;
+  /**
+   * Stage-wide throttling, before any Lambda runs.
+   * @default { rateLimit: 50, burstLimit: 100 }
+   */
+  readonly throttle?: apigwv2.ThrottleSettings;
+}
+
+/** Fields of the JSON access log (HTTP API `$context` variables); no header, body or token. */
+const ACCESS_LOG_FORMAT = JSON.stringify({
+  requestId: '$context.requestId',
+  requestTime: '$context.requestTime',
+  sourceIp: '$context.identity.sourceIp',
+  routeKey: '$context.routeKey',
+  status: '$context.status',
+  responseLength: '$context.responseLength',
+  responseLatency: '$context.responseLatency',
+  integrationStatus: '$context.integrationStatus',
+  integrationLatency: '$context.integrationLatency',
+  integrationError: '$context.integrationErrorMessage',
+});
+
+/**
+ * The HTTP API: one Lambda function per handler of the route table, one route per entry, each
+ * function bound to the server keys and to what `HANDLER_BINDINGS` declares for it. Served to
+ * browsers through CloudFront under `/api/*` (same origin, so no CORS).
+ */
+export class Api extends Construct {
+  readonly httpApi: apigwv2.HttpApi;
+
+  constructor(scope: Construct, id: string, props: ApiProps) {
+    super(scope, id);
+    const throttle = props.throttle ?? { rateLimit: 50, burstLimit: 100 };
+    const handlers = handlerNames();
+    validate(handlers, throttle);
+
+    this.httpApi = new apigwv2.HttpApi(this, 'HttpApi', {
+      description: 'API de l’assistant juridique (servie sous /api/* par CloudFront)',
+      createDefaultStage: false,
+    });
+    const accessLogs = new logs.LogGroup(this, 'AccessLogs', { retention: logs.RetentionDays.ONE_MONTH });
+    new apigwv2.HttpStage(this, 'DefaultStage', {
+      httpApi: this.httpApi,
+      autoDeploy: true,
+      throttle,
+      accessLogSettings: {
+        destination: new apigwv2.LogGroupLogDestination(accessLogs),
+        format: apigateway.AccessLogFormat.custom(ACCESS_LOG_FORMAT),
+      },
+    });
+
+    const integrations = new Map<string, HttpLambdaIntegration>();
+    for (const name of handlers) {
+      const fn = new AppFunction(this, name, {
+        entry: repositoryPath('functions', `${name}.ts`),
+        description: `Appel ${name} de l’API`,
+      });
+      const bindings = HANDLER_BINDINGS[name]!;
+      props.table.bindTable(fn, bindings.table);
+      props.appKeys.grantRead(fn);
+      if (bindings.lawyerSecrets) props.lawyerSecrets.grantReadWrite(fn);
+      NagSuppressions.addResourceSuppressions(fn, [
+        {
+          id: 'Serverless-LambdaDLQ',
+          reason:
+            'Invoked synchronously by API Gateway: a failure is returned to the caller as an HTTP ' +
+            'error, there is no asynchronous event to keep in a dead-letter queue.',
+        },
+      ]);
+      integrations.set(name, new HttpLambdaIntegration(`${name}Integration`, fn));
+    }
+
+    for (const [routeName, route] of Object.entries(ROUTES as Readonly<Record<string, RouteDefinition>>)) {
+      const httpRoute = new apigwv2.HttpRoute(this, routeName, {
+        httpApi: this.httpApi,
+        routeKey: apigwv2.HttpRouteKey.with(route.path, apigwv2.HttpMethod[route.method]),
+        integration: integrations.get(route.handler)!,
+      });
+      NagSuppressions.addResourceSuppressions(httpRoute, [
+        {
+          id: 'AwsSolutions-APIG4',
+          reason:
+            route.access === 'public'
+              ? `${route.method} ${route.path} is declared public in the route table: it is called ` +
+                'without a session (signing in); the handler validates its input like any other.'
+              : `${route.method} ${route.path} requires a session: the handler's middleware verifies the ` +
+                `session token, re-reads the session and licence and checks the route's role ` +
+                `("${route.access}") before any work, as the route table declares.`,
+        },
+      ]);
+    }
+  }
+
+  /** The API's own endpoint (`https://<id>.execute-api.<region>.amazonaws.com`). */
+  get url(): string {
+    return this.httpApi.apiEndpoint;
+  }
+}
+
+function validate(handlers: readonly string[], throttle: apigwv2.ThrottleSettings): void {
+  const problems: string[] = [];
+  const undeclared = handlers.filter((name) => !(name in HANDLER_BINDINGS));
+  if (undeclared.length > 0) {
+    problems.push(
+      `no bindings declared for handler(s) ${undeclared.join(', ')} (HANDLER_BINDINGS in lib/constructs/api.ts)`,
+    );
+  }
+  if (!((throttle.rateLimit ?? 0) > 0 && (throttle.burstLimit ?? 0) > 0)) {
+    problems.push('throttle needs a positive rateLimit and burstLimit');
+  }
+  if (problems.length > 0) throw new Error(`Api: ${problems.join('; ')}`);
+}

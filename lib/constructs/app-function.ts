@@ -1,0 +1,143 @@
+import { existsSync } from 'node:fs';
+import { extname, isAbsolute } from 'node:path';
+
+import { Duration } from 'aws-cdk-lib';
+import * as iam from 'aws-cdk-lib/aws-iam';
+import * as lambda from 'aws-cdk-lib/aws-lambda';
+import { NodejsFunction, OutputFormat } from 'aws-cdk-lib/aws-lambda-nodejs';
+import * as logs from 'aws-cdk-lib/aws-logs';
+import { NagSuppressions } from 'cdk-nag';
+import type { Construct } from 'constructs';
+
+import { REPOSITORY_ROOT, repositoryPath } from './repository';
+
+/**
+ * esbuild's ESM output still meets CommonJS code in some dependencies that calls `require` for
+ * Node built-ins; ESM has no `require`, so the bundle defines one first.
+ */
+const ESM_REQUIRE_BANNER =
+  "import { createRequire } from 'module';const require = createRequire(import.meta.url);";
+
+export interface AppFunctionProps {
+  /** Absolute path of the TypeScript file exporting `handler` (`functions/<call>.ts` for an API call). */
+  readonly entry: string;
+  /** What the function does, shown in the Lambda console. */
+  readonly description: string;
+  /**
+   * Maximum run time. An API function must answer within API Gateway's 30 s integration limit.
+   * @default Duration.seconds(10)
+   */
+  readonly timeout?: Duration;
+  /**
+   * Memory in MB; Lambda gives CPU in proportion, so it also sets cold-start and crypto speed.
+   * @default 512
+   */
+  readonly memorySize?: number;
+  /**
+   * Extra environment variables. Resources add their own through their bind/grant methods.
+   * @default - only NODE_OPTIONS
+   */
+  readonly environment?: Readonly<Record<string, string>>;
+  /**
+   * How long the function's logs are kept.
+   * @default logs.RetentionDays.ONE_MONTH
+   */
+  readonly logRetention?: logs.RetentionDays;
+}
+
+/**
+ * Our one way to build a Lambda function: `NodejsFunction` bundled locally by esbuild (no Docker)
+ * as minified ESM with source maps, Node.js 22 on arm64, X-Ray tracing, its own log group with a
+ * retention, and its own role that may only write to that log group until a resource grants more
+ * (`DataTable.bindTable`, `AppKeys.grantRead`).
+ *
+ * Bundling choice: the AWS SDK v3 is bundled (`externalModules: []`) rather than taken from the
+ * runtime. The function then runs the exact SDK version the tests ran, tree-shaken by the ESM
+ * build, instead of whatever version the Lambda runtime ships that month.
+ */
+export class AppFunction extends NodejsFunction {
+  constructor(scope: Construct, id: string, props: AppFunctionProps) {
+    const { entry, description, timeout = Duration.seconds(10), memorySize = 512 } = props;
+    validate(id, props, timeout, memorySize);
+
+    // The role and the log group are created beside the function (constructor arguments), so
+    // the role gets no AWSLambdaBasicExecutionRole managed policy: it may write to this log
+    // group only, not create log groups anywhere.
+    const logGroup = new logs.LogGroup(scope, `${id}Logs`, {
+      retention: props.logRetention ?? logs.RetentionDays.ONE_MONTH,
+    });
+    const role = new iam.Role(scope, `${id}Role`, {
+      assumedBy: new iam.ServicePrincipal('lambda.amazonaws.com'),
+      description: `Rôle de la fonction ${id}`,
+    });
+    logGroup.grantWrite(role);
+
+    super(scope, id, {
+      entry,
+      handler: 'handler',
+      description,
+      runtime: lambda.Runtime.NODEJS_22_X,
+      architecture: lambda.Architecture.ARM_64,
+      timeout,
+      memorySize,
+      role,
+      logGroup,
+      tracing: lambda.Tracing.ACTIVE,
+      projectRoot: REPOSITORY_ROOT,
+      depsLockFilePath: repositoryPath('package-lock.json'),
+      environment: { NODE_OPTIONS: '--enable-source-maps', ...props.environment },
+      bundling: {
+        format: OutputFormat.ESM,
+        mainFields: ['module', 'main'],
+        minify: true,
+        sourceMap: true,
+        externalModules: [],
+        banner: ESM_REQUIRE_BANNER,
+      },
+    });
+
+    NagSuppressions.addResourceSuppressions(this, [
+      {
+        id: 'AwsSolutions-L1',
+        reason:
+          'The runtime is pinned to nodejs22.x, the Node.js line the project is built and tested on ' +
+          '(ARCHITECTURE.md); moving to a newer line is a deliberate, tested upgrade.',
+      },
+      {
+        id: 'Serverless-LambdaLatestVersion',
+        reason: 'Pinned to nodejs22.x on purpose, see AwsSolutions-L1.',
+      },
+    ]);
+    NagSuppressions.addResourceSuppressions(
+      role,
+      [
+        {
+          id: 'AwsSolutions-IAM5',
+          reason:
+            'X-Ray tracing: xray:PutTraceSegments and xray:PutTelemetryRecords support no ' +
+            'resource-level permission, so their resource is "*".',
+          appliesTo: ['Resource::*'],
+        },
+      ],
+      true,
+    );
+  }
+}
+
+function validate(id: string, props: AppFunctionProps, timeout: Duration, memorySize: number): void {
+  const problems: string[] = [];
+  if (!isAbsolute(props.entry) || extname(props.entry) !== '.ts') {
+    problems.push(`entry must be an absolute path to a .ts file (got "${props.entry}")`);
+  } else if (!existsSync(props.entry)) {
+    problems.push(`entry ${props.entry} does not exist`);
+  }
+  const seconds = timeout.toSeconds();
+  if (seconds < 1 || seconds > 900) problems.push(`timeout must be 1 to 900 seconds (got ${seconds})`);
+  if (!Number.isInteger(memorySize) || memorySize < 128 || memorySize > 10_240) {
+    problems.push(`memorySize must be an integer from 128 to 10240 MB (got ${memorySize})`);
+  }
+  if (props.environment && 'NODE_OPTIONS' in props.environment) {
+    problems.push('environment must not set NODE_OPTIONS (source maps depend on it)');
+  }
+  if (problems.length > 0) throw new Error(`AppFunction ${id}: ${problems.join('; ')}`);
+}

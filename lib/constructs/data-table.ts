@@ -1,0 +1,90 @@
+import { RemovalPolicy } from 'aws-cdk-lib';
+import * as dynamodb from 'aws-cdk-lib/aws-dynamodb';
+import * as iam from 'aws-cdk-lib/aws-iam';
+import type * as lambda from 'aws-cdk-lib/aws-lambda';
+import { Construct } from 'constructs';
+
+import { TABLE_DEFINITION } from '../../functions/data/table-definition';
+
+/** What a function may do with the table. */
+export type TableAccess = 'read' | 'readWrite';
+
+/** The environment variable that names the table to a function (read by `functions/runtime/aws.ts`). */
+export const TABLE_NAME_ENV = 'TABLE_NAME';
+
+/**
+ * Item-level actions only: every access pattern is a GetItem or a Query, so Scan is never
+ * granted. Transactions need no action of their own: TransactWriteItems and TransactGetItems
+ * are authorised by the item actions they contain (Put, Update, Delete, ConditionCheck, Get).
+ * Indexes can only be queried, so they get Query alone.
+ */
+const TABLE_ACTIONS: Record<TableAccess, readonly string[]> = {
+  read: ['dynamodb:GetItem', 'dynamodb:BatchGetItem', 'dynamodb:Query'],
+  readWrite: [
+    'dynamodb:GetItem',
+    'dynamodb:BatchGetItem',
+    'dynamodb:Query',
+    'dynamodb:PutItem',
+    'dynamodb:UpdateItem',
+    'dynamodb:DeleteItem',
+    'dynamodb:BatchWriteItem',
+    'dynamodb:ConditionCheckItem',
+  ],
+};
+const INDEX_ACTIONS = ['dynamodb:Query'];
+
+const attribute = (name: string): dynamodb.Attribute => ({ name, type: dynamodb.AttributeType.STRING });
+
+/**
+ * The single DynamoDB table, built from `TABLE_DEFINITION` (the local runtime builds its table
+ * from the same definition): on-demand, point-in-time recovery, deletion protection, TTL, every
+ * GSI projecting all attributes. It holds the only copy of licences and lawyers, so it is
+ * retained when the stack is deleted.
+ */
+export class DataTable extends Construct {
+  readonly table: dynamodb.Table;
+
+  constructor(scope: Construct, id: string) {
+    super(scope, id);
+    this.table = new dynamodb.Table(this, 'Table', {
+      partitionKey: attribute(TABLE_DEFINITION.partitionKey),
+      sortKey: attribute(TABLE_DEFINITION.sortKey),
+      billingMode: dynamodb.BillingMode.PAY_PER_REQUEST,
+      pointInTimeRecoverySpecification: { pointInTimeRecoveryEnabled: true },
+      deletionProtection: true,
+      timeToLiveAttribute: TABLE_DEFINITION.timeToLiveAttribute,
+      removalPolicy: RemovalPolicy.RETAIN,
+    });
+    for (const index of TABLE_DEFINITION.globalSecondaryIndexes) {
+      this.table.addGlobalSecondaryIndex({
+        indexName: index.indexName,
+        partitionKey: attribute(index.partitionKey),
+        sortKey: attribute(index.sortKey),
+        projectionType: dynamodb.ProjectionType.ALL,
+      });
+    }
+  }
+
+  get tableName(): string {
+    return this.table.tableName;
+  }
+
+  /**
+   * Gives a function the table: sets `TABLE_NAME` and grants exactly the item actions of the
+   * access level on the table, and Query on each index, every index named (no wildcard).
+   */
+  bindTable(fn: lambda.Function, access: TableAccess): void {
+    fn.addEnvironment(TABLE_NAME_ENV, this.table.tableName);
+    fn.addToRolePolicy(
+      new iam.PolicyStatement({ actions: [...TABLE_ACTIONS[access]], resources: [this.table.tableArn] }),
+    );
+    fn.addToRolePolicy(
+      new iam.PolicyStatement({
+        actions: INDEX_ACTIONS,
+        resources: TABLE_DEFINITION.globalSecondaryIndexes.map(
+          (index) => `${this.table.tableArn}/index/${index.indexName}`,
+        ),
+      }),
+    );
+  }
+}

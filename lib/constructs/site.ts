@@ -1,0 +1,274 @@
+import { existsSync, statSync } from 'node:fs';
+import { isAbsolute, join } from 'node:path';
+
+import { Duration, Stack } from 'aws-cdk-lib';
+import type * as apigwv2 from 'aws-cdk-lib/aws-apigatewayv2';
+import * as cloudfront from 'aws-cdk-lib/aws-cloudfront';
+import * as origins from 'aws-cdk-lib/aws-cloudfront-origins';
+import * as iam from 'aws-cdk-lib/aws-iam';
+import * as logs from 'aws-cdk-lib/aws-logs';
+import * as s3 from 'aws-cdk-lib/aws-s3';
+import * as s3deploy from 'aws-cdk-lib/aws-s3-deployment';
+import { NagSuppressions } from 'cdk-nag';
+import { Construct } from 'constructs';
+
+import { CONTENT_SECURITY_POLICY } from '../site-headers';
+
+export interface SiteProps {
+  /** Absolute path of the built SPA (Vite's output); it must contain `index.html`. */
+  readonly siteDir: string;
+  /** The HTTP API served under `/api/*` on the same origin. */
+  readonly httpApi: apigwv2.IHttpApi;
+  /**
+   * The SPA's runtime settings, published as `/config.json`.
+   * @default { apiBaseUrl: '' } (the API is on the same origin)
+   */
+  readonly config?: Readonly<Record<string, unknown>>;
+  /**
+   * How long CloudFront and S3 access logs are kept.
+   * @default Duration.days(90)
+   */
+  readonly accessLogRetention?: Duration;
+}
+
+/** Vite's folder of content-hashed files, which can be cached for good. */
+const HASHED_ASSETS = 'assets/*';
+
+/**
+ * Viewer-request function of the default behaviour: a path whose last segment has no file
+ * extension is a client-side route of the SPA, answered with `/index.html`. Unlike CloudFront
+ * error responses, which apply to every behaviour, this leaves `/api/*` errors untouched and a
+ * missing `/assets/x.js` a real error.
+ */
+const SPA_FALLBACK = `function handler(event) {
+  var request = event.request;
+  var last = request.uri.substring(request.uri.lastIndexOf('/') + 1);
+  if (last.indexOf('.') === -1) request.uri = '/index.html';
+  return request;
+}`;
+
+/**
+ * The site: a private S3 bucket behind CloudFront (origin access control), the SPA fallback,
+ * security headers with the strict Content-Security-Policy shared with the local runtime, and
+ * `/api/*` forwarded uncached to the HTTP API so the SPA and the API share one origin.
+ *
+ * Deployment: Vite's hashed `assets/` are uploaded first, cached for a year and never pruned
+ * (a browser still running the previous `index.html` can load its chunks); then `index.html`,
+ * the other files and `/config.json`, served with `no-cache` so a new release is seen at once.
+ */
+export class Site extends Construct {
+  readonly distribution: cloudfront.Distribution;
+  readonly bucket: s3.Bucket;
+
+  constructor(scope: Construct, id: string, props: SiteProps) {
+    super(scope, id);
+    validate(props);
+    const stack = Stack.of(this);
+    const retention = props.accessLogRetention ?? Duration.days(90);
+
+    const logBucket = new s3.Bucket(this, 'AccessLogs', {
+      blockPublicAccess: s3.BlockPublicAccess.BLOCK_ALL,
+      encryption: s3.BucketEncryption.S3_MANAGED,
+      enforceSSL: true,
+      // CloudFront standard logs are delivered with an ACL grant, so ACLs must stay enabled.
+      objectOwnership: s3.ObjectOwnership.BUCKET_OWNER_PREFERRED,
+      lifecycleRules: [{ expiration: retention }],
+    });
+    NagSuppressions.addResourceSuppressions(logBucket, [
+      {
+        id: 'AwsSolutions-S1',
+        reason: 'This is the access-log bucket itself; logging its own access would log into itself.',
+      },
+    ]);
+
+    this.bucket = new s3.Bucket(this, 'Bucket', {
+      blockPublicAccess: s3.BlockPublicAccess.BLOCK_ALL,
+      encryption: s3.BucketEncryption.S3_MANAGED,
+      enforceSSL: true,
+      serverAccessLogsBucket: logBucket,
+      serverAccessLogsPrefix: 's3/',
+    });
+
+    const securityHeaders = new cloudfront.ResponseHeadersPolicy(this, 'SecurityHeaders', {
+      comment: 'En-têtes de sécurité du site et de l’API (CSP stricte)',
+      securityHeadersBehavior: {
+        contentSecurityPolicy: { contentSecurityPolicy: CONTENT_SECURITY_POLICY, override: true },
+        strictTransportSecurity: {
+          accessControlMaxAge: Duration.days(365),
+          includeSubdomains: true,
+          override: true,
+        },
+        contentTypeOptions: { override: true },
+        frameOptions: { frameOption: cloudfront.HeadersFrameOption.DENY, override: true },
+        referrerPolicy: {
+          referrerPolicy: cloudfront.HeadersReferrerPolicy.STRICT_ORIGIN_WHEN_CROSS_ORIGIN,
+          override: true,
+        },
+      },
+    });
+
+    const spaFallback = new cloudfront.Function(this, 'SpaFallback', {
+      comment: 'Routes sans extension -> /index.html (SPA)',
+      code: cloudfront.FunctionCode.fromInline(SPA_FALLBACK),
+      runtime: cloudfront.FunctionRuntime.JS_2_0,
+    });
+
+    const apiDomain = `${props.httpApi.apiId}.execute-api.${stack.region}.${stack.urlSuffix}`;
+    this.distribution = new cloudfront.Distribution(this, 'Distribution', {
+      comment: 'Assistant juridique : SPA et /api/*',
+      defaultRootObject: 'index.html',
+      httpVersion: cloudfront.HttpVersion.HTTP2_AND_3,
+      // Europe and North America: the customers are French law firms.
+      priceClass: cloudfront.PriceClass.PRICE_CLASS_100,
+      enableLogging: true,
+      logBucket,
+      logFilePrefix: 'cloudfront/',
+      defaultBehavior: {
+        origin: origins.S3BucketOrigin.withOriginAccessControl(this.bucket),
+        viewerProtocolPolicy: cloudfront.ViewerProtocolPolicy.REDIRECT_TO_HTTPS,
+        cachePolicy: cloudfront.CachePolicy.CACHING_OPTIMIZED,
+        responseHeadersPolicy: securityHeaders,
+        compress: true,
+        functionAssociations: [
+          { function: spaFallback, eventType: cloudfront.FunctionEventType.VIEWER_REQUEST },
+        ],
+      },
+      additionalBehaviors: {
+        '/api/*': {
+          origin: new origins.HttpOrigin(apiDomain, {
+            protocolPolicy: cloudfront.OriginProtocolPolicy.HTTPS_ONLY,
+            originSslProtocols: [cloudfront.OriginSslPolicy.TLS_V1_2],
+          }),
+          // A redirect would turn a POST into a GET: refuse plain HTTP instead.
+          viewerProtocolPolicy: cloudfront.ViewerProtocolPolicy.HTTPS_ONLY,
+          allowedMethods: cloudfront.AllowedMethods.ALLOW_ALL,
+          cachePolicy: cloudfront.CachePolicy.CACHING_DISABLED,
+          // Every viewer header but Host (API Gateway answers to its own host name), plus the
+          // CloudFront headers, among them CloudFront-Viewer-Address, the client address that
+          // sign-in throttling counts by.
+          originRequestPolicy: cloudfront.OriginRequestPolicy.ALL_VIEWER_EXCEPT_HOST_HEADER,
+          responseHeadersPolicy: securityHeaders,
+        },
+      },
+    });
+    NagSuppressions.addResourceSuppressions(this.distribution, [
+      {
+        id: 'AwsSolutions-CFR1',
+        reason:
+          'No geo restriction: lawyers travel and sign in from abroad; access is controlled by ' +
+          'licence keys and sessions, not by country.',
+      },
+      {
+        id: 'AwsSolutions-CFR2',
+        reason:
+          'No WAF web ACL yet: its monthly cost is out of proportion for a few firms; the API is ' +
+          'throttled at the stage and repeated wrong licence keys are slowed then refused per client ' +
+          'address by the application. To revisit when traffic grows.',
+      },
+      {
+        id: 'AwsSolutions-CFR4',
+        reason:
+          'The distribution uses its default *.cloudfront.net certificate, whose TLS policy ' +
+          'CloudFront fixes; a custom domain with an ACM certificate would allow TLSv1.2_2021.',
+      },
+    ]);
+
+    this.deploy(props);
+  }
+
+  /** `https://<distribution>.cloudfront.net`, the site and, under `/api`, the API. */
+  get url(): string {
+    return `https://${this.distribution.distributionDomainName}`;
+  }
+
+  private deploy(props: SiteProps): void {
+    // One role and one log group for the deployment function CDK provides, so it gets no
+    // managed policy and no log group of unlimited retention.
+    const deploymentLogs = new logs.LogGroup(this, 'DeploymentLogs', {
+      retention: logs.RetentionDays.ONE_MONTH,
+    });
+    const deploymentRole = new iam.Role(this, 'DeploymentRole', {
+      assumedBy: new iam.ServicePrincipal('lambda.amazonaws.com'),
+      description: 'Rôle de la copie du site dans son bucket (BucketDeployment)',
+    });
+    deploymentLogs.grantWrite(deploymentRole);
+    const common = {
+      destinationBucket: this.bucket,
+      role: deploymentRole,
+      logGroup: deploymentLogs,
+      memoryLimit: 512,
+      // The reply listing every object key can exceed CloudFormation's 4 KB response limit.
+      outputObjectKeys: false,
+    };
+    const site = s3deploy.Source.asset(props.siteDir);
+
+    const assets = new s3deploy.BucketDeployment(this, 'DeployAssets', {
+      ...common,
+      sources: [site],
+      exclude: ['*'],
+      include: [HASHED_ASSETS],
+      prune: false,
+      cacheControl: [
+        s3deploy.CacheControl.setPublic(),
+        s3deploy.CacheControl.maxAge(Duration.days(365)),
+        s3deploy.CacheControl.immutable(),
+      ],
+    });
+    const shell = new s3deploy.BucketDeployment(this, 'DeployShell', {
+      ...common,
+      sources: [site, s3deploy.Source.jsonData('config.json', props.config ?? { apiBaseUrl: '' })],
+      // Pruning removes files of earlier releases, except the hashed assets (see above).
+      exclude: [HASHED_ASSETS],
+      cacheControl: [s3deploy.CacheControl.noCache()],
+    });
+    shell.node.addDependency(assets);
+
+    NagSuppressions.addResourceSuppressions(
+      deploymentRole,
+      [
+        {
+          id: 'AwsSolutions-IAM5',
+          reason:
+            'CDK BucketDeployment grants: it copies every object of its asset to the site bucket ' +
+            '(s3:GetObject*, s3:List*, s3:DeleteObject*... on <bucket>/*); object keys are not ' +
+            'known in advance.',
+          appliesTo: [{ regex: '/^Action::s3:.*\\*$/' }, { regex: '/^Resource::.*\\/\\*$/' }],
+        },
+      ],
+      true,
+    );
+    const deploymentFunctions = Stack.of(this)
+      .node.children.filter((child) => child.node.id.startsWith('Custom::CDKBucketDeployment'))
+      .map((child) => child.node.path);
+    NagSuppressions.addResourceSuppressionsByPath(Stack.of(this), deploymentFunctions, [
+      {
+        id: 'AwsSolutions-L1',
+        reason: 'CDK BucketDeployment function: its Python runtime is chosen by aws-cdk-lib.',
+      },
+      { id: 'Serverless-LambdaLatestVersion', reason: 'Runtime chosen by aws-cdk-lib, see AwsSolutions-L1.' },
+      {
+        id: 'Serverless-LambdaDLQ',
+        reason: 'CDK BucketDeployment custom resource: CloudFormation fails the deployment on error.',
+      },
+      {
+        id: 'Serverless-LambdaTracing',
+        reason: 'CDK BucketDeployment function runs only during deployments; tracing it adds nothing.',
+      },
+    ]);
+  }
+}
+
+function validate(props: SiteProps): void {
+  const { siteDir } = props;
+  if (!isAbsolute(siteDir) || !existsSync(siteDir) || !statSync(siteDir).isDirectory()) {
+    throw new Error(
+      `Site: the SPA directory ${siteDir} does not exist or is not an absolute directory path; ` +
+        'build the SPA first (npm run build:web) or pass -c siteDir=<dir>.',
+    );
+  }
+  if (!existsSync(join(siteDir, 'index.html'))) {
+    throw new Error(
+      `Site: ${siteDir} has no index.html; build the SPA first (npm run build:web) or pass -c siteDir=<dir>.`,
+    );
+  }
+}

@@ -1,0 +1,109 @@
+import { existsSync, readFileSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { generateWebhookSecret } from '../../../functions/delivery/signature';
+import type { AppDependencies, Logger } from '../../../functions/runtime/dependencies';
+import { createScheduledTickHandler } from '../../../functions/scheduled-tick';
+import type { SchedulingPorts } from '../../../functions/scheduling/ports';
+import { webhookSecretOf } from '../../../functions/scheduling/ports';
+import { WEBHOOK_QUEUE } from '../../../functions/scheduling/settings';
+import { createWebhookWorkerHandler } from '../../../functions/webhook-worker';
+import { type DemoReceiver, startDemoReceiver } from './demo-receiver';
+import { type LocalQueues, startLocalQueues } from './local-queues';
+import { type MinuteTimer, startMinuteTimer } from './minute-timer';
+import { type QueuePoller, startQueuePoller } from './poller';
+
+export interface LocalSchedulingOptions {
+  /** Where the webhook signing secret is kept between runs (`webhook-secret`, mode 0600). */
+  readonly dataDirectory: string;
+  /** Whether webhooks may be called on loopback and private addresses (printed at start). */
+  readonly allowPrivateWebhooks: boolean;
+  /** The demo receiver's port; a free one if it is taken. */
+  readonly demoReceiverPort: number;
+  readonly logger: Logger;
+}
+
+/** What the start-up banner prints about scheduling. */
+export interface LocalSchedulingInfo {
+  readonly webhookSecret: string;
+  readonly allowPrivateWebhooks: boolean;
+  readonly demoWebhookUrl: string;
+  readonly demoPageUrl: string;
+}
+
+export interface LocalScheduling {
+  /** The scheduling part of the handlers' dependencies. */
+  readonly ports: SchedulingPorts;
+  readonly info: LocalSchedulingInfo;
+  /** Starts the minute timer (the EventBridge schedule) and the poller (the SQS event source). */
+  run(deps: AppDependencies): void;
+  /** Stops the timer and the poller (waiting for calls in flight), the demo receiver and fauxqs. */
+  stop(): Promise<void>;
+}
+
+/** The per-installation signing secret, generated on first start and kept readable by its owner only. */
+export function loadOrCreateWebhookSecret(path: string): string {
+  if (!existsSync(path)) writeFileSync(path, `${generateWebhookSecret()}\n`, { mode: 0o600 });
+  return webhookSecretOf(readFileSync(path, 'utf8'));
+}
+
+/**
+ * The local stand-ins of the scheduling pipeline: fauxqs for the webhook queue and its dead-letter
+ * queue, a poller playing the SQS event source of the worker (batches of one, at most 5 in flight,
+ * partial failures, visibility time-out), a one-minute timer playing the EventBridge schedule, and
+ * a demo webhook receiver.
+ */
+export async function startLocalScheduling(options: LocalSchedulingOptions): Promise<LocalScheduling> {
+  const webhookSecret = loadOrCreateWebhookSecret(join(options.dataDirectory, 'webhook-secret'));
+  const queues: LocalQueues = await startLocalQueues();
+  let receiver: DemoReceiver;
+  try {
+    receiver = await startDemoReceiver({ port: options.demoReceiverPort, secret: webhookSecret }).catch(
+      (error: NodeJS.ErrnoException) => {
+        if (error.code !== 'EADDRINUSE') throw error;
+        return startDemoReceiver({ port: 0, secret: webhookSecret });
+      },
+    );
+  } catch (error) {
+    await queues.stop();
+    throw error;
+  }
+  let poller: QueuePoller | undefined;
+  let timer: MinuteTimer | undefined;
+
+  return {
+    ports: {
+      webhookQueue: queues.dispatchQueue,
+      webhookSigningSecret: async () => webhookSecret,
+      allowPrivateWebhooks: options.allowPrivateWebhooks,
+    },
+    info: {
+      webhookSecret,
+      allowPrivateWebhooks: options.allowPrivateWebhooks,
+      demoWebhookUrl: receiver.webhookUrl,
+      demoPageUrl: receiver.pageUrl,
+    },
+    run(deps) {
+      if (poller || timer) return;
+      poller = startQueuePoller({
+        client: queues.client,
+        queueUrl: queues.queueUrl,
+        handler: createWebhookWorkerHandler(deps),
+        maxConcurrency: WEBHOOK_QUEUE.maxConcurrency,
+        batchSize: WEBHOOK_QUEUE.batchSize,
+        logger: options.logger,
+      });
+      const tick = createScheduledTickHandler(deps);
+      timer = startMinuteTimer(
+        () =>
+          tick({ source: 'aws.scheduler', 'detail-type': 'Scheduled Event', time: new Date().toISOString() }),
+        options.logger,
+      );
+    },
+    async stop() {
+      await timer?.stop();
+      await poller?.stop();
+      await receiver.stop();
+      await queues.stop();
+    },
+  };
+}

@@ -1,0 +1,57 @@
+import type { Logger } from '../../../functions/runtime/dependencies';
+
+export interface MinuteTimer {
+  /** Stops the timer and waits for a tick in progress. */
+  stop(): Promise<void>;
+}
+
+/**
+ * Plays the one-minute EventBridge schedule locally: invokes `tick` at the start of every minute
+ * (as `rate(1 minute)` / `cron(* * * * ? *)` would), plus once shortly after start so that a new
+ * installation does not wait for the next minute. A tick still running when the next is due is not
+ * doubled; a failed tick is logged and the timer goes on (the next tick picks up what is due).
+ */
+export function startMinuteTimer(
+  tick: () => Promise<unknown>,
+  logger: Logger,
+  options: { readonly firstTickDelayMs?: number; readonly now?: () => number } = {},
+): MinuteTimer {
+  const now = options.now ?? Date.now;
+  let stopped = false;
+  let current: Promise<void> | undefined;
+  let timer: NodeJS.Timeout | undefined;
+
+  const run = () => {
+    if (stopped || current) return;
+    current = tick()
+      .then(
+        () => undefined,
+        (error: unknown) =>
+          logger.error('Planificateur local en échec', {
+            errorName: error instanceof Error ? error.name : 'inconnu',
+          }),
+      )
+      .finally(() => {
+        current = undefined;
+      });
+  };
+  const scheduleNext = () => {
+    if (stopped) return;
+    const untilNextMinute = 60_000 - (now() % 60_000);
+    timer = setTimeout(() => {
+      run();
+      scheduleNext();
+    }, untilNextMinute);
+  };
+
+  const first = setTimeout(run, options.firstTickDelayMs ?? 2_000);
+  scheduleNext();
+  return {
+    stop: async () => {
+      stopped = true;
+      clearTimeout(first);
+      clearTimeout(timer);
+      await current;
+    },
+  };
+}

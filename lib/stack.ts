@@ -1,0 +1,43 @@
+import { CfnOutput, Stack, type StackProps } from 'aws-cdk-lib';
+import type { Construct } from 'constructs';
+
+import { Api } from './constructs/api';
+import { AppKeys } from './constructs/app-keys';
+import { DataTable } from './constructs/data-table';
+import { LawyerSecrets } from './constructs/lawyer-secrets';
+import { Site } from './constructs/site';
+
+export interface AssistantJuridiqueStackProps extends StackProps {
+  /** Absolute path of the built SPA (it must contain `index.html`). */
+  readonly siteDir: string;
+}
+
+/**
+ * The whole product in one stack. It only composes: each concern is one construct under
+ * `lib/constructs/`.
+ */
+export class AssistantJuridiqueStack extends Stack {
+  constructor(scope: Construct, id: string, props: AssistantJuridiqueStackProps) {
+    super(scope, id, props);
+
+    const data = new DataTable(this, 'Data');
+    const appKeys = new AppKeys(this, 'AppKeys');
+    const lawyerSecrets = new LawyerSecrets(this, 'LawyerSecrets');
+    const api = new Api(this, 'Api', { table: data, appKeys, lawyerSecrets });
+    const site = new Site(this, 'Site', { siteDir: props.siteDir, httpApi: api.httpApi });
+
+    new CfnOutput(this, 'SiteUrl', {
+      description: "L'adresse du site ; l'API y est servie sous /api",
+      value: site.url,
+    });
+    new CfnOutput(this, 'ApiUrl', {
+      description: "Point d'accès direct de l'API HTTP (les navigateurs passent par SiteUrl/api)",
+      value: api.url,
+    });
+    new CfnOutput(this, 'TableName', { description: 'La table DynamoDB', value: data.tableName });
+    new CfnOutput(this, 'AppKeysSecretArn', {
+      description: 'Le secret des clés du serveur (bin/create-admin-licence.ts --secret)',
+      value: appKeys.secretArn,
+    });
+  }
+}

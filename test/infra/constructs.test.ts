@@ -1,0 +1,129 @@
+import { mkdtemp, rm } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+
+import { Duration, Stack } from 'aws-cdk-lib';
+import { Match, Template } from 'aws-cdk-lib/assertions';
+import * as lambda from 'aws-cdk-lib/aws-lambda';
+import { describe, expect, it } from 'vitest';
+
+import { TABLE_DEFINITION } from '../../functions/data/table-definition';
+import { HANDLER_BINDINGS } from '../../lib/constructs/api';
+import { AppFunction } from '../../lib/constructs/app-function';
+import { DataTable } from '../../lib/constructs/data-table';
+import { Site } from '../../lib/constructs/site';
+import { handlerNames } from '../../shared/routes';
+import { createTestApp } from './support';
+
+const plainFunction = (stack: Stack, id: string) =>
+  new lambda.Function(stack, id, {
+    runtime: lambda.Runtime.NODEJS_22_X,
+    handler: 'index.handler',
+    code: lambda.Code.fromInline('exports.handler = async () => {};'),
+  });
+
+describe('HANDLER_BINDINGS', () => {
+  it('declares the bindings of exactly the handlers of the route table', () => {
+    expect(Object.keys(HANDLER_BINDINGS).sort()).toEqual(handlerNames().sort());
+  });
+});
+
+describe('DataTable.bindTable', () => {
+  const stack = new Stack(createTestApp(), 'TableStack');
+  const table = new DataTable(stack, 'Data');
+  table.bindTable(plainFunction(stack, 'Reader'), 'read');
+  table.bindTable(plainFunction(stack, 'Writer'), 'readWrite');
+  const template = Template.fromStack(stack);
+  const tableArn = { 'Fn::GetAtt': [Match.stringLikeRegexp('^DataTable'), 'Arn'] };
+
+  it('names the table to the function in TABLE_NAME', () => {
+    template.resourcePropertiesCountIs(
+      'AWS::Lambda::Function',
+      { Environment: { Variables: { TABLE_NAME: { Ref: Match.stringLikeRegexp('^DataTable') } } } },
+      2,
+    );
+  });
+
+  it('grants a reader GetItem, BatchGetItem and Query on the table, and Query on each index', () => {
+    template.hasResourceProperties('AWS::IAM::Policy', {
+      Roles: [{ Ref: Match.stringLikeRegexp('^ReaderServiceRole') }],
+      PolicyDocument: {
+        Statement: [
+          {
+            Action: ['dynamodb:BatchGetItem', 'dynamodb:GetItem', 'dynamodb:Query'],
+            Effect: 'Allow',
+            Resource: tableArn,
+          },
+          {
+            Action: 'dynamodb:Query',
+            Effect: 'Allow',
+            // Every index by name, in the order minimizePolicies sorts them.
+            Resource: TABLE_DEFINITION.globalSecondaryIndexes
+              .map((index) => index.indexName)
+              .sort()
+              .map((name) => ({ 'Fn::Join': ['', [tableArn, `/index/${name}`]] })),
+          },
+        ],
+      },
+    });
+  });
+
+  it('grants a writer the item writes and condition checks that transactions need, on the table only', () => {
+    template.hasResourceProperties('AWS::IAM::Policy', {
+      Roles: [{ Ref: Match.stringLikeRegexp('^WriterServiceRole') }],
+      PolicyDocument: {
+        Statement: Match.arrayWith([
+          {
+            Action: [
+              'dynamodb:BatchGetItem',
+              'dynamodb:BatchWriteItem',
+              'dynamodb:ConditionCheckItem',
+              'dynamodb:DeleteItem',
+              'dynamodb:GetItem',
+              'dynamodb:PutItem',
+              'dynamodb:Query',
+              'dynamodb:UpdateItem',
+            ],
+            Effect: 'Allow',
+            Resource: tableArn,
+          },
+        ]),
+      },
+    });
+  });
+});
+
+describe('Site', () => {
+  it('refuses a site directory without index.html, saying how to build it', async () => {
+    const empty = await mkdtemp(join(tmpdir(), 'infra-empty-site-'));
+    try {
+      const stack = new Stack(createTestApp(), 'SiteStack');
+      expect(() => new Site(stack, 'Site', { siteDir: empty, httpApi: { apiId: 'abc' } as never })).toThrow(
+        /has no index\.html; build the SPA first \(npm run build:web\)/,
+      );
+    } finally {
+      await rm(empty, { recursive: true, force: true });
+    }
+  });
+});
+
+describe('AppFunction', () => {
+  it('refuses an entry that does not exist, naming the function', () => {
+    const stack = new Stack(createTestApp(), 'FunctionStack');
+    expect(
+      () => new AppFunction(stack, 'Missing', { entry: '/nowhere/missing.ts', description: 'absent' }),
+    ).toThrow('AppFunction Missing: entry /nowhere/missing.ts does not exist');
+  });
+
+  it('refuses a timeout beyond what Lambda allows', () => {
+    const stack = new Stack(createTestApp(), 'TimeoutStack');
+    expect(
+      () =>
+        new AppFunction(stack, 'Slow', {
+          entry: join(import.meta.dirname, 'constructs.test.ts'),
+          description: 'slow',
+          timeout: Duration.seconds(901),
+        }),
+    ).toThrow('timeout must be 1 to 900 seconds (got 901)');
+  });
+});

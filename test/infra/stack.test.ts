@@ -1,0 +1,374 @@
+import { readdir, readFile } from 'node:fs/promises';
+import { join } from 'node:path';
+
+import type { App, Stack } from 'aws-cdk-lib';
+import { Match, Template } from 'aws-cdk-lib/assertions';
+import type { CfnApi } from 'aws-cdk-lib/aws-apigatewayv2';
+import * as cloudfront from 'aws-cdk-lib/aws-cloudfront';
+import type { CfnFunction } from 'aws-cdk-lib/aws-lambda';
+import type { CfnSecret } from 'aws-cdk-lib/aws-secretsmanager';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+
+import { TABLE_DEFINITION } from '../../functions/data/table-definition';
+import { HANDLER_BINDINGS } from '../../lib/constructs/api';
+import { CONTENT_SECURITY_POLICY } from '../../lib/site-headers';
+import { handlerNames, ROUTES, type RouteDefinition, routeKey } from '../../shared/routes';
+import { createSiteFixture, createTestStack, TEST_ENV } from './support';
+
+type Resource = {
+  readonly Type: string;
+  readonly Properties: Record<string, unknown>;
+  readonly DependsOn?: string[];
+};
+type Statement = { readonly Action: string | string[]; readonly Resource: unknown };
+
+const READ_ONLY_ACTIONS = ['dynamodb:GetItem', 'dynamodb:BatchGetItem', 'dynamodb:Query'];
+const asArray = <T>(value: T | T[]): T[] => (Array.isArray(value) ? value : [value]);
+
+let stack: Stack;
+let template: Template;
+let resources: Record<string, Resource>;
+let removeSite: () => Promise<void>;
+
+beforeAll(async () => {
+  const site = await createSiteFixture();
+  removeSite = site.remove;
+  stack = createTestStack(site.dir);
+  template = Template.fromStack(stack);
+  resources = template.toJSON().Resources;
+});
+
+afterAll(async () => {
+  await removeSite();
+});
+
+function propertiesOf(logicalId: string): Record<string, unknown> {
+  const resource = resources[logicalId];
+  if (!resource) throw new Error(`No resource ${logicalId} in the template`);
+  return resource.Properties;
+}
+
+/** The logical id of the function of a handler of the route table. */
+function functionIdOf(handler: string): string {
+  const fn = stack.node.findChild('Api').node.findChild(handler);
+  return stack.getLogicalId(fn.node.defaultChild as CfnFunction);
+}
+
+/** Every statement of the inline policies attached to the role of a function. */
+function statementsOf(functionId: string): Statement[] {
+  const role = (propertiesOf(functionId).Role as { 'Fn::GetAtt': [string, string] })['Fn::GetAtt'][0];
+  return Object.values(resources)
+    .filter((r) => r.Type === 'AWS::IAM::Policy')
+    .filter((r) => (r.Properties.Roles as { Ref: string }[]).some((ref) => ref.Ref === role))
+    .flatMap((r) => (r.Properties.PolicyDocument as { Statement: Statement[] }).Statement);
+}
+
+function allStatements(): Statement[] {
+  return Object.values(resources).flatMap((r) => {
+    if (r.Type === 'AWS::IAM::Policy')
+      return (r.Properties.PolicyDocument as { Statement: Statement[] }).Statement;
+    if (r.Type === 'AWS::IAM::Role') {
+      const policies = (r.Properties.Policies ?? []) as { PolicyDocument: { Statement: Statement[] } }[];
+      return policies.flatMap((p) => p.PolicyDocument.Statement);
+    }
+    return [];
+  });
+}
+
+const httpApiId = () =>
+  stack.getLogicalId(stack.node.findChild('Api').node.findChild('HttpApi').node.defaultChild as CfnApi);
+
+const appKeysSecretId = () =>
+  stack.getLogicalId(stack.node.findChild('AppKeys').node.findChild('Secret').node.defaultChild as CfnSecret);
+
+describe('data table', () => {
+  it('is keyed, indexed and expired as TABLE_DEFINITION says', () => {
+    template.hasResourceProperties('AWS::DynamoDB::Table', {
+      KeySchema: [
+        { AttributeName: TABLE_DEFINITION.partitionKey, KeyType: 'HASH' },
+        { AttributeName: TABLE_DEFINITION.sortKey, KeyType: 'RANGE' },
+      ],
+      GlobalSecondaryIndexes: TABLE_DEFINITION.globalSecondaryIndexes.map((index) => ({
+        IndexName: index.indexName,
+        KeySchema: [
+          { AttributeName: index.partitionKey, KeyType: 'HASH' },
+          { AttributeName: index.sortKey, KeyType: 'RANGE' },
+        ],
+        Projection: { ProjectionType: 'ALL' },
+      })),
+      TimeToLiveSpecification: { AttributeName: TABLE_DEFINITION.timeToLiveAttribute, Enabled: true },
+    });
+  });
+
+  it('is on demand, with point-in-time recovery and deletion protection, and retained', () => {
+    template.hasResource('AWS::DynamoDB::Table', {
+      Properties: Match.objectLike({
+        BillingMode: 'PAY_PER_REQUEST',
+        PointInTimeRecoverySpecification: { PointInTimeRecoveryEnabled: true },
+        DeletionProtectionEnabled: true,
+      }),
+      DeletionPolicy: 'Retain',
+      UpdateReplacePolicy: 'Retain',
+    });
+  });
+});
+
+describe('functions', () => {
+  it('has one function per handler of the route table, on nodejs22.x and arm64, traced', () => {
+    for (const name of handlerNames()) {
+      expect(propertiesOf(functionIdOf(name))).toMatchObject({
+        Runtime: 'nodejs22.x',
+        Architectures: ['arm64'],
+        Handler: 'index.handler',
+        TracingConfig: { Mode: 'Active' },
+        Environment: { Variables: expect.objectContaining({ NODE_OPTIONS: '--enable-source-maps' }) },
+      });
+    }
+    // The handlers, the app-keys generator and CDK's BucketDeployment function.
+    template.resourceCountIs('AWS::Lambda::Function', handlerNames().length + 2);
+  });
+
+  it('gives every handler TABLE_NAME and APP_KEYS_SECRET_ARN', () => {
+    for (const name of handlerNames()) {
+      expect(propertiesOf(functionIdOf(name)).Environment).toMatchObject({
+        Variables: {
+          TABLE_NAME: { Ref: expect.stringMatching(/^DataTable/) },
+          APP_KEYS_SECRET_ARN: { Ref: appKeysSecretId() },
+        },
+      });
+    }
+  });
+
+  it('keeps every function log for one month in its own log group', () => {
+    for (const name of handlerNames()) {
+      const logGroup = (propertiesOf(functionIdOf(name)).LoggingConfig as { LogGroup: { Ref: string } })
+        .LogGroup.Ref;
+      expect(propertiesOf(logGroup)).toMatchObject({ RetentionInDays: 30 });
+    }
+  });
+});
+
+describe('permissions', () => {
+  it('never grants dynamodb:Scan nor any wildcard action', () => {
+    const actions = allStatements().flatMap((statement) => asArray(statement.Action));
+    expect(actions).toContain('dynamodb:Query');
+    expect(actions).not.toContain('dynamodb:Scan');
+    expect(actions.filter((action) => action === '*' || action.endsWith(':*'))).toEqual([]);
+  });
+
+  it('grants each handler the table access its bindings declare', () => {
+    for (const name of handlerNames()) {
+      const actions = statementsOf(functionIdOf(name))
+        .flatMap((statement) => asArray(statement.Action))
+        .filter((action) => action.startsWith('dynamodb:'));
+      if (HANDLER_BINDINGS[name]?.table === 'read') {
+        expect(new Set(actions), name).toEqual(new Set(READ_ONLY_ACTIONS));
+      } else {
+        expect(actions, name).toEqual(
+          expect.arrayContaining(['dynamodb:PutItem', 'dynamodb:ConditionCheckItem']),
+        );
+      }
+    }
+  });
+
+  it('lets the handlers read the app-keys secret only, plus lawyer secrets where declared', () => {
+    for (const name of handlerNames()) {
+      const secretStatements = statementsOf(functionIdOf(name)).filter((statement) =>
+        asArray(statement.Action).some((action) => action.startsWith('secretsmanager:')),
+      );
+      const appKeys = secretStatements.filter(
+        (s) => JSON.stringify(s.Resource) === `{"Ref":"${appKeysSecretId()}"}`,
+      );
+      const others = secretStatements.filter((s) => !appKeys.includes(s));
+      expect(
+        appKeys.flatMap((s) => asArray(s.Action)),
+        name,
+      ).toEqual(['secretsmanager:GetSecretValue']);
+      if (HANDLER_BINDINGS[name]?.lawyerSecrets) {
+        expect(others, name).toHaveLength(1);
+        expect(JSON.stringify(others[0]?.Resource)).toContain(':secret:AssistantJuridique/lawyer-secrets/*');
+      } else {
+        expect(others, name).toEqual([]);
+      }
+    }
+  });
+
+  it('gives the app-keys generator read and write on that one secret', () => {
+    template.hasResourceProperties('AWS::IAM::Policy', {
+      PolicyDocument: {
+        Statement: Match.arrayWith([
+          {
+            Action: ['secretsmanager:GetSecretValue', 'secretsmanager:PutSecretValue'],
+            Effect: 'Allow',
+            Resource: { Ref: appKeysSecretId() },
+          },
+        ]),
+      },
+    });
+  });
+});
+
+describe('app keys', () => {
+  it('is one retained secret, filled by the Custom::AppKeys resource', () => {
+    template.hasResource('AWS::SecretsManager::Secret', { DeletionPolicy: 'Retain' });
+    template.hasResourceProperties('Custom::AppKeys', { SecretId: { Ref: appKeysSecretId() } });
+  });
+
+  it('deploys the handlers after the keys are written', () => {
+    const keys = Object.keys(template.findResources('Custom::AppKeys'))[0]!;
+    for (const name of handlerNames()) {
+      expect(template.toJSON().Resources[functionIdOf(name)].DependsOn, name).toContain(keys);
+    }
+  });
+});
+
+describe('HTTP API', () => {
+  const routes = Object.values(ROUTES as Record<string, RouteDefinition>);
+
+  it('has one route per entry of the route table, with its route key', () => {
+    template.resourceCountIs('AWS::ApiGatewayV2::Route', routes.length);
+    for (const route of routes) {
+      template.hasResourceProperties('AWS::ApiGatewayV2::Route', { RouteKey: routeKey(route) });
+    }
+  });
+
+  it("sends each route to its handler's function", () => {
+    const integrations = template.findResources('AWS::ApiGatewayV2::Integration');
+    for (const route of routes) {
+      const [, [, integrationRef]] = Object.values(
+        template.findResources('AWS::ApiGatewayV2::Route', { Properties: { RouteKey: routeKey(route) } }),
+      )[0]!.Properties.Target['Fn::Join'] as [string, [string, { Ref: string }]];
+      expect(integrations[integrationRef.Ref]?.Properties.IntegrationUri, routeKey(route)).toEqual({
+        'Fn::GetAtt': [functionIdOf(route.handler), 'Arn'],
+      });
+    }
+  });
+
+  it('throttles the default stage and writes JSON access logs', () => {
+    template.hasResourceProperties('AWS::ApiGatewayV2::Stage', {
+      StageName: '$default',
+      AutoDeploy: true,
+      DefaultRouteSettings: { ThrottlingBurstLimit: 100, ThrottlingRateLimit: 50 },
+      AccessLogSettings: {
+        DestinationArn: Match.anyValue(),
+        Format: Match.serializedJson(Match.objectLike({ requestId: '$context.requestId' })),
+      },
+    });
+  });
+});
+
+describe('site', () => {
+  it('serves /api/* from the HTTP API, uncached, every method, every viewer header but Host', () => {
+    template.hasResourceProperties('AWS::CloudFront::Distribution', {
+      DistributionConfig: Match.objectLike({
+        CacheBehaviors: [
+          Match.objectLike({
+            PathPattern: '/api/*',
+            CachePolicyId: cloudfront.CachePolicy.CACHING_DISABLED.cachePolicyId,
+            OriginRequestPolicyId:
+              cloudfront.OriginRequestPolicy.ALL_VIEWER_EXCEPT_HOST_HEADER.originRequestPolicyId,
+            AllowedMethods: Match.arrayWith(['GET', 'PUT', 'PATCH', 'POST', 'DELETE']),
+            ViewerProtocolPolicy: 'https-only',
+          }),
+        ],
+        Origins: Match.arrayWith([
+          Match.objectLike({
+            DomainName: {
+              'Fn::Join': [
+                '',
+                [{ Ref: httpApiId() }, `.execute-api.${TEST_ENV.region}.`, { Ref: 'AWS::URLSuffix' }],
+              ],
+            },
+            CustomOriginConfig: Match.objectLike({ OriginProtocolPolicy: 'https-only' }),
+          }),
+        ]),
+      }),
+    });
+  });
+
+  it('falls back to index.html with a viewer-request function, not with error responses', () => {
+    template.hasResourceProperties('AWS::CloudFront::Distribution', {
+      DistributionConfig: Match.objectLike({
+        DefaultRootObject: 'index.html',
+        CustomErrorResponses: Match.absent(),
+        DefaultCacheBehavior: Match.objectLike({
+          FunctionAssociations: [{ EventType: 'viewer-request', FunctionARN: Match.anyValue() }],
+        }),
+      }),
+    });
+    template.hasResourceProperties('AWS::CloudFront::Function', {
+      FunctionCode: Match.stringLikeRegexp("request\\.uri = '/index\\.html'"),
+    });
+  });
+
+  it('sends the strict Content-Security-Policy and the other security headers', () => {
+    template.hasResourceProperties('AWS::CloudFront::ResponseHeadersPolicy', {
+      ResponseHeadersPolicyConfig: Match.objectLike({
+        SecurityHeadersConfig: {
+          ContentSecurityPolicy: { ContentSecurityPolicy: CONTENT_SECURITY_POLICY, Override: true },
+          StrictTransportSecurity: Match.objectLike({ AccessControlMaxAgeSec: 31_536_000 }),
+          ContentTypeOptions: { Override: true },
+          FrameOptions: { FrameOption: 'DENY', Override: true },
+          ReferrerPolicy: { ReferrerPolicy: 'strict-origin-when-cross-origin', Override: true },
+        },
+      }),
+    });
+  });
+
+  it('blocks public access to every bucket and refuses plain HTTP', () => {
+    const buckets = template.findResources('AWS::S3::Bucket');
+    expect(Object.keys(buckets)).toHaveLength(2);
+    for (const bucket of Object.values(buckets)) {
+      expect(bucket.Properties.PublicAccessBlockConfiguration).toEqual({
+        BlockPublicAcls: true,
+        BlockPublicPolicy: true,
+        IgnorePublicAcls: true,
+        RestrictPublicBuckets: true,
+      });
+    }
+    template.resourcePropertiesCountIs(
+      'AWS::S3::BucketPolicy',
+      {
+        PolicyDocument: {
+          Statement: Match.arrayWith([
+            Match.objectLike({ Effect: 'Deny', Condition: { Bool: { 'aws:SecureTransport': 'false' } } }),
+          ]),
+        },
+      },
+      2,
+    );
+  });
+
+  it('deploys hashed assets for a year, unpruned, then the shell and /config.json uncached', () => {
+    template.hasResourceProperties('Custom::CDKBucketDeployment', {
+      Include: ['assets/*'],
+      Prune: false,
+      SystemMetadata: { 'cache-control': 'public, max-age=31536000, immutable' },
+    });
+    template.hasResourceProperties('Custom::CDKBucketDeployment', {
+      Exclude: ['assets/*'],
+      Prune: true,
+      SystemMetadata: { 'cache-control': 'no-cache' },
+    });
+  });
+
+  it('publishes /config.json with the API on the same origin', async () => {
+    const outdir = (stack.node.root as App).outdir;
+    const assets = (await readdir(outdir)).filter((entry) => entry.startsWith('asset.'));
+    const configs = await Promise.all(
+      assets.map((asset) => readFile(join(outdir, asset, 'config.json'), 'utf8').catch(() => undefined)),
+    );
+    expect(configs.filter((config) => config !== undefined).map((config) => JSON.parse(config!))).toEqual([
+      { apiBaseUrl: '' },
+    ]);
+  });
+});
+
+describe('outputs', () => {
+  it('gives the site URL, the API URL, the table name and the app-keys secret ARN', () => {
+    for (const output of ['SiteUrl', 'ApiUrl', 'TableName', 'AppKeysSecretArn']) {
+      template.hasOutput(output, { Value: Match.anyValue() });
+    }
+    template.hasOutput('AppKeysSecretArn', { Value: { Ref: appKeysSecretId() } });
+  });
+});

@@ -1,0 +1,211 @@
+import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
+
+import { LicenseRepository } from '../../functions/data/licenses';
+import { issueLicense } from '../../functions/domain/licenses';
+import { createLicenseKeyVault } from '../../functions/security/license-key-vault';
+import { DIRECTORY_ROUTES } from '../../shared/routes/directory';
+import type { Folder } from '../../shared/schemas/folder';
+import type { Workflow } from '../../shared/schemas/workflow';
+import { createTestApp, disposeTestApp, type TestApp } from '../support/app';
+import {
+  type CallOptions,
+  callRoute,
+  createSignedInLawyer,
+  issueAndSignIn,
+  lawyerFields,
+  signIn,
+  workflowFields,
+} from '../support/directory';
+
+type DirectoryRoute = keyof typeof DIRECTORY_ROUTES;
+
+/** The callers of the matrix, in the order of the columns below. */
+const CALLERS = ['anonymous', 'admin', 'lawyer', 'notary', 'inactive', 'other'] as const;
+type Caller = (typeof CALLERS)[number];
+
+/**
+ * The permission matrix: the status every caller gets on every directory route (spec §6).
+ * - anonymous: no session token;
+ * - admin: an admin licence;
+ * - lawyer / notary: a lawyer or notary licence, acting on his own workflow, profile and licence;
+ * - inactive: a lawyer signed in before his licence was deactivated;
+ * - other: a lawyer acting on another lawyer's workflow, profile id, licence key and e-mail (on
+ *   /api/me and the workflow list, which name nobody, he gets his own).
+ * Changing any cell must be a deliberate change of this table.
+ */
+const EXPECTED = {
+  // [anonymous, admin, lawyer, notary, inactive, other]
+  listLawyers: [401, 200, 403, 403, 401, 403],
+  getLawyer: [401, 200, 403, 403, 401, 403],
+  saveLawyer: [401, 201, 403, 403, 401, 403],
+  deleteLawyer: [401, 200, 403, 403, 401, 403],
+  revealLawyerSecrets: [401, 200, 403, 403, 401, 403],
+  lookupLawyer: [401, 200, 200, 200, 401, 403],
+  getProfile: [401, 403, 200, 200, 401, 200],
+  saveProfile: [401, 403, 200, 200, 401, 200],
+  listWorkflows: [401, 200, 200, 200, 401, 200],
+  getWorkflow: [401, 200, 200, 200, 401, 404],
+  createWorkflow: [401, 201, 403, 403, 401, 403],
+  updateWorkflow: [401, 200, 403, 403, 401, 403],
+  deleteWorkflow: [401, 200, 403, 403, 401, 403],
+  toggleWorkflowActive: [401, 200, 403, 403, 401, 403],
+  toggleWorkflowScheduling: [401, 200, 200, 200, 401, 404],
+  listFolders: [401, 200, 403, 403, 401, 403],
+  createFolder: [401, 201, 403, 403, 401, 403],
+  updateFolder: [401, 200, 403, 403, 401, 403],
+  deleteFolder: [401, 200, 403, 403, 401, 403],
+  findLicenseByEmail: [401, 200, 200, 200, 401, 403],
+  findLicenseByKey: [401, 200, 200, 200, 401, 403],
+  listAudit: [401, 200, 403, 403, 401, 403],
+} as const satisfies Record<DirectoryRoute, readonly [number, number, number, number, number, number]>;
+
+/** Whose resources a request names: the caller's own (`self`) and the one it acts on (`target`). */
+interface Identity {
+  readonly lawyerId: string;
+  readonly workflowId: string;
+  readonly licenseKey: string;
+  readonly email: string;
+}
+
+interface CellContext {
+  readonly self: Identity;
+  readonly target: Identity;
+  /** Fresh resources for the routes that destroy what they name. */
+  readonly fresh: {
+    lawyer(): Promise<string>;
+    workflow(ownerEmail: string): Promise<string>;
+    folder(): Promise<string>;
+  };
+}
+
+/** The request of each route, built for one cell. */
+const REQUESTS: Record<DirectoryRoute, (cell: CellContext) => CallOptions | Promise<CallOptions>> = {
+  listLawyers: () => ({}),
+  getLawyer: ({ target }) => ({ params: { id: target.lawyerId } }),
+  saveLawyer: () => ({ body: lawyerFields() }),
+  deleteLawyer: async ({ fresh }) => ({ params: { id: await fresh.lawyer() } }),
+  revealLawyerSecrets: ({ target }) => ({ params: { id: target.lawyerId } }),
+  lookupLawyer: ({ target }) => ({ body: { licenseKey: target.licenseKey } }),
+  getProfile: () => ({}),
+  saveProfile: ({ self }) => ({ body: lawyerFields({ email: self.email }) }),
+  listWorkflows: () => ({}),
+  getWorkflow: ({ target }) => ({ params: { id: target.workflowId } }),
+  createWorkflow: ({ target }) => ({ body: workflowFields(target.email) }),
+  updateWorkflow: ({ target }) => ({
+    params: { id: target.workflowId },
+    body: { name: 'Relance des pièces manquantes' },
+  }),
+  deleteWorkflow: async ({ target, fresh }) => ({ params: { id: await fresh.workflow(target.email) } }),
+  toggleWorkflowActive: ({ target }) => ({ params: { id: target.workflowId } }),
+  toggleWorkflowScheduling: ({ target }) => ({ params: { id: target.workflowId } }),
+  listFolders: () => ({}),
+  createFolder: () => ({ body: { name: 'Succession Dupont' } }),
+  updateFolder: async ({ fresh }) => ({
+    params: { id: await fresh.folder() },
+    body: { name: 'Divorce Durand' },
+  }),
+  deleteFolder: async ({ fresh }) => ({ params: { id: await fresh.folder() } }),
+  findLicenseByEmail: ({ target }) => ({ query: { userEmail: target.email } }),
+  findLicenseByKey: ({ target }) => ({ body: { licenseKey: target.licenseKey } }),
+  listAudit: () => ({}),
+};
+
+describe('permission matrix of the directory routes', () => {
+  let app: TestApp;
+  const tokens = {} as Record<Caller, string | undefined>;
+  const identities = {} as Record<'lawyer' | 'notary' | 'inactive' | 'other', Identity>;
+  let fresh: CellContext['fresh'];
+
+  beforeAll(async () => {
+    app = await createTestApp(inject('dynamoEndpoint'));
+    const admin = await issueAndSignIn(app, 'admin');
+    tokens.admin = admin.token;
+    const createWorkflow = async (ownerEmail: string) => {
+      const { body } = await callRoute<Workflow>(app, 'createWorkflow', {
+        token: admin.token,
+        body: workflowFields(ownerEmail),
+      });
+      return body.id;
+    };
+    const identityOf = async (lawyer: Awaited<ReturnType<typeof createSignedInLawyer>>) => ({
+      lawyerId: lawyer.lawyer.id,
+      workflowId: await createWorkflow(lawyer.email),
+      licenseKey: lawyer.licenseKey,
+      email: lawyer.email,
+    });
+
+    const lawyer = await createSignedInLawyer(app, admin.token);
+    identities.lawyer = await identityOf(lawyer);
+    tokens.lawyer = lawyer.token;
+
+    // A notary: a notary licence, then his profile saved by an admin with that key.
+    const notaryEmail = lawyerFields().email;
+    const notaryLicense = await issueLicense(
+      app.table,
+      createLicenseKeyVault(app.keys),
+      { licenseType: 'notary', userEmail: notaryEmail },
+      app.clock.now().toISOString(),
+    );
+    const notary = await createSignedInLawyer(app, admin.token, {
+      email: notaryEmail,
+      licenseKey: notaryLicense.licenseKey,
+    });
+    expect((await signIn(app, notary.licenseKey)).licenseType).toBe('notary');
+    identities.notary = await identityOf(notary);
+    tokens.notary = notary.token;
+
+    const other = await createSignedInLawyer(app, admin.token);
+    identities.other = await identityOf(other);
+    tokens.other = other.token;
+
+    const inactive = await createSignedInLawyer(app, admin.token);
+    identities.inactive = await identityOf(inactive);
+    tokens.inactive = inactive.token;
+    await new LicenseRepository(app.table).updateState(
+      inactive.keyHash,
+      { isActive: false, subscriptionStatus: 'canceled', nextPaymentDue: null },
+      app.clock.now().toISOString(),
+    );
+
+    fresh = {
+      lawyer: async () => {
+        const { body } = await callRoute<{ lawyer: { id: string } }>(app, 'saveLawyer', {
+          token: admin.token,
+          body: lawyerFields(),
+        });
+        return body.lawyer.id;
+      },
+      workflow: createWorkflow,
+      folder: async () => {
+        const { body } = await callRoute<Folder>(app, 'createFolder', {
+          token: admin.token,
+          body: { name: 'Dossier à supprimer' },
+        });
+        return body.id;
+      },
+    };
+  });
+
+  afterAll(async () => {
+    await disposeTestApp(app);
+  });
+
+  it('has a row for every directory route and no other', () => {
+    expect(Object.keys(EXPECTED).sort()).toEqual(Object.keys(DIRECTORY_ROUTES).sort());
+  });
+
+  const cells = (Object.keys(EXPECTED) as DirectoryRoute[]).flatMap((route) =>
+    CALLERS.map((caller, column) => ({ route, caller, status: EXPECTED[route][column] as number })),
+  );
+
+  it.each(cells)('$route as $caller answers $status', async ({ route, caller, status }) => {
+    const target = caller === 'notary' ? identities.notary : identities.lawyer;
+    const self = caller in identities ? identities[caller as keyof typeof identities] : target;
+    const request = await REQUESTS[route]({ self, target, fresh });
+
+    const { statusCode, body } = await callRoute(app, route, { ...request, token: tokens[caller] });
+
+    expect(statusCode).toBe(status);
+    if (status >= 400) expect(body).toEqual({ error: expect.any(String) });
+  });
+});

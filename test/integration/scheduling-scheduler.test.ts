@@ -1,0 +1,346 @@
+import { GetCommand } from '@aws-sdk/lib-dynamodb';
+import { afterEach, beforeEach, describe, expect, inject, it } from 'vitest';
+
+import {
+  WorkflowNotFoundError,
+  type WorkflowRecord,
+  WorkflowRepository,
+  workflowKey,
+} from '../../functions/data/workflows';
+import { NEVER_RAN } from '../../functions/scheduling/due-index';
+import { SCHEDULING_MESSAGES } from '../../functions/scheduling/messages';
+import type { DispatchQueue } from '../../functions/scheduling/queue';
+import { SchedulerService } from '../../functions/scheduling/scheduler-service';
+import { type LocalQueues, startLocalQueues } from '../../lib/local/queue/local-queues';
+import { MESSAGES } from '../../shared/messages';
+import type { SchedulerResult, SchedulerStatusReply } from '../../shared/schemas/scheduler';
+import { createTestApp, disposeTestApp, type TestApp } from '../support/app';
+import { issueAndSignIn } from '../support/directory';
+import { workflowRecord } from '../support/records';
+import { callApi, queueDepth, receiveAll } from '../support/scheduling';
+
+const minutes = (count: number) => count * 60_000;
+
+describe('scheduler', () => {
+  let app: TestApp;
+  let queues: LocalQueues;
+  let workflows: WorkflowRepository;
+
+  beforeEach(async () => {
+    queues = await startLocalQueues();
+    const base = await createTestApp(inject('dynamoEndpoint'));
+    app = { ...base, webhookQueue: queues.dispatchQueue };
+    workflows = new WorkflowRepository(app.table);
+  });
+  afterEach(async () => {
+    await disposeTestApp(app);
+    await queues.stop();
+  });
+
+  const scheduler = (queue: DispatchQueue = app.webhookQueue) =>
+    new SchedulerService({ table: app.table, queue, clock: app.clock, logger: app.logger });
+
+  async function scheduled(overrides: Partial<WorkflowRecord> = {}) {
+    const record = workflowRecord({ cronEnabled: true, ...overrides });
+    await workflows.create(record);
+    return record;
+  }
+
+  async function storedItem(id: string) {
+    const { Item } = await app.table.doc.send(
+      new GetCommand({ TableName: app.table.name, Key: workflowKey(id), ConsistentRead: true }),
+    );
+    return Item ?? {};
+  }
+
+  describe('the due index', () => {
+    it('reads only the due workflows: active, scheduled, and due by the next tick', async () => {
+      const now = app.clock.now().getTime();
+      const due = [
+        await scheduled(),
+        await scheduled({ cronLastRun: new Date(now - minutes(3)).toISOString() }),
+        await scheduled({ cronNextRun: new Date(now - minutes(1)).toISOString() }),
+      ];
+      await scheduled({ cronNextRun: new Date(now + minutes(10)).toISOString() });
+      await scheduled({ cronLastRun: new Date(now - 30_000).toISOString(), cronInterval: 60 });
+      await scheduled({ active: false });
+      await scheduled({ cronEnabled: false });
+
+      const result = await scheduler().run('schedule');
+
+      expect(result.workflows_checked).toBe(3);
+      expect(result.executions.map((execution) => execution.workflowId).sort()).toEqual(
+        due.map((workflow) => workflow.id).sort(),
+      );
+      expect(result.message).toBe(MESSAGES.scheduler.summary(3, 3));
+      expect((await receiveAll(queues)).map((message) => message.workflowId).sort()).toEqual(
+        due.map((workflow) => workflow.id).sort(),
+      );
+    });
+
+    it('takes a workflow out of the index when scheduling or the workflow is switched off, and back in', async () => {
+      const workflow = await scheduled();
+      expect(await storedItem(workflow.id)).toMatchObject({ DueSK: `${NEVER_RAN}#${workflow.id}` });
+
+      await workflows.toggle(workflow.id, 'cronEnabled', app.clock.now().toISOString());
+      expect(await storedItem(workflow.id)).not.toHaveProperty('DueSK');
+      expect((await scheduler().run('schedule')).workflows_checked).toBe(0);
+
+      await workflows.toggle(workflow.id, 'cronEnabled', app.clock.now().toISOString());
+      await workflows.toggle(workflow.id, 'active', app.clock.now().toISOString());
+      expect(await storedItem(workflow.id)).not.toHaveProperty('DuePK');
+
+      await workflows.toggle(workflow.id, 'active', app.clock.now().toISOString());
+      const result = await scheduler().run('schedule');
+      expect(result.executions).toMatchObject([{ workflowId: workflow.id, status: 'success' }]);
+    });
+  });
+
+  describe('exactly once per due slot', () => {
+    it('dispatches each due workflow once across overlapping runs for the same minute', async () => {
+      const due = await Promise.all(Array.from({ length: 12 }, () => scheduled()));
+
+      const runs = await Promise.all([
+        scheduler().run('schedule'),
+        scheduler().run('manual'),
+        scheduler().run('schedule'),
+      ]);
+
+      const dispatched = runs.flatMap((run) =>
+        run.executions.filter((execution) => execution.status === 'success'),
+      );
+      expect(dispatched).toHaveLength(due.length);
+      const messages = await receiveAll(queues);
+      expect(messages).toHaveLength(due.length);
+      expect(new Set(messages.map((message) => message.workflowId)).size).toBe(due.length);
+      expect(new Set(messages.map((message) => message.dispatchId)).size).toBe(due.length);
+    });
+
+    it('does not dispatch a slot again until its next due time, then runs every interval (no burst)', async () => {
+      const now = app.clock.now().getTime();
+      const workflow = await scheduled({
+        cronInterval: 2,
+        cronLastRun: new Date(now - minutes(180)).toISOString(),
+      });
+
+      expect((await scheduler().run('schedule')).executions).toHaveLength(1);
+      expect(await workflows.getById(workflow.id)).toMatchObject({
+        cronNextRun: new Date(now + minutes(2)).toISOString(),
+      });
+      expect((await scheduler().run('schedule')).executions).toHaveLength(0);
+      app.clock.advance(minutes(1));
+      const lookingAhead = await scheduler().run('schedule');
+      expect(lookingAhead.executions).toHaveLength(1);
+      expect(lookingAhead.executions[0]?.message).toBe(SCHEDULING_MESSAGES.queuedWithDelay(60));
+      app.clock.advance(minutes(1));
+      expect((await scheduler().run('schedule')).executions).toHaveLength(0);
+
+      const messages = await receiveAll(queues);
+      expect(messages.map((message) => message.dueAt)).toEqual([new Date(now - minutes(178)).toISOString()]);
+      expect(await queueDepth(queues)).toMatchObject({ delayed: 1 });
+    });
+
+    it('does not let an admin edit made during a claim make the claimed slot due again', async () => {
+      const workflow = await scheduled();
+      const racing = new WorkflowRepository(app.table);
+      const read = racing.getById.bind(racing);
+      racing.getById = async (id: string) => {
+        const before = await read(id);
+        await scheduler().run('schedule');
+        return before;
+      };
+
+      await expect(
+        racing.update(workflow.id, { name: 'Renommée' }, app.clock.now().toISOString()),
+      ).rejects.toThrow(WorkflowNotFoundError);
+      await workflows.update(workflow.id, { name: 'Renommée' }, app.clock.now().toISOString());
+
+      expect((await scheduler().run('schedule')).executions).toHaveLength(0);
+      expect(await receiveAll(queues)).toHaveLength(1);
+    });
+  });
+
+  describe('look-ahead', () => {
+    it('sends a run due within the next minute now, delayed until its due time', async () => {
+      const now = app.clock.now().getTime();
+      const soon = await scheduled({ cronNextRun: new Date(now + 30_000).toISOString() });
+      await scheduled({ cronNextRun: new Date(now + 90_000).toISOString() });
+
+      const result = await scheduler().run('schedule');
+
+      expect(result.workflows_checked).toBe(1);
+      expect(result.executions).toEqual([
+        {
+          workflowId: soon.id,
+          workflowName: soon.name,
+          status: 'success',
+          message: SCHEDULING_MESSAGES.queuedWithDelay(30),
+        },
+      ]);
+      expect(await queueDepth(queues)).toEqual({ visible: 0, inFlight: 0, delayed: 1, total: 1 });
+      expect(await workflows.getById(soon.id)).toMatchObject({
+        cronNextRun: new Date(now + 30_000 + minutes(2)).toISOString(),
+      });
+    });
+  });
+
+  describe('a send SQS refuses', () => {
+    it('is reported failed and its slot given back, so the next tick dispatches it', async () => {
+      const refused = await scheduled();
+      const accepted = await scheduled();
+      const flaky: DispatchQueue = {
+        ...queues.dispatchQueue,
+        sendBatch: async (entries) => {
+          const keep = entries.filter((entry) => entry.message.workflowId !== refused.id);
+          await queues.dispatchQueue.sendBatch(keep);
+          return {
+            failed: entries.flatMap((entry, index) =>
+              entry.message.workflowId === refused.id ? [{ index, reason: 'InternalError' }] : [],
+            ),
+          };
+        },
+      };
+
+      const first = await scheduler(flaky).run('schedule');
+
+      expect(first.success).toBe(false);
+      expect(first.error).toBe(SCHEDULING_MESSAGES.someQueueFailures(1));
+      expect(first.message).toBe(MESSAGES.scheduler.summary(1, 2));
+      expect(first.executions).toContainEqual({
+        workflowId: refused.id,
+        workflowName: refused.name,
+        status: 'failed',
+        message: SCHEDULING_MESSAGES.queueFailed,
+      });
+      const second = await scheduler().run('schedule');
+      expect(second.executions).toMatchObject([{ workflowId: refused.id, status: 'success' }]);
+      expect((await receiveAll(queues)).map((message) => message.workflowId).sort()).toEqual(
+        [refused.id, accepted.id].sort(),
+      );
+    });
+  });
+
+  describe('a claim the table refuses', () => {
+    it('is reported failed without stopping the other claims, and stays due for the next tick', async () => {
+      const unlucky = await scheduled();
+      const lucky = await scheduled();
+      const failingTable = {
+        ...app.table,
+        doc: {
+          send: (command: { input: { Key?: { PK?: string }; UpdateExpression?: string } }) => {
+            const claiming = command.input.UpdateExpression?.startsWith('SET DueSK');
+            if (claiming && command.input.Key?.PK === workflowKey(unlucky.id).PK) {
+              return Promise.reject(Object.assign(new Error('throttled'), { name: 'ThrottlingException' }));
+            }
+            return app.table.doc.send(command as never);
+          },
+        },
+      } as unknown as TestApp['table'];
+
+      const first = await new SchedulerService({
+        table: failingTable,
+        queue: app.webhookQueue,
+        clock: app.clock,
+        logger: app.logger,
+      }).run('schedule');
+
+      expect(first.success).toBe(false);
+      expect(first.executions).toContainEqual({
+        workflowId: unlucky.id,
+        workflowName: unlucky.name,
+        status: 'failed',
+        message: SCHEDULING_MESSAGES.claimFailed,
+      });
+      expect(first.executions).toContainEqual(
+        expect.objectContaining({ workflowId: lucky.id, status: 'success' }),
+      );
+      const second = await scheduler().run('schedule');
+      expect(second.executions).toMatchObject([{ workflowId: unlucky.id, status: 'success' }]);
+    });
+  });
+
+  describe('forced run', () => {
+    it('clears the last run of every active, scheduled workflow and runs them all now', async () => {
+      const now = app.clock.now().getTime();
+      const all = [
+        await scheduled({
+          cronLastRun: new Date(now - 10_000).toISOString(),
+          cronNextRun: new Date(now + minutes(5)).toISOString(),
+        }),
+        await scheduled({ cronNextRun: new Date(now + minutes(50)).toISOString() }),
+        await scheduled(),
+      ];
+      await scheduled({ active: false });
+
+      const result = await scheduler().run('manual_force');
+
+      expect(result.workflows_checked).toBe(3);
+      expect(result.message).toBe(MESSAGES.scheduler.forcedSummary(3, 3));
+      for (const workflow of all) {
+        expect(await workflows.getById(workflow.id)).toMatchObject({
+          cronLastRun: null,
+          cronNextRun: new Date(now + minutes(2)).toISOString(),
+        });
+      }
+      const messages = await receiveAll(queues);
+      expect(messages).toHaveLength(3);
+      expect(messages.every((message) => message.trigger === 'manual_force')).toBe(true);
+      expect(messages.every((message) => message.dueAt === new Date(now).toISOString())).toBe(true);
+    });
+  });
+
+  describe('admin routes', () => {
+    it('runs the scheduler for an admin, keeps the result for the settings page, and refuses a lawyer', async () => {
+      const admin = await issueAndSignIn(app, 'admin');
+      const lawyer = await issueAndSignIn(app, 'lawyer');
+      await scheduled();
+
+      const refused = await callApi(app, 'workflowScheduler', {
+        token: lawyer.token,
+        body: { trigger: 'manual' },
+      });
+      const run = await callApi<SchedulerResult>(app, 'workflowScheduler', {
+        token: admin.token,
+        body: { trigger: 'manual', timestamp: app.clock.now().toISOString() },
+      });
+      const status = await callApi<SchedulerStatusReply>(app, 'schedulerStatus', { token: admin.token });
+
+      expect(refused.statusCode).toBe(403);
+      expect(run.statusCode).toBe(200);
+      expect(run.body).toMatchObject({
+        success: true,
+        timestamp: app.clock.now().toISOString(),
+        workflows_checked: 1,
+        message: MESSAGES.scheduler.summary(1, 1),
+      });
+      expect(run.body).not.toHaveProperty('trigger');
+      expect(status.body).toEqual({
+        lastScheduledRun: null,
+        lastManualRun: { ...run.body, trigger: 'manual' },
+        deadLetterCount: 0,
+      });
+    });
+
+    it('refuses an unknown trigger', async () => {
+      const admin = await issueAndSignIn(app, 'admin');
+
+      const reply = await callApi(app, 'workflowScheduler', {
+        token: admin.token,
+        body: { trigger: 'everything' },
+      });
+
+      expect(reply.statusCode).toBe(400);
+    });
+
+    it('says there is nothing to send back when the dead-letter queue is empty', async () => {
+      const admin = await issueAndSignIn(app, 'admin');
+
+      const reply = await callApi(app, 'redriveDeadLetters', { token: admin.token });
+
+      expect(reply).toMatchObject({
+        statusCode: 200,
+        body: { moved: 0, message: SCHEDULING_MESSAGES.redriven(0) },
+      });
+    });
+  });
+});

@@ -1,0 +1,352 @@
+import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
+
+import { LawyerRepository } from '../../functions/data/lawyers';
+import { LicenseRepository } from '../../functions/data/licenses';
+import { issueLicense } from '../../functions/domain/licenses';
+import type { ApiHandler } from '../../functions/http/api-event';
+import { createLicenseKeyVault, type LicenseKeyVault } from '../../functions/security/license-key-vault';
+import { createVerifyLicenseHandler } from '../../functions/verify-license';
+import { SESSION_LIFETIME_SECONDS, SIGN_IN_THROTTLE } from '../../shared/constants';
+import { MESSAGES } from '../../shared/messages';
+import { type LicenseType, VerifyLicenseReply } from '../../shared/schemas/session';
+import { apiEvent, createTestApp, disposeTestApp, invoke, MemoryLogger, type TestApp } from '../support/app';
+import { lawyerRecord, minutesAfterOrigin, scanTable, uniqueEmail } from '../support/records';
+
+describe('verify-license', () => {
+  let app: TestApp;
+  let vault: LicenseKeyVault;
+  let handler: ApiHandler;
+  /** Every licence key and token this file handles, to prove none reaches a log or the table. */
+  const secrets: string[] = [];
+  let ipCounter = 0;
+
+  /** A client address no other test uses, so that throttling never crosses tests. */
+  const uniqueIp = () => {
+    ipCounter += 1;
+    return `10.${Math.floor(ipCounter / 250)}.${ipCounter % 250}.7`;
+  };
+
+  /** Issues an active licence with a generated key and remembers the key. */
+  const issue = async (licenseType: LicenseType, userEmail: string | null = uniqueEmail('licence')) => {
+    const issued = await issueLicense(app.table, vault, { licenseType, userEmail }, minutesAfterOrigin(0));
+    secrets.push(issued.licenseKey);
+    return issued;
+  };
+
+  /** POSTs a licence key to verify-license from a client address. */
+  const signIn = async (licenseKey: string, sourceIp = uniqueIp()) => {
+    const reply = await invoke<VerifyLicenseReply>(
+      handler,
+      apiEvent('POST', '/api/verify-license', { body: { licenseKey }, sourceIp }),
+    );
+    if (reply.body.token) secrets.push(reply.body.token);
+    return reply;
+  };
+
+  /** The expiry a session opened now gets. */
+  const expiryFromNow = () =>
+    new Date((Math.floor(app.clock.now().getTime() / 1000) + SESSION_LIFETIME_SECONDS) * 1000).toISOString();
+
+  beforeAll(async () => {
+    app = await createTestApp(inject('dynamoEndpoint'));
+    vault = createLicenseKeyVault(app.keys);
+    handler = createVerifyLicenseHandler(app);
+  });
+
+  afterAll(async () => {
+    await disposeTestApp(app);
+  });
+
+  describe('valid keys', () => {
+    it('signs an admin in as Administrateur with a session token', async () => {
+      // Arrange
+      const { licenseKey } = await issue('admin', null);
+      const expiresAt = expiryFromNow();
+
+      // Act
+      const { statusCode, body } = await signIn(licenseKey);
+
+      // Assert
+      expect(statusCode).toBe(200);
+      expect(body).toEqual({
+        valid: true,
+        licenseType: 'admin',
+        userEmail: '',
+        displayName: 'Administrateur',
+        token: expect.any(String),
+        expiresAt,
+      });
+      expect(VerifyLicenseReply.safeParse(body).success).toBe(true);
+    });
+
+    it('accepts a key typed with surrounding spaces', async () => {
+      // Arrange
+      const { licenseKey } = await issue('admin', null);
+
+      // Act
+      const { body } = await signIn(`  ${licenseKey} `);
+
+      // Assert
+      expect(body.valid).toBe(true);
+    });
+
+    it("names a lawyer after the profile holding his key, with the profile's e-mail", async () => {
+      // Arrange
+      const { licenseKey, record } = await issue('lawyer');
+      const profile = lawyerRecord({
+        firstName: 'Camille',
+        lastName: 'Martin',
+        licenseKeyHash: record.keyHash,
+        licenseKeyCiphertext: record.keyCiphertext,
+      });
+      await new LawyerRepository(app.table).create(profile);
+
+      // Act
+      const { statusCode, body } = await signIn(licenseKey);
+
+      // Assert
+      expect(statusCode).toBe(200);
+      expect(body).toMatchObject({
+        valid: true,
+        licenseType: 'lawyer',
+        displayName: 'Camille Martin',
+        userEmail: profile.email,
+      });
+      expect(profile.email).not.toBe(record.userEmail);
+    });
+
+    it('finds the profile by the licence e-mail when no profile holds the key', async () => {
+      // Arrange
+      const { licenseKey, record } = await issue('lawyer');
+      await new LawyerRepository(app.table).create(
+        lawyerRecord({ firstName: 'Louis', lastName: 'Bernard', email: record.userEmail! }),
+      );
+
+      // Act
+      const { body } = await signIn(licenseKey);
+
+      // Assert
+      expect(body).toMatchObject({ valid: true, displayName: 'Louis Bernard', userEmail: record.userEmail });
+    });
+
+    it("names a lawyer without profile 'Avocat', with the licence e-mail", async () => {
+      // Arrange
+      const { licenseKey, record } = await issue('lawyer');
+
+      // Act
+      const { statusCode, body } = await signIn(licenseKey);
+
+      // Assert
+      expect(statusCode).toBe(200);
+      expect(body).toMatchObject({
+        valid: true,
+        licenseType: 'lawyer',
+        displayName: 'Avocat',
+        userEmail: record.userEmail,
+        token: expect.any(String),
+      });
+    });
+  });
+
+  describe('refused keys', () => {
+    it("answers a wrong key with valid false and 'Clé de licence invalide'", async () => {
+      // Act
+      const { statusCode, body } = await signIn('NOTARY-WRONGKEY');
+
+      // Assert
+      expect(statusCode).toBe(200);
+      expect(body).toEqual({ valid: false, error: 'Clé de licence invalide' });
+    });
+
+    it('refuses an inactive licence without opening a session', async () => {
+      // Arrange
+      const { licenseKey, record } = await issue('lawyer');
+      await new LicenseRepository(app.table).updateState(
+        record.keyHash,
+        { isActive: false, subscriptionStatus: 'canceled', nextPaymentDue: null },
+        minutesAfterOrigin(1),
+      );
+
+      // Act
+      const { statusCode, body } = await signIn(licenseKey);
+
+      // Assert
+      expect(statusCode).toBe(200);
+      expect(body).toEqual({ valid: false, error: MESSAGES.session.licenseInactive });
+    });
+  });
+
+  describe('bad requests', () => {
+    it.each([
+      ['no body', undefined, 400, MESSAGES.request.notJson],
+      ['an empty body', '', 400, MESSAGES.request.notJson],
+      ['a body that is not JSON', 'not json', 400, MESSAGES.request.notJson],
+      ['a JSON array', '["NOTARY-ABCD1234"]', 400, MESSAGES.request.notJson],
+      ['JSON null', 'null', 400, MESSAGES.request.notJson],
+      ['an object without key', '{}', 400, 'La clé de licence est requise'],
+      ['a key that is a number', '{"licenseKey":12345}', 400, 'La clé de licence est requise'],
+      ['a key of 3 characters', '{"licenseKey":"abc"}', 400, 'La clé de licence est requise'],
+      [
+        'a body of 200 KB',
+        JSON.stringify({ licenseKey: 'K'.repeat(200 * 1024) }),
+        413,
+        'Requête trop volumineuse.',
+      ],
+    ])('answers %s with a French error', async (_label, rawBody, status, message) => {
+      // Arrange
+      const event = apiEvent('POST', '/api/verify-license', { sourceIp: uniqueIp() });
+      event.body = rawBody;
+
+      // Act
+      const { statusCode, body } = await invoke(handler, event);
+
+      // Assert
+      expect(statusCode).toBe(status);
+      expect(body).toEqual({ error: message });
+    });
+  });
+
+  describe('throttling', () => {
+    /** Sends `count` wrong keys from one client; returns the waits they caused. */
+    const failRepeatedly = async (count: number, sourceIp: string) => {
+      const before = app.clock.sleeps.length;
+      for (let attempt = 0; attempt < count; attempt++) {
+        const { body } = await signIn(`NOTARY-WRONG${String(attempt).padStart(3, '0')}`, sourceIp);
+        expect(body.valid).toBe(false);
+      }
+      return app.clock.sleeps.slice(before);
+    };
+
+    it('does not slow a client down before its first wrong keys add up', async () => {
+      // Act
+      const waits = await failRepeatedly(SIGN_IN_THROTTLE.slowAfter, uniqueIp());
+
+      // Assert
+      expect(waits).toEqual([]);
+    });
+
+    it('slows further attempts down with growing waits, capped', async () => {
+      // Arrange
+      const sourceIp = uniqueIp();
+      await failRepeatedly(SIGN_IN_THROTTLE.slowAfter, sourceIp);
+      const slowedAttempts = SIGN_IN_THROTTLE.lockAfter - SIGN_IN_THROTTLE.slowAfter;
+
+      // Act
+      const waits = await failRepeatedly(slowedAttempts, sourceIp);
+
+      // Assert
+      const expected = Array.from({ length: slowedAttempts }, (_, index) =>
+        Math.min((index + 1) * SIGN_IN_THROTTLE.delayStepMs, SIGN_IN_THROTTLE.maxDelayMs),
+      );
+      expect(waits).toEqual(expected);
+      expect(waits.at(-1)).toBe(SIGN_IN_THROTTLE.maxDelayMs);
+      expect(Math.max(...waits)).toBe(SIGN_IN_THROTTLE.maxDelayMs);
+    });
+
+    it('refuses even the right key once the client is locked, with the same reply as a wrong key', async () => {
+      // Arrange
+      const { licenseKey } = await issue('admin', null);
+      const sourceIp = uniqueIp();
+      await failRepeatedly(SIGN_IN_THROTTLE.lockAfter, sourceIp);
+
+      // Act
+      const right = await signIn(licenseKey, sourceIp);
+      const wrong = await signIn('NOTARY-WRONGKEY', sourceIp);
+
+      // Assert
+      expect(right.statusCode).toBe(429);
+      expect(right.body).toEqual({ valid: false, error: MESSAGES.login.tooManyAttempts });
+      expect(wrong.statusCode).toBe(right.statusCode);
+      expect(wrong.body).toEqual(right.body);
+    });
+
+    it('does not lock another client out', async () => {
+      // Arrange
+      const { licenseKey } = await issue('admin', null);
+      await failRepeatedly(SIGN_IN_THROTTLE.lockAfter, uniqueIp());
+      const sleepsBefore = app.clock.sleeps.length;
+
+      // Act
+      const { statusCode, body } = await signIn(licenseKey, uniqueIp());
+
+      // Assert
+      expect(statusCode).toBe(200);
+      expect(body.valid).toBe(true);
+      expect(app.clock.sleeps.length).toBe(sleepsBefore);
+    });
+
+    it('lets the right key in again once the window has passed', async () => {
+      // Arrange
+      const { licenseKey } = await issue('admin', null);
+      const sourceIp = uniqueIp();
+      await failRepeatedly(SIGN_IN_THROTTLE.lockAfter, sourceIp);
+      app.clock.advance(SIGN_IN_THROTTLE.windowSeconds * 1000 + 1);
+
+      // Act
+      const { statusCode, body } = await signIn(licenseKey, sourceIp);
+
+      // Assert
+      expect(statusCode).toBe(200);
+      expect(body.valid).toBe(true);
+    });
+
+    it('forgets earlier wrong keys after a successful sign-in', async () => {
+      // Arrange
+      const { licenseKey } = await issue('admin', null);
+      const sourceIp = uniqueIp();
+      await failRepeatedly(SIGN_IN_THROTTLE.slowAfter, sourceIp);
+      await signIn(licenseKey, sourceIp);
+
+      // Act
+      const waits = await failRepeatedly(1, sourceIp);
+
+      // Assert
+      expect(waits).toEqual([]);
+    });
+  });
+
+  describe('secrets', () => {
+    it('answers an internal failure with a 500 without details and logs it without the key', async () => {
+      // Arrange
+      const { licenseKey } = await issue('admin', null);
+      const logger = new MemoryLogger();
+      const broken = createVerifyLicenseHandler({
+        ...app,
+        logger,
+        table: { doc: app.table.doc, name: `absent-${app.table.name}` },
+      });
+
+      // Act
+      const { statusCode, body } = await invoke(
+        broken,
+        apiEvent('POST', '/api/verify-license', { body: { licenseKey }, sourceIp: uniqueIp() }),
+      );
+
+      // Assert
+      expect(statusCode).toBe(500);
+      expect(body).toEqual({ error: MESSAGES.request.internal });
+      expect(logger.lines).toHaveLength(1);
+      expect(logger.lines[0]).toContain('ResourceNotFoundException');
+      expect(logger.lines[0]).not.toContain(licenseKey);
+    });
+
+    it('never writes a licence key or a session token to the logs or the table', async () => {
+      // Arrange
+      const { licenseKey } = await issue('lawyer');
+      await signIn(licenseKey);
+      await signIn('NOTARY-WRONGKEY');
+
+      // Act
+      const logs = app.logger.lines.join('\n');
+      const stored = JSON.stringify(await scanTable(app.table));
+
+      // Assert
+      expect(secrets.length).toBeGreaterThan(2);
+      expect(stored).toContain('SESSION#');
+      for (const secret of secrets) {
+        expect(logs).not.toContain(secret);
+        expect(stored).not.toContain(secret);
+      }
+    });
+  });
+});

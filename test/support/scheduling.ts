@@ -1,0 +1,173 @@
+import { createServer, type IncomingHttpHeaders } from 'node:http';
+import type { AddressInfo } from 'node:net';
+
+import { GetQueueAttributesCommand, ReceiveMessageCommand } from '@aws-sdk/client-sqs';
+
+import { verifyWebhook } from '../../functions/delivery/signature';
+import type { ApiHandler } from '../../functions/http/api-event';
+import { HANDLER_FACTORIES } from '../../functions/registry';
+import type { DispatchMessage } from '../../functions/scheduling/queue';
+import type { LocalQueues } from '../../lib/local/queue/local-queues';
+import { ROUTES, type RouteName, routePath } from '../../shared/routes';
+import { apiEvent, invoke, type TestApp } from './app';
+
+const handlers = new WeakMap<TestApp, Map<string, ApiHandler>>();
+
+/** Calls any route of the table by name through its real handler, as API Gateway would route it. */
+export function callApi<T = Record<string, unknown>>(
+  app: TestApp,
+  name: RouteName,
+  options: { token?: string; params?: Record<string, string>; body?: unknown } = {},
+) {
+  const route = ROUTES[name];
+  let built = handlers.get(app);
+  if (!built) {
+    built = new Map();
+    handlers.set(app, built);
+  }
+  let handler = built.get(route.handler);
+  if (!handler) {
+    const factory = HANDLER_FACTORIES[route.handler];
+    if (!factory) throw new Error(`Aucun handler pour ${route.handler}`);
+    handler = factory(app);
+    built.set(route.handler, handler);
+  }
+  const params = options.params ?? {};
+  return invoke<T>(
+    handler,
+    apiEvent(route.method, routePath(route, params), {
+      routePath: route.path,
+      pathParameters: Object.keys(params).length > 0 ? params : undefined,
+      token: options.token,
+      body: options.body,
+    }),
+  );
+}
+
+/** One call a test receiver got. */
+export interface ReceivedWebhook {
+  readonly path: string;
+  readonly headers: IncomingHttpHeaders;
+  readonly body: Record<string, unknown>;
+  /** Whether the signature verified with the app's secret at the app's clock time. */
+  readonly signatureValid: boolean;
+}
+
+/** How a test receiver answers the n-th call (from 0) on a path. */
+export type ReceiverBehaviour = (
+  path: string,
+  callIndex: number,
+) => { status: number; delayMs?: number; headers?: Record<string, string> };
+
+export interface TestReceiver {
+  readonly baseUrl: string;
+  readonly calls: ReceivedWebhook[];
+  /** The most calls in progress at once so far. */
+  readonly maxConcurrent: number;
+  /** Connections accepted, calls or not. */
+  readonly connections: number;
+  callsOn(path: string): ReceivedWebhook[];
+  stop(): Promise<void>;
+}
+
+/** A real HTTP webhook receiver on 127.0.0.1 that checks signatures and answers as told. */
+export async function startTestReceiver(
+  app: Pick<TestApp, 'webhookSecret' | 'clock'>,
+  behaviour: ReceiverBehaviour = () => ({ status: 200 }),
+): Promise<TestReceiver> {
+  const calls: ReceivedWebhook[] = [];
+  const perPath = new Map<string, number>();
+  let inProgress = 0;
+  let maxConcurrent = 0;
+  let connections = 0;
+  const server = createServer((request, response) => {
+    inProgress += 1;
+    maxConcurrent = Math.max(maxConcurrent, inProgress);
+    const chunks: Buffer[] = [];
+    request.on('data', (chunk: Buffer) => chunks.push(chunk));
+    request.on('end', () => {
+      const raw = Buffer.concat(chunks);
+      const path = new URL(request.url ?? '/', 'http://localhost').pathname;
+      const index = perPath.get(path) ?? 0;
+      perPath.set(path, index + 1);
+      calls.push({
+        path,
+        headers: request.headers,
+        body: JSON.parse(raw.toString('utf8')) as Record<string, unknown>,
+        signatureValid: verifyWebhook(app.webhookSecret, request.headers, raw, { now: app.clock.now() })
+          .valid,
+      });
+      const answer = behaviour(path, index);
+      setTimeout(() => {
+        inProgress -= 1;
+        response.writeHead(answer.status, { 'content-type': 'application/json', ...answer.headers });
+        response.end(JSON.stringify({ ok: answer.status < 300 }));
+      }, answer.delayMs ?? 0);
+    });
+  });
+  server.on('connection', () => {
+    connections += 1;
+  });
+  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', () => resolve()));
+  const { port } = server.address() as AddressInfo;
+  return {
+    baseUrl: `http://127.0.0.1:${port}`,
+    calls,
+    get maxConcurrent() {
+      return maxConcurrent;
+    },
+    get connections() {
+      return connections;
+    },
+    callsOn: (path) => calls.filter((call) => call.path === path),
+    stop: () =>
+      new Promise<void>((resolve) => {
+        server.close(() => resolve());
+        server.closeAllConnections();
+      }),
+  };
+}
+
+/** Waits until `check` holds, polling; fails with `what` after `timeoutMs`. */
+export async function eventually(check: () => Promise<boolean> | boolean, what: string, timeoutMs = 20_000) {
+  const deadline = Date.now() + timeoutMs;
+  while (!(await check())) {
+    if (Date.now() > deadline) throw new Error(`Toujours pas: ${what}`);
+    await new Promise((resolve) => setTimeout(resolve, 50));
+  }
+}
+
+/** Messages of a queue by state, as SQS counts them. */
+export async function queueDepth(queues: LocalQueues, which: 'main' | 'dead-letter' = 'main') {
+  const { Attributes = {} } = await queues.client.send(
+    new GetQueueAttributesCommand({
+      QueueUrl: which === 'main' ? queues.queueUrl : queues.deadLetterQueueUrl,
+      AttributeNames: [
+        'ApproximateNumberOfMessages',
+        'ApproximateNumberOfMessagesNotVisible',
+        'ApproximateNumberOfMessagesDelayed',
+      ],
+    }),
+  );
+  const visible = Number(Attributes.ApproximateNumberOfMessages ?? 0);
+  const inFlight = Number(Attributes.ApproximateNumberOfMessagesNotVisible ?? 0);
+  const delayed = Number(Attributes.ApproximateNumberOfMessagesDelayed ?? 0);
+  return { visible, inFlight, delayed, total: visible + inFlight + delayed };
+}
+
+/** Receives (and hides for a minute) every visible message of a queue, bodies parsed. */
+export async function receiveAll(queues: LocalQueues, which: 'main' | 'dead-letter' = 'main') {
+  const received: DispatchMessage[] = [];
+  for (;;) {
+    const { Messages = [] } = await queues.client.send(
+      new ReceiveMessageCommand({
+        QueueUrl: which === 'main' ? queues.queueUrl : queues.deadLetterQueueUrl,
+        MaxNumberOfMessages: 10,
+        WaitTimeSeconds: 0,
+        VisibilityTimeout: 60,
+      }),
+    );
+    if (Messages.length === 0) return received;
+    received.push(...Messages.map((message) => JSON.parse(message.Body ?? '{}') as DispatchMessage));
+  }
+}

@@ -1,0 +1,76 @@
+/**
+ * jsdom has no layout: the browser APIs Cloudscape and the app use to follow the viewport are
+ * played here. `matchMedia` answers from `window.innerWidth`, which `resizeViewport` changes.
+ */
+type Listener = (event: MediaQueryListEvent) => void;
+
+interface MediaQueryState {
+  readonly query: string;
+  matches: boolean;
+  readonly listeners: Set<Listener>;
+}
+
+const mediaQueries = new Set<MediaQueryState>();
+
+export const DESKTOP_WIDTH = 1280;
+
+function evaluateMediaQuery(query: string): boolean {
+  // Tests run without animations, as for a user who asks for reduced motion.
+  if (query.includes('prefers-reduced-motion: reduce')) return true;
+  const width = window.innerWidth;
+  return query.split(',').some((part) => {
+    const max = /max-width:\s*([\d.]+)px/.exec(part);
+    const min = /min-width:\s*([\d.]+)px/.exec(part);
+    if (!max && !min) return false;
+    return (!max || width <= Number(max[1])) && (!min || width >= Number(min[1]));
+  });
+}
+
+function matchMedia(query: string): MediaQueryList {
+  const state: MediaQueryState = { query, matches: evaluateMediaQuery(query), listeners: new Set() };
+  mediaQueries.add(state);
+  return {
+    get matches() {
+      return evaluateMediaQuery(query);
+    },
+    media: query,
+    onchange: null,
+    addEventListener: (_type: string, listener: Listener) => state.listeners.add(listener),
+    removeEventListener: (_type: string, listener: Listener) => state.listeners.delete(listener),
+    addListener: (listener: Listener) => state.listeners.add(listener),
+    removeListener: (listener: Listener) => state.listeners.delete(listener),
+    dispatchEvent: () => true,
+  } as unknown as MediaQueryList;
+}
+
+class ResizeObserverStub {
+  observe() {}
+  unobserve() {}
+  disconnect() {}
+}
+
+/** Installs `matchMedia` and, when missing, an inert `ResizeObserver`. */
+export function installBrowserStubs(): void {
+  Object.defineProperty(window, 'matchMedia', { configurable: true, value: matchMedia });
+  if (!('ResizeObserver' in globalThis)) {
+    Object.defineProperty(globalThis, 'ResizeObserver', { configurable: true, value: ResizeObserverStub });
+  }
+}
+
+/** Changes the viewport width and tells the media queries whose answer changed. */
+export function resizeViewport(width: number): void {
+  Object.defineProperty(window, 'innerWidth', { configurable: true, writable: true, value: width });
+  for (const state of mediaQueries) {
+    const matches = evaluateMediaQuery(state.query);
+    if (matches === state.matches) continue;
+    state.matches = matches;
+    for (const listener of state.listeners) listener({ matches, media: state.query } as MediaQueryListEvent);
+  }
+  window.dispatchEvent(new Event('resize'));
+}
+
+/** Forgets the media queries of the previous test and goes back to a desktop viewport. */
+export function resetViewport(): void {
+  mediaQueries.clear();
+  resizeViewport(DESKTOP_WIDTH);
+}

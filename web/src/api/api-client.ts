@@ -1,0 +1,116 @@
+import {
+  ErrorReply,
+  MESSAGES,
+  type ReplyOf,
+  type RequestOf,
+  ROUTES,
+  type RouteDefinition,
+  type RouteName,
+  routePath,
+} from '../../../shared';
+import { readStoredSession } from '../auth/session-storage';
+import { STRINGS } from '../strings';
+import { ApiHttpError, ApiNetworkError, ApiReplyError, ApiRequestError } from './api-errors';
+
+/** Options of one backend call. */
+export interface CallOptions<B = unknown> {
+  /** Values of the `{name}` parameters of the route path. */
+  readonly params?: Record<string, string>;
+  /** The JSON body, checked against the route's request schema before it is sent. */
+  readonly body?: B;
+  /** The session token to send; by default the stored session's, for every non-public route. */
+  readonly token?: string;
+  readonly signal?: AbortSignal;
+}
+
+/** Called when a protected call is refused with 401: the session it used is over. */
+export type SessionEndedListener = (token: string, message: string) => void;
+
+let apiBaseUrl = '';
+let sessionEndedListener: SessionEndedListener | undefined;
+
+/** Sets the API origin read from `/config.json` (empty: same origin). */
+export function configureApi(settings: { readonly apiBaseUrl: string }): void {
+  apiBaseUrl = settings.apiBaseUrl;
+}
+
+/**
+ * Registers the one listener told when the server refuses a session (the auth provider, which
+ * clears it and goes to /login). Returns the function that unregisters it.
+ */
+export function onSessionEnded(listener: SessionEndedListener): () => void {
+  sessionEndedListener = listener;
+  return () => {
+    if (sessionEndedListener === listener) sessionEndedListener = undefined;
+  };
+}
+
+async function readJson(response: Response): Promise<unknown> {
+  try {
+    return await response.json();
+  } catch {
+    return undefined;
+  }
+}
+
+/**
+ * Calls one route of the route table: sends the bearer token of the session, checks the body
+ * against the route's request schema and parses the reply with its reply schema.
+ *
+ * @throws {ApiRequestError} the body does not match the request schema (nothing is sent)
+ * @throws {ApiNetworkError} the server could not be reached
+ * @throws {ApiHttpError} the server answered with an error status
+ * @throws {ApiReplyError} the reply does not match the reply schema
+ */
+export async function callRoute(route: RouteDefinition, options: CallOptions = {}): Promise<unknown> {
+  let body: string | undefined;
+  if (route.request) {
+    const parsed = route.request.safeParse(options.body ?? {});
+    if (!parsed.success) {
+      throw new ApiRequestError(parsed.error.issues[0]?.message ?? MESSAGES.request.invalid, {
+        cause: parsed.error,
+      });
+    }
+    body = JSON.stringify(parsed.data);
+  }
+  const token = options.token ?? (route.access === 'public' ? undefined : readStoredSession()?.token);
+  const headers: Record<string, string> = { accept: 'application/json' };
+  if (body !== undefined) headers['content-type'] = 'application/json';
+  if (token) headers.authorization = `Bearer ${token}`;
+
+  let response: Response;
+  try {
+    response = await fetch(`${apiBaseUrl}${routePath(route, options.params)}`, {
+      method: route.method,
+      headers,
+      body,
+      signal: options.signal,
+    });
+  } catch (error) {
+    if (options.signal?.aborted) throw error;
+    throw new ApiNetworkError(STRINGS.api.networkError, { cause: error });
+  }
+
+  const payload = await readJson(response);
+  if (!response.ok) {
+    const serverMessage = ErrorReply.safeParse(payload).data?.error;
+    const message =
+      serverMessage ?? (response.status >= 500 ? MESSAGES.request.internal : MESSAGES.request.invalid);
+    if (response.status === 401 && route.access !== 'public' && token) sessionEndedListener?.(token, message);
+    throw new ApiHttpError(response.status, message, serverMessage);
+  }
+  const reply = route.response.safeParse(payload);
+  if (!reply.success) throw new ApiReplyError(STRINGS.api.badReply, { cause: reply.error });
+  return reply.data;
+}
+
+/**
+ * Calls a route by its name in the route table, typed by the table: `callApi('listWorkflows')`,
+ * `callApi('getWorkflow', { params: { id } })`, `callApi('createFolder', { body })`.
+ */
+export async function callApi<N extends RouteName>(
+  name: N,
+  options: CallOptions<RequestOf<N>> = {},
+): Promise<ReplyOf<N>> {
+  return (await callRoute(ROUTES[name], options)) as ReplyOf<N>;
+}

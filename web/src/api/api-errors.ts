@@ -1,0 +1,37 @@
+/** Base of every failure of a backend call; `message` is French and fit for the user. */
+export class ApiError extends Error {
+  override name = 'ApiError';
+}
+
+/** The server answered with an error status; `serverMessage` is its `{ error }` text, when it sent one. */
+export class ApiHttpError extends ApiError {
+  override name = 'ApiHttpError';
+  constructor(
+    readonly status: number,
+    message: string,
+    readonly serverMessage: string | undefined,
+    options?: ErrorOptions,
+  ) {
+    super(message, options);
+  }
+}
+
+/** The server could not be reached (offline, DNS, connection refused). */
+export class ApiNetworkError extends ApiError {
+  override name = 'ApiNetworkError';
+}
+
+/** The server's reply does not match the route's reply schema. */
+export class ApiReplyError extends ApiError {
+  override name = 'ApiReplyError';
+}
+
+/** The request body does not match the route's request schema; nothing was sent. */
+export class ApiRequestError extends ApiError {
+  override name = 'ApiRequestError';
+}
+
+/** The route is not in the route table of this build. */
+export class ApiUnavailableError extends ApiError {
+  override name = 'ApiUnavailableError';
+}

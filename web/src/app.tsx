@@ -1,0 +1,19 @@
+import { I18nProvider } from '@cloudscape-design/components/i18n';
+import frenchMessages from '@cloudscape-design/components/i18n/messages/all.fr';
+
+import { AppRoutes } from './app-routes';
+import { AuthProvider } from './auth/auth-context';
+import { NotificationsProvider } from './notifications/notifications-context';
+
+/** The application inside a router: Cloudscape in French, toasts, the session, the routes. */
+export function App() {
+  return (
+    <I18nProvider locale="fr" messages={[frenchMessages]}>
+      <NotificationsProvider>
+        <AuthProvider>
+          <AppRoutes />
+        </AuthProvider>
+      </NotificationsProvider>
+    </I18nProvider>
+  );
+}

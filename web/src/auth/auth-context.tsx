@@ -1,0 +1,155 @@
+import { createContext, type ReactNode, useCallback, useContext, useEffect, useMemo, useState } from 'react';
+import { useNavigate } from 'react-router';
+
+import { MESSAGES, type SessionUser, type VerifyLicenseReply } from '../../../shared';
+import { callApi, onSessionEnded } from '../api/api-client';
+import { ApiHttpError, ApiNetworkError, ApiRequestError } from '../api/api-errors';
+import { useNotifications } from '../notifications/notifications-context';
+import { defaultDisplayName, homePathFor } from './role-paths';
+import { clearStoredSession, readStoredSession, SESSION_STORAGE_KEY, storeSession } from './session-storage';
+
+/** The outcome of a sign-in: the session, or the French error already shown as a toast. */
+export type LoginResult =
+  | { readonly ok: true; readonly session: SessionUser }
+  | { readonly ok: false; readonly error: string };
+
+export interface Auth {
+  readonly session: SessionUser | null;
+  readonly isAuthenticated: boolean;
+  readonly isAdmin: boolean;
+  readonly isLawyer: boolean;
+  /** Checks the licence key; on success stores the session, greets and goes to the role's home. */
+  login(licenseKey: string): Promise<LoginResult>;
+  /** Ends the session on the server (failure ignored) and here, then goes to /login. */
+  logout(): void;
+}
+
+const AuthContext = createContext<Auth | null>(null);
+
+/** setTimeout cannot wait longer than this; sessions are much shorter anyway. */
+const MAX_TIMEOUT_MS = 2_147_483_647;
+
+function sessionOf(licenseKey: string, reply: VerifyLicenseReply): SessionUser | null {
+  if (!reply.licenseType || !reply.token || !reply.expiresAt) return null;
+  return {
+    licenseKey: licenseKey.trim(),
+    role: reply.licenseType,
+    name: reply.displayName || defaultDisplayName(reply.licenseType),
+    email: reply.userEmail ?? '',
+    token: reply.token,
+    expiresAt: reply.expiresAt,
+  };
+}
+
+function loginErrorOf(error: unknown): string {
+  if (error instanceof ApiRequestError) return error.message;
+  // 4xx replies (a refused key, too many attempts) carry the server's French text.
+  if (error instanceof ApiHttpError && error.status < 500 && error.serverMessage) return error.serverMessage;
+  if (error instanceof ApiHttpError || error instanceof ApiNetworkError) return MESSAGES.login.verifyFailed;
+  return MESSAGES.login.unexpected;
+}
+
+/** The session of the signed-in user, restored from local storage at start. Must sit inside the router. */
+export function AuthProvider({ children }: { readonly children: ReactNode }) {
+  const [session, setSession] = useState<SessionUser | null>(() => readStoredSession());
+  const navigate = useNavigate();
+  const notifications = useNotifications();
+
+  const endSession = useCallback(
+    (message: string) => {
+      clearStoredSession();
+      setSession(null);
+      notifications.error(message);
+      navigate('/login', { replace: true });
+    },
+    [navigate, notifications],
+  );
+
+  // A 401 on a protected call: the session the call used is over, unless another one replaced it.
+  useEffect(
+    () =>
+      onSessionEnded((token, message) => {
+        if (readStoredSession()?.token === token) endSession(message);
+      }),
+    [endSession],
+  );
+
+  // The session ends by itself at its absolute expiry.
+  useEffect(() => {
+    if (!session) return;
+    const remaining = Math.min(Date.parse(session.expiresAt) - Date.now(), MAX_TIMEOUT_MS);
+    const timer = setTimeout(() => endSession(MESSAGES.session.required), Math.max(remaining, 0));
+    return () => clearTimeout(timer);
+  }, [session, endSession]);
+
+  // Another tab signed in or out.
+  useEffect(() => {
+    const onStorage = (event: StorageEvent) => {
+      if (event.key === null || event.key === SESSION_STORAGE_KEY) setSession(readStoredSession());
+    };
+    window.addEventListener('storage', onStorage);
+    return () => window.removeEventListener('storage', onStorage);
+  }, []);
+
+  const login = useCallback(
+    async (licenseKey: string): Promise<LoginResult> => {
+      const fail = (error: string): LoginResult => {
+        notifications.error(error);
+        return { ok: false, error };
+      };
+      let reply: VerifyLicenseReply;
+      try {
+        reply = await callApi('verifyLicense', { body: { licenseKey } });
+      } catch (error) {
+        return fail(loginErrorOf(error));
+      }
+      if (!reply.valid) return fail(reply.error || MESSAGES.login.invalidKey);
+      const next = sessionOf(licenseKey, reply);
+      if (!next) return fail(MESSAGES.login.unexpected);
+      try {
+        storeSession(next);
+      } catch {
+        return fail(MESSAGES.login.unexpected);
+      }
+      setSession(next);
+      notifications.success(MESSAGES.login.signedInAs(next.name));
+      navigate(homePathFor(next.role), { replace: true });
+      return { ok: true, session: next };
+    },
+    [navigate, notifications],
+  );
+
+  const logout = useCallback(() => {
+    const ending = readStoredSession();
+    clearStoredSession();
+    setSession(null);
+    if (ending) {
+      callApi('signOut', { token: ending.token }).catch(() => {
+        // The session is gone here whatever the server says; it also expires there by itself.
+      });
+    }
+    notifications.info(MESSAGES.login.signedOut);
+    navigate('/login', { replace: true });
+  }, [navigate, notifications]);
+
+  const value = useMemo<Auth>(
+    () => ({
+      session,
+      isAuthenticated: session !== null,
+      isAdmin: session?.role === 'admin',
+      isLawyer: session?.role === 'lawyer',
+      login,
+      logout,
+    }),
+    [session, login, logout],
+  );
+
+  return <AuthContext.Provider value={value}>{children}</AuthContext.Provider>;
+}
+
+/** The login state: `const { session, isAdmin, login, logout } = useAuth()`. */
+export function useAuth(): Auth {
+  const auth = useContext(AuthContext);
+  if (!auth) throw new Error('useAuth must be used inside AuthProvider');
+  return auth;
+}

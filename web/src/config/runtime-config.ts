@@ -1,0 +1,31 @@
+import { z } from 'zod';
+
+/** The SPA's runtime settings, written as `/config.json` at deploy time (and by the local runtime). */
+export const RuntimeConfig = z.object({
+  /** Origin of the API; empty for the same origin (the default: CloudFront serves both). */
+  apiBaseUrl: z
+    .string()
+    .default('')
+    .transform((value) => value.replace(/\/+$/, '')),
+});
+export type RuntimeConfig = z.infer<typeof RuntimeConfig>;
+
+export const DEFAULT_RUNTIME_CONFIG: RuntimeConfig = { apiBaseUrl: '' };
+
+/**
+ * Reads `/config.json`. A missing, unreadable or malformed file is not an error: the SPA then talks
+ * to the API on its own origin.
+ */
+export async function loadRuntimeConfig(): Promise<RuntimeConfig> {
+  try {
+    const response = await fetch('/config.json', {
+      headers: { accept: 'application/json' },
+      cache: 'no-store',
+    });
+    if (!response.ok) return DEFAULT_RUNTIME_CONFIG;
+    const parsed = RuntimeConfig.safeParse(await response.json());
+    return parsed.success ? parsed.data : DEFAULT_RUNTIME_CONFIG;
+  } catch {
+    return DEFAULT_RUNTIME_CONFIG;
+  }
+}

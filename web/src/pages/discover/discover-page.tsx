@@ -1,0 +1,56 @@
+import Button from '@cloudscape-design/components/button';
+import ContentLayout from '@cloudscape-design/components/content-layout';
+import Header from '@cloudscape-design/components/header';
+import Link from '@cloudscape-design/components/link';
+import SpaceBetween from '@cloudscape-design/components/space-between';
+
+import { DocumentSections } from '../../components/document-sections';
+import { PROVIDER } from '../../config/provider';
+import { useFollow } from '../../layout/use-follow';
+import { usePageTitle } from '../../layout/use-page-title';
+import { STRINGS } from '../../strings';
+import { DISCOVER_INTRODUCTION, DISCOVER_SECTIONS, DISCOVER_TITLE } from './discover-content';
+
+/** /discover: the public presentation of the product (spec §2). */
+export function DiscoverPage() {
+  const follow = useFollow();
+  usePageTitle(DISCOVER_TITLE);
+  const actions = (
+    <SpaceBetween size="xs" direction="horizontal">
+      <Button
+        href={PROVIDER.videoDemosUrl}
+        target="_blank"
+        iconName="external"
+        iconAlign="right"
+        ariaLabel={`${STRINGS.discover.watchDemos} ${STRINGS.login.externalLinkLabel}`}
+      >
+        {STRINGS.discover.watchDemos}
+      </Button>
+      <Button variant="primary" href="/login" onFollow={follow}>
+        {STRINGS.discover.getStarted}
+      </Button>
+    </SpaceBetween>
+  );
+
+  return (
+    <ContentLayout
+      header={
+        <Header variant="h1" description={DISCOVER_INTRODUCTION} actions={actions}>
+          {DISCOVER_TITLE}
+        </Header>
+      }
+    >
+      <DocumentSections
+        sections={DISCOVER_SECTIONS}
+        extra={{
+          sectionId: 'confidentiality',
+          content: (
+            <Link href="/privacy" onFollow={follow}>
+              {STRINGS.discover.privacyLink}
+            </Link>
+          ),
+        }}
+      />
+    </ContentLayout>
+  );
+}

@@ -1,0 +1,82 @@
+import Box from '@cloudscape-design/components/box';
+import Button from '@cloudscape-design/components/button';
+import ColumnLayout from '@cloudscape-design/components/column-layout';
+import Container from '@cloudscape-design/components/container';
+import ContentLayout from '@cloudscape-design/components/content-layout';
+import Header from '@cloudscape-design/components/header';
+import Icon, { type IconProps } from '@cloudscape-design/components/icon';
+import SpaceBetween from '@cloudscape-design/components/space-between';
+import { Navigate } from 'react-router';
+
+import { useAuth } from '../../auth/auth-context';
+import { homePathFor } from '../../auth/role-paths';
+import { useFollow } from '../../layout/use-follow';
+import { usePageTitle } from '../../layout/use-page-title';
+import { STRINGS } from '../../strings';
+
+const FEATURE_ICONS: readonly IconProps.Name[] = ['gen-ai', 'security', 'history'];
+
+/** The landing page '/': a signed-in user goes straight to his role's home (spec §2). */
+export function LandingPage() {
+  const { session } = useAuth();
+  const follow = useFollow();
+  const text = STRINGS.landing;
+  usePageTitle(text.title);
+  if (session) return <Navigate to={homePathFor(session.role)} replace />;
+
+  return (
+    <ContentLayout
+      headerVariant="high-contrast"
+      disableOverlap
+      header={
+        <Box padding={{ vertical: 'xl' }}>
+          <SpaceBetween size="l">
+            <Header variant="h1" description={text.tagline}>
+              {text.title}
+            </Header>
+            <Box variant="p" fontSize="heading-s">
+              {text.introduction}
+            </Box>
+            <Button variant="primary" href="/login" onFollow={follow}>
+              {text.start}
+            </Button>
+          </SpaceBetween>
+        </Box>
+      }
+    >
+      <SpaceBetween size="xl">
+        <section aria-labelledby="landing-features">
+          <SpaceBetween size="m">
+            <Box variant="h2" id="landing-features">
+              {text.featuresTitle}
+            </Box>
+            <ColumnLayout columns={3} minColumnWidth={300}>
+              {text.features.map((feature, index) => (
+                <Container
+                  key={feature.title}
+                  fitHeight
+                  header={
+                    <SpaceBetween size="xs" direction="horizontal" alignItems="center">
+                      <Icon name={FEATURE_ICONS[index]} size="medium" variant="link" />
+                      <Box variant="h3">{feature.title}</Box>
+                    </SpaceBetween>
+                  }
+                >
+                  <Box variant="p">{feature.text}</Box>
+                </Container>
+              ))}
+            </ColumnLayout>
+          </SpaceBetween>
+        </section>
+        <Container header={<Header variant="h2">{text.ctaTitle}</Header>}>
+          <SpaceBetween size="m">
+            <Box variant="p">{text.ctaText}</Box>
+            <Button variant="primary" href="/login" onFollow={follow}>
+              {text.ctaButton}
+            </Button>
+          </SpaceBetween>
+        </Container>
+      </SpaceBetween>
+    </ContentLayout>
+  );
+}

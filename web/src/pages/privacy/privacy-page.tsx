@@ -1,0 +1,60 @@
+import Box from '@cloudscape-design/components/box';
+import Button from '@cloudscape-design/components/button';
+import ColumnLayout from '@cloudscape-design/components/column-layout';
+import Container from '@cloudscape-design/components/container';
+import ContentLayout from '@cloudscape-design/components/content-layout';
+import Header from '@cloudscape-design/components/header';
+import Link from '@cloudscape-design/components/link';
+import SpaceBetween from '@cloudscape-design/components/space-between';
+
+import { APP_INFO } from '../../../../shared';
+import { DocumentSections } from '../../components/document-sections';
+import { PROVIDER } from '../../config/provider';
+import { useFollow } from '../../layout/use-follow';
+import { usePageTitle } from '../../layout/use-page-title';
+import { STRINGS } from '../../strings';
+import { PRIVACY_SECTIONS } from './privacy-content';
+
+/** /privacy and its aliases /admin/privacy, /lawyer/privacy, /notary/privacy (spec §2). */
+export function PrivacyPage() {
+  const follow = useFollow();
+  const { company } = PROVIDER;
+  usePageTitle(STRINGS.privacy.title);
+
+  return (
+    <ContentLayout
+      header={
+        <SpaceBetween size="xs">
+          <Button variant="link" iconName="arrow-left" href="/discover" onFollow={follow}>
+            {STRINGS.privacy.back}
+          </Button>
+          <Header variant="h1" description={STRINGS.privacy.lastUpdated(APP_INFO.privacyPolicyDate)}>
+            {STRINGS.privacy.title}
+          </Header>
+        </SpaceBetween>
+      }
+    >
+      <SpaceBetween size="l">
+        <DocumentSections sections={PRIVACY_SECTIONS} />
+        <Container header={<Header variant="h2">{STRINGS.privacy.companyTitle}</Header>}>
+          <ColumnLayout columns={3} variant="text-grid">
+            <div>
+              <Box variant="awsui-key-label">{STRINGS.privacy.registrationNumber}</Box>
+              <div>
+                {company.legalName}, {company.registrationNumber}
+              </div>
+            </div>
+            <div>
+              <Box variant="awsui-key-label">{STRINGS.privacy.postalAddress}</Box>
+              <div>{company.postalAddress}</div>
+            </div>
+            <div>
+              <Box variant="awsui-key-label">{STRINGS.privacy.contactEmail}</Box>
+              <Link href={`mailto:${company.contactEmail}`}>{company.contactEmail}</Link>
+            </div>
+          </ColumnLayout>
+        </Container>
+      </SpaceBetween>
+    </ContentLayout>
+  );
+}

@@ -1,0 +1,151 @@
+/**
+ * The interface's own French texts: labels, titles and page copy. Messages shared with the server
+ * (errors, toasts) come from `MESSAGES` in `shared/messages.ts`; Cloudscape's own texts from its
+ * French catalogue through `I18nProvider`. Long legal and marketing copy lives beside its page
+ * (`pages/discover/discover-content.ts`, `pages/privacy/privacy-content.ts`).
+ */
+export const STRINGS = {
+  product: {
+    name: 'Assistant IA Juridique',
+    logoAlt: 'Logo Assistant IA Juridique',
+  },
+  roles: {
+    admin: 'Administrateur',
+    lawyer: 'Avocat',
+    other: 'Utilisateur',
+  },
+  topNavigation: {
+    signOut: 'Déconnexion',
+    signIn: 'Se connecter',
+    discover: 'Découvrir',
+    mySpace: 'Mon espace',
+  },
+  navigation: {
+    /** Title of the sidebar, per role. */
+    spaces: { admin: 'Administration', lawyer: 'Espace avocat', notary: 'Espace notaire' },
+    welcome: 'Bienvenue',
+    workflows: 'Automatisations',
+    lawyers: 'Avocats',
+    testPromo: 'Code promo test',
+    settings: 'Paramètres',
+    privacy: 'Confidentialité',
+    accountConfig: 'Configuration compte',
+    googleEcosystem: 'Écosystème Google',
+    planning: 'Planification',
+  },
+  notifications: {
+    dismiss: 'Fermer la notification',
+  },
+  api: {
+    /** The server could not be reached at all. */
+    networkError: 'Le serveur est injoignable. Vérifiez votre connexion et réessayez.',
+    /** The server answered with something the client does not understand. */
+    badReply: 'Réponse inattendue du serveur.',
+    /** A call the server does not offer yet. */
+    unavailable: "Ce service n'est pas encore disponible.",
+  },
+  landing: {
+    title: 'Bienvenue sur votre Assistant IA Juridique',
+    tagline: "L'assistant intelligent conçu pour votre cabinet d'avocats",
+    introduction:
+      'Tri des e-mails, dossiers clients, relances, classement des pièces et agenda des audiences : ' +
+      "l'assistant prend en charge le suivi administratif de vos dossiers, vous gardez le temps pour le droit.",
+    start: 'Commencer maintenant',
+    featuresTitle: 'Ce que l’assistant fait pour vous',
+    features: [
+      {
+        title: 'Automatisation intelligente',
+        text:
+          'Les e-mails reçus sont traités, chaque client obtient son dossier structuré, les pièces sont analysées, ' +
+          'renommées et converties en PDF, les questions fréquentes reçoivent une réponse.',
+      },
+      {
+        title: 'Sécurisé et conforme',
+        text:
+          'Une solution auto-hébergée et conforme au RGPD : vos données et celles de vos clients restent ' +
+          'sous votre contrôle, dans votre propre compte Google.',
+      },
+      {
+        title: 'Gain de temps',
+        text:
+          "Relances des clients, suivi des pièces manquantes et dates d'audience dans l'agenda : " +
+          "les tâches répétitives s'exécutent seules, à la fréquence que vous choisissez.",
+      },
+    ],
+    ctaTitle: 'Prêt à gagner du temps ?',
+    ctaText: 'Connectez-vous avec votre clé de licence pour accéder à votre espace.',
+    ctaButton: 'Accéder à mon espace',
+  },
+  login: {
+    title: 'Connexion',
+    description: 'Connectez-vous avec votre clé de licence.',
+    licenseKeyLabel: 'Clé de licence',
+    licenseKeyPlaceholder: 'NOTARY-XXXXXXXX',
+    submit: 'Se connecter',
+    poweredBy: 'Propulsé par',
+    discover: 'Découvrir',
+    getLicense: 'Obtenir votre licence',
+    noLicenseYet: 'Pas encore de licence ?',
+    externalLinkLabel: '(ouvre un nouvel onglet)',
+  },
+  purchase: {
+    title: 'Obtenir votre licence',
+    description:
+      'Indiquez votre adresse e-mail : votre clé de licence personnelle vous sera envoyée après le paiement.',
+    emailLabel: 'Adresse email',
+    emailPlaceholder: 'vous@cabinet.fr',
+    promoCodeLabel: 'Code promo',
+    promoCodeOptional: 'facultatif',
+    initialPayment: 'Paiement initial',
+    monthlySubscription: 'Puis abonnement mensuel',
+    perMonth: 'par mois',
+    inclTax: 'TTC',
+    noCommitment: 'Sans engagement, résiliable à tout moment depuis l’application.',
+    submit: 'Procéder au paiement',
+    backToLogin: 'Retour à la connexion',
+  },
+  paymentSuccess: {
+    title: 'Paiement réussi !',
+    activated: 'Votre licence a été activée.',
+    emailed:
+      'Votre clé de licence vous sera envoyée par e-mail dans quelques minutes. ' +
+      'Pensez à vérifier vos courriers indésirables (spam).',
+    keepSafe: 'Conservez-la précieusement : elle vous permet de vous connecter à votre espace.',
+    signInNow: 'Se connecter maintenant',
+  },
+  notFound: {
+    code: '404',
+    title: 'Page non trouvée',
+    text: "La page demandée n'existe pas ou a été déplacée.",
+    back: "Retour à l'accueil",
+  },
+  discover: {
+    watchDemos: 'Voir les démos vidéo',
+    getStarted: 'Commencer',
+    privacyLink: 'Politique de Confidentialité',
+  },
+  privacy: {
+    title: 'Politique de Confidentialité',
+    lastUpdated: (date: string) => `Dernière mise à jour : ${date}`,
+    back: 'Retour',
+    companyTitle: 'Éditeur',
+    registrationNumber: 'Immatriculation',
+    postalAddress: 'Adresse postale',
+    contactEmail: 'E-mail de contact',
+  },
+  pages: {
+    adminWorkflows: 'Gestion des Automatisations',
+    adminLawyers: 'Consultation des Avocats',
+    adminNotaries: 'Gestion des Notaires',
+    adminTestPromo: 'Code promo test',
+    adminSettings: 'Paramètres Administrateur',
+    welcome: 'Bienvenue',
+    lawyerWorkflows: 'Automatisations',
+    accountConfig: 'Configuration compte',
+    googleEcosystem: 'Écosystème Google',
+    planning: 'Planification',
+    subscription: "Gestion de l'abonnement",
+    notarySettings: 'Paramètres',
+    notaryWorkflows: 'Mes Automatisations',
+  },
+} as const;
