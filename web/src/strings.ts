@@ -133,6 +133,51 @@ export const STRINGS = {
     postalAddress: 'Adresse postale',
     contactEmail: 'E-mail de contact',
   },
+  /** Texts of the workflow pieces shared by admin, lawyer and notary pages. */
+  workflows: {
+    run: 'Exécuter',
+    noWebhook: "Aucune adresse de webhook n'est configurée pour cette automatisation",
+    runLocked: 'Exécution lancée : patientez 30 secondes avant de relancer',
+    scheduled: (interval: number) => `Planifié (${interval} min)`,
+    notScheduled: 'Non planifié',
+    active: 'Actif',
+    inactive: 'Inactif',
+    intervalMinutes: (interval: number) => `${interval} minutes`,
+    lastRun: 'Dernière exécution',
+    never: 'Jamais',
+    pendingActivation: "En attente d'activation par l'administrateur",
+    integrated: 'Automatisations configurées et intégrées',
+  },
+  /** The execution history dialog of a workflow. */
+  executions: {
+    open: 'Historique',
+    title: (name: string) => `Historique des exécutions : ${name}`,
+    close: 'Fermer',
+    refresh: "Actualiser l'historique",
+    loading: "Chargement de l'historique",
+    empty: 'Aucune exécution enregistrée',
+    columns: {
+      startedAt: 'Date',
+      trigger: 'Déclenchement',
+      outcome: 'Statut',
+      httpStatus: 'Code HTTP',
+      duration: 'Durée',
+      message: 'Message',
+    },
+    triggers: {
+      schedule: 'Planifié',
+      manual: 'Manuel',
+      manual_force: 'Forcé',
+      redrive: 'Relancé',
+    },
+    outcomes: { success: 'Réussi', failed: 'Échec' },
+    retries: {
+      scheduled: 'Échec, nouvelle tentative prévue',
+      dead_letter: 'Échec, en file des messages en échec',
+    },
+    duration: (ms: number) =>
+      ms < 1000 ? `${ms} ms` : `${(ms / 1000).toLocaleString('fr-FR', { maximumFractionDigits: 1 })} s`,
+  },
   pages: {
     adminWorkflows: 'Gestion des Automatisations',
     adminLawyers: 'Consultation des Avocats',

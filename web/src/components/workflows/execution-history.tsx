@@ -1,0 +1,99 @@
+import Badge from '@cloudscape-design/components/badge';
+import Box from '@cloudscape-design/components/box';
+import Button from '@cloudscape-design/components/button';
+import Modal from '@cloudscape-design/components/modal';
+import StatusIndicator from '@cloudscape-design/components/status-indicator';
+import Table from '@cloudscape-design/components/table';
+import { useState } from 'react';
+
+import type { Execution, Workflow } from '../../../../shared';
+import { callApi } from '../../api/api-client';
+import { useApiQuery } from '../../api/use-api-query';
+import { formatDateTime } from '../../format/dates';
+import { STRINGS } from '../../strings';
+
+const TEXT = STRINGS.executions;
+
+function ExecutionTable({ workflowId }: { readonly workflowId: string }) {
+  const query = useApiQuery((signal) =>
+    callApi('workflowExecutions', { params: { id: workflowId }, signal }),
+  );
+  return (
+    <Table<Execution>
+      variant="embedded"
+      loading={query.loading && !query.data}
+      loadingText={TEXT.loading}
+      items={query.data?.executions ?? []}
+      trackBy="id"
+      columnDefinitions={[
+        { id: 'startedAt', header: TEXT.columns.startedAt, cell: (item) => formatDateTime(item.startedAt) },
+        {
+          id: 'trigger',
+          header: TEXT.columns.trigger,
+          cell: (item) => <Badge>{TEXT.triggers[item.trigger]}</Badge>,
+        },
+        {
+          id: 'outcome',
+          header: TEXT.columns.outcome,
+          cell: (item) =>
+            item.outcome === 'success' ? (
+              <StatusIndicator type="success">{TEXT.outcomes.success}</StatusIndicator>
+            ) : (
+              <StatusIndicator type={item.retry === 'scheduled' ? 'warning' : 'error'}>
+                {item.retry ? TEXT.retries[item.retry] : TEXT.outcomes.failed}
+              </StatusIndicator>
+            ),
+        },
+        { id: 'httpStatus', header: TEXT.columns.httpStatus, cell: (item) => item.httpStatus ?? '—' },
+        { id: 'duration', header: TEXT.columns.duration, cell: (item) => TEXT.duration(item.durationMs) },
+        { id: 'message', header: TEXT.columns.message, cell: (item) => item.message },
+      ]}
+      empty={
+        <Box textAlign="center" color="inherit">
+          {query.error ? query.error.message : TEXT.empty}
+        </Box>
+      }
+      header={
+        <Box float="right">
+          <Button iconName="refresh" ariaLabel={TEXT.refresh} onClick={() => void query.reload()} />
+        </Box>
+      }
+    />
+  );
+}
+
+/**
+ * 'Historique' of one workflow: a button opening a dialog with its recorded webhook calls, newest
+ * first (time, trigger, status, duration, message).
+ */
+export function ExecutionHistoryButton({ workflow }: { readonly workflow: Pick<Workflow, 'id' | 'name'> }) {
+  const [open, setOpen] = useState(false);
+  return (
+    <>
+      <Button
+        iconName="status-in-progress"
+        ariaLabel={`${TEXT.open} ${workflow.name}`}
+        onClick={() => setOpen(true)}
+      >
+        {TEXT.open}
+      </Button>
+      {open && (
+        <Modal
+          visible
+          size="max"
+          header={TEXT.title(workflow.name)}
+          onDismiss={() => setOpen(false)}
+          footer={
+            <Box float="right">
+              <Button variant="primary" onClick={() => setOpen(false)}>
+                {TEXT.close}
+              </Button>
+            </Box>
+          }
+        >
+          <ExecutionTable workflowId={workflow.id} />
+        </Modal>
+      )}
+    </>
+  );
+}
