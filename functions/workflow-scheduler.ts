@@ -1,7 +1,7 @@
+import { MESSAGES } from '../shared/messages';
 import { SchedulerResult } from '../shared/schemas/scheduler';
 import { apiHandler, lambdaEntry } from './http/route-handler';
 import type { AppDependencies } from './runtime/dependencies';
-import { SCHEDULING_MESSAGES } from './scheduling/messages';
 import { runScheduler } from './scheduling/run-scheduler';
 import { SchedulerRunRepository } from './scheduling/scheduler-runs';
 
@@ -36,7 +36,7 @@ export const createWorkflowSchedulerHandler = (deps: AppDependencies) =>
     redriveDeadLetters: async ({ session }) => {
       const moved = await deps.webhookQueue.redriveDeadLetters(REDRIVE_LIMIT);
       deps.logger.info('Exécutions en échec renvoyées', { moved, by: session.email });
-      return { moved, message: SCHEDULING_MESSAGES.redriven(moved) };
+      return { moved, message: MESSAGES.scheduler.redriven(moved) };
     },
   });
 

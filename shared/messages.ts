@@ -127,6 +127,24 @@ export const MESSAGES = {
     timeout: "Délai d'attente dépassé : le webhook n'a pas répondu à temps",
     /** Same voice: the webhook address leads to a private or reserved network. */
     privateAddress: 'Adresse du webhook refusée : elle mène à un réseau privé ou réservé',
+    /** Same voice: a 404 from n8n means the production webhook is not registered (workflow inactive there). */
+    notFoundInactive: "Webhook introuvable - vérifiez l'URL (workflow inactif dans n8n ?)",
+    /** Same voice: a 3xx answer; redirects are never followed, one could lead inside our network. */
+    redirectRefused: "Erreur d'exécution: redirection refusée",
+    /** Same voice: details given to `connectionError(…)`, by cause. */
+    connection: {
+      refused: 'connexion refusée',
+      hostNotFound: 'nom de domaine introuvable',
+      dnsUnavailable: 'résolution DNS momentanément impossible',
+      noAddress: 'aucune adresse trouvée pour ce nom',
+      unreachable: 'hôte injoignable',
+      tls: 'certificat TLS invalide',
+      unknown: 'erreur inconnue',
+    },
+    /** Same voice: a lawyer's workflow that the administrator has not activated cannot be run. */
+    workflowInactive: "Automatisation inactive : en attente d'activation par l'administrateur",
+    /** Same voice: a second manual run of one workflow within the 30-second lock (spec §9). */
+    manualRunLocked: 'Exécution déjà lancée il y a moins de 30 secondes. Veuillez patienter.',
   },
   scheduler: {
     error: (message: string) => `Erreur du planificateur: ${message}`,
@@ -137,6 +155,22 @@ export const MESSAGES = {
     summary: (succeeded: number, total: number) => `Planificateur: ${succeeded}/${total} workflows réussis`,
     forcedSummary: (succeeded: number, total: number) =>
       `Exécution forcée: ${succeeded}/${total} workflows réussis`,
+    /** Same voice: a due run handed to the queue; the call follows within seconds. */
+    queued: "Mis en file d'exécution",
+    /** Same voice: a run due within the next minute, handed to the queue with a delay. */
+    queuedWithDelay: (seconds: number) => `Mis en file d'exécution, appel dans ${seconds} s`,
+    /** Same voice: the queue refused the run; its slot stays due for the next tick. */
+    queueFailed: "Échec de la mise en file d'exécution : nouvel essai à la prochaine minute",
+    /** Same voice: the slot of a due run could not be claimed; it stays due for the next tick. */
+    claimFailed: "Échec de la réservation de l'exécution : nouvel essai à la prochaine minute",
+    /** Same voice: the result's error when some runs could not be queued. */
+    someQueueFailures: (failed: number) =>
+      `Erreur du planificateur: ${failed} workflow(s) n'ont pas pu être mis en file d'exécution`,
+    /** Same voice: dead-lettered runs sent back. */
+    redriven: (moved: number) =>
+      moved === 0
+        ? 'Aucune exécution en échec à relancer'
+        : `${moved} exécution(s) en échec renvoyée(s) dans la file d'exécution`,
   },
   promo: {
     createFailed: 'Impossible de créer le code promo',

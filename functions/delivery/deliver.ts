@@ -5,7 +5,6 @@ import {
   WebhookResolutionError,
   WebhookTimeoutError,
 } from './errors';
-import { DELIVERY_MESSAGES } from './messages';
 import { type PinnedResponse, pinnedRequest } from './pinned-request';
 import { signWebhook } from './signature';
 import { checkWebhookUrl, type Resolver } from './ssrf-guard';
@@ -189,8 +188,8 @@ function outcomeOfResponse(response: PinnedResponse, durationMs: number, receive
 }
 
 function messageOfStatus(status: number, statusText: string): string {
-  if (status >= 300 && status < 400) return DELIVERY_MESSAGES.redirectRefused;
-  if (status === 404) return DELIVERY_MESSAGES.notFound;
+  if (status >= 300 && status < 400) return MESSAGES.execution.redirectRefused;
+  if (status === 404) return MESSAGES.execution.notFoundInactive;
   if (status === 403) return MESSAGES.execution.forbidden;
   if (status === 500) return MESSAGES.execution.serverError;
   // The reason phrase comes from the receiver: printable ASCII only, and short.
@@ -216,7 +215,7 @@ function outcomeOfError(error: unknown, durationMs: number): DeliveryOutcome {
   if (error instanceof WebhookResolutionError) return failed('network', error.message, true);
   const code = errnoCode(error);
   if (code === undefined) {
-    return failed('network', MESSAGES.execution.connectionError(DELIVERY_MESSAGES.connection.unknown), true);
+    return failed('network', MESSAGES.execution.connectionError(MESSAGES.execution.connection.unknown), true);
   }
   if (code === 'ETIMEDOUT') return failed('timeout', MESSAGES.execution.timeout, true);
   if (code === 'ECONNRESET' || code === 'EPIPE')
@@ -225,7 +224,7 @@ function outcomeOfError(error: unknown, durationMs: number): DeliveryOutcome {
 }
 
 function connectionDetail(code: string): string {
-  const { connection } = DELIVERY_MESSAGES;
+  const { connection } = MESSAGES.execution;
   if (code === 'ECONNREFUSED') return `${connection.refused} (${code})`;
   if (code === 'EHOSTUNREACH' || code === 'ENETUNREACH') return `${connection.unreachable} (${code})`;
   if (code === 'ENOTFOUND') return `${connection.hostNotFound} (${code})`;

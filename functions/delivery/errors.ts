@@ -1,5 +1,4 @@
 import { MESSAGES } from '../../shared/messages';
-import { DELIVERY_MESSAGES } from './messages';
 
 /** Every error the webhook delivery raises; its message is the French text the user reads. */
 export class WebhookDeliveryError extends Error {
@@ -52,7 +51,7 @@ export class WebhookTimeoutError extends WebhookDeliveryError {
 }
 
 function resolutionDetail(code: string | undefined): string {
-  if (code === 'ENOTFOUND' || code === 'ENODATA') return DELIVERY_MESSAGES.connection.hostNotFound;
-  if (code === undefined) return DELIVERY_MESSAGES.connection.noAddress;
-  return `${DELIVERY_MESSAGES.connection.dnsUnavailable} (${code})`;
+  if (code === 'ENOTFOUND' || code === 'ENODATA') return MESSAGES.execution.connection.hostNotFound;
+  if (code === undefined) return MESSAGES.execution.connection.noAddress;
+  return `${MESSAGES.execution.connection.dnsUnavailable} (${code})`;
 }

@@ -11,7 +11,6 @@ import { BadRequestError, ConflictError, HttpError, NotFoundError } from '../dom
 import type { SessionContext } from '../domain/sessions';
 import type { Logger } from '../runtime/dependencies';
 import { ExecutionRepository } from './execution-repository';
-import { SCHEDULING_MESSAGES } from './messages';
 import { callWorkflowWebhook, type WebhookCallSettings } from './webhook-call';
 
 export interface ManualRunDependencies extends WebhookCallSettings {
@@ -62,9 +61,9 @@ export class ManualRunService {
     if (request.webhookUrl !== undefined && !sameWebhookUrl(request.webhookUrl, workflow.webhookUrl)) {
       throw new BadRequestError(MESSAGES.execution.invalidWebhookUrl);
     }
-    if (!workflow.webhookUrl) throw new BadRequestError(SCHEDULING_MESSAGES.noWebhookUrl);
+    if (!workflow.webhookUrl) throw new BadRequestError(MESSAGES.execution.invalidWebhookUrl);
     if (!workflow.active && caller.role !== 'admin') {
-      throw new ConflictError(SCHEDULING_MESSAGES.workflowInactive);
+      throw new ConflictError(MESSAGES.execution.workflowInactive);
     }
     await this.lock(workflow.id);
 
@@ -118,7 +117,7 @@ export class ManualRunService {
         }),
       );
     } catch (error) {
-      if (isConditionFailure(error)) throw new HttpError(429, SCHEDULING_MESSAGES.manualRunLocked);
+      if (isConditionFailure(error)) throw new HttpError(429, MESSAGES.execution.manualRunLocked);
       throw error;
     }
   }

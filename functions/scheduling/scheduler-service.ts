@@ -20,7 +20,6 @@ import {
   LOOK_AHEAD_MS,
   NEVER_RAN,
 } from './due-index';
-import { SCHEDULING_MESSAGES } from './messages';
 import type { DispatchEntry, DispatchQueue } from './queue';
 import { WEBHOOK_QUEUE } from './settings';
 
@@ -86,7 +85,7 @@ export class SchedulerService {
         workflowId: workflow.id,
         workflowName: workflow.name,
         status: 'failed',
-        message: SCHEDULING_MESSAGES.claimFailed,
+        message: MESSAGES.scheduler.claimFailed,
       }));
     const batches = chunks(claims, WEBHOOK_QUEUE.sendBatchSize);
     const outcomes = await mapWithConcurrency(batches, SEND_CONCURRENCY, (batch) =>
@@ -110,7 +109,7 @@ export class SchedulerService {
       workflows_checked: candidates.length,
       executions,
       message: summary(succeeded, executions.length),
-      ...(failed > 0 ? { error: SCHEDULING_MESSAGES.someQueueFailures(failed) } : {}),
+      ...(failed > 0 ? { error: MESSAGES.scheduler.someQueueFailures(failed) } : {}),
     };
   }
 
@@ -197,12 +196,12 @@ export class SchedulerService {
           return {
             ...base,
             status: 'success',
-            message: delay > 0 ? SCHEDULING_MESSAGES.queuedWithDelay(delay) : SCHEDULING_MESSAGES.queued,
+            message: delay > 0 ? MESSAGES.scheduler.queuedWithDelay(delay) : MESSAGES.scheduler.queued,
           };
         }
         this.deps.logger.error('Envoi à la file refusé', { workflowId: claim.workflow.id, reason });
         await this.release(claim, forced);
-        return { ...base, status: 'failed', message: SCHEDULING_MESSAGES.queueFailed };
+        return { ...base, status: 'failed', message: MESSAGES.scheduler.queueFailed };
       }),
     );
   }

@@ -1,8 +1,6 @@
 import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
 
 import { type WorkflowRecord, WorkflowRepository } from '../../functions/data/workflows';
-import { DELIVERY_MESSAGES } from '../../functions/delivery/messages';
-import { SCHEDULING_MESSAGES } from '../../functions/scheduling/messages';
 import { MESSAGES } from '../../shared/messages';
 import type { ExecuteWebhookReply, ExecutionList } from '../../shared/schemas/scheduler';
 import { createTestApp, disposeTestApp, type TestApp } from '../support/app';
@@ -125,7 +123,11 @@ describe('manual run and execution history', () => {
       statusCode: 200,
       body: { success: false, status: 500, error: MESSAGES.execution.serverError },
     });
-    expect(notFound.body).toMatchObject({ success: false, status: 404, error: DELIVERY_MESSAGES.notFound });
+    expect(notFound.body).toMatchObject({
+      success: false,
+      status: 404,
+      error: MESSAGES.execution.notFoundInactive,
+    });
     expect(callsOn(failing)).toHaveLength(1);
   });
 
@@ -147,7 +149,7 @@ describe('manual run and execution history', () => {
 
     expect(byLawyer).toMatchObject({
       statusCode: 409,
-      body: { error: SCHEDULING_MESSAGES.workflowInactive },
+      body: { error: MESSAGES.execution.workflowInactive },
     });
     expect(byAdmin.body).toMatchObject({ success: true });
     expect(callsOn(workflow)).toHaveLength(1);
@@ -185,7 +187,7 @@ describe('manual run and execution history', () => {
     const afterLock = await run(lawyer, { workflowId: workflow.id });
 
     expect(first.body).toMatchObject({ success: true });
-    expect(tooSoon).toMatchObject({ statusCode: 429, body: { error: SCHEDULING_MESSAGES.manualRunLocked } });
+    expect(tooSoon).toMatchObject({ statusCode: 429, body: { error: MESSAGES.execution.manualRunLocked } });
     expect(afterLock.body).toMatchObject({ success: true });
     expect(callsOn(workflow)).toHaveLength(2);
   });

@@ -8,7 +8,6 @@ import {
   workflowKey,
 } from '../../functions/data/workflows';
 import { NEVER_RAN } from '../../functions/scheduling/due-index';
-import { SCHEDULING_MESSAGES } from '../../functions/scheduling/messages';
 import type { DispatchQueue } from '../../functions/scheduling/queue';
 import { SchedulerService } from '../../functions/scheduling/scheduler-service';
 import { type LocalQueues, startLocalQueues } from '../../lib/local/queue/local-queues';
@@ -131,7 +130,7 @@ describe('scheduler', () => {
       app.clock.advance(minutes(1));
       const lookingAhead = await scheduler().run('schedule');
       expect(lookingAhead.executions).toHaveLength(1);
-      expect(lookingAhead.executions[0]?.message).toBe(SCHEDULING_MESSAGES.queuedWithDelay(60));
+      expect(lookingAhead.executions[0]?.message).toBe(MESSAGES.scheduler.queuedWithDelay(60));
       app.clock.advance(minutes(1));
       expect((await scheduler().run('schedule')).executions).toHaveLength(0);
 
@@ -174,7 +173,7 @@ describe('scheduler', () => {
           workflowId: soon.id,
           workflowName: soon.name,
           status: 'success',
-          message: SCHEDULING_MESSAGES.queuedWithDelay(30),
+          message: MESSAGES.scheduler.queuedWithDelay(30),
         },
       ]);
       expect(await queueDepth(queues)).toEqual({ visible: 0, inFlight: 0, delayed: 1, total: 1 });
@@ -204,13 +203,13 @@ describe('scheduler', () => {
       const first = await scheduler(flaky).run('schedule');
 
       expect(first.success).toBe(false);
-      expect(first.error).toBe(SCHEDULING_MESSAGES.someQueueFailures(1));
+      expect(first.error).toBe(MESSAGES.scheduler.someQueueFailures(1));
       expect(first.message).toBe(MESSAGES.scheduler.summary(1, 2));
       expect(first.executions).toContainEqual({
         workflowId: refused.id,
         workflowName: refused.name,
         status: 'failed',
-        message: SCHEDULING_MESSAGES.queueFailed,
+        message: MESSAGES.scheduler.queueFailed,
       });
       const second = await scheduler().run('schedule');
       expect(second.executions).toMatchObject([{ workflowId: refused.id, status: 'success' }]);
@@ -249,7 +248,7 @@ describe('scheduler', () => {
         workflowId: unlucky.id,
         workflowName: unlucky.name,
         status: 'failed',
-        message: SCHEDULING_MESSAGES.claimFailed,
+        message: MESSAGES.scheduler.claimFailed,
       });
       expect(first.executions).toContainEqual(
         expect.objectContaining({ workflowId: lucky.id, status: 'success' }),
@@ -339,7 +338,7 @@ describe('scheduler', () => {
 
       expect(reply).toMatchObject({
         statusCode: 200,
-        body: { moved: 0, message: SCHEDULING_MESSAGES.redriven(0) },
+        body: { moved: 0, message: MESSAGES.scheduler.redriven(0) },
       });
     });
   });

@@ -1,7 +1,6 @@
 import { afterEach, beforeEach, describe, expect, inject, it } from 'vitest';
 
 import { type WorkflowRecord, WorkflowRepository } from '../../functions/data/workflows';
-import { DELIVERY_MESSAGES } from '../../functions/delivery/messages';
 import { ExecutionRepository } from '../../functions/scheduling/execution-repository';
 import type { DispatchQueue } from '../../functions/scheduling/queue';
 import { SchedulerService } from '../../functions/scheduling/scheduler-service';
@@ -207,7 +206,7 @@ describe('webhook worker', () => {
     await eventually(async () => receiver.calls.length === 1 && (await drained()), 'appel refusé traité');
 
     expect(await history(workflow.id)).toMatchObject([
-      { outcome: 'failed', httpStatus: 404, attempt: 1, message: DELIVERY_MESSAGES.notFound },
+      { outcome: 'failed', httpStatus: 404, attempt: 1, message: MESSAGES.execution.notFoundInactive },
     ]);
     expect((await history(workflow.id))[0]).not.toHaveProperty('retry');
     expect(await queueDepth(queues, 'dead-letter')).toMatchObject({ total: 0 });

@@ -10,7 +10,6 @@ import {
   deliverWebhook,
   parseRetryAfter,
 } from '../../../functions/delivery/deliver';
-import { DELIVERY_MESSAGES } from '../../../functions/delivery/messages';
 import { generateWebhookSecret, verifyWebhook } from '../../../functions/delivery/signature';
 import { MESSAGES } from '../../../shared/messages';
 import {
@@ -201,7 +200,10 @@ describe('deliverWebhook to a receiver that refuses the call', () => {
 
     const outcome = await deliver({ url: n8n.origin });
 
-    expect(outcome).toMatchObject({ message: DELIVERY_MESSAGES.notFound, responseJson: explanation });
+    expect(outcome).toMatchObject({
+      message: MESSAGES.execution.notFoundInactive,
+      responseJson: explanation,
+    });
   });
 
   it("shortens the receiver's reason phrase", async () => {
