@@ -34,6 +34,8 @@ export const MESSAGES = {
     notFound: 'Ressource introuvable.',
     /** Same voice: the method is not served on this path. */
     methodNotAllowed: 'Méthode non autorisée.',
+    /** Same voice: a concurrent request changed the same data (the request can be sent again). */
+    conflict: 'Les données ont été modifiées en même temps par une autre requête. Veuillez réessayer.',
     /** Same voice: an unexpected server failure, never with details. */
     internal: 'Erreur interne du serveur. Veuillez réessayer.',
   },

@@ -27,5 +27,21 @@ export function isConditionFailure(error: unknown): boolean {
   return false;
 }
 
+/**
+ * Whether a DynamoDB error is a write conflict: two transactions (or a transaction and a plain
+ * write) touched the same item at once. DynamoDB Local serialises writes and never raises it, real
+ * DynamoDB does under load; the caller may simply try again, so it is a 409, not a 500.
+ */
+export function isWriteConflict(error: unknown): boolean {
+  if (!(error instanceof Error)) return false;
+  if (error.name === 'TransactionConflictException') return true;
+  if (error.name === 'TransactionCanceledException') {
+    const reasons =
+      (error as Error & { CancellationReasons?: { Code?: string }[] }).CancellationReasons ?? [];
+    return reasons.some((reason) => reason.Code === 'TransactionConflict');
+  }
+  return false;
+}
+
 /** Sort key of "newest first" lists: creation time then id, so equal times still sort stably. */
 export const createdSortKey = (createdAt: string, id: string) => `${createdAt}#${id}`;

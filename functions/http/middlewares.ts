@@ -4,6 +4,7 @@ import type { Context } from 'aws-lambda';
 import { MAX_BODY_BYTES } from '../../shared/constants';
 import { MESSAGES } from '../../shared/messages';
 import type { RouteDefinition } from '../../shared/routes';
+import { isWriteConflict } from '../data/table';
 import { BadRequestError, ForbiddenError, HttpError, UnauthorizedError } from '../domain/errors';
 import type { SessionContext, SessionService } from '../domain/sessions';
 import type { Logger } from '../runtime/dependencies';
@@ -89,6 +90,11 @@ export function errorReply(logger: Logger, route: RouteDefinition): ApiMiddlewar
       const { error } = request;
       if (error instanceof HttpError) {
         request.response = jsonResult(error.statusCode, { error: error.message });
+        return;
+      }
+      if (isWriteConflict(error)) {
+        logger.warn('Conflit d’écriture', { route: `${route.method} ${route.path}` });
+        request.response = jsonResult(409, { error: MESSAGES.request.conflict });
         return;
       }
       logger.error('Erreur non gérée', {

@@ -119,6 +119,32 @@ describe('apiHandler', () => {
       expect(logger.lines).toEqual([]);
     });
 
+    it.each([
+      [
+        'a cancelled transaction',
+        {
+          name: 'TransactionCanceledException',
+          CancellationReasons: [{ Code: 'None' }, { Code: 'TransactionConflict' }],
+        },
+      ],
+      ['a write racing a transaction', { name: 'TransactionConflictException' }],
+    ])('answers %s on real DynamoDB with 409, never 500', async (_case, fault) => {
+      // Arrange: DynamoDB Local never raises these; real DynamoDB does under concurrent writes.
+      const token = await sessionToken();
+      const handler = apiHandler(app, {
+        signOut: async () => {
+          throw Object.assign(new Error('Transaction cancelled'), fault);
+        },
+      });
+
+      // Act
+      const { statusCode, body } = await invoke(handler, apiEvent('POST', '/api/sign-out', { token }));
+
+      // Assert
+      expect(statusCode).toBe(409);
+      expect(body).toEqual({ error: MESSAGES.request.conflict });
+    });
+
     it('checks the session before running the implementation', async () => {
       // Arrange
       const calls: string[] = [];
