@@ -23,7 +23,12 @@ const emailIndexKeys = (record: Pick<LicenseRecord, 'userEmail' | 'licenseType' 
   ...(record.userEmail ? { GSI1PK: emailPartition(record.userEmail) } : {}),
   GSI1SK: `${record.licenseType}#${record.keyHash}`,
 });
-const emailPartition = (userEmail: string) => `LICENSE_EMAIL#${userEmail}`;
+/**
+ * E-mail addresses are compared without case (lawyer e-mails are stored lower-cased too), so a
+ * licence bought as `Avocat@Cabinet.fr` is found for the profile `avocat@cabinet.fr`.
+ */
+export const normaliseLicenseEmail = (userEmail: string) => userEmail.trim().toLowerCase();
+const emailPartition = (userEmail: string) => `LICENSE_EMAIL#${normaliseLicenseEmail(userEmail)}`;
 
 function toRecord(item: Record<string, unknown>): LicenseRecord {
   return {
@@ -43,7 +48,13 @@ function toRecord(item: Record<string, unknown>): LicenseRecord {
 export function putLicenseItem(table: Table, record: LicenseRecord) {
   return {
     TableName: table.name,
-    Item: { ...licenseKey(record.keyHash), ...emailIndexKeys(record), entity: 'License', ...record },
+    Item: {
+      ...licenseKey(record.keyHash),
+      ...emailIndexKeys(record),
+      entity: 'License',
+      ...record,
+      userEmail: record.userEmail === null ? null : normaliseLicenseEmail(record.userEmail),
+    },
     ConditionExpression: 'attribute_not_exists(PK)',
   };
 }
@@ -104,7 +115,11 @@ export class LicenseRepository {
           Key: licenseKey(keyHash),
           UpdateExpression: 'SET userEmail = :email, updatedAt = :now, GSI1PK = :gpk',
           ConditionExpression: 'attribute_exists(PK)',
-          ExpressionAttributeValues: { ':email': userEmail, ':now': now, ':gpk': emailPartition(userEmail) },
+          ExpressionAttributeValues: {
+            ':email': normaliseLicenseEmail(userEmail),
+            ':now': now,
+            ':gpk': emailPartition(userEmail),
+          },
         }),
       );
     } catch (error) {

@@ -81,6 +81,21 @@ describe('LicenseRepository', () => {
       expect(found).toEqual(record);
     });
 
+    it('stores the e-mail lower-cased and finds the licence whatever the case of the query', async () => {
+      // Arrange: a licence bought with capitals, as a customer may type his address at checkout.
+      const email = uniqueEmail('achat');
+      const { record } = newLicense({ licenseType: 'lawyer', userEmail: `  ${email.toUpperCase()} ` });
+      await licenses.create(record);
+
+      // Act
+      const found = await licenses.findByUserEmail(email, 'lawyer');
+      const foundByCapitals = await licenses.findByUserEmail(email.toUpperCase(), 'lawyer');
+
+      // Assert
+      expect(found?.userEmail).toBe(email);
+      expect(foundByCapitals?.keyHash).toBe(record.keyHash);
+    });
+
     it('does not find it under another type', async () => {
       // Arrange
       const { record } = newLicense({ licenseType: 'lawyer' });
