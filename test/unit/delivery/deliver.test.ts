@@ -2,7 +2,7 @@ import { createHmac, randomUUID } from 'node:crypto';
 import { once } from 'node:events';
 import { type AddressInfo, createServer as createNetServer } from 'node:net';
 
-import { afterEach, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 
 import {
   backoffSeconds,
@@ -14,28 +14,16 @@ import { generateWebhookSecret, verifyWebhook } from '../../../functions/deliver
 import { MESSAGES } from '../../../shared/messages';
 import {
   closedPort,
-  type Receiver,
   type ReceiverHandler,
-  type ReceiverOptions,
+  receiversClosedAfterEach,
   scriptedResolver,
-  startReceiver,
 } from './support/receiver';
 
 const SECRET = generateWebhookSecret();
 const BODY = { timestamp: '2025-05-21T08:00:00.000Z', source: 'notary_app', trigger: 'manual' };
 const SHORT_TIMEOUT_MS = 300;
 
-const receivers: Receiver[] = [];
-
-async function receiver(handler?: ReceiverHandler, options?: ReceiverOptions): Promise<Receiver> {
-  const started = await startReceiver(handler, options);
-  receivers.push(started);
-  return started;
-}
-
-afterEach(async () => {
-  await Promise.all(receivers.splice(0).map((started) => started.close()));
-});
+const receiver = receiversClosedAfterEach();
 
 /** One delivery to a loopback receiver (private addresses allowed, as in the local runtime). */
 function deliver(overrides: Partial<DeliveryRequest> & Pick<DeliveryRequest, 'url'>) {

@@ -3,11 +3,11 @@ import { readFileSync } from 'node:fs';
 import type { IncomingHttpHeaders } from 'node:http';
 import { createRequire } from 'node:module';
 
-import { afterEach, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 
 import { deliverWebhook } from '../../../functions/delivery/deliver';
 import { generateWebhookSecret } from '../../../functions/delivery/signature';
-import { type Receiver, startReceiver } from './support/receiver';
+import { receiversClosedAfterEach } from './support/receiver';
 
 /**
  * The n8n Code node snippets of docs/webhook-signature.md, run as n8n runs them (an async function
@@ -89,16 +89,11 @@ function workflow(): Workflow {
   };
 }
 
-const receivers: Receiver[] = [];
-
-afterEach(async () => {
-  await Promise.all(receivers.splice(0).map((started) => started.close()));
-});
+const receiver = receiversClosedAfterEach();
 
 /** One real signed call, as n8n's Webhook node receives it. */
 async function signedCall(options: { messageId?: string; timestamp?: number } = {}) {
-  const n8n = await startReceiver();
-  receivers.push(n8n);
+  const n8n = await receiver();
   const outcome = await deliverWebhook({
     url: `${n8n.origin}/webhook/relance`,
     body: BODY,

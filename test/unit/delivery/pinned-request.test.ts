@@ -7,26 +7,16 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import type { TLSSocket } from 'node:tls';
 
-import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 
 import { deliverWebhook } from '../../../functions/delivery/deliver';
 import { WebhookTimeoutError } from '../../../functions/delivery/errors';
 import { DEFAULT_MAX_RESPONSE_BYTES, pinnedRequest } from '../../../functions/delivery/pinned-request';
 import { generateWebhookSecret } from '../../../functions/delivery/signature';
 import type { CheckedWebhookUrl } from '../../../functions/delivery/ssrf-guard';
-import { type Receiver, type ReceiverHandler, startReceiver } from './support/receiver';
+import { receiversClosedAfterEach } from './support/receiver';
 
-const receivers: Receiver[] = [];
-
-async function receiver(handler?: ReceiverHandler): Promise<Receiver> {
-  const started = await startReceiver(handler);
-  receivers.push(started);
-  return started;
-}
-
-afterEach(async () => {
-  await Promise.all(receivers.splice(0).map((started) => started.close()));
-});
+const receiver = receiversClosedAfterEach();
 
 /** A target as `checkWebhookUrl` would return it, for a name that no DNS knows. */
 function pinned(url: string, ...addresses: string[]): CheckedWebhookUrl {

@@ -1,17 +1,11 @@
 import { randomUUID } from 'node:crypto';
 
-import { afterEach, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 
 import { type DeliveryRequest, deliverWebhook } from '../../../functions/delivery/deliver';
 import { generateWebhookSecret } from '../../../functions/delivery/signature';
 import { MESSAGES } from '../../../shared/messages';
-import {
-  type Receiver,
-  type ReceiverHandler,
-  type ReceiverOptions,
-  scriptedResolver,
-  startReceiver,
-} from './support/receiver';
+import { receiversClosedAfterEach, scriptedResolver } from './support/receiver';
 
 /**
  * The guard seen from the network: a real listener on the refused address must see no connection
@@ -23,17 +17,7 @@ const SECRET = generateWebhookSecret();
 /** Public by every rule, yet assigned to no one: nothing real receives what is sent there. */
 const UNASSIGNED_PUBLIC_V6 = '3000::1';
 
-const receivers: Receiver[] = [];
-
-async function receiver(handler?: ReceiverHandler, options?: ReceiverOptions): Promise<Receiver> {
-  const started = await startReceiver(handler, options);
-  receivers.push(started);
-  return started;
-}
-
-afterEach(async () => {
-  await Promise.all(receivers.splice(0).map((started) => started.close()));
-});
+const receiver = receiversClosedAfterEach();
 
 function deliver(overrides: Partial<DeliveryRequest> & Pick<DeliveryRequest, 'url' | 'allowPrivate'>) {
   return deliverWebhook({

@@ -7,6 +7,7 @@ import {
   type ServerResponse,
 } from 'node:http';
 import type { AddressInfo } from 'node:net';
+import { afterEach } from 'vitest';
 
 /** One call a receiver got, with the raw body bytes (what a signature covers). */
 export interface ReceivedCall {
@@ -98,4 +99,23 @@ export function scriptedResolver(...answers: readonly (readonly string[])[]) {
     }));
   };
   return { resolve, calls };
+}
+
+/**
+ * Receivers started by one test file, all closed after each test: call once at the top of the file
+ * and start receivers with the function it returns.
+ */
+export function receiversClosedAfterEach(): (
+  handler?: ReceiverHandler,
+  options?: ReceiverOptions,
+) => Promise<Receiver> {
+  const started: Receiver[] = [];
+  afterEach(async () => {
+    await Promise.all(started.splice(0).map((receiver) => receiver.close()));
+  });
+  return async (handler, options) => {
+    const receiver = await startReceiver(handler, options);
+    started.push(receiver);
+    return receiver;
+  };
 }
