@@ -126,48 +126,68 @@ async function batchWrite(table: Table, items: Record<string, unknown>[]) {
   });
 }
 
-/** Reads the due workflows through the due index, as the scheduler does; counts the items read. */
-async function readThroughIndex(table: Table, now: Date) {
-  let itemsRead = 0;
-  let due = 0;
+/** Items read (before filters) and items matched by a paginated read. */
+interface ReadCount {
+  itemsRead: number;
+  due: number;
+}
+
+/**
+ * Runs paginated reads in parallel (one per partition or segment) and adds up what DynamoDB says
+ * it read (ScannedCount) and matched (Count): the figures both readers are compared on.
+ */
+async function countPages(
+  readers: readonly ((startKey: Record<string, unknown> | undefined) => Promise<{
+    ScannedCount?: number;
+    Count?: number;
+    LastEvaluatedKey?: Record<string, unknown>;
+  }>)[],
+): Promise<ReadCount> {
+  const count: ReadCount = { itemsRead: 0, due: 0 };
   await Promise.all(
-    allDuePartitions().map(async (partition) => {
+    readers.map(async (readPage) => {
       let startKey: Record<string, unknown> | undefined;
       do {
-        const page = await table.doc.send(
-          new QueryCommand({
-            TableName: table.name,
-            IndexName: 'DueIndex',
-            KeyConditionExpression: 'DuePK = :pk AND DueSK <= :bound',
-            ExpressionAttributeValues: {
-              ':pk': partition,
-              ':bound': dueBound(new Date(now.getTime() + LOOK_AHEAD_MS)),
-            },
-            ExclusiveStartKey: startKey,
-          }),
-        );
-        itemsRead += page.ScannedCount ?? 0;
-        due += page.Count ?? 0;
+        const page = await readPage(startKey);
+        count.itemsRead += page.ScannedCount ?? 0;
+        count.due += page.Count ?? 0;
         startKey = page.LastEvaluatedKey;
       } while (startKey);
     }),
   );
-  return { itemsRead, due };
+  return count;
+}
+
+/** Reads the due workflows through the due index, as the scheduler does; counts the items read. */
+function readThroughIndex(table: Table, now: Date): Promise<ReadCount> {
+  const bound = dueBound(new Date(now.getTime() + LOOK_AHEAD_MS));
+  return countPages(
+    allDuePartitions().map(
+      (partition) => (startKey: Record<string, unknown> | undefined) =>
+        table.doc.send(
+          new QueryCommand({
+            TableName: table.name,
+            IndexName: 'DueIndex',
+            KeyConditionExpression: 'DuePK = :pk AND DueSK <= :bound',
+            ExpressionAttributeValues: { ':pk': partition, ':bound': bound },
+            ExclusiveStartKey: startKey,
+          }),
+        ),
+    ),
+  );
 }
 
 /**
  * The baseline: a Scan of the table with a filter on active, scheduled and due (parallel, one
  * segment per index shard so that both readers have the same parallelism).
  */
-async function readThroughScan(table: Table, now: Date) {
-  let itemsRead = 0;
-  let due = 0;
+function readThroughScan(table: Table, now: Date): Promise<ReadCount> {
   const bound = new Date(now.getTime() + LOOK_AHEAD_MS).toISOString();
-  await Promise.all(
-    Array.from({ length: DUE_SHARDS }, async (_, segment) => {
-      let startKey: Record<string, unknown> | undefined;
-      do {
-        const page = await table.doc.send(
+  return countPages(
+    Array.from(
+      { length: DUE_SHARDS },
+      (_, segment) => (startKey: Record<string, unknown> | undefined) =>
+        table.doc.send(
           new ScanCommand({
             TableName: table.name,
             Segment: segment,
@@ -182,14 +202,9 @@ async function readThroughScan(table: Table, now: Date) {
             },
             ExclusiveStartKey: startKey,
           }),
-        );
-        itemsRead += page.ScannedCount ?? 0;
-        due += page.Count ?? 0;
-        startKey = page.LastEvaluatedKey;
-      } while (startKey);
-    }),
+        ),
+    ),
   );
-  return { itemsRead, due };
 }
 
 async function timed<T>(work: () => Promise<T>): Promise<{ result: T; ms: number }> {
