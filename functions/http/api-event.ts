@@ -1,3 +1,5 @@
+import { timingSafeEqual } from 'node:crypto';
+
 import type { APIGatewayProxyEventV2, APIGatewayProxyStructuredResultV2, Context } from 'aws-lambda';
 
 export type ApiEvent = APIGatewayProxyEventV2;
@@ -14,14 +16,30 @@ export function jsonResult(statusCode: number, body: unknown): ApiResult {
   };
 }
 
+/** The header CloudFront adds to the requests it forwards to the API, carrying a secret. */
+export const ORIGIN_VERIFY_HEADER = 'x-origin-verify';
+
 /**
  * The address of the client. Behind CloudFront the HTTP API sees CloudFront's address, so the
- * viewer address CloudFront sets (and overwrites if a client sends one) is preferred.
+ * viewer address CloudFront sets (and overwrites if a client sends one) is preferred — but only on
+ * a request that came through our distribution, which proves it with the origin secret: a caller
+ * of the execute-api address directly could otherwise choose his own address and escape sign-in
+ * throttling. Without an origin secret (the local runtime) the source address is used.
+ *
+ * @param originSecret the value CloudFront sends in `x-origin-verify`, if the deployment has one
  */
-export function clientAddressOf(event: ApiEvent): string {
+export function clientAddressOf(event: ApiEvent, originSecret: string | undefined): string {
   const viewer = event.headers?.['cloudfront-viewer-address'];
-  if (viewer) return viewer.replace(/:\d+$/, '');
+  const proof = event.headers?.[ORIGIN_VERIFY_HEADER];
+  if (viewer && originSecret && proof && sameSecret(proof, originSecret)) return viewer.replace(/:\d+$/, '');
   return event.requestContext.http.sourceIp;
+}
+
+/** Constant-time comparison, so the response time says nothing about the secret. */
+function sameSecret(given: string, expected: string): boolean {
+  const a = Buffer.from(given);
+  const b = Buffer.from(expected);
+  return a.length === b.length && timingSafeEqual(a, b);
 }
 
 /** The bearer token of the Authorization header, if any. */

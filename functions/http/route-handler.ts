@@ -70,7 +70,7 @@ export function apiHandler(deps: AppDependencies, implementations: RouteImplemen
           session: (context.session ?? null) as never,
           pathParameters: event.pathParameters ?? {},
           query: event.queryStringParameters ?? {},
-          clientAddress: clientAddressOf(event),
+          clientAddress: clientAddressOf(event, await deps.originSecret?.()),
         });
         if (result && typeof result === 'object' && STATUS in result) {
           const reply = result as StatusReply<unknown>;

@@ -60,6 +60,11 @@ export interface AppDependencies extends SchedulingPorts {
   readonly table: Table;
   /** The server keys, loaded once per process from Secrets Manager (or the local keys file). */
   readonly appKeys: () => Promise<AppKeys>;
+  /**
+   * The secret CloudFront sends in `x-origin-verify`, loaded once per process; absent where no
+   * CloudFront stands in front of the API (the local runtime, tests).
+   */
+  readonly originSecret?: () => Promise<string>;
   readonly clock: Clock;
   readonly logger: Logger;
   readonly lawyerSecrets: LawyerSecretStore;

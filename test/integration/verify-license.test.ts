@@ -349,4 +349,51 @@ describe('verify-license', () => {
       }
     });
   });
+
+  describe('client address behind CloudFront', () => {
+    const ORIGIN_SECRET = 'secret-origine-de-test-0123456789';
+
+    /** Wrong keys from one source address, each claiming another viewer address. */
+    const failFromViewers = async (count: number, sourceIp: string, proof: string | undefined) => {
+      const behindCloudFront = createVerifyLicenseHandler({
+        ...app,
+        originSecret: async () => ORIGIN_SECRET,
+      });
+      const replies = [];
+      for (let attempt = 0; attempt < count; attempt += 1) {
+        const headers: Record<string, string> = { 'cloudfront-viewer-address': `${uniqueIp()}:443` };
+        if (proof) headers['x-origin-verify'] = proof;
+        replies.push(
+          await invoke<VerifyLicenseReply>(
+            behindCloudFront,
+            apiEvent('POST', '/api/verify-license', {
+              body: { licenseKey: 'NOTARY-WRONGKEY' },
+              sourceIp,
+              headers,
+            }),
+          ),
+        );
+      }
+      return replies;
+    };
+
+    it('counts by the viewer address on requests that carry the origin secret', async () => {
+      // Act: one CloudFront edge address, many viewers, one wrong key each.
+      const replies = await failFromViewers(SIGN_IN_THROTTLE.lockAfter + 2, uniqueIp(), ORIGIN_SECRET);
+
+      // Assert: no viewer is locked, since each made one attempt.
+      expect(replies.every(({ statusCode }) => statusCode === 200)).toBe(true);
+    });
+
+    it.each([
+      ['without the origin secret', undefined],
+      ['with a wrong origin secret', 'secret-origine-devine-0123456789'],
+    ])('ignores a viewer address sent %s and counts by the source address', async (_case, proof) => {
+      // Act: a caller of the execute-api address forging a new viewer address on every try.
+      const replies = await failFromViewers(SIGN_IN_THROTTLE.lockAfter + 1, uniqueIp(), proof);
+
+      // Assert: he is locked out all the same.
+      expect(replies.at(-1)?.statusCode).toBe(429);
+    });
+  });
 });

@@ -94,6 +94,8 @@ export function apiEvent(
     pathParameters?: Record<string, string>;
     query?: Record<string, string>;
     sourceIp?: string;
+    /** More request headers, lower-case as API Gateway passes them. */
+    headers?: Record<string, string>;
   } = {},
 ): ApiEvent {
   const body = options.rawBody ?? (options.body === undefined ? undefined : JSON.stringify(options.body));
@@ -105,6 +107,7 @@ export function apiEvent(
     headers: {
       'content-type': 'application/json',
       ...(options.token ? { authorization: `Bearer ${options.token}` } : {}),
+      ...options.headers,
     },
     pathParameters: options.pathParameters,
     queryStringParameters: options.query,
