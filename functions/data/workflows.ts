@@ -121,21 +121,44 @@ export class WorkflowRepository {
   }
 
   /** Applies an admin's changes and returns the workflow as it now is. */
+  /**
+   * Writes the edited fields and the index keys they move, and nothing else: attributes this
+   * method does not own (the manual-run lock, the last run the worker records) stay as they are.
+   * Conditional on the version read, and on the scheduler not having claimed the slot since.
+   */
   async update(id: string, changes: WorkflowChanges, now: string): Promise<WorkflowRecord> {
     const current = await this.getById(id);
     if (!current) throw new WorkflowNotFoundError();
-    const next: WorkflowRecord = { ...current, ...changes, updatedAt: now };
+    const edited = Object.fromEntries(Object.entries(changes).filter(([, value]) => value !== undefined));
+    const next: WorkflowRecord = { ...current, ...edited, updatedAt: now };
+    const keys: Record<string, unknown> = indexKeys(next);
+    const set: Record<string, unknown> = { ...edited, updatedAt: now };
+    // Index keys the change removes: leaving a folder, or leaving the due index.
+    const removed = [
+      ...(next.folderId ? [] : ['GSI3PK', 'GSI3SK']),
+      ...(keys.DuePK === undefined ? ['DuePK', 'DueSK'] : []),
+    ];
+    for (const attribute of ['GSI2PK', 'GSI3PK', 'GSI3SK', 'DuePK', 'DueSK']) {
+      if (keys[attribute] !== undefined) set[attribute] = keys[attribute];
+    }
+    const names = Object.fromEntries(Object.keys(set).map((field, index) => [`#f${index}`, field]));
+    const values = Object.fromEntries(Object.values(set).map((value, index) => [`:v${index}`, value]));
+    const assignments = Object.keys(names).map((name, index) => `${name} = :v${index}`);
+    const removals = removed.map((attribute) => {
+      const name = `#r${attribute}`;
+      names[name] = attribute;
+      return name;
+    });
+    const schedule = scheduleUnchangedCondition(current);
     try {
       await this.table.doc.send(
-        new PutCommand({
+        new UpdateCommand({
           TableName: this.table.name,
-          Item: { ...workflowKey(id), entity: 'Workflow', ...indexKeys(next), ...next },
-          // Also unchanged: the slot the scheduler may have claimed since the read.
-          ConditionExpression: `updatedAt = :previous AND ${scheduleUnchangedCondition(current).expression}`,
-          ExpressionAttributeValues: {
-            ':previous': current.updatedAt,
-            ...scheduleUnchangedCondition(current).values,
-          },
+          Key: workflowKey(id),
+          UpdateExpression: `SET ${assignments.join(', ')}${removals.length ? ` REMOVE ${removals.join(', ')}` : ''}`,
+          ConditionExpression: `updatedAt = :previous AND ${schedule.expression}`,
+          ExpressionAttributeNames: names,
+          ExpressionAttributeValues: { ...values, ':previous': current.updatedAt, ...schedule.values },
         }),
       );
     } catch (error) {

@@ -170,6 +170,65 @@ describe('WorkflowRepository', () => {
       expect(await workflows.getById(workflow.id)).toMatchObject({ folderId: null });
     });
 
+    it('keeps the attributes it does not own, such as the manual-run lock', async () => {
+      // Arrange: a workflow someone just ran by hand (the lock is written by the manual run).
+      const workflow = workflowRecord();
+      await workflows.create(workflow);
+      await app.table.doc.send(
+        new PutCommand({
+          TableName: app.table.name,
+          Item: {
+            ...(
+              await app.table.doc.send(
+                new GetCommand({ TableName: app.table.name, Key: workflowKey(workflow.id) }),
+              )
+            ).Item,
+            manualRunAt: minutesAfterOrigin(9),
+          },
+        }),
+      );
+
+      // Act
+      await workflows.update(
+        workflow.id,
+        { description: 'Relance des clients sans réponse' },
+        minutesAfterOrigin(10),
+      );
+
+      // Assert
+      const { Item } = await app.table.doc.send(
+        new GetCommand({ TableName: app.table.name, Key: workflowKey(workflow.id) }),
+      );
+      expect(Item).toMatchObject({
+        manualRunAt: minutesAfterOrigin(9),
+        description: 'Relance des clients sans réponse',
+        entity: 'Workflow',
+      });
+    });
+
+    it('takes the workflow into the due index when scheduling is turned on, and out when off', async () => {
+      // Arrange
+      const workflow = workflowRecord({ active: true, cronEnabled: false });
+      await workflows.create(workflow);
+      const read = async () =>
+        (
+          await app.table.doc.send(
+            new GetCommand({ TableName: app.table.name, Key: workflowKey(workflow.id) }),
+          )
+        ).Item;
+
+      // Act
+      await workflows.update(workflow.id, { cronEnabled: true }, minutesAfterOrigin(10));
+      const scheduled = await read();
+      await workflows.update(workflow.id, { cronEnabled: false }, minutesAfterOrigin(11));
+      const unscheduled = await read();
+
+      // Assert
+      expect(scheduled?.DuePK).toMatch(/^DUE#/);
+      expect(unscheduled).not.toHaveProperty('DuePK');
+      expect(unscheduled).not.toHaveProperty('DueSK');
+    });
+
     it('refuses an unknown workflow without creating it', async () => {
       // Arrange
       const workflow = workflowRecord();
