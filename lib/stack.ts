@@ -5,6 +5,7 @@ import { Api } from './constructs/api';
 import { AppKeys } from './constructs/app-keys';
 import { DataTable } from './constructs/data-table';
 import { LawyerSecrets } from './constructs/lawyer-secrets';
+import { OriginVerify } from './constructs/origin-verify';
 import { Site } from './constructs/site';
 
 export interface AssistantJuridiqueStackProps extends StackProps {
@@ -23,8 +24,13 @@ export class AssistantJuridiqueStack extends Stack {
     const data = new DataTable(this, 'Data');
     const appKeys = new AppKeys(this, 'AppKeys');
     const lawyerSecrets = new LawyerSecrets(this, 'LawyerSecrets');
-    const api = new Api(this, 'Api', { table: data, appKeys, lawyerSecrets });
-    const site = new Site(this, 'Site', { siteDir: props.siteDir, httpApi: api.httpApi });
+    const originVerify = new OriginVerify(this, 'OriginVerify');
+    const api = new Api(this, 'Api', { table: data, appKeys, lawyerSecrets, originVerify });
+    const site = new Site(this, 'Site', {
+      siteDir: props.siteDir,
+      httpApi: api.httpApi,
+      apiOriginHeaders: originVerify.originHeader,
+    });
 
     new CfnOutput(this, 'SiteUrl', {
       description: "L'adresse du site ; l'API y est servie sous /api",

@@ -2,8 +2,9 @@ import { GetSecretValueCommand, SecretsManagerClient } from '@aws-sdk/client-sec
 
 import { createTable } from '../data/table';
 import { awsSchedulingPorts } from '../scheduling/ports';
-import { type AppKeys, parseAppKeys } from '../security/app-keys';
+import { parseAppKeys } from '../security/app-keys';
 import { type AppDependencies, createJsonLogger, systemClock } from './dependencies';
+import { ENVIRONMENT } from './environment';
 import { SecretsManagerLawyerSecretStore } from './secrets-manager-store';
 
 /** Reads a required environment variable; a missing one is a deployment error, reported at once. */
@@ -13,29 +14,54 @@ export function requiredEnv(name: string): string {
   return value;
 }
 
+/**
+ * A secret read from Secrets Manager once per execution environment, on first use. A failed read
+ * is retried on the next request rather than cached for the container's life.
+ */
+function cachedSecret<T>(
+  secrets: SecretsManagerClient,
+  secretId: () => string,
+  parse: (value: string) => T,
+): () => Promise<T> {
+  let value: Promise<T> | undefined;
+  return () => {
+    value ??= secrets.send(new GetSecretValueCommand({ SecretId: secretId() })).then(({ SecretString }) => {
+      if (!SecretString) throw new Error('Secret vide');
+      return parse(SecretString);
+    });
+    value.catch(() => {
+      value = undefined;
+    });
+    return value;
+  };
+}
+
 let dependencies: AppDependencies | undefined;
 
 /** The AWS composition root: built once per Lambda execution environment. */
 export function awsDependencies(): AppDependencies {
   if (dependencies) return dependencies;
   const table = createTable(requiredEnv('TABLE_NAME'));
-  const secretArn = requiredEnv('APP_KEYS_SECRET_ARN');
   const secrets = new SecretsManagerClient({});
-  let keys: Promise<AppKeys> | undefined;
-  const appKeys = () => {
-    keys ??= secrets.send(new GetSecretValueCommand({ SecretId: secretArn })).then(({ SecretString }) => {
-      if (!SecretString) throw new Error('Secret des clés du serveur vide');
-      return parseAppKeys(SecretString);
-    });
-    // A failed load is retried on the next request rather than cached for the container's life.
-    keys.catch(() => {
-      keys = undefined;
-    });
-    return keys;
-  };
+  // Read on first use: the scheduler tick and the webhook worker have no keys secret at all.
+  const appKeys = cachedSecret(
+    secrets,
+    () => requiredEnv(ENVIRONMENT.appKeysSecretArn),
+    (value) => parseAppKeys(value),
+  );
+  // Only the functions that count clients by address get the origin secret (and its grant).
+  const originSecretArn = process.env[ENVIRONMENT.originVerifySecretArn];
+  const originSecret = originSecretArn
+    ? cachedSecret(
+        secrets,
+        () => originSecretArn,
+        (value) => value,
+      )
+    : undefined;
   dependencies = {
     table,
     appKeys,
+    ...(originSecret ? { originSecret } : {}),
     clock: systemClock,
     logger: createJsonLogger(process.env.AWS_LAMBDA_FUNCTION_NAME ?? 'api'),
     // Only the lawyer functions get LAWYER_SECRETS_PREFIX (and the grant): read on first use.

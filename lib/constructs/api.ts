@@ -10,6 +10,7 @@ import { AppFunction } from './app-function';
 import type { AppKeys } from './app-keys';
 import type { DataTable, TableAccess } from './data-table';
 import type { LawyerSecrets } from './lawyer-secrets';
+import type { OriginVerify } from './origin-verify';
 import { repositoryPath } from './repository';
 
 /** What a handler's function is given besides the server keys, which every handler gets. */
@@ -18,6 +19,11 @@ export interface HandlerBindings {
   readonly table: TableAccess;
   /** Whether it saves, reads and deletes lawyers' Google secrets. @default false */
   readonly lawyerSecrets?: boolean;
+  /**
+   * Whether it counts requests by client address, and so must tell CloudFront's requests (which
+   * carry the origin secret) from direct calls of the execute-api address. @default false
+   */
+  readonly originVerify?: boolean;
 }
 
 /**
@@ -25,8 +31,8 @@ export interface HandlerBindings {
  * with its name, rather than getting a guessed grant. Every protected call reads its session.
  */
 export const HANDLER_BINDINGS: Readonly<Record<string, HandlerBindings>> = {
-  // Writes sessions and the sign-in throttle counters.
-  'verify-license': { table: 'readWrite' },
+  // Writes sessions and the sign-in throttle counters, counted per client address.
+  'verify-license': { table: 'readWrite', originVerify: true },
   // Deletes its session.
   'sign-out': { table: 'readWrite' },
   // Lawyers, their e-mail and licence claims, their Google secrets.
@@ -51,6 +57,8 @@ export interface ApiProps {
   readonly table: DataTable;
   readonly appKeys: AppKeys;
   readonly lawyerSecrets: LawyerSecrets;
+  /** The secret CloudFront adds to the requests it forwards. */
+  readonly originVerify: OriginVerify;
   /**
    * Stage-wide throttling, before any Lambda runs.
    * @default { rateLimit: 50, burstLimit: 100 }
@@ -111,6 +119,7 @@ export class Api extends Construct {
       props.table.bindTable(fn, bindings.table);
       props.appKeys.grantRead(fn);
       if (bindings.lawyerSecrets) props.lawyerSecrets.grantReadWrite(fn);
+      if (bindings.originVerify) props.originVerify.grantRead(fn);
       NagSuppressions.addResourceSuppressions(fn, [
         {
           id: 'Serverless-LambdaDLQ',

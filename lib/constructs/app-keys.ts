@@ -5,11 +5,13 @@ import * as secretsmanager from 'aws-cdk-lib/aws-secretsmanager';
 import { NagSuppressions } from 'cdk-nag';
 import { Construct } from 'constructs';
 
+import { ENVIRONMENT } from '../../functions/runtime/environment';
+
 import { AppFunction } from './app-function';
 import { repositoryPath } from './repository';
 
 /** The environment variable that names the keys secret to a function (read by `functions/runtime/aws.ts`). */
-export const APP_KEYS_SECRET_ARN_ENV = 'APP_KEYS_SECRET_ARN';
+export const APP_KEYS_SECRET_ARN_ENV = ENVIRONMENT.appKeysSecretArn;
 
 /**
  * The server's own keys in one Secrets Manager secret: JSON `{ sessionSigningKey, licenseHashKey,

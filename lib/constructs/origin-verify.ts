@@ -3,11 +3,11 @@ import type * as lambda from 'aws-cdk-lib/aws-lambda';
 import * as secretsmanager from 'aws-cdk-lib/aws-secretsmanager';
 import { NagSuppressions } from 'cdk-nag';
 import { Construct } from 'constructs';
-
 import { ORIGIN_VERIFY_HEADER } from '../../functions/http/api-event';
+import { ENVIRONMENT } from '../../functions/runtime/environment';
 
 /** The environment variable that names the origin secret to a function (`functions/runtime/aws.ts`). */
-export const ORIGIN_VERIFY_SECRET_ARN_ENV = 'ORIGIN_VERIFY_SECRET_ARN';
+export const ORIGIN_VERIFY_SECRET_ARN_ENV = ENVIRONMENT.originVerifySecretArn;
 
 /**
  * The secret CloudFront adds to every `/api/*` request it forwards (header `x-origin-verify`).

@@ -19,6 +19,8 @@ export interface SiteProps {
   readonly siteDir: string;
   /** The HTTP API served under `/api/*` on the same origin. */
   readonly httpApi: apigwv2.IHttpApi;
+  /** Headers CloudFront adds to every request it forwards to the API (the origin secret). */
+  readonly apiOriginHeaders?: Readonly<Record<string, string>>;
   /**
    * The SPA's runtime settings, published as `/config.json`.
    * @default { apiBaseUrl: '' } (the API is on the same origin)
@@ -138,6 +140,7 @@ export class Site extends Construct {
           origin: new origins.HttpOrigin(apiDomain, {
             protocolPolicy: cloudfront.OriginProtocolPolicy.HTTPS_ONLY,
             originSslProtocols: [cloudfront.OriginSslPolicy.TLS_V1_2],
+            customHeaders: props.apiOriginHeaders ? { ...props.apiOriginHeaders } : undefined,
           }),
           // A redirect would turn a POST into a GET: refuse plain HTTP instead.
           viewerProtocolPolicy: cloudfront.ViewerProtocolPolicy.HTTPS_ONLY,

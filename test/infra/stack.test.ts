@@ -81,6 +81,11 @@ const httpApiId = () =>
 const appKeysSecretId = () =>
   stack.getLogicalId(stack.node.findChild('AppKeys').node.findChild('Secret').node.defaultChild as CfnSecret);
 
+const originVerifySecretId = () =>
+  stack.getLogicalId(
+    stack.node.findChild('OriginVerify').node.findChild('Secret').node.defaultChild as CfnSecret,
+  );
+
 describe('data table', () => {
   it('is keyed, indexed and expired as TABLE_DEFINITION says', () => {
     template.hasResourceProperties('AWS::DynamoDB::Table', {
@@ -171,19 +176,23 @@ describe('permissions', () => {
     }
   });
 
-  it('lets the handlers read the app-keys secret only, plus lawyer secrets where declared', () => {
+  it('lets the handlers read the app-keys secret, plus the origin and lawyer secrets where declared', () => {
+    const refOf = (id: string) => JSON.stringify({ Ref: id });
     for (const name of handlerNames()) {
       const secretStatements = statementsOf(functionIdOf(name)).filter((statement) =>
         asArray(statement.Action).some((action) => action.startsWith('secretsmanager:')),
       );
-      const appKeys = secretStatements.filter(
-        (s) => JSON.stringify(s.Resource) === `{"Ref":"${appKeysSecretId()}"}`,
+      // CDK merges statements with the same actions: look at each resource on its own.
+      const readOnly = secretStatements.filter(
+        (s) => JSON.stringify(asArray(s.Action)) === '["secretsmanager:GetSecretValue"]',
       );
-      const others = secretStatements.filter((s) => !appKeys.includes(s));
-      expect(
-        appKeys.flatMap((s) => asArray(s.Action)),
-        name,
-      ).toEqual(['secretsmanager:GetSecretValue']);
+      const readable = readOnly.flatMap((s) =>
+        asArray(s.Resource).map((resource) => JSON.stringify(resource)),
+      );
+      const expected = [refOf(appKeysSecretId())];
+      if (HANDLER_BINDINGS[name]?.originVerify) expected.push(refOf(originVerifySecretId()));
+      expect(new Set(readable), name).toEqual(new Set(expected));
+      const others = secretStatements.filter((s) => !readOnly.includes(s));
       if (HANDLER_BINDINGS[name]?.lawyerSecrets) {
         expect(others, name).toHaveLength(1);
         expect(JSON.stringify(others[0]?.Resource)).toContain(':secret:AssistantJuridique/lawyer-secrets/*');
@@ -191,6 +200,17 @@ describe('permissions', () => {
         expect(others, name).toEqual([]);
       }
     }
+  });
+
+  it('has CloudFront send the origin secret to the API through a dynamic reference, never in clear', () => {
+    const distribution = Object.values(template.findResources('AWS::CloudFront::Distribution'))[0]!;
+    const origins = (distribution.Properties.DistributionConfig.Origins ?? []) as {
+      OriginCustomHeaders?: { HeaderName: string; HeaderValue: unknown }[];
+    }[];
+    const headers = origins.flatMap((origin) => origin.OriginCustomHeaders ?? []);
+    expect(headers.map((header) => header.HeaderName)).toEqual(['x-origin-verify']);
+    expect(JSON.stringify(headers[0]?.HeaderValue)).toContain('{{resolve:secretsmanager:');
+    expect(JSON.stringify(headers[0]?.HeaderValue)).toContain(originVerifySecretId());
   });
 
   it('gives the app-keys generator read and write on that one secret', () => {

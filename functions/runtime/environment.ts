@@ -1,0 +1,10 @@
+/**
+ * Names of the environment variables through which the CDK stack tells a function where its
+ * resources are. Declared once here, read by `aws.ts` and set by the constructs in `lib/`.
+ */
+export const ENVIRONMENT = {
+  /** The secret holding the server keys (`lib/constructs/app-keys.ts`). */
+  appKeysSecretArn: 'APP_KEYS_SECRET_ARN',
+  /** The secret CloudFront sends in `x-origin-verify` (`lib/constructs/origin-verify.ts`). */
+  originVerifySecretArn: 'ORIGIN_VERIFY_SECRET_ARN',
+} as const;
