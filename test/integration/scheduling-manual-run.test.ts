@@ -4,9 +4,9 @@ import { type WorkflowRecord, WorkflowRepository } from '../../functions/data/wo
 import { MESSAGES } from '../../shared/messages';
 import type { ExecuteWebhookReply, ExecutionList } from '../../shared/schemas/scheduler';
 import { createTestApp, disposeTestApp, type TestApp } from '../support/app';
-import { issueAndSignIn, type SignedIn } from '../support/directory';
+import { callRoute, issueAndSignIn, type SignedIn } from '../support/directory';
 import { workflowRecord } from '../support/records';
-import { callApi, startTestReceiver, type TestReceiver } from '../support/scheduling';
+import { startTestReceiver, type TestReceiver } from '../support/scheduling';
 
 /** 'Exécuter' and the execution history, through the real handlers and a real receiver. */
 describe('manual run and execution history', () => {
@@ -40,7 +40,7 @@ describe('manual run and execution history', () => {
     return record;
   }
   const run = (caller: SignedIn, body: Record<string, unknown>, deps: TestApp = app) =>
-    callApi<ExecuteWebhookReply>(deps, 'executeWebhook', { token: caller.token, body });
+    callRoute<ExecuteWebhookReply>(deps, 'executeWebhook', { token: caller.token, body });
   const callsOn = (workflow: WorkflowRecord) => receiver.callsOn(new URL(workflow.webhookUrl).pathname);
 
   it("runs a lawyer's own workflow, signed, and records it in the history", async () => {
@@ -60,7 +60,7 @@ describe('manual run and execution history', () => {
       signatureValid: true,
       body: { workflowId: workflow.id, trigger: 'manual', source: 'notary_app', dueAt: null },
     });
-    const history = await callApi<ExecutionList>(app, 'workflowExecutions', {
+    const history = await callRoute<ExecutionList>(app, 'workflowExecutions', {
       token: lawyer.token,
       params: { id: workflow.id },
     });
@@ -76,7 +76,7 @@ describe('manual run and execution history', () => {
     const workflow = await workflowOf(lawyer, '/not-yours');
 
     const reply = await run(otherLawyer, { workflowId: workflow.id });
-    const history = await callApi(app, 'workflowExecutions', {
+    const history = await callRoute(app, 'workflowExecutions', {
       token: otherLawyer.token,
       params: { id: workflow.id },
     });
@@ -161,11 +161,11 @@ describe('manual run and execution history', () => {
     app.clock.advance(60_000);
     await run(admin, { workflowId: workflow.id });
 
-    const forOwner = await callApi<ExecutionList>(app, 'workflowExecutions', {
+    const forOwner = await callRoute<ExecutionList>(app, 'workflowExecutions', {
       token: lawyer.token,
       params: { id: workflow.id },
     });
-    const forAdmin = await callApi<ExecutionList>(app, 'workflowExecutions', {
+    const forAdmin = await callRoute<ExecutionList>(app, 'workflowExecutions', {
       token: admin.token,
       params: { id: workflow.id },
     });
@@ -193,7 +193,7 @@ describe('manual run and execution history', () => {
   });
 
   it('answers an id that is not a workflow id as missing', async () => {
-    const reply = await callApi(app, 'workflowExecutions', { token: admin.token, params: { id: 'nope' } });
+    const reply = await callRoute(app, 'workflowExecutions', { token: admin.token, params: { id: 'nope' } });
 
     expect(reply.statusCode).toBe(404);
   });
@@ -201,7 +201,7 @@ describe('manual run and execution history', () => {
   it('refuses a run without a session', async () => {
     const workflow = await workflowOf(lawyer, '/anonymous');
 
-    const reply = await callApi(app, 'executeWebhook', { body: { workflowId: workflow.id } });
+    const reply = await callRoute(app, 'executeWebhook', { body: { workflowId: workflow.id } });
 
     expect(reply.statusCode).toBe(401);
     expect(callsOn(workflow)).toHaveLength(0);

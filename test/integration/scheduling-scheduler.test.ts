@@ -14,9 +14,9 @@ import { type LocalQueues, startLocalQueues } from '../../lib/local/queue/local-
 import { MESSAGES } from '../../shared/messages';
 import type { SchedulerResult, SchedulerStatusReply } from '../../shared/schemas/scheduler';
 import { createTestApp, disposeTestApp, type TestApp } from '../support/app';
-import { issueAndSignIn } from '../support/directory';
+import { callRoute, issueAndSignIn } from '../support/directory';
 import { workflowRecord } from '../support/records';
-import { callApi, queueDepth, receiveAll } from '../support/scheduling';
+import { queueDepth, receiveAll } from '../support/scheduling';
 
 const minutes = (count: number) => count * 60_000;
 
@@ -294,15 +294,15 @@ describe('scheduler', () => {
       const lawyer = await issueAndSignIn(app, 'lawyer');
       await scheduled();
 
-      const refused = await callApi(app, 'workflowScheduler', {
+      const refused = await callRoute(app, 'workflowScheduler', {
         token: lawyer.token,
         body: { trigger: 'manual' },
       });
-      const run = await callApi<SchedulerResult>(app, 'workflowScheduler', {
+      const run = await callRoute<SchedulerResult>(app, 'workflowScheduler', {
         token: admin.token,
         body: { trigger: 'manual', timestamp: app.clock.now().toISOString() },
       });
-      const status = await callApi<SchedulerStatusReply>(app, 'schedulerStatus', { token: admin.token });
+      const status = await callRoute<SchedulerStatusReply>(app, 'schedulerStatus', { token: admin.token });
 
       expect(refused.statusCode).toBe(403);
       expect(run.statusCode).toBe(200);
@@ -323,7 +323,7 @@ describe('scheduler', () => {
     it('refuses an unknown trigger', async () => {
       const admin = await issueAndSignIn(app, 'admin');
 
-      const reply = await callApi(app, 'workflowScheduler', {
+      const reply = await callRoute(app, 'workflowScheduler', {
         token: admin.token,
         body: { trigger: 'everything' },
       });
@@ -334,7 +334,7 @@ describe('scheduler', () => {
     it('says there is nothing to send back when the dead-letter queue is empty', async () => {
       const admin = await issueAndSignIn(app, 'admin');
 
-      const reply = await callApi(app, 'redriveDeadLetters', { token: admin.token });
+      const reply = await callRoute(app, 'redriveDeadLetters', { token: admin.token });
 
       expect(reply).toMatchObject({
         statusCode: 200,

@@ -11,10 +11,9 @@ import { GLOBAL_SCHEDULING } from '../../shared/constants';
 import { MESSAGES } from '../../shared/messages';
 import type { Execution, RedriveReply } from '../../shared/schemas/scheduler';
 import { createTestApp, disposeTestApp, type TestApp } from '../support/app';
-import { issueAndSignIn } from '../support/directory';
+import { callRoute, issueAndSignIn } from '../support/directory';
 import { workflowRecord } from '../support/records';
 import {
-  callApi,
   eventually,
   queueDepth,
   type ReceiverBehaviour,
@@ -187,7 +186,7 @@ describe('webhook worker', () => {
 
     behaviour = () => ({ status: 200 });
     const admin = await issueAndSignIn(app, 'admin');
-    const redrive = await callApi<RedriveReply>(app, 'redriveDeadLetters', { token: admin.token });
+    const redrive = await callRoute<RedriveReply>(app, 'redriveDeadLetters', { token: admin.token });
     expect(redrive.body.moved).toBe(1);
     await eventually(async () => receiver.calls.length === 6 && (await drained()), 'exécution relancée');
 

@@ -1,21 +1,21 @@
 import { randomUUID } from 'node:crypto';
 import { issueLicense } from '../../functions/domain/licenses';
 import type { ApiHandler } from '../../functions/http/api-event';
-import { DIRECTORY_HANDLERS } from '../../functions/registry/directory';
+import { HANDLER_FACTORIES } from '../../functions/registry';
 import { createLicenseKeyVault } from '../../functions/security/license-key-vault';
-import { createVerifyLicenseHandler } from '../../functions/verify-license';
 import { ROUTES, type RouteName, routePath } from '../../shared/routes';
 import type { LawyerSaveReply } from '../../shared/schemas/directory';
 import type { LicenseType, VerifyLicenseReply } from '../../shared/schemas/session';
 import { apiEvent, invoke, type TestApp } from './app';
 
 /**
- * Helpers of the directory tests: call any route of the table by name through its real handler,
+ * Helpers of the API tests: call any route of the table by name through its real handler,
  * issue licences and sign in with them through verify-license.
  */
 
 const handlers = new WeakMap<TestApp, Map<string, ApiHandler>>();
 
+/** The real handler of a route's function, built once per test app. */
 function handlerOf(app: TestApp, name: string): ApiHandler {
   let built = handlers.get(app);
   if (!built) {
@@ -24,8 +24,8 @@ function handlerOf(app: TestApp, name: string): ApiHandler {
   }
   let handler = built.get(name);
   if (!handler) {
-    const factory = name === 'verify-license' ? createVerifyLicenseHandler : DIRECTORY_HANDLERS[name];
-    if (!factory) throw new Error(`Aucun handler de test pour ${name}`);
+    const factory = HANDLER_FACTORIES[name];
+    if (!factory) throw new Error(`Aucun handler pour ${name}`);
     handler = factory(app);
     built.set(name, handler);
   }

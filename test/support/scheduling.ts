@@ -4,47 +4,10 @@ import type { AddressInfo } from 'node:net';
 import { GetQueueAttributesCommand, ReceiveMessageCommand } from '@aws-sdk/client-sqs';
 
 import { verifyWebhook } from '../../functions/delivery/signature';
-import type { ApiHandler } from '../../functions/http/api-event';
-import { HANDLER_FACTORIES } from '../../functions/registry';
 import type { DispatchMessage } from '../../functions/scheduling/queue';
 import type { LocalQueues } from '../../lib/local/queue/local-queues';
-import { ROUTES, type RouteName, routePath } from '../../shared/routes';
-import { apiEvent, invoke, type TestApp } from './app';
+import type { TestApp } from './app';
 
-const handlers = new WeakMap<TestApp, Map<string, ApiHandler>>();
-
-/** Calls any route of the table by name through its real handler, as API Gateway would route it. */
-export function callApi<T = Record<string, unknown>>(
-  app: TestApp,
-  name: RouteName,
-  options: { token?: string; params?: Record<string, string>; body?: unknown } = {},
-) {
-  const route = ROUTES[name];
-  let built = handlers.get(app);
-  if (!built) {
-    built = new Map();
-    handlers.set(app, built);
-  }
-  let handler = built.get(route.handler);
-  if (!handler) {
-    const factory = HANDLER_FACTORIES[route.handler];
-    if (!factory) throw new Error(`Aucun handler pour ${route.handler}`);
-    handler = factory(app);
-    built.set(route.handler, handler);
-  }
-  const params = options.params ?? {};
-  return invoke<T>(
-    handler,
-    apiEvent(route.method, routePath(route, params), {
-      routePath: route.path,
-      pathParameters: Object.keys(params).length > 0 ? params : undefined,
-      token: options.token,
-      body: options.body,
-    }),
-  );
-}
-
-/** One call a test receiver got. */
 export interface ReceivedWebhook {
   readonly path: string;
   readonly headers: IncomingHttpHeaders;

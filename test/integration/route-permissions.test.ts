@@ -1,9 +1,12 @@
 import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
 
 import { LicenseRepository } from '../../functions/data/licenses';
+import { WorkflowRepository } from '../../functions/data/workflows';
 import { issueLicense } from '../../functions/domain/licenses';
 import { createLicenseKeyVault } from '../../functions/security/license-key-vault';
+import { type LocalQueues, startLocalQueues } from '../../lib/local/queue/local-queues';
 import { DIRECTORY_ROUTES } from '../../shared/routes/directory';
+import { SCHEDULING_ROUTES } from '../../shared/routes/scheduling';
 import type { Folder } from '../../shared/schemas/folder';
 import type { Workflow } from '../../shared/schemas/workflow';
 import { createTestApp, disposeTestApp, type TestApp } from '../support/app';
@@ -16,15 +19,19 @@ import {
   signIn,
   workflowFields,
 } from '../support/directory';
+import { workflowRecord } from '../support/records';
+import { startTestReceiver, type TestReceiver } from '../support/scheduling';
 
-type DirectoryRoute = keyof typeof DIRECTORY_ROUTES;
+/** The routes of the matrix; billing joins when its routes exist. */
+const MATRIX_ROUTES = { ...DIRECTORY_ROUTES, ...SCHEDULING_ROUTES };
+type MatrixRoute = keyof typeof MATRIX_ROUTES;
 
 /** The callers of the matrix, in the order of the columns below. */
 const CALLERS = ['anonymous', 'admin', 'lawyer', 'notary', 'inactive', 'other'] as const;
 type Caller = (typeof CALLERS)[number];
 
 /**
- * The permission matrix: the status every caller gets on every directory route (spec §6).
+ * The permission matrix: the status every caller gets on every route (spec §6).
  * - anonymous: no session token;
  * - admin: an admin licence;
  * - lawyer / notary: a lawyer or notary licence, acting on his own workflow, profile and licence;
@@ -57,7 +64,12 @@ const EXPECTED = {
   findLicenseByEmail: [401, 200, 200, 200, 401, 403],
   findLicenseByKey: [401, 200, 200, 200, 401, 403],
   listAudit: [401, 200, 403, 403, 401, 403],
-} as const satisfies Record<DirectoryRoute, readonly [number, number, number, number, number, number]>;
+  workflowScheduler: [401, 200, 403, 403, 401, 403],
+  schedulerStatus: [401, 200, 403, 403, 401, 403],
+  redriveDeadLetters: [401, 200, 403, 403, 401, 403],
+  executeWebhook: [401, 200, 200, 200, 401, 404],
+  workflowExecutions: [401, 200, 200, 200, 401, 404],
+} as const satisfies Record<MatrixRoute, readonly [number, number, number, number, number, number]>;
 
 /** Whose resources a request names: the caller's own (`self`) and the one it acts on (`target`). */
 interface Identity {
@@ -75,11 +87,13 @@ interface CellContext {
     lawyer(): Promise<string>;
     workflow(ownerEmail: string): Promise<string>;
     folder(): Promise<string>;
+    /** A workflow whose webhook answers 200, never run yet (a run locks it for 30 seconds). */
+    runnableWorkflow(ownerEmail: string): Promise<string>;
   };
 }
 
 /** The request of each route, built for one cell. */
-const REQUESTS: Record<DirectoryRoute, (cell: CellContext) => CallOptions | Promise<CallOptions>> = {
+const REQUESTS: Record<MatrixRoute, (cell: CellContext) => CallOptions | Promise<CallOptions>> = {
   listLawyers: () => ({}),
   getLawyer: ({ target }) => ({ params: { id: target.lawyerId } }),
   saveLawyer: () => ({ body: lawyerFields() }),
@@ -108,16 +122,27 @@ const REQUESTS: Record<DirectoryRoute, (cell: CellContext) => CallOptions | Prom
   findLicenseByEmail: ({ target }) => ({ query: { userEmail: target.email } }),
   findLicenseByKey: ({ target }) => ({ body: { licenseKey: target.licenseKey } }),
   listAudit: () => ({}),
+  workflowScheduler: () => ({ body: { trigger: 'manual' } }),
+  schedulerStatus: () => ({}),
+  redriveDeadLetters: () => ({}),
+  executeWebhook: async ({ target, fresh }) => ({
+    body: { workflowId: await fresh.runnableWorkflow(target.email) },
+  }),
+  workflowExecutions: ({ target }) => ({ params: { id: target.workflowId } }),
 };
 
-describe('permission matrix of the directory routes', () => {
+describe('permission matrix of the routes', () => {
   let app: TestApp;
+  let queues: LocalQueues;
+  let receiver: TestReceiver;
   const tokens = {} as Record<Caller, string | undefined>;
   const identities = {} as Record<'lawyer' | 'notary' | 'inactive' | 'other', Identity>;
   let fresh: CellContext['fresh'];
 
   beforeAll(async () => {
-    app = await createTestApp(inject('dynamoEndpoint'));
+    queues = await startLocalQueues();
+    app = { ...(await createTestApp(inject('dynamoEndpoint'))), webhookQueue: queues.dispatchQueue };
+    receiver = await startTestReceiver(app);
     const admin = await issueAndSignIn(app, 'admin');
     tokens.admin = admin.token;
     const createWorkflow = async (ownerEmail: string) => {
@@ -176,6 +201,11 @@ describe('permission matrix of the directory routes', () => {
         return body.lawyer.id;
       },
       workflow: createWorkflow,
+      runnableWorkflow: async (ownerEmail) => {
+        const record = workflowRecord({ lawyerEmail: ownerEmail, webhookUrl: `${receiver.baseUrl}/run` });
+        await new WorkflowRepository(app.table).create(record);
+        return record.id;
+      },
       folder: async () => {
         const { body } = await callRoute<Folder>(app, 'createFolder', {
           token: admin.token,
@@ -187,14 +217,16 @@ describe('permission matrix of the directory routes', () => {
   });
 
   afterAll(async () => {
+    await receiver.stop();
+    await queues.stop();
     await disposeTestApp(app);
   });
 
-  it('has a row for every directory route and no other', () => {
-    expect(Object.keys(EXPECTED).sort()).toEqual(Object.keys(DIRECTORY_ROUTES).sort());
+  it('has a row for every route of the matrix and no other', () => {
+    expect(Object.keys(EXPECTED).sort()).toEqual(Object.keys(MATRIX_ROUTES).sort());
   });
 
-  const cells = (Object.keys(EXPECTED) as DirectoryRoute[]).flatMap((route) =>
+  const cells = (Object.keys(EXPECTED) as MatrixRoute[]).flatMap((route) =>
     CALLERS.map((caller, column) => ({ route, caller, status: EXPECTED[route][column] as number })),
   );
 
