@@ -97,7 +97,11 @@ export async function startLocalRuntime(options: LocalRuntimeOptions): Promise<L
       createHttpAdapter({
         routes,
         siteDirectory: options.siteDirectory,
-        siteConfig: { apiBaseUrl: '' },
+        // New automations point at the demo receiver by default, so a first run is seen at once.
+        siteConfig: {
+          apiBaseUrl: '',
+          workflowWebhookBaseUrl: new URL(localScheduling.info.demoWebhookUrl).origin,
+        },
         logger,
       }),
     );

@@ -8,12 +8,14 @@ import { BrowserRouter } from 'react-router';
 
 import { configureApi } from './api/api-client';
 import { App } from './app';
-import { loadRuntimeConfig } from './config/runtime-config';
+import { loadRuntimeConfig, setRuntimeConfig } from './config/runtime-config';
 
 applyMode(Mode.Dark);
 
 async function start(): Promise<void> {
-  configureApi(await loadRuntimeConfig());
+  const config = await loadRuntimeConfig();
+  setRuntimeConfig(config);
+  configureApi(config);
   const container = document.getElementById('root');
   if (!container) throw new Error('Élément #root introuvable');
   createRoot(container).render(

@@ -7,10 +7,30 @@ export const RuntimeConfig = z.object({
     .string()
     .default('')
     .transform((value) => value.replace(/\/+$/, '')),
+  /**
+   * Base address of the firm's workflow engine (n8n) webhooks: the automation dialog pre-fills
+   * `<base>/<path of the type>`. The local runtime points it at its demo webhook receiver.
+   */
+  workflowWebhookBaseUrl: z
+    .string()
+    .default('')
+    .transform((value) => value.replace(/\/+$/, '')),
 });
 export type RuntimeConfig = z.infer<typeof RuntimeConfig>;
 
-export const DEFAULT_RUNTIME_CONFIG: RuntimeConfig = { apiBaseUrl: '' };
+export const DEFAULT_RUNTIME_CONFIG: RuntimeConfig = { apiBaseUrl: '', workflowWebhookBaseUrl: '' };
+
+let current: RuntimeConfig = DEFAULT_RUNTIME_CONFIG;
+
+/** The settings loaded at start (the defaults until then, and in component tests). */
+export function runtimeConfig(): RuntimeConfig {
+  return current;
+}
+
+/** Keeps the settings read at start for the components that need them. */
+export function setRuntimeConfig(config: RuntimeConfig): void {
+  current = config;
+}
 
 /**
  * Reads `/config.json`. A missing, unreadable or malformed file is not an error: the SPA then talks
