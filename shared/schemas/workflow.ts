@@ -68,7 +68,8 @@ export const AutomationForm = z.object({
     .string()
     .trim()
     .min(FORM_BOUNDS.workflowDescriptionMin, MESSAGES.validation.workflowDescription),
-  webhookUrl: z.url(MESSAGES.validation.url),
+  // The form's message for any address that is not http(s); the server says 'URL du webhook invalide'.
+  webhookUrl: z.url({ protocol: /^https?$/, message: MESSAGES.validation.url }),
   lawyerEmail: z.email(MESSAGES.validation.lawyerEmail),
   enableCron: z.boolean().default(true),
 });

@@ -1,12 +1,290 @@
+import Box from '@cloudscape-design/components/box';
+import Button from '@cloudscape-design/components/button';
+import Cards from '@cloudscape-design/components/cards';
 import ContentLayout from '@cloudscape-design/components/content-layout';
 import Header from '@cloudscape-design/components/header';
+import Skeleton from '@cloudscape-design/components/skeleton';
+import SpaceBetween from '@cloudscape-design/components/space-between';
+import Tabs from '@cloudscape-design/components/tabs';
+import TextFilter from '@cloudscape-design/components/text-filter';
+import { useState } from 'react';
 
+import { type Folder, MESSAGES, type Workflow } from '../../../../shared';
+import { callApi } from '../../api/api-client';
+import { useApiQuery } from '../../api/use-api-query';
+import { ConfirmDeleteModal } from '../../components/dialogs/confirm-delete-modal';
+import { newestFirst } from '../../components/workflows/workflow-display';
 import { usePageTitle } from '../../layout/use-page-title';
-import { STRINGS } from '../../strings';
+import { useNotifications } from '../../notifications/notifications-context';
+import { AutomationDialog } from './automation-dialog';
+import { FolderDialog } from './folder-dialog';
+import { FoldersTab } from './folders-tab';
+import { ADMIN_WORKFLOWS_TEXT as TEXT } from './strings';
+import { adminWorkflowCard, type WorkflowCardActions } from './workflow-card';
+import { matchesWorkflow } from './workflow-search';
 
-/** Admin automations and folders (/admin/workflows, /admin/workflows-new). */
+/** The dialog open on the page, if any. */
+type Dialog =
+  | { kind: 'automation'; workflow?: Workflow; folderId?: string | null }
+  | { kind: 'folder'; folder?: Folder }
+  | { kind: 'delete-workflow'; workflow: Workflow }
+  | { kind: 'delete-folder'; folder: Folder };
+
+/** Placeholder cards while the automations load (Cloudscape's skeleton, spec §2). */
+function CardsSkeleton() {
+  return (
+    <SpaceBetween size="m">
+      {[0, 1, 2].map((index) => (
+        <Box key={index} padding="m">
+          <Skeleton variant="text-heading-m" width="40%" />
+          <Skeleton variant="text-body-m" width="90%" />
+          <Skeleton variant="text-body-m" width="60%" />
+        </Box>
+      ))}
+    </SpaceBetween>
+  );
+}
+
+/**
+ * 'Gestion des Automatisations' (/admin/workflows and /admin/workflows-new, spec §2): every
+ * automation as cards with a search, and the client folders with their automations.
+ */
 export function AdminWorkflowsPage() {
-  const title = STRINGS.pages.adminWorkflows;
-  usePageTitle(title);
-  return <ContentLayout header={<Header variant="h1">{title}</Header>} />;
+  usePageTitle(TEXT.title);
+  const notifications = useNotifications();
+  const workflows = useApiQuery(async (signal) =>
+    newestFirst((await callApi('listWorkflows', { signal })).workflows),
+  );
+  const folders = useApiQuery(async (signal) =>
+    newestFirst((await callApi('listFolders', { signal })).folders),
+  );
+  const lawyers = useApiQuery(async (signal) => {
+    try {
+      return (await callApi('listLawyers', { signal })).lawyers;
+    } catch (error) {
+      if (!signal.aborted) notifications.error(MESSAGES.workflow.lawyersLoadFailed);
+      throw error;
+    }
+  });
+  const [tab, setTab] = useState<'all' | 'folders'>('all');
+  const [query, setQuery] = useState('');
+  const [selectedFolderId, setSelectedFolderId] = useState<string | null>(null);
+  const [dialog, setDialog] = useState<Dialog | null>(null);
+
+  const replaceWorkflow = (saved: Workflow) =>
+    workflows.setData((current) =>
+      current?.some((workflow) => workflow.id === saved.id)
+        ? current.map((workflow) => (workflow.id === saved.id ? saved : workflow))
+        : [saved, ...(current ?? [])],
+    );
+
+  const toggle = async (workflow: Workflow, flag: 'active' | 'scheduling') => {
+    try {
+      const saved = await callApi(flag === 'active' ? 'toggleWorkflowActive' : 'toggleWorkflowScheduling', {
+        params: { id: workflow.id },
+      });
+      replaceWorkflow(saved);
+      if (flag === 'active') {
+        notifications.success(saved.active ? MESSAGES.workflow.activated : MESSAGES.workflow.deactivated);
+      } else {
+        notifications.success(
+          saved.cronSettings.enabled
+            ? MESSAGES.workflow.schedulingEnabled
+            : MESSAGES.workflow.schedulingDisabled,
+        );
+      }
+    } catch {
+      notifications.error(
+        flag === 'active' ? MESSAGES.workflow.toggleActiveFailed : MESSAGES.workflow.toggleSchedulingFailed,
+      );
+    }
+  };
+
+  const cardActions: WorkflowCardActions = {
+    edit: (workflow) => setDialog({ kind: 'automation', workflow }),
+    remove: (workflow) => setDialog({ kind: 'delete-workflow', workflow }),
+    toggleActive: (workflow) => void toggle(workflow, 'active'),
+    toggleScheduling: (workflow) => void toggle(workflow, 'scheduling'),
+  };
+
+  const deleteWorkflow = async (workflow: Workflow) => {
+    try {
+      await callApi('deleteWorkflow', { params: { id: workflow.id } });
+      workflows.setData((current) => current?.filter((item) => item.id !== workflow.id));
+      notifications.success(MESSAGES.workflow.deleted);
+      setDialog(null);
+    } catch {
+      notifications.error(MESSAGES.workflow.deleteFailed);
+    }
+  };
+
+  const deleteFolder = async (folder: Folder) => {
+    try {
+      await callApi('deleteFolder', { params: { id: folder.id } });
+      folders.setData((current) => current?.filter((item) => item.id !== folder.id));
+      // Its workflows stay, without a folder (spec §4).
+      workflows.setData((current) =>
+        current?.map((workflow) =>
+          workflow.folderId === folder.id ? { ...workflow, folderId: null } : workflow,
+        ),
+      );
+      if (selectedFolderId === folder.id) setSelectedFolderId(null);
+      notifications.success(TEXT.deleteFolder.deleted);
+      setDialog(null);
+    } catch {
+      notifications.error(TEXT.deleteFolder.failed);
+    }
+  };
+
+  const allWorkflows = workflows.data ?? [];
+  const shown = allWorkflows.filter((workflow) => matchesWorkflow(workflow, query));
+  const newWorkflowButton = (
+    <Button variant="primary" iconName="add-plus" onClick={() => setDialog({ kind: 'automation' })}>
+      {TEXT.newWorkflow}
+    </Button>
+  );
+  const headerActions =
+    tab === 'all' ? (
+      newWorkflowButton
+    ) : (
+      <SpaceBetween direction="horizontal" size="xs">
+        {selectedFolderId && (
+          <Button
+            iconName="add-plus"
+            onClick={() => setDialog({ kind: 'automation', folderId: selectedFolderId })}
+          >
+            {TEXT.addToFolder}
+          </Button>
+        )}
+        <Button variant="primary" iconName="folder" onClick={() => setDialog({ kind: 'folder' })}>
+          {TEXT.newFolder}
+        </Button>
+      </SpaceBetween>
+    );
+
+  return (
+    <ContentLayout
+      header={
+        <Header variant="h1" description={TEXT.description} actions={headerActions}>
+          {TEXT.title}
+        </Header>
+      }
+    >
+      <Tabs
+        activeTabId={tab}
+        onChange={({ detail }) => setTab(detail.activeTabId as 'all' | 'folders')}
+        tabs={[
+          {
+            id: 'all',
+            label: TEXT.tabs.all,
+            content:
+              workflows.loading && !workflows.data ? (
+                <CardsSkeleton />
+              ) : (
+                <Cards<Workflow>
+                  items={shown}
+                  trackBy="id"
+                  cardDefinition={adminWorkflowCard(lawyers.data ?? [], cardActions)}
+                  cardsPerRow={[{ cards: 1 }, { minWidth: 700, cards: 2 }, { minWidth: 1200, cards: 3 }]}
+                  header={<Header counter={`(${allWorkflows.length})`}>{TEXT.tabs.all}</Header>}
+                  filter={
+                    <TextFilter
+                      filteringText={query}
+                      filteringPlaceholder={TEXT.search}
+                      filteringAriaLabel={TEXT.search}
+                      countText={query ? TEXT.matches(shown.length) : undefined}
+                      onChange={({ detail }) => setQuery(detail.filteringText)}
+                    />
+                  }
+                  empty={
+                    <Box textAlign="center" color="inherit">
+                      {workflows.error ? (
+                        <Box variant="p">{MESSAGES.workflow.listLoadFailed}</Box>
+                      ) : query ? (
+                        <Box variant="p">{TEXT.noMatch}</Box>
+                      ) : (
+                        <SpaceBetween size="xs">
+                          <Box variant="strong">{TEXT.empty}</Box>
+                          <Box variant="p">{TEXT.emptyDetail}</Box>
+                          {newWorkflowButton}
+                        </SpaceBetween>
+                      )}
+                    </Box>
+                  }
+                />
+              ),
+          },
+          {
+            id: 'folders',
+            label: TEXT.tabs.folders,
+            content: (
+              <FoldersTab
+                folders={folders.data ?? []}
+                workflows={allWorkflows}
+                lawyers={lawyers.data ?? []}
+                loading={folders.loading && !folders.data}
+                selectedId={selectedFolderId}
+                onSelect={(folder) => setSelectedFolderId(folder.id)}
+                onEdit={(folder) => setDialog({ kind: 'folder', folder })}
+                onDelete={(folder) => setDialog({ kind: 'delete-folder', folder })}
+                cardActions={cardActions}
+              />
+            ),
+          },
+        ]}
+      />
+
+      {dialog?.kind === 'automation' && (
+        <AutomationDialog
+          workflow={dialog.workflow}
+          folderId={dialog.folderId}
+          lawyers={lawyers.data ?? []}
+          lawyersLoading={lawyers.loading && !lawyers.data}
+          folders={folders.data ?? []}
+          onSaved={(saved) => {
+            replaceWorkflow(saved);
+            setDialog(null);
+          }}
+          onDismiss={() => setDialog(null)}
+        />
+      )}
+      {dialog?.kind === 'folder' && (
+        <FolderDialog
+          folder={dialog.folder}
+          onSaved={(saved) => {
+            folders.setData((current) =>
+              current?.some((folder) => folder.id === saved.id)
+                ? current.map((folder) => (folder.id === saved.id ? saved : folder))
+                : [saved, ...(current ?? [])],
+            );
+            setSelectedFolderId(saved.id);
+            setDialog(null);
+          }}
+          onDismiss={() => setDialog(null)}
+        />
+      )}
+      {dialog?.kind === 'delete-workflow' && (
+        <ConfirmDeleteModal
+          title={TEXT.deleteWorkflow.title}
+          confirmLabel={TEXT.deleteWorkflow.confirm}
+          cancelLabel={TEXT.deleteWorkflow.cancel}
+          onConfirm={() => deleteWorkflow(dialog.workflow)}
+          onDismiss={() => setDialog(null)}
+        >
+          {TEXT.deleteWorkflow.body(dialog.workflow.name)}
+        </ConfirmDeleteModal>
+      )}
+      {dialog?.kind === 'delete-folder' && (
+        <ConfirmDeleteModal
+          title={TEXT.deleteFolder.title}
+          confirmLabel={TEXT.deleteFolder.confirm}
+          cancelLabel={TEXT.deleteFolder.cancel}
+          onConfirm={() => deleteFolder(dialog.folder)}
+          onDismiss={() => setDialog(null)}
+        >
+          {TEXT.deleteFolder.body(dialog.folder.name)}
+        </ConfirmDeleteModal>
+      )}
+    </ContentLayout>
+  );
 }

@@ -1,0 +1,236 @@
+import Alert from '@cloudscape-design/components/alert';
+import Box from '@cloudscape-design/components/box';
+import Button from '@cloudscape-design/components/button';
+import Form from '@cloudscape-design/components/form';
+import FormField from '@cloudscape-design/components/form-field';
+import Input from '@cloudscape-design/components/input';
+import Modal from '@cloudscape-design/components/modal';
+import Select, { type SelectProps } from '@cloudscape-design/components/select';
+import SpaceBetween from '@cloudscape-design/components/space-between';
+import Textarea from '@cloudscape-design/components/textarea';
+import { useState } from 'react';
+
+import {
+  AutomationForm,
+  type Folder,
+  type Lawyer,
+  MESSAGES,
+  WORKFLOW_TYPES,
+  type Workflow,
+  type WorkflowType,
+} from '../../../../shared';
+import { callApi } from '../../api/api-client';
+import { workflowTypeLabel } from '../../components/workflows/workflow-display';
+import { defaultWebhookUrl, WORKFLOW_TEMPLATES } from '../../config/workflow-templates';
+import { useNotifications } from '../../notifications/notifications-context';
+import { ADMIN_WORKFLOWS_TEXT } from './strings';
+
+const TEXT = ADMIN_WORKFLOWS_TEXT.automationDialog;
+
+type Field = 'templateType' | 'name' | 'description' | 'webhookUrl' | 'lawyerEmail';
+type Values = Record<Field, string>;
+type Errors = Partial<Record<Field, string>>;
+
+/** Validates the form with the shared schema; one French message per field (spec §5). */
+export function validateAutomation(values: Values, lawyers: readonly Lawyer[]): Errors {
+  const parsed = AutomationForm.safeParse({ ...values, enableCron: true });
+  const errors: Errors = {};
+  if (!parsed.success) {
+    for (const issue of parsed.error.issues) {
+      const field = issue.path[0] as Field;
+      errors[field] ??= issue.message;
+    }
+  }
+  if (!errors.lawyerEmail && !lawyers.some((lawyer) => lawyer.email === values.lawyerEmail)) {
+    errors.lawyerEmail = MESSAGES.workflow.unknownLawyer;
+  }
+  return errors;
+}
+
+function templateValues(type: WorkflowType): Pick<Values, 'name' | 'description' | 'webhookUrl'> {
+  const template = WORKFLOW_TEMPLATES[type];
+  return { name: template.name, description: template.description, webhookUrl: defaultWebhookUrl(type) };
+}
+
+export interface AutomationDialogProps {
+  /** The workflow to edit; absent to create one. */
+  readonly workflow?: Workflow;
+  readonly lawyers: readonly Lawyer[];
+  /** Whether the lawyers are still loading (submit is disabled meanwhile). */
+  readonly lawyersLoading: boolean;
+  readonly folders: readonly Folder[];
+  /** The folder a new workflow goes into ('Ajouter au Dossier'). */
+  readonly folderId?: string | null;
+  readonly onSaved: (workflow: Workflow) => void;
+  readonly onDismiss: () => void;
+}
+
+/**
+ * The create / edit automation dialog (spec §2, §5): in create mode the type pre-fills name,
+ * description and webhook; in edit mode the lawyer is locked. A new workflow is always created with
+ * scheduling off, whatever the form's enableCron says (spec §5).
+ */
+export function AutomationDialog({
+  workflow,
+  lawyers,
+  lawyersLoading,
+  folders,
+  folderId = null,
+  onSaved,
+  onDismiss,
+}: AutomationDialogProps) {
+  const notifications = useNotifications();
+  const editing = workflow !== undefined;
+  const [values, setValues] = useState<Values>(() =>
+    workflow
+      ? {
+          templateType: workflow.type,
+          name: workflow.name,
+          description: workflow.description,
+          webhookUrl: workflow.webhookUrl,
+          lawyerEmail: workflow.lawyerEmail,
+        }
+      : { templateType: 'client_management', lawyerEmail: '', ...templateValues('client_management') },
+  );
+  const [folder, setFolder] = useState<string | null>(workflow ? workflow.folderId : folderId);
+  const [submitted, setSubmitted] = useState(false);
+  const [saving, setSaving] = useState(false);
+  const errors = submitted ? validateAutomation(values, lawyers) : {};
+  const noLawyer = !lawyersLoading && lawyers.length === 0;
+
+  const set = (field: Field, value: string) => setValues((current) => ({ ...current, [field]: value }));
+  const chooseType = (type: WorkflowType) =>
+    setValues((current) =>
+      editing
+        ? { ...current, templateType: type }
+        : { ...current, templateType: type, ...templateValues(type) },
+    );
+
+  const submit = async () => {
+    setSubmitted(true);
+    if (Object.keys(validateAutomation(values, lawyers)).length > 0) return;
+    setSaving(true);
+    const fields = {
+      name: values.name,
+      description: values.description,
+      webhookUrl: values.webhookUrl,
+      lawyerEmail: values.lawyerEmail,
+      type: values.templateType as WorkflowType,
+      folderId: folder,
+    };
+    try {
+      const saved = workflow
+        ? await callApi('updateWorkflow', { params: { id: workflow.id }, body: fields })
+        : await callApi('createWorkflow', { body: fields });
+      notifications.success(editing ? MESSAGES.workflow.updated : MESSAGES.workflow.created);
+      onSaved(saved);
+    } catch (error) {
+      const failure = editing ? MESSAGES.workflow.updateFailed : MESSAGES.workflow.createFailed;
+      notifications.error(
+        error instanceof Error && error.message ? `${failure} : ${error.message}` : failure,
+      );
+    } finally {
+      setSaving(false);
+    }
+  };
+
+  const typeOptions: SelectProps.Option[] = WORKFLOW_TYPES.map((type) => ({
+    value: type,
+    label: workflowTypeLabel(type),
+  }));
+  const lawyerOptions: SelectProps.Option[] = lawyers.map((lawyer) => ({
+    value: lawyer.email,
+    label: `${lawyer.firstName} ${lawyer.lastName}`,
+    description: lawyer.email,
+  }));
+  const folderOptions: SelectProps.Option[] = [
+    { value: '', label: TEXT.folderNone },
+    ...folders.map((item) => ({ value: item.id, label: item.name })),
+  ];
+
+  return (
+    <Modal
+      visible
+      size="medium"
+      header={editing ? TEXT.editTitle : TEXT.createTitle}
+      onDismiss={() => !saving && onDismiss()}
+    >
+      <form
+        onSubmit={(event) => {
+          event.preventDefault();
+          void submit();
+        }}
+        noValidate
+      >
+        <Form
+          actions={
+            <SpaceBetween direction="horizontal" size="xs">
+              <Button formAction="none" variant="link" disabled={saving} onClick={onDismiss}>
+                {TEXT.cancel}
+              </Button>
+              <Button variant="primary" loading={saving} disabled={lawyersLoading || noLawyer}>
+                {editing ? TEXT.save : TEXT.create}
+              </Button>
+            </SpaceBetween>
+          }
+        >
+          <SpaceBetween size="m">
+            {noLawyer && <Alert type="warning">{MESSAGES.validation.noLawyerAvailable}</Alert>}
+            <FormField
+              label={TEXT.templateType}
+              description={editing ? undefined : TEXT.templateHint}
+              errorText={errors.templateType}
+            >
+              <Select
+                selectedOption={typeOptions.find((option) => option.value === values.templateType) ?? null}
+                options={typeOptions}
+                onChange={({ detail }) => chooseType(detail.selectedOption.value as WorkflowType)}
+              />
+            </FormField>
+            <FormField label={TEXT.name} errorText={errors.name}>
+              <Input value={values.name} onChange={({ detail }) => set('name', detail.value)} />
+            </FormField>
+            <FormField label={TEXT.description} errorText={errors.description}>
+              <Textarea
+                value={values.description}
+                rows={3}
+                onChange={({ detail }) => set('description', detail.value)}
+              />
+            </FormField>
+            <FormField label={TEXT.webhookUrl} errorText={errors.webhookUrl}>
+              <Input
+                type="url"
+                inputMode="url"
+                value={values.webhookUrl}
+                onChange={({ detail }) => set('webhookUrl', detail.value)}
+              />
+            </FormField>
+            <FormField
+              label={TEXT.lawyer}
+              description={editing ? TEXT.lawyerLocked : undefined}
+              errorText={errors.lawyerEmail}
+            >
+              <Select
+                selectedOption={lawyerOptions.find((option) => option.value === values.lawyerEmail) ?? null}
+                options={lawyerOptions}
+                placeholder={TEXT.lawyerPlaceholder}
+                disabled={editing}
+                statusType={lawyersLoading ? 'loading' : 'finished'}
+                filteringType="auto"
+                onChange={({ detail }) => set('lawyerEmail', detail.selectedOption.value ?? '')}
+              />
+            </FormField>
+            <FormField label={TEXT.folder}>
+              <Select
+                selectedOption={folderOptions.find((option) => option.value === (folder ?? '')) ?? null}
+                options={folderOptions}
+                onChange={({ detail }) => setFolder(detail.selectedOption.value || null)}
+              />
+            </FormField>
+            {!editing && <Box variant="small">{TEXT.enableCron}</Box>}
+          </SpaceBetween>
+        </Form>
+      </form>
+    </Modal>
+  );
+}

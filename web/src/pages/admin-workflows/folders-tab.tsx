@@ -1,0 +1,167 @@
+import Box from '@cloudscape-design/components/box';
+import Button from '@cloudscape-design/components/button';
+import Cards from '@cloudscape-design/components/cards';
+import ColumnLayout from '@cloudscape-design/components/column-layout';
+import Container from '@cloudscape-design/components/container';
+import Grid from '@cloudscape-design/components/grid';
+import Header from '@cloudscape-design/components/header';
+import KeyValuePairs from '@cloudscape-design/components/key-value-pairs';
+import SpaceBetween from '@cloudscape-design/components/space-between';
+import Table from '@cloudscape-design/components/table';
+import TextFilter from '@cloudscape-design/components/text-filter';
+import { useState } from 'react';
+
+import type { Folder, Lawyer, Workflow } from '../../../../shared';
+import { ADMIN_WORKFLOWS_TEXT } from './strings';
+import { adminWorkflowCard, type WorkflowCardActions } from './workflow-card';
+import { matchesWorkflow, workflowCounts } from './workflow-search';
+
+const TEXT = ADMIN_WORKFLOWS_TEXT.folders;
+
+export interface FoldersTabProps {
+  readonly folders: readonly Folder[];
+  readonly workflows: readonly Workflow[];
+  readonly lawyers: readonly Lawyer[];
+  readonly loading: boolean;
+  readonly selectedId: string | null;
+  readonly onSelect: (folder: Folder) => void;
+  readonly onEdit: (folder: Folder) => void;
+  readonly onDelete: (folder: Folder) => void;
+  readonly cardActions: WorkflowCardActions;
+}
+
+/** 'Clients & Dossiers': the folder list on the left, the selected folder's workflows on the right. */
+export function FoldersTab({
+  folders,
+  workflows,
+  lawyers,
+  loading,
+  selectedId,
+  onSelect,
+  onEdit,
+  onDelete,
+  cardActions,
+}: FoldersTabProps) {
+  const [folderQuery, setFolderQuery] = useState('');
+  const [workflowQuery, setWorkflowQuery] = useState('');
+  const selected = folders.find((folder) => folder.id === selectedId) ?? null;
+  const inFolder = (folderId: string) => workflows.filter((workflow) => workflow.folderId === folderId);
+  const shownFolders = folders.filter((folder) =>
+    `${folder.name} ${folder.description ?? ''}`.toLowerCase().includes(folderQuery.trim().toLowerCase()),
+  );
+  const selectedWorkflows = selected ? inFolder(selected.id) : [];
+  const counts = workflowCounts(selectedWorkflows);
+  const shownWorkflows = selectedWorkflows.filter((workflow) => matchesWorkflow(workflow, workflowQuery));
+
+  return (
+    <Grid gridDefinition={[{ colspan: { default: 12, m: 4 } }, { colspan: { default: 12, m: 8 } }]}>
+      <Table<Folder>
+        header={<Header counter={`(${folders.length})`}>{TEXT.title}</Header>}
+        items={shownFolders}
+        loading={loading}
+        loadingText={ADMIN_WORKFLOWS_TEXT.loading}
+        trackBy="id"
+        selectionType="single"
+        selectedItems={selected ? [selected] : []}
+        onSelectionChange={({ detail }) => detail.selectedItems[0] && onSelect(detail.selectedItems[0])}
+        ariaLabels={{
+          itemSelectionLabel: (_data, folder) => TEXT.open(folder.name),
+          selectionGroupLabel: TEXT.title,
+          allItemsSelectionLabel: () => TEXT.title,
+        }}
+        filter={
+          <TextFilter
+            filteringText={folderQuery}
+            filteringPlaceholder={ADMIN_WORKFLOWS_TEXT.searchFolders}
+            filteringAriaLabel={ADMIN_WORKFLOWS_TEXT.searchFolders}
+            onChange={({ detail }) => setFolderQuery(detail.filteringText)}
+          />
+        }
+        columnDefinitions={[
+          {
+            id: 'folder',
+            header: TEXT.title,
+            cell: (folder) => {
+              const { total, active, scheduled } = workflowCounts(inFolder(folder.id));
+              return (
+                <SpaceBetween size="xxs">
+                  <Box fontWeight="bold">{folder.name}</Box>
+                  <Box variant="small">{TEXT.counts(total, active, scheduled)}</Box>
+                </SpaceBetween>
+              );
+            },
+          },
+          {
+            id: 'actions',
+            header: '',
+            cell: (folder) => (
+              <SpaceBetween direction="horizontal" size="xxs">
+                <Button
+                  variant="icon"
+                  iconName="edit"
+                  ariaLabel={TEXT.edit(folder.name)}
+                  onClick={() => onEdit(folder)}
+                />
+                <Button
+                  variant="icon"
+                  iconName="remove"
+                  ariaLabel={TEXT.delete(folder.name)}
+                  onClick={() => onDelete(folder)}
+                />
+              </SpaceBetween>
+            ),
+          },
+        ]}
+        empty={
+          <Box textAlign="center" color="inherit">
+            <Box variant="strong">{TEXT.empty}</Box>
+            <Box variant="p">{TEXT.emptyDetail}</Box>
+          </Box>
+        }
+      />
+      {selected ? (
+        <SpaceBetween size="m">
+          <Container
+            header={<Header description={selected.description ?? undefined}>{selected.name}</Header>}
+          >
+            <ColumnLayout columns={1}>
+              <KeyValuePairs
+                columns={3}
+                items={[
+                  { label: TEXT.total, value: counts.total },
+                  { label: TEXT.actives, value: counts.active },
+                  { label: TEXT.scheduled, value: counts.scheduled },
+                ]}
+              />
+            </ColumnLayout>
+          </Container>
+          <Cards<Workflow>
+            items={shownWorkflows}
+            trackBy="id"
+            cardDefinition={adminWorkflowCard(lawyers, cardActions, true)}
+            cardsPerRow={[{ cards: 1 }, { minWidth: 600, cards: 2 }]}
+            filter={
+              <TextFilter
+                filteringText={workflowQuery}
+                filteringPlaceholder={ADMIN_WORKFLOWS_TEXT.searchInFolder}
+                filteringAriaLabel={ADMIN_WORKFLOWS_TEXT.searchInFolder}
+                onChange={({ detail }) => setWorkflowQuery(detail.filteringText)}
+              />
+            }
+            empty={
+              <Box textAlign="center" color="inherit">
+                {TEXT.emptyFolder}
+              </Box>
+            }
+          />
+        </SpaceBetween>
+      ) : (
+        <Container>
+          <Box textAlign="center" color="text-body-secondary">
+            {TEXT.select}
+          </Box>
+        </Container>
+      )}
+    </Grid>
+  );
+}

@@ -1,0 +1,118 @@
+import Badge from '@cloudscape-design/components/badge';
+import Box from '@cloudscape-design/components/box';
+import ButtonDropdown from '@cloudscape-design/components/button-dropdown';
+import type { CardsProps } from '@cloudscape-design/components/cards';
+import SpaceBetween from '@cloudscape-design/components/space-between';
+import StatusIndicator from '@cloudscape-design/components/status-indicator';
+
+import type { Lawyer, Workflow } from '../../../../shared';
+import { ExecutionHistoryButton } from '../../components/workflows/execution-history';
+import { RunWorkflowButton } from '../../components/workflows/run-workflow-button';
+import { WORKFLOW_TYPE_BADGE_COLORS, workflowTypeLabel } from '../../components/workflows/workflow-display';
+import { STRINGS } from '../../strings';
+import { ADMIN_WORKFLOWS_TEXT } from './strings';
+
+const TEXT = ADMIN_WORKFLOWS_TEXT.card;
+
+/** What a card's admin actions do; the page owns the dialogs and the calls. */
+export interface WorkflowCardActions {
+  edit(workflow: Workflow): void;
+  remove(workflow: Workflow): void;
+  toggleActive(workflow: Workflow): void;
+  toggleScheduling(workflow: Workflow): void;
+}
+
+/** 'Planifié (n min)' or 'Non planifié' (spec §4). */
+export function schedulingLabel(workflow: Workflow): string {
+  return workflow.cronSettings.enabled && workflow.cronSettings.interval
+    ? STRINGS.workflows.scheduled(workflow.cronSettings.interval)
+    : STRINGS.workflows.notScheduled;
+}
+
+function ownerName(workflow: Workflow, lawyers: readonly Lawyer[]): string {
+  const owner = lawyers.find((lawyer) => lawyer.email === workflow.lawyerEmail);
+  return owner ? `${owner.firstName} ${owner.lastName} (${owner.email})` : workflow.lawyerEmail;
+}
+
+/**
+ * The admin workflow card (spec §2): name, description, type, scheduling, active state, optional
+ * tags and category; actions edit, delete, toggle active, toggle scheduling, Exécuter, history.
+ * `compact` drops the description and owner, for the folder panel.
+ */
+export function adminWorkflowCard(
+  lawyers: readonly Lawyer[],
+  actions: WorkflowCardActions,
+  compact = false,
+): CardsProps.CardDefinition<Workflow> {
+  return {
+    header: (workflow) => workflow.name,
+    sections: [
+      ...(compact ? [] : [{ id: 'description', content: (workflow: Workflow) => workflow.description }]),
+      {
+        id: 'badges',
+        content: (workflow: Workflow) => (
+          <SpaceBetween direction="horizontal" size="xs">
+            <Badge color={WORKFLOW_TYPE_BADGE_COLORS[workflow.type]}>
+              {workflowTypeLabel(workflow.type)}
+            </Badge>
+            <Badge color={workflow.cronSettings.enabled ? 'green' : 'grey'}>
+              {schedulingLabel(workflow)}
+            </Badge>
+            {workflow.category && <Badge>{workflow.category}</Badge>}
+            {workflow.tags?.map((tag) => (
+              <Badge key={tag} color="grey">
+                {tag}
+              </Badge>
+            ))}
+          </SpaceBetween>
+        ),
+      },
+      {
+        id: 'state',
+        header: TEXT.state,
+        content: (workflow: Workflow) =>
+          workflow.active ? (
+            <StatusIndicator type="success">{STRINGS.workflows.active}</StatusIndicator>
+          ) : (
+            <StatusIndicator type="stopped">{STRINGS.workflows.inactive}</StatusIndicator>
+          ),
+      },
+      ...(compact
+        ? []
+        : [
+            {
+              id: 'lawyer',
+              header: TEXT.lawyer,
+              content: (workflow: Workflow) => <Box variant="span">{ownerName(workflow, lawyers)}</Box>,
+            },
+          ]),
+      {
+        id: 'actions',
+        content: (workflow: Workflow) => (
+          <SpaceBetween direction="horizontal" size="xs">
+            <RunWorkflowButton workflow={workflow} />
+            <ExecutionHistoryButton workflow={workflow} />
+            <ButtonDropdown
+              ariaLabel={TEXT.actionsOf(workflow.name)}
+              variant="normal"
+              items={[
+                { id: 'edit', text: TEXT.edit },
+                { id: 'active', text: workflow.active ? TEXT.deactivate : TEXT.activate },
+                { id: 'scheduling', text: workflow.cronSettings.enabled ? TEXT.unschedule : TEXT.schedule },
+                { id: 'delete', text: TEXT.delete },
+              ]}
+              onItemClick={({ detail }) => {
+                if (detail.id === 'edit') actions.edit(workflow);
+                else if (detail.id === 'active') actions.toggleActive(workflow);
+                else if (detail.id === 'scheduling') actions.toggleScheduling(workflow);
+                else actions.remove(workflow);
+              }}
+            >
+              {TEXT.actions}
+            </ButtonDropdown>
+          </SpaceBetween>
+        ),
+      },
+    ],
+  };
+}
