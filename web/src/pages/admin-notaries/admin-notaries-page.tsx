@@ -1,12 +1,142 @@
+import Badge from '@cloudscape-design/components/badge';
+import Box from '@cloudscape-design/components/box';
+import Button from '@cloudscape-design/components/button';
 import ContentLayout from '@cloudscape-design/components/content-layout';
 import Header from '@cloudscape-design/components/header';
+import SpaceBetween from '@cloudscape-design/components/space-between';
+import Table from '@cloudscape-design/components/table';
+import TextFilter from '@cloudscape-design/components/text-filter';
+import { useState } from 'react';
 
+import { type Lawyer, MESSAGES } from '../../../../shared';
+import { callApi } from '../../api/api-client';
+import { useApiQuery } from '../../api/use-api-query';
+import { ConfirmDeleteModal } from '../../components/dialogs/confirm-delete-modal';
+import { LawyerDetailsModal } from '../../components/lawyer-details/lawyer-details-modal';
+import { matchesLawyer } from '../../components/lawyer-details/lawyer-search';
+import { formatDate } from '../../format/dates';
 import { usePageTitle } from '../../layout/use-page-title';
-import { STRINGS } from '../../strings';
+import { useNotifications } from '../../notifications/notifications-context';
+import { ADMIN_NOTARIES_TEXT as TEXT } from './strings';
 
-/** Admin notary table (/admin/notaries). */
+type Dialog = { kind: 'details'; lawyer: Lawyer } | { kind: 'delete'; lawyer: Lawyer };
+
+const fullName = (lawyer: Lawyer) => `${lawyer.firstName} ${lawyer.lastName}`;
+
+/**
+ * 'Gestion des Notaires' (/admin/notaries, spec §2). Lawyers and notaries share one profile table
+ * (spec §3 "Lawyer / Notary profile"; §1: "some admin wording … call them notaries"), so this is
+ * the same directory as /admin/lawyers, shown as a table with the Google OAuth column.
+ */
 export function AdminNotariesPage() {
-  const title = STRINGS.pages.adminNotaries;
-  usePageTitle(title);
-  return <ContentLayout header={<Header variant="h1">{title}</Header>} />;
+  usePageTitle(TEXT.title);
+  const notifications = useNotifications();
+  const notaries = useApiQuery(async (signal) => {
+    try {
+      return (await callApi('listLawyers', { signal })).lawyers;
+    } catch (error) {
+      if (!signal.aborted) {
+        notifications.error(
+          MESSAGES.directory.loadNotariesFailed(error instanceof Error ? error.message : undefined),
+        );
+      }
+      throw error;
+    }
+  });
+  const [query, setQuery] = useState('');
+  const [dialog, setDialog] = useState<Dialog | null>(null);
+
+  const remove = async (lawyer: Lawyer) => {
+    try {
+      await callApi('deleteLawyer', { params: { id: lawyer.id } });
+      notaries.setData((current) => current?.filter((item) => item.id !== lawyer.id));
+      notifications.success(MESSAGES.directory.notaryDeleted);
+      setDialog(null);
+    } catch {
+      notifications.error(MESSAGES.directory.deleteNotaryFailed);
+    }
+  };
+
+  const all = notaries.data ?? [];
+  const shown = all.filter((lawyer) => matchesLawyer(lawyer, query, ['firstName', 'lastName', 'email']));
+
+  return (
+    <ContentLayout
+      header={
+        <Header variant="h1" description={TEXT.description}>
+          {TEXT.title}
+        </Header>
+      }
+    >
+      <Table<Lawyer>
+        items={shown}
+        trackBy="id"
+        loading={notaries.loading && !notaries.data}
+        loadingText={TEXT.loading}
+        header={<Header counter={`(${all.length})`}>{TEXT.title}</Header>}
+        filter={
+          <TextFilter
+            filteringText={query}
+            filteringPlaceholder={TEXT.search}
+            filteringAriaLabel={TEXT.search}
+            onChange={({ detail }) => setQuery(detail.filteringText)}
+          />
+        }
+        columnDefinitions={[
+          { id: 'name', header: TEXT.columns.name, cell: fullName },
+          { id: 'email', header: TEXT.columns.email, cell: (lawyer) => lawyer.email },
+          {
+            id: 'google',
+            header: TEXT.columns.googleOAuth,
+            cell: (lawyer) =>
+              lawyer.hasGoogleCredentials ? (
+                <Badge color="green">{TEXT.configured}</Badge>
+              ) : (
+                <Badge color="grey">{TEXT.notConfigured}</Badge>
+              ),
+          },
+          { id: 'createdAt', header: TEXT.columns.createdAt, cell: (lawyer) => formatDate(lawyer.createdAt) },
+          {
+            id: 'actions',
+            header: TEXT.columns.actions,
+            cell: (lawyer) => (
+              <SpaceBetween direction="horizontal" size="xxs">
+                <Button
+                  variant="inline-icon"
+                  iconName="search"
+                  ariaLabel={TEXT.detailsOf(fullName(lawyer))}
+                  onClick={() => setDialog({ kind: 'details', lawyer })}
+                />
+                <Button
+                  variant="inline-icon"
+                  iconName="remove"
+                  ariaLabel={TEXT.deleteOf(fullName(lawyer))}
+                  onClick={() => setDialog({ kind: 'delete', lawyer })}
+                />
+              </SpaceBetween>
+            ),
+          },
+        ]}
+        empty={
+          <Box textAlign="center" color="inherit">
+            {notaries.error ? MESSAGES.directory.loadNotariesFailed() : TEXT.empty}
+          </Box>
+        }
+      />
+      {dialog?.kind === 'details' && (
+        <LawyerDetailsModal lawyer={dialog.lawyer} variant="notary" onDismiss={() => setDialog(null)} />
+      )}
+      {dialog?.kind === 'delete' && (
+        <ConfirmDeleteModal
+          title={TEXT.deleteTitle}
+          confirmLabel={TEXT.deleteConfirm}
+          cancelLabel={TEXT.cancel}
+          onConfirm={() => remove(dialog.lawyer)}
+          onDismiss={() => setDialog(null)}
+        >
+          {TEXT.deleteBody(fullName(dialog.lawyer))}
+        </ConfirmDeleteModal>
+      )}
+    </ContentLayout>
+  );
 }

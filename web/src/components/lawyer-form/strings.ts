@@ -1,0 +1,21 @@
+/** Labels of the lawyer / notary profile form. */
+export const LAWYER_FORM_TEXT = {
+  firstName: 'Prénom',
+  lastName: 'Nom',
+  email: 'Email Google',
+  emailHint: "L'adresse Gmail dédiée à l'assistant",
+  mainEmail: 'Email principal',
+  mainEmailHint: "L'adresse principale du cabinet (par défaut l'email Google)",
+  phoneNumber: 'Téléphone',
+  officeName: "Nom de l'étude",
+  googlePassword: 'Mot de passe Google',
+  googlePasswordOptional: 'Mot de passe Google (facultatif)',
+  googlePasswordHint: 'Un mot de passe fort et unique, sans double authentification.',
+  googlePasswordKept: 'Un mot de passe est enregistré : laissez vide pour le conserver.',
+  reminderFrequency: 'Fréquence de relance',
+  days: (count: number) => (count === 1 ? '1 jour' : `${count} jours`),
+  licenseKey: 'Clé de licence',
+  licenseKeyHint: 'Laissez vide pour en générer une.',
+  emailSignature: 'Signature e-mail (facultatif)',
+  cancel: 'Annuler',
+} as const;

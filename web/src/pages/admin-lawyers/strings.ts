@@ -1,0 +1,28 @@
+/** Texts of /admin/lawyers (spec §2 'Consultation des Avocats'). */
+export const ADMIN_LAWYERS_TEXT = {
+  title: 'Consultation des Avocats',
+  description: 'Les avocats clients, leur configuration et leur clé de licence.',
+  newLawyer: 'Nouvel avocat',
+  search: 'Rechercher par nom, email ou étude',
+  matches: (count: number) => (count === 1 ? '1 résultat' : `${count} résultats`),
+  loading: 'Chargement des avocats',
+  googlePasswordSet: 'Mot de passe Google configuré',
+  googlePasswordMissing: 'Mot de passe Google manquant',
+  email: 'Email',
+  office: 'Étude',
+  mainEmail: 'Email principal',
+  licenseKey: 'Clé de licence',
+  noLicenseKey: 'Non définie',
+  createdAt: 'Créé le',
+  details: 'Détails',
+  delete: 'Supprimer',
+  detailsOf: (name: string) => `Détails de ${name}`,
+  deleteOf: (name: string) => `Supprimer ${name}`,
+  createTitle: 'Nouvel avocat',
+  create: 'Créer',
+  deleteTitle: "Supprimer l'avocat",
+  deleteBody: (name: string) =>
+    `${name} et toutes ses données (profil, identifiants Google, automatisations et leur historique, clé de licence) seront supprimés définitivement.`,
+  deleteConfirm: 'Supprimer définitivement',
+  cancel: 'Annuler',
+} as const;
