@@ -147,6 +147,8 @@ export const STRINGS = {
     never: 'Jamais',
     pendingActivation: "En attente d'activation par l'administrateur",
     integrated: 'Automatisations configurées et intégrées',
+    schedulingSwitch: 'Planification automatique',
+    planning: 'Planification',
   },
   /** The execution history dialog of a workflow. */
   executions: {

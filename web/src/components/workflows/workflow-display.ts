@@ -6,6 +6,7 @@ import {
   type Workflow,
   type WorkflowType,
 } from '../../../../shared';
+import { STRINGS } from '../../strings';
 
 /** Badge colour of each workflow type, the same on every card. */
 export const WORKFLOW_TYPE_BADGE_COLORS: Record<WorkflowType, BadgeProps['color']> = {
@@ -17,6 +18,13 @@ export const WORKFLOW_TYPE_BADGE_COLORS: Record<WorkflowType, BadgeProps['color'
 /** The French label of a workflow type ('Gestion Client', ...). */
 export function workflowTypeLabel(type: WorkflowType): string {
   return WORKFLOW_TYPE_LABELS[type];
+}
+
+/** 'Planifié (n min)' or 'Non planifié' (spec §4). */
+export function schedulingLabel(workflow: Workflow): string {
+  return workflow.cronSettings.enabled && workflow.cronSettings.interval
+    ? STRINGS.workflows.scheduled(workflow.cronSettings.interval)
+    : STRINGS.workflows.notScheduled;
 }
 
 /** Interval shown on planning cards: the workflow's, or 60 minutes when it has none (spec §9). */

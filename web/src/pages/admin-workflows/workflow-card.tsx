@@ -8,7 +8,11 @@ import StatusIndicator from '@cloudscape-design/components/status-indicator';
 import type { Lawyer, Workflow } from '../../../../shared';
 import { ExecutionHistoryButton } from '../../components/workflows/execution-history';
 import { RunWorkflowButton } from '../../components/workflows/run-workflow-button';
-import { WORKFLOW_TYPE_BADGE_COLORS, workflowTypeLabel } from '../../components/workflows/workflow-display';
+import {
+  schedulingLabel,
+  WORKFLOW_TYPE_BADGE_COLORS,
+  workflowTypeLabel,
+} from '../../components/workflows/workflow-display';
 import { STRINGS } from '../../strings';
 import { ADMIN_WORKFLOWS_TEXT } from './strings';
 
@@ -20,13 +24,6 @@ export interface WorkflowCardActions {
   remove(workflow: Workflow): void;
   toggleActive(workflow: Workflow): void;
   toggleScheduling(workflow: Workflow): void;
-}
-
-/** 'Planifié (n min)' or 'Non planifié' (spec §4). */
-export function schedulingLabel(workflow: Workflow): string {
-  return workflow.cronSettings.enabled && workflow.cronSettings.interval
-    ? STRINGS.workflows.scheduled(workflow.cronSettings.interval)
-    : STRINGS.workflows.notScheduled;
 }
 
 function ownerName(workflow: Workflow, lawyers: readonly Lawyer[]): string {

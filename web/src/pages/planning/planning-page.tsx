@@ -1,12 +1,122 @@
+import Alert from '@cloudscape-design/components/alert';
+import Badge from '@cloudscape-design/components/badge';
+import Box from '@cloudscape-design/components/box';
+import Cards from '@cloudscape-design/components/cards';
+import Container from '@cloudscape-design/components/container';
 import ContentLayout from '@cloudscape-design/components/content-layout';
 import Header from '@cloudscape-design/components/header';
+import KeyValuePairs from '@cloudscape-design/components/key-value-pairs';
+import SpaceBetween from '@cloudscape-design/components/space-between';
+import Toggle from '@cloudscape-design/components/toggle';
 
+import { GLOBAL_SCHEDULING, MESSAGES, type Workflow } from '../../../../shared';
+import { ExecutionHistoryButton } from '../../components/workflows/execution-history';
+import { RunWorkflowButton } from '../../components/workflows/run-workflow-button';
+import { useMemberWorkflows } from '../../components/workflows/use-member-workflows';
+import {
+  planningInterval,
+  WORKFLOW_TYPE_BADGE_COLORS,
+  workflowTypeLabel,
+} from '../../components/workflows/workflow-display';
+import { formatDateTime } from '../../format/dates';
 import { usePageTitle } from '../../layout/use-page-title';
 import { STRINGS } from '../../strings';
+import { PLANNING_TEXT as TEXT } from './strings';
 
-/** Workflow planning, the same for lawyers and notaries (/lawyer/cron, /notary/cron). */
+/**
+ * Workflow planning, the same for lawyers and notaries (/lawyer/cron, /notary/cron; spec §2): the
+ * global scheduling settings (fixed, spec §3) and one card per workflow with its interval (60 when
+ * none), last run and 'Exécuter'.
+ */
 export function PlanningPage() {
-  const title = STRINGS.pages.planning;
-  usePageTitle(title);
-  return <ContentLayout header={<Header variant="h1">{title}</Header>} />;
+  usePageTitle(TEXT.title);
+  const { workflows } = useMemberWorkflows();
+  return (
+    <ContentLayout
+      header={
+        <Header variant="h1" description={TEXT.description}>
+          {TEXT.title}
+        </Header>
+      }
+    >
+      <SpaceBetween size="l">
+        <Container header={<Header variant="h2">{TEXT.globalTitle}</Header>}>
+          <SpaceBetween size="m">
+            <Toggle checked={GLOBAL_SCHEDULING.enabled} disabled>
+              {TEXT.globalSwitch} : {GLOBAL_SCHEDULING.enabled ? TEXT.globalOn : TEXT.globalOff}
+            </Toggle>
+            <KeyValuePairs
+              columns={2}
+              items={[
+                { label: TEXT.globalInterval, value: TEXT.everyMinutes(GLOBAL_SCHEDULING.defaultInterval) },
+                { label: TEXT.maxConcurrent, value: GLOBAL_SCHEDULING.maxConcurrentWorkflows },
+              ]}
+            />
+          </SpaceBetween>
+        </Container>
+        {workflows.error && <Alert type="error">{MESSAGES.workflow.listLoadFailed}</Alert>}
+        <Cards<Workflow>
+          items={workflows.data ?? []}
+          trackBy="id"
+          loading={workflows.loading && !workflows.data}
+          loadingText={TEXT.loading}
+          header={<Header variant="h2">{TEXT.workflowsTitle}</Header>}
+          cardsPerRow={[{ cards: 1 }, { minWidth: 700, cards: 2 }]}
+          cardDefinition={{
+            header: (workflow) => workflow.name,
+            sections: [
+              { id: 'description', content: (workflow) => workflow.description },
+              {
+                id: 'badges',
+                content: (workflow) => (
+                  <SpaceBetween direction="horizontal" size="xs">
+                    <Badge color={workflow.active ? 'green' : 'grey'}>
+                      {workflow.active ? STRINGS.workflows.active : STRINGS.workflows.inactive}
+                    </Badge>
+                    <Badge color={WORKFLOW_TYPE_BADGE_COLORS[workflow.type]}>
+                      {workflowTypeLabel(workflow.type)}
+                    </Badge>
+                  </SpaceBetween>
+                ),
+              },
+              {
+                id: 'timing',
+                content: (workflow) => (
+                  <KeyValuePairs
+                    columns={2}
+                    items={[
+                      {
+                        label: TEXT.interval,
+                        value: STRINGS.workflows.intervalMinutes(planningInterval(workflow)),
+                      },
+                      {
+                        label: TEXT.lastRun,
+                        value: workflow.cronSettings.lastRun
+                          ? formatDateTime(workflow.cronSettings.lastRun)
+                          : STRINGS.workflows.never,
+                      },
+                    ]}
+                  />
+                ),
+              },
+              {
+                id: 'actions',
+                content: (workflow) => (
+                  <SpaceBetween direction="horizontal" size="xs">
+                    <RunWorkflowButton workflow={workflow} />
+                    <ExecutionHistoryButton workflow={workflow} />
+                  </SpaceBetween>
+                ),
+              },
+            ],
+          }}
+          empty={
+            <Box textAlign="center" color="inherit">
+              {MESSAGES.workflow.noneForAccount}
+            </Box>
+          }
+        />
+      </SpaceBetween>
+    </ContentLayout>
+  );
 }

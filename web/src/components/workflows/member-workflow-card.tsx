@@ -1,0 +1,75 @@
+import Badge from '@cloudscape-design/components/badge';
+import type { CardsProps } from '@cloudscape-design/components/cards';
+import SpaceBetween from '@cloudscape-design/components/space-between';
+import Toggle from '@cloudscape-design/components/toggle';
+
+import type { Workflow } from '../../../../shared';
+import { STRINGS } from '../../strings';
+import { ExecutionHistoryButton } from './execution-history';
+import { RunWorkflowButton } from './run-workflow-button';
+import { schedulingLabel, WORKFLOW_TYPE_BADGE_COLORS, workflowTypeLabel } from './workflow-display';
+
+const TEXT = STRINGS.workflows;
+
+export interface MemberCardOptions {
+  /** The scheduling switch (the workflows path, spec §2); absent elsewhere: only 'Exécuter'. */
+  readonly onToggleScheduling?: (workflow: Workflow) => void;
+  /** Workflows whose switch is being saved. */
+  readonly busyIds?: ReadonlySet<string>;
+  /** Extra actions, such as the link to the planning page. */
+  readonly extraActions?: (workflow: Workflow) => React.ReactNode;
+  /** The badge of the google path ('Automatisations configurées et intégrées' when active). */
+  readonly googlePath?: boolean;
+}
+
+/**
+ * A lawyer's or notary's workflow card (spec §2, §4): name, description, type, scheduling and, for
+ * a workflow the admin has not activated, 'En attente d'activation par l'administrateur'.
+ */
+export function memberWorkflowCard(options: MemberCardOptions = {}): CardsProps.CardDefinition<Workflow> {
+  return {
+    header: (workflow) => workflow.name,
+    sections: [
+      { id: 'description', content: (workflow) => workflow.description },
+      {
+        id: 'badges',
+        content: (workflow) => (
+          <SpaceBetween direction="horizontal" size="xs">
+            <Badge color={WORKFLOW_TYPE_BADGE_COLORS[workflow.type]}>
+              {workflowTypeLabel(workflow.type)}
+            </Badge>
+            <Badge color={workflow.cronSettings.enabled ? 'green' : 'grey'}>
+              {schedulingLabel(workflow)}
+            </Badge>
+            {workflow.active ? (
+              options.googlePath && <Badge color="green">{TEXT.integrated}</Badge>
+            ) : (
+              <Badge color="severity-medium">{TEXT.pendingActivation}</Badge>
+            )}
+          </SpaceBetween>
+        ),
+      },
+      {
+        id: 'actions',
+        content: (workflow) => (
+          <SpaceBetween size="s">
+            {options.onToggleScheduling && (
+              <Toggle
+                checked={workflow.cronSettings.enabled}
+                disabled={options.busyIds?.has(workflow.id)}
+                onChange={() => options.onToggleScheduling?.(workflow)}
+              >
+                {TEXT.schedulingSwitch}
+              </Toggle>
+            )}
+            <SpaceBetween direction="horizontal" size="xs">
+              <RunWorkflowButton workflow={workflow} />
+              <ExecutionHistoryButton workflow={workflow} />
+              {options.extraActions?.(workflow)}
+            </SpaceBetween>
+          </SpaceBetween>
+        ),
+      },
+    ],
+  };
+}

@@ -1,0 +1,42 @@
+import { useState } from 'react';
+
+import { MESSAGES, type Workflow } from '../../../../shared';
+import { callApi } from '../../api/api-client';
+import { useApiQuery } from '../../api/use-api-query';
+import { useNotifications } from '../../notifications/notifications-context';
+import { newestFirst } from './workflow-display';
+
+/**
+ * The signed-in lawyer's own workflows, newest first (the server sends a member only his own), and
+ * the scheduling switch of spec §4 with its toasts.
+ */
+export function useMemberWorkflows() {
+  const notifications = useNotifications();
+  const workflows = useApiQuery(async (signal) =>
+    newestFirst((await callApi('listWorkflows', { signal })).workflows),
+  );
+  const [busyIds, setBusyIds] = useState<ReadonlySet<string>>(new Set());
+
+  const toggleScheduling = async (workflow: Workflow) => {
+    setBusyIds((current) => new Set(current).add(workflow.id));
+    try {
+      const saved = await callApi('toggleWorkflowScheduling', { params: { id: workflow.id } });
+      workflows.setData((current) => current?.map((item) => (item.id === saved.id ? saved : item)));
+      notifications.success(
+        saved.cronSettings.enabled
+          ? MESSAGES.workflow.schedulingEnabled
+          : MESSAGES.workflow.schedulingDisabled,
+      );
+    } catch {
+      notifications.error(MESSAGES.workflow.toggleSchedulingFailed);
+    } finally {
+      setBusyIds((current) => {
+        const next = new Set(current);
+        next.delete(workflow.id);
+        return next;
+      });
+    }
+  };
+
+  return { workflows, busyIds, toggleScheduling };
+}
