@@ -22,6 +22,11 @@ export interface Auth {
   login(licenseKey: string): Promise<LoginResult>;
   /** Ends the session on the server (failure ignored) and here, then goes to /login. */
   logout(): void;
+  /**
+   * Brings the stored session in line with the saved profile (spec §4: when the profile e-mail
+   * differs from the session e-mail, the session is updated), and its display name.
+   */
+  updateProfile(changes: Pick<SessionUser, 'email' | 'name'>): void;
 }
 
 const AuthContext = createContext<Auth | null>(null);
@@ -132,6 +137,14 @@ export function AuthProvider({ children }: { readonly children: ReactNode }) {
     navigate('/login', { replace: true });
   }, [navigate, notifications]);
 
+  const updateProfile = useCallback((changes: Pick<SessionUser, 'email' | 'name'>) => {
+    const current = readStoredSession();
+    if (!current || (current.email === changes.email && current.name === changes.name)) return;
+    const next = { ...current, ...changes };
+    storeSession(next);
+    setSession(next);
+  }, []);
+
   const value = useMemo<Auth>(
     () => ({
       session,
@@ -140,8 +153,9 @@ export function AuthProvider({ children }: { readonly children: ReactNode }) {
       isLawyer: session?.role === 'lawyer',
       login,
       logout,
+      updateProfile,
     }),
-    [session, login, logout],
+    [session, login, logout, updateProfile],
   );
 
   return <AuthContext.Provider value={value}>{children}</AuthContext.Provider>;

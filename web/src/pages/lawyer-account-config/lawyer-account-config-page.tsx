@@ -1,12 +1,7 @@
-import ContentLayout from '@cloudscape-design/components/content-layout';
-import Header from '@cloudscape-design/components/header';
+import { AccountConfiguration } from './account-config';
+import { ACCOUNT_CONFIG_TEXT } from './strings';
 
-import { usePageTitle } from '../../layout/use-page-title';
-import { STRINGS } from '../../strings';
-
-/** Lawyer account configuration (/lawyer/account-config, /lawyer/google). */
+/** Lawyer account configuration (/lawyer/account-config and /lawyer/google). */
 export function LawyerAccountConfigPage() {
-  const title = STRINGS.pages.accountConfig;
-  usePageTitle(title);
-  return <ContentLayout header={<Header variant="h1">{title}</Header>} />;
+  return <AccountConfiguration variant="lawyer" title={ACCOUNT_CONFIG_TEXT.title} />;
 }

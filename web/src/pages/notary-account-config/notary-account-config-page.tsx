@@ -1,12 +1,7 @@
-import ContentLayout from '@cloudscape-design/components/content-layout';
-import Header from '@cloudscape-design/components/header';
+import { AccountConfiguration } from '../lawyer-account-config/account-config';
+import { ACCOUNT_CONFIG_TEXT } from '../lawyer-account-config/strings';
 
-import { usePageTitle } from '../../layout/use-page-title';
-import { STRINGS } from '../../strings';
-
-/** Notary account and Google configuration (/notary/google). */
+/** Notary Google configuration (/notary/google): the notary form, Google password required. */
 export function NotaryAccountConfigPage() {
-  const title = STRINGS.pages.accountConfig;
-  usePageTitle(title);
-  return <ContentLayout header={<Header variant="h1">{title}</Header>} />;
+  return <AccountConfiguration variant="notary" title={ACCOUNT_CONFIG_TEXT.notaryTitle} />;
 }

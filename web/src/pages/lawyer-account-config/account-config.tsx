@@ -1,0 +1,193 @@
+import Alert from '@cloudscape-design/components/alert';
+import Box from '@cloudscape-design/components/box';
+import Button from '@cloudscape-design/components/button';
+import Cards from '@cloudscape-design/components/cards';
+import Container from '@cloudscape-design/components/container';
+import ContentLayout from '@cloudscape-design/components/content-layout';
+import Header from '@cloudscape-design/components/header';
+import KeyValuePairs from '@cloudscape-design/components/key-value-pairs';
+import SpaceBetween from '@cloudscape-design/components/space-between';
+import Spinner from '@cloudscape-design/components/spinner';
+import { useState } from 'react';
+
+import { type Lawyer, type LawyerSaveRequest, MESSAGES, type Workflow } from '../../../../shared';
+import { callApi } from '../../api/api-client';
+import { useApiQuery } from '../../api/use-api-query';
+import { useAuth } from '../../auth/auth-context';
+import {
+  LawyerForm,
+  type LawyerFormVariant,
+  lawyerFormValues,
+} from '../../components/lawyer-form/lawyer-form';
+import { memberWorkflowCard } from '../../components/workflows/member-workflow-card';
+import { usePageTitle } from '../../layout/use-page-title';
+import { useNotifications } from '../../notifications/notifications-context';
+import { ACCOUNT_CONFIG_TEXT as TEXT } from './strings';
+
+/** The state of spec §4 "Account configuration" and its banner. */
+export function configurationState(
+  profile: Lawyer | null,
+  workflows: readonly Pick<Workflow, 'active'>[],
+): 'not-configured' | 'pending' | 'disabled' | 'integrated' {
+  if (!profile) return 'not-configured';
+  if (workflows.length === 0) return 'pending';
+  return workflows.some((workflow) => workflow.active) ? 'integrated' : 'disabled';
+}
+
+function StatusBanner({ state }: { readonly state: ReturnType<typeof configurationState> }) {
+  if (state === 'not-configured') return <Alert type="info">{TEXT.notConfigured}</Alert>;
+  if (state === 'pending') return <Alert type="warning">{TEXT.pending}</Alert>;
+  if (state === 'disabled') return <Alert type="warning">{TEXT.disabled}</Alert>;
+  return <Alert type="success">{TEXT.integrated}</Alert>;
+}
+
+function ProfileSummary({ profile }: { readonly profile: Lawyer }) {
+  const f = TEXT.fields;
+  return (
+    <KeyValuePairs
+      columns={2}
+      items={[
+        { label: f.name, value: `${profile.firstName} ${profile.lastName}` },
+        { label: f.email, value: profile.email },
+        { label: f.mainEmail, value: profile.mainEmail },
+        { label: f.phone, value: profile.phoneNumber ?? f.none },
+        { label: f.office, value: profile.officeName ?? f.none },
+        { label: f.reminder, value: f.days(profile.reminderFrequency) },
+        { label: f.googlePassword, value: profile.hasGooglePassword ? f.configured : f.notConfigured },
+        { label: f.signature, value: profile.emailSignature ?? f.none },
+      ]}
+    />
+  );
+}
+
+/**
+ * Account configuration (spec §2, §4), for lawyers (/lawyer/account-config, /lawyer/google) and
+ * notaries (/notary/google): the form while not configured or on 'Modifier', then the profile and
+ * the banner of its state; the licence key. Saving brings the session's e-mail in line.
+ */
+export function AccountConfiguration({
+  variant,
+  title,
+}: {
+  readonly variant: LawyerFormVariant;
+  readonly title: string;
+}) {
+  usePageTitle(title);
+  const { session, updateProfile } = useAuth();
+  const notifications = useNotifications();
+  const profile = useApiQuery(async (signal) => {
+    try {
+      return await callApi('getProfile', { signal });
+    } catch (error) {
+      if (!signal.aborted) notifications.error(MESSAGES.profile.loadFailed);
+      throw error;
+    }
+  });
+  const workflows = useApiQuery(async (signal) => (await callApi('listWorkflows', { signal })).workflows);
+  const [editing, setEditing] = useState(false);
+
+  const saved = profile.data?.profile ?? null;
+  const save = async (request: LawyerSaveRequest) => {
+    try {
+      const reply = await callApi('saveProfile', { body: request });
+      profile.setData(() => reply);
+      if (reply.profile) {
+        updateProfile({
+          email: reply.sessionEmail,
+          name: `${reply.profile.firstName} ${reply.profile.lastName}`,
+        });
+      }
+      notifications.success(MESSAGES.profile.saved);
+      setEditing(false);
+    } catch (error) {
+      notifications.error(
+        error instanceof Error && error.message
+          ? `${MESSAGES.profile.saveFailed} : ${error.message}`
+          : MESSAGES.profile.saveFailedUnexpected,
+      );
+    }
+  };
+
+  const state = configurationState(saved, workflows.data ?? []);
+  const showForm = !saved || editing;
+  return (
+    <ContentLayout
+      header={
+        <Header variant="h1" description={TEXT.description}>
+          {title}
+        </Header>
+      }
+    >
+      <SpaceBetween size="l">
+        {profile.loading && !profile.data ? (
+          <Box textAlign="center">
+            <Spinner size="large" />
+            <Box variant="p">{TEXT.loading}</Box>
+          </Box>
+        ) : profile.error ? (
+          <Alert type="error">{MESSAGES.profile.loadFailed}</Alert>
+        ) : (
+          <>
+            <StatusBanner state={state} />
+            {showForm ? (
+              <Container
+                header={
+                  <Header variant="h2" description={TEXT.guidance}>
+                    {TEXT.formTitle}
+                  </Header>
+                }
+              >
+                <LawyerForm
+                  variant={variant}
+                  initial={lawyerFormValues(saved, saved ? {} : { email: profile.data?.sessionEmail ?? '' })}
+                  hasStoredPassword={saved?.hasGooglePassword ?? false}
+                  submitLabel={TEXT.save}
+                  onSubmit={save}
+                  onCancel={saved ? () => setEditing(false) : undefined}
+                />
+              </Container>
+            ) : (
+              saved && (
+                <Container
+                  header={
+                    <Header
+                      variant="h2"
+                      actions={
+                        <Button iconName="edit" onClick={() => setEditing(true)}>
+                          {TEXT.edit}
+                        </Button>
+                      }
+                    >
+                      {TEXT.profileTitle}
+                    </Header>
+                  }
+                >
+                  <ProfileSummary profile={saved} />
+                </Container>
+              )
+            )}
+          </>
+        )}
+        {saved && (workflows.data?.length ?? 0) > 0 && (
+          <Cards<Workflow>
+            items={workflows.data ?? []}
+            trackBy="id"
+            header={<Header variant="h2">{TEXT.workflowsTitle}</Header>}
+            cardsPerRow={[{ cards: 1 }, { minWidth: 700, cards: 2 }]}
+            cardDefinition={memberWorkflowCard({ googlePath: true })}
+          />
+        )}
+        <Container header={<Header variant="h2">{TEXT.licenseTitle}</Header>}>
+          <KeyValuePairs
+            items={[
+              {
+                label: TEXT.licenseKey,
+                value: <Box variant="code">{session?.licenseKey || TEXT.demoLicenseKey}</Box>,
+              },
+            ]}
+          />
+        </Container>
+      </SpaceBetween>
+    </ContentLayout>
+  );
+}
