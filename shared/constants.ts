@@ -56,6 +56,7 @@ export const GLOBAL_SCHEDULING = {
 
 /** Workflow tab categories on the notary workflows page. */
 export const WORKFLOW_CATEGORIES = ['all', ...WORKFLOW_TYPES] as const;
+export type WorkflowCategory = (typeof WORKFLOW_CATEGORIES)[number];
 
 /** Manual run button lock and copy feedback, in milliseconds. */
 export const MANUAL_RUN_LOCK_MS = 30_000;

@@ -180,19 +180,11 @@ export const STRINGS = {
     duration: (ms: number) =>
       ms < 1000 ? `${ms} ms` : `${(ms / 1000).toLocaleString('fr-FR', { maximumFractionDigits: 1 })} s`,
   },
+  /** Titles of the pages not built out yet; each built page keeps its texts in its folder. */
   pages: {
-    adminWorkflows: 'Gestion des Automatisations',
-    adminLawyers: 'Consultation des Avocats',
-    adminNotaries: 'Gestion des Notaires',
     adminTestPromo: 'Code promo test',
     adminSettings: 'Paramètres Administrateur',
-    welcome: 'Bienvenue',
-    lawyerWorkflows: 'Automatisations',
-    accountConfig: 'Configuration compte',
-    googleEcosystem: 'Écosystème Google',
-    planning: 'Planification',
     subscription: "Gestion de l'abonnement",
-    notarySettings: 'Paramètres',
-    notaryWorkflows: 'Mes Automatisations',
   },
+
 } as const;

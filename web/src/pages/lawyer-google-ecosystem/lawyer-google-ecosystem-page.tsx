@@ -1,12 +1,7 @@
-import ContentLayout from '@cloudscape-design/components/content-layout';
-import Header from '@cloudscape-design/components/header';
+import { GoogleGuide } from './google-guide';
+import { LAWYER_GUIDE } from './guide-content';
 
-import { usePageTitle } from '../../layout/use-page-title';
-import { STRINGS } from '../../strings';
-
-/** Lawyer Google ecosystem guide (/lawyer/google-ecosystem). */
+/** The lawyer's Google ecosystem guide (/lawyer/google-ecosystem). */
 export function LawyerGoogleEcosystemPage() {
-  const title = STRINGS.pages.googleEcosystem;
-  usePageTitle(title);
-  return <ContentLayout header={<Header variant="h1">{title}</Header>} />;
+  return <GoogleGuide sections={LAWYER_GUIDE} />;
 }

@@ -1,12 +1,7 @@
-import ContentLayout from '@cloudscape-design/components/content-layout';
-import Header from '@cloudscape-design/components/header';
-
-import { usePageTitle } from '../../layout/use-page-title';
-import { STRINGS } from '../../strings';
+import { LAWYER_WELCOME } from './strings';
+import { Welcome } from './welcome';
 
 /** Lawyer welcome (/lawyer/welcome). */
 export function LawyerWelcomePage() {
-  const title = STRINGS.pages.welcome;
-  usePageTitle(title);
-  return <ContentLayout header={<Header variant="h1">{title}</Header>} />;
+  return <Welcome content={LAWYER_WELCOME} />;
 }

@@ -1,12 +1,7 @@
-import ContentLayout from '@cloudscape-design/components/content-layout';
-import Header from '@cloudscape-design/components/header';
+import { GoogleGuide } from '../lawyer-google-ecosystem/google-guide';
+import { NOTARY_GUIDE } from '../lawyer-google-ecosystem/guide-content';
 
-import { usePageTitle } from '../../layout/use-page-title';
-import { STRINGS } from '../../strings';
-
-/** Notary Google ecosystem guide (/notary/google-ecosystem). */
+/** The notary's Google ecosystem guide (/notary/google-ecosystem): step-by-step folders and sheets. */
 export function NotaryGoogleEcosystemPage() {
-  const title = STRINGS.pages.googleEcosystem;
-  usePageTitle(title);
-  return <ContentLayout header={<Header variant="h1">{title}</Header>} />;
+  return <GoogleGuide sections={NOTARY_GUIDE} />;
 }

@@ -1,12 +1,7 @@
-import ContentLayout from '@cloudscape-design/components/content-layout';
-import Header from '@cloudscape-design/components/header';
+import { NOTARY_WELCOME } from '../lawyer-welcome/strings';
+import { Welcome } from '../lawyer-welcome/welcome';
 
-import { usePageTitle } from '../../layout/use-page-title';
-import { STRINGS } from '../../strings';
-
-/** Notary welcome (/notary/welcome). */
+/** Notary welcome (/notary/welcome): the two buttons to configuration and the Google guide. */
 export function NotaryWelcomePage() {
-  const title = STRINGS.pages.welcome;
-  usePageTitle(title);
-  return <ContentLayout header={<Header variant="h1">{title}</Header>} />;
+  return <Welcome content={NOTARY_WELCOME} />;
 }
