@@ -122,7 +122,7 @@ describe('runtime configuration', () => {
     const config = await loadRuntimeConfig();
 
     // Assert
-    expect(config).toEqual({ apiBaseUrl: 'https://api.cabinet.example' });
+    expect(config).toEqual({ apiBaseUrl: 'https://api.cabinet.example', workflowWebhookBaseUrl: '' });
     expect(network.requests[0]?.url).toBe('/config.json');
   });
 
@@ -138,6 +138,6 @@ describe('runtime configuration', () => {
     const config = await loadRuntimeConfig();
 
     // Assert
-    expect(config).toEqual({ apiBaseUrl: '' });
+    expect(config).toEqual({ apiBaseUrl: '', workflowWebhookBaseUrl: '' });
   });
 });

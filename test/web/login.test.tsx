@@ -2,7 +2,7 @@ import { screen, waitFor } from '@testing-library/react';
 import { describe, expect, it } from 'vitest';
 
 import type { Role } from '../../shared';
-import { jsonResponse, mockNetwork } from './support/fetch-mock';
+import { emptyBackend, jsonResponse, mockNetwork } from './support/fetch-mock';
 import { renderApp } from './support/render-app';
 import { storedSession, storeSessionOf } from './support/sessions';
 
@@ -73,7 +73,7 @@ describe('login page', () => {
       const network = mockNetwork((request) =>
         request.url.endsWith('/api/verify-license')
           ? jsonResponse(200, verifyReply(role))
-          : jsonResponse(404, {}),
+          : emptyBackend(request),
       );
       const app = renderApp('/login');
 

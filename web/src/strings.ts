@@ -186,5 +186,4 @@ export const STRINGS = {
     adminSettings: 'Paramètres Administrateur',
     subscription: "Gestion de l'abonnement",
   },
-
 } as const;

@@ -14,13 +14,28 @@ export function jsonResponse(status: number, body: unknown): Response {
 
 type Responder = (request: SentRequest) => Response | Promise<Response>;
 
+/** What the lists of a fresh deployment answer: nothing yet. */
+const EMPTY_LISTS: Record<string, unknown> = {
+  '/api/workflows': { workflows: [] },
+  '/api/folders': { folders: [] },
+  '/api/lawyers': { lawyers: [] },
+};
+
 /**
- * Replaces `fetch` at the network boundary. `/config.json` and unknown calls answer 404 unless the
- * responder answers them; every request is recorded.
+ * A backend with no data: the lists answer empty (so that a page can load around what a test
+ * looks at), every other call 404.
  */
-export function mockNetwork(
-  responder: Responder = () => jsonResponse(404, { error: 'Ressource introuvable.' }),
-) {
+export const emptyBackend: Responder = (request) => {
+  const path = new URL(request.url, 'http://localhost').pathname;
+  const list = request.method === 'GET' ? EMPTY_LISTS[path] : undefined;
+  return list ? jsonResponse(200, list) : jsonResponse(404, { error: 'Ressource introuvable.' });
+};
+
+/**
+ * Replaces `fetch` at the network boundary; by default an empty backend (`/config.json` and other
+ * calls answer 404). Every request is recorded.
+ */
+export function mockNetwork(responder: Responder = emptyBackend) {
   const requests: SentRequest[] = [];
   const fetchMock: Mock = vi.spyOn(globalThis, 'fetch').mockImplementation(async (input, init) => {
     const request: SentRequest = {

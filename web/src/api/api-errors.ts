@@ -35,3 +35,11 @@ export class ApiRequestError extends ApiError {
 export class ApiUnavailableError extends ApiError {
   override name = 'ApiUnavailableError';
 }
+
+/**
+ * Whether a call failed because the session is over (401): the auth provider already says why and
+ * goes to /login, so a page adds no toast of its own.
+ */
+export function endedSession(error: unknown): boolean {
+  return error instanceof ApiHttpError && error.status === 401;
+}

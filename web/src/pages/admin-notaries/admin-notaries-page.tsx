@@ -10,6 +10,7 @@ import { useState } from 'react';
 
 import { type Lawyer, MESSAGES } from '../../../../shared';
 import { callApi } from '../../api/api-client';
+import { endedSession } from '../../api/api-errors';
 import { useApiQuery } from '../../api/use-api-query';
 import { ConfirmDeleteModal } from '../../components/dialogs/confirm-delete-modal';
 import { LawyerDetailsModal } from '../../components/lawyer-details/lawyer-details-modal';
@@ -35,7 +36,7 @@ export function AdminNotariesPage() {
     try {
       return (await callApi('listLawyers', { signal })).lawyers;
     } catch (error) {
-      if (!signal.aborted) {
+      if (!signal.aborted && !endedSession(error)) {
         notifications.error(
           MESSAGES.directory.loadNotariesFailed(error instanceof Error ? error.message : undefined),
         );

@@ -11,6 +11,7 @@ import { useState } from 'react';
 
 import { type Folder, MESSAGES, type Workflow } from '../../../../shared';
 import { callApi } from '../../api/api-client';
+import { endedSession } from '../../api/api-errors';
 import { useApiQuery } from '../../api/use-api-query';
 import { ConfirmDeleteModal } from '../../components/dialogs/confirm-delete-modal';
 import { newestFirst } from '../../components/workflows/workflow-display';
@@ -62,7 +63,7 @@ export function AdminWorkflowsPage() {
     try {
       return (await callApi('listLawyers', { signal })).lawyers;
     } catch (error) {
-      if (!signal.aborted) notifications.error(MESSAGES.workflow.lawyersLoadFailed);
+      if (!signal.aborted && !endedSession(error)) notifications.error(MESSAGES.workflow.lawyersLoadFailed);
       throw error;
     }
   });

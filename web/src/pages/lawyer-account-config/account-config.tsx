@@ -12,6 +12,7 @@ import { useState } from 'react';
 
 import { type Lawyer, type LawyerSaveRequest, MESSAGES, type Workflow } from '../../../../shared';
 import { callApi } from '../../api/api-client';
+import { endedSession } from '../../api/api-errors';
 import { useApiQuery } from '../../api/use-api-query';
 import { useAuth } from '../../auth/auth-context';
 import {
@@ -79,7 +80,7 @@ export function AccountConfiguration({
     try {
       return await callApi('getProfile', { signal });
     } catch (error) {
-      if (!signal.aborted) notifications.error(MESSAGES.profile.loadFailed);
+      if (!signal.aborted && !endedSession(error)) notifications.error(MESSAGES.profile.loadFailed);
       throw error;
     }
   });

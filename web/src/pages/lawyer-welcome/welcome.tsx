@@ -19,9 +19,11 @@ export function Welcome({ content }: { readonly content: WelcomeContent }) {
   return (
     <ContentLayout
       header={
-        <Header variant="h1" description={content.tagline}>
+        <Header
+          variant="h1"
+          description={session?.name ? `${session.name} — ${content.tagline}` : content.tagline}
+        >
           {WELCOME_TITLE}
-          {session?.name ? `, ${session.name}` : ''}
         </Header>
       }
     >
