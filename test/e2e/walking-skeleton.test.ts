@@ -1,20 +1,8 @@
-import type { Browser, Page } from 'playwright-core';
+import type { Browser } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
 
 import { launchChromium, newContext, screenshot, seriousAccessibilityViolations } from './support/browser';
-
-/** The login page, driven as a user would: by labels and button names. */
-class LoginPage {
-  constructor(private readonly page: Page) {}
-  async open() {
-    await this.page.goto('/login');
-    await this.page.getByLabel('Clé de licence').waitFor();
-  }
-  async signIn(licenseKey: string) {
-    await this.page.getByLabel('Clé de licence').fill(licenseKey);
-    await this.page.getByRole('button', { name: 'Se connecter', exact: true }).click();
-  }
-}
+import { LoginPage } from './support/login-page';
 
 describe('walking skeleton in Chromium against the local runtime', () => {
   const baseUrl = inject('baseUrl');

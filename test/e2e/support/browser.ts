@@ -42,6 +42,10 @@ const axeSource = readFileSync(require.resolve('axe-core/axe.min.js'), 'utf8');
 
 /** Serious and critical accessibility violations axe finds on the current page. */
 export async function seriousAccessibilityViolations(page: Page): Promise<string[]> {
+  // Colours half-way through a transition (a toast sliding in) are not the page's colours.
+  await page.waitForFunction(() =>
+    document.getAnimations().every((animation) => animation.playState !== 'running'),
+  );
   // Evaluated through the DevTools protocol, so the page's strict CSP does not block it.
   await page.evaluate(axeSource);
   const violations = await page.evaluate(async () => {

@@ -93,7 +93,7 @@ export function FoldersTab({
           },
           {
             id: 'actions',
-            header: '',
+            header: TEXT.actions,
             cell: (folder) => (
               <SpaceBetween direction="horizontal" size="xxs">
                 <Button

@@ -1,0 +1,176 @@
+import type { Browser, Page } from 'playwright-core';
+import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
+
+import { launchChromium, newContext, screenshot, seriousAccessibilityViolations } from './support/browser';
+import { LoginPage } from './support/login-page';
+
+/**
+ * Issue 3's scenario in Chromium against the local runtime: the admin creates a lawyer, a folder
+ * and an automation for him; the lawyer sees it waiting, then active once the admin activates it,
+ * and turns scheduling on; deleting the folder keeps the automation; deleting the lawyer revokes
+ * his key. Every page on the way is screenshotted and checked with axe.
+ */
+describe('back office: lawyers, folders and automations', () => {
+  const baseUrl = inject('baseUrl');
+  const lawyer = { firstName: 'Jeanne', lastName: 'Durand', email: 'jeanne.durand.cabinet@gmail.com' };
+  const lawyerName = `${lawyer.firstName} ${lawyer.lastName}`;
+  const folderName = 'Succession Durand';
+  const automationName = 'Relance Durand';
+  let browser: Browser;
+  let admin: Page;
+  let lawyerPage: Page;
+  let lawyerKey = '';
+
+  async function signedIn(licenseKey: string, home: string): Promise<Page> {
+    const page = await (await newContext(browser, baseUrl)).newPage();
+    const login = new LoginPage(page);
+    await login.open();
+    await login.signIn(licenseKey);
+    await page.waitForURL(`**${home}`);
+    return page;
+  }
+
+  /** Waits for a toast and checks the page with axe, then saves a screenshot. */
+  async function seen(page: Page, toast: string | null, name: string) {
+    if (toast) await page.getByText(toast, { exact: true }).first().waitFor();
+    expect(await seriousAccessibilityViolations(page), name).toEqual([]);
+    await screenshot(page, name);
+  }
+
+  async function cardAction(page: Page, workflow: string, action: string) {
+    await page
+      .getByRole('button', { name: `Actions de ${workflow}` })
+      .first()
+      .click();
+    await page.getByRole('menuitem', { name: action }).click();
+  }
+
+  beforeAll(async () => {
+    browser = await launchChromium();
+    admin = await signedIn(inject('adminLicenseKey'), '/admin/workflows');
+  });
+  afterAll(async () => {
+    await browser.close();
+  });
+
+  it('lets the admin create a lawyer, who gets a licence key', async () => {
+    await admin.goto('/admin/lawyers');
+    await admin.getByRole('heading', { name: 'Consultation des Avocats', level: 1 }).waitFor();
+    await admin.getByRole('button', { name: 'Nouvel avocat' }).click();
+    const dialog = admin.getByRole('dialog');
+    await dialog.getByRole('button', { name: 'Créer' }).click();
+    await dialog.getByText('Le prénom doit contenir au moins 2 caractères').waitFor();
+    await screenshot(admin, 'admin-lawyer-form-errors');
+    await dialog.getByLabel('Prénom').fill(lawyer.firstName);
+    await dialog.getByLabel('Nom', { exact: true }).fill(lawyer.lastName);
+    await dialog.getByLabel('Email Google').fill(lawyer.email);
+    await dialog.getByLabel('Téléphone').fill('0612345678');
+    await dialog.getByLabel("Nom de l'étude").fill('Cabinet Durand');
+    await dialog.getByLabel('Mot de passe Google (facultatif)').fill('Un-mot-de-passe-fort-2025');
+    await dialog.getByRole('button', { name: 'Créer' }).click();
+    await seen(admin, `Dossier créé pour ${lawyerName}`, 'admin-lawyers');
+
+    const card = admin.locator('li', { hasText: lawyer.email });
+    lawyerKey = (await card.getByText(/^NOTARY-[A-Z0-9]{8}$/).textContent()) ?? '';
+    expect(lawyerKey).toMatch(/^NOTARY-[A-Z0-9]{8}$/);
+
+    await admin.getByRole('button', { name: `Détails de ${lawyerName}` }).click();
+    await admin.getByRole('button', { name: 'Afficher les identifiants' }).click();
+    await admin.getByText('Un-mot-de-passe-fort-2025').waitFor();
+    await seen(admin, null, 'admin-lawyer-details');
+    await admin.getByRole('dialog').getByRole('button', { name: 'Fermer' }).first().click();
+  });
+
+  it('lets the admin create a folder and an automation in it for that lawyer', async () => {
+    await admin.goto('/admin/workflows');
+    await admin.getByRole('tab', { name: 'Dossiers' }).click();
+    await admin.getByRole('button', { name: 'Nouveau Dossier' }).click();
+    await admin.getByRole('dialog').getByLabel('Nom du dossier').fill(folderName);
+    await admin.getByRole('dialog').getByRole('button', { name: 'Créer' }).click();
+    await admin.getByText('Dossier créé', { exact: true }).first().waitFor();
+
+    await admin.getByRole('button', { name: 'Ajouter au Dossier' }).click();
+    const dialog = admin.getByRole('dialog');
+    await dialog.getByLabel('Nom', { exact: true }).fill(automationName);
+    await dialog.getByLabel('Client (avocat)').click();
+    await admin.getByRole('option', { name: new RegExp(lawyerName) }).click();
+    await dialog.getByRole('button', { name: 'Créer' }).click();
+    await seen(admin, 'Automatisation créée', 'admin-folders');
+    await expect.poll(() => admin.getByText(automationName).count()).toBeGreaterThan(0);
+
+    // New automations are created active (spec §4): the admin holds it back until the lawyer is ready.
+    await admin.getByRole('tab', { name: 'Toutes les Automatisations' }).click();
+    await cardAction(admin, automationName, 'Désactiver');
+    await seen(admin, 'Automatisation désactivée avec succès', 'admin-workflows-cards');
+  });
+
+  it("shows the lawyer his automation under 'En attente d'activation', then active once the admin activates it", async () => {
+    lawyerPage = await signedIn(lawyerKey, '/lawyer/welcome');
+    await lawyerPage.getByText(`Connecté en tant que ${lawyerName}`).waitFor();
+    await lawyerPage.goto('/lawyer/workflows');
+    await lawyerPage.getByRole('heading', { name: "En attente d'activation (1)" }).waitFor();
+    await lawyerPage.getByRole('heading', { name: 'Automatisations actives (0)' }).waitFor();
+    await seen(lawyerPage, null, 'lawyer-workflows-pending');
+
+    await cardAction(admin, automationName, 'Activer');
+    await admin.getByText('Automatisation activée', { exact: true }).first().waitFor();
+
+    await lawyerPage.reload();
+    await lawyerPage.getByRole('heading', { name: 'Automatisations actives (1)' }).waitFor();
+    await lawyerPage.getByRole('checkbox', { name: 'Planification automatique' }).click();
+    await seen(lawyerPage, 'Planification activée avec succès', 'lawyer-workflows-active');
+  });
+
+  it('shows the lawyer his account, planning and guide pages', async () => {
+    for (const [path, heading, name] of [
+      ['/lawyer/account-config', 'Configuration compte', 'lawyer-account-config'],
+      ['/lawyer/cron', 'Planification', 'lawyer-cron'],
+      ['/lawyer/google-ecosystem', 'Écosystème Google', 'lawyer-google-ecosystem'],
+    ] as const) {
+      await lawyerPage.goto(path);
+      await lawyerPage.getByRole('heading', { name: heading, level: 1 }).waitFor();
+      await lawyerPage.waitForLoadState('networkidle');
+      await seen(lawyerPage, null, name);
+    }
+    await lawyerPage.goto('/lawyer/cron');
+    await lawyerPage
+      .getByText('Planifié')
+      .first()
+      .waitFor({ state: 'attached' })
+      .catch(() => undefined);
+    await lawyerPage.getByText(automationName).waitFor();
+  });
+
+  it('keeps the automation when its folder is deleted', async () => {
+    await admin.getByRole('tab', { name: 'Dossiers' }).click();
+    await admin.getByRole('button', { name: `Supprimer le dossier ${folderName}` }).click();
+    await admin.getByRole('dialog').getByRole('button', { name: 'Supprimer' }).click();
+    await admin.getByText('Dossier supprimé', { exact: true }).first().waitFor();
+    await admin.reload();
+    await admin.getByText(automationName).first().waitFor();
+    await seen(admin, null, 'admin-workflows-after-folder-deletion');
+  });
+
+  it('deletes the lawyer and all his data, after which his key no longer signs in', async () => {
+    await admin.goto('/admin/notaries');
+    await admin.getByRole('heading', { name: 'Gestion des Notaires', level: 1 }).waitFor();
+    await admin.getByText(lawyer.email).waitFor();
+    await seen(admin, null, 'admin-notaries');
+
+    await admin.goto('/admin/lawyers');
+    await admin.getByRole('button', { name: `Supprimer ${lawyerName}` }).click();
+    await admin.getByRole('dialog').getByRole('button', { name: 'Supprimer définitivement' }).click();
+    await admin.getByText(`L'avocat ${lawyerName} a été supprimé.`).first().waitFor();
+    await admin.goto('/admin/workflows');
+    await admin.getByRole('heading', { name: 'Gestion des Automatisations', level: 1 }).waitFor();
+    await admin.waitForLoadState('networkidle');
+    expect(await admin.getByText(automationName).count()).toBe(0);
+
+    const page = await (await newContext(browser, baseUrl)).newPage();
+    const login = new LoginPage(page);
+    await login.open();
+    await login.signIn(lawyerKey);
+    await page.getByText('Clé de licence invalide').first().waitFor();
+    expect(page.url()).toContain('/login');
+  });
+});
