@@ -1,0 +1,40 @@
+import type { Lawyer, Workflow } from '../../../shared';
+
+/** A lawyer as the API lists him. */
+export function lawyerFixture(overrides: Partial<Lawyer> = {}): Lawyer {
+  return {
+    id: '6f1c1c40-8a52-4d39-9d1d-3f3b5d1e2a01',
+    firstName: 'Camille',
+    lastName: 'Martin',
+    email: 'camille.martin.cabinet@gmail.com',
+    mainEmail: 'contact@cabinet-martin.fr',
+    emailSignature: null,
+    reminderFrequency: 7,
+    phoneNumber: '0612345678',
+    officeName: 'Cabinet Martin',
+    licenseKey: 'NOTARY-AB12CD34',
+    hasGooglePassword: true,
+    hasGoogleCredentials: false,
+    createdAt: '2026-11-20T09:00:00.000Z',
+    updatedAt: '2026-11-20T09:00:00.000Z',
+    ...overrides,
+  };
+}
+
+/** A workflow as the API lists it. */
+export function workflowFixture(overrides: Partial<Workflow> = {}): Workflow {
+  return {
+    id: '0b7e3a56-7c0e-4a55-b0f6-2c61a4d6f0aa',
+    name: 'Relance des pièces',
+    description: 'Relance les clients pour les pièces manquantes',
+    webhookUrl: 'https://n8n.cabinet.fr/webhook/relance',
+    lawyerEmail: 'camille.martin.cabinet@gmail.com',
+    active: true,
+    type: 'client_reminder',
+    folderId: null,
+    cronSettings: { enabled: false, interval: 1, lastRun: null, nextRun: null },
+    createdAt: '2026-11-21T09:00:00.000Z',
+    updatedAt: '2026-11-21T09:00:00.000Z',
+    ...overrides,
+  };
+}

@@ -1,0 +1,90 @@
+import { screen } from '@testing-library/react';
+import { describe, expect, it } from 'vitest';
+
+import { emptyBackend, jsonResponse, mockNetwork } from '../support/fetch-mock';
+import { errorOf, typeInto } from '../support/form-fields';
+import { renderApp } from '../support/render-app';
+import { storeSessionOf } from '../support/sessions';
+import { lawyerFixture } from './fixtures';
+
+/** The messages of spec §5 for the fields every variant shares, with the values that trigger them. */
+const SHARED_RULES = [
+  ['Prénom', 'J', 'Le prénom doit contenir au moins 2 caractères'],
+  ['Nom', 'D', 'Le nom doit contenir au moins 2 caractères'],
+  ['Email Google', 'pas-un-email', 'Email invalide'],
+  ['Email principal', 'cabinet@', 'Email principal invalide'],
+  ['Téléphone', '06123', 'Le numéro de téléphone doit contenir au moins 10 chiffres'],
+  ["Nom de l'étude", 'C', "Le nom de l'étude doit contenir au moins 2 caractères"],
+] as const;
+
+describe('lawyer form (admin, spec §5 lawyer form)', () => {
+  async function openCreate() {
+    const network = mockNetwork();
+    storeSessionOf('admin');
+    const app = renderApp('/admin/lawyers');
+    await app.user.click(await screen.findByRole('button', { name: 'Nouvel avocat' }));
+    await screen.findByRole('dialog');
+    return { app, network };
+  }
+
+  it('shows each message of the shared rules and sends nothing', async () => {
+    const { app, network } = await openCreate();
+    for (const [label, value] of SHARED_RULES) await typeInto(app.user, label, value);
+
+    await app.user.click(screen.getByRole('button', { name: 'Créer' }));
+
+    for (const [label, , message] of SHARED_RULES) expect(errorOf(label), label).toBe(message);
+    expect(errorOf('Mot de passe Google (facultatif)')).toBeNull();
+    expect(network.requests.filter((request) => request.method === 'PUT')).toEqual([]);
+  });
+
+  it("creates the lawyer, main e-mail defaulting to the Google one, and says 'Dossier créé pour'", async () => {
+    const created = lawyerFixture({ mainEmail: 'jeanne.durand@gmail.com', email: 'jeanne.durand@gmail.com' });
+    const network = mockNetwork((request) =>
+      request.method === 'PUT' && request.url.endsWith('/api/lawyers')
+        ? jsonResponse(201, {
+            lawyer: { ...created, firstName: 'Jeanne', lastName: 'Durand' },
+            created: true,
+          })
+        : emptyBackend(request),
+    );
+    storeSessionOf('admin');
+    const app = renderApp('/admin/lawyers');
+    await app.user.click(await screen.findByRole('button', { name: 'Nouvel avocat' }));
+    await screen.findByRole('dialog');
+    await typeInto(app.user, 'Prénom', 'Jeanne');
+    await typeInto(app.user, 'Nom', 'Durand');
+    await typeInto(app.user, 'Email Google', 'jeanne.durand@gmail.com');
+    await typeInto(app.user, 'Téléphone', '0612345678');
+    await typeInto(app.user, "Nom de l'étude", 'Cabinet Durand');
+
+    await app.user.click(screen.getByRole('button', { name: 'Créer' }));
+
+    expect(await screen.findByText('Dossier créé pour Jeanne Durand')).toBeTruthy();
+    const sent = network.to('/api/lawyers').find((request) => request.method === 'PUT')?.body;
+    expect(sent).toMatchObject({
+      mainEmail: 'jeanne.durand@gmail.com',
+      reminderFrequency: 7,
+      googlePassword: '',
+    });
+    expect(sent).not.toHaveProperty('licenseKey');
+  });
+});
+
+describe('notary form (/notary/google, spec §5 notary form)', () => {
+  it("requires the Google password: 'Le mot de passe Google est requis'", async () => {
+    mockNetwork((request) =>
+      request.url.endsWith('/api/me')
+        ? jsonResponse(200, { profile: null, sessionEmail: 'notaire@etude.fr', sessionEmailChanged: false })
+        : emptyBackend(request),
+    );
+    storeSessionOf('notary');
+    const app = renderApp('/notary/google');
+    await screen.findByRole('button', { name: 'Enregistrer' });
+
+    await app.user.click(screen.getByRole('button', { name: 'Enregistrer' }));
+
+    expect(errorOf('Mot de passe Google')).toBe('Le mot de passe Google est requis');
+    expect(errorOf('Prénom')).toBe('Le prénom doit contenir au moins 2 caractères');
+  });
+});
