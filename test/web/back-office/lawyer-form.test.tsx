@@ -65,7 +65,7 @@ describe('lawyer form (admin, spec §5 lawyer form)', () => {
     expect(sent).toMatchObject({
       mainEmail: 'jeanne.durand@gmail.com',
       reminderFrequency: 7,
-      googlePassword: '',
+      googlePassword: null,
     });
     expect(sent).not.toHaveProperty('licenseKey');
   });
