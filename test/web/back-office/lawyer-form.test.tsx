@@ -4,7 +4,7 @@ import { describe, expect, it } from 'vitest';
 import { emptyBackend, jsonResponse, mockNetwork } from '../support/fetch-mock';
 import { errorOf, typeInto } from '../support/form-fields';
 import { renderApp } from '../support/render-app';
-import { storeSessionOf } from '../support/sessions';
+import { storedSession, storeSessionOf } from '../support/sessions';
 import { lawyerFixture } from './fixtures';
 
 /** The messages of spec §5 for the fields every variant shares, with the values that trigger them. */
@@ -65,9 +65,9 @@ describe('lawyer form (admin, spec §5 lawyer form)', () => {
     expect(sent).toMatchObject({
       mainEmail: 'jeanne.durand@gmail.com',
       reminderFrequency: 7,
-      googlePassword: null,
     });
     expect(sent).not.toHaveProperty('licenseKey');
+    expect(sent).toHaveProperty('googlePassword', '');
   });
 });
 
@@ -86,5 +86,32 @@ describe('notary form (/notary/google, spec §5 notary form)', () => {
 
     expect(errorOf('Mot de passe Google')).toBe('Le mot de passe Google est requis');
     expect(errorOf('Prénom')).toBe('Le prénom doit contenir au moins 2 caractères');
+  });
+});
+
+describe('account configuration (/lawyer/account-config, spec §4)', () => {
+  it('keeps the stored Google password when the field is left blank, and updates the session e-mail', async () => {
+    const profile = lawyerFixture({ hasGooglePassword: true });
+    const network = mockNetwork((request) => {
+      if (request.url.endsWith('/api/me')) {
+        return request.method === 'GET'
+          ? jsonResponse(200, { profile, sessionEmail: profile.email, sessionEmailChanged: false })
+          : jsonResponse(200, { profile, sessionEmail: profile.email, sessionEmailChanged: true });
+      }
+      return emptyBackend(request);
+    });
+    storeSessionOf('lawyer', { email: 'ancien@cabinet.fr' });
+    const app = renderApp('/lawyer/account-config');
+    await screen.findByText(
+      "Configuration enregistrée : en attente d'activation par l'administrateur. Vos automatisations seront activées sous 24 à 48 heures.",
+    );
+    await app.user.click(screen.getByRole('button', { name: 'Modifier mes informations' }));
+
+    await app.user.click(screen.getByRole('button', { name: 'Enregistrer' }));
+
+    expect(await screen.findByText('Vos informations de compte ont été enregistrées')).toBeTruthy();
+    const sent = network.to('/api/me').find((request) => request.method === 'PUT')?.body;
+    expect(sent).not.toHaveProperty('googlePassword');
+    expect(storedSession()).toMatchObject({ email: profile.email, name: 'Camille Martin' });
   });
 });

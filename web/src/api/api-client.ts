@@ -71,7 +71,10 @@ export async function callRoute(route: RouteDefinition, options: CallOptions = {
         cause: parsed.error,
       });
     }
-    body = JSON.stringify(parsed.data);
+    // The body as written, once known valid: the server parses it with the same schema, and a
+    // transformed copy would lose what the caller left out on purpose (an omitted secret field
+    // keeps its stored value, a null one clears it).
+    body = JSON.stringify(options.body ?? {});
   }
   const token = options.token ?? (route.access === 'public' ? undefined : readStoredSession()?.token);
   const headers: Record<string, string> = { accept: 'application/json' };
