@@ -183,7 +183,6 @@ export const STRINGS = {
   /** Titles of the pages not built out yet; each built page keeps its texts in its folder. */
   pages: {
     adminTestPromo: 'Code promo test',
-    adminSettings: 'Paramètres Administrateur',
     subscription: "Gestion de l'abonnement",
   },
 } as const;

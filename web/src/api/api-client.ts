@@ -16,6 +16,8 @@ import { ApiHttpError, ApiNetworkError, ApiReplyError, ApiRequestError } from '.
 export interface CallOptions<B = unknown> {
   /** Values of the `{name}` parameters of the route path. */
   readonly params?: Record<string, string>;
+  /** Query string parameters of a GET route (undefined values are left out). */
+  readonly query?: Record<string, string | undefined>;
   /** The JSON body, checked against the route's request schema before it is sent. */
   readonly body?: B;
   /** The session token to send; by default the stored session's, for every non-public route. */
@@ -83,7 +85,12 @@ export async function callRoute(route: RouteDefinition, options: CallOptions = {
 
   let response: Response;
   try {
-    response = await fetch(`${apiBaseUrl}${routePath(route, options.params)}`, {
+    const query = new URLSearchParams(
+      Object.entries(options.query ?? {}).filter(
+        (entry): entry is [string, string] => entry[1] !== undefined,
+      ),
+    ).toString();
+    response = await fetch(`${apiBaseUrl}${routePath(route, options.params)}${query ? `?${query}` : ''}`, {
       method: route.method,
       headers,
       body,

@@ -1,12 +1,169 @@
+import Button from '@cloudscape-design/components/button';
+import Checkbox from '@cloudscape-design/components/checkbox';
+import ColumnLayout from '@cloudscape-design/components/column-layout';
+import Container from '@cloudscape-design/components/container';
 import ContentLayout from '@cloudscape-design/components/content-layout';
 import Header from '@cloudscape-design/components/header';
+import KeyValuePairs from '@cloudscape-design/components/key-value-pairs';
+import SpaceBetween from '@cloudscape-design/components/space-between';
+import StatusIndicator from '@cloudscape-design/components/status-indicator';
+import { useState } from 'react';
 
+import { GLOBAL_SCHEDULING, MESSAGES, type SchedulerResult } from '../../../../shared';
+import { callApi } from '../../api/api-client';
+import { ApiHttpError, ApiNetworkError } from '../../api/api-errors';
+import { useApiQuery } from '../../api/use-api-query';
 import { usePageTitle } from '../../layout/use-page-title';
-import { STRINGS } from '../../strings';
+import { useNotifications } from '../../notifications/notifications-context';
+import { AuditTrail } from './audit-trail';
+import { resultCounts, SchedulerResultView } from './scheduler-result';
+import { ADMIN_SETTINGS_TEXT as TEXT } from './strings';
 
-/** Scheduler settings and manual run (/admin/settings). */
+/** The toast of a failed trigger (spec §8 scheduler messages). */
+function failureMessage(error: unknown): string {
+  if (error instanceof ApiNetworkError) return MESSAGES.scheduler.noResponse;
+  if (error instanceof ApiHttpError) return MESSAGES.scheduler.error(error.message);
+  return MESSAGES.scheduler.unexpected;
+}
+
+/**
+ * 'Paramètres Administrateur' (/admin/settings, spec §2): 'Déclencher Maintenant' (forced or not),
+ * the last results, the scheduler status, the dead-lettered runs, and the audit trail.
+ */
 export function AdminSettingsPage() {
-  const title = STRINGS.pages.adminSettings;
-  usePageTitle(title);
-  return <ContentLayout header={<Header variant="h1">{title}</Header>} />;
+  usePageTitle(TEXT.title);
+  const notifications = useNotifications();
+  const status = useApiQuery((signal) => callApi('schedulerStatus', { signal }));
+  const [forced, setForced] = useState(false);
+  const [running, setRunning] = useState(false);
+  const [redriving, setRedriving] = useState(false);
+  const [lastManual, setLastManual] = useState<SchedulerResult | null>(null);
+
+  const trigger = async () => {
+    setRunning(true);
+    try {
+      const result = await callApi('workflowScheduler', {
+        body: { trigger: forced ? 'manual_force' : 'manual', timestamp: new Date().toISOString() },
+      });
+      setLastManual(result);
+      const { succeeded, processed } = resultCounts(result);
+      if (result.success) {
+        notifications.success(
+          forced
+            ? MESSAGES.scheduler.forcedSummary(succeeded, processed)
+            : MESSAGES.scheduler.summary(succeeded, processed),
+        );
+      } else {
+        notifications.error(MESSAGES.scheduler.errorBanner(result.error));
+      }
+      void status.reload();
+    } catch (error) {
+      notifications.error(failureMessage(error));
+    } finally {
+      setRunning(false);
+    }
+  };
+
+  const redrive = async () => {
+    setRedriving(true);
+    try {
+      const reply = await callApi('redriveDeadLetters');
+      notifications.success(reply.message);
+      void status.reload();
+    } catch (error) {
+      notifications.error(error instanceof Error ? error.message : MESSAGES.scheduler.failed);
+    } finally {
+      setRedriving(false);
+    }
+  };
+
+  const deadLetters = status.data?.deadLetterCount;
+  const manual = lastManual ?? status.data?.lastManualRun ?? null;
+  return (
+    <ContentLayout
+      header={
+        <Header variant="h1" description={TEXT.description}>
+          {TEXT.title}
+        </Header>
+      }
+    >
+      <SpaceBetween size="l">
+        <Container
+          header={
+            <Header
+              variant="h2"
+              actions={
+                <Button
+                  variant="primary"
+                  iconName="caret-right-filled"
+                  loading={running}
+                  onClick={() => void trigger()}
+                >
+                  {TEXT.scheduler.run}
+                </Button>
+              }
+            >
+              {TEXT.scheduler.title}
+            </Header>
+          }
+        >
+          <Checkbox
+            checked={forced}
+            description={TEXT.scheduler.forcedHint}
+            onChange={({ detail }) => setForced(detail.checked)}
+          >
+            {TEXT.scheduler.forced}
+          </Checkbox>
+        </Container>
+        <ColumnLayout columns={2}>
+          <Container header={<Header variant="h2">{TEXT.lastResult.manual}</Header>}>
+            <SchedulerResultView result={manual} />
+          </Container>
+          <Container header={<Header variant="h2">{TEXT.lastResult.schedule}</Header>}>
+            <SchedulerResultView result={status.data?.lastScheduledRun ?? null} />
+          </Container>
+        </ColumnLayout>
+        <ColumnLayout columns={2}>
+          <Container header={<Header variant="h2">{TEXT.status.title}</Header>}>
+            <SpaceBetween size="s">
+              <StatusIndicator type="success">{TEXT.status.active}</StatusIndicator>
+              <KeyValuePairs
+                columns={2}
+                items={[
+                  { label: TEXT.status.interval, value: TEXT.status.intervalValue },
+                  { label: TEXT.status.concurrency, value: GLOBAL_SCHEDULING.maxConcurrentWorkflows },
+                ]}
+              />
+              <span>{TEXT.status.explanation}</span>
+            </SpaceBetween>
+          </Container>
+          <Container
+            header={
+              <Header
+                variant="h2"
+                description={TEXT.deadLetters.description}
+                actions={
+                  <Button loading={redriving} disabled={!deadLetters} onClick={() => void redrive()}>
+                    {TEXT.deadLetters.redrive}
+                  </Button>
+                }
+              >
+                {TEXT.deadLetters.title}
+              </Header>
+            }
+          >
+            <KeyValuePairs
+              items={[
+                {
+                  label: TEXT.deadLetters.count,
+                  value: deadLetters === null ? TEXT.deadLetters.unavailable : (deadLetters ?? '…'),
+                },
+              ]}
+            />
+          </Container>
+        </ColumnLayout>
+        <AuditTrail />
+      </SpaceBetween>
+    </ContentLayout>
+  );
 }

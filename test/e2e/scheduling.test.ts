@@ -1,0 +1,86 @@
+import type { Browser, Page } from 'playwright-core';
+import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
+
+import { launchChromium, newContext, screenshot, seriousAccessibilityViolations } from './support/browser';
+import { LoginPage } from './support/login-page';
+
+/**
+ * Issue 4's "done when" in Chromium against the local runtime: an automation pointing at the demo
+ * receiver (the default address locally), scheduling on, the admin's 'Déclencher Maintenant'
+ * reports the counts, the call arrives signed and shows in the history; 'Exécuter' runs it by hand.
+ */
+describe('scheduling and webhook delivery', () => {
+  const baseUrl = inject('baseUrl');
+  const automation = 'Relance planifiée';
+  let browser: Browser;
+  let admin: Page;
+
+  beforeAll(async () => {
+    browser = await launchChromium();
+    admin = await (await newContext(browser, baseUrl)).newPage();
+    const login = new LoginPage(admin);
+    await login.open();
+    await login.signIn(inject('adminLicenseKey'));
+    await admin.waitForURL('**/admin/workflows');
+  });
+  afterAll(async () => {
+    await browser.close();
+  });
+
+  it('creates an automation on the demo receiver and turns its scheduling on', async () => {
+    await admin.getByRole('button', { name: 'Nouvelle Automatisation' }).first().click();
+    const dialog = admin.getByRole('dialog');
+    await dialog.getByLabel('Nom', { exact: true }).fill(automation);
+    await dialog.getByLabel('Client (avocat)').click();
+    await admin.getByRole('option', { name: /Camille Martin/ }).click();
+    await dialog.getByRole('button', { name: 'Créer' }).click();
+    await admin.getByText('Automatisation créée', { exact: true }).first().waitFor();
+    await admin.getByRole('button', { name: `Actions de ${automation}` }).click();
+    await admin.getByRole('menuitem', { name: 'Planifier' }).click();
+    await admin.getByText('Planification activée avec succès').first().waitFor();
+  });
+
+  it("runs it from 'Déclencher Maintenant' (forced) and reports the counts", async () => {
+    await admin.goto('/admin/settings');
+    await admin.getByRole('heading', { name: 'Paramètres Administrateur', level: 1 }).waitFor();
+    await admin.getByLabel('Exécution forcée').check();
+    await admin.getByRole('button', { name: 'Déclencher Maintenant' }).click();
+    await admin
+      .getByText(/^Exécution forcée: [1-9]\d*\/[1-9]\d* workflows réussis$/)
+      .first()
+      .waitFor();
+    expect(await seriousAccessibilityViolations(admin)).toEqual([]);
+    await screenshot(admin, 'admin-settings');
+  });
+
+  it('shows the signed call in the history and on the demo receiver', async () => {
+    await admin.goto('/admin/workflows');
+    await admin.getByRole('button', { name: `Historique ${automation}` }).click();
+    const history = admin.getByRole('dialog');
+    await expect
+      .poll(
+        async () => {
+          await history.getByRole('button', { name: "Actualiser l'historique" }).click();
+          return history.getByText('Réussi').count();
+        },
+        { timeout: 20_000 },
+      )
+      .toBeGreaterThan(0);
+    await history.getByText('Forcé').first().waitFor();
+    await screenshot(admin, 'execution-history');
+    await history.getByRole('button', { name: 'Fermer' }).last().click();
+
+    const receiver = await (await newContext(browser, baseUrl)).newPage();
+    await receiver.goto(new URL(baseUrl).origin.replace(/:(\d+)$/, (_, port) => `:${Number(port) + 1}`));
+    await receiver.getByText('signature valide').first().waitFor();
+    await screenshot(receiver, 'demo-receiver');
+    await receiver.context().close();
+  });
+
+  it("runs it by hand with 'Exécuter', then locks the button", async () => {
+    const run = admin.getByRole('button', { name: `Exécuter ${automation}` });
+    await run.click();
+    await admin.getByText('Workflow exécuté avec succès').first().waitFor();
+    await expect.poll(() => run.isDisabled()).toBe(true);
+  });
+});

@@ -1,0 +1,78 @@
+import Box from '@cloudscape-design/components/box';
+import Button from '@cloudscape-design/components/button';
+import Header from '@cloudscape-design/components/header';
+import Table from '@cloudscape-design/components/table';
+import { useState } from 'react';
+
+import type { AuditEntry } from '../../../../shared';
+import { callApi } from '../../api/api-client';
+import { useApiQuery } from '../../api/use-api-query';
+import { formatDateTime } from '../../format/dates';
+import { ADMIN_SETTINGS_TEXT } from './strings';
+
+const TEXT = ADMIN_SETTINGS_TEXT.audit;
+
+/** The audit trail, newest first, a page at a time ('Charger plus'). */
+export function AuditTrail() {
+  const first = useApiQuery((signal) => callApi('listAudit', { signal }));
+  const [more, setMore] = useState<{ entries: AuditEntry[]; cursor: string | null } | null>(null);
+  const [loadingMore, setLoadingMore] = useState(false);
+  const entries = [...(first.data?.entries ?? []), ...(more?.entries ?? [])];
+  const cursor = more ? more.cursor : (first.data?.nextCursor ?? null);
+
+  const loadMore = async () => {
+    if (!cursor) return;
+    setLoadingMore(true);
+    try {
+      const page = await callApi('listAudit', { query: { cursor } });
+      setMore((current) => ({
+        entries: [...(current?.entries ?? []), ...page.entries],
+        cursor: page.nextCursor,
+      }));
+    } finally {
+      setLoadingMore(false);
+    }
+  };
+
+  return (
+    <Table<AuditEntry>
+      header={
+        <Header variant="h2" description={TEXT.description}>
+          {TEXT.title}
+        </Header>
+      }
+      items={entries}
+      trackBy="id"
+      loading={first.loading && !first.data}
+      loadingText={TEXT.loading}
+      columnDefinitions={[
+        { id: 'at', header: TEXT.columns.at, cell: (entry) => formatDateTime(entry.at) },
+        { id: 'actor', header: TEXT.columns.actor, cell: (entry) => entry.actorEmail },
+        {
+          id: 'action',
+          header: TEXT.columns.action,
+          cell: (entry) => TEXT.actions[entry.action] ?? entry.action,
+        },
+        {
+          id: 'target',
+          header: TEXT.columns.target,
+          cell: (entry) => <Box variant="code">{entry.target}</Box>,
+        },
+      ]}
+      empty={
+        <Box textAlign="center" color="inherit">
+          {first.error ? first.error.message : TEXT.empty}
+        </Box>
+      }
+      footer={
+        cursor && (
+          <Box textAlign="center">
+            <Button loading={loadingMore} onClick={() => void loadMore()}>
+              {TEXT.more}
+            </Button>
+          </Box>
+        )
+      }
+    />
+  );
+}

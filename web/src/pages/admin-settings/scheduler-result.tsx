@@ -1,0 +1,46 @@
+import Box from '@cloudscape-design/components/box';
+import KeyValuePairs from '@cloudscape-design/components/key-value-pairs';
+import SpaceBetween from '@cloudscape-design/components/space-between';
+import StatusIndicator from '@cloudscape-design/components/status-indicator';
+
+import { MESSAGES, type SchedulerResult } from '../../../../shared';
+import { formatDateTime } from '../../format/dates';
+import { ADMIN_SETTINGS_TEXT } from './strings';
+
+const TEXT = ADMIN_SETTINGS_TEXT.lastResult;
+
+/** The counts of a run: processed (dispatched), succeeded and failed, out of the checked ones. */
+export function resultCounts(result: SchedulerResult) {
+  const succeeded = result.executions.filter((execution) => execution.status === 'success').length;
+  return { processed: result.executions.length, succeeded, failed: result.executions.length - succeeded };
+}
+
+/** One scheduler result (spec §2): badge, counts, fr-FR time or 'Jamais', message and error. */
+export function SchedulerResultView({ result }: { readonly result: SchedulerResult | null }) {
+  if (!result) {
+    return <KeyValuePairs items={[{ label: TEXT.time, value: TEXT.never }]} />;
+  }
+  const { processed, succeeded, failed } = resultCounts(result);
+  return (
+    <SpaceBetween size="s">
+      {result.success ? (
+        <StatusIndicator type="success">{TEXT.success}</StatusIndicator>
+      ) : (
+        <StatusIndicator type="error">{TEXT.failure}</StatusIndicator>
+      )}
+      <KeyValuePairs
+        columns={4}
+        items={[
+          { label: TEXT.processedLabel, value: TEXT.processed(processed, result.workflows_checked) },
+          { label: TEXT.succeeded, value: succeeded },
+          { label: TEXT.failed, value: failed },
+          { label: TEXT.time, value: formatDateTime(result.timestamp) },
+        ]}
+      />
+      <KeyValuePairs items={[{ label: TEXT.message, value: result.message }]} />
+      {result.error !== undefined && (
+        <Box color="text-status-error">{MESSAGES.scheduler.errorBanner(result.error || undefined)}</Box>
+      )}
+    </SpaceBetween>
+  );
+}

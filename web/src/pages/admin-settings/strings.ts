@@ -1,0 +1,75 @@
+import type { SchedulerRun } from '../../../../shared';
+
+/** Texts of /admin/settings (spec §2 'Paramètres Administrateur'). */
+export const ADMIN_SETTINGS_TEXT = {
+  title: 'Paramètres Administrateur',
+  description: 'Le planificateur des automatisations et le journal des actions des administrateurs.',
+  scheduler: {
+    title: 'Planificateur',
+    run: 'Déclencher Maintenant',
+    forced: 'Exécution forcée',
+    forcedHint:
+      'Efface la dernière exécution de chaque automatisation active et planifiée avant de lancer : toutes partent maintenant.',
+  },
+  lastResult: {
+    title: 'Dernier résultat',
+    manual: 'Dernier déclenchement manuel',
+    schedule: 'Dernière exécution automatique',
+    success: 'Succès',
+    failure: 'Échec',
+    processed: (processed: number, checked: number) => `${processed} / ${checked}`,
+    processedLabel: 'Automatisations traitées / vérifiées',
+    succeeded: 'Réussies',
+    failed: 'Échouées',
+    time: 'Heure',
+    never: 'Jamais',
+    message: 'Message',
+    error: 'Erreur',
+    triggers: {
+      schedule: 'Planifiée (chaque minute)',
+      manual: 'Manuelle',
+      manual_force: 'Forcée',
+    } satisfies Record<SchedulerRun['trigger'], string>,
+    trigger: 'Déclenchement',
+  },
+  status: {
+    title: 'État du planificateur',
+    active: 'ACTIF',
+    interval: 'Intervalle',
+    intervalValue: '1 min',
+    concurrency: 'Exécutions simultanées (max.)',
+    explanation:
+      'Toutes les automatisations actives et planifiées sont vérifiées chaque minute ; celles dont l’intervalle est écoulé sont exécutées.',
+  },
+  deadLetters: {
+    title: 'Exécutions en échec',
+    description:
+      'Les appels qui ont échoué après toutes les tentatives attendent ici ; renvoyez-les une fois le problème corrigé.',
+    count: 'En attente',
+    unavailable: 'Non disponible',
+    redrive: 'Relancer les exécutions en échec',
+  },
+  audit: {
+    title: "Journal d'audit",
+    description:
+      'Chaque modification faite par un administrateur et chaque affichage des identifiants d’un avocat.',
+    loading: 'Chargement du journal',
+    empty: 'Aucune action enregistrée',
+    more: 'Charger plus',
+    columns: { at: 'Date', actor: 'Administrateur', action: 'Action', target: 'Cible' },
+    actions: {
+      'lawyer.create': 'Avocat créé',
+      'lawyer.update': 'Avocat modifié',
+      'lawyer.delete': 'Avocat supprimé',
+      'lawyer.secrets.reveal': 'Identifiants affichés',
+      'workflow.create': 'Automatisation créée',
+      'workflow.update': 'Automatisation modifiée',
+      'workflow.delete': 'Automatisation supprimée',
+      'workflow.toggle-active': 'Automatisation activée / désactivée',
+      'workflow.toggle-scheduling': 'Planification activée / désactivée',
+      'folder.create': 'Dossier créé',
+      'folder.update': 'Dossier modifié',
+      'folder.delete': 'Dossier supprimé',
+    } as Record<string, string>,
+  },
+} as const;
