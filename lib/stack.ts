@@ -7,6 +7,7 @@ import { DataTable } from './constructs/data-table';
 import { LawyerSecrets } from './constructs/lawyer-secrets';
 import { OriginVerify } from './constructs/origin-verify';
 import { Site } from './constructs/site';
+import { WebhookDelivery } from './constructs/webhook-delivery';
 
 export interface AssistantJuridiqueStackProps extends StackProps {
   /** Absolute path of the built SPA (it must contain `index.html`). */
@@ -26,6 +27,9 @@ export class AssistantJuridiqueStack extends Stack {
     const lawyerSecrets = new LawyerSecrets(this, 'LawyerSecrets');
     const originVerify = new OriginVerify(this, 'OriginVerify');
     const api = new Api(this, 'Api', { table: data, appKeys, lawyerSecrets, originVerify });
+    const delivery = new WebhookDelivery(this, 'WebhookDelivery', { table: data });
+    delivery.grantRedrive(api.functionOf('workflow-scheduler'));
+    delivery.grantSigning(api.functionOf('execute-webhook'));
     const site = new Site(this, 'Site', {
       siteDir: props.siteDir,
       httpApi: api.httpApi,
@@ -39,6 +43,10 @@ export class AssistantJuridiqueStack extends Stack {
     new CfnOutput(this, 'ApiUrl', {
       description: "Point d'accès direct de l'API HTTP (les navigateurs passent par SiteUrl/api)",
       value: api.url,
+    });
+    new CfnOutput(this, 'WebhookSigningSecretArn', {
+      description: 'Le secret de signature des webhooks, à copier dans n8n (docs/webhook-signature.md)',
+      value: delivery.signingSecret.secretArn,
     });
     new CfnOutput(this, 'TableName', { description: 'La table DynamoDB', value: data.tableName });
     new CfnOutput(this, 'AppKeysSecretArn', {

@@ -1,3 +1,4 @@
+import { Duration } from 'aws-cdk-lib';
 import * as apigateway from 'aws-cdk-lib/aws-apigateway';
 import * as apigwv2 from 'aws-cdk-lib/aws-apigatewayv2';
 import { HttpLambdaIntegration } from 'aws-cdk-lib/aws-apigatewayv2-integrations';
@@ -5,6 +6,7 @@ import * as logs from 'aws-cdk-lib/aws-logs';
 import { NagSuppressions } from 'cdk-nag';
 import { Construct } from 'constructs';
 
+import { EXECUTE_WEBHOOK_TIMEOUT_SECONDS } from '../../functions/scheduling/settings';
 import { handlerNames, ROUTES, type RouteDefinition } from '../../shared/routes';
 import { AppFunction } from './app-function';
 import type { AppKeys } from './app-keys';
@@ -24,6 +26,8 @@ export interface HandlerBindings {
    * carry the origin secret) from direct calls of the execute-api address. @default false
    */
   readonly originVerify?: boolean;
+  /** Its time-out, under API Gateway's 30-second limit. @default 10 */
+  readonly timeoutSeconds?: number;
 }
 
 /**
@@ -44,12 +48,11 @@ export const HANDLER_BINDINGS: Readonly<Record<string, HandlerBindings>> = {
   // Look-ups only (GET /api/licenses, POST /api/licenses/find).
   licenses: { table: 'read' },
   audit: { table: 'read' },
-  // Claims due workflows (conditional updates) and queues them. The webhook queue and signing
-  // secret are not bound yet: see the scheduling construct (WEBHOOK_QUEUE_URL, WEBHOOK_DLQ_URL,
-  // WEBHOOK_SECRET_ARN).
-  'workflow-scheduler': { table: 'readWrite' },
-  // Records the execution and the workflow's last run.
-  'execute-webhook': { table: 'readWrite' },
+  // Claims due workflows (conditional updates) and queues them; counts and sends back the
+  // dead-lettered runs. The queues are bound by `WebhookDelivery.grantRedrive` in the stack.
+  'workflow-scheduler': { table: 'readWrite', timeoutSeconds: 29 },
+  // Calls one webhook (signed, time-limited) and records the execution and the workflow's last run.
+  'execute-webhook': { table: 'readWrite', timeoutSeconds: EXECUTE_WEBHOOK_TIMEOUT_SECONDS },
   executions: { table: 'read' },
 };
 
@@ -87,6 +90,7 @@ const ACCESS_LOG_FORMAT = JSON.stringify({
  */
 export class Api extends Construct {
   readonly httpApi: apigwv2.HttpApi;
+  private readonly functions = new Map<string, AppFunction>();
 
   constructor(scope: Construct, id: string, props: ApiProps) {
     super(scope, id);
@@ -114,7 +118,9 @@ export class Api extends Construct {
       const fn = new AppFunction(this, name, {
         entry: repositoryPath('functions', `${name}.ts`),
         description: `Appel ${name} de l’API`,
+        timeout: Duration.seconds(HANDLER_BINDINGS[name]?.timeoutSeconds ?? 10),
       });
+      this.functions.set(name, fn);
       const bindings = HANDLER_BINDINGS[name]!;
       props.table.bindTable(fn, bindings.table);
       props.appKeys.grantRead(fn);
@@ -153,6 +159,13 @@ export class Api extends Construct {
   }
 
   /** The API's own endpoint (`https://<id>.execute-api.<region>.amazonaws.com`). */
+  /** The function of a handler of the route table, for the constructs that bind it to more. */
+  functionOf(handler: string): AppFunction {
+    const fn = this.functions.get(handler);
+    if (!fn) throw new Error(`Aucune fonction pour le handler ${handler}`);
+    return fn;
+  }
+
   get url(): string {
     return this.httpApi.apiEndpoint;
   }

@@ -86,6 +86,11 @@ const originVerifySecretId = () =>
     stack.node.findChild('OriginVerify').node.findChild('Secret').node.defaultChild as CfnSecret,
   );
 
+const signingSecretId = () =>
+  stack.getLogicalId(
+    stack.node.findChild('WebhookDelivery').node.findChild('SigningSecret').node.defaultChild as CfnSecret,
+  );
+
 describe('data table', () => {
   it('is keyed, indexed and expired as TABLE_DEFINITION says', () => {
     template.hasResourceProperties('AWS::DynamoDB::Table', {
@@ -129,8 +134,9 @@ describe('functions', () => {
         Environment: { Variables: expect.objectContaining({ NODE_OPTIONS: '--enable-source-maps' }) },
       });
     }
-    // The handlers, the app-keys generator and CDK's BucketDeployment function.
-    template.resourceCountIs('AWS::Lambda::Function', handlerNames().length + 2);
+    // The handlers, the app-keys generator, CDK's BucketDeployment function, the webhook worker
+    // and the scheduler tick.
+    template.resourceCountIs('AWS::Lambda::Function', handlerNames().length + 4);
   });
 
   it('gives every handler TABLE_NAME and APP_KEYS_SECRET_ARN', () => {
@@ -191,6 +197,8 @@ describe('permissions', () => {
       );
       const expected = [refOf(appKeysSecretId())];
       if (HANDLER_BINDINGS[name]?.originVerify) expected.push(refOf(originVerifySecretId()));
+      // Manual runs sign their webhook call like the worker does.
+      if (name === 'execute-webhook') expected.push(refOf(signingSecretId()));
       expect(new Set(readable), name).toEqual(new Set(expected));
       const others = secretStatements.filter((s) => !readOnly.includes(s));
       if (HANDLER_BINDINGS[name]?.lawyerSecrets) {

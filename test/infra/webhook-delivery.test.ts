@@ -1,0 +1,98 @@
+import { Stack } from 'aws-cdk-lib';
+import { Match, Template } from 'aws-cdk-lib/assertions';
+import { beforeAll, describe, expect, it } from 'vitest';
+
+import { SCHEDULER_SCHEDULE, WEBHOOK_QUEUE } from '../../functions/scheduling/settings';
+import { DataTable } from '../../lib/constructs/data-table';
+import { WebhookDelivery } from '../../lib/constructs/webhook-delivery';
+import { createTestApp, TEST_ENV } from './support';
+
+/** The scheduling and delivery construct on its own, over a table (issue 4, item 8). */
+describe('WebhookDelivery', () => {
+  let template: Template;
+  let stack: Stack;
+  let delivery: WebhookDelivery;
+
+  beforeAll(() => {
+    stack = new Stack(createTestApp(), 'Delivery', { env: TEST_ENV });
+    delivery = new WebhookDelivery(stack, 'WebhookDelivery', { table: new DataTable(stack, 'Data') });
+    template = Template.fromStack(stack);
+  });
+
+  const idOf = (construct: { node: { defaultChild?: unknown } }) =>
+    stack.getLogicalId(construct.node.defaultChild as never);
+
+  it('runs the tick every minute, with a retry policy and a dead-letter queue', () => {
+    template.hasResourceProperties('AWS::Scheduler::Schedule', {
+      ScheduleExpression: 'rate(1 minute)',
+      State: 'ENABLED',
+      Target: {
+        Arn: { 'Fn::GetAtt': [idOf(delivery.tick), 'Arn'] },
+        RetryPolicy: {
+          MaximumRetryAttempts: SCHEDULER_SCHEDULE.maximumRetryAttempts,
+          MaximumEventAgeInSeconds: SCHEDULER_SCHEDULE.maximumEventAgeSeconds,
+        },
+        DeadLetterConfig: { Arn: { 'Fn::GetAtt': [idOf(delivery.scheduleDeadLetterQueue), 'Arn'] } },
+      },
+    });
+  });
+
+  it('gives the webhook queue six times the worker time-out and a dead-letter queue after 5 receives', () => {
+    expect(WEBHOOK_QUEUE.visibilityTimeoutSeconds).toBeGreaterThanOrEqual(
+      6 * WEBHOOK_QUEUE.workerTimeoutSeconds,
+    );
+    template.hasResourceProperties('AWS::SQS::Queue', {
+      VisibilityTimeout: WEBHOOK_QUEUE.visibilityTimeoutSeconds,
+      RedrivePolicy: {
+        deadLetterTargetArn: { 'Fn::GetAtt': [idOf(delivery.deadLetterQueue), 'Arn'] },
+        maxReceiveCount: 5,
+      },
+      SqsManagedSseEnabled: true,
+    });
+    template.hasResourceProperties('AWS::Lambda::Function', {
+      Timeout: WEBHOOK_QUEUE.workerTimeoutSeconds,
+      Environment: {
+        Variables: Match.objectLike({
+          WEBHOOK_QUEUE_URL: Match.anyValue(),
+          WEBHOOK_DLQ_URL: Match.anyValue(),
+          WEBHOOK_SECRET_ARN: Match.anyValue(),
+        }),
+      },
+    });
+  });
+
+  it('feeds the worker one message at a time, at most 5 at once, with partial batch failures', () => {
+    template.hasResourceProperties('AWS::Lambda::EventSourceMapping', {
+      FunctionName: { Ref: idOf(delivery.worker) },
+      BatchSize: 1,
+      ScalingConfig: { MaximumConcurrency: 5 },
+      FunctionResponseTypes: ['ReportBatchItemFailures'],
+    });
+  });
+
+  it('raises an alarm as soon as either dead-letter queue holds a message', () => {
+    const alarms = template.findResources('AWS::CloudWatch::Alarm');
+    expect(Object.keys(alarms)).toHaveLength(2);
+    for (const alarm of Object.values(alarms)) {
+      expect(alarm.Properties).toMatchObject({
+        MetricName: 'ApproximateNumberOfMessagesVisible',
+        Threshold: 0,
+        ComparisonOperator: 'GreaterThanThreshold',
+      });
+    }
+  });
+
+  it('scopes every SQS and Secrets Manager permission to its own resources', () => {
+    for (const policy of Object.values(template.findResources('AWS::IAM::Policy'))) {
+      for (const statement of policy.Properties.PolicyDocument.Statement as {
+        Action: string | string[];
+        Resource: unknown;
+      }[]) {
+        const actions = [statement.Action].flat();
+        if (actions.some((action) => action.startsWith('sqs:') || action.startsWith('secretsmanager:'))) {
+          expect(JSON.stringify(statement.Resource)).not.toBe('"*"');
+        }
+      }
+    }
+  });
+});
