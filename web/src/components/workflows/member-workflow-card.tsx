@@ -7,7 +7,7 @@ import type { Workflow } from '../../../../shared';
 import { STRINGS } from '../../strings';
 import { ExecutionHistoryButton } from './execution-history';
 import { RunWorkflowButton } from './run-workflow-button';
-import { schedulingLabel, WORKFLOW_TYPE_BADGE_COLORS, workflowTypeLabel } from './workflow-display';
+import { WorkflowBadges } from './workflow-badges';
 
 const TEXT = STRINGS.workflows;
 
@@ -34,19 +34,13 @@ export function memberWorkflowCard(options: MemberCardOptions = {}): CardsProps.
       {
         id: 'badges',
         content: (workflow) => (
-          <SpaceBetween direction="horizontal" size="xs">
-            <Badge color={WORKFLOW_TYPE_BADGE_COLORS[workflow.type]}>
-              {workflowTypeLabel(workflow.type)}
-            </Badge>
-            <Badge color={workflow.cronSettings.enabled ? 'green' : 'grey'}>
-              {schedulingLabel(workflow)}
-            </Badge>
+          <WorkflowBadges workflow={workflow}>
             {workflow.active ? (
               options.googlePath && <Badge color="green">{TEXT.integrated}</Badge>
             ) : (
               <Badge color="severity-medium">{TEXT.pendingActivation}</Badge>
             )}
-          </SpaceBetween>
+          </WorkflowBadges>
         ),
       },
       {

@@ -12,6 +12,7 @@ import TextFilter from '@cloudscape-design/components/text-filter';
 import { useState } from 'react';
 
 import type { Folder, Lawyer, Workflow } from '../../../../shared';
+import { matchesSearch } from '../../format/search';
 import { ADMIN_WORKFLOWS_TEXT } from './strings';
 import { adminWorkflowCard, type WorkflowCardActions } from './workflow-card';
 import { matchesWorkflow, workflowCounts } from './workflow-search';
@@ -47,7 +48,7 @@ export function FoldersTab({
   const selected = folders.find((folder) => folder.id === selectedId) ?? null;
   const inFolder = (folderId: string) => workflows.filter((workflow) => workflow.folderId === folderId);
   const shownFolders = folders.filter((folder) =>
-    `${folder.name} ${folder.description ?? ''}`.toLowerCase().includes(folderQuery.trim().toLowerCase()),
+    matchesSearch(folderQuery, [folder.name, folder.description]),
   );
   const selectedWorkflows = selected ? inFolder(selected.id) : [];
   const counts = workflowCounts(selectedWorkflows);

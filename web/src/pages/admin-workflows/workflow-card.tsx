@@ -8,11 +8,7 @@ import StatusIndicator from '@cloudscape-design/components/status-indicator';
 import type { Lawyer, Workflow } from '../../../../shared';
 import { ExecutionHistoryButton } from '../../components/workflows/execution-history';
 import { RunWorkflowButton } from '../../components/workflows/run-workflow-button';
-import {
-  schedulingLabel,
-  WORKFLOW_TYPE_BADGE_COLORS,
-  workflowTypeLabel,
-} from '../../components/workflows/workflow-display';
+import { WorkflowBadges } from '../../components/workflows/workflow-badges';
 import { STRINGS } from '../../strings';
 import { ADMIN_WORKFLOWS_TEXT } from './strings';
 
@@ -48,20 +44,14 @@ export function adminWorkflowCard(
       {
         id: 'badges',
         content: (workflow: Workflow) => (
-          <SpaceBetween direction="horizontal" size="xs">
-            <Badge color={WORKFLOW_TYPE_BADGE_COLORS[workflow.type]}>
-              {workflowTypeLabel(workflow.type)}
-            </Badge>
-            <Badge color={workflow.cronSettings.enabled ? 'green' : 'grey'}>
-              {schedulingLabel(workflow)}
-            </Badge>
+          <WorkflowBadges workflow={workflow}>
             {workflow.category && <Badge>{workflow.category}</Badge>}
             {workflow.tags?.map((tag) => (
               <Badge key={tag} color="grey">
                 {tag}
               </Badge>
             ))}
-          </SpaceBetween>
+          </WorkflowBadges>
         ),
       },
       {

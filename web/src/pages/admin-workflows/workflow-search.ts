@@ -1,14 +1,9 @@
 import type { Workflow } from '../../../../shared';
+import { matchesSearch } from '../../format/search';
 
-/** Case- and accent-insensitive search over a workflow's name and description (spec §2). */
+/** Whether a workflow matches a search over its name and description (spec §2). */
 export function matchesWorkflow(workflow: Workflow, query: string): boolean {
-  const fold = (text: string) =>
-    text
-      .normalize('NFD')
-      .replace(/\p{Diacritic}/gu, '')
-      .toLowerCase();
-  const wanted = fold(query.trim());
-  return !wanted || fold(`${workflow.name} ${workflow.description}`).includes(wanted);
+  return matchesSearch(query, [workflow.name, workflow.description]);
 }
 
 /** Counters of a set of workflows: Total, Actives, Planifiées. */

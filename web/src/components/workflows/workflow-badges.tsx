@@ -1,0 +1,23 @@
+import Badge from '@cloudscape-design/components/badge';
+import SpaceBetween from '@cloudscape-design/components/space-between';
+import type { ReactNode } from 'react';
+
+import type { Workflow } from '../../../../shared';
+import { schedulingLabel, WORKFLOW_TYPE_BADGE_COLORS, workflowTypeLabel } from './workflow-display';
+
+/** The badges every workflow card starts with: its type and 'Planifié (n min)' / 'Non planifié'. */
+export function WorkflowBadges({
+  workflow,
+  children,
+}: {
+  readonly workflow: Workflow;
+  readonly children?: ReactNode;
+}) {
+  return (
+    <SpaceBetween direction="horizontal" size="xs">
+      <Badge color={WORKFLOW_TYPE_BADGE_COLORS[workflow.type]}>{workflowTypeLabel(workflow.type)}</Badge>
+      <Badge color={workflow.cronSettings.enabled ? 'green' : 'grey'}>{schedulingLabel(workflow)}</Badge>
+      {children}
+    </SpaceBetween>
+  );
+}
