@@ -35,6 +35,7 @@ Assistant IA juridique — environnement local
   Site et API : ${runtime.url}
   Admin licence key: ${runtime.keys.adminLicenseKey}
   Lawyer licence key: ${runtime.keys.lawyerLicenseKey}
+  Notary licence key: ${runtime.keys.notaryLicenseKey}
   Planificateur : toutes les minutes ; file des webhooks fauxqs (en mémoire)
   Secret de signature des webhooks (n8n) : ${runtime.scheduling.webhookSecret}
   Récepteur de webhooks de démonstration : ${runtime.scheduling.demoWebhookUrl}

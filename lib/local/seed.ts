@@ -11,8 +11,13 @@ import type { LicenseKeyVault } from '../../functions/security/license-key-vault
 import { REMINDER_FREQUENCY } from '../../shared/constants';
 
 /** The demo licences of a local installation, kept (0600) so that every start can print them. */
-const SeedFile = z.object({ adminLicenseKey: z.string(), lawyerLicenseKey: z.string() });
-export type SeedKeys = z.infer<typeof SeedFile>;
+const SeedFile = z.object({
+  adminLicenseKey: z.string(),
+  lawyerLicenseKey: z.string(),
+  /** Added after the first release: seed files without it get a demo notary on the next start. */
+  notaryLicenseKey: z.string().optional(),
+});
+export type SeedKeys = Required<z.infer<typeof SeedFile>>;
 
 const DEMO_LAWYER = {
   firstName: 'Camille',
@@ -22,6 +27,44 @@ const DEMO_LAWYER = {
   officeName: 'Cabinet Martin Avocats',
   phoneNumber: '0142000000',
 };
+
+const DEMO_NOTARY = {
+  firstName: 'Louis',
+  lastName: 'Bernard',
+  email: 'louis.bernard.etude@gmail.com',
+  mainEmail: 'contact@etude-bernard.fr',
+  officeName: 'Étude Bernard',
+  phoneNumber: '0145000000',
+};
+
+/** A demo member licence (lawyer or notary) with its profile, as an admin would save it. */
+async function seedMember(
+  table: Table,
+  vault: LicenseKeyVault,
+  licenseType: 'lawyer' | 'notary',
+  profile: typeof DEMO_LAWYER,
+  now: string,
+): Promise<string> {
+  const license = await issueLicense(
+    table,
+    vault,
+    { licenseType, userEmail: profile.email, subscriptionStatus: 'active' },
+    now,
+  );
+  await new LawyerRepository(table).create({
+    id: randomUUID(),
+    ...profile,
+    emailSignature: null,
+    reminderFrequency: REMINDER_FREQUENCY.default,
+    licenseKeyHash: license.record.keyHash,
+    licenseKeyCiphertext: license.record.keyCiphertext,
+    hasGooglePassword: false,
+    hasGoogleCredentials: false,
+    createdAt: now,
+    updatedAt: now,
+  });
+  return license.licenseKey;
+}
 
 /**
  * On first start: an admin licence (the key from ADMIN_LICENSE_KEY if set) and a demo lawyer
@@ -37,19 +80,27 @@ export async function seedLocalData(
 ): Promise<SeedKeys> {
   const licenses = new LicenseRepository(table);
   if (existsSync(seedPath)) {
-    const seed = SeedFile.parse(JSON.parse(readFileSync(seedPath, 'utf8')));
-    if (!pinnedAdminKey || pinnedAdminKey === seed.adminLicenseKey) return seed;
-    if (!(await licenses.getByHash(vault.hash(pinnedAdminKey)))) {
-      await issueLicense(
-        table,
-        vault,
-        { licenseKey: pinnedAdminKey, licenseType: 'admin', userEmail: null },
-        now,
-      );
+    const stored = SeedFile.parse(JSON.parse(readFileSync(seedPath, 'utf8')));
+    const seed: SeedKeys = {
+      ...stored,
+      notaryLicenseKey:
+        stored.notaryLicenseKey ?? (await seedMember(table, vault, 'notary', DEMO_NOTARY, now)),
+    };
+    if (pinnedAdminKey && pinnedAdminKey !== seed.adminLicenseKey) {
+      if (!(await licenses.getByHash(vault.hash(pinnedAdminKey)))) {
+        await issueLicense(
+          table,
+          vault,
+          { licenseKey: pinnedAdminKey, licenseType: 'admin', userEmail: null },
+          now,
+        );
+      }
+      seed.adminLicenseKey = pinnedAdminKey;
     }
-    const pinned = { ...seed, adminLicenseKey: pinnedAdminKey };
-    writeFileSync(seedPath, JSON.stringify(pinned, null, 2), { mode: 0o600 });
-    return pinned;
+    if (JSON.stringify(seed) !== JSON.stringify(stored)) {
+      writeFileSync(seedPath, JSON.stringify(seed, null, 2), { mode: 0o600 });
+    }
+    return seed;
   }
 
   const admin = await issueLicense(
@@ -58,25 +109,11 @@ export async function seedLocalData(
     { licenseType: 'admin', userEmail: null, ...(pinnedAdminKey ? { licenseKey: pinnedAdminKey } : {}) },
     now,
   );
-  const lawyer = await issueLicense(
-    table,
-    vault,
-    { licenseType: 'lawyer', userEmail: DEMO_LAWYER.email, subscriptionStatus: 'active' },
-    now,
-  );
-  await new LawyerRepository(table).create({
-    id: randomUUID(),
-    ...DEMO_LAWYER,
-    emailSignature: null,
-    reminderFrequency: REMINDER_FREQUENCY.default,
-    licenseKeyHash: lawyer.record.keyHash,
-    licenseKeyCiphertext: lawyer.record.keyCiphertext,
-    hasGooglePassword: false,
-    hasGoogleCredentials: false,
-    createdAt: now,
-    updatedAt: now,
-  });
-  const seed = { adminLicenseKey: admin.licenseKey, lawyerLicenseKey: lawyer.licenseKey };
+  const seed: SeedKeys = {
+    adminLicenseKey: admin.licenseKey,
+    lawyerLicenseKey: await seedMember(table, vault, 'lawyer', DEMO_LAWYER, now),
+    notaryLicenseKey: await seedMember(table, vault, 'notary', DEMO_NOTARY, now),
+  };
   writeFileSync(seedPath, JSON.stringify(seed, null, 2), { mode: 0o600 });
   return seed;
 }

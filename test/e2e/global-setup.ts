@@ -13,6 +13,7 @@ declare module 'vitest' {
     baseUrl: string;
     adminLicenseKey: string;
     lawyerLicenseKey: string;
+    notaryLicenseKey: string;
   }
 }
 
@@ -31,7 +32,7 @@ export default async function setup(project: TestProject) {
   child.stderr?.on('data', (chunk: Buffer) => {
     output += chunk.toString();
   });
-  const keys = await new Promise<{ admin: string; lawyer: string }>((resolve, reject) => {
+  const keys = await new Promise<{ admin: string; lawyer: string; notary: string }>((resolve, reject) => {
     const timer = setTimeout(
       () => reject(new Error(`Le runtime local n'a pas démarré:\n${output}`)),
       120_000,
@@ -40,9 +41,10 @@ export default async function setup(project: TestProject) {
       output += chunk.toString();
       const admin = /Admin licence key: (\S+)/.exec(output)?.[1];
       const lawyer = /Lawyer licence key: (\S+)/.exec(output)?.[1];
-      if (admin && lawyer) {
+      const notary = /Notary licence key: (\S+)/.exec(output)?.[1];
+      if (admin && lawyer && notary) {
         clearTimeout(timer);
-        resolve({ admin, lawyer });
+        resolve({ admin, lawyer, notary });
       }
     });
     child.once('exit', (code) => {
@@ -53,6 +55,7 @@ export default async function setup(project: TestProject) {
   project.provide('baseUrl', `http://localhost:${port}`);
   project.provide('adminLicenseKey', keys.admin);
   project.provide('lawyerLicenseKey', keys.lawyer);
+  project.provide('notaryLicenseKey', keys.notary);
 
   return async () => {
     const exited = new Promise<number | null>((resolve) => child.once('exit', (code) => resolve(code)));
