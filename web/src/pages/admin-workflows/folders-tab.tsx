@@ -55,7 +55,7 @@ export function FoldersTab({
   const shownWorkflows = selectedWorkflows.filter((workflow) => matchesWorkflow(workflow, workflowQuery));
 
   return (
-    <Grid gridDefinition={[{ colspan: { default: 12, m: 4 } }, { colspan: { default: 12, m: 8 } }]}>
+    <Grid gridDefinition={[{ colspan: { default: 12, s: 5 } }, { colspan: { default: 12, s: 7 } }]}>
       <Table<Folder>
         header={<Header counter={`(${folders.length})`}>{TEXT.title}</Header>}
         items={shownFolders}
@@ -78,6 +78,7 @@ export function FoldersTab({
             onChange={({ detail }) => setFolderQuery(detail.filteringText)}
           />
         }
+        wrapLines
         columnDefinitions={[
           {
             id: 'folder',
@@ -88,29 +89,23 @@ export function FoldersTab({
                 <SpaceBetween size="xxs">
                   <Box fontWeight="bold">{folder.name}</Box>
                   <Box variant="small">{TEXT.counts(total, active, scheduled)}</Box>
+                  <SpaceBetween direction="horizontal" size="xxs">
+                    <Button
+                      variant="inline-link"
+                      iconName="edit"
+                      ariaLabel={TEXT.edit(folder.name)}
+                      onClick={() => onEdit(folder)}
+                    />
+                    <Button
+                      variant="inline-link"
+                      iconName="remove"
+                      ariaLabel={TEXT.delete(folder.name)}
+                      onClick={() => onDelete(folder)}
+                    />
+                  </SpaceBetween>
                 </SpaceBetween>
               );
             },
-          },
-          {
-            id: 'actions',
-            header: TEXT.actions,
-            cell: (folder) => (
-              <SpaceBetween direction="horizontal" size="xxs">
-                <Button
-                  variant="icon"
-                  iconName="edit"
-                  ariaLabel={TEXT.edit(folder.name)}
-                  onClick={() => onEdit(folder)}
-                />
-                <Button
-                  variant="icon"
-                  iconName="remove"
-                  ariaLabel={TEXT.delete(folder.name)}
-                  onClick={() => onDelete(folder)}
-                />
-              </SpaceBetween>
-            ),
           },
         ]}
         empty={

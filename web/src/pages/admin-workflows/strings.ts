@@ -38,7 +38,6 @@ export const ADMIN_WORKFLOWS_TEXT = {
     select: 'Sélectionnez un dossier pour voir ses automatisations.',
     counts: (total: number, active: number, scheduled: number) =>
       `${total} automatisation(s) · ${active} active(s) · ${scheduled} planifiée(s)`,
-    actions: 'Actions',
     total: 'Total',
     actives: 'Actives',
     scheduled: 'Planifiées',
