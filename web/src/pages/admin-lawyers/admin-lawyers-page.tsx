@@ -12,8 +12,7 @@ import { useState } from 'react';
 import { type Lawyer, type LawyerSaveRequest, MESSAGES } from '../../../../shared';
 import { callApi } from '../../api/api-client';
 import { useApiQuery } from '../../api/use-api-query';
-import { ConfirmDeleteModal } from '../../components/dialogs/confirm-delete-modal';
-import { LawyerDetailsModal } from '../../components/lawyer-details/lawyer-details-modal';
+import { type LawyerDialog, LawyerDialogs } from '../../components/lawyer-details/lawyer-dialogs';
 import { matchesLawyer } from '../../components/lawyer-details/lawyer-search';
 import { LawyerForm, lawyerFormValues } from '../../components/lawyer-form/lawyer-form';
 import { formatDate } from '../../format/dates';
@@ -21,7 +20,7 @@ import { usePageTitle } from '../../layout/use-page-title';
 import { useNotifications } from '../../notifications/notifications-context';
 import { ADMIN_LAWYERS_TEXT as TEXT } from './strings';
 
-type Dialog = { kind: 'create' } | { kind: 'details'; lawyer: Lawyer } | { kind: 'delete'; lawyer: Lawyer };
+type Dialog = { kind: 'create' } | LawyerDialog;
 
 const fullName = (lawyer: Lawyer) => `${lawyer.firstName} ${lawyer.lastName}`;
 
@@ -165,20 +164,13 @@ export function AdminLawyersPage() {
           />
         </Modal>
       )}
-      {dialog?.kind === 'details' && (
-        <LawyerDetailsModal lawyer={dialog.lawyer} variant="lawyer" onDismiss={() => setDialog(null)} />
-      )}
-      {dialog?.kind === 'delete' && (
-        <ConfirmDeleteModal
-          title={TEXT.deleteTitle}
-          confirmLabel={TEXT.deleteConfirm}
-          cancelLabel={TEXT.cancel}
-          onConfirm={() => remove(dialog.lawyer)}
-          onDismiss={() => setDialog(null)}
-        >
-          {TEXT.deleteBody(fullName(dialog.lawyer))}
-        </ConfirmDeleteModal>
-      )}
+      <LawyerDialogs
+        dialog={dialog?.kind === 'create' ? null : dialog}
+        variant="lawyer"
+        deleteTexts={TEXT}
+        onDelete={remove}
+        onClose={() => setDialog(null)}
+      />
     </ContentLayout>
   );
 }

@@ -12,15 +12,12 @@ import { type Lawyer, MESSAGES } from '../../../../shared';
 import { callApi } from '../../api/api-client';
 import { endedSession } from '../../api/api-errors';
 import { useApiQuery } from '../../api/use-api-query';
-import { ConfirmDeleteModal } from '../../components/dialogs/confirm-delete-modal';
-import { LawyerDetailsModal } from '../../components/lawyer-details/lawyer-details-modal';
+import { type LawyerDialog, LawyerDialogs } from '../../components/lawyer-details/lawyer-dialogs';
 import { matchesLawyer } from '../../components/lawyer-details/lawyer-search';
 import { formatDate } from '../../format/dates';
 import { usePageTitle } from '../../layout/use-page-title';
 import { useNotifications } from '../../notifications/notifications-context';
 import { ADMIN_NOTARIES_TEXT as TEXT } from './strings';
-
-type Dialog = { kind: 'details'; lawyer: Lawyer } | { kind: 'delete'; lawyer: Lawyer };
 
 const fullName = (lawyer: Lawyer) => `${lawyer.firstName} ${lawyer.lastName}`;
 
@@ -45,7 +42,7 @@ export function AdminNotariesPage() {
     }
   });
   const [query, setQuery] = useState('');
-  const [dialog, setDialog] = useState<Dialog | null>(null);
+  const [dialog, setDialog] = useState<LawyerDialog | null>(null);
 
   const remove = async (lawyer: Lawyer) => {
     try {
@@ -124,20 +121,13 @@ export function AdminNotariesPage() {
           </Box>
         }
       />
-      {dialog?.kind === 'details' && (
-        <LawyerDetailsModal lawyer={dialog.lawyer} variant="notary" onDismiss={() => setDialog(null)} />
-      )}
-      {dialog?.kind === 'delete' && (
-        <ConfirmDeleteModal
-          title={TEXT.deleteTitle}
-          confirmLabel={TEXT.deleteConfirm}
-          cancelLabel={TEXT.cancel}
-          onConfirm={() => remove(dialog.lawyer)}
-          onDismiss={() => setDialog(null)}
-        >
-          {TEXT.deleteBody(fullName(dialog.lawyer))}
-        </ConfirmDeleteModal>
-      )}
+      <LawyerDialogs
+        dialog={dialog}
+        variant="notary"
+        deleteTexts={TEXT}
+        onDelete={remove}
+        onClose={() => setDialog(null)}
+      />
     </ContentLayout>
   );
 }
