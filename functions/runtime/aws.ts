@@ -1,8 +1,9 @@
-import { GetSecretValueCommand, SecretsManagerClient } from '@aws-sdk/client-secrets-manager';
+import { SecretsManagerClient } from '@aws-sdk/client-secrets-manager';
 
 import { createTable } from '../data/table';
 import { awsSchedulingPorts } from '../scheduling/ports';
 import { parseAppKeys } from '../security/app-keys';
+import { cachedSecret } from './cached-secret';
 import { type AppDependencies, createJsonLogger, systemClock } from './dependencies';
 import { ENVIRONMENT } from './environment';
 import { SecretsManagerLawyerSecretStore } from './secrets-manager-store';
@@ -12,28 +13,6 @@ export function requiredEnv(name: string): string {
   const value = process.env[name];
   if (!value) throw new Error(`Variable d'environnement manquante: ${name}`);
   return value;
-}
-
-/**
- * A secret read from Secrets Manager once per execution environment, on first use. A failed read
- * is retried on the next request rather than cached for the container's life.
- */
-function cachedSecret<T>(
-  secrets: SecretsManagerClient,
-  secretId: () => string,
-  parse: (value: string) => T,
-): () => Promise<T> {
-  let value: Promise<T> | undefined;
-  return () => {
-    value ??= secrets.send(new GetSecretValueCommand({ SecretId: secretId() })).then(({ SecretString }) => {
-      if (!SecretString) throw new Error('Secret vide');
-      return parse(SecretString);
-    });
-    value.catch(() => {
-      value = undefined;
-    });
-    return value;
-  };
 }
 
 let dependencies: AppDependencies | undefined;

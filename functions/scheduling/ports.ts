@@ -1,7 +1,8 @@
-import { GetSecretValueCommand, type SecretsManagerClient } from '@aws-sdk/client-secrets-manager';
+import type { SecretsManagerClient } from '@aws-sdk/client-secrets-manager';
 import { SQSClient } from '@aws-sdk/client-sqs';
 
 import { webhookSigningKey } from '../delivery/signature';
+import { cachedSecret } from '../runtime/cached-secret';
 import { createSqsDispatchQueue, type DispatchQueue } from './queue';
 
 /** What the scheduling handlers need from the world beyond the table, clock and logger. */
@@ -39,19 +40,7 @@ function env(name: string): () => string {
  * generated secret holds it). Everything is read on first use, once per execution environment.
  */
 export function awsSchedulingPorts(secrets: SecretsManagerClient): SchedulingPorts {
-  let secret: Promise<string> | undefined;
-  const webhookSigningSecret = () => {
-    secret ??= secrets
-      .send(new GetSecretValueCommand({ SecretId: env('WEBHOOK_SECRET_ARN')() }))
-      .then(({ SecretString }) => {
-        if (!SecretString) throw new Error('Secret de signature des webhooks vide');
-        return webhookSecretOf(SecretString);
-      });
-    secret.catch(() => {
-      secret = undefined;
-    });
-    return secret;
-  };
+  const webhookSigningSecret = cachedSecret(secrets, env('WEBHOOK_SECRET_ARN'), webhookSecretOf);
   return {
     webhookQueue: createSqsDispatchQueue({
       client: new SQSClient({}),
