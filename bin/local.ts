@@ -8,6 +8,12 @@ import { startLocalRuntime } from '../lib/local/runtime';
  * PORT changes the port, DATA_DIR the data directory (default .data), ADMIN_LICENSE_KEY pins the
  * admin licence key, ALLOW_PRIVATE_WEBHOOKS=false refuses webhooks on private addresses (allowed
  * by default locally, so that the demo receiver and a local n8n can be called).
+ *
+ * Billing: without settings, a local Stripe stand-in on PORT+2 (STRIPE_PORT to change) serves the
+ * hosted checkout and posts its signed events to /api/stripe-webhook; e-mails are `.eml` files in
+ * <DATA_DIR>/outbox. With STRIPE_SECRET_KEY and STRIPE_WEBHOOK_SECRET set, real Stripe (test mode)
+ * is used instead. PUBLIC_BASE_URL is the site's address in Stripe's return links and the e-mails
+ * (default http://localhost:PORT), MAIL_FROM the sender written in the e-mails.
  */
 const root = fileURLToPath(new URL('..', import.meta.url));
 const siteDirectory = `${root}web/dist`;
@@ -17,12 +23,26 @@ if (!existsSync(`${siteDirectory}/index.html`)) {
 }
 
 const port = Number(process.env.PORT ?? 3000);
+const stripeSecretKey = process.env.STRIPE_SECRET_KEY || undefined;
+const stripeWebhookSecret = process.env.STRIPE_WEBHOOK_SECRET || undefined;
+if (Boolean(stripeSecretKey) !== Boolean(stripeWebhookSecret)) {
+  console.error(
+    'Stripe réel : définissez STRIPE_SECRET_KEY et STRIPE_WEBHOOK_SECRET ensemble (ou aucun des deux pour le simulateur local).',
+  );
+  process.exit(1);
+}
 const runtime = await startLocalRuntime({
   port,
   dataDirectory: process.env.DATA_DIR ?? `${root}.data`,
   siteDirectory,
   adminLicenseKey: process.env.ADMIN_LICENSE_KEY || undefined,
   allowPrivateWebhooks: process.env.ALLOW_PRIVATE_WEBHOOKS !== 'false',
+  ...(process.env.STRIPE_PORT ? { stripePort: Number(process.env.STRIPE_PORT) } : {}),
+  ...(stripeSecretKey && stripeWebhookSecret
+    ? { stripe: { secretKey: stripeSecretKey, webhookSecret: stripeWebhookSecret } }
+    : {}),
+  ...(process.env.PUBLIC_BASE_URL ? { publicUrl: process.env.PUBLIC_BASE_URL } : {}),
+  ...(process.env.MAIL_FROM ? { mailFrom: process.env.MAIL_FROM } : {}),
   logger: {
     info: (message) => console.log(message),
     warn: (message, facts) => console.warn(message, facts ?? ''),
@@ -45,6 +65,14 @@ Assistant IA juridique — environnement local
       ? 'Webhooks vers adresses privées autorisés (local) — ALLOW_PRIVATE_WEBHOOKS=false pour les refuser'
       : 'Webhooks vers adresses privées refusés (ALLOW_PRIVATE_WEBHOOKS=false)'
   }
+  ${
+    runtime.billing.standInUrl
+      ? `Paiements : simulateur Stripe local — paiement hébergé sous ${runtime.billing.standInUrl}/checkout/…
+    (abonnements, codes promo et événements : ${runtime.billing.standInUrl}/_stand-in)`
+      : `Paiements : Stripe réel (mode test) — webhooks attendus sur ${runtime.billing.webhookUrl}
+    (stripe listen --forward-to ${runtime.billing.webhookUrl})`
+  }
+  Boîte d'envoi des e-mails (.eml) : ${runtime.billing.outboxDirectory}
 Ctrl-C pour arrêter.
 `);
 

@@ -216,4 +216,39 @@ export const MESSAGES = {
     googlePassword: 'Le mot de passe Google est requis',
     required: 'Required',
   },
+  /**
+   * The billing e-mails (plain text): the licence key after payment and the confirmation of a
+   * cancellation (spec §4). Ours, in the product's voice; they carry the firm's own licence key
+   * and nothing else that is secret.
+   */
+  email: {
+    greeting: 'Bonjour,',
+    signOff: ['Cordialement,', "L'équipe Assistant IA juridique"],
+    licenseKey: {
+      subject: 'Assistant IA juridique : votre clé de licence',
+      paid: 'Merci pour votre achat. Votre paiement a bien été reçu et votre licence Assistant IA juridique est activée.',
+      key: (licenseKey: string) => `Votre clé de licence : ${licenseKey}`,
+      signIn: (loginUrl: string) =>
+        `Pour vous connecter, saisissez cette clé sur la page de connexion : ${loginUrl}`,
+      keepSafe:
+        'Conservez-la précieusement et ne la communiquez à personne : elle donne accès à votre espace.',
+      pricing: (initial: string, monthly: string, vatNotice: string) =>
+        `Votre abonnement : ${initial} TTC à l'achat, puis ${monthly} TTC par mois, prélevés automatiquement. ${vatNotice}.`,
+      noCommitment:
+        "Sans engagement : vous pouvez résilier à tout moment depuis l'application (Paramètres, Gestion de l'abonnement).",
+    },
+    cancellation: {
+      subject: 'Assistant IA juridique : confirmation de résiliation de votre abonnement',
+      confirmed: (canceledOn: string) =>
+        `Nous confirmons la résiliation de votre abonnement Assistant IA juridique le ${canceledOn}.`,
+      immediate:
+        'La résiliation prend effet immédiatement : votre licence est désactivée et aucun prélèvement ne sera plus effectué.',
+      retention: (days: number, purgeOn: string) =>
+        `Vos données seront conservées ${days} jours, puis supprimées à partir du ${purgeOn}.`,
+      billingRetention: (years: number) =>
+        `Les données contractuelles et de facturation sont conservées ${years} ans, comme la loi l'exige.`,
+      reactivate:
+        "Pour réactiver votre abonnement, contactez le support ou passez par le portail de gestion de l'abonnement.",
+    },
+  },
 } as const;

@@ -19,8 +19,11 @@ import type {
 export interface StripePaymentsOptions {
   /** `sk_test_...` or `sk_live_...`. */
   readonly apiKey: string;
-  /** The signing secret of the webhook endpoint, `whsec_...`. */
-  readonly webhookSecret: string;
+  /**
+   * The signing secret of the webhook endpoint, `whsec_...`; only the webhook handler has it, the
+   * other billing functions never verify an event.
+   */
+  readonly webhookSecret?: string | undefined;
   readonly host?: string;
   readonly port?: number;
   readonly protocol?: 'http' | 'https';
@@ -276,13 +279,16 @@ export class StripePayments implements Payments {
   }
 
   constructWebhookEvent(rawBody: string, signatureHeader: string | undefined): PaymentEvent {
+    const { webhookSecret } = this.options;
+    // A deployment error, not the caller's: a 500, so that Stripe keeps the event and retries.
+    if (!webhookSecret) throw new Error('Secret de signature des webhooks Stripe non configuré');
     if (!signatureHeader) throw new WebhookSignatureError('En-tête Stripe-Signature absent');
     let event: Stripe.Event;
     try {
       event = this.stripe.webhooks.constructEvent(
         rawBody,
         signatureHeader,
-        this.options.webhookSecret,
+        webhookSecret,
         WEBHOOK_TOLERANCE_SECONDS,
         undefined,
         this.now(),

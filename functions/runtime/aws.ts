@@ -1,5 +1,6 @@
 import { SecretsManagerClient } from '@aws-sdk/client-secrets-manager';
 
+import { awsBillingPorts } from '../billing/ports';
 import { createTable } from '../data/table';
 import { awsSchedulingPorts } from '../scheduling/ports';
 import { parseAppKeys } from '../security/app-keys';
@@ -47,6 +48,8 @@ export function awsDependencies(): AppDependencies {
     lawyerSecrets: new SecretsManagerLawyerSecretStore(secrets, () => requiredEnv('LAWYER_SECRETS_PREFIX')),
     // Webhook queue, dead-letter queue and signing secret: read on first use, by the functions that have them.
     ...awsSchedulingPorts(secrets),
+    // Stripe secrets, SES sender and the site's address: read on first use, by the billing functions.
+    billing: awsBillingPorts(secrets),
   };
   return dependencies;
 }

@@ -1,4 +1,5 @@
 import type { LawyerSecrets } from '../../shared/schemas/lawyer';
+import type { BillingPorts } from '../billing/ports';
 import type { Table } from '../data/table';
 import type { SchedulingPorts } from '../scheduling/ports';
 import type { AppKeys } from '../security/app-keys';
@@ -68,4 +69,9 @@ export interface AppDependencies extends SchedulingPorts {
   readonly clock: Clock;
   readonly logger: Logger;
   readonly lawyerSecrets: LawyerSecretStore;
+  /**
+   * Stripe, e-mail and the site's public address, for the billing calls. Absent only in tests
+   * that exercise no billing call; a billing handler without it fails at once.
+   */
+  readonly billing?: BillingPorts;
 }

@@ -2,6 +2,8 @@ import { mkdirSync } from 'node:fs';
 import { createServer } from 'node:http';
 import { join, resolve } from 'node:path';
 
+import type { BillingPorts } from '../../functions/billing/ports';
+import { StripePayments } from '../../functions/billing/stripe-payments';
 import { createTable } from '../../functions/data/table';
 import { HANDLER_FACTORIES } from '../../functions/registry';
 import {
@@ -15,13 +17,16 @@ import { ROUTES, type RouteDefinition } from '../../shared/routes';
 import { loadOrCreateAppKeys } from './app-keys-file';
 import { ensureTable, LOCAL_AWS, startDynamoDbLocal } from './dynamodb-local';
 import { FileLawyerSecretStore } from './file-secret-store';
+import { freePort } from './free-port';
 import { createHttpAdapter } from './http-adapter';
+import { OutboxMailer } from './outbox-mailer';
 import {
   type LocalScheduling,
   type LocalSchedulingInfo,
   startLocalScheduling,
 } from './queue/local-scheduling';
 import { type SeedKeys, seedLocalData } from './seed';
+import { newWebhookSecret, type StripeStandIn, startStripeStandIn } from './stripe/stand-in';
 
 export interface LocalRuntimeOptions {
   readonly port: number;
@@ -34,6 +39,30 @@ export interface LocalRuntimeOptions {
   readonly allowPrivateWebhooks?: boolean;
   /** The demo webhook receiver's port (a free one if taken). @default port + 1 */
   readonly demoReceiverPort?: number;
+  /** The local Stripe stand-in's port (a free one if taken). @default port + 2 */
+  readonly stripePort?: number;
+  /**
+   * Real Stripe in test mode instead of the stand-in: its secret key and the signing secret of
+   * the webhook endpoint that forwards to `/api/stripe-webhook` (`stripe listen`).
+   * @default the local stand-in
+   */
+  readonly stripe?: { readonly secretKey: string; readonly webhookSecret: string };
+  /** The site's address as the browser reaches it (Stripe return URLs, e-mail links). @default http://localhost:<port> */
+  readonly publicUrl?: string;
+  /** The sender written in the outbox's e-mails. @default Assistant IA juridique <no-reply@localhost> */
+  readonly mailFrom?: string;
+}
+
+/** What the start-up banner prints about billing. */
+export interface LocalBillingInfo {
+  /** `stand-in`: the local Stripe stand-in; `stripe`: real Stripe in test mode. */
+  readonly mode: 'stand-in' | 'stripe';
+  /** The folder where each e-mail is written as a `.eml` file. */
+  readonly outboxDirectory: string;
+  /** The webhook endpoint Stripe (or the stand-in) posts to. */
+  readonly webhookUrl: string;
+  /** The stand-in's pages (hosted checkout under /checkout/…, testers' index at the root). */
+  readonly standInUrl: string | null;
 }
 
 export interface LocalRuntime {
@@ -41,10 +70,38 @@ export interface LocalRuntime {
   readonly keys: SeedKeys;
   /** The webhook signing secret, the private-address setting and the demo receiver, to print. */
   readonly scheduling: LocalSchedulingInfo;
+  readonly billing: LocalBillingInfo;
   stop(): Promise<void>;
 }
 
 const TABLE_NAME = 'assistant-juridique';
+/** The stand-in accepts only this key, so that nothing else mistakes it for Stripe. */
+const STAND_IN_API_KEY = 'sk_test_local_stand_in';
+
+/** Starts the stand-in on its port, or on a free one when that is taken. */
+async function startStandIn(
+  port: number,
+  webhookUrl: string,
+  webhookSecret: string,
+  logger: Logger,
+): Promise<StripeStandIn> {
+  const start = (listenPort: number) =>
+    startStripeStandIn({
+      port: listenPort,
+      webhookUrl,
+      webhookSecret,
+      apiKey: STAND_IN_API_KEY,
+      // The browser is sent to its hosted checkout: the same host name as the site.
+      publicBaseUrl: `http://localhost:${listenPort}`,
+      log: (line) => logger.info(line),
+    });
+  try {
+    return await start(port);
+  } catch (error) {
+    if ((error as NodeJS.ErrnoException).code !== 'EADDRINUSE') throw error;
+    return start(await freePort());
+  }
+}
 
 /**
  * The whole product on one machine: DynamoDB Local with data under the data directory, the real
@@ -57,6 +114,7 @@ export async function startLocalRuntime(options: LocalRuntimeOptions): Promise<L
 
   const dynamo = await startDynamoDbLocal({ dataDir: join(dataDirectory, 'dynamodb') });
   let scheduling: LocalScheduling | undefined;
+  let standIn: StripeStandIn | undefined;
   try {
     await ensureTable(dynamo.endpoint, TABLE_NAME);
     const keys = loadOrCreateAppKeys(join(dataDirectory, 'app-keys.json'));
@@ -68,6 +126,33 @@ export async function startLocalRuntime(options: LocalRuntimeOptions): Promise<L
       logger,
     });
     scheduling = localScheduling;
+
+    const siteUrl = `http://localhost:${options.port}`;
+    const publicUrl = (options.publicUrl ?? siteUrl).replace(/\/$/, '');
+    const webhookUrl = `http://127.0.0.1:${options.port}/api/stripe-webhook`;
+    const outboxDirectory = join(dataDirectory, 'outbox');
+    let payments: StripePayments;
+    if (options.stripe) {
+      payments = new StripePayments({
+        apiKey: options.stripe.secretKey,
+        webhookSecret: options.stripe.webhookSecret,
+      });
+    } else {
+      // One signing secret per run: the stand-in's state lives in memory and starts afresh too.
+      const webhookSecret = newWebhookSecret();
+      standIn = await startStandIn(options.stripePort ?? options.port + 2, webhookUrl, webhookSecret, logger);
+      payments = new StripePayments({ apiKey: STAND_IN_API_KEY, webhookSecret, ...standIn.connection });
+    }
+    const billing: BillingPorts = {
+      payments: async () => payments,
+      mailer: new OutboxMailer({
+        directory: outboxDirectory,
+        from: options.mailFrom ?? 'Assistant IA juridique <no-reply@localhost>',
+        announce: (line) => logger.info(line),
+      }),
+      publicUrl: () => publicUrl,
+    };
+
     const deps: AppDependencies = {
       ...localScheduling.ports,
       table,
@@ -75,6 +160,7 @@ export async function startLocalRuntime(options: LocalRuntimeOptions): Promise<L
       clock: systemClock,
       logger,
       lawyerSecrets: new FileLawyerSecretStore(join(dataDirectory, 'lawyer-secrets.json')),
+      billing,
     };
 
     const seed = await seedLocalData(
@@ -112,11 +198,19 @@ export async function startLocalRuntime(options: LocalRuntimeOptions): Promise<L
     localScheduling.run(deps);
 
     return {
-      url: `http://localhost:${options.port}`,
+      url: siteUrl,
       keys: seed,
       scheduling: localScheduling.info,
+      billing: {
+        mode: options.stripe ? 'stripe' : 'stand-in',
+        outboxDirectory,
+        webhookUrl,
+        standInUrl: standIn?.url ?? null,
+      },
       stop: async () => {
         await localScheduling.stop();
+        // Before the server closes: deliveries in flight still reach the webhook handler.
+        await standIn?.stop();
         await new Promise<void>((resolveClose) => {
           server.close(() => resolveClose());
           server.closeAllConnections();
@@ -126,6 +220,7 @@ export async function startLocalRuntime(options: LocalRuntimeOptions): Promise<L
       },
     };
   } catch (error) {
+    await standIn?.stop();
     await scheduling?.stop();
     await dynamo.stop();
     throw error;

@@ -1,4 +1,79 @@
+import { z } from 'zod';
+
+import {
+  CheckoutReply,
+  CheckoutRequest,
+  LicenseKeyRequest,
+  OptionalLicenseKeyRequest,
+  PortalReply,
+  PromoCodeReply,
+  SubscriptionView,
+} from '../schemas/billing';
+import { SuccessReply } from '../schemas/common';
 import type { RouteDefinition } from './route-definition';
 
+/** Reply to a Stripe webhook delivery: Stripe only reads the status code, the body helps debugging. */
+export const StripeWebhookReply = z.object({
+  received: z.boolean(),
+  outcome: z.enum(['applied', 'duplicate', 'ignored']),
+});
+export type StripeWebhookReply = z.infer<typeof StripeWebhookReply>;
+
 /** Checkout, subscription management, promo codes and the Stripe webhook. */
-export const BILLING_ROUTES = {} as const satisfies Record<string, RouteDefinition>;
+export const BILLING_ROUTES = {
+  createCheckout: {
+    method: 'POST',
+    path: '/api/create-checkout',
+    handler: 'create-checkout',
+    access: 'public',
+    request: CheckoutRequest,
+    response: CheckoutReply,
+  },
+  checkSubscription: {
+    method: 'POST',
+    path: '/api/check-subscription',
+    handler: 'check-subscription',
+    access: 'member',
+    request: OptionalLicenseKeyRequest,
+    response: SubscriptionView,
+  },
+  customerPortal: {
+    method: 'POST',
+    path: '/api/customer-portal',
+    handler: 'customer-portal',
+    access: 'member',
+    request: OptionalLicenseKeyRequest,
+    response: PortalReply,
+  },
+  cancelSubscription: {
+    method: 'POST',
+    path: '/api/cancel-subscription',
+    handler: 'cancel-subscription',
+    access: 'member',
+    request: OptionalLicenseKeyRequest,
+    response: SuccessReply,
+  },
+  updateLicenseEmail: {
+    method: 'POST',
+    path: '/api/update-license-email',
+    handler: 'update-license-email',
+    access: 'member',
+    request: LicenseKeyRequest,
+    response: SuccessReply,
+  },
+  createPromoCode: {
+    method: 'POST',
+    path: '/api/create-promo-code',
+    handler: 'create-promo-code',
+    access: 'admin',
+    response: PromoCodeReply,
+  },
+  /** Called by Stripe, not by the SPA: no session, the body is read raw to verify its signature. */
+  stripeWebhook: {
+    method: 'POST',
+    path: '/api/stripe-webhook',
+    handler: 'stripe-webhook',
+    access: 'public',
+    response: StripeWebhookReply,
+  },
+} as const satisfies Record<string, RouteDefinition>;

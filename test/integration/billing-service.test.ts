@@ -1,30 +1,32 @@
-import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 
-import { BillingService } from '../../functions/billing/billing-service';
+import type { BillingService } from '../../functions/billing/billing-service';
 import { PaymentProviderError } from '../../functions/billing/errors';
 import { StripePayments } from '../../functions/billing/stripe-payments';
 import { SubscriptionRepository } from '../../functions/billing/subscriptions';
-import { type LicenseRecord, LicenseRepository } from '../../functions/data/licenses';
+import type { LicenseRecord, LicenseRepository } from '../../functions/data/licenses';
 import { BadRequestError, NotFoundError } from '../../functions/domain/errors';
 import { issueLicense } from '../../functions/domain/licenses';
-import { createLicenseKeyVault, type LicenseKeyVault } from '../../functions/security/license-key-vault';
+import type { LicenseKeyVault } from '../../functions/security/license-key-vault';
 import { freePort } from '../../lib/local/free-port';
 import type { WebhookDelivery } from '../../lib/local/stripe/stand-in';
 import { PRICING, TEST_PROMO } from '../../shared/constants';
 import { MESSAGES } from '../../shared/messages';
-import { createTestApp, disposeTestApp, type TestApp } from '../support/app';
+import type { TestApp } from '../support/app';
+import { type BillingTestbed, startBillingTestbed } from '../support/billing';
 import { uniqueEmail } from '../support/records';
 import {
   checkoutSessionIdOf,
-  MemoryMailer,
+  type MemoryMailer,
   PUBLIC_URL,
   verifiedEvent,
 } from '../unit/billing/support/billing';
-import { type StandInHarness, startHarness } from '../unit/billing/support/stripe';
+import type { StandInHarness } from '../unit/billing/support/stripe';
 
 const DAY_MS = 24 * 60 * 60 * 1000;
 
 describe('BillingService', () => {
+  let bed: BillingTestbed;
   let app: TestApp;
   let harness: StandInHarness;
   let vault: LicenseKeyVault;
@@ -35,23 +37,10 @@ describe('BillingService', () => {
   let licenses: LicenseRepository;
 
   beforeAll(async () => {
-    app = await createTestApp(inject('dynamoEndpoint'));
-    harness = await startHarness();
-    vault = createLicenseKeyVault(app.keys);
-    mailer = new MemoryMailer();
-    licenses = new LicenseRepository(app.table);
-    const deps = {
-      table: app.table,
-      vault,
-      mailer,
-      clock: app.clock,
-      logger: app.logger,
-      publicUrl: PUBLIC_URL,
-    };
-    service = new BillingService({ ...deps, payments: harness.payments });
-    offline = new BillingService({
-      ...deps,
-      payments: new StripePayments({
+    bed = await startBillingTestbed();
+    ({ app, harness, vault, mailer, service, licenses } = bed);
+    offline = bed.serviceWith(
+      new StripePayments({
         apiKey: 'sk_test_offline',
         webhookSecret: harness.webhookSecret,
         host: '127.0.0.1',
@@ -59,13 +48,10 @@ describe('BillingService', () => {
         protocol: 'http',
         timeoutMs: 1_000,
       }),
-    });
+    );
   });
 
-  afterAll(async () => {
-    await harness.stop();
-    await disposeTestApp(app);
-  });
+  afterAll(() => bed.stop());
 
   const deliver = (delivery: WebhookDelivery) =>
     service.handleWebhookEvent(verifiedEvent(harness.payments, delivery));

@@ -1,33 +1,35 @@
-import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 
-import { BillingService, type WebhookOutcome } from '../../functions/billing/billing-service';
+import type { BillingService, WebhookOutcome } from '../../functions/billing/billing-service';
 import type { PaymentEvent } from '../../functions/billing/payments';
 import { StripeEventRepository } from '../../functions/billing/stripe-events';
 import { SubscriptionRepository } from '../../functions/billing/subscriptions';
-import { type LicenseRecord, LicenseRepository } from '../../functions/data/licenses';
+import type { LicenseRecord, LicenseRepository } from '../../functions/data/licenses';
 import { SignInService } from '../../functions/domain/sign-in';
-import { createLicenseKeyVault, type LicenseKeyVault } from '../../functions/security/license-key-vault';
+import type { LicenseKeyVault } from '../../functions/security/license-key-vault';
 import {
   type SubscriptionAction,
   signWebhookPayload,
   type WebhookDelivery,
 } from '../../lib/local/stripe/stand-in';
 import { MESSAGES } from '../../shared/messages';
-import { createTestApp, disposeTestApp, type TestApp } from '../support/app';
+import type { TestApp } from '../support/app';
+import { type BillingTestbed, startBillingTestbed } from '../support/billing';
 import { scanTable, uniqueEmail } from '../support/records';
 import {
   checkoutSessionIdOf,
-  MemoryMailer,
+  type MemoryMailer,
   PUBLIC_URL,
   permutations,
   subscriptionOfDelivery,
   verifiedEvent,
 } from '../unit/billing/support/billing';
-import { type StandInHarness, startHarness } from '../unit/billing/support/stripe';
+import type { StandInHarness } from '../unit/billing/support/stripe';
 
 const DAY_MS = 24 * 60 * 60 * 1000;
 
 describe('Stripe webhooks applied by the billing service', () => {
+  let bed: BillingTestbed;
   let app: TestApp;
   let harness: StandInHarness;
   let vault: LicenseKeyVault;
@@ -36,26 +38,11 @@ describe('Stripe webhooks applied by the billing service', () => {
   let licenses: LicenseRepository;
 
   beforeAll(async () => {
-    app = await createTestApp(inject('dynamoEndpoint'));
-    harness = await startHarness();
-    vault = createLicenseKeyVault(app.keys);
-    mailer = new MemoryMailer();
-    licenses = new LicenseRepository(app.table);
-    service = new BillingService({
-      table: app.table,
-      vault,
-      payments: harness.payments,
-      mailer,
-      clock: app.clock,
-      logger: app.logger,
-      publicUrl: PUBLIC_URL,
-    });
+    bed = await startBillingTestbed();
+    ({ app, harness, vault, mailer, service, licenses } = bed);
   });
 
-  afterAll(async () => {
-    await harness.stop();
-    await disposeTestApp(app);
-  });
+  afterAll(() => bed.stop());
 
   /** A firm buys a licence on the hosted page; the events it sends are returned, not delivered. */
   async function purchase() {

@@ -1,0 +1,20 @@
+import { billingContextOf, ownLicense } from './billing/billing-handlers';
+import { apiHandler, lambdaEntry } from './http/route-handler';
+import type { AppDependencies } from './runtime/dependencies';
+
+/**
+ * POST /api/cancel-subscription (lawyer, notary): cancels the caller's subscription at once; the
+ * licence becomes inactive (this session's next request is refused), a confirmation e-mail goes
+ * out, and the lawyer's data is purged 30 days later.
+ */
+export const createCancelSubscriptionHandler = (deps: AppDependencies) => {
+  const billing = billingContextOf(deps);
+  return apiHandler(deps, {
+    cancelSubscription: async ({ body, session }) => {
+      const { service, vault } = await billing();
+      return service.cancelSubscription(ownLicense(session, body.licenseKey, vault));
+    },
+  });
+};
+
+export const handler = lambdaEntry(createCancelSubscriptionHandler);

@@ -1,0 +1,78 @@
+import middy from '@middy/core';
+
+import { MESSAGES } from '../shared/messages';
+import { ROUTES, routeKey } from '../shared/routes';
+import type { StripeWebhookReply } from '../shared/routes/billing';
+import { billingContextOf } from './billing/billing-handlers';
+import { WebhookSignatureError } from './billing/errors';
+import { HttpError } from './domain/errors';
+import { type ApiEvent, type ApiHandler, type ApiResult, jsonResult } from './http/api-event';
+import { errorReply, type RouteContext } from './http/middlewares';
+import { lambdaEntry } from './http/route-handler';
+import type { AppDependencies } from './runtime/dependencies';
+
+/**
+ * Largest body accepted. Above the SPA's limit: an event carries a whole Stripe object (an
+ * invoice with its lines), and a body cut short could never verify anyway.
+ */
+export const MAX_WEBHOOK_BODY_BYTES = 512 * 1024;
+
+/** Replies to Stripe (never shown to a user): French like every other reply of the API. */
+export const WEBHOOK_REPLIES = {
+  /** Another delivery of the same event, or other work on its subscription, is under way. */
+  busy: 'Événement en cours de traitement : il sera appliqué à la prochaine livraison.',
+} as const;
+
+/**
+ * The body exactly as Stripe sent it. API Gateway may hand it over base64-encoded; the signature
+ * covers the bytes, so it is decoded, never re-serialised.
+ */
+function rawBodyOf(event: ApiEvent): string {
+  const raw = event.body ?? '';
+  if (raw.length > MAX_WEBHOOK_BODY_BYTES * 2) throw new HttpError(413, MESSAGES.request.tooLarge);
+  const text = event.isBase64Encoded ? Buffer.from(raw, 'base64').toString('utf8') : raw;
+  if (Buffer.byteLength(text, 'utf8') > MAX_WEBHOOK_BODY_BYTES)
+    throw new HttpError(413, MESSAGES.request.tooLarge);
+  return text;
+}
+
+/**
+ * POST /api/stripe-webhook (called by Stripe, no session): verifies the Stripe-Signature header
+ * on the raw body before anything else — a missing, wrong or stale signature is a 400 and
+ * nothing is written — then applies the event once. Applied, already applied or not listened to:
+ * 200. Being applied by a concurrent delivery: 409, so that Stripe delivers it again.
+ *
+ * Not built with `apiHandler`: the route has no JSON schema and no session, and the body must
+ * reach the signature check untouched, so the pipeline is the error handler alone.
+ */
+export const createStripeWebhookHandler = (deps: AppDependencies): ApiHandler => {
+  const route = ROUTES.stripeWebhook;
+  const billing = billingContextOf(deps);
+  const pipeline = middy<ApiEvent, ApiResult, Error, RouteContext>()
+    .use(errorReply(deps.logger, route))
+    .handler(async (event) => {
+      const rawBody = rawBodyOf(event);
+      const { service, payments } = await billing();
+      let verified: ReturnType<typeof payments.constructWebhookEvent>;
+      try {
+        verified = payments.constructWebhookEvent(rawBody, event.headers?.['stripe-signature']);
+      } catch (error) {
+        if (error instanceof WebhookSignatureError)
+          deps.logger.warn('Webhook Stripe refusé', { errorName: error.name, reason: error.message });
+        throw error;
+      }
+      const outcome = await service.handleWebhookEvent(verified);
+      if (outcome === 'busy') {
+        deps.logger.info('Webhook Stripe différé', { eventId: verified.id, eventType: verified.type });
+        return jsonResult(409, { error: WEBHOOK_REPLIES.busy });
+      }
+      const reply: StripeWebhookReply = { received: true, outcome };
+      return jsonResult(200, reply);
+    });
+  return async (event, context) => {
+    if (event.routeKey !== routeKey(route)) return jsonResult(404, { error: MESSAGES.request.notFound });
+    return pipeline(event, context);
+  };
+};
+
+export const handler = lambdaEntry(createStripeWebhookHandler);

@@ -1,0 +1,28 @@
+import { MESSAGES } from '../shared/messages';
+import { billingContextOf, ownLicense } from './billing/billing-handlers';
+import { LawyerRepository } from './data/lawyers';
+import { BadRequestError } from './domain/errors';
+import { apiHandler, lambdaEntry } from './http/route-handler';
+import type { AppDependencies } from './runtime/dependencies';
+
+/**
+ * POST /api/update-license-email (lawyer, notary): associates the caller's licence with his
+ * e-mail — his profile's as it is now, else the one of his session — so that it is found by
+ * e-mail (spec §7 license_keys look-ups).
+ */
+export const createUpdateLicenseEmailHandler = (deps: AppDependencies) => {
+  const billing = billingContextOf(deps);
+  const lawyers = new LawyerRepository(deps.table);
+  return apiHandler(deps, {
+    updateLicenseEmail: async ({ body, session }) => {
+      const { service, vault } = await billing();
+      ownLicense(session, body.licenseKey, vault);
+      const profile = await lawyers.findByLicenseHash(session.licenseKeyHash);
+      const email = profile?.email ?? session.email;
+      if (!email) throw new BadRequestError(MESSAGES.subscription.updateLicenseFailed);
+      return service.updateLicenseEmail(body.licenseKey, email);
+    },
+  });
+};
+
+export const handler = lambdaEntry(createUpdateLicenseEmailHandler);

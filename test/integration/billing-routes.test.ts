@@ -1,0 +1,520 @@
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+
+import { StripeEventRepository } from '../../functions/billing/stripe-events';
+import { StripePayments } from '../../functions/billing/stripe-payments';
+import type { ApiHandler } from '../../functions/http/api-event';
+import type { AppDependencies } from '../../functions/runtime/dependencies';
+import { createStripeWebhookHandler } from '../../functions/stripe-webhook';
+import { freePort } from '../../lib/local/free-port';
+import {
+  type SubscriptionAction,
+  signWebhookPayload,
+  type WebhookDelivery,
+} from '../../lib/local/stripe/stand-in';
+import { TEST_PROMO } from '../../shared/constants';
+import { MESSAGES } from '../../shared/messages';
+import type { RouteName } from '../../shared/routes';
+import type {
+  CheckoutReply,
+  PortalReply,
+  PromoCodeReply,
+  SubscriptionView,
+} from '../../shared/schemas/billing';
+import type { TestApp } from '../support/app';
+import { invoke } from '../support/app';
+import { type BillingTestbed, startBillingTestbed, webhookEvent } from '../support/billing';
+import { type CallOptions, callRoute, issueAndSignIn, type SignedIn, signIn } from '../support/directory';
+import { scanTable, uniqueEmail } from '../support/records';
+import { checkoutSessionIdOf, PUBLIC_URL, subscriptionOfDelivery } from '../unit/billing/support/billing';
+
+const KEY_SUBJECT = 'Assistant IA juridique : votre clé de licence';
+const CANCELLATION_SUBJECT = 'Assistant IA juridique : confirmation de résiliation de votre abonnement';
+
+describe('billing routes through their handlers', () => {
+  let bed: BillingTestbed;
+  let app: TestApp & AppDependencies;
+  let webhook: ApiHandler;
+  let admin: SignedIn;
+
+  beforeAll(async () => {
+    bed = await startBillingTestbed();
+    app = bed.deps;
+    webhook = createStripeWebhookHandler(app);
+    admin = await issueAndSignIn(app, 'admin');
+  });
+
+  afterAll(() => bed.stop());
+
+  const call = <T = Record<string, unknown>>(name: RouteName, options: CallOptions = {}) =>
+    callRoute<T>(app, name, options);
+
+  /** Posts a recorded Stripe delivery to the webhook handler, as API Gateway would. */
+  const post = (delivery: Pick<WebhookDelivery, 'payload' | 'signature'>, options = {}) =>
+    invoke<Record<string, unknown>>(webhook, webhookEvent(delivery, options));
+
+  /** The deliveries the stand-in records while `act` runs. */
+  async function recorded(act: () => Promise<unknown>): Promise<WebhookDelivery[]> {
+    const first = bed.harness.standIn.deliveries.length;
+    await act();
+    return bed.harness.standIn.deliveries.slice(first);
+  }
+
+  /** Posts each delivery to the webhook handler in order and expects each to be accepted. */
+  async function deliver(deliveries: readonly WebhookDelivery[]): Promise<void> {
+    for (const delivery of deliveries) {
+      const { statusCode, body } = await post(delivery);
+      expect({ type: delivery.event.type, statusCode, body }).toMatchObject({
+        statusCode: 200,
+        body: { received: true },
+      });
+    }
+  }
+
+  /** A firm buys a licence through create-checkout and the hosted page; the webhook issues it. */
+  async function purchase(promoCode?: string) {
+    const email = uniqueEmail('cabinet');
+    const { statusCode, body } = await call<CheckoutReply>('createCheckout', {
+      body: { email, paymentType: 'initial', ...(promoCode ? { promoCode } : {}) },
+    });
+    expect(statusCode).toBe(200);
+    const deliveries = await recorded(() => bed.harness.standIn.pay(checkoutSessionIdOf(body.url!)));
+    const subscriptionId = subscriptionOfDelivery(deliveries[0]!)!;
+    return { email, deliveries, subscriptionId };
+  }
+
+  /** A bought licence, its key (from the e-mail) and a session of its holder. */
+  async function subscriber() {
+    const bought = await purchase();
+    await deliver(bought.deliveries);
+    const [message] = bed.mailer.to(bought.email);
+    const licenseKey = /NOTARY-[A-Z0-9]{8}/.exec(message!.text)![0];
+    const reply = await signIn(app, licenseKey);
+    if (!reply.token) throw new Error(`Connexion refusée: ${reply.error}`);
+    return { ...bought, licenseKey, token: reply.token };
+  }
+
+  const subscription = (token: string, body: Record<string, unknown> = {}) =>
+    call<SubscriptionView>('checkSubscription', { token, body });
+
+  describe('POST /api/create-checkout', () => {
+    it('answers the hosted checkout URL, back to the site after payment', async () => {
+      // Act
+      const { statusCode, body } = await call<CheckoutReply>('createCheckout', {
+        body: { email: uniqueEmail('achat'), paymentType: 'initial' },
+      });
+
+      // Assert
+      expect(statusCode).toBe(200);
+      expect(body.url).toMatch(new RegExp(`^${bed.harness.standIn.url}/checkout/cs_test_`));
+      const session = await bed.harness.stripe.checkout.sessions.retrieve(checkoutSessionIdOf(body.url!));
+      expect(session.success_url).toBe(`${PUBLIC_URL}/payment-success?session_id={CHECKOUT_SESSION_ID}`);
+    });
+
+    it.each([
+      ['a bad e-mail', { email: 'pas-une-adresse', paymentType: 'initial' }, MESSAGES.purchase.emailInvalid],
+      [
+        'an unknown promo code',
+        { email: 'a@b.fr', paymentType: 'initial', promoCode: 'INCONNU' },
+        MESSAGES.purchase.promoInvalid,
+      ],
+    ])('refuses %s with a 400 and the French message', async (_label, body, message) => {
+      // Act
+      const reply = await call('createCheckout', { body });
+
+      // Assert
+      expect(reply).toMatchObject({ statusCode: 400, body: { error: message } });
+    });
+
+    it('answers a Stripe failure with a 4xx and the spec message, never a 5xx', async () => {
+      // Arrange
+      const offline = new StripePayments({
+        apiKey: 'sk_test_offline',
+        host: '127.0.0.1',
+        port: await freePort(),
+        protocol: 'http',
+        timeoutMs: 1_000,
+      });
+      const offlineApp = { ...app, billing: { ...app.billing!, payments: async () => offline } };
+
+      // Act
+      const reply = await callRoute(offlineApp, 'createCheckout', {
+        body: { email: uniqueEmail('panne'), paymentType: 'initial' },
+      });
+
+      // Assert
+      expect(reply).toMatchObject({ statusCode: 424, body: { error: MESSAGES.purchase.checkoutFailed } });
+    });
+  });
+
+  describe('POST /api/create-promo-code', () => {
+    it('gives an admin a 100 % code', async () => {
+      // Act
+      const { statusCode, body } = await call<PromoCodeReply>('createPromoCode', { token: admin.token });
+
+      // Assert
+      expect(statusCode).toBe(200);
+      expect(body).toMatchObject({
+        success: true,
+        percentOff: 100,
+        promoCode: expect.stringMatching(/^TEST/),
+      });
+    });
+
+    it('refuses a lawyer', async () => {
+      // Arrange
+      const lawyer = await issueAndSignIn(app, 'lawyer');
+
+      // Act
+      const reply = await call('createPromoCode', { token: lawyer.token });
+
+      // Assert
+      expect(reply).toMatchObject({ statusCode: 403, body: { error: MESSAGES.session.forbidden } });
+    });
+
+    it('makes a code that pays the licence 10 times, and refuses the 11th checkout', async () => {
+      // Arrange
+      const { body } = await call<PromoCodeReply>('createPromoCode', { token: admin.token });
+      const promoCode = body.promoCode!;
+      for (let use = 0; use < TEST_PROMO.maxRedemptions; use++) {
+        const bought = await purchase(promoCode);
+        await deliver(bought.deliveries);
+        expect(bed.mailer.to(bought.email).map((message) => message.subject)).toEqual([KEY_SUBJECT]);
+      }
+
+      // Act
+      const eleventh = await call('createCheckout', {
+        body: { email: uniqueEmail('onzieme'), paymentType: 'initial', promoCode },
+      });
+
+      // Assert
+      expect(eleventh).toMatchObject({ statusCode: 400, body: { error: MESSAGES.purchase.promoInvalid } });
+    });
+  });
+
+  describe('POST /api/stripe-webhook', () => {
+    /** A checkout paid at the stand-in whose events have not been delivered yet. */
+    const undelivered = async () => (await purchase()).deliveries[0]!;
+
+    const now = () => Math.floor(Date.now() / 1000);
+
+    it('applies a validly signed event and issues the licence', async () => {
+      // Arrange
+      const bought = await purchase();
+
+      // Act
+      const { statusCode, body } = await post(bought.deliveries[0]!);
+
+      // Assert
+      expect(statusCode).toBe(200);
+      expect(body).toEqual({ received: true, outcome: 'applied' });
+      expect(bed.mailer.to(bought.email)).toHaveLength(1);
+    });
+
+    it('accepts a body API Gateway passes base64-encoded', async () => {
+      // Arrange
+      const delivery = await undelivered();
+
+      // Act
+      const { statusCode, body } = await post(delivery, { base64: true });
+
+      // Assert
+      expect(statusCode).toBe(200);
+      expect(body).toEqual({ received: true, outcome: 'applied' });
+    });
+
+    it('answers a replay as a duplicate', async () => {
+      // Arrange
+      const delivery = await undelivered();
+      await post(delivery);
+
+      // Act
+      const { statusCode, body } = await post(delivery);
+
+      // Assert
+      expect(statusCode).toBe(200);
+      expect(body).toEqual({ received: true, outcome: 'duplicate' });
+    });
+
+    it.each([
+      [
+        'a tampered body',
+        (delivery: WebhookDelivery) => ({
+          payload: delivery.payload.replace('"livemode": false', '"livemode": true'),
+          signature: delivery.signature,
+        }),
+      ],
+      [
+        'a signature under another secret',
+        (delivery: WebhookDelivery) => ({
+          payload: delivery.payload,
+          signature: signWebhookPayload(delivery.payload, 'whsec_un_autre_secret', now()),
+        }),
+      ],
+      [
+        'a stale timestamp',
+        (delivery: WebhookDelivery) => ({
+          payload: delivery.payload,
+          signature: signWebhookPayload(delivery.payload, bed.harness.webhookSecret, now() - 10 * 60),
+        }),
+      ],
+      [
+        'a malformed header',
+        (delivery: WebhookDelivery) => ({ payload: delivery.payload, signature: 'pas-une-signature' }),
+      ],
+    ])('refuses %s with a 400 and writes nothing', async (_label, alter) => {
+      // Arrange
+      const altered = alter(await undelivered());
+      const before = await scanTable(app.table);
+
+      // Act
+      const { statusCode, body } = await post(altered);
+
+      // Assert
+      expect(statusCode).toBe(400);
+      expect(body.error).toEqual(expect.any(String));
+      expect(await scanTable(app.table)).toEqual(before);
+    });
+
+    it('refuses a delivery without a Stripe-Signature header with a 400 and writes nothing', async () => {
+      // Arrange
+      const delivery = await undelivered();
+      const before = await scanTable(app.table);
+
+      // Act
+      const { statusCode } = await post(delivery, { signature: null });
+
+      // Assert
+      expect(statusCode).toBe(400);
+      expect(await scanTable(app.table)).toEqual(before);
+    });
+
+    it('answers 409 while another delivery of the same event is being applied, so Stripe retries', async () => {
+      // Arrange
+      const delivery = await undelivered();
+      await new StripeEventRepository(app.table).claim(
+        { id: delivery.event.id, type: delivery.event.type },
+        'another-delivery',
+        app.clock.now(),
+        60_000,
+      );
+
+      // Act
+      const { statusCode, body } = await post(delivery);
+
+      // Assert
+      expect(statusCode).toBe(409);
+      expect(body.error).toEqual(expect.any(String));
+    });
+
+    it('answers 200 to an event type the product does not listen to', async () => {
+      // Arrange
+      const payload = JSON.stringify({
+        id: 'evt_customer_created',
+        object: 'event',
+        type: 'customer.created',
+        data: { object: { id: 'cus_1', object: 'customer' } },
+      });
+
+      // Act
+      const { statusCode, body } = await post({
+        payload,
+        signature: signWebhookPayload(payload, bed.harness.webhookSecret, now()),
+      });
+
+      // Assert
+      expect(statusCode).toBe(200);
+      expect(body).toEqual({ received: true, outcome: 'ignored' });
+    });
+  });
+
+  describe('subscription management', () => {
+    it('shows the subscriber his subscription', async () => {
+      // Arrange
+      const { token, licenseKey } = await subscriber();
+
+      // Act
+      const { statusCode, body } = await subscription(token);
+
+      // Assert
+      expect(statusCode).toBe(200);
+      expect(body).toMatchObject({
+        hasLicense: true,
+        licenseActive: true,
+        subscriptionStatus: 'active',
+        licenseKey,
+        nextPaymentDue: expect.any(String),
+      });
+    });
+
+    it("accepts the caller's own licence key in the request", async () => {
+      // Arrange
+      const { token, licenseKey } = await subscriber();
+
+      // Act
+      const { statusCode, body } = await subscription(token, { licenseKey });
+
+      // Assert
+      expect(statusCode).toBe(200);
+      expect(body.licenseKey).toBe(licenseKey);
+    });
+
+    it('opens the customer portal of his subscription', async () => {
+      // Arrange
+      const { token } = await subscriber();
+
+      // Act
+      const { statusCode, body } = await call<PortalReply>('customerPortal', { token, body: {} });
+
+      // Assert
+      expect(statusCode).toBe(200);
+      expect(body.url).toMatch(new RegExp(`^${bed.harness.standIn.url}/portal/`));
+    });
+
+    it("associates the licence with the holder's e-mail", async () => {
+      // Arrange
+      const { token, licenseKey } = await subscriber();
+
+      // Act
+      const reply = await call('updateLicenseEmail', { token, body: { licenseKey } });
+
+      // Assert
+      expect(reply).toMatchObject({ statusCode: 200, body: { success: true } });
+    });
+
+    it.each(['checkSubscription', 'customerPortal', 'cancelSubscription', 'updateLicenseEmail'] as const)(
+      "refuses %s with another firm's licence key (403) and changes nothing",
+      async (name) => {
+        // Arrange
+        const victim = await subscriber();
+        const intruder = await subscriber();
+        const before = await scanTable(app.table);
+
+        // Act
+        const reply = await call(name, { token: intruder.token, body: { licenseKey: victim.licenseKey } });
+
+        // Assert
+        expect(reply).toMatchObject({ statusCode: 403, body: { error: MESSAGES.session.forbidden } });
+        expect(await scanTable(app.table)).toEqual(before);
+        expect((await subscription(victim.token)).body.licenseActive).toBe(true);
+      },
+    );
+
+    it.each(['checkSubscription', 'customerPortal', 'cancelSubscription'] as const)(
+      'refuses %s to an admin (403) and without a session (401)',
+      async (name) => {
+        // Act
+        const asAdmin = await call(name, { token: admin.token, body: {} });
+        const anonymous = await call(name, { body: {} });
+
+        // Assert
+        expect(asAdmin.statusCode).toBe(403);
+        expect(anonymous.statusCode).toBe(401);
+      },
+    );
+
+    it('cancels at once: licence inactive, confirmation e-mail, the next request refused', async () => {
+      // Arrange
+      const { token, email, licenseKey } = await subscriber();
+
+      // Act
+      const reply = await call('cancelSubscription', { token, body: { licenseKey } });
+
+      // Assert
+      expect(reply).toMatchObject({ statusCode: 200, body: { success: true } });
+      expect(bed.mailer.to(email).map((message) => message.subject)).toEqual([
+        KEY_SUBJECT,
+        CANCELLATION_SUBJECT,
+      ]);
+      expect(await call('listWorkflows', { token })).toMatchObject({
+        statusCode: 401,
+        body: { error: MESSAGES.session.licenseInactive },
+      });
+      expect(await signIn(app, licenseKey)).toEqual({
+        valid: false,
+        error: MESSAGES.session.licenseInactive,
+      });
+    });
+
+    it('answers a licence without a subscription with a 404 and the French message', async () => {
+      // Arrange
+      const handIssued = await issueAndSignIn(app, 'lawyer');
+
+      // Act
+      const reply = await call('cancelSubscription', { token: handIssued.token, body: {} });
+
+      // Assert
+      expect(reply).toMatchObject({ statusCode: 404, body: { error: MESSAGES.subscription.cancelFailed } });
+    });
+  });
+
+  describe('the licence lifecycle, as sign-in and the protected routes see it', () => {
+    /** What a step of the subscription's life should leave. */
+    interface Step {
+      readonly action: SubscriptionAction;
+      readonly status: string;
+      readonly access: boolean;
+    }
+
+    const STEPS: readonly Step[] = [
+      { action: 'fail-payment', status: 'past_due', access: true },
+      { action: 'renew', status: 'active', access: true },
+      { action: 'fail-payment', status: 'past_due', access: true },
+      { action: 'mark-unpaid', status: 'unpaid', access: false },
+      { action: 'delete', status: 'canceled', access: false },
+    ];
+
+    it('follows each transition at once: past due keeps access, unpaid and deleted refuse it', async () => {
+      // Arrange
+      const holder = await subscriber();
+      let token = holder.token;
+
+      for (const step of STEPS) {
+        // Act
+        await deliver(await recorded(() => bed.harness.standIn.act(holder.subscriptionId, step.action)));
+
+        // Assert
+        const reply = await signIn(app, holder.licenseKey);
+        const workflows = await call('listWorkflows', { token });
+        const profile = await call('getProfile', { token });
+        if (step.access) {
+          expect({ step: step.action, valid: reply.valid }).toEqual({ step: step.action, valid: true });
+          token = reply.token!;
+          expect(workflows.statusCode).toBe(200);
+          expect(profile.statusCode).not.toBe(401);
+          const view = await subscription(token);
+          expect(view.body).toMatchObject({ licenseActive: true, subscriptionStatus: step.status });
+        } else {
+          expect(reply).toEqual({ valid: false, error: MESSAGES.session.licenseInactive });
+          expect(workflows).toMatchObject({
+            statusCode: 401,
+            body: { error: MESSAGES.session.licenseInactive },
+          });
+          expect(profile).toMatchObject({
+            statusCode: 401,
+            body: { error: MESSAGES.session.licenseInactive },
+          });
+          const licence = await bed.licenses.getByHash(bed.vault.hash(holder.licenseKey));
+          expect(licence).toMatchObject({ isActive: false, subscriptionStatus: step.status });
+        }
+      }
+      expect(bed.mailer.to(holder.email).map((message) => message.subject)).toEqual([
+        KEY_SUBJECT,
+        CANCELLATION_SUBJECT,
+      ]);
+    });
+
+    it('shows the missed debit as the payment due while past due', async () => {
+      // Arrange
+      const holder = await subscriber();
+      await deliver(await recorded(() => bed.harness.standIn.act(holder.subscriptionId, 'fail-payment')));
+
+      // Act
+      const { body } = await subscription(holder.token);
+
+      // Assert
+      const missed = (await bed.harness.payments.retrieveSubscription(holder.subscriptionId))!;
+      expect(body.subscriptionStatus).toBe('past_due');
+      expect(body.nextPaymentDue).toBe(missed.currentPeriodStart!.toISOString());
+    });
+  });
+});

@@ -1,0 +1,93 @@
+import { mkdtemp, readdir, readFile, rm, stat } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+
+import type { SESv2Client } from '@aws-sdk/client-sesv2';
+import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+
+import { licenseKeyEmail } from '../../../functions/billing/emails';
+import { SesMailer } from '../../../functions/billing/ses-mailer';
+import { OutboxMailer } from '../../../lib/local/outbox-mailer';
+
+const LICENSE_KEY = 'NOTARY-AB12CD34';
+const message = licenseKeyEmail({
+  to: 'cabinet@exemple.fr',
+  licenseKey: LICENSE_KEY,
+  loginUrl: 'http://localhost:3000/login',
+});
+
+describe('OutboxMailer', () => {
+  let directory: string;
+  let announced: string[];
+  let mailer: OutboxMailer;
+
+  beforeEach(async () => {
+    directory = join(await mkdtemp(join(tmpdir(), 'outbox-')), 'outbox');
+    announced = [];
+    mailer = new OutboxMailer({
+      directory,
+      from: 'Assistant IA juridique <no-reply@localhost>',
+      announce: (line) => announced.push(line),
+      now: () => new Date('2026-11-22T10:00:00.000Z'),
+    });
+  });
+
+  afterEach(() => rm(join(directory, '..'), { recursive: true, force: true }));
+
+  it('writes one .eml file per message, readable by its owner only, with the French text', async () => {
+    // Act
+    await mailer.send(message);
+    await mailer.send(message);
+
+    // Assert
+    const files = await readdir(directory);
+    expect(files).toHaveLength(2);
+    expect(files.every((file) => file.endsWith('.eml'))).toBe(true);
+    const path = join(directory, files[0]!);
+    expect((await stat(path)).mode & 0o777).toBe(0o600);
+    const eml = await readFile(path, 'utf8');
+    expect(eml).toContain('To: cabinet@exemple.fr\r\n');
+    expect(eml).toContain('Content-Type: text/plain; charset=utf-8\r\n');
+    expect(eml).toContain(`Subject: =?UTF-8?B?${Buffer.from(message.subject).toString('base64')}?=\r\n`);
+    expect(eml).toContain(`Votre clé de licence : ${LICENSE_KEY}`);
+  });
+
+  it('announces each message with its path and subject, never the licence key', async () => {
+    // Act
+    await mailer.send(message);
+
+    // Assert
+    const [file] = await readdir(directory);
+    expect(announced).toHaveLength(1);
+    expect(announced[0]).toContain(join(directory, file!));
+    expect(announced[0]).toContain(message.subject);
+    expect(announced[0]).not.toContain(LICENSE_KEY);
+  });
+});
+
+describe('SesMailer', () => {
+  it('sends the message as UTF-8 plain text from the configured sender, with the product name', async () => {
+    // Arrange
+    const sent: unknown[] = [];
+    const client = {
+      send: async (command: { input: unknown }) => sent.push(command.input),
+    } as unknown as SESv2Client;
+
+    // Act
+    await new SesMailer(client, () => 'licences@cabinet.example').send(message);
+
+    // Assert
+    expect(sent).toEqual([
+      {
+        FromEmailAddress: 'Assistant IA juridique <licences@cabinet.example>',
+        Destination: { ToAddresses: ['cabinet@exemple.fr'] },
+        Content: {
+          Simple: {
+            Subject: { Data: message.subject, Charset: 'UTF-8' },
+            Body: { Text: { Data: message.text, Charset: 'UTF-8' } },
+          },
+        },
+      },
+    ]);
+  });
+});
