@@ -1,8 +1,10 @@
 import { CfnOutput, Stack, type StackProps } from 'aws-cdk-lib';
 import type { Construct } from 'constructs';
 
+import { AlarmTopic } from './constructs/alarm-topic';
 import { Api } from './constructs/api';
 import { AppKeys } from './constructs/app-keys';
+import { BILLING_FUNCTIONS, Billing } from './constructs/billing';
 import { DataTable } from './constructs/data-table';
 import { LawyerSecrets } from './constructs/lawyer-secrets';
 import { OriginVerify } from './constructs/origin-verify';
@@ -30,11 +32,18 @@ export class AssistantJuridiqueStack extends Stack {
     const delivery = new WebhookDelivery(this, 'WebhookDelivery', { table: data });
     delivery.grantRedrive(api.functionOf('workflow-scheduler'));
     delivery.grantSigning(api.functionOf('execute-webhook'));
+    // Every alarm goes to one topic; context `alarmEmail` subscribes an address to it.
+    const alarms = new AlarmTopic(this, 'Alarms', { email: this.node.tryGetContext('alarmEmail') });
+    alarms.notify(...delivery.alarms);
     const site = new Site(this, 'Site', {
       siteDir: props.siteDir,
       httpApi: api.httpApi,
       apiOriginHeaders: originVerify.originHeader,
     });
+    // Stripe keys, SES sender (context `mailFrom`, else the MailFrom parameter) and the site's address.
+    const billing = new Billing(this, 'Billing', { mailFrom: this.node.tryGetContext('mailFrom') });
+    for (const [handler, binding] of Object.entries(BILLING_FUNCTIONS))
+      billing.bind(api.functionOf(handler), site.url, binding);
 
     new CfnOutput(this, 'SiteUrl', {
       description: "L'adresse du site ; l'API y est servie sous /api",
@@ -44,9 +53,21 @@ export class AssistantJuridiqueStack extends Stack {
       description: "Point d'accès direct de l'API HTTP (les navigateurs passent par SiteUrl/api)",
       value: api.url,
     });
+    new CfnOutput(this, 'AlarmTopicArn', {
+      description: 'Le sujet SNS des alarmes, auquel s’abonner pour les recevoir (docs/scheduling-aws.md)',
+      value: alarms.topicArn,
+    });
     new CfnOutput(this, 'WebhookSigningSecretArn', {
       description: 'Le secret de signature des webhooks, à copier dans n8n (docs/webhook-signature.md)',
       value: delivery.signingSecret.secretArn,
+    });
+    new CfnOutput(this, 'StripeSecretKeyArn', {
+      description: 'Le secret de la clé API Stripe, à renseigner (docs/billing-aws.md)',
+      value: billing.stripeSecretKey.secretArn,
+    });
+    new CfnOutput(this, 'StripeWebhookSecretArn', {
+      description: 'Le secret de signature du webhook Stripe, à renseigner (docs/billing-aws.md)',
+      value: billing.stripeWebhookSecret.secretArn,
     });
     new CfnOutput(this, 'TableName', { description: 'La table DynamoDB', value: data.tableName });
     new CfnOutput(this, 'AppKeysSecretArn', {

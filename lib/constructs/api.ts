@@ -54,6 +54,18 @@ export const HANDLER_BINDINGS: Readonly<Record<string, HandlerBindings>> = {
   // Calls one webhook (signed, time-limited) and records the execution and the workflow's last run.
   'execute-webhook': { table: 'readWrite', timeoutSeconds: EXECUTE_WEBHOOK_TIMEOUT_SECONDS },
   executions: { table: 'read' },
+  // Billing (Stripe secrets, SES and the site's address are bound by `Billing.bind` in the stack).
+  // A public call that reads nothing: the table only names the composition root's table.
+  'create-checkout': { table: 'read' },
+  // Refreshes the licence from Stripe (locks and writes its state).
+  'check-subscription': { table: 'readWrite', timeoutSeconds: 20 },
+  'customer-portal': { table: 'read' },
+  // Cancels at Stripe, then writes the licence state, the purge date and the e-mail claim.
+  'cancel-subscription': { table: 'readWrite', timeoutSeconds: 20 },
+  'update-license-email': { table: 'readWrite' },
+  'create-promo-code': { table: 'read' },
+  // Claims the event, waits for the subscription's lease, re-reads Stripe, writes, e-mails.
+  'stripe-webhook': { table: 'readWrite', timeoutSeconds: 29 },
 };
 
 export interface ApiProps {
@@ -149,7 +161,8 @@ export class Api extends Construct {
           reason:
             route.access === 'public'
               ? `${route.method} ${route.path} is declared public in the route table: it is called ` +
-                'without a session (signing in); the handler validates its input like any other.'
+                'without a session (signing in, buying a licence, or Stripe posting a webhook whose ' +
+                'signature the handler verifies on the raw body first); the handler validates its input.'
               : `${route.method} ${route.path} requires a session: the handler's middleware verifies the ` +
                 `session token, re-reads the session and licence and checks the route's role ` +
                 `("${route.access}") before any work, as the route table declares.`,
@@ -158,7 +171,6 @@ export class Api extends Construct {
     }
   }
 
-  /** The API's own endpoint (`https://<id>.execute-api.<region>.amazonaws.com`). */
   /** The function of a handler of the route table, for the constructs that bind it to more. */
   functionOf(handler: string): AppFunction {
     const fn = this.functions.get(handler);
@@ -166,6 +178,7 @@ export class Api extends Construct {
     return fn;
   }
 
+  /** The API's own endpoint (`https://<id>.execute-api.<region>.amazonaws.com`). */
   get url(): string {
     return this.httpApi.apiEndpoint;
   }

@@ -11,6 +11,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 
 import { TABLE_DEFINITION } from '../../functions/data/table-definition';
 import { HANDLER_BINDINGS } from '../../lib/constructs/api';
+import { BILLING_FUNCTIONS } from '../../lib/constructs/billing';
 import { CONTENT_SECURITY_POLICY } from '../../lib/site-headers';
 import { handlerNames, ROUTES, type RouteDefinition, routeKey } from '../../shared/routes';
 import { createSiteFixture, createTestStack, TEST_ENV } from './support';
@@ -90,6 +91,9 @@ const signingSecretId = () =>
   stack.getLogicalId(
     stack.node.findChild('WebhookDelivery').node.findChild('SigningSecret').node.defaultChild as CfnSecret,
   );
+
+const billingSecretId = (id: 'StripeSecretKey' | 'StripeWebhookSecret') =>
+  stack.getLogicalId(stack.node.findChild('Billing').node.findChild(id).node.defaultChild as CfnSecret);
 
 describe('data table', () => {
   it('is keyed, indexed and expired as TABLE_DEFINITION says', () => {
@@ -182,7 +186,7 @@ describe('permissions', () => {
     }
   });
 
-  it('lets the handlers read the app-keys secret, plus the origin and lawyer secrets where declared', () => {
+  it('lets the handlers read the app-keys secret, plus the origin, lawyer and Stripe secrets where declared', () => {
     const refOf = (id: string) => JSON.stringify({ Ref: id });
     for (const name of handlerNames()) {
       const secretStatements = statementsOf(functionIdOf(name)).filter((statement) =>
@@ -200,7 +204,22 @@ describe('permissions', () => {
       // Manual runs sign their webhook call like the worker does.
       if (name === 'execute-webhook') expected.push(refOf(signingSecretId()));
       expect(new Set(readable), name).toEqual(new Set(expected));
-      const others = secretStatements.filter((s) => !readOnly.includes(s));
+      // Stripe's secrets (read with DescribeSecret too): the API key for every billing call, the
+      // webhook signing secret for the webhook alone, nothing for any other function.
+      const stripeReads = secretStatements.filter((s) =>
+        asArray(s.Action).includes('secretsmanager:DescribeSecret'),
+      );
+      const billing = BILLING_FUNCTIONS[name];
+      const expectedStripe = billing
+        ? [refOf(billingSecretId('StripeSecretKey'))].concat(
+            billing.webhook ? [refOf(billingSecretId('StripeWebhookSecret'))] : [],
+          )
+        : [];
+      expect(
+        new Set(stripeReads.flatMap((s) => asArray(s.Resource).map((resource) => JSON.stringify(resource)))),
+        name,
+      ).toEqual(new Set(expectedStripe));
+      const others = secretStatements.filter((s) => !readOnly.includes(s) && !stripeReads.includes(s));
       if (HANDLER_BINDINGS[name]?.lawyerSecrets) {
         expect(others, name).toHaveLength(1);
         expect(JSON.stringify(others[0]?.Resource)).toContain(':secret:AssistantJuridique/lawyer-secrets/*');

@@ -1,0 +1,150 @@
+import { CfnParameter, Fn, RemovalPolicy, Stack, Token } from 'aws-cdk-lib';
+import * as iam from 'aws-cdk-lib/aws-iam';
+import type * as lambda from 'aws-cdk-lib/aws-lambda';
+import * as secretsmanager from 'aws-cdk-lib/aws-secretsmanager';
+import { NagSuppressions } from 'cdk-nag';
+import { Construct } from 'constructs';
+
+import { BILLING_ENVIRONMENT } from '../../functions/billing/ports';
+
+/** What a billing function is given. */
+export interface BillingBinding {
+  /** Whether it verifies Stripe's webhook signatures (the webhook function alone). @default false */
+  readonly webhook?: boolean;
+  /** Whether it sends e-mail (licence key, cancellation confirmation). @default false */
+  readonly mail?: boolean;
+}
+
+export interface BillingProps {
+  /**
+   * The sender of the billing e-mails, a bare address (`licences@cabinet.example`) of an SES
+   * identity verified in the stack's region. From the `mailFrom` context value when given
+   * (`cdk deploy -c mailFrom=…`), otherwise the deployment parameter `MailFrom`.
+   * @default the `MailFrom` CloudFormation parameter
+   */
+  readonly mailFrom?: string;
+}
+
+const EMAIL_PATTERN = '^[^\\s@<>]+@[^\\s@<>]+\\.[^\\s@<>]+$';
+
+/**
+ * Billing's AWS resources and grants (issue #5):
+ * - two Secrets Manager secrets, Stripe's secret API key and the webhook endpoint's signing
+ *   secret, created **empty**: ops set their values (`docs/billing-aws.md`), nothing is generated
+ *   or written in the template. A function reads them on first use and reports an unset one.
+ * - SES sending rights limited to the sender: `ses:SendEmail` on the sender's identity (the
+ *   address, or its domain) with the `ses:FromAddress` condition.
+ * Only the functions the stack binds get them: the API key for every billing call, the signing
+ * secret for the webhook alone, SES for the calls that send e-mail.
+ */
+export class Billing extends Construct {
+  readonly stripeSecretKey: secretsmanager.Secret;
+  readonly stripeWebhookSecret: secretsmanager.Secret;
+  /** The sender address (a token when it is the deployment parameter). */
+  readonly mailFrom: string;
+  private readonly identityArns: string[];
+
+  constructor(scope: Construct, id: string, props: BillingProps = {}) {
+    super(scope, id);
+    validate(props);
+    const stack = Stack.of(this);
+
+    this.stripeSecretKey = emptySecret(
+      this,
+      'StripeSecretKey',
+      'Clé secrète de l’API Stripe (sk_live_… ou sk_test_…)',
+    );
+    this.stripeWebhookSecret = emptySecret(
+      this,
+      'StripeWebhookSecret',
+      'Secret de signature du point de terminaison webhook Stripe (whsec_…)',
+    );
+
+    this.mailFrom =
+      props.mailFrom ??
+      new CfnParameter(stack, 'MailFrom', {
+        type: 'String',
+        description: "Adresse d'expédition des e-mails de facturation (identité SES vérifiée de la région)",
+        allowedPattern: EMAIL_PATTERN,
+        constraintDescription: 'une adresse e-mail, sans nom affiché',
+      }).valueAsString;
+    const domain = Token.isUnresolved(this.mailFrom)
+      ? Fn.select(1, Fn.split('@', this.mailFrom))
+      : (this.mailFrom.split('@')[1] as string);
+    const identityArn = (identity: string) =>
+      stack.formatArn({ service: 'ses', resource: 'identity', resourceName: identity });
+    // SES authorises a send against the identity it uses: the address if it is verified itself,
+    // else its domain. Both are this one sender's; the condition pins the address.
+    this.identityArns = [identityArn(this.mailFrom), identityArn(domain)];
+  }
+
+  /**
+   * Gives a billing function what it needs: Stripe's API key always, the webhook signing secret
+   * and SES sending as `binding` says, and the site's public address for Stripe's return links.
+   *
+   * @param publicUrl the site's origin (`https://…`), as the browser reaches it
+   */
+  bind(fn: lambda.Function, publicUrl: string, binding: BillingBinding = {}): void {
+    fn.addEnvironment(BILLING_ENVIRONMENT.stripeSecretKeyArn, this.stripeSecretKey.secretArn);
+    this.stripeSecretKey.grantRead(fn);
+    fn.addEnvironment(BILLING_ENVIRONMENT.publicBaseUrl, publicUrl);
+    if (binding.webhook) {
+      fn.addEnvironment(BILLING_ENVIRONMENT.stripeWebhookSecretArn, this.stripeWebhookSecret.secretArn);
+      this.stripeWebhookSecret.grantRead(fn);
+    }
+    if (binding.mail) {
+      fn.addEnvironment(BILLING_ENVIRONMENT.mailFrom, this.mailFrom);
+      fn.addToRolePolicy(
+        new iam.PolicyStatement({
+          actions: ['ses:SendEmail'],
+          resources: this.identityArns,
+          conditions: { StringEquals: { 'ses:FromAddress': this.mailFrom } },
+        }),
+      );
+    }
+  }
+}
+
+/** A secret with no value at all: CloudFormation creates it, ops put the value. */
+function emptySecret(scope: Construct, id: string, description: string): secretsmanager.Secret {
+  const secret = new secretsmanager.Secret(scope, id, {
+    description,
+    // The value is set by hand and outlives the stack, like the keys it guards.
+    removalPolicy: RemovalPolicy.RETAIN,
+  });
+  // The L2 construct always asks CloudFormation to generate a value; this one must stay empty
+  // until ops put Stripe's, so that a generated string is never mistaken for a key.
+  (secret.node.defaultChild as secretsmanager.CfnSecret).addPropertyDeletionOverride('GenerateSecretString');
+  NagSuppressions.addResourceSuppressions(secret, [
+    {
+      id: 'AwsSolutions-SMG4',
+      reason:
+        'Issued by Stripe, not by AWS: it is rolled in the Stripe dashboard and then put here ' +
+        '(docs/billing-aws.md); Secrets Manager has no rotation function for a Stripe key.',
+    },
+  ]);
+  return secret;
+}
+
+function validate(props: BillingProps): void {
+  if (props.mailFrom !== undefined && !new RegExp(EMAIL_PATTERN).test(props.mailFrom)) {
+    throw new Error(
+      `Billing: mailFrom must be a bare e-mail address of a verified SES identity (got "${props.mailFrom}")`,
+    );
+  }
+}
+
+/**
+ * The billing functions and what each is given. Every one reads Stripe's API key; the webhook
+ * verifies signatures; the calls that can end a subscription (webhook, cancel, and a refresh that
+ * finds it ended) send e-mail.
+ */
+export const BILLING_FUNCTIONS: Readonly<Record<string, BillingBinding>> = {
+  'create-checkout': {},
+  'check-subscription': { mail: true },
+  'customer-portal': {},
+  'cancel-subscription': { mail: true },
+  'update-license-email': {},
+  'create-promo-code': {},
+  'stripe-webhook': { webhook: true, mail: true },
+};

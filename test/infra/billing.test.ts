@@ -1,0 +1,155 @@
+import { Stack } from 'aws-cdk-lib';
+import { Match, Template } from 'aws-cdk-lib/assertions';
+import * as lambda from 'aws-cdk-lib/aws-lambda';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+
+import { BILLING_ENVIRONMENT } from '../../functions/billing/ports';
+import { Billing } from '../../lib/constructs/billing';
+import { createSiteFixture, createTestApp, createTestStack, TEST_ENV } from './support';
+
+const SENDER = 'licences@cabinet.example';
+
+/** A bare function to bind (the construct is tested apart from the bundled handlers). */
+const bareFunction = (stack: Stack, id: string) =>
+  new lambda.Function(stack, id, {
+    runtime: lambda.Runtime.NODEJS_22_X,
+    handler: 'index.handler',
+    code: lambda.Code.fromInline('export const handler = async () => ({});'),
+  });
+
+/** The IAM statements of the policies attached to a function's role. */
+function statementsOf(template: Template, stack: Stack, fn: lambda.Function): Record<string, unknown>[] {
+  const roleId = stack.getLogicalId(fn.role!.node.defaultChild as never);
+  return Object.values(template.findResources('AWS::IAM::Policy'))
+    .filter((policy) => (policy.Properties.Roles as { Ref: string }[]).some((role) => role.Ref === roleId))
+    .flatMap((policy) => policy.Properties.PolicyDocument.Statement as Record<string, unknown>[]);
+}
+
+const actionsOf = (statements: Record<string, unknown>[]) =>
+  statements.flatMap((statement) => [statement.Action].flat() as string[]);
+
+describe('Billing', () => {
+  let stack: Stack;
+  let template: Template;
+  let billing: Billing;
+  let checkout: lambda.Function;
+  let webhook: lambda.Function;
+
+  beforeAll(() => {
+    stack = new Stack(createTestApp(), 'BillingOnly', { env: TEST_ENV });
+    billing = new Billing(stack, 'Billing', { mailFrom: SENDER });
+    checkout = bareFunction(stack, 'Checkout');
+    webhook = bareFunction(stack, 'Webhook');
+    billing.bind(checkout, 'https://site.example');
+    billing.bind(webhook, 'https://site.example', { webhook: true, mail: true });
+    template = Template.fromStack(stack);
+  });
+
+  it('creates both Stripe secrets empty and keeps them when the stack goes', () => {
+    const secrets = template.findResources('AWS::SecretsManager::Secret');
+
+    expect(Object.keys(secrets)).toHaveLength(2);
+    for (const secret of Object.values(secrets)) {
+      expect(secret.Properties).not.toHaveProperty('GenerateSecretString');
+      expect(secret.Properties).not.toHaveProperty('SecretString');
+      expect(secret.DeletionPolicy).toBe('Retain');
+    }
+  });
+
+  it('gives every billing function the API key secret and the site address', () => {
+    template.hasResourceProperties('AWS::Lambda::Function', {
+      Environment: {
+        Variables: {
+          [BILLING_ENVIRONMENT.stripeSecretKeyArn]: {
+            Ref: stack.getLogicalId(billing.stripeSecretKey.node.defaultChild as never),
+          },
+          [BILLING_ENVIRONMENT.publicBaseUrl]: 'https://site.example',
+        },
+      },
+    });
+    expect(actionsOf(statementsOf(template, stack, checkout))).toEqual(
+      expect.arrayContaining(['secretsmanager:GetSecretValue']),
+    );
+  });
+
+  it('gives the webhook signing secret to the webhook function only', () => {
+    const webhookSecretId = stack.getLogicalId(billing.stripeWebhookSecret.node.defaultChild as never);
+    const readsWebhookSecret = (fn: lambda.Function) =>
+      statementsOf(template, stack, fn).some((statement) =>
+        JSON.stringify(statement.Resource).includes(webhookSecretId),
+      );
+
+    expect(readsWebhookSecret(webhook)).toBe(true);
+    expect(readsWebhookSecret(checkout)).toBe(false);
+  });
+
+  it('lets only the mailing functions send, as the sender, on its identity alone', () => {
+    const send = statementsOf(template, stack, webhook).find(
+      (statement) => statement.Action === 'ses:SendEmail',
+    );
+
+    expect(send).toMatchObject({
+      Condition: { StringEquals: { 'ses:FromAddress': SENDER } },
+    });
+    expect(JSON.stringify(send?.Resource)).toContain(`:identity/${SENDER}`);
+    expect(JSON.stringify(send?.Resource)).toContain(':identity/cabinet.example');
+    expect(JSON.stringify(send?.Resource)).not.toContain('*');
+    expect(actionsOf(statementsOf(template, stack, checkout))).not.toContain('ses:SendEmail');
+  });
+
+  it('takes the sender from a deployment parameter when no context gives it', () => {
+    const other = new Stack(createTestApp(), 'BillingParameter', { env: TEST_ENV });
+    new Billing(other, 'Billing').bind(bareFunction(other, 'Fn'), 'https://site.example', { mail: true });
+
+    Template.fromStack(other).hasParameter('MailFrom', { Type: 'String', AllowedPattern: Match.anyValue() });
+  });
+
+  it('refuses a sender that is not a bare e-mail address', () => {
+    const other = new Stack(createTestApp(), 'BillingInvalid', { env: TEST_ENV });
+
+    expect(() => new Billing(other, 'Billing', { mailFrom: 'Cabinet <licences@cabinet.example>' })).toThrow(
+      /mailFrom must be a bare e-mail address/,
+    );
+  });
+});
+
+describe('billing in the stack', () => {
+  let template: Template;
+  let removeSite: () => Promise<void>;
+
+  beforeAll(async () => {
+    const site = await createSiteFixture();
+    removeSite = site.remove;
+    template = Template.fromStack(createTestStack(site.dir));
+  });
+
+  afterAll(async () => {
+    await removeSite();
+  });
+
+  it('serves the Stripe webhook without session authorisation', () => {
+    template.hasResourceProperties('AWS::ApiGatewayV2::Route', {
+      RouteKey: 'POST /api/stripe-webhook',
+      AuthorizationType: 'NONE',
+      AuthorizerId: Match.absent(),
+    });
+  });
+
+  it('gives the webhook function the signing secret and the sender, and the checkout function neither', () => {
+    const functions = Object.values(template.findResources('AWS::Lambda::Function')).map(
+      (fn) =>
+        fn.Properties as { Description?: string; Environment?: { Variables?: Record<string, unknown> } },
+    );
+    const variablesOf = (handler: string) =>
+      functions.find((fn) => fn.Description === `Appel ${handler} de l’API`)?.Environment?.Variables ?? {};
+
+    expect(variablesOf('stripe-webhook')).toMatchObject({
+      [BILLING_ENVIRONMENT.stripeWebhookSecretArn]: expect.anything(),
+      [BILLING_ENVIRONMENT.mailFrom]: expect.anything(),
+      [BILLING_ENVIRONMENT.publicBaseUrl]: expect.anything(),
+    });
+    expect(variablesOf('create-checkout')).toHaveProperty(BILLING_ENVIRONMENT.stripeSecretKeyArn);
+    expect(variablesOf('create-checkout')).not.toHaveProperty(BILLING_ENVIRONMENT.stripeWebhookSecretArn);
+    expect(variablesOf('create-checkout')).not.toHaveProperty(BILLING_ENVIRONMENT.mailFrom);
+  });
+});
