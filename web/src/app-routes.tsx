@@ -16,6 +16,7 @@ import { LawyerGoogleEcosystemPage } from './pages/lawyer-google-ecosystem/lawye
 import { LawyerWelcomePage } from './pages/lawyer-welcome/lawyer-welcome-page';
 import { LawyerWorkflowsPage } from './pages/lawyer-workflows/lawyer-workflows-page';
 import { LoginPage } from './pages/login/login-page';
+import { PurchasePage } from './pages/login/purchase-page';
 import { NotFoundPage } from './pages/not-found/not-found-page';
 import { NotaryAccountConfigPage } from './pages/notary-account-config/notary-account-config-page';
 import { NotaryGoogleEcosystemPage } from './pages/notary-google-ecosystem/notary-google-ecosystem-page';
@@ -45,6 +46,7 @@ export function AppRoutes() {
       </Route>
       <Route element={<CardLayout />}>
         <Route path="login" element={<LoginPage />} />
+        <Route path="purchase" element={<PurchasePage />} />
         <Route path="payment-success" element={<PaymentSuccessPage />} />
       </Route>
       <Route element={<SessionAwareLayout />}>
@@ -69,7 +71,7 @@ export function AppRoutes() {
             <Route path="lawyer/google" element={<LawyerAccountConfigPage />} />
             <Route path="lawyer/google-ecosystem" element={<LawyerGoogleEcosystemPage />} />
             <Route path="lawyer/cron" element={<PlanningPage />} />
-            <Route path="lawyer/settings" element={<SubscriptionPage />} />
+            <Route path="lawyer/settings" element={<SubscriptionPage reading="settings" />} />
           </Route>
           <Route element={<RequireRole allow="notary" />}>
             <Route path="notary/welcome" element={<NotaryWelcomePage />} />

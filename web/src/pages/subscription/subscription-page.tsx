@@ -1,12 +1,63 @@
+import Alert from '@cloudscape-design/components/alert';
+import Button from '@cloudscape-design/components/button';
 import ContentLayout from '@cloudscape-design/components/content-layout';
 import Header from '@cloudscape-design/components/header';
+import type { ReactNode } from 'react';
 
+import { useAuth } from '../../auth/auth-context';
+import { useFollow } from '../../layout/use-follow';
 import { usePageTitle } from '../../layout/use-page-title';
-import { STRINGS } from '../../strings';
+import { SUBSCRIPTION_TEXT as TEXT } from './strings';
+import { SubscriptionManagement } from './subscription-management';
+import { STATUS_READINGS, type StatusReadingName } from './subscription-status';
 
-/** Subscription management (/subscription, /lawyer/settings). */
-export function SubscriptionPage() {
-  const title = STRINGS.pages.subscription;
-  usePageTitle(title);
-  return <ContentLayout header={<Header variant="h1">{title}</Header>} />;
+/**
+ * 'Gestion de l'abonnement' (spec §2): /lawyer/settings inside the signed-in layout reads the status
+ * the settings way, the public /subscription the subscription page's way (spec §4). /subscription is
+ * public, but a subscription belongs to a licence: without a session it asks the visitor to sign
+ * in, and an administrator licence, which has no subscription, is told so.
+ */
+export function SubscriptionPage({ reading = 'subscription' }: { readonly reading?: StatusReadingName }) {
+  usePageTitle(TEXT.title);
+  const { session } = useAuth();
+  const follow = useFollow();
+
+  let body: ReactNode;
+  if (!session) {
+    body = (
+      <Alert
+        type="info"
+        header={TEXT.signInRequired.header}
+        action={
+          <Button href="/login" onFollow={follow}>
+            {TEXT.signInRequired.action}
+          </Button>
+        }
+      >
+        {TEXT.signInRequired.text}
+      </Alert>
+    );
+  } else if (session.role === 'admin') {
+    body = (
+      <Alert type="info" header={TEXT.membersOnly.header}>
+        {TEXT.membersOnly.text}
+      </Alert>
+    );
+  } else {
+    body = (
+      <SubscriptionManagement reading={STATUS_READINGS[reading]} sessionLicenseKey={session.licenseKey} />
+    );
+  }
+
+  return (
+    <ContentLayout
+      header={
+        <Header variant="h1" description={TEXT.description}>
+          {TEXT.title}
+        </Header>
+      }
+    >
+      {body}
+    </ContentLayout>
+  );
 }

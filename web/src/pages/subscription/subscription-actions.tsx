@@ -1,0 +1,189 @@
+import Box from '@cloudscape-design/components/box';
+import Button from '@cloudscape-design/components/button';
+import Container from '@cloudscape-design/components/container';
+import Header from '@cloudscape-design/components/header';
+import Modal from '@cloudscape-design/components/modal';
+import SpaceBetween from '@cloudscape-design/components/space-between';
+import { useState } from 'react';
+
+import { MESSAGES } from '../../../../shared';
+import { callApi } from '../../api/api-client';
+import { endedSession } from '../../api/api-errors';
+import { useAuth } from '../../auth/auth-context';
+import { useNotifications } from '../../notifications/notifications-context';
+import { SUBSCRIPTION_TEXT as TEXT } from './strings';
+
+type Action = 'portal' | 'associate' | 'cancel';
+
+interface SubscriptionActionsProps {
+  /** The licence the actions act on; null when there is none (only 'Actualiser' is offered). */
+  readonly licenseKey: string | null;
+  /** Whether the licence is still active: a cancelled one cannot be cancelled again. */
+  readonly licenseActive: boolean;
+  readonly refreshing: boolean;
+  readonly onRefresh: () => void;
+  /** Called after a change the server made to the licence, to show its new state. */
+  readonly onChanged: () => void;
+}
+
+/**
+ * The actions card (spec §2, §6): 'Actualiser', the payment provider's customer portal in a new
+ * tab, associate the licence to the account's e-mail, and cancel behind a confirmation.
+ */
+export function SubscriptionActions({
+  licenseKey,
+  licenseActive,
+  refreshing,
+  onRefresh,
+  onChanged,
+}: SubscriptionActionsProps) {
+  const notifications = useNotifications();
+  const { logout } = useAuth();
+  const [running, setRunning] = useState<Action>();
+  const [confirmingCancel, setConfirmingCancel] = useState(false);
+
+  /** Raises the toast of a failed action, unless the session is over (the sign-in page says so). */
+  const fail = (error: unknown, message: string) => {
+    if (!endedSession(error)) notifications.error(message);
+  };
+
+  const openPortal = async () => {
+    // The tab is opened inside the click itself: one opened after the reply arrives would be
+    // taken for a popup and blocked. It starts blank (same origin) and is sent to the portal.
+    const tab = window.open('', '_blank');
+    if (tab) tab.opener = null;
+    setRunning('portal');
+    try {
+      const reply = await callApi('customerPortal');
+      if (!reply.url) {
+        tab?.close();
+        notifications.error(reply.error || MESSAGES.subscription.customerPortalFailed);
+        return;
+      }
+      // With the popup refused all the same, the portal replaces this page (spec §7's other reading).
+      if (tab) tab.location.href = reply.url;
+      else window.location.assign(reply.url);
+    } catch (error) {
+      tab?.close();
+      fail(error, MESSAGES.subscription.customerPortalFailed);
+    } finally {
+      setRunning(undefined);
+    }
+  };
+
+  const associate = async (key: string) => {
+    setRunning('associate');
+    try {
+      const reply = await callApi('updateLicenseEmail', { body: { licenseKey: key } });
+      if (reply.success) {
+        notifications.success(MESSAGES.subscription.licenseUpdated);
+        onChanged();
+      } else {
+        notifications.error(reply.error || MESSAGES.subscription.updateLicenseFailed);
+      }
+    } catch (error) {
+      fail(error, MESSAGES.subscription.updateLicenseFailed);
+    } finally {
+      setRunning(undefined);
+    }
+  };
+
+  const cancel = async (key: string) => {
+    setRunning('cancel');
+    try {
+      const reply = await callApi('cancelSubscription', { body: { licenseKey: key } });
+      if (reply.success) {
+        // The licence is inactive from now on and the server refuses the session: end it here.
+        // Signed out first, so that 'Abonnement résilié' tops the stack of toasts on /login.
+        logout();
+        notifications.success(MESSAGES.subscription.canceled);
+        return;
+      }
+      notifications.error(reply.error || MESSAGES.subscription.cancelFailed);
+    } catch (error) {
+      fail(error, MESSAGES.subscription.cancelFailed);
+    }
+    setConfirmingCancel(false);
+    setRunning(undefined);
+  };
+
+  return (
+    <Container header={<Header variant="h2">{TEXT.actions.title}</Header>}>
+      <SpaceBetween size="m">
+        <Button iconName="refresh" loading={refreshing} onClick={onRefresh}>
+          {TEXT.actions.refresh}
+        </Button>
+        {licenseKey !== null && (
+          <>
+            <SpaceBetween size="xxs">
+              <Button
+                iconName="external"
+                iconAlign="right"
+                ariaLabel={`${TEXT.actions.portal} ${TEXT.newTab}`}
+                loading={running === 'portal'}
+                onClick={() => void openPortal()}
+              >
+                {TEXT.actions.portal}
+              </Button>
+              <Box variant="small" color="text-body-secondary">
+                {TEXT.actions.portalHint}
+              </Box>
+            </SpaceBetween>
+            <SpaceBetween size="xxs">
+              <Button
+                iconName="envelope"
+                loading={running === 'associate'}
+                onClick={() => void associate(licenseKey)}
+              >
+                {TEXT.actions.associate}
+              </Button>
+              <Box variant="small" color="text-body-secondary">
+                {TEXT.actions.associateHint}
+              </Box>
+            </SpaceBetween>
+            <SpaceBetween size="xxs">
+              <Button disabled={!licenseActive} onClick={() => setConfirmingCancel(true)}>
+                {TEXT.actions.cancel}
+              </Button>
+              <Box variant="small" color="text-body-secondary">
+                {TEXT.actions.cancelHint}
+              </Box>
+            </SpaceBetween>
+          </>
+        )}
+      </SpaceBetween>
+      {licenseKey !== null && (
+        <Modal
+          visible={confirmingCancel}
+          onDismiss={() => {
+            if (running !== 'cancel') setConfirmingCancel(false);
+          }}
+          closeAriaLabel={TEXT.cancelModal.close}
+          header={TEXT.cancelModal.title}
+          footer={
+            <Box float="right">
+              <SpaceBetween direction="horizontal" size="xs">
+                <Button
+                  variant="link"
+                  disabled={running === 'cancel'}
+                  onClick={() => setConfirmingCancel(false)}
+                >
+                  {TEXT.cancelModal.dismiss}
+                </Button>
+                <Button
+                  variant="primary"
+                  loading={running === 'cancel'}
+                  onClick={() => void cancel(licenseKey)}
+                >
+                  {TEXT.cancelModal.confirm}
+                </Button>
+              </SpaceBetween>
+            </Box>
+          }
+        >
+          {TEXT.cancelModal.text}
+        </Modal>
+      )}
+    </Container>
+  );
+}
