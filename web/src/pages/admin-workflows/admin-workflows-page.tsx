@@ -5,6 +5,7 @@ import ContentLayout from '@cloudscape-design/components/content-layout';
 import Header from '@cloudscape-design/components/header';
 import Skeleton from '@cloudscape-design/components/skeleton';
 import SpaceBetween from '@cloudscape-design/components/space-between';
+import StatusIndicator from '@cloudscape-design/components/status-indicator';
 import Tabs from '@cloudscape-design/components/tabs';
 import TextFilter from '@cloudscape-design/components/text-filter';
 import { useState } from 'react';
@@ -31,10 +32,16 @@ type Dialog =
   | { kind: 'delete-workflow'; workflow: Workflow }
   | { kind: 'delete-folder'; folder: Folder };
 
-/** Placeholder cards while the automations load (Cloudscape's skeleton, spec §2). */
+/**
+ * What the all tab shows while the automations load (spec §2 "a skeleton"). The installed
+ * Cloudscape ships `Skeleton`, so the placeholders take the shape of the cards to come instead
+ * of Cards' own `loading` text; the skeletons are silent to assistive technology, hence the
+ * loading StatusIndicator that announces the wait.
+ */
 function CardsSkeleton() {
   return (
     <SpaceBetween size="m">
+      <StatusIndicator type="loading">{TEXT.loading}</StatusIndicator>
       {[0, 1, 2].map((index) => (
         <Box key={index} padding="m">
           <Skeleton variant="text-heading-m" width="40%" />

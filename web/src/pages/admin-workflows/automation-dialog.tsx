@@ -67,8 +67,8 @@ export interface AutomationDialogProps {
 
 /**
  * The create / edit automation dialog (spec §2, §5): in create mode the type pre-fills name,
- * description and webhook; in edit mode the lawyer is locked. A new workflow is always created with
- * scheduling off, whatever the form's enableCron says (spec §5).
+ * description and webhook; in edit mode the lawyer is locked. Saving always leaves scheduling off,
+ * whatever the form's enableCron says (spec §5); the admin switches it on from the card.
  */
 export function AutomationDialog({
   workflow,
@@ -119,8 +119,13 @@ export function AutomationDialog({
       folderId: folder,
     };
     try {
+      // Spec §5: the submit sends scheduling off whatever enableCron says; a new workflow is
+      // created with it off by the server, an edited one is switched off here.
       const saved = workflow
-        ? await callApi('updateWorkflow', { params: { id: workflow.id }, body: fields })
+        ? await callApi('updateWorkflow', {
+            params: { id: workflow.id },
+            body: { ...fields, cronEnabled: false },
+          })
         : await callApi('createWorkflow', { body: fields });
       notifications.success(editing ? MESSAGES.workflow.updated : MESSAGES.workflow.created);
       onSaved(saved);
@@ -227,7 +232,7 @@ export function AutomationDialog({
                 onChange={({ detail }) => setFolder(detail.selectedOption.value || null)}
               />
             </FormField>
-            {!editing && <Box variant="small">{TEXT.enableCron}</Box>}
+            <Box variant="small">{editing ? TEXT.enableCronEdit : TEXT.enableCron}</Box>
           </SpaceBetween>
         </Form>
       </form>

@@ -60,6 +60,7 @@ export const ADMIN_WORKFLOWS_TEXT = {
     folder: 'Dossier',
     folderNone: 'Aucun dossier',
     enableCron: 'La planification est désactivée à la création ; activez-la ensuite depuis la carte.',
+    enableCronEdit: "L'enregistrement désactive la planification ; réactivez-la ensuite depuis la carte.",
     create: 'Créer',
     save: 'Enregistrer',
     cancel: 'Annuler',

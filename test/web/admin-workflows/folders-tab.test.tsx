@@ -1,0 +1,245 @@
+import createWrapper from '@cloudscape-design/components/test-utils/dom';
+import { screen, waitFor, within } from '@testing-library/react';
+import { describe, expect, it } from 'vitest';
+
+import type { Workflow } from '../../../shared';
+import { workflowFixture } from '../back-office/fixtures';
+import { jsonResponse } from '../support/fetch-mock';
+import { inputOf } from '../support/form-fields';
+import { folderFixture, mockAdminBackend } from './admin-backend';
+import { dialogButton, openAdminWorkflows } from './admin-page';
+
+type App = ReturnType<typeof openAdminWorkflows>;
+
+const DUPONT = folderFixture({ name: 'Succession Dupont', description: 'Dossier de la famille Dupont' });
+const MARTIN = folderFixture({ name: 'Divorce Martin' });
+
+function workflowIn(folderId: string | null, overrides: Partial<Workflow> = {}): Workflow {
+  return workflowFixture({ id: crypto.randomUUID(), folderId, ...overrides });
+}
+
+/** Three workflows in Dupont (two active, one scheduled), one in Martin, one in no folder. */
+const WORKFLOWS = [
+  workflowIn(DUPONT.id, { name: 'Tri des e-mails', active: true }),
+  workflowIn(DUPONT.id, {
+    name: 'Relance des pièces',
+    active: true,
+    cronSettings: { enabled: true, interval: 1, lastRun: null, nextRun: null },
+  }),
+  workflowIn(DUPONT.id, { name: 'Classement', active: false }),
+  workflowIn(MARTIN.id, { name: 'Agenda des audiences', active: false }),
+  workflowIn(null, { name: 'Sans dossier' }),
+];
+
+async function openFoldersTab(app: App) {
+  await app.user.click(await screen.findByRole('tab', { name: 'Dossiers' }));
+  await screen.findByRole('heading', { name: /^Clients & Dossiers/ });
+}
+
+/** The row of a folder in the left list. */
+function folderRow(name: string): HTMLElement {
+  const row = screen.getByText(name, { selector: 'table *' }).closest('tr');
+  if (!row) throw new Error(`Aucune ligne « ${name} »`);
+  return row;
+}
+
+async function selectFolder(app: App, name: string) {
+  await app.user.click(screen.getByRole('radio', { name: `Ouvrir le dossier ${name}` }));
+}
+
+/** The value shown under a counter label of the selected folder. */
+function counter(label: string): string {
+  const pair = createWrapper(document.body)
+    .findKeyValuePairs()
+    ?.findItems()
+    .find((item) => item.findLabel()?.getElement().textContent === label);
+  return pair?.findValue()?.getElement().textContent ?? '';
+}
+
+function compactCards(): string[] {
+  const panels = createWrapper(document.body).findAllCards();
+  const folderCards = panels.at(-1);
+  return folderCards?.findItems().map((item) => item.findCardHeader()?.getElement().textContent ?? '') ?? [];
+}
+
+describe("folders tab 'Clients & Dossiers'", () => {
+  it('counts the automations, the active and the scheduled ones of each folder', async () => {
+    mockAdminBackend({ folders: [DUPONT, MARTIN], workflows: WORKFLOWS });
+    const app = openAdminWorkflows();
+
+    await openFoldersTab(app);
+
+    expect(
+      within(folderRow('Succession Dupont')).getByText('3 automatisation(s) · 2 active(s) · 1 planifiée(s)'),
+    ).toBeTruthy();
+    expect(
+      within(folderRow('Divorce Martin')).getByText('1 automatisation(s) · 0 active(s) · 0 planifiée(s)'),
+    ).toBeTruthy();
+    expect(screen.getByText('Sélectionnez un dossier pour voir ses automatisations.')).toBeTruthy();
+  });
+
+  it('shows the selected folder with Total / Actives / Planifiées and its compact cards, with a search', async () => {
+    mockAdminBackend({ folders: [DUPONT, MARTIN], workflows: WORKFLOWS });
+    const app = openAdminWorkflows();
+    await openFoldersTab(app);
+
+    await selectFolder(app, 'Succession Dupont');
+
+    expect(await screen.findByText('Dossier de la famille Dupont')).toBeTruthy();
+    expect([counter('Total'), counter('Actives'), counter('Planifiées')]).toEqual(['3', '2', '1']);
+    expect(compactCards().sort()).toEqual(['Classement', 'Relance des pièces', 'Tri des e-mails']);
+    createWrapper(document.body)
+      .findAllCards()
+      .at(-1)!
+      .findTextFilter()!
+      .findInput()
+      .setInputValue('CLASSEMENT');
+    await waitFor(() => expect(compactCards()).toEqual(['Classement']));
+    expect(counter('Total')).toBe('3');
+  });
+
+  it('searches the folder list', async () => {
+    mockAdminBackend({ folders: [DUPONT, MARTIN], workflows: WORKFLOWS });
+    const app = openAdminWorkflows();
+    await openFoldersTab(app);
+    const table = createWrapper(document.body).findTable()!;
+
+    table.findTextFilter()!.findInput().setInputValue('martin');
+
+    await waitFor(() => expect(table.findRows()).toHaveLength(1));
+    expect(within(table.findRows()[0]!.getElement()).getByText('Divorce Martin')).toBeTruthy();
+  });
+
+  it("shows 'Ajouter au Dossier' only once a folder is selected, beside 'Nouveau Dossier'", async () => {
+    mockAdminBackend({ folders: [DUPONT] });
+    const app = openAdminWorkflows();
+    await openFoldersTab(app);
+    expect(screen.getByRole('button', { name: 'Nouveau Dossier' })).toBeTruthy();
+    expect(screen.queryByRole('button', { name: 'Nouvelle Automatisation' })).toBeNull();
+    expect(screen.queryByRole('button', { name: 'Ajouter au Dossier' })).toBeNull();
+
+    await selectFolder(app, 'Succession Dupont');
+
+    expect(screen.getByRole('button', { name: 'Ajouter au Dossier' })).toBeTruthy();
+  });
+});
+
+describe('folder dialog', () => {
+  it('does nothing while the name is blank once trimmed', async () => {
+    const backend = mockAdminBackend();
+    const app = openAdminWorkflows();
+    await openFoldersTab(app);
+    await app.user.click(screen.getByRole('button', { name: 'Nouveau Dossier' }));
+    await screen.findByRole('dialog');
+    await app.user.type(inputOf('Nom du dossier'), '    ');
+
+    await app.user.click(dialogButton('Créer'));
+    await app.user.type(inputOf('Nom du dossier'), '{Enter}');
+
+    expect(backend.sent('POST', '/api/folders')).toEqual([]);
+    expect(screen.getByRole('dialog')).toBeTruthy();
+    expect(screen.queryByText('Dossier créé')).toBeNull();
+  });
+
+  it('creates a folder with a trimmed name and no description, then selects it', async () => {
+    const backend = mockAdminBackend();
+    const app = openAdminWorkflows();
+    await openFoldersTab(app);
+    await app.user.click(screen.getByRole('button', { name: 'Nouveau Dossier' }));
+    await screen.findByRole('dialog');
+    await app.user.type(inputOf('Nom du dossier'), '  Succession Durand ');
+
+    await app.user.click(dialogButton('Créer'));
+
+    expect(await screen.findByText('Dossier créé')).toBeTruthy();
+    expect(backend.sent('POST', '/api/folders')[0]?.body).toEqual({
+      name: 'Succession Durand',
+      description: null,
+    });
+    expect(await screen.findByRole('heading', { name: 'Succession Durand' })).toBeTruthy();
+  });
+
+  it('edits a folder from its row', async () => {
+    const backend = mockAdminBackend({ folders: [DUPONT] });
+    const app = openAdminWorkflows();
+    await openFoldersTab(app);
+    await app.user.click(screen.getByRole('button', { name: 'Modifier le dossier Succession Dupont' }));
+    await screen.findByRole('dialog');
+    expect(inputOf('Description (facultatif)').value).toBe('Dossier de la famille Dupont');
+    await app.user.clear(inputOf('Nom du dossier'));
+    await app.user.paste('Succession Dupont-Leroy');
+
+    await app.user.click(dialogButton('Enregistrer'));
+
+    expect(await screen.findByText('Dossier mis à jour')).toBeTruthy();
+    expect(backend.sent('PUT', `/api/folders/${DUPONT.id}`)[0]?.body).toEqual({
+      name: 'Succession Dupont-Leroy',
+      description: 'Dossier de la famille Dupont',
+    });
+    expect(
+      within(createWrapper(document.body).findTable()!.getElement()).getByText('Succession Dupont-Leroy'),
+    ).toBeTruthy();
+  });
+
+  it('says the save failed and keeps the dialog open', async () => {
+    mockAdminBackend({}, (request) =>
+      request.method === 'POST' && request.url.endsWith('/api/folders')
+        ? jsonResponse(400, { error: 'Données invalides' })
+        : undefined,
+    );
+    const app = openAdminWorkflows();
+    await openFoldersTab(app);
+    await app.user.click(screen.getByRole('button', { name: 'Nouveau Dossier' }));
+    await screen.findByRole('dialog');
+    await app.user.type(inputOf('Nom du dossier'), 'Succession Durand');
+
+    await app.user.click(dialogButton('Créer'));
+
+    expect(
+      await screen.findByText("Erreur lors de l'enregistrement du dossier : Données invalides"),
+    ).toBeTruthy();
+    expect(screen.getByRole('dialog')).toBeTruthy();
+  });
+});
+
+describe('folder deletion (spec §4)', () => {
+  it('says the automations survive, deletes the folder and leaves them without a folder', async () => {
+    const backend = mockAdminBackend({ folders: [DUPONT, MARTIN], workflows: WORKFLOWS });
+    const app = openAdminWorkflows();
+    await openFoldersTab(app);
+    await selectFolder(app, 'Succession Dupont');
+    await app.user.click(screen.getByRole('button', { name: 'Supprimer le dossier Succession Dupont' }));
+    const dialog = within(await screen.findByRole('dialog'));
+    expect(
+      dialog.getByText(/Ses automatisations sont conservées et ne sont plus rattachées à aucun dossier/),
+    ).toBeTruthy();
+
+    await app.user.click(dialogButton('Supprimer'));
+
+    expect(await screen.findByText('Dossier supprimé')).toBeTruthy();
+    expect(backend.sent('DELETE', `/api/folders/${DUPONT.id}`)).toHaveLength(1);
+    expect(screen.queryByRole('radio', { name: 'Ouvrir le dossier Succession Dupont' })).toBeNull();
+    expect(screen.getByText('Sélectionnez un dossier pour voir ses automatisations.')).toBeTruthy();
+    expect(screen.queryByRole('button', { name: 'Ajouter au Dossier' })).toBeNull();
+    // The three automations are still listed on the all tab.
+    await app.user.click(screen.getByRole('tab', { name: 'Toutes les Automatisations' }));
+    const titles = createWrapper(document.body)
+      .findCards()!
+      .findItems()
+      .map((item) => item.findCardHeader()?.getElement().textContent);
+    expect(titles).toHaveLength(WORKFLOWS.length);
+  });
+
+  it('sends nothing when the deletion is cancelled', async () => {
+    const backend = mockAdminBackend({ folders: [DUPONT] });
+    const app = openAdminWorkflows();
+    await openFoldersTab(app);
+    await app.user.click(screen.getByRole('button', { name: 'Supprimer le dossier Succession Dupont' }));
+    await screen.findByRole('dialog');
+
+    await app.user.click(dialogButton('Annuler'));
+
+    await waitFor(() => expect(screen.queryByRole('dialog')).toBeNull());
+    expect(backend.sent('DELETE', `/api/folders/${DUPONT.id}`)).toEqual([]);
+  });
+});
