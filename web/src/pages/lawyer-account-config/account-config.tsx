@@ -8,11 +8,11 @@ import Header from '@cloudscape-design/components/header';
 import KeyValuePairs from '@cloudscape-design/components/key-value-pairs';
 import SpaceBetween from '@cloudscape-design/components/space-between';
 import Spinner from '@cloudscape-design/components/spinner';
-import { useState } from 'react';
+import { useEffect, useState } from 'react';
 
 import { type Lawyer, type LawyerSaveRequest, MESSAGES, type Workflow } from '../../../../shared';
 import { callApi } from '../../api/api-client';
-import { endedSession } from '../../api/api-errors';
+import { ApiError, endedSession } from '../../api/api-errors';
 import { useApiQuery } from '../../api/use-api-query';
 import { useAuth } from '../../auth/auth-context';
 import {
@@ -87,6 +87,17 @@ export function AccountConfiguration({
   const workflows = useApiQuery(async (signal) => (await callApi('listWorkflows', { signal })).workflows);
   const [editing, setEditing] = useState(false);
 
+  // Spec §4: when the e-mail found with the profile differs from the session's, the session follows.
+  const loadedEmail = profile.data?.sessionEmail;
+  const loadedProfile = profile.data?.profile;
+  useEffect(() => {
+    if (!session || !loadedEmail || loadedEmail === session.email) return;
+    updateProfile({
+      email: loadedEmail,
+      name: loadedProfile ? `${loadedProfile.firstName} ${loadedProfile.lastName}` : session.name,
+    });
+  }, [session, loadedEmail, loadedProfile, updateProfile]);
+
   const saved = profile.data?.profile ?? null;
   const save = async (request: LawyerSaveRequest) => {
     try {
@@ -101,8 +112,10 @@ export function AccountConfiguration({
       notifications.success(MESSAGES.profile.saved);
       setEditing(false);
     } catch (error) {
+      if (endedSession(error)) return;
+      // An ApiError's message is French and fit for the user; anything else is a bug of ours.
       notifications.error(
-        error instanceof Error && error.message
+        error instanceof ApiError && error.message
           ? `${MESSAGES.profile.saveFailed} : ${error.message}`
           : MESSAGES.profile.saveFailedUnexpected,
       );

@@ -1,0 +1,61 @@
+import { screen, within } from '@testing-library/react';
+import { describe, expect, it } from 'vitest';
+
+import { workflowFixture } from '../back-office/fixtures';
+import { openAsMember } from './support';
+
+const never = workflowFixture({
+  id: '0b7e3a56-7c0e-4a55-b0f6-2c61a4d6f011',
+  name: 'Relance des pièces',
+  active: false,
+  cronSettings: { enabled: false, interval: null, lastRun: null, nextRun: null },
+});
+const ran = workflowFixture({
+  id: '0b7e3a56-7c0e-4a55-b0f6-2c61a4d6f012',
+  name: 'Gestion des clients',
+  description: 'Enregistre les nouveaux clients',
+  type: 'client_management',
+  cronSettings: { enabled: true, interval: 2, lastRun: '2026-11-22T14:05:00.000Z', nextRun: null },
+});
+
+function card(name: string): HTMLElement {
+  const item = screen.getByText(name).closest('li');
+  if (!item) throw new Error(`Aucune carte « ${name} »`);
+  return item;
+}
+
+describe('planning (/lawyer/cron and /notary/cron, spec §2 Planning)', () => {
+  it('shows the fixed global scheduler: on, every minute, at most 5 at once', async () => {
+    openAsMember('lawyer', '/lawyer/cron', { workflows: [] });
+
+    expect(await screen.findByRole('heading', { level: 1, name: 'Planification' })).toBeTruthy();
+    const globalSwitch = screen.getByRole('checkbox', {
+      name: /Planification automatique/,
+    }) as HTMLInputElement;
+    expect(globalSwitch.checked).toBe(true);
+    expect(globalSwitch.disabled).toBe(true);
+    expect(screen.getByText('toutes les minutes')).toBeTruthy();
+    expect(screen.getByText('5')).toBeTruthy();
+    expect(await screen.findByText('Aucune automatisation trouvée pour votre compte')).toBeTruthy();
+  });
+
+  it("shows each workflow's badges, interval (60 when none) and last run (or 'Jamais')", async () => {
+    openAsMember('notary', '/notary/cron', { workflows: [never, ran] });
+
+    await screen.findByText('Gestion des clients');
+    const idle = within(card('Relance des pièces'));
+    expect(idle.getByText('Inactif')).toBeTruthy();
+    expect(idle.getByText('Relance Dossier Client')).toBeTruthy();
+    expect(idle.getByText('60 minutes')).toBeTruthy();
+    expect(idle.getByText('Jamais')).toBeTruthy();
+
+    const busy = within(card('Gestion des clients'));
+    expect(busy.getByText('Enregistre les nouveaux clients')).toBeTruthy();
+    expect(busy.getByText('Actif')).toBeTruthy();
+    expect(busy.getByText('Gestion Client')).toBeTruthy();
+    expect(busy.getByText('2 minutes')).toBeTruthy();
+    expect(busy.getByText(/^22\/11\/2026 \d{2}:\d{2}$/)).toBeTruthy();
+    expect(busy.getByRole('button', { name: 'Exécuter Gestion des clients' })).toBeTruthy();
+    expect(busy.queryByText('Jamais')).toBeNull();
+  });
+});

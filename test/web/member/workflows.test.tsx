@@ -1,0 +1,157 @@
+import { screen, waitFor, within } from '@testing-library/react';
+import { describe, expect, it } from 'vitest';
+
+import type { Workflow } from '../../../shared';
+import { workflowFixture } from '../back-office/fixtures';
+import { jsonResponse } from '../support/fetch-mock';
+import { openAsMember } from './support';
+
+const id = (n: number) => `0b7e3a56-7c0e-4a55-b0f6-2c61a4d6f0${String(n).padStart(2, '0')}`;
+
+const scheduled = workflowFixture({
+  id: id(1),
+  name: 'Gestion des clients',
+  type: 'client_management',
+  cronSettings: { enabled: true, interval: 2, lastRun: null, nextRun: null },
+});
+const unscheduled = workflowFixture({ id: id(2), name: 'Relance des pièces', type: 'client_reminder' });
+const pending = workflowFixture({
+  id: id(3),
+  name: 'Classement des pièces',
+  type: 'document_classification',
+  active: false,
+});
+
+/** The card of a workflow, found by its name. */
+function card(name: string): HTMLElement {
+  const item = screen.getByText(name).closest('li');
+  if (!item) throw new Error(`Aucune carte « ${name} »`);
+  return item;
+}
+
+describe('lawyer workflows (/lawyer/workflows, spec §2 and §4)', () => {
+  it('counts two active and one pending, each card with its type and scheduling', async () => {
+    openAsMember('lawyer', '/lawyer/workflows', { workflows: [scheduled, unscheduled, pending] });
+
+    expect(await screen.findByRole('heading', { name: 'Automatisations actives (2)' })).toBeTruthy();
+    expect(screen.getByRole('heading', { name: "En attente d'activation (1)" })).toBeTruthy();
+    expect(within(card('Gestion des clients')).getByText('Planifié (2 min)')).toBeTruthy();
+    expect(within(card('Gestion des clients')).getByText('Gestion Client')).toBeTruthy();
+    expect(within(card('Relance des pièces')).getByText('Non planifié')).toBeTruthy();
+    expect(
+      within(card('Relance des pièces')).queryByText("En attente d'activation par l'administrateur"),
+    ).toBeNull();
+    expect(
+      within(card('Classement des pièces')).getByText("En attente d'activation par l'administrateur"),
+    ).toBeTruthy();
+    expect(within(card('Classement des pièces')).getByText('Classement des Pièces')).toBeTruthy();
+  });
+
+  it("turns scheduling off with the right request and 'Planification désactivée avec succès'", async () => {
+    const { app, network } = openAsMember('lawyer', '/lawyer/workflows', {
+      workflows: [scheduled],
+      override: (request) =>
+        request.url.endsWith(`/api/workflows/${scheduled.id}/toggle-scheduling`)
+          ? jsonResponse(200, { ...scheduled, cronSettings: { ...scheduled.cronSettings, enabled: false } })
+          : undefined,
+    });
+    const toggle = await screen.findByRole('checkbox', { name: 'Planification automatique' });
+    expect((toggle as HTMLInputElement).checked).toBe(true);
+
+    await app.user.click(toggle);
+
+    expect(await screen.findByText('Planification désactivée avec succès')).toBeTruthy();
+    const sent = network.to(`/api/workflows/${scheduled.id}/toggle-scheduling`);
+    expect(sent.map((request) => request.method)).toEqual(['POST']);
+    expect(within(card('Gestion des clients')).getByText('Non planifié')).toBeTruthy();
+    expect(
+      (screen.getByRole('checkbox', { name: 'Planification automatique' }) as HTMLInputElement).checked,
+    ).toBe(false);
+  });
+
+  it("says 'Erreur lors de l'activation/désactivation de la planification' and keeps the switch when refused", async () => {
+    const { app } = openAsMember('lawyer', '/lawyer/workflows', {
+      workflows: [scheduled],
+      override: (request) =>
+        request.url.endsWith('/toggle-scheduling')
+          ? jsonResponse(500, { error: 'Erreur interne' })
+          : undefined,
+    });
+
+    await app.user.click(await screen.findByRole('checkbox', { name: 'Planification automatique' }));
+
+    expect(
+      await screen.findByText("Erreur lors de l'activation/désactivation de la planification"),
+    ).toBeTruthy();
+    await waitFor(() =>
+      expect(
+        (screen.getByRole('checkbox', { name: 'Planification automatique' }) as HTMLInputElement).checked,
+      ).toBe(true),
+    );
+  });
+
+  it("opens the planning page from a card's 'Planification'", async () => {
+    const { app } = openAsMember('lawyer', '/lawyer/workflows', { workflows: [unscheduled] });
+
+    await screen.findByText('Relance des pièces');
+    await app.user.click(within(card('Relance des pièces')).getByRole('button', { name: 'Planification' }));
+
+    expect(app.pathname()).toBe('/lawyer/cron');
+  });
+
+  it("says 'Erreur lors du chargement des automatisations' when the list cannot be loaded", async () => {
+    openAsMember('lawyer', '/lawyer/workflows', {
+      override: (request) =>
+        request.url.endsWith('/api/workflows') ? jsonResponse(500, { error: 'Erreur interne' }) : undefined,
+    });
+
+    expect(await screen.findByText('Erreur lors du chargement des automatisations')).toBeTruthy();
+  });
+});
+
+describe("notary workflows ('Mes Automatisations', /notary/workflows, spec §2)", () => {
+  const notaryWorkflows: Workflow[] = [
+    scheduled,
+    workflowFixture({ id: id(4), name: 'Accueil des clients', type: 'client_management' }),
+    pending,
+  ];
+
+  it('counts each category in its tab and shows only its cards', async () => {
+    const { app } = openAsMember('notary', '/notary/workflows', { workflows: notaryWorkflows });
+
+    const tabs = async () => (await screen.findAllByRole('tab')).map((tab) => tab.textContent?.trim() ?? '');
+    expect(await tabs()).toEqual([
+      'Toutes (3)',
+      'Gestion Client (2)',
+      'Classement des Pièces (1)',
+      'Relance Dossier Client (0)',
+    ]);
+    expect(screen.getByText('Classement des pièces')).toBeTruthy();
+
+    await app.user.click(screen.getByRole('tab', { name: 'Gestion Client (2)' }));
+    expect(screen.getByText('Accueil des clients')).toBeTruthy();
+    expect(screen.queryByText('Classement des pièces')).toBeNull();
+
+    await app.user.click(screen.getByRole('tab', { name: 'Relance Dossier Client (0)' }));
+    expect(screen.getByText('Aucune automatisation trouvée pour votre compte')).toBeTruthy();
+  });
+
+  it("shows the 'en cours d'exécution' banner for the active scheduled ones and the §5 warning", async () => {
+    openAsMember('notary', '/notary/workflows', { workflows: notaryWorkflows });
+
+    expect(await screen.findByText(/^1 automatisation en cours d’exécution/)).toBeTruthy();
+    expect(
+      screen.getByText(
+        "N'ouvrez pas les e-mails traités par l'assistant et ne déplacez pas les pièces jointes : l'assistant les traite lui-même.",
+      ),
+    ).toBeTruthy();
+  });
+
+  it('shows the empty-state card and no banner when he has no automation', async () => {
+    openAsMember('notary', '/notary/workflows', { workflows: [] });
+
+    expect(await screen.findByText('Aucune automatisation')).toBeTruthy();
+    expect(screen.queryByRole('tab')).toBeNull();
+    expect(screen.queryByText(/en cours d.exécution/)).toBeNull();
+  });
+});
