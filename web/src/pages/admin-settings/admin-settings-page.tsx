@@ -1,3 +1,4 @@
+import Alert from '@cloudscape-design/components/alert';
 import Button from '@cloudscape-design/components/button';
 import Checkbox from '@cloudscape-design/components/checkbox';
 import ColumnLayout from '@cloudscape-design/components/column-layout';
@@ -11,7 +12,7 @@ import { useState } from 'react';
 
 import { GLOBAL_SCHEDULING, MESSAGES, type SchedulerResult } from '../../../../shared';
 import { callApi } from '../../api/api-client';
-import { ApiHttpError, ApiNetworkError } from '../../api/api-errors';
+import { ApiHttpError, ApiNetworkError, endedSession } from '../../api/api-errors';
 import { useApiQuery } from '../../api/use-api-query';
 import { usePageTitle } from '../../layout/use-page-title';
 import { useNotifications } from '../../notifications/notifications-context';
@@ -19,10 +20,15 @@ import { AuditTrail } from './audit-trail';
 import { resultCounts, SchedulerResultView } from './scheduler-result';
 import { ADMIN_SETTINGS_TEXT as TEXT } from './strings';
 
-/** The toast of a failed trigger (spec §8 scheduler messages). */
+/**
+ * The toast of a trigger whose call failed (spec §8 scheduler messages): no reply at all, the
+ * server's own words, an error status without words, or anything else (a reply we cannot read).
+ */
 function failureMessage(error: unknown): string {
   if (error instanceof ApiNetworkError) return MESSAGES.scheduler.noResponse;
-  if (error instanceof ApiHttpError) return MESSAGES.scheduler.error(error.message);
+  if (error instanceof ApiHttpError) {
+    return error.serverMessage ? MESSAGES.scheduler.error(error.serverMessage) : MESSAGES.scheduler.failed;
+  }
   return MESSAGES.scheduler.unexpected;
 }
 
@@ -54,11 +60,13 @@ export function AdminSettingsPage() {
             : MESSAGES.scheduler.summary(succeeded, processed),
         );
       } else {
-        notifications.error(MESSAGES.scheduler.errorBanner(result.error));
+        // A run that finished badly says why in its error, already in the spec's words.
+        notifications.error(result.error ?? MESSAGES.scheduler.failed);
       }
       void status.reload();
     } catch (error) {
-      notifications.error(failureMessage(error));
+      // An ended session is already announced by the auth provider, which goes to /login.
+      if (!endedSession(error)) notifications.error(failureMessage(error));
     } finally {
       setRunning(false);
     }
@@ -71,13 +79,17 @@ export function AdminSettingsPage() {
       notifications.success(reply.message);
       void status.reload();
     } catch (error) {
-      notifications.error(error instanceof Error ? error.message : MESSAGES.scheduler.failed);
+      if (!endedSession(error)) {
+        notifications.error(error instanceof Error ? error.message : MESSAGES.scheduler.failed);
+      }
     } finally {
       setRedriving(false);
     }
   };
 
-  const deadLetters = status.data?.deadLetterCount;
+  // Unreadable (null) or not loaded because the status call failed: either way not available.
+  const deadLetters = status.error && !status.data ? null : status.data?.deadLetterCount;
+  const statusFailed = status.error !== undefined && !endedSession(status.error);
   const manual = lastManual ?? status.data?.lastManualRun ?? null;
   return (
     <ContentLayout
@@ -88,6 +100,15 @@ export function AdminSettingsPage() {
       }
     >
       <SpaceBetween size="l">
+        {statusFailed && (
+          <Alert
+            type="error"
+            header={TEXT.statusError}
+            action={<Button onClick={() => void status.reload()}>{TEXT.retry}</Button>}
+          >
+            {status.error?.message}
+          </Alert>
+        )}
         <Container
           header={
             <Header

@@ -6,14 +6,17 @@ import { useState } from 'react';
 
 import type { AuditEntry } from '../../../../shared';
 import { callApi } from '../../api/api-client';
+import { endedSession } from '../../api/api-errors';
 import { useApiQuery } from '../../api/use-api-query';
 import { formatDateTime } from '../../format/dates';
+import { useNotifications } from '../../notifications/notifications-context';
 import { ADMIN_SETTINGS_TEXT } from './strings';
 
 const TEXT = ADMIN_SETTINGS_TEXT.audit;
 
 /** The audit trail, newest first, a page at a time ('Charger plus'). */
 export function AuditTrail() {
+  const notifications = useNotifications();
   const first = useApiQuery((signal) => callApi('listAudit', { signal }));
   const [more, setMore] = useState<{ entries: AuditEntry[]; cursor: string | null } | null>(null);
   const [loadingMore, setLoadingMore] = useState(false);
@@ -29,6 +32,9 @@ export function AuditTrail() {
         entries: [...(current?.entries ?? []), ...page.entries],
         cursor: page.nextCursor,
       }));
+    } catch (error) {
+      // The entries shown stay; the button stays too, for another try.
+      if (!endedSession(error)) notifications.error(error instanceof Error ? error.message : TEXT.moreFailed);
     } finally {
       setLoadingMore(false);
     }

@@ -1,9 +1,9 @@
-import type { SchedulerRun } from '../../../../shared';
-
 /** Texts of /admin/settings (spec §2 'Paramètres Administrateur'). */
 export const ADMIN_SETTINGS_TEXT = {
   title: 'Paramètres Administrateur',
   description: 'Le planificateur des automatisations et le journal des actions des administrateurs.',
+  statusError: "L'état du planificateur n'a pas pu être chargé",
+  retry: 'Réessayer',
   scheduler: {
     title: 'Planificateur',
     run: 'Déclencher Maintenant',
@@ -12,7 +12,6 @@ export const ADMIN_SETTINGS_TEXT = {
       'Efface la dernière exécution de chaque automatisation active et planifiée avant de lancer : toutes partent maintenant.',
   },
   lastResult: {
-    title: 'Dernier résultat',
     manual: 'Dernier déclenchement manuel',
     schedule: 'Dernière exécution automatique',
     success: 'Succès',
@@ -24,13 +23,6 @@ export const ADMIN_SETTINGS_TEXT = {
     time: 'Heure',
     never: 'Jamais',
     message: 'Message',
-    error: 'Erreur',
-    triggers: {
-      schedule: 'Planifiée (chaque minute)',
-      manual: 'Manuelle',
-      manual_force: 'Forcée',
-    } satisfies Record<SchedulerRun['trigger'], string>,
-    trigger: 'Déclenchement',
   },
   status: {
     title: 'État du planificateur',
@@ -56,6 +48,7 @@ export const ADMIN_SETTINGS_TEXT = {
     loading: 'Chargement du journal',
     empty: 'Aucune action enregistrée',
     more: 'Charger plus',
+    moreFailed: "La suite du journal n'a pas pu être chargée",
     columns: { at: 'Date', actor: 'Administrateur', action: 'Action', target: 'Cible' },
     actions: {
       'lawyer.create': 'Avocat créé',
