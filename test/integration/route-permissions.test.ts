@@ -5,6 +5,7 @@ import { WorkflowRepository } from '../../functions/data/workflows';
 import { issueLicense } from '../../functions/domain/licenses';
 import { createLicenseKeyVault } from '../../functions/security/license-key-vault';
 import { type LocalQueues, startLocalQueues } from '../../lib/local/queue/local-queues';
+import { BILLING_ROUTES } from '../../shared/routes/billing';
 import { DIRECTORY_ROUTES } from '../../shared/routes/directory';
 import { SCHEDULING_ROUTES } from '../../shared/routes/scheduling';
 import type { Folder } from '../../shared/schemas/folder';
@@ -21,9 +22,11 @@ import {
 } from '../support/directory';
 import { workflowRecord } from '../support/records';
 import { startTestReceiver, type TestReceiver } from '../support/scheduling';
+import { MemoryMailer, PUBLIC_URL } from '../unit/billing/support/billing';
+import { type StandInHarness, startHarness } from '../unit/billing/support/stripe';
 
-/** The routes of the matrix; billing joins when its routes exist. */
-const MATRIX_ROUTES = { ...DIRECTORY_ROUTES, ...SCHEDULING_ROUTES };
+/** Every route of the route table. */
+const MATRIX_ROUTES = { ...DIRECTORY_ROUTES, ...SCHEDULING_ROUTES, ...BILLING_ROUTES };
 type MatrixRoute = keyof typeof MATRIX_ROUTES;
 
 /** The callers of the matrix, in the order of the columns below. */
@@ -69,6 +72,17 @@ const EXPECTED = {
   redriveDeadLetters: [401, 200, 403, 403, 401, 403],
   executeWebhook: [401, 200, 200, 200, 401, 404],
   workflowExecutions: [401, 200, 200, 200, 401, 404],
+  // Buying a licence needs no session, whoever asks.
+  createCheckout: [200, 200, 200, 200, 200, 200],
+  checkSubscription: [401, 403, 200, 200, 401, 403],
+  // The matrix's licences were issued by an admin, not bought: past the permission check, the
+  // portal and the cancellation find no subscription to act on (a bought one: billing-routes.test.ts).
+  customerPortal: [401, 403, 404, 404, 401, 403],
+  cancelSubscription: [401, 403, 404, 404, 401, 403],
+  updateLicenseEmail: [401, 403, 200, 200, 401, 403],
+  createPromoCode: [401, 200, 403, 403, 401, 403],
+  // Stripe's call: no session counts, only its signature, which none of these requests carries.
+  stripeWebhook: [400, 400, 400, 400, 400, 400],
 } as const satisfies Record<MatrixRoute, readonly [number, number, number, number, number, number]>;
 
 /** Whose resources a request names: the caller's own (`self`) and the one it acts on (`target`). */
@@ -129,19 +143,36 @@ const REQUESTS: Record<MatrixRoute, (cell: CellContext) => CallOptions | Promise
     body: { workflowId: await fresh.runnableWorkflow(target.email) },
   }),
   workflowExecutions: ({ target }) => ({ params: { id: target.workflowId } }),
+  createCheckout: () => ({ body: { email: lawyerFields().email, paymentType: 'initial' } }),
+  checkSubscription: ({ target }) => ({ body: { licenseKey: target.licenseKey } }),
+  customerPortal: ({ target }) => ({ body: { licenseKey: target.licenseKey } }),
+  cancelSubscription: ({ target }) => ({ body: { licenseKey: target.licenseKey } }),
+  updateLicenseEmail: ({ target }) => ({ body: { licenseKey: target.licenseKey } }),
+  createPromoCode: () => ({}),
+  stripeWebhook: () => ({ body: { id: 'evt_unsigned', type: 'checkout.session.completed' } }),
 };
 
 describe('permission matrix of the routes', () => {
   let app: TestApp;
   let queues: LocalQueues;
   let receiver: TestReceiver;
+  let stripe: StandInHarness;
   const tokens = {} as Record<Caller, string | undefined>;
   const identities = {} as Record<'lawyer' | 'notary' | 'inactive' | 'other', Identity>;
   let fresh: CellContext['fresh'];
 
   beforeAll(async () => {
     queues = await startLocalQueues();
-    app = { ...(await createTestApp(inject('dynamoEndpoint'))), webhookQueue: queues.dispatchQueue };
+    stripe = await startHarness();
+    app = {
+      ...(await createTestApp(inject('dynamoEndpoint'))),
+      webhookQueue: queues.dispatchQueue,
+      billing: {
+        payments: async () => stripe.payments,
+        mailer: new MemoryMailer(),
+        publicUrl: () => PUBLIC_URL,
+      },
+    };
     receiver = await startTestReceiver(app);
     const admin = await issueAndSignIn(app, 'admin');
     tokens.admin = admin.token;
@@ -218,6 +249,7 @@ describe('permission matrix of the routes', () => {
 
   afterAll(async () => {
     await receiver.stop();
+    await stripe.stop();
     await queues.stop();
     await disposeTestApp(app);
   });
