@@ -5,6 +5,7 @@ import { AlarmTopic } from './constructs/alarm-topic';
 import { Api } from './constructs/api';
 import { AppKeys } from './constructs/app-keys';
 import { BILLING_FUNCTIONS, Billing } from './constructs/billing';
+import { DataRetention } from './constructs/data-retention';
 import { DataTable } from './constructs/data-table';
 import { LawyerSecrets } from './constructs/lawyer-secrets';
 import { OriginVerify } from './constructs/origin-verify';
@@ -34,7 +35,9 @@ export class AssistantJuridiqueStack extends Stack {
     delivery.grantSigning(api.functionOf('execute-webhook'));
     // Every alarm goes to one topic; context `alarmEmail` subscribes an address to it.
     const alarms = new AlarmTopic(this, 'Alarms', { email: this.node.tryGetContext('alarmEmail') });
-    alarms.notify(...delivery.alarms);
+    // Spec §9: a lawyer's data goes 30 days after his subscription ended.
+    const retention = new DataRetention(this, 'DataRetention', { table: data, appKeys, lawyerSecrets });
+    alarms.notify(...delivery.alarms, ...retention.alarms);
     const site = new Site(this, 'Site', {
       siteDir: props.siteDir,
       httpApi: api.httpApi,

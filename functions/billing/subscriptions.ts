@@ -199,6 +199,44 @@ export class SubscriptionRepository {
   }
 
   /**
+   * Records that the lawyer's data of a licence was purged: it leaves the purge index, and the
+   * billing record itself is now kept for the legal 5 years from the cancellation, then swept by
+   * the table's TTL (spec §9).
+   */
+  async markPurged(keyHash: string, now: Date): Promise<void> {
+    const billing = await this.billingOfLicense(keyHash);
+    const from = billing?.canceledAt ? new Date(billing.canceledAt) : now;
+    await this.table.doc.send(
+      new UpdateCommand({
+        TableName: this.table.name,
+        Key: billingKey(keyHash),
+        UpdateExpression: 'SET purgedAt = :now, expiresAt = :expiresAt REMOVE GSI1PK, GSI1SK',
+        ConditionExpression: 'attribute_exists(PK)',
+        ExpressionAttributeValues: {
+          ':now': now.toISOString(),
+          ':expiresAt': epochSeconds(addYears(from, RETENTION_DAYS.billingYears)),
+        },
+      }),
+    );
+  }
+
+  /**
+   * Forgets an ended subscription whose licence is active again (reactivated by support): out of
+   * the purge index, and a later cancellation is recorded and confirmed afresh.
+   */
+  async clearCancellation(keyHash: string): Promise<void> {
+    await this.table.doc.send(
+      new UpdateCommand({
+        TableName: this.table.name,
+        Key: billingKey(keyHash),
+        UpdateExpression:
+          'REMOVE canceledAt, purgeAfter, cancellationEmailSentAt, cancellationEmailClaimedUntil, GSI1PK, GSI1SK',
+        ConditionExpression: 'attribute_exists(PK)',
+      }),
+    );
+  }
+
+  /**
    * Claims the sending of an e-mail: true for exactly one caller while it is neither sent nor
    * claimed by someone else (a claim lapses after `leaseMs`, so a crashed sender is replaced).
    */

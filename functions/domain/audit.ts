@@ -8,11 +8,15 @@ import type { Clock } from '../runtime/dependencies';
 import { BadRequestError } from './errors';
 import type { SessionContext } from './sessions';
 
-/** Everything the audit trail records: each admin mutation and each reveal of a lawyer's secrets. */
+/**
+ * Everything the audit trail records: each admin mutation, each reveal of a lawyer's secrets, and
+ * the purge of a lawyer's data 30 days after his subscription ended (spec §9).
+ */
 export type AuditAction =
   | 'lawyer.create'
   | 'lawyer.update'
   | 'lawyer.delete'
+  | 'lawyer.purge'
   | 'lawyer.secrets.reveal'
   | 'workflow.create'
   | 'workflow.update'
@@ -33,9 +37,15 @@ export const auditTarget = {
   folder: (id: string) => `folder:${id}`,
 };
 
+/** Who acts: an admin's session, or the product itself (`RETENTION_ACTOR`). */
+export type AuditActor = Pick<SessionContext, 'email'>;
+
+/** The actor of the purges the retention job makes on its own (spec §9). */
+export const RETENTION_ACTOR: AuditActor = { email: 'rétention automatique' };
+
 /**
  * The audit trail: who (the admin's e-mail, or 'admin' when his licence has none), what, when and
- * to what. Only admin actions are recorded, so the trail never holds a lawyer's e-mail.
+ * to what. Only admin and retention actions are recorded, so the trail never holds a lawyer's e-mail.
  */
 export class AuditTrail {
   private readonly entries: AuditRepository;
@@ -48,13 +58,13 @@ export class AuditTrail {
   }
 
   /** Records an action on its own (after the change it describes, or before a reveal). */
-  async record(session: SessionContext, action: AuditAction, target: string): Promise<void> {
-    await this.entries.record(this.entry(session, action, target));
+  async record(actor: AuditActor, action: AuditAction, target: string): Promise<void> {
+    await this.entries.record(this.entry(actor, action, target));
   }
 
   /** The record of an action, to write in the same transaction as the change itself. */
-  transactItem(session: SessionContext, action: AuditAction, target: string) {
-    return this.entries.transactItem(this.entry(session, action, target));
+  transactItem(actor: AuditActor, action: AuditAction, target: string) {
+    return this.entries.transactItem(this.entry(actor, action, target));
   }
 
   /** One page of the trail, newest first. */
@@ -68,11 +78,11 @@ export class AuditTrail {
     }
   }
 
-  private entry(session: SessionContext, action: AuditAction, target: string): AuditRecord {
+  private entry(actor: AuditActor, action: AuditAction, target: string): AuditRecord {
     return {
       id: randomUUID(),
       at: this.clock.now().toISOString(),
-      actorEmail: session.email || 'admin',
+      actorEmail: actor.email || 'admin',
       action,
       target,
     };

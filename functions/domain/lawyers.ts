@@ -16,7 +16,7 @@ import type { Table } from '../data/table';
 import { WorkflowNotFoundError, WorkflowRepository } from '../data/workflows';
 import type { Clock, LawyerSecretStore, Logger } from '../runtime/dependencies';
 import type { LicenseKeyVault } from '../security/license-key-vault';
-import { AuditTrail, auditTarget } from './audit';
+import { type AuditActor, AuditTrail, auditTarget } from './audit';
 import { BadRequestError, ConflictError, ForbiddenError, NotFoundError } from './errors';
 import { newLicenseRecord } from './licenses';
 import type { SessionContext } from './sessions';
@@ -281,10 +281,43 @@ export class LawyerService {
   /**
    * Deletes a lawyer and everything that is his: his workflows with their history, his secrets,
    * his profile and claims, his licences (never an admin licence) and the sessions they opened.
-   * Workflows and secrets go first, so a failure halfway leaves the profile for a retry to finish.
    */
   async delete(id: string, session: SessionContext): Promise<void> {
-    const lawyer = await this.existing(id);
+    await this.erase(await this.existing(id), 'lawyer.delete', session);
+  }
+
+  /**
+   * Spec §9 retention: 30 days after the subscription of a licence ended, the data of the lawyer
+   * who holds it goes, as an admin's deletion would take it; a licence nobody holds (bought, never
+   * given a profile) goes with its sessions. A licence active again meanwhile is left alone, and so
+   * is any other licence still active. Billing records are not the lawyer's data: they stay.
+   *
+   * @returns `purged`; `active` when the licence is in use again; `absent` when nothing was left
+   */
+  async purgeLicenseHolder(keyHash: string, actor: AuditActor): Promise<'purged' | 'active' | 'absent'> {
+    const license = await this.licenses.getByHash(keyHash);
+    if (license?.isActive || license?.licenseType === 'admin') return 'active';
+    const holder = await this.lawyers.findByLicenseHash(keyHash);
+    if (holder) {
+      await this.erase(holder, 'lawyer.purge', actor, { keepActiveLicenses: true });
+      return 'purged';
+    }
+    if (!license) return 'absent';
+    await this.licenses.delete(keyHash);
+    await this.sessions.deleteByLicense(keyHash);
+    return 'purged';
+  }
+
+  /**
+   * Workflows and secrets go first, so a failure halfway leaves the profile for a retry to finish;
+   * the profile, the licences and the audit entry go in one transaction; then the sessions.
+   */
+  private async erase(
+    lawyer: LawyerRecord,
+    action: 'lawyer.delete' | 'lawyer.purge',
+    actor: AuditActor,
+    options: { readonly keepActiveLicenses?: boolean } = {},
+  ): Promise<void> {
     for (const workflow of await this.workflows.listByOwner(lawyer.email)) {
       await this.workflows.delete(workflow.id);
     }
@@ -298,6 +331,8 @@ export class LawyerService {
     const removed: typeof licenses = [];
     for (const license of licenses) {
       if (license.licenseType === 'admin') continue;
+      // A firm that bought again under the same e-mail keeps its new, paid-for licence.
+      if (options.keepActiveLicenses && license.isActive) continue;
       // A licence that carries his e-mail but is held by another lawyer stays that lawyer's.
       const holder = await this.lawyers.findByLicenseHash(license.keyHash);
       if (!holder || holder.id === lawyer.id) removed.push(license);
@@ -305,7 +340,7 @@ export class LawyerService {
     try {
       await this.lawyers.delete(lawyer, [
         ...removed.map((license) => ({ Delete: deleteLicenseItem(this.deps.table, license.keyHash) })),
-        this.audit.transactItem(session, 'lawyer.delete', auditTarget.lawyer(lawyer.id)),
+        this.audit.transactItem(actor, action, auditTarget.lawyer(lawyer.id)),
       ]);
     } catch (error) {
       if (error instanceof LawyerConflictError || error instanceof LawyerChangedError)

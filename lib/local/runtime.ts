@@ -5,6 +5,7 @@ import { join, resolve } from 'node:path';
 import type { BillingPorts } from '../../functions/billing/ports';
 import { StripePayments } from '../../functions/billing/stripe-payments';
 import { createTable } from '../../functions/data/table';
+import { createDataRetentionHandler } from '../../functions/data-retention';
 import { HANDLER_FACTORIES } from '../../functions/registry';
 import {
   type AppDependencies,
@@ -25,6 +26,7 @@ import {
   type LocalSchedulingInfo,
   startLocalScheduling,
 } from './queue/local-scheduling';
+import { startMinuteTimer } from './queue/minute-timer';
 import { type SeedKeys, seedLocalData } from './seed';
 import { newWebhookSecret, type StripeStandIn, startStripeStandIn } from './stripe/stand-in';
 
@@ -196,6 +198,11 @@ export async function startLocalRuntime(options: LocalRuntimeOptions): Promise<L
       server.listen(options.port, '127.0.0.1', () => resolveListen());
     });
     localScheduling.run(deps);
+    // Spec §9 retention: hourly in AWS; here every minute, a Query of an index that is usually empty.
+    const purgeDue = createDataRetentionHandler(deps);
+    const retention = startMinuteTimer(() => purgeDue({}), logger, {
+      failureMessage: 'Rétention des données en échec',
+    });
 
     return {
       url: siteUrl,
@@ -208,6 +215,7 @@ export async function startLocalRuntime(options: LocalRuntimeOptions): Promise<L
         standInUrl: standIn?.url ?? null,
       },
       stop: async () => {
+        await retention.stop();
         await localScheduling.stop();
         // Before the server closes: deliveries in flight still reach the webhook handler.
         await standIn?.stop();

@@ -138,9 +138,9 @@ describe('functions', () => {
         Environment: { Variables: expect.objectContaining({ NODE_OPTIONS: '--enable-source-maps' }) },
       });
     }
-    // The handlers, the app-keys generator, CDK's BucketDeployment function, the webhook worker
-    // and the scheduler tick.
-    template.resourceCountIs('AWS::Lambda::Function', handlerNames().length + 4);
+    // The handlers, the app-keys generator, CDK's BucketDeployment function, the webhook worker,
+    // the scheduler tick and the retention purge.
+    template.resourceCountIs('AWS::Lambda::Function', handlerNames().length + 5);
   });
 
   it('gives every handler TABLE_NAME and APP_KEYS_SECRET_ARN', () => {

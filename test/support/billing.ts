@@ -7,10 +7,19 @@ import { LicenseRepository } from '../../functions/data/licenses';
 import type { ApiEvent } from '../../functions/http/api-event';
 import type { AppDependencies } from '../../functions/runtime/dependencies';
 import { createLicenseKeyVault, type LicenseKeyVault } from '../../functions/security/license-key-vault';
+import { createStripeWebhookHandler } from '../../functions/stripe-webhook';
 import type { WebhookDelivery } from '../../lib/local/stripe/stand-in';
-import { MemoryMailer, PUBLIC_URL } from '../unit/billing/support/billing';
+import type { CheckoutReply } from '../../shared/schemas/billing';
+import {
+  checkoutSessionIdOf,
+  MemoryMailer,
+  PUBLIC_URL,
+  subscriptionOfDelivery,
+} from '../unit/billing/support/billing';
 import { type StandInHarness, startHarness } from '../unit/billing/support/stripe';
-import { apiEvent, createTestApp, disposeTestApp, type TestApp } from './app';
+import { apiEvent, createTestApp, disposeTestApp, invoke, type TestApp } from './app';
+import { callRoute, signIn } from './directory';
+import { uniqueEmail } from './records';
 
 /**
  * Everything a billing test needs, started once per file: a fresh table in DynamoDB Local, the
@@ -86,4 +95,40 @@ export function webhookEvent(
     headers: signature === null ? {} : { 'stripe-signature': signature },
   });
   return { ...event, isBase64Encoded: options.base64 === true };
+}
+
+/** A licence a firm bought, as its holder has it after the e-mail: the key and a session. */
+export interface BoughtLicense {
+  readonly email: string;
+  readonly licenseKey: string;
+  readonly token: string;
+  readonly subscriptionId: string;
+}
+
+/**
+ * A firm buys a licence end to end through the handlers: create-checkout, payment on the
+ * stand-in's hosted page, each recorded Stripe event posted to the webhook handler, the key read
+ * from the e-mail, and a sign-in with it.
+ */
+export async function buyLicense(
+  bed: BillingTestbed,
+  email = uniqueEmail('cabinet'),
+): Promise<BoughtLicense> {
+  const checkout = await callRoute<CheckoutReply>(bed.deps, 'createCheckout', {
+    body: { email, paymentType: 'initial' },
+  });
+  if (!checkout.body.url) throw new Error(`Paiement refusé: ${JSON.stringify(checkout.body)}`);
+  const first = bed.harness.standIn.deliveries.length;
+  await bed.harness.standIn.pay(checkoutSessionIdOf(checkout.body.url));
+  const deliveries = bed.harness.standIn.deliveries.slice(first);
+  const webhook = createStripeWebhookHandler(bed.deps);
+  for (const delivery of deliveries) {
+    const { statusCode } = await invoke(webhook, webhookEvent(delivery));
+    if (statusCode !== 200) throw new Error(`Événement ${delivery.event.type} refusé: ${statusCode}`);
+  }
+  const licenseKey = /NOTARY-[A-Z0-9]{8}/.exec(bed.mailer.to(email).at(-1)?.text ?? '')?.[0];
+  if (!licenseKey) throw new Error(`Aucune clé de licence envoyée à ${email}`);
+  const reply = await signIn(bed.deps, licenseKey);
+  if (!reply.token) throw new Error(`Connexion refusée: ${reply.error}`);
+  return { email, licenseKey, token: reply.token, subscriptionId: subscriptionOfDelivery(deliveries[0]!)! };
 }

@@ -14,7 +14,12 @@ export interface MinuteTimer {
 export function startMinuteTimer(
   tick: () => Promise<unknown>,
   logger: Logger,
-  options: { readonly firstTickDelayMs?: number; readonly now?: () => number } = {},
+  options: {
+    readonly firstTickDelayMs?: number;
+    readonly now?: () => number;
+    /** What the log says when a tick fails. @default 'Planificateur local en échec' */
+    readonly failureMessage?: string;
+  } = {},
 ): MinuteTimer {
   const now = options.now ?? Date.now;
   let stopped = false;
@@ -27,7 +32,7 @@ export function startMinuteTimer(
       .then(
         () => undefined,
         (error: unknown) =>
-          logger.error('Planificateur local en échec', {
+          logger.error(options.failureMessage ?? 'Planificateur local en échec', {
             errorName: error instanceof Error ? error.name : 'inconnu',
           }),
       )

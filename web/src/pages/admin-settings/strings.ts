@@ -44,16 +44,17 @@ export const ADMIN_SETTINGS_TEXT = {
   audit: {
     title: "Journal d'audit",
     description:
-      'Chaque modification faite par un administrateur et chaque affichage des identifiants d’un avocat.',
+      'Chaque modification faite par un administrateur, chaque affichage des identifiants d’un avocat et chaque suppression de données 30 jours après une résiliation.',
     loading: 'Chargement du journal',
     empty: 'Aucune action enregistrée',
     more: 'Charger plus',
     moreFailed: "La suite du journal n'a pas pu être chargée",
-    columns: { at: 'Date', actor: 'Administrateur', action: 'Action', target: 'Cible' },
+    columns: { at: 'Date', actor: 'Auteur', action: 'Action', target: 'Cible' },
     actions: {
       'lawyer.create': 'Avocat créé',
       'lawyer.update': 'Avocat modifié',
       'lawyer.delete': 'Avocat supprimé',
+      'lawyer.purge': 'Données supprimées (30 jours après la résiliation)',
       'lawyer.secrets.reveal': 'Identifiants affichés',
       'workflow.create': 'Automatisation créée',
       'workflow.update': 'Automatisation modifiée',

@@ -1,0 +1,31 @@
+import { DataRetention, type RetentionRun } from './billing/data-retention';
+import { LawyerService } from './domain/lawyers';
+import type { AppDependencies } from './runtime/dependencies';
+import { lambdaEventEntry } from './scheduling/event-entry';
+import { createLicenseKeyVault } from './security/license-key-vault';
+
+/**
+ * The target of the hourly retention schedule (and of the local timer): deletes the data of the
+ * lawyers whose subscription ended 30 days ago (spec §9). A run with a failed purge fails the
+ * invocation, so that the schedule's retry policy and dead-letter queue see it; the licences that
+ * failed stay due and the next run tries them again.
+ */
+export const createDataRetentionHandler = (deps: AppDependencies) => async (_event: unknown) => {
+  const lawyers = new LawyerService({
+    table: deps.table,
+    vault: createLicenseKeyVault(await deps.appKeys()),
+    secrets: deps.lawyerSecrets,
+    clock: deps.clock,
+    logger: deps.logger,
+  });
+  const run: RetentionRun = await new DataRetention({
+    table: deps.table,
+    lawyers,
+    clock: deps.clock,
+    logger: deps.logger,
+  }).purgeDue();
+  if (run.failed > 0) throw new Error(`Rétention : ${run.failed} suppression(s) en échec`);
+  return run;
+};
+
+export const handler = lambdaEventEntry(createDataRetentionHandler);

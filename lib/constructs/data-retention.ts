@@ -1,0 +1,87 @@
+import { Duration } from 'aws-cdk-lib';
+import type * as cloudwatch from 'aws-cdk-lib/aws-cloudwatch';
+import * as scheduler from 'aws-cdk-lib/aws-scheduler';
+import * as targets from 'aws-cdk-lib/aws-scheduler-targets';
+import { NagSuppressions } from 'cdk-nag';
+import { Construct } from 'constructs';
+
+import { AppFunction } from './app-function';
+import type { AppKeys } from './app-keys';
+import type { DataTable } from './data-table';
+import type { LawyerSecrets } from './lawyer-secrets';
+import { repositoryPath } from './repository';
+import { deadLetterAlarm, deadLetterQueue, scheduleRole } from './scheduled-parts';
+
+export interface DataRetentionProps {
+  readonly table: DataTable;
+  readonly appKeys: AppKeys;
+  readonly lawyerSecrets: LawyerSecrets;
+}
+
+/** How often the purge runs: a lawyer's data goes at most an hour after its 30 days (spec §9). */
+export const RETENTION_SCHEDULE = 'rate(1 hour)';
+
+/**
+ * Spec §9 retention: an hourly EventBridge Scheduler schedule runs `functions/data-retention.ts`,
+ * which deletes the data of the lawyers whose subscription ended 30 days ago (workflows, secrets,
+ * profile, licence, sessions) and keeps the billing records. Retries, then a dead-letter queue
+ * under an alarm: a purge that keeps failing is heard, and stays due for the next run.
+ */
+export class DataRetention extends Construct {
+  readonly purge: AppFunction;
+  readonly alarms: readonly cloudwatch.Alarm[];
+
+  constructor(scope: Construct, id: string, props: DataRetentionProps) {
+    super(scope, id);
+
+    this.purge = new AppFunction(this, 'Purge', {
+      entry: repositoryPath('functions', 'data-retention.ts'),
+      description: 'Rétention : supprime les données des avocats 30 jours après la résiliation',
+      timeout: Duration.minutes(5),
+    });
+    props.table.bindTable(this.purge, 'readWrite');
+    props.lawyerSecrets.grantReadWrite(this.purge);
+    props.appKeys.grantRead(this.purge);
+    NagSuppressions.addResourceSuppressions(this.purge, [
+      {
+        id: 'Serverless-LambdaDLQ',
+        reason:
+          'Invoked by EventBridge Scheduler, whose target has its own retry policy and dead-letter queue.',
+      },
+    ]);
+
+    const failed = deadLetterQueue(this, 'ScheduleDeadLetterQueue');
+    const role = scheduleRole(this, 'ScheduleRole', 'Rôle de la rétention : invoquer la fonction de purge');
+    new scheduler.Schedule(this, 'HourlySchedule', {
+      description: 'Rétention des données : chaque heure',
+      schedule: scheduler.ScheduleExpression.expression(RETENTION_SCHEDULE),
+      target: new targets.LambdaInvoke(this.purge, {
+        role,
+        deadLetterQueue: failed,
+        retryAttempts: 2,
+        maxEventAge: Duration.hours(1),
+      }),
+    });
+    NagSuppressions.addResourceSuppressions(
+      role,
+      [
+        {
+          id: 'AwsSolutions-IAM5',
+          reason:
+            'lambda:InvokeFunction on the purge function and its versions (`<arn>:*`), as ' +
+            '`grantInvoke` writes it; no other function.',
+          appliesTo: [{ regex: '/^Resource::<DataRetentionPurge.*\\.Arn>:\\*$/' }],
+        },
+      ],
+      true,
+    );
+    this.alarms = [
+      deadLetterAlarm(
+        this,
+        'ScheduleDeadLetterAlarm',
+        failed,
+        'La suppression des données 30 jours après résiliation a échoué après les nouvelles tentatives.',
+      ),
+    ];
+  }
+}
