@@ -1,4 +1,5 @@
 import { MESSAGES } from '../shared/messages';
+import { billingContextOf } from './billing/billing-handlers';
 import { LawyerService } from './domain/lawyers';
 import { idParameter } from './http/parameters';
 import { apiHandler, lambdaEntry, withStatus } from './http/route-handler';
@@ -10,6 +11,8 @@ import { createLicenseKeyVault } from './security/license-key-vault';
  * and the spec §5 look-up, open to a lawyer for himself.
  */
 export const createLawyersHandler = (deps: AppDependencies) => {
+  // Stripe is reached only when a deleted lawyer's licence has a subscription to end.
+  const billing = deps.billing ? billingContextOf(deps) : null;
   const lawyers = async () =>
     new LawyerService({
       table: deps.table,
@@ -17,6 +20,9 @@ export const createLawyersHandler = (deps: AppDependencies) => {
       secrets: deps.lawyerSecrets,
       clock: deps.clock,
       logger: deps.logger,
+      ...(billing
+        ? { endSubscription: async (license) => (await billing()).service.endSubscriptionOf(license) }
+        : {}),
     });
   const lawyerId = (pathParameters: Readonly<Record<string, string | undefined>>) =>
     idParameter(pathParameters, MESSAGES.directory.lawyerNotFound);

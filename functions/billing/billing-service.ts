@@ -203,6 +203,21 @@ export class BillingService {
     return { success: true };
   }
 
+  /**
+   * Before an admin deletes a lawyer with his licence: a subscription still running is cancelled
+   * at Stripe, so that the firm is not charged for a licence that no longer exists; the end is
+   * recorded and confirmed by e-mail like any cancellation. A failure at Stripe throws (424), and
+   * the deletion does not happen.
+   */
+  async endSubscriptionOf(license: LicenseRecord): Promise<void> {
+    const billing = await this.subscriptions.billingOfLicense(license.keyHash);
+    if (!billing || billing.canceledAt) return;
+    const canceled = await this.provider(MESSAGES.subscription.cancelFailed, () =>
+      this.deps.payments.cancelSubscription(billing.subscriptionId),
+    );
+    await this.applySubscription(license.keyHash, canceled);
+  }
+
   /** customer-portal: a Stripe customer-portal session for the licence's customer. */
   async customerPortal(license: LicenseRecord, returnPath = '/lawyer/settings'): Promise<{ url: string }> {
     const billing = await this.subscriptions.billingOfLicense(license.keyHash);

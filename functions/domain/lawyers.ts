@@ -10,7 +10,7 @@ import {
   type LawyerRecord,
   LawyerRepository,
 } from '../data/lawyers';
-import { deleteLicenseItem, LicenseRepository, putLicenseItem } from '../data/licenses';
+import { deleteLicenseItem, type LicenseRecord, LicenseRepository, putLicenseItem } from '../data/licenses';
 import { SessionRepository } from '../data/sessions';
 import type { Table } from '../data/table';
 import { WorkflowNotFoundError, WorkflowRepository } from '../data/workflows';
@@ -28,6 +28,12 @@ export interface LawyerServiceDependencies {
   readonly secrets: LawyerSecretStore;
   readonly clock: Clock;
   readonly logger: Logger;
+  /**
+   * Ends at the payment provider the subscription of a licence about to be deleted with its
+   * lawyer (`BillingService.endSubscriptionOf`). Absent only where no licence can have one: the
+   * retention purge (its licences are cancelled already) and tests without billing.
+   */
+  readonly endSubscription?: (license: LicenseRecord) => Promise<void>;
 }
 
 type TransactItem = NonNullable<Parameters<LawyerRepository['create']>[1]>[number];
@@ -337,6 +343,8 @@ export class LawyerService {
       const holder = await this.lawyers.findByLicenseHash(license.keyHash);
       if (!holder || holder.id === lawyer.id) removed.push(license);
     }
+    // No licence goes while Stripe would still charge for it.
+    for (const license of removed) await this.deps.endSubscription?.(license);
     try {
       await this.lawyers.delete(lawyer, [
         ...removed.map((license) => ({ Delete: deleteLicenseItem(this.deps.table, license.keyHash) })),

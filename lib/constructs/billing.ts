@@ -136,8 +136,8 @@ function validate(props: BillingProps): void {
 
 /**
  * The billing functions and what each is given. Every one reads Stripe's API key; the webhook
- * verifies signatures; the calls that can end a subscription (webhook, cancel, and a refresh that
- * finds it ended) send e-mail.
+ * verifies signatures; the calls that can end a subscription (webhook, cancel, a refresh that finds
+ * it ended, and the deletion of a lawyer) send e-mail.
  */
 export const BILLING_FUNCTIONS: Readonly<Record<string, BillingBinding>> = {
   'create-checkout': {},
@@ -147,4 +147,6 @@ export const BILLING_FUNCTIONS: Readonly<Record<string, BillingBinding>> = {
   'update-license-email': {},
   'create-promo-code': {},
   'stripe-webhook': { webhook: true, mail: true },
+  // Deleting a lawyer ends his licence's subscription first, and confirms it by e-mail.
+  lawyers: { mail: true },
 };

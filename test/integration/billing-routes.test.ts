@@ -20,10 +20,18 @@ import type {
   PromoCodeReply,
   SubscriptionView,
 } from '../../shared/schemas/billing';
+import type { LawyerSaveReply } from '../../shared/schemas/directory';
 import type { TestApp } from '../support/app';
 import { invoke } from '../support/app';
 import { type BillingTestbed, startBillingTestbed, webhookEvent } from '../support/billing';
-import { type CallOptions, callRoute, issueAndSignIn, type SignedIn, signIn } from '../support/directory';
+import {
+  type CallOptions,
+  callRoute,
+  issueAndSignIn,
+  lawyerFields,
+  type SignedIn,
+  signIn,
+} from '../support/directory';
 import { scanTable, uniqueEmail } from '../support/records';
 import { checkoutSessionIdOf, PUBLIC_URL, subscriptionOfDelivery } from '../unit/billing/support/billing';
 
@@ -444,6 +452,64 @@ describe('billing routes through their handlers', () => {
 
       // Assert
       expect(reply).toMatchObject({ statusCode: 404, body: { error: MESSAGES.subscription.cancelFailed } });
+    });
+  });
+
+  describe("an admin's deletion of a lawyer", () => {
+    /** A bought licence given to a lawyer profile by the admin. */
+    async function lawyerOfSubscriber() {
+      const holder = await subscriber();
+      const saved = await call<LawyerSaveReply>('saveLawyer', {
+        token: admin.token,
+        body: lawyerFields({ email: holder.email, licenseKey: holder.licenseKey }),
+      });
+      expect(saved.statusCode).toBe(201);
+      return { ...holder, lawyerId: saved.body.lawyer.id };
+    }
+
+    it('ends his subscription at Stripe first, so the firm is no longer charged', async () => {
+      // Arrange
+      const lawyer = await lawyerOfSubscriber();
+
+      // Act
+      const reply = await call('deleteLawyer', { token: admin.token, params: { id: lawyer.lawyerId } });
+
+      // Assert
+      expect(reply.statusCode).toBe(200);
+      expect(await bed.harness.payments.retrieveSubscription(lawyer.subscriptionId)).toMatchObject({
+        status: 'canceled',
+      });
+      expect(bed.mailer.to(lawyer.email).map((message) => message.subject)).toEqual([
+        KEY_SUBJECT,
+        CANCELLATION_SUBJECT,
+      ]);
+      expect(await signIn(app, lawyer.licenseKey)).toMatchObject({ valid: false });
+    });
+
+    it('deletes nothing when Stripe cannot be reached, and says so in French', async () => {
+      // Arrange
+      const lawyer = await lawyerOfSubscriber();
+      const offline = new StripePayments({
+        apiKey: 'sk_test_offline',
+        host: '127.0.0.1',
+        port: await freePort(),
+        protocol: 'http',
+        timeoutMs: 1_000,
+      });
+      const offlineApp = { ...app, billing: { ...app.billing!, payments: async () => offline } };
+
+      // Act
+      const reply = await callRoute(offlineApp, 'deleteLawyer', {
+        token: admin.token,
+        params: { id: lawyer.lawyerId },
+      });
+
+      // Assert
+      expect(reply).toMatchObject({ statusCode: 424, body: { error: MESSAGES.subscription.cancelFailed } });
+      expect(await call('getLawyer', { token: admin.token, params: { id: lawyer.lawyerId } })).toMatchObject({
+        statusCode: 200,
+      });
+      expect(await signIn(app, lawyer.licenseKey)).toMatchObject({ valid: true });
     });
   });
 
