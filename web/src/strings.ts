@@ -41,8 +41,6 @@ export const STRINGS = {
     networkError: 'Le serveur est injoignable. Vérifiez votre connexion et réessayez.',
     /** The server answered with something the client does not understand. */
     badReply: 'Réponse inattendue du serveur.',
-    /** A call the server does not offer yet. */
-    unavailable: "Ce service n'est pas encore disponible.",
   },
   landing: {
     title: 'Bienvenue sur votre Assistant IA Juridique',
@@ -179,10 +177,5 @@ export const STRINGS = {
     },
     duration: (ms: number) =>
       ms < 1000 ? `${ms} ms` : `${(ms / 1000).toLocaleString('fr-FR', { maximumFractionDigits: 1 })} s`,
-  },
-  /** Titles of the pages not built out yet; each built page keeps its texts in its folder. */
-  pages: {
-    adminTestPromo: 'Code promo test',
-    subscription: "Gestion de l'abonnement",
   },
 } as const;

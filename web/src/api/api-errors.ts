@@ -31,11 +31,6 @@ export class ApiRequestError extends ApiError {
   override name = 'ApiRequestError';
 }
 
-/** The route is not in the route table of this build. */
-export class ApiUnavailableError extends ApiError {
-  override name = 'ApiUnavailableError';
-}
-
 /**
  * Whether a call failed because the session is over (401): the auth provider already says why and
  * goes to /login, so a page adds no toast of its own.
