@@ -1,11 +1,9 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 
 import { StripeEventRepository } from '../../functions/billing/stripe-events';
-import { StripePayments } from '../../functions/billing/stripe-payments';
 import type { ApiHandler } from '../../functions/http/api-event';
 import type { AppDependencies } from '../../functions/runtime/dependencies';
 import { createStripeWebhookHandler } from '../../functions/stripe-webhook';
-import { freePort } from '../../lib/local/free-port';
 import {
   type SubscriptionAction,
   signWebhookPayload,
@@ -23,7 +21,12 @@ import type {
 import type { LawyerSaveReply } from '../../shared/schemas/directory';
 import type { TestApp } from '../support/app';
 import { invoke } from '../support/app';
-import { type BillingTestbed, startBillingTestbed, webhookEvent } from '../support/billing';
+import {
+  type BillingTestbed,
+  startBillingTestbed,
+  webhookEvent,
+  withUnreachableStripe,
+} from '../support/billing';
 import {
   type CallOptions,
   callRoute,
@@ -135,14 +138,7 @@ describe('billing routes through their handlers', () => {
 
     it('answers a Stripe failure with a 4xx and the spec message, never a 5xx', async () => {
       // Arrange
-      const offline = new StripePayments({
-        apiKey: 'sk_test_offline',
-        host: '127.0.0.1',
-        port: await freePort(),
-        protocol: 'http',
-        timeoutMs: 1_000,
-      });
-      const offlineApp = { ...app, billing: { ...app.billing!, payments: async () => offline } };
+      const offlineApp = await withUnreachableStripe(app);
 
       // Act
       const reply = await callRoute(offlineApp, 'createCheckout', {
@@ -489,14 +485,7 @@ describe('billing routes through their handlers', () => {
     it('deletes nothing when Stripe cannot be reached, and says so in French', async () => {
       // Arrange
       const lawyer = await lawyerOfSubscriber();
-      const offline = new StripePayments({
-        apiKey: 'sk_test_offline',
-        host: '127.0.0.1',
-        port: await freePort(),
-        protocol: 'http',
-        timeoutMs: 1_000,
-      });
-      const offlineApp = { ...app, billing: { ...app.billing!, payments: async () => offline } };
+      const offlineApp = await withUnreachableStripe(app);
 
       // Act
       const reply = await callRoute(offlineApp, 'deleteLawyer', {

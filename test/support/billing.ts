@@ -1,13 +1,16 @@
 import { inject } from 'vitest';
 
+import { billingPortsOf } from '../../functions/billing/billing-handlers';
 import { BillingService } from '../../functions/billing/billing-service';
 import type { Payments } from '../../functions/billing/payments';
 import type { BillingPorts } from '../../functions/billing/ports';
+import { StripePayments } from '../../functions/billing/stripe-payments';
 import { LicenseRepository } from '../../functions/data/licenses';
 import type { ApiEvent } from '../../functions/http/api-event';
 import type { AppDependencies } from '../../functions/runtime/dependencies';
 import { createLicenseKeyVault, type LicenseKeyVault } from '../../functions/security/license-key-vault';
 import { createStripeWebhookHandler } from '../../functions/stripe-webhook';
+import { freePort } from '../../lib/local/free-port';
 import type { WebhookDelivery } from '../../lib/local/stripe/stand-in';
 import type { CheckoutReply } from '../../shared/schemas/billing';
 import {
@@ -131,4 +134,16 @@ export async function buyLicense(
   const reply = await signIn(bed.deps, licenseKey);
   if (!reply.token) throw new Error(`Connexion refusée: ${reply.error}`);
   return { email, licenseKey, token: reply.token, subscriptionId: subscriptionOfDelivery(deliveries[0]!)! };
+}
+
+/** The same dependencies with a Stripe nobody answers at (a free port, one-second time-out). */
+export async function withUnreachableStripe<T extends AppDependencies>(deps: T): Promise<T> {
+  const offline = new StripePayments({
+    apiKey: 'sk_test_offline',
+    host: '127.0.0.1',
+    port: await freePort(),
+    protocol: 'http',
+    timeoutMs: 1_000,
+  });
+  return { ...deps, billing: { ...billingPortsOf(deps), payments: async () => offline } };
 }
