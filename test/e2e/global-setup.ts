@@ -14,6 +14,8 @@ declare module 'vitest' {
     adminLicenseKey: string;
     lawyerLicenseKey: string;
     notaryLicenseKey: string;
+    /** Where the runtime writes its e-mails (`.eml`), as `npm start` does under `.data/outbox`. */
+    outboxDirectory: string;
   }
 }
 
@@ -56,6 +58,7 @@ export default async function setup(project: TestProject) {
   project.provide('adminLicenseKey', keys.admin);
   project.provide('lawyerLicenseKey', keys.lawyer);
   project.provide('notaryLicenseKey', keys.notary);
+  project.provide('outboxDirectory', join(dataDirectory, 'outbox'));
 
   return async () => {
     const exited = new Promise<number | null>((resolve) => child.once('exit', (code) => resolve(code)));

@@ -1,0 +1,121 @@
+import { readdir, readFile } from 'node:fs/promises';
+import { join } from 'node:path';
+
+import type { Browser, Page } from 'playwright-core';
+import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
+
+import { launchChromium, newContext, screenshot, seriousAccessibilityViolations } from './support/browser';
+import { LoginPage } from './support/login-page';
+
+/** The e-mails of the outbox addressed to `to`, oldest first (the runtime writes plain 8-bit text). */
+async function emailsTo(to: string): Promise<string[]> {
+  const directory = inject('outboxDirectory');
+  const names = (await readdir(directory).catch(() => [])).filter((name) => name.endsWith('.eml')).sort();
+  const messages = await Promise.all(names.map((name) => readFile(join(directory, name), 'utf8')));
+  return messages.filter(
+    (message) => message.includes(`\nTo: ${to}\r\n`) || message.includes(`\nTo: ${to}\n`),
+  );
+}
+
+/**
+ * Issue 5's "done when" in Chromium against the local runtime: a new firm buys a licence with a
+ * 100 % promo code through the local checkout page, finds its key in the outbox, signs in, sees
+ * its subscription 'Actif', cancels it, and is refused from then on.
+ */
+describe('buying, using and cancelling a licence', () => {
+  const baseUrl = inject('baseUrl');
+  const email = `cabinet.${Date.now()}@example.com`;
+  let browser: Browser;
+  let promoCode: string;
+  let licenseKey: string;
+  let page: Page;
+
+  beforeAll(async () => {
+    browser = await launchChromium();
+  });
+  afterAll(async () => {
+    await browser.close();
+  });
+
+  it('gives the admin a 100 % promo code on /admin/test-promo', async () => {
+    const admin = await (await newContext(browser, baseUrl)).newPage();
+    const login = new LoginPage(admin);
+    await login.open();
+    await login.signIn(inject('adminLicenseKey'));
+    await admin.waitForURL('**/admin/workflows');
+    await admin.goto('/admin/test-promo');
+    await admin.getByRole('button', { name: 'Créer un code promo à 100 %' }).click();
+    await admin.getByText('Code promo créé !').first().waitFor();
+    promoCode = (await admin.getByTestId('promo-code').innerText()).trim();
+    expect(promoCode).toMatch(/^TEST[A-Z0-9]{8}$/);
+    expect(await seriousAccessibilityViolations(admin)).toEqual([]);
+    await screenshot(admin, 'admin-test-promo');
+    await admin.context().close();
+  });
+
+  it('buys a licence through the checkout page and receives its key by e-mail', async () => {
+    page = await (await newContext(browser, baseUrl)).newPage();
+    await page.goto('/login');
+    await page.getByRole('button', { name: 'Obtenir votre licence' }).click();
+    await page.getByLabel('Adresse email').fill(email);
+    await page.getByLabel(/Code promo/).fill(promoCode);
+    await screenshot(page, 'purchase-form');
+    await page.getByRole('button', { name: 'Procéder au paiement' }).click();
+
+    // The local Stripe stand-in's hosted checkout: nothing to pay today with the code.
+    await page.waitForURL(/\/checkout\/cs_test_/);
+    await page.getByText(/Total dû aujourd'hui\s*:\s*0,00\s*€/).waitFor();
+    await screenshot(page, 'stand-in-checkout');
+    await page.getByRole('button', { name: 'Payer' }).click();
+
+    await page.waitForURL('**/payment-success**');
+    await page.getByText('Paiement réussi !').waitFor();
+    await page.getByText('Votre licence a été activée.').waitFor();
+
+    await expect.poll(async () => (await emailsTo(email)).length, { timeout: 20_000 }).toBe(1);
+    const [message] = await emailsTo(email);
+    licenseKey = /Votre clé de licence : (NOTARY-[A-Z0-9]{8})/.exec(message ?? '')?.[1] ?? '';
+    expect(licenseKey).toMatch(/^NOTARY-[A-Z0-9]{8}$/);
+  });
+
+  it("signs in with the key and sees the subscription 'Actif'", async () => {
+    await page.goto('/login');
+    await new LoginPage(page).signIn(licenseKey);
+    await page.waitForURL('**/lawyer/**');
+    await page.goto('/lawyer/settings');
+    await page.getByRole('heading', { name: "Gestion de l'abonnement", level: 1 }).waitFor();
+    await page.getByText('Actif', { exact: true }).first().waitFor();
+    await page.getByText(licenseKey).first().waitFor();
+    expect(await seriousAccessibilityViolations(page)).toEqual([]);
+    await screenshot(page, 'subscription-settings');
+  });
+
+  it('cancels at once: signed out, confirmed by e-mail, and refused from then on', async () => {
+    const session = await page.evaluate(() => localStorage.getItem('session_user'));
+    const token = (JSON.parse(session ?? '{}') as { token?: string }).token;
+    expect(token).toBeTruthy();
+
+    await page.getByRole('button', { name: "Résilier l'abonnement" }).click();
+    await page.getByRole('dialog').getByRole('button', { name: 'Résilier', exact: true }).click();
+    await page.getByText('Abonnement résilié').first().waitFor();
+    await page.waitForURL('**/login');
+
+    // The session of before is refused by the server on its very next request.
+    const refused = await page.request.post('/api/check-subscription', {
+      headers: { authorization: `Bearer ${token}` },
+      data: {},
+    });
+    expect(refused.status()).toBe(401);
+    expect(await refused.json()).toEqual({ error: 'Licence inactive. Accès suspendu.' });
+
+    // Signing in again with the key is refused too.
+    await new LoginPage(page).signIn(licenseKey);
+    await page.getByText('Licence inactive. Accès suspendu.').first().waitFor();
+    expect(page.url()).toContain('/login');
+
+    await expect.poll(async () => (await emailsTo(email)).length, { timeout: 20_000 }).toBe(2);
+    const confirmation = (await emailsTo(email))[1] ?? '';
+    expect(confirmation).toContain('Nous confirmons la résiliation de votre abonnement');
+    await screenshot(page, 'after-cancellation');
+  });
+});
