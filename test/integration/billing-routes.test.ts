@@ -1,3 +1,5 @@
+import { randomUUID } from 'node:crypto';
+
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 
 import { StripeEventRepository } from '../../functions/billing/stripe-events';
@@ -11,7 +13,7 @@ import {
 } from '../../lib/local/stripe/stand-in';
 import { TEST_PROMO } from '../../shared/constants';
 import { MESSAGES } from '../../shared/messages';
-import type { RouteName } from '../../shared/routes';
+import { ROUTES, type RouteName } from '../../shared/routes';
 import type {
   CheckoutReply,
   PortalReply,
@@ -37,6 +39,11 @@ import {
 } from '../support/directory';
 import { scanTable, uniqueEmail } from '../support/records';
 import { checkoutSessionIdOf, PUBLIC_URL, subscriptionOfDelivery } from '../unit/billing/support/billing';
+
+/** Every route of the route table that requires a session. */
+const PROTECTED_ROUTES = (Object.keys(ROUTES) as RouteName[]).filter(
+  (name) => ROUTES[name].access !== 'public',
+);
 
 const KEY_SUBJECT = 'Assistant IA juridique : votre clé de licence';
 const CANCELLATION_SUBJECT = 'Assistant IA juridique : confirmation de résiliation de votre abonnement';
@@ -548,6 +555,15 @@ describe('billing routes through their handlers', () => {
             statusCode: 401,
             body: { error: MESSAGES.session.licenseInactive },
           });
+          // Every protected route refuses the session, whatever the request names or carries.
+          for (const name of PROTECTED_ROUTES) {
+            const refused = await call(name, { token, params: { id: randomUUID() }, body: {} });
+            expect({ name, ...refused }).toMatchObject({
+              name,
+              statusCode: 401,
+              body: { error: MESSAGES.session.licenseInactive },
+            });
+          }
           const licence = await bed.licenses.getByHash(bed.vault.hash(holder.licenseKey));
           expect(licence).toMatchObject({ isActive: false, subscriptionStatus: step.status });
         }
