@@ -52,9 +52,21 @@ class ResizeObserverStub {
 /** Installs `matchMedia` and, when missing, an inert `ResizeObserver`. */
 export function installBrowserStubs(): void {
   Object.defineProperty(window, 'matchMedia', { configurable: true, value: matchMedia });
+  // jsdom has no CSS namespace; Cloudscape's Flashbar calls CSS.escape when it moves the focus to
+  // a new flash, on a debounce that may fire after a test ended.
+  if (!('CSS' in globalThis)) {
+    Object.defineProperty(globalThis, 'CSS', { configurable: true, value: { escape: escapeCssIdentifier } });
+  }
   if (!('ResizeObserver' in globalThis)) {
     Object.defineProperty(globalThis, 'ResizeObserver', { configurable: true, value: ResizeObserverStub });
   }
+}
+
+/** CSS.escape as CSSOM defines it, for the identifiers tests use (ids, names). */
+function escapeCssIdentifier(value: string): string {
+  return value
+    .replace(/[^\w-]/g, (character) => `\\${character}`)
+    .replace(/^(-?)(\d)/, (_, dash: string, digit: string) => `${dash}\\3${digit} `);
 }
 
 /** Changes the viewport width and tells the media queries whose answer changed. */
