@@ -17,12 +17,6 @@ import type { AppDependencies } from './runtime/dependencies';
  */
 export const MAX_WEBHOOK_BODY_BYTES = 512 * 1024;
 
-/** Replies to Stripe (never shown to a user): French like every other reply of the API. */
-export const WEBHOOK_REPLIES = {
-  /** Another delivery of the same event, or other work on its subscription, is under way. */
-  busy: 'Événement en cours de traitement : il sera appliqué à la prochaine livraison.',
-} as const;
-
 /**
  * The body exactly as Stripe sent it. API Gateway may hand it over base64-encoded; the signature
  * covers the bytes, so it is decoded, never re-serialised.
@@ -64,7 +58,7 @@ export const createStripeWebhookHandler = (deps: AppDependencies): ApiHandler =>
       const outcome = await service.handleWebhookEvent(verified);
       if (outcome === 'busy') {
         deps.logger.info('Webhook Stripe différé', { eventId: verified.id, eventType: verified.type });
-        return jsonResult(409, { error: WEBHOOK_REPLIES.busy });
+        return jsonResult(409, { error: MESSAGES.subscription.webhookBusy });
       }
       const reply: StripeWebhookReply = { received: true, outcome };
       return jsonResult(200, reply);

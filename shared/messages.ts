@@ -197,6 +197,8 @@ export const MESSAGES = {
     overdueDetail:
       'Votre abonnement mensuel est en retard. Gérez votre abonnement pour éviter la suspension.',
     undefinedDate: 'Non défini',
+    /** Ours, to Stripe (never shown to a user): a 409 while the event is being applied elsewhere. */
+    webhookBusy: 'Événement en cours de traitement : il sera appliqué à la prochaine livraison.',
   },
   dates: {
     invalid: 'Date invalide',
