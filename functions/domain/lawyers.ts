@@ -315,8 +315,10 @@ export class LawyerService {
   }
 
   /**
-   * Workflows and secrets go first, so a failure halfway leaves the profile for a retry to finish;
-   * the profile, the licences and the audit entry go in one transaction; then the sessions.
+   * The subscriptions of his licences end first, so that a payment provider failure deletes
+   * nothing; then his workflows and secrets, so that a failure halfway leaves the profile for a
+   * retry to finish; then the profile, the licences and the audit entry in one transaction; then
+   * the sessions.
    */
   private async erase(
     lawyer: LawyerRecord,
@@ -324,11 +326,6 @@ export class LawyerService {
     actor: AuditActor,
     options: { readonly keepActiveLicenses?: boolean } = {},
   ): Promise<void> {
-    for (const workflow of await this.workflows.listByOwner(lawyer.email)) {
-      await this.workflows.delete(workflow.id);
-    }
-    await this.deps.secrets.delete(lawyer.id);
-
     const licenses = await this.licenses.listByUserEmail(lawyer.email);
     if (lawyer.licenseKeyHash && !licenses.some((license) => license.keyHash === lawyer.licenseKeyHash)) {
       const own = await this.licenses.getByHash(lawyer.licenseKeyHash);
@@ -345,6 +342,11 @@ export class LawyerService {
     }
     // No licence goes while Stripe would still charge for it.
     for (const license of removed) await this.deps.endSubscription?.(license);
+
+    for (const workflow of await this.workflows.listByOwner(lawyer.email)) {
+      await this.workflows.delete(workflow.id);
+    }
+    await this.deps.secrets.delete(lawyer.id);
     try {
       await this.lawyers.delete(lawyer, [
         ...removed.map((license) => ({ Delete: deleteLicenseItem(this.deps.table, license.keyHash) })),

@@ -36,6 +36,7 @@ import {
   lawyerFields,
   type SignedIn,
   signIn,
+  workflowFields,
 } from '../support/directory';
 import { scanTable, uniqueEmail } from '../support/records';
 import { checkoutSessionIdOf, PUBLIC_URL, subscriptionOfDelivery } from '../unit/billing/support/billing';
@@ -464,10 +465,15 @@ describe('billing routes through their handlers', () => {
       const holder = await subscriber();
       const saved = await call<LawyerSaveReply>('saveLawyer', {
         token: admin.token,
-        body: lawyerFields({ email: holder.email, licenseKey: holder.licenseKey }),
+        body: lawyerFields({ email: holder.email, licenseKey: holder.licenseKey, googlePassword: 'secret' }),
       });
       expect(saved.statusCode).toBe(201);
-      return { ...holder, lawyerId: saved.body.lawyer.id };
+      const workflow = await call<{ id: string }>('createWorkflow', {
+        token: admin.token,
+        body: workflowFields(holder.email),
+      });
+      expect(workflow.statusCode).toBe(201);
+      return { ...holder, lawyerId: saved.body.lawyer.id, workflowId: workflow.body.id };
     }
 
     it('ends his subscription at Stripe first, so the firm is no longer charged', async () => {
@@ -505,6 +511,10 @@ describe('billing routes through their handlers', () => {
       expect(await call('getLawyer', { token: admin.token, params: { id: lawyer.lawyerId } })).toMatchObject({
         statusCode: 200,
       });
+      expect(
+        await call('getWorkflow', { token: admin.token, params: { id: lawyer.workflowId } }),
+      ).toMatchObject({ statusCode: 200 });
+      expect(await app.lawyerSecrets.get(lawyer.lawyerId)).toMatchObject({ googlePassword: 'secret' });
       expect(await signIn(app, lawyer.licenseKey)).toMatchObject({ valid: true });
     });
   });
