@@ -1,7 +1,7 @@
-import { DataRetention, type RetentionRun } from './billing/data-retention';
 import { LawyerService } from './domain/lawyers';
+import { DataRetention, type RetentionRun } from './domain/retention';
 import type { AppDependencies } from './runtime/dependencies';
-import { lambdaEventEntry } from './scheduling/event-entry';
+import { lambdaEventEntry } from './runtime/event-entry';
 import { createLicenseKeyVault } from './security/license-key-vault';
 
 /**

@@ -1,5 +1,5 @@
 import { MESSAGES } from '../shared/messages';
-import { billingContextOf } from './billing/billing-handlers';
+import { billingContextOf } from './domain/billing-context';
 import { LawyerService } from './domain/lawyers';
 import { idParameter } from './http/parameters';
 import { apiHandler, lambdaEntry, withStatus } from './http/route-handler';

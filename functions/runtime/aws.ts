@@ -1,13 +1,12 @@
 import { SecretsManagerClient } from '@aws-sdk/client-secrets-manager';
-
-import { awsBillingPorts } from '../billing/ports';
+import { SecretsManagerLawyerSecretStore } from '../adapters/secrets-manager-store';
 import { createTable } from '../data/table';
-import { awsSchedulingPorts } from '../scheduling/ports';
 import { parseAppKeys } from '../security/app-keys';
+import { awsBillingPorts } from './billing-ports';
 import { cachedSecret } from './cached-secret';
 import { type AppDependencies, createJsonLogger, systemClock } from './dependencies';
 import { ENVIRONMENT } from './environment';
-import { SecretsManagerLawyerSecretStore } from './secrets-manager-store';
+import { awsSchedulingPorts } from './scheduling-ports';
 
 /** Reads a required environment variable; a missing one is a deployment error, reported at once. */
 export function requiredEnv(name: string): string {

@@ -1,10 +1,9 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-
-import { DataRetention } from '../../functions/billing/data-retention';
-import { SubscriptionRepository } from '../../functions/billing/subscriptions';
+import { SubscriptionRepository } from '../../functions/data/subscriptions';
 import { createDataRetentionHandler } from '../../functions/data-retention';
 import { RETENTION_ACTOR } from '../../functions/domain/audit';
 import { LawyerService } from '../../functions/domain/lawyers';
+import { DataRetention } from '../../functions/domain/retention';
 import { MESSAGES } from '../../shared/messages';
 import type { LawyerSaveReply } from '../../shared/schemas/directory';
 import type { Workflow } from '../../shared/schemas/workflow';

@@ -2,7 +2,7 @@ import type { TransactWriteCommandInput } from '@aws-sdk/lib-dynamodb';
 import { DeleteCommand, GetCommand, PutCommand, QueryCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
 
 import { RETENTION_DAYS } from '../../shared/constants';
-import { isConditionFailure, type Table } from '../data/table';
+import { isConditionFailure, type Table } from './table';
 
 /**
  * The billing side of a licence, kept apart from the licence record itself:

@@ -1,9 +1,8 @@
 import type { SecretsManagerClient } from '@aws-sdk/client-secrets-manager';
 import { SQSClient } from '@aws-sdk/client-sqs';
-
-import { webhookSigningKey } from '../delivery/signature';
-import { cachedSecret } from '../runtime/cached-secret';
-import { createSqsDispatchQueue, type DispatchQueue } from './queue';
+import { createSqsDispatchQueue, type DispatchQueue } from '../adapters/dispatch-queue';
+import { webhookSigningKey } from '../adapters/webhook-signature';
+import { cachedSecret } from './cached-secret';
 
 /** What the scheduling handlers need from the world beyond the table, clock and logger. */
 export interface SchedulingPorts {

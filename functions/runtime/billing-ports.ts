@@ -1,11 +1,10 @@
 import type { SecretsManagerClient } from '@aws-sdk/client-secrets-manager';
 import { SESv2Client } from '@aws-sdk/client-sesv2';
-
-import { cachedSecret } from '../runtime/cached-secret';
-import type { Mailer } from './mailer';
-import type { Payments } from './payments';
-import { SesMailer } from './ses-mailer';
-import { StripePayments } from './stripe-payments';
+import { SesMailer } from '../adapters/ses-mailer';
+import { StripePayments } from '../adapters/stripe-payments';
+import type { Mailer } from '../domain/mailer';
+import type { Payments } from '../domain/payments';
+import { cachedSecret } from './cached-secret';
 
 /** What the billing handlers need from the world beyond the table, keys, clock and logger. */
 export interface BillingPorts {

@@ -1,8 +1,8 @@
+import { SubscriptionRepository } from '../data/subscriptions';
 import type { Table } from '../data/table';
-import { RETENTION_ACTOR } from '../domain/audit';
-import type { LawyerService } from '../domain/lawyers';
 import type { Clock, Logger } from '../runtime/dependencies';
-import { SubscriptionRepository } from './subscriptions';
+import { RETENTION_ACTOR } from './audit';
+import type { LawyerService } from './lawyers';
 
 /** How many ended subscriptions one run looks at; the next run takes the rest. */
 export const PURGE_BATCH_SIZE = 100;
