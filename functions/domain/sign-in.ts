@@ -4,12 +4,13 @@ import { SIGN_IN_THROTTLE } from '../../shared/constants';
 import { MESSAGES } from '../../shared/messages';
 import type { Role, VerifyLicenseReply } from '../../shared/schemas/session';
 import { type LawyerRecord, LawyerRepository } from '../data/lawyers';
-import { type LicenseRecord, LicenseRepository } from '../data/licenses';
+import { LicenseRepository } from '../data/licenses';
 import { SignInAttemptRepository } from '../data/sign-in-attempts';
 import type { Table } from '../data/table';
 import type { Clock } from '../runtime/dependencies';
 import type { AppKeys } from '../security/app-keys';
 import { createLicenseKeyVault } from '../security/license-key-vault';
+import { findLawyerOfLicense } from './members';
 import { SessionService } from './sessions';
 
 /** The outcome of a sign-in attempt: the reply and its HTTP status (429 while the client is refused). */
@@ -24,16 +25,6 @@ export function displayNameOf(role: Role, lawyer: LawyerRecord | null): string {
   if (role === 'lawyer' || role === 'notary')
     return lawyer ? `${lawyer.firstName} ${lawyer.lastName}` : 'Avocat';
   return 'Utilisateur';
-}
-
-/**
- * Lawyer look-up of spec §5: first by licence key, then by the licence's e-mail.
- */
-export async function findLawyerOfLicense(lawyers: LawyerRepository, license: LicenseRecord) {
-  return (
-    (await lawyers.findByLicenseHash(license.keyHash)) ??
-    (license.userEmail ? await lawyers.findByEmail(license.userEmail) : null)
-  );
 }
 
 /**
