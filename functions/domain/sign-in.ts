@@ -30,9 +30,11 @@ export function displayNameOf(role: Role, lawyer: LawyerRecord | null): string {
 /**
  * verify-license: checks a licence key and opens a session.
  *
- * Wrong keys are counted per client: after a few the replies are slowed down, after more the
- * client is refused until its window ends, with one reply whatever the key (so a refused client
- * learns nothing about the keys it tries).
+ * Attempts are counted per client address over a fixed window, each one before its key is looked
+ * at; a right key gives its own attempt back. After a few the replies are slowed down, after more
+ * the client is refused until its window ends, with one reply whatever the key (so a refused
+ * client learns nothing about the keys it tries). A right key never erases the wrong ones before
+ * it: they are forgotten when their window ends.
  */
 export class SignInService {
   private readonly licenses: LicenseRepository;
@@ -54,21 +56,23 @@ export class SignInService {
   async verify(licenseKey: string, clientAddress: string): Promise<SignInOutcome> {
     const nowSeconds = Math.floor(this.clock.now().getTime() / 1000);
     const client = this.clientHash(clientAddress);
-    const { failures } = await this.attempts.get(client, nowSeconds);
-    if (failures >= SIGN_IN_THROTTLE.lockAfter) {
+    // Counted before the key is looked at, so that parallel attempts cannot all pass the check.
+    const reserved = await this.attempts.reserve(client, nowSeconds, SIGN_IN_THROTTLE.windowSeconds);
+    if (reserved.earlier >= SIGN_IN_THROTTLE.lockAfter) {
       return { statusCode: 429, reply: { valid: false, error: MESSAGES.login.tooManyAttempts } };
     }
-    if (failures >= SIGN_IN_THROTTLE.slowAfter) {
-      const steps = failures - SIGN_IN_THROTTLE.slowAfter + 1;
+    if (reserved.earlier >= SIGN_IN_THROTTLE.slowAfter) {
+      const steps = reserved.earlier - SIGN_IN_THROTTLE.slowAfter + 1;
       await this.clock.sleep(Math.min(steps * SIGN_IN_THROTTLE.delayStepMs, SIGN_IN_THROTTLE.maxDelayMs));
     }
 
     const vault = createLicenseKeyVault(this.keys);
     const license = await this.licenses.getByHash(vault.hash(licenseKey));
     if (!license) {
-      await this.attempts.recordFailure(client, nowSeconds, SIGN_IN_THROTTLE.windowSeconds);
       return { statusCode: 200, reply: { valid: false, error: MESSAGES.login.invalidKey } };
     }
+    // A right key does not count against its client; the wrong ones before it still do.
+    await this.attempts.release(client, reserved);
     if (!license.isActive) {
       return { statusCode: 200, reply: { valid: false, error: MESSAGES.session.licenseInactive } };
     }
@@ -76,7 +80,6 @@ export class SignInService {
     const lawyer = license.licenseType === 'admin' ? null : await findLawyerOfLicense(this.lawyers, license);
     const userEmail = lawyer?.email ?? license.userEmail ?? '';
     const session = await this.sessions.open(license, userEmail);
-    if (failures > 0) await this.attempts.reset(client);
     return {
       statusCode: 200,
       reply: {
