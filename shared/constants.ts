@@ -104,6 +104,9 @@ export const DEFAULT_GOOGLE_REDIRECT_URI = 'https://developers.google.com/oauthp
 /** Sessions: an absolute lifetime, never extended by activity. */
 export const SESSION_LIFETIME_SECONDS = 12 * 60 * 60;
 
+/** Live sessions one licence may hold; opening one more ends the oldest. */
+export const MAX_SESSIONS_PER_LICENSE = 20;
+
 /** The largest JSON body any call accepts (bytes). */
 export const MAX_BODY_BYTES = 64 * 1024;
 
