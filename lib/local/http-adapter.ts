@@ -32,6 +32,21 @@ const CONTENT_TYPES: Record<string, string> = {
   '.txt': 'text/plain; charset=utf-8',
 };
 
+/**
+ * The longest path served: API Gateway refuses request lines beyond its limits before any route
+ * is matched, and no route of ours has a use for more.
+ */
+const MAX_PATH_LENGTH = 2_048;
+
+/** A percent-decoded path segment, or null when its encoding is malformed (`%E0%A4%A`, `%ZZ`). */
+function decodeSegment(segment: string): string | null {
+  try {
+    return decodeURIComponent(segment);
+  } catch {
+    return null;
+  }
+}
+
 function compile(route: RouteDefinition, handler: ApiHandler): CompiledRoute {
   const parameterNames: string[] = [];
   const source = route.path
@@ -99,8 +114,12 @@ export function createHttpAdapter(options: HttpAdapterOptions) {
     const { candidate, match } = found;
     const body = await readBody(request, MAX_BODY_BYTES);
     if (body === null) return sendJson(response, 413, { error: MESSAGES.request.tooLarge });
+    const decoded = candidate.parameterNames.map((_, index) => decodeSegment(match[index + 1] ?? ''));
+    // API Gateway answers a path parameter it cannot decode with a 400, before any function runs.
+    if (decoded.some((value) => value === null))
+      return sendJson(response, 400, { error: MESSAGES.request.invalid });
     const pathParameters = Object.fromEntries(
-      candidate.parameterNames.map((name, index) => [name, decodeURIComponent(match[index + 1] ?? '')]),
+      candidate.parameterNames.map((name, index) => [name, decoded[index] ?? '']),
     );
     const headers = Object.fromEntries(
       Object.entries(request.headers)
@@ -150,7 +169,12 @@ export function createHttpAdapter(options: HttpAdapterOptions) {
     if (url.pathname === '/config.json') {
       return sendJson(response, 200, options.siteConfig);
     }
-    const requested = normalize(decodeURIComponent(url.pathname));
+    const decodedPath = decodeSegment(url.pathname);
+    if (decodedPath === null) {
+      response.writeHead(400, { 'content-type': 'text/plain; charset=utf-8', ...SECURITY_HEADERS });
+      return response.end('Bad request');
+    }
+    const requested = normalize(decodedPath);
     let file = resolve(join(siteRoot, requested));
     const inside = file === siteRoot || file.startsWith(siteRoot + sep);
     const isFile = inside && existsSync(file) && statSync(file).isFile();
@@ -175,6 +199,10 @@ export function createHttpAdapter(options: HttpAdapterOptions) {
     const started = Date.now();
     const url = new URL(request.url ?? '/', 'http://localhost');
     try {
+      if (url.pathname.length > MAX_PATH_LENGTH) {
+        request.resume();
+        return sendJson(response, 404, { error: MESSAGES.request.notFound });
+      }
       if (url.pathname === '/api' || url.pathname.startsWith('/api/')) await serveApi(request, response, url);
       else if (request.method === 'GET' || request.method === 'HEAD') serveSite(response, url);
       else sendJson(response, 405, { error: MESSAGES.request.methodNotAllowed });
