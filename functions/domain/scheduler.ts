@@ -33,6 +33,13 @@ export interface SchedulerDependencies {
   readonly logger: Logger;
 }
 
+/**
+ * The window of a forced run: a workflow claimed less than this ago (by the minute tick or another
+ * forced run) is not dispatched again by a forced run, so concurrent 'Déclencher Maintenant'
+ * clicks call each workflow once, with one webhook-id.
+ */
+export const FORCED_RUN_WINDOW_MS = 60_000;
+
 /** Conditional writes in flight at once while claiming. */
 const CLAIM_CONCURRENCY = 25;
 /** SendMessageBatch calls in flight at once. */
@@ -62,7 +69,10 @@ interface Claim extends Candidate {
  *   within seconds of its due time rather than up to a minute late.
  * - A send that fails gives the slot back, so the next tick dispatches it: nothing is lost.
  * - Forced ('manual_force'): every active, scheduled workflow runs now; its last run is cleared
- *   first (spec §4), in the same conditional write as the claim.
+ *   first (spec §4), in the same conditional write as the claim. Once per workflow per window:
+ *   the claim is refused for a workflow claimed within the last minute, so of concurrent forced
+ *   runs exactly one dispatches each workflow, and its dispatch id (workflow + the slot claimed)
+ *   is the one webhook-id n8n sees.
  */
 export class SchedulerService {
   constructor(private readonly deps: SchedulerDependencies) {}
@@ -147,14 +157,24 @@ export class SchedulerService {
         new UpdateCommand({
           TableName: this.deps.table.name,
           Key: workflowKey(workflow.id),
-          UpdateExpression: `SET DueSK = :next, cronNextRun = :nextRun${forced ? ', cronLastRun = :null' : ''}`,
-          ConditionExpression: 'DueSK = :read AND active = :true AND cronEnabled = :true',
+          UpdateExpression: `SET DueSK = :next, cronNextRun = :nextRun, claimedAt = :now${forced ? ', cronLastRun = :null' : ''}`,
+          // A forced run also skips a workflow claimed within the last window (by a tick or by
+          // another forced run that read it after that one's claim): one dispatch per window.
+          ConditionExpression: `DueSK = :read AND active = :true AND cronEnabled = :true${
+            forced ? ' AND (attribute_not_exists(claimedAt) OR claimedAt <= :windowStart)' : ''
+          }`,
           ExpressionAttributeValues: {
             ':next': nextSortKey,
             ':nextRun': slot.nextRun,
+            ':now': now.toISOString(),
             ':read': candidate.dueSortKey,
             ':true': true,
-            ...(forced ? { ':null': null } : {}),
+            ...(forced
+              ? {
+                  ':null': null,
+                  ':windowStart': new Date(now.getTime() - FORCED_RUN_WINDOW_MS).toISOString(),
+                }
+              : {}),
           },
         }),
       );
