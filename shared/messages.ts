@@ -118,6 +118,10 @@ export const MESSAGES = {
     notFound: 'Dossier introuvable',
   },
   execution: {
+    /** Same voice: a queued or retried run not called, because scheduling was switched off meanwhile. */
+    cancelledUnscheduled: 'Exécution annulée : la planification a été désactivée entre-temps',
+    /** Same voice: the same, because the automation was deactivated meanwhile. */
+    cancelledInactive: "Exécution annulée : l'automatisation a été désactivée entre-temps",
     invalidWebhookUrl: 'URL du webhook invalide',
     connectionError: (message: string) => `Erreur de connexion: ${message}`,
     noResponse: 'Aucune réponse reçue du serveur',

@@ -1,3 +1,4 @@
+import { MESSAGES } from '../../shared/messages';
 import {
   type DispatchMessage,
   DispatchMessage as DispatchMessageSchema,
@@ -44,8 +45,10 @@ export type DispatchResult = 'done' | 'retry';
  *   there, and the message says so.
  * - After `maxReceiveCount` attempts the message is reported failed once more and SQS moves it to
  *   the dead-letter queue (alarmed; an admin can send it back). Every attempt is in the history.
- * - A workflow deleted, deactivated or unscheduled since it was dispatched is not called, nor is a
- *   run already finished (SQS may deliver a message twice).
+ * - A workflow deactivated or unscheduled since it was dispatched is not called: its history
+ *   records the run as cancelled, with the reason. A deleted one is not called either; its history
+ *   went with it, so a log line says so. A run already finished (SQS may deliver a message twice)
+ *   is not called again.
  */
 export class WorkerService {
   private readonly workflows: WorkflowRepository;
@@ -66,14 +69,14 @@ export class WorkerService {
       return 'retry';
     }
     const workflow = await this.workflows.getById(dispatch.workflowId);
-    if (!workflow?.active || !workflow.cronEnabled) {
-      this.deps.logger.info('Exécution abandonnée : automatisation supprimée, inactive ou non planifiée', {
+    if (!workflow) {
+      // Deleted with its history: there is no history left to write to, so the log says it.
+      this.deps.logger.warn('Exécution annulée : automatisation supprimée', {
         workflowId: dispatch.workflowId,
         dispatchId: dispatch.dispatchId,
       });
       return 'done';
     }
-
     if (await this.executions.isDone(workflow.id, dispatch.dispatchId)) {
       // SQS delivers a message at least once: a second delivery of a finished run is not called.
       this.deps.logger.info('Exécution déjà terminée : message en double ignoré', {
@@ -84,6 +87,30 @@ export class WorkerService {
     }
 
     const attempt = Math.max(1, received.receiveCount);
+    if (!workflow.active || !workflow.cronEnabled) {
+      // Switched off since it was queued (perhaps between two attempts): not called, and its
+      // history says why rather than the run vanishing.
+      const message = workflow.active
+        ? MESSAGES.execution.cancelledUnscheduled
+        : MESSAGES.execution.cancelledInactive;
+      await this.executions.record({
+        workflowId: workflow.id,
+        dispatchId: dispatch.dispatchId,
+        trigger: dispatch.trigger,
+        startedAt: this.deps.clock.now().toISOString(),
+        durationMs: 0,
+        httpStatus: null,
+        outcome: 'cancelled',
+        message,
+        attempt,
+      });
+      this.deps.logger.info('Exécution annulée', {
+        workflowId: workflow.id,
+        dispatchId: dispatch.dispatchId,
+        message,
+      });
+      return 'done';
+    }
     const { startedAt, outcome } = await callWorkflowWebhook(
       workflow,
       { trigger: dispatch.trigger, dueAt: dispatch.dueAt, messageId: dispatch.dispatchId },

@@ -64,7 +64,8 @@ export const Execution = z.object({
   startedAt: IsoTimestamp,
   durationMs: z.number().int(),
   httpStatus: z.number().int().nullable(),
-  outcome: z.enum(['success', 'failed']),
+  /** 'cancelled': a dispatched run not called, the automation switched off meanwhile (message says which). */
+  outcome: z.enum(['success', 'failed', 'cancelled']),
   message: z.string(),
   attempt: z.number().int(),
   /**

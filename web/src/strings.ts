@@ -170,7 +170,7 @@ export const STRINGS = {
       manual_force: 'Forcé',
       redrive: 'Relancé',
     },
-    outcomes: { success: 'Réussi', failed: 'Échec' },
+    outcomes: { success: 'Réussi', failed: 'Échec', cancelled: 'Annulé' },
     retries: {
       scheduled: 'Échec, nouvelle tentative prévue',
       dead_letter: 'Échec, en file des messages en échec',
