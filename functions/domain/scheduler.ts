@@ -17,6 +17,7 @@ import {
   NEVER_RAN,
 } from '../data/due-index';
 import { queryAll } from '../data/query-all';
+import type { RunKind } from '../data/scheduler-runs';
 import { isConditionFailure, type Table } from '../data/table';
 import { toWorkflowRecord, type WorkflowRecord, workflowKey } from '../data/workflows';
 import type { Clock, Logger } from '../runtime/dependencies';
@@ -99,17 +100,17 @@ export class SchedulerService {
       }));
     const batches = chunks(claims, WEBHOOK_QUEUE.sendBatchSize);
     const outcomes = await mapWithConcurrency(batches, SEND_CONCURRENCY, (batch) =>
-      this.send(batch, now, dispatchTrigger, forced),
+      this.send(batch, now, dispatchTrigger, forced, trigger === 'schedule' ? 'schedule' : 'manual'),
     );
     for (const outcome of outcomes) executions.push(...outcome);
 
-    const succeeded = executions.filter((execution) => execution.status === 'success').length;
-    const failed = executions.length - succeeded;
+    const queued = executions.filter((execution) => execution.status === 'queued').length;
+    const failed = executions.length - queued;
     const summary = forced ? MESSAGES.scheduler.forcedSummary : MESSAGES.scheduler.summary;
     this.deps.logger.info('Planificateur exécuté', {
       trigger,
       checked: candidates.length,
-      dispatched: succeeded,
+      dispatched: queued,
       failed,
     });
     return {
@@ -118,7 +119,7 @@ export class SchedulerService {
       timestamp: now.toISOString(),
       workflows_checked: candidates.length,
       executions,
-      message: summary(succeeded, executions.length),
+      message: summary(queued, candidates.length),
       ...(failed > 0 ? { error: MESSAGES.scheduler.someQueueFailures(failed) } : {}),
     };
   }
@@ -195,6 +196,7 @@ export class SchedulerService {
     now: Date,
     trigger: ExecutionTrigger,
     forced: boolean,
+    runKind: RunKind,
   ): Promise<SchedulerExecution[]> {
     const entries: DispatchEntry[] = batch.map(({ workflow, slot }) => ({
       message: {
@@ -202,6 +204,7 @@ export class SchedulerService {
         dueAt: slot.dueAt,
         dispatchId: dispatchIdOf(workflow.id, slot.dueAt),
         trigger,
+        run: { kind: runKind, at: now.toISOString() },
       },
       delaySeconds: dispatchDelaySeconds(slot.dueAt, now),
     }));
@@ -215,7 +218,7 @@ export class SchedulerService {
           const delay = entries[index]?.delaySeconds ?? 0;
           return {
             ...base,
-            status: 'success',
+            status: 'queued',
             message: delay > 0 ? MESSAGES.scheduler.queuedWithDelay(delay) : MESSAGES.scheduler.queued,
           };
         }

@@ -6,6 +6,7 @@ import {
 } from '../adapters/dispatch-queue';
 import { backoffSeconds } from '../adapters/webhook-delivery';
 import { ExecutionRepository } from '../data/executions';
+import { SchedulerRunRepository } from '../data/scheduler-runs';
 import type { Table } from '../data/table';
 import { WorkflowRepository } from '../data/workflows';
 import type { Logger } from '../runtime/dependencies';
@@ -109,6 +110,7 @@ export class WorkerService {
         dispatchId: dispatch.dispatchId,
         message,
       });
+      await this.reportToRun(dispatch, { status: 'failed', message });
       return 'done';
     }
     const { startedAt, outcome } = await callWorkflowWebhook(
@@ -144,6 +146,13 @@ export class WorkerService {
       failure: outcome.failure,
       retry,
     });
+    // Its end reaches the scheduler run that queued it (the last result on /admin/settings).
+    if (retry !== 'scheduled') {
+      await this.reportToRun(dispatch, {
+        status: outcome.ok ? 'success' : 'failed',
+        message: outcome.message,
+      });
+    }
     if (!retry) return 'done';
 
     // After the last attempt the message goes to the dead-letter queue at its next receive: now.
@@ -156,6 +165,22 @@ export class WorkerService {
       });
     });
     return 'retry';
+  }
+
+  private async reportToRun(
+    dispatch: DispatchMessage,
+    outcome: { readonly status: 'success' | 'failed'; readonly message: string },
+  ): Promise<void> {
+    if (!dispatch.run) return;
+    await new SchedulerRunRepository(this.deps.table)
+      .recordOutcome(dispatch.run.kind, dispatch.run.at, dispatch.workflowId, outcome)
+      .catch((error: unknown) => {
+        // The history has it already; the last result only misses this one line.
+        this.deps.logger.warn('Résultat non reporté au planificateur', {
+          workflowId: dispatch.workflowId,
+          errorName: error instanceof Error ? error.name : 'inconnu',
+        });
+      });
   }
 }
 

@@ -17,7 +17,8 @@ export type SchedulerRequest = z.infer<typeof SchedulerRequest>;
 export const SchedulerExecution = z.object({
   workflowId: EntityId,
   workflowName: z.string(),
-  status: z.enum(['success', 'failed']),
+  /** 'queued' until its call ends; then the call's 'success' or 'failed' (the worker reports it). */
+  status: z.enum(['queued', 'success', 'failed']),
   message: z.string().optional(),
 });
 export type SchedulerExecution = z.infer<typeof SchedulerExecution>;

@@ -278,7 +278,7 @@ describe('webhook worker', () => {
     );
 
     const sent = run.executions
-      .filter((execution) => execution.status === 'success')
+      .filter((execution) => execution.status === 'queued')
       .map((e) => e.workflowId);
     const recorded = (await Promise.all(workflows.map((workflow) => history(workflow.id)))).flat();
     const finished = recorded
