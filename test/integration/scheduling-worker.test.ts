@@ -277,9 +277,7 @@ describe('webhook worker', () => {
       60_000,
     );
 
-    const sent = run.executions
-      .filter((execution) => execution.status === 'queued')
-      .map((e) => e.workflowId);
+    const sent = run.executions.filter((execution) => execution.status === 'queued').map((e) => e.workflowId);
     const recorded = (await Promise.all(workflows.map((workflow) => history(workflow.id)))).flat();
     const finished = recorded
       .filter((execution) => !execution.retry)
