@@ -18,9 +18,9 @@ import { type BillingEmail, type CheckoutRecord, SubscriptionRepository } from '
 import { isConditionFailure, type Table } from '../data/table';
 import type { Clock, Logger } from '../runtime/dependencies';
 import type { LicenseKeyVault } from '../security/license-key-vault';
-import { PaymentProviderError, PaymentsError, PromotionCodeRefusedError } from './billing-errors';
+import { PaymentProviderUnavailableError, PaymentsError, PromotionCodeRefusedError } from './billing-errors';
 import { cancellationEmail, licenseKeyEmail } from './emails';
-import { BadRequestError, NotFoundError } from './errors';
+import { InvalidInputError, NotFoundError } from './errors';
 import { licenseStateOf, sameLicenseState } from './license-state';
 import { newLicenseRecord } from './licenses';
 import type { Mailer, MailMessage } from './mailer';
@@ -97,8 +97,8 @@ export class BillingService {
 
   /**
    * create-checkout: a Stripe Checkout for the licence, with the promotion code if it is usable.
-   * @throws BadRequestError 'Code promo invalide ou expiré' for an unknown, inactive or used-up code
-   * @throws PaymentProviderError 'Erreur lors de la création du paiement' when Stripe fails
+   * @throws InvalidInputError 'Code promo invalide ou expiré' for an unknown, inactive or used-up code
+   * @throws PaymentProviderUnavailableError 'Erreur lors de la création du paiement' when Stripe fails
    */
   async createCheckout(request: CheckoutRequest): Promise<{ url: string }> {
     const promoCode = request.promoCode?.trim();
@@ -110,7 +110,7 @@ export class BillingService {
       const usable =
         promotion?.active === true &&
         (promotion.maxRedemptions === null || promotion.timesRedeemed < promotion.maxRedemptions);
-      if (!promotion || !usable) throw new BadRequestError(MESSAGES.purchase.promoInvalid);
+      if (!promotion || !usable) throw new InvalidInputError('promoCode', MESSAGES.purchase.promoInvalid);
       promotionCodeId = promotion.id;
     }
     try {
@@ -125,7 +125,7 @@ export class BillingService {
     } catch (error) {
       // The code was usable a moment ago but Stripe refused it: used up in between.
       if (error instanceof PromotionCodeRefusedError)
-        throw new BadRequestError(MESSAGES.purchase.promoInvalid);
+        throw new InvalidInputError('promoCode', MESSAGES.purchase.promoInvalid);
       throw this.providerFailure(MESSAGES.purchase.checkoutFailed, error);
     }
   }
@@ -429,11 +429,11 @@ export class BillingService {
     }
   }
 
-  private providerFailure(message: string, error: unknown): PaymentProviderError {
+  private providerFailure(message: string, error: unknown): PaymentProviderUnavailableError {
     this.deps.logger.warn('Échec chez le prestataire de paiement', {
       errorName: (error as Error)?.name,
       errorMessage: error instanceof PaymentsError ? error.message : undefined,
     });
-    return new PaymentProviderError(message, { cause: error });
+    return new PaymentProviderUnavailableError(message, { cause: error });
   }
 }

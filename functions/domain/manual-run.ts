@@ -9,7 +9,7 @@ import { ExecutionRepository } from '../data/executions';
 import { isConditionFailure, type Table } from '../data/table';
 import { type WorkflowRecord, WorkflowRepository, workflowKey } from '../data/workflows';
 import type { Logger } from '../runtime/dependencies';
-import { BadRequestError, ConflictError, HttpError, NotFoundError } from './errors';
+import { ConflictError, InvalidInputError, NotFoundError, TooManyAttemptsError } from './errors';
 import type { SessionContext } from './sessions';
 import { callWorkflowWebhook, type WebhookCallSettings } from './webhook-call';
 
@@ -59,9 +59,9 @@ export class ManualRunService {
   async run(caller: Caller, request: ExecuteWebhookRequest): Promise<ExecuteWebhookReply> {
     const workflow = await visibleWorkflow(this.deps.table, caller, request.workflowId);
     if (request.webhookUrl !== undefined && !sameWebhookUrl(request.webhookUrl, workflow.webhookUrl)) {
-      throw new BadRequestError(MESSAGES.execution.invalidWebhookUrl);
+      throw new InvalidInputError('webhookUrl', MESSAGES.execution.invalidWebhookUrl);
     }
-    if (!workflow.webhookUrl) throw new BadRequestError(MESSAGES.execution.invalidWebhookUrl);
+    if (!workflow.webhookUrl) throw new InvalidInputError('webhookUrl', MESSAGES.execution.invalidWebhookUrl);
     if (!workflow.active && caller.role !== 'admin') {
       throw new ConflictError(MESSAGES.execution.workflowInactive);
     }
@@ -117,7 +117,7 @@ export class ManualRunService {
         }),
       );
     } catch (error) {
-      if (isConditionFailure(error)) throw new HttpError(429, MESSAGES.execution.manualRunLocked);
+      if (isConditionFailure(error)) throw new TooManyAttemptsError(MESSAGES.execution.manualRunLocked);
       throw error;
     }
   }

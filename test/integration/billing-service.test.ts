@@ -3,8 +3,8 @@ import { StripePayments } from '../../functions/adapters/stripe-payments';
 import type { LicenseRecord, LicenseRepository } from '../../functions/data/licenses';
 import { SubscriptionRepository } from '../../functions/data/subscriptions';
 import type { BillingService } from '../../functions/domain/billing';
-import { PaymentProviderError } from '../../functions/domain/billing-errors';
-import { BadRequestError, NotFoundError } from '../../functions/domain/errors';
+import { PaymentProviderUnavailableError } from '../../functions/domain/billing-errors';
+import { InvalidInputError, NotFoundError } from '../../functions/domain/errors';
 import { issueLicense } from '../../functions/domain/licenses';
 import type { LicenseKeyVault } from '../../functions/security/license-key-vault';
 import { freePort } from '../../lib/local/free-port';
@@ -141,7 +141,7 @@ describe('BillingService', () => {
       });
 
       // Assert
-      await expect(attempt).rejects.toBeInstanceOf(BadRequestError);
+      await expect(attempt).rejects.toBeInstanceOf(InvalidInputError);
       await expect(attempt).rejects.toMatchObject({
         statusCode: 400,
         message: MESSAGES.purchase.promoInvalid,
@@ -193,7 +193,7 @@ describe('BillingService', () => {
         });
 
         // Assert
-        await expect(attempt).rejects.toBeInstanceOf(PaymentProviderError);
+        await expect(attempt).rejects.toBeInstanceOf(PaymentProviderUnavailableError);
         await expect(attempt).rejects.toMatchObject({
           statusCode: 424,
           message: MESSAGES.purchase.checkoutFailed,
