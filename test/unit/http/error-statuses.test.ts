@@ -13,10 +13,10 @@ import {
 import { MESSAGES } from '../../../shared/messages';
 
 /** Every error class the domain modules export, found by walking their exports. */
-const domainErrorClasses = [...Object.values(domainErrors), ...Object.values(billingErrors)].filter(
-  (value): value is abstract new (...args: never[]) => DomainError =>
-    typeof value === 'function' && value.prototype instanceof DomainError,
-);
+const domainErrorClasses: (abstract new (...args: never[]) => DomainError)[] = [
+  ...Object.values(domainErrors),
+  ...Object.values(billingErrors),
+].filter((value) => typeof value === 'function' && value.prototype instanceof DomainError);
 
 describe('the error status table', () => {
   it('finds the domain error classes to check', () => {
