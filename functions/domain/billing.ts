@@ -1,21 +1,14 @@
 import { randomUUID } from 'node:crypto';
 
-import { TransactWriteCommand } from '@aws-sdk/lib-dynamodb';
-
 import { RETENTION_DAYS } from '../../shared/constants';
 import { generateLicenseKey } from '../../shared/license-key';
 import { MESSAGES } from '../../shared/messages';
 import type { CheckoutRequest, PromoCodeReply, SubscriptionView } from '../../shared/schemas/billing';
 import type { SuccessReply } from '../../shared/schemas/common';
-import {
-  LicenseNotFoundError,
-  type LicenseRecord,
-  LicenseRepository,
-  putLicenseItem,
-} from '../data/licenses';
+import { LicenseNotFoundError, type LicenseRecord, LicenseRepository } from '../data/licenses';
 import { StripeEventRepository } from '../data/stripe-events';
 import { type BillingEmail, type CheckoutRecord, SubscriptionRepository } from '../data/subscriptions';
-import { isConditionFailure, type Table } from '../data/table';
+import type { Table } from '../data/table';
 import type { Clock, Logger } from '../runtime/dependencies';
 import type { LicenseKeyVault } from '../security/license-key-vault';
 import { PaymentProviderUnavailableError, PaymentsError, PromotionCodeRefusedError } from './billing-errors';
@@ -290,32 +283,23 @@ export class BillingService {
         ),
         ...licenseStateOf(subscription),
       };
-      try {
-        await this.deps.table.doc.send(
-          new TransactWriteCommand({
-            TransactItems: [
-              { Put: putLicenseItem(this.deps.table, record) },
-              ...this.subscriptions.linkItems({
-                checkoutSessionId: session.id,
-                subscriptionId: subscription.id,
-                customerId: subscription.customerId,
-                keyHash: record.keyHash,
-                email,
-                now,
-              }),
-            ],
-          }),
-        );
+      const issued = await this.subscriptions.issueLicense(record, {
+        checkoutSessionId: session.id,
+        subscriptionId: subscription.id,
+        customerId: subscription.customerId,
+        keyHash: record.keyHash,
+        email,
+        now,
+      });
+      if (issued) {
         this.deps.logger.info('Licence émise après paiement', { checkoutSessionId: session.id });
-        const issued = await this.subscriptions.getCheckout(session.id);
-        if (!issued) throw new Error('Paiement sans trace après émission de licence');
-        return issued;
-      } catch (error) {
-        if (!isConditionFailure(error)) throw error;
-        const existing = await this.subscriptions.getCheckout(session.id);
-        if (existing) return existing;
-        // Otherwise the generated key collided with an existing one: draw another.
+        const checkout = await this.subscriptions.getCheckout(session.id);
+        if (!checkout) throw new Error('Paiement sans trace après émission de licence');
+        return checkout;
       }
+      const existing = await this.subscriptions.getCheckout(session.id);
+      if (existing) return existing;
+      // Otherwise the generated key collided with an existing one: draw another.
     }
     throw new Error('Impossible de générer une clé de licence unique');
   }
