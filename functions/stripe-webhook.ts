@@ -5,6 +5,7 @@ import { ROUTES, routeKey } from '../shared/routes';
 import type { StripeWebhookReply } from '../shared/routes/billing';
 import { billingContextOf } from './domain/billing-context';
 import { WebhookSignatureInvalidError } from './domain/billing-errors';
+import { ConflictError } from './domain/errors';
 import { type ApiEvent, type ApiHandler, type ApiResult, jsonResult } from './http/api-event';
 import { bodyTextOf, errorReply, type RouteContext } from './http/middlewares';
 import { byRouteKey, lambdaEntry } from './http/route-handler';
@@ -46,7 +47,8 @@ export const createStripeWebhookHandler = (deps: AppDependencies): ApiHandler =>
       const outcome = await service.handleWebhookEvent(verified);
       if (outcome === 'busy') {
         deps.logger.info('Webhook Stripe différé', { eventId: verified.id, eventType: verified.type });
-        return jsonResult(409, { error: MESSAGES.subscription.webhookBusy });
+        // A conflict, so that Stripe delivers it again later (its status comes from the one table).
+        throw new ConflictError(MESSAGES.subscription.webhookBusy);
       }
       const reply: StripeWebhookReply = { received: true, outcome };
       return jsonResult(200, reply);
