@@ -1,7 +1,7 @@
 import { MESSAGES } from '../shared/messages';
 import { LawyerRepository } from './data/lawyers';
 import { billingContextOf, ownLicense } from './domain/billing-context';
-import { BadRequestError } from './domain/errors';
+import { InvalidInputError } from './domain/errors';
 import { ownerEmailOf } from './domain/members';
 import { apiHandler, lambdaEntry } from './http/route-handler';
 import type { AppDependencies } from './runtime/dependencies';
@@ -19,7 +19,7 @@ export const createUpdateLicenseEmailHandler = (deps: AppDependencies) => {
       const { service, vault } = await billing();
       ownLicense(session, body.licenseKey, vault);
       const email = await ownerEmailOf(lawyers, session);
-      if (!email) throw new BadRequestError(MESSAGES.subscription.updateLicenseFailed);
+      if (!email) throw new InvalidInputError('email', MESSAGES.subscription.updateLicenseFailed);
       return service.updateLicenseEmail(body.licenseKey, email);
     },
   });

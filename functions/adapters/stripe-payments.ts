@@ -7,7 +7,7 @@ import {
   PaymentsError,
   PromotionCodeRefusedError,
   UnreadableWebhookEventError,
-  WebhookSignatureError,
+  WebhookSignatureInvalidError,
 } from '../domain/billing-errors';
 import type {
   CheckoutSessionInput,
@@ -287,7 +287,7 @@ export class StripePayments implements Payments {
     const { webhookSecret } = this.options;
     // A deployment error, not the caller's: a 500, so that Stripe keeps the event and retries.
     if (!webhookSecret) throw new Error('Secret de signature des webhooks Stripe non configuré');
-    if (!signatureHeader) throw new WebhookSignatureError('En-tête Stripe-Signature absent');
+    if (!signatureHeader) throw new WebhookSignatureInvalidError('En-tête Stripe-Signature absent');
     const signature = this.stripe.webhooks.signature;
     if (!signature) throw new Error('Vérification des signatures Stripe indisponible');
     // The signature first, on its own: only its failures are signature errors.
@@ -301,7 +301,7 @@ export class StripePayments implements Payments {
         this.now(),
       );
     } catch (error) {
-      throw new WebhookSignatureError('Signature Stripe invalide ou trop ancienne', { cause: error });
+      throw new WebhookSignatureInvalidError('Signature Stripe invalide ou trop ancienne', { cause: error });
     }
     let event: unknown;
     try {

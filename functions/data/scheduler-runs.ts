@@ -1,11 +1,11 @@
 import { BatchGetCommand, PutCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
 
 import { type SchedulerExecution, SchedulerRun } from '../../shared/schemas/scheduler';
+import { schedulerRunKey } from './keys';
 import { isConditionFailure, type Table } from './table';
 
 export type RunKind = 'schedule' | 'manual';
 
-const runKey = (kind: RunKind) => ({ PK: 'SCHEDULER', SK: `LAST_RESULT#${kind}` });
 const kindOf = (trigger: SchedulerRun['trigger']): RunKind =>
   trigger === 'schedule' ? 'schedule' : 'manual';
 
@@ -20,7 +20,7 @@ export class SchedulerRunRepository {
     await this.table.doc.send(
       new PutCommand({
         TableName: this.table.name,
-        Item: { ...runKey(kindOf(run.trigger)), entity: 'SchedulerRun', run, outcomes: {} },
+        Item: { ...schedulerRunKey(kindOf(run.trigger)), entity: 'SchedulerRun', run, outcomes: {} },
       }),
     );
   }
@@ -39,7 +39,7 @@ export class SchedulerRunRepository {
       await this.table.doc.send(
         new UpdateCommand({
           TableName: this.table.name,
-          Key: runKey(kind),
+          Key: schedulerRunKey(kind),
           UpdateExpression: 'SET outcomes.#workflow = :outcome',
           ConditionExpression: '#run.#timestamp = :runAt',
           ExpressionAttributeNames: { '#workflow': workflowId, '#run': 'run', '#timestamp': 'timestamp' },
@@ -56,13 +56,16 @@ export class SchedulerRunRepository {
     const { Responses } = await this.table.doc.send(
       new BatchGetCommand({
         RequestItems: {
-          [this.table.name]: { Keys: [runKey('schedule'), runKey('manual')], ConsistentRead: true },
+          [this.table.name]: {
+            Keys: [schedulerRunKey('schedule'), schedulerRunKey('manual')],
+            ConsistentRead: true,
+          },
         },
       }),
     );
     const items = Responses?.[this.table.name] ?? [];
     const find = (kind: RunKind) => {
-      const item = items.find((candidate) => candidate.SK === runKey(kind).SK);
+      const item = items.find((candidate) => candidate.SK === schedulerRunKey(kind).SK);
       const parsed = SchedulerRun.safeParse(item?.run);
       if (!parsed.success) return null;
       const outcomes = (item?.outcomes ?? {}) as Record<

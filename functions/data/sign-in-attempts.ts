@@ -1,5 +1,6 @@
 import { UpdateCommand } from '@aws-sdk/lib-dynamodb';
 
+import { signInAttemptsKey } from './keys';
 import { isConditionFailure, type Table } from './table';
 
 /** One attempt reserved in a client's window, before its key is looked at. */
@@ -9,8 +10,6 @@ export interface ReservedAttempt {
   /** End of the window the attempt counts in, epoch seconds. */
   readonly windowEndsAt: number;
 }
-
-const attemptsKey = (clientHash: string) => ({ PK: `SIGNIN#${clientHash}`, SK: 'ATTEMPTS' });
 
 /** Tries of one reservation: each lost race means another attempt of the same client counted first. */
 const RESERVE_TRIES = 5;
@@ -34,7 +33,7 @@ export class SignInAttemptRepository {
         const { Attributes } = await this.table.doc.send(
           new UpdateCommand({
             TableName: this.table.name,
-            Key: attemptsKey(clientHash),
+            Key: signInAttemptsKey(clientHash),
             UpdateExpression: 'ADD attempts :one',
             ConditionExpression: 'windowEndsAt > :now',
             ExpressionAttributeValues: { ':one': 1, ':now': nowSeconds },
@@ -53,7 +52,7 @@ export class SignInAttemptRepository {
         await this.table.doc.send(
           new UpdateCommand({
             TableName: this.table.name,
-            Key: attemptsKey(clientHash),
+            Key: signInAttemptsKey(clientHash),
             UpdateExpression:
               'SET attempts = :one, windowEndsAt = :ends, expiresAt = :ends, entity = :entity',
             ConditionExpression: 'attribute_not_exists(PK) OR windowEndsAt <= :now',
@@ -82,7 +81,7 @@ export class SignInAttemptRepository {
       await this.table.doc.send(
         new UpdateCommand({
           TableName: this.table.name,
-          Key: attemptsKey(clientHash),
+          Key: signInAttemptsKey(clientHash),
           UpdateExpression: 'ADD attempts :minusOne',
           ConditionExpression: 'windowEndsAt = :window AND attempts > :zero',
           ExpressionAttributeValues: { ':minusOne': -1, ':window': reserved.windowEndsAt, ':zero': 0 },

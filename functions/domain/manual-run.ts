@@ -1,16 +1,15 @@
 import { randomUUID } from 'node:crypto';
 
-import { UpdateCommand } from '@aws-sdk/lib-dynamodb';
-
 import { MANUAL_RUN_LOCK_MS } from '../../shared/constants';
 import { MESSAGES } from '../../shared/messages';
 import type { ExecuteWebhookReply, ExecuteWebhookRequest } from '../../shared/schemas/scheduler';
 import { ExecutionRepository } from '../data/executions';
 import { LawyerRepository } from '../data/lawyers';
-import { isConditionFailure, type Table } from '../data/table';
-import { WorkflowRepository, workflowKey } from '../data/workflows';
+import type { Table } from '../data/table';
+import { WorkflowRunRepository } from '../data/workflow-runs';
+import { WorkflowRepository } from '../data/workflows';
 import type { Logger } from '../runtime/dependencies';
-import { BadRequestError, ConflictError, HttpError } from './errors';
+import { ConflictError, InvalidInputError, TooManyAttemptsError } from './errors';
 import { visibleWorkflow } from './members';
 import type { SessionContext } from './sessions';
 import { callWorkflowWebhook, type WebhookCallSettings } from './webhook-call';
@@ -46,9 +45,9 @@ export class ManualRunService {
       request.workflowId,
     );
     if (request.webhookUrl !== undefined && !sameWebhookUrl(request.webhookUrl, workflow.webhookUrl)) {
-      throw new BadRequestError(MESSAGES.execution.invalidWebhookUrl);
+      throw new InvalidInputError('webhookUrl', MESSAGES.execution.invalidWebhookUrl);
     }
-    if (!workflow.webhookUrl) throw new BadRequestError(MESSAGES.execution.invalidWebhookUrl);
+    if (!workflow.webhookUrl) throw new InvalidInputError('webhookUrl', MESSAGES.execution.invalidWebhookUrl);
     if (!workflow.active && caller.role !== 'admin') {
       throw new ConflictError(MESSAGES.execution.workflowInactive);
     }
@@ -89,23 +88,9 @@ export class ManualRunService {
    */
   private async lock(workflowId: string): Promise<void> {
     const now = this.deps.clock.now();
-    try {
-      await this.deps.table.doc.send(
-        new UpdateCommand({
-          TableName: this.deps.table.name,
-          Key: workflowKey(workflowId),
-          UpdateExpression: 'SET manualRunAt = :now',
-          ConditionExpression:
-            'attribute_exists(PK) AND (attribute_not_exists(manualRunAt) OR manualRunAt <= :unlocked)',
-          ExpressionAttributeValues: {
-            ':now': now.toISOString(),
-            ':unlocked': new Date(now.getTime() - MANUAL_RUN_LOCK_MS).toISOString(),
-          },
-        }),
-      );
-    } catch (error) {
-      if (isConditionFailure(error)) throw new HttpError(429, MESSAGES.execution.manualRunLocked);
-      throw error;
+    const unlockedBefore = new Date(now.getTime() - MANUAL_RUN_LOCK_MS);
+    if (!(await new WorkflowRunRepository(this.deps.table).lockManualRun(workflowId, now, unlockedBefore))) {
+      throw new TooManyAttemptsError(MESSAGES.execution.manualRunLocked);
     }
   }
 }

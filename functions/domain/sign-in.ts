@@ -13,9 +13,9 @@ import { createLicenseKeyVault } from '../security/license-key-vault';
 import { findLawyerOfLicense } from './members';
 import { SessionService } from './sessions';
 
-/** The outcome of a sign-in attempt: the reply and its HTTP status (429 while the client is refused). */
+/** The outcome of a sign-in attempt: the reply, and whether the client is refused for trying too often. */
 export interface SignInOutcome {
-  readonly statusCode: 200 | 429;
+  readonly throttled: boolean;
   readonly reply: VerifyLicenseReply;
 }
 
@@ -59,7 +59,7 @@ export class SignInService {
     // Counted before the key is looked at, so that parallel attempts cannot all pass the check.
     const reserved = await this.attempts.reserve(client, nowSeconds, SIGN_IN_THROTTLE.windowSeconds);
     if (reserved.earlier >= SIGN_IN_THROTTLE.lockAfter) {
-      return { statusCode: 429, reply: { valid: false, error: MESSAGES.login.tooManyAttempts } };
+      return { throttled: true, reply: { valid: false, error: MESSAGES.login.tooManyAttempts } };
     }
     if (reserved.earlier >= SIGN_IN_THROTTLE.slowAfter) {
       const steps = reserved.earlier - SIGN_IN_THROTTLE.slowAfter + 1;
@@ -69,19 +69,19 @@ export class SignInService {
     const vault = createLicenseKeyVault(this.keys);
     const license = await this.licenses.getByHash(vault.hash(licenseKey));
     if (!license) {
-      return { statusCode: 200, reply: { valid: false, error: MESSAGES.login.invalidKey } };
+      return { throttled: false, reply: { valid: false, error: MESSAGES.login.invalidKey } };
     }
     // A right key does not count against its client; the wrong ones before it still do.
     await this.attempts.release(client, reserved);
     if (!license.isActive) {
-      return { statusCode: 200, reply: { valid: false, error: MESSAGES.session.licenseInactive } };
+      return { throttled: false, reply: { valid: false, error: MESSAGES.session.licenseInactive } };
     }
 
     const lawyer = license.licenseType === 'admin' ? null : await findLawyerOfLicense(this.lawyers, license);
     const userEmail = lawyer?.email ?? license.userEmail ?? '';
     const session = await this.sessions.open(license, userEmail);
     return {
-      statusCode: 200,
+      throttled: false,
       reply: {
         valid: true,
         licenseType: license.licenseType,
