@@ -1,13 +1,18 @@
-import { useState } from 'react';
+import { lazy, Suspense, useState } from 'react';
 import { Navigate } from 'react-router';
 
 import { useAuth } from '../../auth/auth-context';
 import { homePathFor } from '../../auth/role-paths';
+import { PageLoading } from '../../layout/lazy-page';
 import { usePageTitle } from '../../layout/use-page-title';
 import { STRINGS } from '../../strings';
 import { LicenseForm } from './license-form';
 import { LoginCard } from './login-card';
-import { PurchaseForm } from './purchase-form';
+
+/** The purchase form's code (pricing, checkout) arrives when the visitor asks for a licence. */
+const PurchaseForm = lazy(() =>
+  import('./purchase-form').then((module) => ({ default: module.PurchaseForm })),
+);
 
 /** /login: the licence-key card, which switches to the purchase form (spec §2). */
 export function LoginPage() {
@@ -21,7 +26,9 @@ export function LoginPage() {
       {mode === 'sign-in' ? (
         <LicenseForm onGetLicense={() => setMode('purchase')} />
       ) : (
-        <PurchaseForm onBack={() => setMode('sign-in')} />
+        <Suspense fallback={<PageLoading />}>
+          <PurchaseForm onBack={() => setMode('sign-in')} />
+        </Suspense>
       )}
     </LoginCard>
   );
