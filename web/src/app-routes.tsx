@@ -90,6 +90,42 @@ const SubscriptionPage = lazyPage(() =>
   import('./pages/subscription/subscription-page').then((module) => module.SubscriptionPage),
 );
 
+/** Fetches every page's code ahead of use (component tests render any route at once with it). */
+export function preloadRoutes(): Promise<void> {
+  return Promise.all(
+    [
+      AppShell,
+      PublicLayout,
+      SessionAwareLayout,
+      AdminLawyersPage,
+      AdminNotariesPage,
+      AdminSettingsPage,
+      AdminTestPromoPage,
+      AdminWorkflowsPage,
+      DiscoverPage,
+      LandingPage,
+      LawyerAccountConfigPage,
+      LawyerGoogleEcosystemPage,
+      LawyerWelcomePage,
+      LawyerWorkflowsPage,
+      LoginPage,
+      PurchasePage,
+      NotFoundPage,
+      NotaryAccountConfigPage,
+      NotaryGoogleEcosystemPage,
+      NotarySettingsPage,
+      NotaryWelcomePage,
+      NotaryWorkflowsPage,
+      PaymentSuccessPage,
+      PlanningPage,
+      PrivacyPage,
+      SubscriptionPage,
+    ]
+      .map((page) => page.preload())
+      .concat(import('./pages/login/login-page').then((module) => module.PurchaseForm.preload())),
+  ).then(() => undefined);
+}
+
 /** The privacy page's aliases inside each role's space (spec §2). */
 const PRIVACY_ALIASES = ['/admin/privacy', '/lawyer/privacy', '/notary/privacy'] as const;
 

@@ -1,7 +1,7 @@
 import Box from '@cloudscape-design/components/box';
 import Button from '@cloudscape-design/components/button';
 import Spinner from '@cloudscape-design/components/spinner';
-import { Component, type ComponentType, lazy, type ReactNode, Suspense } from 'react';
+import { Component, type ComponentType, type FunctionComponent, type ReactNode, Suspense, use } from 'react';
 
 import { STRINGS } from '../strings';
 
@@ -42,21 +42,47 @@ class PageLoadBoundary extends Component<{ readonly children: ReactNode }, { rea
   }
 }
 
+/** A lazily loaded page or layout, which can also be fetched ahead of its first render. */
+export type LazyPage<P> = FunctionComponent<P> & {
+  /** Fetches the code now (no-op once loaded); resolves once the component can render at once. */
+  readonly preload: () => Promise<void>;
+};
+
 /**
  * A page or layout loaded on first use, in its own chunk: a visitor of /login downloads neither
  * the signed-in layout nor the admin screens. `load` returns the component from its module, e.g.
- * `lazyPage(() => import('./pages/x/x-page').then((module) => module.XPage))`.
+ * `lazyPage(() => import('./pages/x/x-page').then((module) => module.XPage))`. Unlike React.lazy,
+ * a page already fetched (`preload`) renders without showing 'Chargement…' first. A failed fetch
+ * is tried again on the next render.
  */
-export function lazyPage<P extends object>(load: () => Promise<ComponentType<P>>): ComponentType<P> {
-  const Lazy = lazy(async () => ({ default: await load() }));
+export function lazyPage<P extends object>(load: () => Promise<ComponentType<P>>): LazyPage<P> {
+  let loaded: ComponentType<P> | undefined;
+  let loading: Promise<ComponentType<P>> | undefined;
+  const fetchComponent = () => {
+    loading ??= load().then(
+      (component) => {
+        loaded = component;
+        return component;
+      },
+      (error: unknown) => {
+        loading = undefined;
+        throw error;
+      },
+    );
+    return loading;
+  };
+  function Loaded(props: P) {
+    const Page = loaded ?? use(fetchComponent());
+    return <Page {...props} />;
+  }
   function LazyPage(props: P) {
     return (
       <PageLoadBoundary>
         <Suspense fallback={<PageLoading />}>
-          <Lazy {...props} />
+          <Loaded {...props} />
         </Suspense>
       </PageLoadBoundary>
     );
   }
-  return LazyPage;
+  return Object.assign(LazyPage, { preload: () => fetchComponent().then(() => undefined) });
 }

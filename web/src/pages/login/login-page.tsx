@@ -1,18 +1,16 @@
-import { lazy, Suspense, useState } from 'react';
+import { useState } from 'react';
 import { Navigate } from 'react-router';
 
 import { useAuth } from '../../auth/auth-context';
 import { homePathFor } from '../../auth/role-paths';
-import { PageLoading } from '../../layout/lazy-page';
+import { lazyPage } from '../../layout/lazy-page';
 import { usePageTitle } from '../../layout/use-page-title';
 import { STRINGS } from '../../strings';
 import { LicenseForm } from './license-form';
 import { LoginCard } from './login-card';
 
 /** The purchase form's code (pricing, checkout) arrives when the visitor asks for a licence. */
-const PurchaseForm = lazy(() =>
-  import('./purchase-form').then((module) => ({ default: module.PurchaseForm })),
-);
+export const PurchaseForm = lazyPage(() => import('./purchase-form').then((module) => module.PurchaseForm));
 
 /** /login: the licence-key card, which switches to the purchase form (spec §2). */
 export function LoginPage() {
@@ -26,9 +24,7 @@ export function LoginPage() {
       {mode === 'sign-in' ? (
         <LicenseForm onGetLicense={() => setMode('purchase')} />
       ) : (
-        <Suspense fallback={<PageLoading />}>
-          <PurchaseForm onBack={() => setMode('sign-in')} />
-        </Suspense>
+        <PurchaseForm onBack={() => setMode('sign-in')} />
       )}
     </LoginCard>
   );
