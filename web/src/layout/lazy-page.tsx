@@ -52,23 +52,18 @@ export type LazyPage<P> = FunctionComponent<P> & {
  * A page or layout loaded on first use, in its own chunk: a visitor of /login downloads neither
  * the signed-in layout nor the admin screens. `load` returns the component from its module, e.g.
  * `lazyPage(() => import('./pages/x/x-page').then((module) => module.XPage))`. Unlike React.lazy,
- * a page already fetched (`preload`) renders without showing 'Chargement…' first. A failed fetch
- * is tried again on the next render.
+ * a page already fetched (`preload`) renders without showing 'Chargement…' first.
  */
 export function lazyPage<P extends object>(load: () => Promise<ComponentType<P>>): LazyPage<P> {
   let loaded: ComponentType<P> | undefined;
   let loading: Promise<ComponentType<P>> | undefined;
   const fetchComponent = () => {
-    loading ??= load().then(
-      (component) => {
-        loaded = component;
-        return component;
-      },
-      (error: unknown) => {
-        loading = undefined;
-        throw error;
-      },
-    );
+    // A failed fetch stays failed (React re-renders a failed tree at once: a new fetch each time
+    // would loop); the message offers to reload the page.
+    loading ??= load().then((component) => {
+      loaded = component;
+      return component;
+    });
     return loading;
   };
   function Loaded(props: P) {
