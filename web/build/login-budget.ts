@@ -14,10 +14,10 @@ export interface LoginBudget {
 
 /**
  * The modules /login starts from, as the Vite manifest names them: the entry of index.html (the
- * router, the session, the card layout) and the route's lazily loaded page. Their static imports
- * and CSS follow from the manifest. A route of /login made lazy elsewhere must be added here.
+ * router, the session, the card layout and the login page, kept in the entry). Their static
+ * imports and CSS follow from the manifest. A part of /login made lazy must be added here.
  */
-export const LOGIN_MODULES = ['index.html', 'src/pages/login/login-page.tsx'] as const;
+export const LOGIN_MODULES = ['index.html'] as const;
 
 /** Where `build.manifest: true` writes the manifest, inside the output folder. */
 export const MANIFEST_PATH = '.vite/manifest.json';
