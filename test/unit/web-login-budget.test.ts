@@ -61,7 +61,7 @@ describe('the /login chunk graph read from a Vite manifest', () => {
   };
 
   it('follows static imports and their CSS, once each, and leaves dynamic imports out', () => {
-    expect(pageFiles(manifest, LOGIN_MODULES)).toEqual({
+    expect(pageFiles(manifest, ['index.html', 'src/pages/login/login-page.tsx'])).toEqual({
       javascript: ['assets/app.js', 'assets/index.js', 'assets/login.js', 'assets/shared.js'],
       css: ['assets/index.css', 'assets/login.css', 'assets/shared.css'],
     });
