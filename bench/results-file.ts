@@ -11,7 +11,7 @@ export function replaceResultsSection(title: string, markdown: string): void {
   const current = existsSync(RESULTS) ? readFileSync(RESULTS, 'utf8') : '# Benchmarks\n';
   const section = `## ${title}\n\n${markdown.trim()}\n`;
   const lines = current.split('\n');
-  const start = lines.findIndex((line) => line === `## ${title}`);
+  const start = lines.indexOf(`## ${title}`);
   if (start === -1) {
     writeFileSync(RESULTS, `${current.trimEnd()}\n\n${section}`);
     return;

@@ -18,7 +18,10 @@ export interface LocalApi {
 
 export async function startLocalApi(deps: AppDependencies): Promise<LocalApi> {
   const site = mkdtempSync(join(tmpdir(), 'local-api-site-'));
-  writeFileSync(join(site, 'index.html'), '<!doctype html><html><head><title>SPA</title></head><body></body></html>');
+  writeFileSync(
+    join(site, 'index.html'),
+    '<!doctype html><html><head><title>SPA</title></head><body></body></html>',
+  );
   const handlers = new Map<string, ApiHandler>();
   const routes = Object.values(ROUTES as Record<string, RouteDefinition>).map((route) => {
     const factory = HANDLER_FACTORIES[route.handler];
