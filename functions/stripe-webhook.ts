@@ -8,8 +8,8 @@ import { WebhookSignatureError } from './domain/billing-errors';
 import { HttpError } from './domain/errors';
 import { type ApiEvent, type ApiHandler, type ApiResult, jsonResult } from './http/api-event';
 import { errorReply, type RouteContext } from './http/middlewares';
-import { lambdaEntry } from './http/route-handler';
 import type { AppDependencies } from './runtime/dependencies';
+import { declaredFunction, lambdaEntry } from './runtime/entry';
 
 /**
  * Largest body accepted. Above the SPA's limit: an event carries a whole Stripe object (an
@@ -39,7 +39,7 @@ function rawBodyOf(event: ApiEvent): string {
  * Not built with `apiHandler`: the route has no JSON schema and no session, and the body must
  * reach the signature check untouched, so the pipeline is the error handler alone.
  */
-export const createStripeWebhookHandler = (deps: AppDependencies): ApiHandler => {
+const create = (deps: AppDependencies): ApiHandler => {
   const route = ROUTES.stripeWebhook;
   const billing = billingContextOf(deps);
   const pipeline = middy<ApiEvent, ApiResult, Error, RouteContext>()
@@ -69,4 +69,7 @@ export const createStripeWebhookHandler = (deps: AppDependencies): ApiHandler =>
   };
 };
 
-export const handler = lambdaEntry(createStripeWebhookHandler);
+/** The factory, held to its declared needs (`functions/needs.ts`). */
+export const createStripeWebhookHandler = declaredFunction('stripe-webhook', create);
+
+export const handler = lambdaEntry('stripe-webhook', createStripeWebhookHandler);
