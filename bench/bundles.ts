@@ -1,4 +1,4 @@
-import { spawnSync } from 'node:child_process';
+import { execFileSync, spawnSync } from 'node:child_process';
 import { mkdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { gzipSync } from 'node:zlib';
@@ -10,6 +10,8 @@ export interface BundleSpec {
   readonly name: string;
   readonly entry: string;
   readonly options: BuildOptions;
+  /** Node options of the deployed function (`--enable-source-maps` before this change). */
+  readonly nodeOptions?: readonly string[];
 }
 
 /** What `npm run bench` prints per function. */
@@ -28,11 +30,24 @@ const median = (values: readonly number[]) => {
 };
 
 /**
- * Milliseconds a fresh `node` process takes to import the bundle (median of `runs` processes,
- * each timing its own `import()` with `performance.now()`, so process start-up is left out).
+ * Milliseconds a fresh `node` process takes to import the bundle and the external modules it
+ * imports (the AWS SDK clients, which the Lambda runtime provides and a cold start loads too):
+ * the median of `runs` processes, each timing its own imports with `performance.now()`, so
+ * process start-up is left out. The bundle lies inside the repository, so the SDK resolves to
+ * the repository's node_modules, standing in for the runtime's copy.
  */
-export function importTime(file: string, runs = 5, nodeOptions: readonly string[] = []): number {
-  const script = `const t=performance.now();await import(${JSON.stringify(file)});console.log(performance.now()-t)`;
+export function importTime(
+  file: string,
+  externals: readonly string[],
+  runs = 5,
+  nodeOptions: readonly string[] = [],
+): number {
+  const script = [
+    'const t=performance.now();',
+    `await import(${JSON.stringify(file)});`,
+    `await Promise.all(${JSON.stringify(externals)}.map((m)=>import(m)));`,
+    'console.log(performance.now()-t)',
+  ].join('');
   const times: number[] = [];
   for (let run = 0; run < runs; run += 1) {
     const result = spawnSync(process.execPath, [...nodeOptions, '--input-type=module', '-e', script], {
@@ -66,11 +81,19 @@ export async function measureBundles(specs: readonly BundleSpec[], outDir: strin
     });
     writeFileSync(join(dir, 'metafile.json'), JSON.stringify(result.metafile));
     const code = readFileSync(outfile);
+    // The AWS SDK clients the bundle leaves to the runtime: a cold start loads them too.
+    const externals = [
+      ...new Set(
+        Object.values(result.metafile.outputs).flatMap((output) =>
+          output.imports.filter((i) => i.external).map((i) => i.path),
+        ),
+      ),
+    ].filter((path) => path.startsWith('@aws-sdk/'));
     figures.push({
       name: spec.name,
       minifiedBytes: code.length,
       gzipBytes: gzipSync(code).length,
-      importMs: importTime(outfile),
+      importMs: importTime(outfile, externals, 5, spec.nodeOptions),
       packages: packagesOf(result.metafile),
     });
   }
@@ -105,4 +128,34 @@ export function bundlesMarkdown(figures: readonly BundleFigures[]): string {
     '| --- | ---: | ---: | ---: | --- |',
     ...rows,
   ].join('\n');
+}
+
+/** The functions and esbuild settings of a commit before the needs (issue 10): SDK bundled, source maps. */
+export function baselineSpecs(sourceRoot: string, names: readonly string[]): BundleSpec[] {
+  const options: BuildOptions = {
+    bundle: true,
+    platform: 'node',
+    target: 'node22',
+    format: 'esm',
+    minify: true,
+    sourcemap: true,
+    mainFields: ['module', 'main'],
+    banner: { js: "import { createRequire } from 'module';const require = createRequire(import.meta.url);" },
+    logLevel: 'error',
+  };
+  return names.map((name) => ({
+    name,
+    entry: join(sourceRoot, 'functions', `${name}.ts`),
+    options,
+    nodeOptions: ['--enable-source-maps'],
+  }));
+}
+
+/** The sources of a commit, extracted (functions/ and shared/ only) under `dir`. */
+export function extractCommit(commit: string, dir: string, repository: string): string {
+  rmSync(dir, { recursive: true, force: true });
+  mkdirSync(dir, { recursive: true });
+  const archive = execFileSync('git', ['-C', repository, 'archive', commit, 'functions', 'shared']);
+  execFileSync('tar', ['-x', '-C', dir], { input: archive });
+  return dir;
 }

@@ -72,7 +72,12 @@ export function declaredTable(fn: FunctionName, needs: FunctionNeeds, table: Tab
     get(target, property, receiver) {
       if (property === 'send')
         return (command: Parameters<typeof target.send>[0], ...rest: unknown[]) => {
-          check(command as never);
+          try {
+            check(command as never);
+          } catch (error) {
+            // As the SDK fails: a rejected promise, never a throw at the call.
+            return Promise.reject(error);
+          }
           return (target.send as (...args: unknown[]) => unknown)(command, ...rest);
         };
       return Reflect.get(target, property, receiver);
