@@ -1,12 +1,12 @@
-import { existsSync, readFileSync, writeFileSync } from 'node:fs';
 import { cpus } from 'node:os';
-import { fileURLToPath } from 'node:url';
 
 import { FUNCTION_NAMES } from '../functions/needs';
 import { esbuildOptionsOf } from '../lib/constructs/bundling';
 import { repositoryPath } from '../lib/constructs/repository';
 import { startDynamoDbLocal } from '../lib/local/dynamodb-local';
 import { baselineSpecs, bundlesMarkdown, extractCommit, measureBundles } from './bundles';
+import { FIRST_LOAD_SECTION, firstLoadMarkdown, runFirstLoadBench } from './first-load';
+import { replaceResultsSection } from './results-file';
 import { runSchedulerBench, schedulerBenchMarkdown } from './scheduler';
 
 /**
@@ -17,7 +17,9 @@ import { runSchedulerBench, schedulerBenchMarkdown } from './scheduler';
  * - bundles: each function built with the settings `cdk synth` uses (lib/constructs/bundling.ts),
  *   its minified and gzipped size, and its import time in fresh `node` processes;
  * - scheduler: against DynamoDB Local (in memory) and fauxqs, started here. Takes a few minutes:
- *   the lag part runs on the real clock with the one-minute timer.
+ *   the lag part runs on the real clock with the one-minute timer;
+ * - first-load: /login's gzipped JavaScript and CSS and Lighthouse (mobile, desktop) against the
+ *   local runtime, with Debian's Chromium.
  */
 const log = (line: string) => console.log(line);
 const args = process.argv.slice(2);
@@ -25,21 +27,6 @@ const baselineAt = args.indexOf('--baseline');
 const baseline = baselineAt >= 0 ? args[baselineAt + 1] : undefined;
 const parts = args.filter((arg, index) => !arg.startsWith('--') && index !== baselineAt + 1);
 const wanted = (part: string) => parts.length === 0 || parts.includes(part);
-const resultsFile = fileURLToPath(new URL('./results.md', import.meta.url));
-
-/** Replaces (or appends) one `## ` section of results.md. */
-function writeSection(title: string, body: string): void {
-  const current = existsSync(resultsFile) ? readFileSync(resultsFile, 'utf8') : '# Benchmarks\n';
-  const section = `## ${title}\n\n${body.trim()}\n`;
-  const start = current.indexOf(`## ${title}\n`);
-  if (start < 0) {
-    writeFileSync(resultsFile, `${current.trimEnd()}\n\n${section}`);
-    return;
-  }
-  const next = current.indexOf('\n## ', start + 1);
-  writeFileSync(resultsFile, current.slice(0, start) + section + (next < 0 ? '' : current.slice(next)));
-}
-
 const machine = `${cpus().length} CPU(s) (${cpus()[0]?.model ?? 'unknown'}), Node.js ${process.version}`;
 
 if (wanted('bundles')) {
@@ -78,7 +65,7 @@ if (wanted('bundles')) {
   }
   const markdown = sections.join('\n');
   console.log(`\n## Bundles\n\n${markdown}`);
-  writeSection('Bundles', markdown);
+  replaceResultsSection('Bundles', markdown);
 }
 
 if (wanted('scheduler')) {
@@ -102,8 +89,15 @@ if (wanted('scheduler')) {
       schedulerBenchMarkdown(figures),
     ].join('\n');
     console.log(`\n## Scheduler\n\n${markdown}`);
-    writeSection('Scheduler', markdown);
+    replaceResultsSection('Scheduler', markdown);
   } finally {
     await dynamo.stop();
   }
+}
+
+if (wanted('first-load')) {
+  const figures = await runFirstLoadBench({ runs: 3, log });
+  const markdown = firstLoadMarkdown(figures);
+  console.log(`\n## ${FIRST_LOAD_SECTION}\n\n${markdown}`);
+  replaceResultsSection(FIRST_LOAD_SECTION, markdown);
 }
