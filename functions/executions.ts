@@ -5,14 +5,15 @@ import { LawyerRepository } from './data/lawyers';
 import { WorkflowRepository } from './data/workflows';
 import { NotFoundError } from './domain/errors';
 import { visibleWorkflow } from './domain/members';
-import { apiHandler, lambdaEntry } from './http/route-handler';
+import { apiHandler } from './http/route-handler';
 import type { AppDependencies } from './runtime/dependencies';
+import { declaredFunction, lambdaEntry } from './runtime/entry';
 
 /**
  * GET /api/workflows/{id}/executions: the newest calls of a workflow, newest first (time,
  * trigger, status, duration, message). An admin sees any workflow's, a lawyer his own.
  */
-export const createExecutionsHandler = (deps: AppDependencies) =>
+const create = (deps: AppDependencies) =>
   apiHandler(deps, {
     workflowExecutions: async ({ pathParameters, session }) => {
       const id = EntityId.safeParse(pathParameters.id);
@@ -27,4 +28,7 @@ export const createExecutionsHandler = (deps: AppDependencies) =>
     },
   });
 
-export const handler = lambdaEntry(createExecutionsHandler);
+/** The factory, held to its declared needs (`functions/needs.ts`). */
+export const createExecutionsHandler = declaredFunction('executions', create);
+
+export const handler = lambdaEntry('executions', createExecutionsHandler);

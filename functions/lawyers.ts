@@ -2,14 +2,15 @@ import { MESSAGES } from '../shared/messages';
 import { billingContextOf } from './domain/billing-context';
 import { lawyerServiceOf } from './domain/lawyers';
 import { idParameter } from './http/parameters';
-import { apiHandler, lambdaEntry, withStatus } from './http/route-handler';
+import { apiHandler, withStatus } from './http/route-handler';
 import type { AppDependencies } from './runtime/dependencies';
+import { declaredFunction, lambdaEntry } from './runtime/entry';
 
 /**
  * /api/lawyers: the admin's lawyers and notaries (list, read, save, delete, reveal of the secrets)
  * and the spec §5 look-up, open to a lawyer for himself.
  */
-export const createLawyersHandler = (deps: AppDependencies) => {
+const create = (deps: AppDependencies) => {
   // Stripe is reached only when a deleted lawyer's licence has a subscription to end.
   const billing = deps.billing ? billingContextOf(deps) : null;
   const lawyers = () =>
@@ -37,4 +38,7 @@ export const createLawyersHandler = (deps: AppDependencies) => {
   });
 };
 
-export const handler = lambdaEntry(createLawyersHandler);
+/** The factory, held to its declared needs (`functions/needs.ts`). */
+export const createLawyersHandler = declaredFunction('lawyers', create);
+
+export const handler = lambdaEntry('lawyers', createLawyersHandler);

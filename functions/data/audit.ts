@@ -1,5 +1,5 @@
 import { PutCommand, QueryCommand, type TransactWriteCommandInput } from '@aws-sdk/lib-dynamodb';
-import { z } from 'zod';
+import * as z from 'zod';
 
 import { RETENTION_DAYS } from '../../shared/constants';
 import { AUDIT_INDEX_PARTITION, AUDIT_PREFIX, auditEntryKey } from './keys';
