@@ -140,7 +140,7 @@ export const STRINGS = {
     notScheduled: 'Non planifié',
     active: 'Actif',
     inactive: 'Inactif',
-    intervalMinutes: (interval: number) => `${interval} minutes`,
+    intervalMinutes: (interval: number) => (interval === 1 ? '1 minute' : `${interval} minutes`),
     lastRun: 'Dernière exécution',
     never: 'Jamais',
     pendingActivation: "En attente d'activation par l'administrateur",
