@@ -4,22 +4,21 @@ import type { AddressInfo } from 'node:net';
 
 import { DeleteTableCommand } from '@aws-sdk/client-dynamodb';
 import { BatchWriteCommand, QueryCommand, ScanCommand } from '@aws-sdk/lib-dynamodb';
-
-import { createdSortKey, createTable, type Table } from '../functions/data/table';
-import { type WorkflowRecord, workflowKey } from '../functions/data/workflows';
-import { generateWebhookSecret } from '../functions/delivery/signature';
-import type { AppDependencies, Clock, Logger } from '../functions/runtime/dependencies';
-import { systemClock } from '../functions/runtime/dependencies';
-import { createScheduledTickHandler } from '../functions/scheduled-tick';
-import { chunks, mapWithConcurrency } from '../functions/scheduling/concurrency';
+import { generateWebhookSecret } from '../functions/adapters/webhook-signature';
 import {
   allDuePartitions,
   DUE_SHARDS,
   dueBound,
   dueIndexKeys,
   LOOK_AHEAD_MS,
-} from '../functions/scheduling/due-index';
-import { SchedulerService } from '../functions/scheduling/scheduler-service';
+} from '../functions/data/due-index';
+import { createdSortKey, createTable, type Table } from '../functions/data/table';
+import { type WorkflowRecord, workflowKey } from '../functions/data/workflows';
+import { chunks, mapWithConcurrency } from '../functions/domain/concurrency';
+import { SchedulerService } from '../functions/domain/scheduler';
+import type { AppDependencies, Clock, Logger } from '../functions/runtime/dependencies';
+import { systemClock } from '../functions/runtime/dependencies';
+import { createScheduledTickHandler } from '../functions/scheduled-tick';
 import { createWebhookWorkerHandler } from '../functions/webhook-worker';
 import { ensureTable, LOCAL_AWS } from '../lib/local/dynamodb-local';
 import { startLocalQueues } from '../lib/local/queue/local-queues';

@@ -1,4 +1,4 @@
-import { billingContextOf } from './billing/billing-handlers';
+import { billingContextOf } from './domain/billing-context';
 import { apiHandler, lambdaEntry } from './http/route-handler';
 import type { AppDependencies } from './runtime/dependencies';
 

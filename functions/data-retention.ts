@@ -1,8 +1,7 @@
-import { DataRetention, type RetentionRun } from './billing/data-retention';
-import { LawyerService } from './domain/lawyers';
+import { lawyerServiceOf } from './domain/lawyers';
+import { DataRetention, type RetentionRun } from './domain/retention';
 import type { AppDependencies } from './runtime/dependencies';
-import { lambdaEventEntry } from './scheduling/event-entry';
-import { createLicenseKeyVault } from './security/license-key-vault';
+import { lambdaEventEntry } from './runtime/event-entry';
 
 /**
  * The target of the hourly retention schedule (and of the local timer): deletes the data of the
@@ -11,13 +10,7 @@ import { createLicenseKeyVault } from './security/license-key-vault';
  * failed stay due and the next run tries them again.
  */
 export const createDataRetentionHandler = (deps: AppDependencies) => async (_event: unknown) => {
-  const lawyers = new LawyerService({
-    table: deps.table,
-    vault: createLicenseKeyVault(await deps.appKeys()),
-    secrets: deps.lawyerSecrets,
-    clock: deps.clock,
-    logger: deps.logger,
-  });
+  const lawyers = await lawyerServiceOf(deps);
   const run: RetentionRun = await new DataRetention({
     table: deps.table,
     lawyers,

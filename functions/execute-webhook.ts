@@ -1,6 +1,6 @@
+import { ManualRunService } from './domain/manual-run';
 import { apiHandler, lambdaEntry } from './http/route-handler';
 import type { AppDependencies } from './runtime/dependencies';
-import { ManualRunService } from './scheduling/manual-run';
 
 /**
  * POST /api/execute-webhook: 'Exécuter' (spec §4 manual run, §7 execute-webhook). The server calls

@@ -1,10 +1,10 @@
 import { MESSAGES } from '../shared/messages';
 import { EntityId } from '../shared/schemas/common';
+import { ExecutionRepository } from './data/executions';
 import { NotFoundError } from './domain/errors';
+import { visibleWorkflow } from './domain/manual-run';
 import { apiHandler, lambdaEntry } from './http/route-handler';
 import type { AppDependencies } from './runtime/dependencies';
-import { ExecutionRepository } from './scheduling/execution-repository';
-import { visibleWorkflow } from './scheduling/manual-run';
 
 /**
  * GET /api/workflows/{id}/executions: the newest calls of a workflow, newest first (time,

@@ -1,10 +1,9 @@
 import { MESSAGES } from '../shared/messages';
-import { billingContextOf } from './billing/billing-handlers';
-import { LawyerService } from './domain/lawyers';
+import { billingContextOf } from './domain/billing-context';
+import { lawyerServiceOf } from './domain/lawyers';
 import { idParameter } from './http/parameters';
 import { apiHandler, lambdaEntry, withStatus } from './http/route-handler';
 import type { AppDependencies } from './runtime/dependencies';
-import { createLicenseKeyVault } from './security/license-key-vault';
 
 /**
  * /api/lawyers: the admin's lawyers and notaries (list, read, save, delete, reveal of the secrets)
@@ -13,17 +12,11 @@ import { createLicenseKeyVault } from './security/license-key-vault';
 export const createLawyersHandler = (deps: AppDependencies) => {
   // Stripe is reached only when a deleted lawyer's licence has a subscription to end.
   const billing = deps.billing ? billingContextOf(deps) : null;
-  const lawyers = async () =>
-    new LawyerService({
-      table: deps.table,
-      vault: createLicenseKeyVault(await deps.appKeys()),
-      secrets: deps.lawyerSecrets,
-      clock: deps.clock,
-      logger: deps.logger,
-      ...(billing
-        ? { endSubscription: async (license) => (await billing()).service.endSubscriptionOf(license) }
-        : {}),
-    });
+  const lawyers = () =>
+    lawyerServiceOf(
+      deps,
+      billing ? async (license) => (await billing()).service.endSubscriptionOf(license) : undefined,
+    );
   const lawyerId = (pathParameters: Readonly<Record<string, string | undefined>>) =>
     idParameter(pathParameters, MESSAGES.directory.lawyerNotFound);
 

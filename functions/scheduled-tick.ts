@@ -1,6 +1,6 @@
+import { runScheduler } from './domain/run-scheduler';
 import type { AppDependencies } from './runtime/dependencies';
-import { lambdaEventEntry } from './scheduling/event-entry';
-import { runScheduler } from './scheduling/run-scheduler';
+import { lambdaEventEntry } from './runtime/event-entry';
 
 /** What the minute schedule sends (EventBridge Scheduler passes its target's input through). */
 export type ScheduledTickEvent = unknown;

@@ -1,6 +1,6 @@
 import { MESSAGES } from '../shared/messages';
-import { billingContextOf, ownLicense } from './billing/billing-handlers';
 import { LawyerRepository } from './data/lawyers';
+import { billingContextOf, ownLicense } from './domain/billing-context';
 import { BadRequestError } from './domain/errors';
 import { apiHandler, lambdaEntry } from './http/route-handler';
 import type { AppDependencies } from './runtime/dependencies';

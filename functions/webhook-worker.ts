@@ -1,10 +1,9 @@
 import type { SQSBatchItemFailure, SQSBatchResponse, SQSEvent } from 'aws-lambda';
-
+import { mapWithConcurrency } from './domain/concurrency';
+import { WEBHOOK_QUEUE } from './domain/scheduling-settings';
+import { WorkerService } from './domain/worker';
 import type { AppDependencies } from './runtime/dependencies';
-import { mapWithConcurrency } from './scheduling/concurrency';
-import { lambdaEventEntry } from './scheduling/event-entry';
-import { WEBHOOK_QUEUE } from './scheduling/settings';
-import { WorkerService } from './scheduling/worker-service';
+import { lambdaEventEntry } from './runtime/event-entry';
 
 /**
  * The consumer of the webhook queue (SQS event source with ReportBatchItemFailures): each record is

@@ -1,9 +1,9 @@
 import { MESSAGES } from '../shared/messages';
 import { SchedulerResult } from '../shared/schemas/scheduler';
+import { SchedulerRunRepository } from './data/scheduler-runs';
+import { runScheduler } from './domain/run-scheduler';
 import { apiHandler, lambdaEntry } from './http/route-handler';
 import type { AppDependencies } from './runtime/dependencies';
-import { runScheduler } from './scheduling/run-scheduler';
-import { SchedulerRunRepository } from './scheduling/scheduler-runs';
 
 /** The most dead-lettered runs one redrive sends back. */
 const REDRIVE_LIMIT = 1_000;

@@ -1,7 +1,7 @@
 import { BatchWriteCommand, GetCommand, PutCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
 
 import type { WorkflowType } from '../../shared/constants';
-import { dueIndexKeys, scheduleUnchangedCondition } from '../scheduling/due-index';
+import { dueIndexKeys, scheduleUnchangedCondition } from './due-index';
 import { queryAll } from './query-all';
 import { createdSortKey, isConditionFailure, type Table } from './table';
 
@@ -74,7 +74,7 @@ function indexKeys(record: WorkflowRecord) {
     GSI2PK: ownerPartition(record.lawyerEmail),
     GSI2SK: sortKey,
     ...(record.folderId ? { GSI3PK: folderPartition(record.folderId), GSI3SK: sortKey } : {}),
-    // Sparse due index: only while active and scheduled (functions/scheduling/due-index.ts).
+    // Sparse due index: only while active and scheduled (functions/data/due-index.ts).
     ...(dueIndexKeys(record) ?? {}),
   };
 }

@@ -14,8 +14,8 @@ import { deleteLicenseItem, type LicenseRecord, LicenseRepository, putLicenseIte
 import { SessionRepository } from '../data/sessions';
 import type { Table } from '../data/table';
 import { WorkflowNotFoundError, WorkflowRepository } from '../data/workflows';
-import type { Clock, LawyerSecretStore, Logger } from '../runtime/dependencies';
-import type { LicenseKeyVault } from '../security/license-key-vault';
+import type { AppDependencies, Clock, LawyerSecretStore, Logger } from '../runtime/dependencies';
+import { createLicenseKeyVault, type LicenseKeyVault } from '../security/license-key-vault';
 import { type AuditActor, AuditTrail, auditTarget } from './audit';
 import { BadRequestError, ConflictError, ForbiddenError, NotFoundError } from './errors';
 import { newLicenseRecord } from './licenses';
@@ -34,6 +34,21 @@ export interface LawyerServiceDependencies {
    * retention purge (its licences are cancelled already) and tests without billing.
    */
   readonly endSubscription?: (license: LicenseRecord) => Promise<void>;
+}
+
+/** The lawyer service over an environment's dependencies (the server keys read on first use). */
+export async function lawyerServiceOf(
+  deps: AppDependencies,
+  endSubscription?: LawyerServiceDependencies['endSubscription'],
+): Promise<LawyerService> {
+  return new LawyerService({
+    table: deps.table,
+    vault: createLicenseKeyVault(await deps.appKeys()),
+    secrets: deps.lawyerSecrets,
+    clock: deps.clock,
+    logger: deps.logger,
+    ...(endSubscription ? { endSubscription } : {}),
+  });
 }
 
 type TransactItem = NonNullable<Parameters<LawyerRepository['create']>[1]>[number];

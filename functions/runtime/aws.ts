@@ -1,21 +1,14 @@
 import { SecretsManagerClient } from '@aws-sdk/client-secrets-manager';
-
-import { awsBillingPorts } from '../billing/ports';
+import { SecretsManagerLawyerSecretStore } from '../adapters/secrets-manager-store';
 import { createTable } from '../data/table';
-import { awsSchedulingPorts } from '../scheduling/ports';
 import { parseAppKeys } from '../security/app-keys';
+import { awsBillingPorts } from './billing-ports';
 import { cachedSecret } from './cached-secret';
 import { type AppDependencies, createJsonLogger, systemClock } from './dependencies';
-import { ENVIRONMENT } from './environment';
-import { SecretsManagerLawyerSecretStore } from './secrets-manager-store';
+import { ENVIRONMENT, lazyEnv, requiredEnv } from './environment';
+import { awsSchedulingPorts } from './scheduling-ports';
 
 /** Reads a required environment variable; a missing one is a deployment error, reported at once. */
-export function requiredEnv(name: string): string {
-  const value = process.env[name];
-  if (!value) throw new Error(`Variable d'environnement manquante: ${name}`);
-  return value;
-}
-
 let dependencies: AppDependencies | undefined;
 
 /** The AWS composition root: built once per Lambda execution environment. */
@@ -24,10 +17,8 @@ export function awsDependencies(): AppDependencies {
   const table = createTable(requiredEnv('TABLE_NAME'));
   const secrets = new SecretsManagerClient({});
   // Read on first use: the scheduler tick and the webhook worker have no keys secret at all.
-  const appKeys = cachedSecret(
-    secrets,
-    () => requiredEnv(ENVIRONMENT.appKeysSecretArn),
-    (value) => parseAppKeys(value),
+  const appKeys = cachedSecret(secrets, lazyEnv(ENVIRONMENT.appKeysSecretArn), (value) =>
+    parseAppKeys(value),
   );
   // Only the functions that count clients by address get the origin secret (and its grant).
   const originSecretArn = process.env[ENVIRONMENT.originVerifySecretArn];
@@ -45,7 +36,7 @@ export function awsDependencies(): AppDependencies {
     clock: systemClock,
     logger: createJsonLogger(process.env.AWS_LAMBDA_FUNCTION_NAME ?? 'api'),
     // Only the lawyer functions get LAWYER_SECRETS_PREFIX (and the grant): read on first use.
-    lawyerSecrets: new SecretsManagerLawyerSecretStore(secrets, () => requiredEnv('LAWYER_SECRETS_PREFIX')),
+    lawyerSecrets: new SecretsManagerLawyerSecretStore(secrets, lazyEnv('LAWYER_SECRETS_PREFIX')),
     // Webhook queue, dead-letter queue and signing secret: read on first use, by the functions that have them.
     ...awsSchedulingPorts(secrets),
     // Stripe secrets, SES sender and the site's address: read on first use, by the billing functions.

@@ -1,8 +1,8 @@
 import type { LawyerSecrets } from '../../shared/schemas/lawyer';
-import type { BillingPorts } from '../billing/ports';
 import type { Table } from '../data/table';
-import type { SchedulingPorts } from '../scheduling/ports';
 import type { AppKeys } from '../security/app-keys';
+import type { BillingPorts } from './billing-ports';
+import type { SchedulingPorts } from './scheduling-ports';
 
 /** The time source; `sleep` is here so that tests and the local runtime control waiting too. */
 export interface Clock {

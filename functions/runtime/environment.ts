@@ -8,3 +8,16 @@ export const ENVIRONMENT = {
   /** The secret CloudFront sends in `x-origin-verify` (`lib/constructs/origin-verify.ts`). */
   originVerifySecretArn: 'ORIGIN_VERIFY_SECRET_ARN',
 } as const;
+
+/** A required environment variable; a missing one is a deployment error, named in the message. */
+export function requiredEnv(name: string): string {
+  const value = process.env[name];
+  if (!value) throw new Error(`Variable d'environnement manquante: ${name}`);
+  return value;
+}
+
+/** The same, read on first use: only the functions that need a variable are given it. */
+export const lazyEnv =
+  (name: string): (() => string) =>
+  () =>
+    requiredEnv(name);

@@ -6,7 +6,7 @@ import * as logs from 'aws-cdk-lib/aws-logs';
 import { NagSuppressions } from 'cdk-nag';
 import { Construct } from 'constructs';
 
-import { EXECUTE_WEBHOOK_TIMEOUT_SECONDS } from '../../functions/scheduling/settings';
+import { EXECUTE_WEBHOOK_TIMEOUT_SECONDS } from '../../functions/domain/scheduling-settings';
 import { handlerNames, ROUTES, type RouteDefinition } from '../../shared/routes';
 import { AppFunction } from './app-function';
 import type { AppKeys } from './app-keys';

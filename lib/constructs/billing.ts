@@ -5,7 +5,7 @@ import * as secretsmanager from 'aws-cdk-lib/aws-secretsmanager';
 import { NagSuppressions } from 'cdk-nag';
 import { Construct } from 'constructs';
 
-import { BILLING_ENVIRONMENT } from '../../functions/billing/ports';
+import { BILLING_ENVIRONMENT } from '../../functions/runtime/billing-ports';
 
 /** What a billing function is given. */
 export interface BillingBinding {

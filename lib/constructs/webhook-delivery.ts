@@ -10,13 +10,13 @@ import type * as sqs from 'aws-cdk-lib/aws-sqs';
 import { NagSuppressions } from 'cdk-nag';
 import { Construct } from 'constructs';
 
-import { SCHEDULER_SCHEDULE, WEBHOOK_QUEUE } from '../../functions/scheduling/settings';
+import { SCHEDULER_SCHEDULE, WEBHOOK_QUEUE } from '../../functions/domain/scheduling-settings';
 import { AppFunction } from './app-function';
 import type { DataTable } from './data-table';
 import { repositoryPath } from './repository';
 import { deadLetterAlarm, deadLetterQueue, scheduleRole, secureQueue } from './scheduled-parts';
 
-/** The environment variables the scheduling code reads (`functions/scheduling/ports.ts`). */
+/** The environment variables the scheduling code reads (`functions/runtime/scheduling-ports.ts`). */
 const ENV = {
   queueUrl: 'WEBHOOK_QUEUE_URL',
   deadLetterQueueUrl: 'WEBHOOK_DLQ_URL',
@@ -29,7 +29,7 @@ export interface WebhookDeliveryProps {
 }
 
 /**
- * The settings of `functions/scheduling/settings.ts` that the deployed resources depend on,
+ * The settings of `functions/domain/scheduling-settings.ts` that the deployed resources depend on,
  * checked here so that an edit there that AWS would refuse, or that breaks what the worker code
  * assumes, fails the synthesis with one clear message rather than the deployment.
  */
@@ -57,7 +57,7 @@ function validateSettings(): void {
     problems.push(`the schedule's maximum event age must be at least 60 s`);
   }
   if (problems.length > 0) {
-    throw new Error(`WebhookDelivery (functions/scheduling/settings.ts): ${problems.join('; ')}`);
+    throw new Error(`WebhookDelivery (functions/domain/scheduling-settings.ts): ${problems.join('; ')}`);
   }
 }
 

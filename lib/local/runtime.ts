@@ -1,12 +1,11 @@
 import { mkdirSync } from 'node:fs';
 import { createServer } from 'node:http';
 import { join, resolve } from 'node:path';
-
-import type { BillingPorts } from '../../functions/billing/ports';
-import { StripePayments } from '../../functions/billing/stripe-payments';
+import { StripePayments } from '../../functions/adapters/stripe-payments';
 import { createTable } from '../../functions/data/table';
 import { createDataRetentionHandler } from '../../functions/data-retention';
 import { HANDLER_FACTORIES } from '../../functions/registry';
+import type { BillingPorts } from '../../functions/runtime/billing-ports';
 import {
   type AppDependencies,
   createJsonLogger,

@@ -3,7 +3,7 @@ import { Match, Template } from 'aws-cdk-lib/assertions';
 import * as lambda from 'aws-cdk-lib/aws-lambda';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 
-import { BILLING_ENVIRONMENT } from '../../functions/billing/ports';
+import { BILLING_ENVIRONMENT } from '../../functions/runtime/billing-ports';
 import { Billing } from '../../lib/constructs/billing';
 import { createSiteFixture, createTestApp, createTestStack, TEST_ENV } from './support';
 

@@ -2,7 +2,7 @@ import { randomUUID } from 'node:crypto';
 
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 
-import { StripeEventRepository } from '../../functions/billing/stripe-events';
+import { StripeEventRepository } from '../../functions/data/stripe-events';
 import type { ApiHandler } from '../../functions/http/api-event';
 import type { AppDependencies } from '../../functions/runtime/dependencies';
 import { createStripeWebhookHandler } from '../../functions/stripe-webhook';

@@ -1,10 +1,9 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-
-import type { BillingService } from '../../functions/billing/billing-service';
-import { PaymentProviderError } from '../../functions/billing/errors';
-import { StripePayments } from '../../functions/billing/stripe-payments';
-import { SubscriptionRepository } from '../../functions/billing/subscriptions';
+import { StripePayments } from '../../functions/adapters/stripe-payments';
 import type { LicenseRecord, LicenseRepository } from '../../functions/data/licenses';
+import { SubscriptionRepository } from '../../functions/data/subscriptions';
+import type { BillingService } from '../../functions/domain/billing';
+import { PaymentProviderError } from '../../functions/domain/billing-errors';
 import { BadRequestError, NotFoundError } from '../../functions/domain/errors';
 import { issueLicense } from '../../functions/domain/licenses';
 import type { LicenseKeyVault } from '../../functions/security/license-key-vault';

@@ -1,10 +1,9 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-
-import type { BillingService, WebhookOutcome } from '../../functions/billing/billing-service';
-import type { PaymentEvent } from '../../functions/billing/payments';
-import { StripeEventRepository } from '../../functions/billing/stripe-events';
-import { SubscriptionRepository } from '../../functions/billing/subscriptions';
 import type { LicenseRecord, LicenseRepository } from '../../functions/data/licenses';
+import { StripeEventRepository } from '../../functions/data/stripe-events';
+import { SubscriptionRepository } from '../../functions/data/subscriptions';
+import type { BillingService, WebhookOutcome } from '../../functions/domain/billing';
+import type { PaymentEvent } from '../../functions/domain/payments';
 import { SignInService } from '../../functions/domain/sign-in';
 import type { LicenseKeyVault } from '../../functions/security/license-key-vault';
 import {

@@ -1,10 +1,9 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-
-import { DataRetention } from '../../functions/billing/data-retention';
-import { SubscriptionRepository } from '../../functions/billing/subscriptions';
+import { SubscriptionRepository } from '../../functions/data/subscriptions';
 import { createDataRetentionHandler } from '../../functions/data-retention';
 import { RETENTION_ACTOR } from '../../functions/domain/audit';
-import { LawyerService } from '../../functions/domain/lawyers';
+import { lawyerServiceOf } from '../../functions/domain/lawyers';
+import { DataRetention } from '../../functions/domain/retention';
 import { MESSAGES } from '../../shared/messages';
 import type { LawyerSaveReply } from '../../shared/schemas/directory';
 import type { Workflow } from '../../shared/schemas/workflow';
@@ -177,13 +176,7 @@ describe('data retention after cancellation', () => {
     await cancel(failing);
     await cancel(other);
     bed.app.clock.advance(30 * DAY_MS);
-    const lawyers = new LawyerService({
-      table: bed.app.table,
-      vault: bed.vault,
-      secrets: bed.app.lawyerSecrets,
-      clock: bed.app.clock,
-      logger: bed.app.logger,
-    });
+    const lawyers = await lawyerServiceOf(bed.deps);
     // The one mock of the file: a fault injected into the purge of one licence.
     const faulty = new DataRetention({
       table: bed.app.table,

@@ -3,11 +3,10 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 
 import { afterEach, beforeEach, describe, expect, inject, it } from 'vitest';
-
+import { signWebhook } from '../../functions/adapters/webhook-signature';
+import { ExecutionRepository } from '../../functions/data/executions';
 import { WorkflowRepository } from '../../functions/data/workflows';
-import { signWebhook } from '../../functions/delivery/signature';
 import { systemClock } from '../../functions/runtime/dependencies';
-import { ExecutionRepository } from '../../functions/scheduling/execution-repository';
 import { startDemoReceiver } from '../../lib/local/queue/demo-receiver';
 import { type LocalScheduling, startLocalScheduling } from '../../lib/local/queue/local-scheduling';
 import { createTestApp, disposeTestApp, type TestApp } from '../support/app';

@@ -1,15 +1,14 @@
 import { GetCommand } from '@aws-sdk/lib-dynamodb';
 import { afterEach, beforeEach, describe, expect, inject, it } from 'vitest';
-
+import type { DispatchQueue } from '../../functions/adapters/dispatch-queue';
+import { NEVER_RAN } from '../../functions/data/due-index';
 import {
   WorkflowNotFoundError,
   type WorkflowRecord,
   WorkflowRepository,
   workflowKey,
 } from '../../functions/data/workflows';
-import { NEVER_RAN } from '../../functions/scheduling/due-index';
-import type { DispatchQueue } from '../../functions/scheduling/queue';
-import { SchedulerService } from '../../functions/scheduling/scheduler-service';
+import { SchedulerService } from '../../functions/domain/scheduler';
 import { type LocalQueues, startLocalQueues } from '../../lib/local/queue/local-queues';
 import { MESSAGES } from '../../shared/messages';
 import type { SchedulerResult, SchedulerStatusReply } from '../../shared/schemas/scheduler';

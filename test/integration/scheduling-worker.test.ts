@@ -1,9 +1,8 @@
 import { afterEach, beforeEach, describe, expect, inject, it } from 'vitest';
-
+import type { DispatchQueue } from '../../functions/adapters/dispatch-queue';
+import { ExecutionRepository } from '../../functions/data/executions';
 import { type WorkflowRecord, WorkflowRepository } from '../../functions/data/workflows';
-import { ExecutionRepository } from '../../functions/scheduling/execution-repository';
-import type { DispatchQueue } from '../../functions/scheduling/queue';
-import { SchedulerService } from '../../functions/scheduling/scheduler-service';
+import { SchedulerService } from '../../functions/domain/scheduler';
 import { createWebhookWorkerHandler } from '../../functions/webhook-worker';
 import { type LocalQueues, startLocalQueues } from '../../lib/local/queue/local-queues';
 import { type QueuePoller, startQueuePoller } from '../../lib/local/queue/poller';

@@ -1,12 +1,11 @@
 import { inject } from 'vitest';
-
-import { billingPortsOf } from '../../functions/billing/billing-handlers';
-import { BillingService } from '../../functions/billing/billing-service';
-import type { Payments } from '../../functions/billing/payments';
-import type { BillingPorts } from '../../functions/billing/ports';
-import { StripePayments } from '../../functions/billing/stripe-payments';
+import { StripePayments } from '../../functions/adapters/stripe-payments';
 import { LicenseRepository } from '../../functions/data/licenses';
+import { BillingService } from '../../functions/domain/billing';
+import { billingPortsOf } from '../../functions/domain/billing-context';
+import type { Payments } from '../../functions/domain/payments';
 import type { ApiEvent } from '../../functions/http/api-event';
+import type { BillingPorts } from '../../functions/runtime/billing-ports';
 import type { AppDependencies } from '../../functions/runtime/dependencies';
 import { createLicenseKeyVault, type LicenseKeyVault } from '../../functions/security/license-key-vault';
 import { createStripeWebhookHandler } from '../../functions/stripe-webhook';

@@ -1,6 +1,6 @@
-import { generateWebhookSecret } from '../../functions/delivery/signature';
-import type { SchedulingPorts } from '../../functions/scheduling/ports';
-import type { DispatchQueue } from '../../functions/scheduling/queue';
+import type { DispatchQueue } from '../../functions/adapters/dispatch-queue';
+import { generateWebhookSecret } from '../../functions/adapters/webhook-signature';
+import type { SchedulingPorts } from '../../functions/runtime/scheduling-ports';
 
 /** A queue for the tests that never use one: any use is a test bug, reported at once. */
 const unconfiguredQueue: DispatchQueue = {

@@ -2,9 +2,8 @@ import { createServer, type IncomingHttpHeaders } from 'node:http';
 import type { AddressInfo } from 'node:net';
 
 import { GetQueueAttributesCommand, ReceiveMessageCommand } from '@aws-sdk/client-sqs';
-
-import { verifyWebhook } from '../../functions/delivery/signature';
-import type { DispatchMessage } from '../../functions/scheduling/queue';
+import type { DispatchMessage } from '../../functions/adapters/dispatch-queue';
+import { verifyWebhook } from '../../functions/adapters/webhook-signature';
 import type { LocalQueues } from '../../lib/local/queue/local-queues';
 import type { TestApp } from './app';
 

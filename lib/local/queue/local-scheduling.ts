@@ -1,11 +1,11 @@
 import { existsSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { generateWebhookSecret } from '../../../functions/delivery/signature';
+import { generateWebhookSecret } from '../../../functions/adapters/webhook-signature';
+import { WEBHOOK_QUEUE } from '../../../functions/domain/scheduling-settings';
 import type { AppDependencies, Logger } from '../../../functions/runtime/dependencies';
+import type { SchedulingPorts } from '../../../functions/runtime/scheduling-ports';
+import { webhookSecretOf } from '../../../functions/runtime/scheduling-ports';
 import { createScheduledTickHandler } from '../../../functions/scheduled-tick';
-import type { SchedulingPorts } from '../../../functions/scheduling/ports';
-import { webhookSecretOf } from '../../../functions/scheduling/ports';
-import { WEBHOOK_QUEUE } from '../../../functions/scheduling/settings';
 import { createWebhookWorkerHandler } from '../../../functions/webhook-worker';
 import { type DemoReceiver, startDemoReceiver } from './demo-receiver';
 import { type LocalQueues, startLocalQueues } from './local-queues';

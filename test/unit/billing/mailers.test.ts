@@ -4,9 +4,8 @@ import { join } from 'node:path';
 
 import type { SESv2Client } from '@aws-sdk/client-sesv2';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-
-import { licenseKeyEmail } from '../../../functions/billing/emails';
-import { SesMailer } from '../../../functions/billing/ses-mailer';
+import { SesMailer } from '../../../functions/adapters/ses-mailer';
+import { licenseKeyEmail } from '../../../functions/domain/emails';
 import { OutboxMailer } from '../../../lib/local/outbox-mailer';
 
 const LICENSE_KEY = 'NOTARY-AB12CD34';

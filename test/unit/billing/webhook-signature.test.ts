@@ -1,8 +1,7 @@
 import Stripe from 'stripe';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-
-import { WebhookSignatureError } from '../../../functions/billing/errors';
-import { StripePayments, WEBHOOK_TOLERANCE_SECONDS } from '../../../functions/billing/stripe-payments';
+import { StripePayments, WEBHOOK_TOLERANCE_SECONDS } from '../../../functions/adapters/stripe-payments';
+import { WebhookSignatureError } from '../../../functions/domain/billing-errors';
 import {
   newWebhookSecret,
   signWebhookPayload,

@@ -9,8 +9,8 @@ import {
   type DeliveryRequest,
   deliverWebhook,
   parseRetryAfter,
-} from '../../../functions/delivery/deliver';
-import { generateWebhookSecret, verifyWebhook } from '../../../functions/delivery/signature';
+} from '../../../functions/adapters/webhook-delivery';
+import { generateWebhookSecret, verifyWebhook } from '../../../functions/adapters/webhook-signature';
 import { MESSAGES } from '../../../shared/messages';
 import {
   closedPort,

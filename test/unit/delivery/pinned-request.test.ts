@@ -8,12 +8,11 @@ import { join } from 'node:path';
 import type { TLSSocket } from 'node:tls';
 
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-
-import { deliverWebhook } from '../../../functions/delivery/deliver';
-import { WebhookTimeoutError } from '../../../functions/delivery/errors';
-import { DEFAULT_MAX_RESPONSE_BYTES, pinnedRequest } from '../../../functions/delivery/pinned-request';
-import { generateWebhookSecret } from '../../../functions/delivery/signature';
-import type { CheckedWebhookUrl } from '../../../functions/delivery/ssrf-guard';
+import { DEFAULT_MAX_RESPONSE_BYTES, pinnedRequest } from '../../../functions/adapters/pinned-request';
+import type { CheckedWebhookUrl } from '../../../functions/adapters/ssrf-guard';
+import { deliverWebhook } from '../../../functions/adapters/webhook-delivery';
+import { WebhookTimeoutError } from '../../../functions/adapters/webhook-errors';
+import { generateWebhookSecret } from '../../../functions/adapters/webhook-signature';
 import { receiversClosedAfterEach } from './support/receiver';
 
 const receiver = receiversClosedAfterEach();

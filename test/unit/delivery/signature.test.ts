@@ -8,7 +8,7 @@ import {
   verifyWebhook,
   WebhookSigningError,
   webhookSigningKey,
-} from '../../../functions/delivery/signature';
+} from '../../../functions/adapters/webhook-signature';
 
 const SECRET = 'whsec_MfKQ9r8GKYqrTwjUPD8ILPZIo2LaLaSw';
 const ID = 'msg_p5jXN8AQM9LWM0D4loKWxJek';

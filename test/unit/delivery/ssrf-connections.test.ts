@@ -2,8 +2,8 @@ import { randomUUID } from 'node:crypto';
 
 import { describe, expect, it } from 'vitest';
 
-import { type DeliveryRequest, deliverWebhook } from '../../../functions/delivery/deliver';
-import { generateWebhookSecret } from '../../../functions/delivery/signature';
+import { type DeliveryRequest, deliverWebhook } from '../../../functions/adapters/webhook-delivery';
+import { generateWebhookSecret } from '../../../functions/adapters/webhook-signature';
 import { MESSAGES } from '../../../shared/messages';
 import { receiversClosedAfterEach, scriptedResolver } from './support/receiver';
 

@@ -1,11 +1,10 @@
 import { describe, expect, it } from 'vitest';
-
+import { checkWebhookUrl, isPublicAddress } from '../../../functions/adapters/ssrf-guard';
 import {
   InvalidWebhookUrlError,
   PrivateAddressError,
   WebhookResolutionError,
-} from '../../../functions/delivery/errors';
-import { checkWebhookUrl, isPublicAddress } from '../../../functions/delivery/ssrf-guard';
+} from '../../../functions/adapters/webhook-errors';
 import { MESSAGES } from '../../../shared/messages';
 import { scriptedResolver } from './support/receiver';
 

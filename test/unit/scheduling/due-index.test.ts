@@ -14,7 +14,7 @@ import {
   NEVER_RAN,
   type SchedulableWorkflow,
   scheduleUnchangedCondition,
-} from '../../../functions/scheduling/due-index';
+} from '../../../functions/data/due-index';
 
 const NOW = new Date('2026-11-22T10:00:00.000Z');
 

@@ -4,8 +4,8 @@ import { join } from 'node:path';
 
 import { afterEach, describe, expect, it } from 'vitest';
 
-import { WebhookSigningError } from '../../../functions/delivery/signature';
-import { webhookSecretOf } from '../../../functions/scheduling/ports';
+import { WebhookSigningError } from '../../../functions/adapters/webhook-signature';
+import { webhookSecretOf } from '../../../functions/runtime/scheduling-ports';
 import { loadOrCreateWebhookSecret } from '../../../lib/local/queue/local-scheduling';
 
 describe('webhookSecretOf', () => {

@@ -1,5 +1,5 @@
 import { MESSAGES } from '../../shared/messages';
-import { HttpError } from '../domain/errors';
+import { HttpError } from './errors';
 
 /**
  * Failures of the payment provider, as the billing service sees them: the port's adapters wrap

@@ -1,10 +1,14 @@
+import {
+  type DispatchMessage,
+  DispatchMessage as DispatchMessageSchema,
+  type DispatchQueue,
+} from '../adapters/dispatch-queue';
+import { backoffSeconds } from '../adapters/webhook-delivery';
+import { ExecutionRepository } from '../data/executions';
 import type { Table } from '../data/table';
 import { WorkflowRepository } from '../data/workflows';
-import { backoffSeconds } from '../delivery/deliver';
 import type { Logger } from '../runtime/dependencies';
-import { ExecutionRepository } from './execution-repository';
-import { type DispatchMessage, DispatchMessage as DispatchMessageSchema, type DispatchQueue } from './queue';
-import { WEBHOOK_QUEUE } from './settings';
+import { WEBHOOK_QUEUE } from './scheduling-settings';
 import { callWorkflowWebhook, type WebhookCallSettings } from './webhook-call';
 
 export interface WorkerDependencies extends WebhookCallSettings {

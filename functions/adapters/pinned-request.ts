@@ -1,9 +1,8 @@
 import { request as httpRequest, type IncomingHttpHeaders, type IncomingMessage } from 'node:http';
 import { request as httpsRequest } from 'node:https';
 import { isIP, type LookupFunction } from 'node:net';
-
-import { WebhookTimeoutError } from './errors';
 import type { CheckedWebhookUrl } from './ssrf-guard';
+import { WebhookTimeoutError } from './webhook-errors';
 
 /** Response bodies are read up to this size; the rest is dropped (n8n answers are small). */
 export const DEFAULT_MAX_RESPONSE_BYTES = 64 * 1024;

@@ -1,11 +1,11 @@
 import type { SecretsManagerClient } from '@aws-sdk/client-secrets-manager';
 import { SESv2Client } from '@aws-sdk/client-sesv2';
-
-import { cachedSecret } from '../runtime/cached-secret';
-import type { Mailer } from './mailer';
-import type { Payments } from './payments';
-import { SesMailer } from './ses-mailer';
-import { StripePayments } from './stripe-payments';
+import { SesMailer } from '../adapters/ses-mailer';
+import { StripePayments } from '../adapters/stripe-payments';
+import type { Mailer } from '../domain/mailer';
+import type { Payments } from '../domain/payments';
+import { cachedSecret } from './cached-secret';
+import { lazyEnv, requiredEnv } from './environment';
 
 /** What the billing handlers need from the world beyond the table, keys, clock and logger. */
 export interface BillingPorts {
@@ -30,15 +30,6 @@ export const BILLING_ENVIRONMENT = {
   /** The site's public origin. */
   publicBaseUrl: 'PUBLIC_BASE_URL',
 } as const;
-
-/** Reads a required environment variable on first use (only the billing functions have them). */
-function env(name: string): () => string {
-  return () => {
-    const value = process.env[name];
-    if (!value) throw new Error(`Variable d'environnement manquante: ${name}`);
-    return value;
-  };
-}
 
 /**
  * A Stripe key read from its secret: a value that is not a key (the secret was created empty and
@@ -69,12 +60,12 @@ export function publicOriginOf(value: string): string {
 export function awsBillingPorts(secrets: SecretsManagerClient): BillingPorts {
   const apiKey = cachedSecret(
     secrets,
-    env(BILLING_ENVIRONMENT.stripeSecretKeyArn),
+    lazyEnv(BILLING_ENVIRONMENT.stripeSecretKeyArn),
     stripeKeyOf(['sk_live_', 'sk_test_', 'rk_live_', 'rk_test_'], 'une clé secrète sk_…'),
   );
   const webhookSecret = cachedSecret(
     secrets,
-    env(BILLING_ENVIRONMENT.stripeWebhookSecretArn),
+    lazyEnv(BILLING_ENVIRONMENT.stripeWebhookSecretArn),
     stripeKeyOf(['whsec_'], 'un secret de signature whsec_…'),
   );
   let payments: Promise<Payments> | undefined;
@@ -89,7 +80,7 @@ export function awsBillingPorts(secrets: SecretsManagerClient): BillingPorts {
       });
       return payments;
     },
-    mailer: new SesMailer(new SESv2Client({}), env(BILLING_ENVIRONMENT.mailFrom)),
-    publicUrl: () => publicOriginOf(env(BILLING_ENVIRONMENT.publicBaseUrl)()),
+    mailer: new SesMailer(new SESv2Client({}), lazyEnv(BILLING_ENVIRONMENT.mailFrom)),
+    publicUrl: () => publicOriginOf(requiredEnv(BILLING_ENVIRONMENT.publicBaseUrl)),
   };
 }

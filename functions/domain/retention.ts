@@ -1,8 +1,8 @@
+import { SubscriptionRepository } from '../data/subscriptions';
 import type { Table } from '../data/table';
-import { RETENTION_ACTOR } from '../domain/audit';
-import type { LawyerService } from '../domain/lawyers';
 import type { Clock, Logger } from '../runtime/dependencies';
-import { SubscriptionRepository } from './subscriptions';
+import { RETENTION_ACTOR } from './audit';
+import type { LawyerService } from './lawyers';
 
 /** How many ended subscriptions one run looks at; the next run takes the rest. */
 export const PURGE_BATCH_SIZE = 100;
@@ -49,7 +49,7 @@ export class DataRetention {
     let reactivated = 0;
     let absent = 0;
     let failed = 0;
-    for (const { keyHash } of due) {
+    for (const { keyHash, canceledAt } of due) {
       try {
         const outcome = await this.deps.lawyers.purgeLicenseHolder(keyHash, RETENTION_ACTOR);
         if (outcome === 'active') {
@@ -58,7 +58,7 @@ export class DataRetention {
         } else {
           if (outcome === 'purged') purged++;
           else absent++;
-          await this.subscriptions.markPurged(keyHash, now);
+          await this.subscriptions.markPurged(keyHash, new Date(canceledAt), now);
         }
       } catch (error) {
         failed++;

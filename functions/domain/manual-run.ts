@@ -5,12 +5,12 @@ import { UpdateCommand } from '@aws-sdk/lib-dynamodb';
 import { MANUAL_RUN_LOCK_MS } from '../../shared/constants';
 import { MESSAGES } from '../../shared/messages';
 import type { ExecuteWebhookReply, ExecuteWebhookRequest } from '../../shared/schemas/scheduler';
+import { ExecutionRepository } from '../data/executions';
 import { isConditionFailure, type Table } from '../data/table';
 import { type WorkflowRecord, WorkflowRepository, workflowKey } from '../data/workflows';
-import { BadRequestError, ConflictError, HttpError, NotFoundError } from '../domain/errors';
-import type { SessionContext } from '../domain/sessions';
 import type { Logger } from '../runtime/dependencies';
-import { ExecutionRepository } from './execution-repository';
+import { BadRequestError, ConflictError, HttpError, NotFoundError } from './errors';
+import type { SessionContext } from './sessions';
 import { callWorkflowWebhook, type WebhookCallSettings } from './webhook-call';
 
 export interface ManualRunDependencies extends WebhookCallSettings {

@@ -1,13 +1,13 @@
 import { MESSAGES } from '../../shared/messages';
+import { type PinnedResponse, pinnedRequest } from './pinned-request';
+import { checkWebhookUrl, type Resolver } from './ssrf-guard';
 import {
   InvalidWebhookUrlError,
   PrivateAddressError,
   WebhookResolutionError,
   WebhookTimeoutError,
-} from './errors';
-import { type PinnedResponse, pinnedRequest } from './pinned-request';
-import { signWebhook } from './signature';
-import { checkWebhookUrl, type Resolver } from './ssrf-guard';
+} from './webhook-errors';
+import { signWebhook } from './webhook-signature';
 
 /** Retry timing: Retry-After and back-off both stop at 15 minutes, the longest SQS message delay. */
 export const RETRY_LIMITS = {

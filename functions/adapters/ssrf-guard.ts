@@ -1,7 +1,7 @@
 import { lookup } from 'node:dns/promises';
 import { BlockList, isIP, isIPv4, isIPv6 } from 'node:net';
 
-import { InvalidWebhookUrlError, PrivateAddressError, WebhookResolutionError } from './errors';
+import { InvalidWebhookUrlError, PrivateAddressError, WebhookResolutionError } from './webhook-errors';
 
 /** One address a host name resolves to. */
 export interface ResolvedAddress {

@@ -3,7 +3,7 @@ import { randomInt } from 'node:crypto';
 import Stripe from 'stripe';
 
 import { PRICING, TEST_PROMO } from '../../shared/constants';
-import { PaymentsError, PromotionCodeRefusedError, WebhookSignatureError } from './errors';
+import { PaymentsError, PromotionCodeRefusedError, WebhookSignatureError } from '../domain/billing-errors';
 import type {
   CheckoutSessionInput,
   CheckoutSessionLink,
@@ -13,7 +13,7 @@ import type {
   Payments,
   PromotionCodeInfo,
   SubscriptionState,
-} from './payments';
+} from '../domain/payments';
 
 /** How to reach Stripe: real Stripe by default, the local stand-in with host, port and protocol. */
 export interface StripePaymentsOptions {

@@ -1,4 +1,4 @@
-import type { AppDependencies } from '../runtime/dependencies';
+import type { AppDependencies } from './dependencies';
 
 /**
  * The Lambda entry of an event handler (the minute schedule, the queue): like `lambdaEntry` for
@@ -9,7 +9,7 @@ export function lambdaEventEntry<E, R>(create: (deps: AppDependencies) => (event
   let handler: ((event: E) => Promise<R>) | undefined;
   return async (event: E): Promise<R> => {
     if (!handler) {
-      const { awsDependencies } = await import('../runtime/aws');
+      const { awsDependencies } = await import('./aws');
       handler = create(awsDependencies());
     }
     return handler(event);

@@ -1,9 +1,9 @@
 import type { ExecutionTrigger } from '../../shared/schemas/scheduler';
+import type { Resolver } from '../adapters/ssrf-guard';
+import { type DeliveryOutcome, deliverWebhook } from '../adapters/webhook-delivery';
 import type { WorkflowRecord } from '../data/workflows';
-import { type DeliveryOutcome, deliverWebhook } from '../delivery/deliver';
-import type { Resolver } from '../delivery/ssrf-guard';
 import type { Clock } from '../runtime/dependencies';
-import { WEBHOOK_TIMEOUT_MS } from './settings';
+import { WEBHOOK_TIMEOUT_MS } from './scheduling-settings';
 
 /** What the workflow engine receives: who runs, why, and for which due time. */
 export interface WebhookBody {

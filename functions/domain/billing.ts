@@ -13,18 +13,18 @@ import {
   LicenseRepository,
   putLicenseItem,
 } from '../data/licenses';
+import { StripeEventRepository } from '../data/stripe-events';
+import { type BillingEmail, type CheckoutRecord, SubscriptionRepository } from '../data/subscriptions';
 import { isConditionFailure, type Table } from '../data/table';
-import { BadRequestError, NotFoundError } from '../domain/errors';
-import { newLicenseRecord } from '../domain/licenses';
 import type { Clock, Logger } from '../runtime/dependencies';
 import type { LicenseKeyVault } from '../security/license-key-vault';
+import { PaymentProviderError, PaymentsError, PromotionCodeRefusedError } from './billing-errors';
 import { cancellationEmail, licenseKeyEmail } from './emails';
-import { PaymentProviderError, PaymentsError, PromotionCodeRefusedError } from './errors';
+import { BadRequestError, NotFoundError } from './errors';
 import { licenseStateOf, sameLicenseState } from './license-state';
+import { newLicenseRecord } from './licenses';
 import type { Mailer, MailMessage } from './mailer';
 import type { CheckoutSessionState, PaymentEvent, Payments, SubscriptionState } from './payments';
-import { StripeEventRepository } from './stripe-events';
-import { type BillingEmail, type CheckoutRecord, SubscriptionRepository } from './subscriptions';
 
 export interface BillingServiceDependencies {
   readonly table: Table;

@@ -1,8 +1,8 @@
 import { MESSAGES } from '../../shared/messages';
 import type { SchedulerRun } from '../../shared/schemas/scheduler';
+import { SchedulerRunRepository } from '../data/scheduler-runs';
 import type { AppDependencies } from '../runtime/dependencies';
-import { SchedulerRunRepository } from './scheduler-runs';
-import { SchedulerService, type SchedulerTrigger } from './scheduler-service';
+import { SchedulerService, type SchedulerTrigger } from './scheduler';
 
 /** A scheduler run as its callers see it: the result, and the error that stopped it if any. */
 export interface RecordedSchedulerRun {

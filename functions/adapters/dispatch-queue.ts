@@ -10,7 +10,7 @@ import { z } from 'zod';
 
 import { IsoTimestamp } from '../../shared/schemas/common';
 import { ExecutionTrigger } from '../../shared/schemas/scheduler';
-import { WEBHOOK_QUEUE } from './settings';
+import { WEBHOOK_QUEUE } from '../domain/scheduling-settings';
 
 /** One due run on its way to the worker (the SQS message body). */
 export const DispatchMessage = z.object({

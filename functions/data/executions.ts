@@ -4,8 +4,8 @@ import { GetCommand, QueryCommand, TransactWriteCommand } from '@aws-sdk/lib-dyn
 
 import { RETENTION_DAYS } from '../../shared/constants';
 import type { Execution } from '../../shared/schemas/scheduler';
-import { isConditionFailure, type Table } from '../data/table';
-import { workflowKey } from '../data/workflows';
+import { isConditionFailure, type Table } from './table';
+import { workflowKey } from './workflows';
 
 /** How many executions the history shows: the newest ones. */
 export const EXECUTION_HISTORY_LIMIT = 50;

@@ -1,7 +1,7 @@
 import { BatchGetCommand, PutCommand } from '@aws-sdk/lib-dynamodb';
 
 import { SchedulerRun } from '../../shared/schemas/scheduler';
-import type { Table } from '../data/table';
+import type { Table } from './table';
 
 type RunKind = 'schedule' | 'manual';
 

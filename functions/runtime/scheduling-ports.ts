@@ -1,9 +1,9 @@
 import type { SecretsManagerClient } from '@aws-sdk/client-secrets-manager';
 import { SQSClient } from '@aws-sdk/client-sqs';
-
-import { webhookSigningKey } from '../delivery/signature';
-import { cachedSecret } from '../runtime/cached-secret';
-import { createSqsDispatchQueue, type DispatchQueue } from './queue';
+import { createSqsDispatchQueue, type DispatchQueue } from '../adapters/dispatch-queue';
+import { webhookSigningKey } from '../adapters/webhook-signature';
+import { cachedSecret } from './cached-secret';
+import { lazyEnv } from './environment';
 
 /** What the scheduling handlers need from the world beyond the table, clock and logger. */
 export interface SchedulingPorts {
@@ -25,27 +25,18 @@ export function webhookSecretOf(stored: string): string {
   return secret;
 }
 
-/** Reads a required environment variable on first use (only the functions that need it have it). */
-function env(name: string): () => string {
-  return () => {
-    const value = process.env[name];
-    if (!value) throw new Error(`Variable d'environnement manquante: ${name}`);
-    return value;
-  };
-}
-
 /**
  * The AWS side: SQS queues from WEBHOOK_QUEUE_URL and WEBHOOK_DLQ_URL, the signing secret from the
  * Secrets Manager secret WEBHOOK_SECRET_ARN (its value `whsec_…`, or only the base64 part as a
  * generated secret holds it). Everything is read on first use, once per execution environment.
  */
 export function awsSchedulingPorts(secrets: SecretsManagerClient): SchedulingPorts {
-  const webhookSigningSecret = cachedSecret(secrets, env('WEBHOOK_SECRET_ARN'), webhookSecretOf);
+  const webhookSigningSecret = cachedSecret(secrets, lazyEnv('WEBHOOK_SECRET_ARN'), webhookSecretOf);
   return {
     webhookQueue: createSqsDispatchQueue({
       client: new SQSClient({}),
-      queueUrl: env('WEBHOOK_QUEUE_URL'),
-      deadLetterQueueUrl: env('WEBHOOK_DLQ_URL'),
+      queueUrl: lazyEnv('WEBHOOK_QUEUE_URL'),
+      deadLetterQueueUrl: lazyEnv('WEBHOOK_DLQ_URL'),
     }),
     webhookSigningSecret,
     allowPrivateWebhooks: false,

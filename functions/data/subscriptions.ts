@@ -2,7 +2,7 @@ import type { TransactWriteCommandInput } from '@aws-sdk/lib-dynamodb';
 import { DeleteCommand, GetCommand, PutCommand, QueryCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
 
 import { RETENTION_DAYS } from '../../shared/constants';
-import { isConditionFailure, type Table } from '../data/table';
+import { isConditionFailure, type Table } from './table';
 
 /**
  * The billing side of a licence, kept apart from the licence record itself:
@@ -185,7 +185,10 @@ export class SubscriptionRepository {
   }
 
   /** Licences whose purge date has come (for the purge job), oldest first. */
-  async purgeDue(now: Date, limit = 100): Promise<{ keyHash: string; purgeAfter: string }[]> {
+  async purgeDue(
+    now: Date,
+    limit = 100,
+  ): Promise<{ keyHash: string; purgeAfter: string; canceledAt: string }[]> {
     const { Items = [] } = await this.table.doc.send(
       new QueryCommand({
         TableName: this.table.name,
@@ -195,17 +198,19 @@ export class SubscriptionRepository {
         Limit: limit,
       }),
     );
-    return Items.map((item) => ({ keyHash: item.keyHash as string, purgeAfter: item.purgeAfter as string }));
+    return Items.map((item) => ({
+      keyHash: item.keyHash as string,
+      purgeAfter: item.purgeAfter as string,
+      canceledAt: item.canceledAt as string,
+    }));
   }
 
   /**
    * Records that the lawyer's data of a licence was purged: it leaves the purge index, and the
-   * billing record itself is now kept for the legal 5 years from the cancellation, then swept by
-   * the table's TTL (spec §9).
+   * billing record itself is now kept for the legal 5 years from the cancellation (as the purge
+   * index read it), then swept by the table's TTL (spec §9).
    */
-  async markPurged(keyHash: string, now: Date): Promise<void> {
-    const billing = await this.billingOfLicense(keyHash);
-    const from = billing?.canceledAt ? new Date(billing.canceledAt) : now;
+  async markPurged(keyHash: string, canceledAt: Date, now: Date): Promise<void> {
     await this.table.doc.send(
       new UpdateCommand({
         TableName: this.table.name,
@@ -214,7 +219,7 @@ export class SubscriptionRepository {
         ConditionExpression: 'attribute_exists(PK)',
         ExpressionAttributeValues: {
           ':now': now.toISOString(),
-          ':expiresAt': epochSeconds(addYears(from, RETENTION_DAYS.billingYears)),
+          ':expiresAt': epochSeconds(addYears(canceledAt, RETENTION_DAYS.billingYears)),
         },
       }),
     );

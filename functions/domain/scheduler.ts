@@ -2,11 +2,7 @@ import { UpdateCommand } from '@aws-sdk/lib-dynamodb';
 
 import { MESSAGES } from '../../shared/messages';
 import type { ExecutionTrigger, SchedulerExecution, SchedulerRun } from '../../shared/schemas/scheduler';
-import { queryAll } from '../data/query-all';
-import { isConditionFailure, type Table } from '../data/table';
-import { toWorkflowRecord, type WorkflowRecord, workflowKey } from '../data/workflows';
-import type { Clock, Logger } from '../runtime/dependencies';
-import { chunks, mapWithConcurrency } from './concurrency';
+import type { DispatchEntry, DispatchQueue } from '../adapters/dispatch-queue';
 import {
   allDuePartitions,
   type ClaimedSlot,
@@ -19,9 +15,13 @@ import {
   intervalMinutesOf,
   LOOK_AHEAD_MS,
   NEVER_RAN,
-} from './due-index';
-import type { DispatchEntry, DispatchQueue } from './queue';
-import { WEBHOOK_QUEUE } from './settings';
+} from '../data/due-index';
+import { queryAll } from '../data/query-all';
+import { isConditionFailure, type Table } from '../data/table';
+import { toWorkflowRecord, type WorkflowRecord, workflowKey } from '../data/workflows';
+import type { Clock, Logger } from '../runtime/dependencies';
+import { chunks, mapWithConcurrency } from './concurrency';
+import { WEBHOOK_QUEUE } from './scheduling-settings';
 
 /** What starts a scheduler run: the minute schedule, or an admin (spec §7 workflow-scheduler). */
 export type SchedulerTrigger = SchedulerRun['trigger'];

@@ -1,12 +1,12 @@
 import { MESSAGES } from '../../shared/messages';
 import type { LicenseRecord } from '../data/licenses';
-import { ForbiddenError } from '../domain/errors';
-import type { SessionContext } from '../domain/sessions';
+import type { BillingPorts } from '../runtime/billing-ports';
 import type { AppDependencies } from '../runtime/dependencies';
 import { createLicenseKeyVault, type LicenseKeyVault } from '../security/license-key-vault';
-import { BillingService } from './billing-service';
+import { BillingService } from './billing';
+import { ForbiddenError } from './errors';
 import type { Payments } from './payments';
-import type { BillingPorts } from './ports';
+import type { SessionContext } from './sessions';
 
 /** The billing ports of a composition root; a root without them cannot serve a billing call. */
 export function billingPortsOf(deps: AppDependencies): BillingPorts {

@@ -1,6 +1,6 @@
 import { DeleteCommand, GetCommand, PutCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
 
-import { isConditionFailure, type Table } from '../data/table';
+import { isConditionFailure, type Table } from './table';
 
 /** How long a processed event id is remembered: far beyond Stripe's 3 days of retries. */
 export const STRIPE_EVENT_RETENTION_DAYS = 30;
