@@ -40,6 +40,14 @@ export function toWorkflowView(record: WorkflowRecord): Workflow {
   };
 }
 
+/** Whether an edit sends the scheduled calls elsewhere: a new webhook address or a new owner. */
+function movesTheCalls(current: WorkflowRecord, input: WorkflowUpdateInput): boolean {
+  return (
+    (input.webhookUrl !== undefined && input.webhookUrl !== current.webhookUrl) ||
+    (input.lawyerEmail !== undefined && input.lawyerEmail !== current.lawyerEmail)
+  );
+}
+
 /** The fixed scheduling interval of a workflow type (spec §9), 2 minutes for an unknown one. */
 export const schedulingIntervalOf = (type: string): number =>
   SCHEDULING_INTERVAL_MINUTES[type as keyof typeof SCHEDULING_INTERVAL_MINUTES] ??
@@ -109,7 +117,10 @@ export class WorkflowService {
 
   /**
    * An admin's edit. A new owner must be an existing lawyer and a new folder an existing folder; a
-   * new type without an explicit interval takes its type's interval.
+   * new type without an explicit interval takes its type's interval. Scheduling stays as it was
+   * (fixing a typo must not stop a client's running automation) unless the edit sends the calls
+   * elsewhere — a new webhook address or a new owner — which stops it until the admin switches it
+   * back on; an explicit `cronEnabled` wins.
    */
   async update(id: string, input: WorkflowUpdateInput, session: SessionContext): Promise<Workflow> {
     const current = await this.existing(id);
@@ -124,7 +135,11 @@ export class WorkflowService {
       ...(input.lawyerEmail !== undefined ? { lawyerEmail: input.lawyerEmail } : {}),
       ...(input.type !== undefined ? { type: input.type } : {}),
       ...(input.folderId !== undefined ? { folderId: input.folderId } : {}),
-      ...(input.cronEnabled !== undefined ? { cronEnabled: input.cronEnabled } : {}),
+      ...(input.cronEnabled !== undefined
+        ? { cronEnabled: input.cronEnabled }
+        : movesTheCalls(current, input)
+          ? { cronEnabled: false }
+          : {}),
       ...(input.cronInterval !== undefined
         ? { cronInterval: input.cronInterval }
         : input.type !== undefined && input.type !== current.type
