@@ -67,6 +67,11 @@ export const MESSAGES = {
     created: (first: string, last: string) => `Dossier créé pour ${first} ${last}`,
     /** Same voice: the e-mail or the licence key already belongs to another lawyer. */
     conflict: 'Un avocat utilise déjà cet email ou cette clé de licence',
+    /** Same voice: 'Nouvel avocat' with the e-mail or licence key of an existing lawyer. */
+    alreadyExists: (first: string, last: string, email: string) =>
+      `${first} ${last} (${email}) utilise déjà cet email ou cette clé de licence`,
+    /** Same voice: the success of an update, where a creation says 'Dossier créé pour …'. */
+    updated: (first: string, last: string) => `Avocat ${first} ${last} mis à jour`,
     /** Same voice: the lawyer was changed by someone else between the read and the write. */
     changed: "L'avocat a été modifié entre-temps. Veuillez réessayer.",
     /** Same voice: the licence key given for a lawyer belongs to an administrator licence. */

@@ -47,3 +47,14 @@ export class ConflictError extends HttpError {
     super(409, message, options);
   }
 }
+
+/** 'Nouvel avocat' found the e-mail or key already in use: the reply names the lawyer who has it. */
+export class ExistingLawyerError extends ConflictError {
+  override name = 'ExistingLawyerError';
+  constructor(
+    message: string,
+    readonly existingLawyer: { id: string; firstName: string; lastName: string; email: string },
+  ) {
+    super(message);
+  }
+}

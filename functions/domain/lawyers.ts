@@ -2,7 +2,11 @@ import { randomUUID } from 'node:crypto';
 
 import { generateLicenseKey } from '../../shared/license-key';
 import { MESSAGES } from '../../shared/messages';
-import type { LawyerLookupReply, NormalizedLawyerSave } from '../../shared/schemas/directory';
+import type {
+  LawyerLookupReply,
+  NormalizedAdminLawyerSave,
+  NormalizedLawyerSave,
+} from '../../shared/schemas/directory';
 import type { GoogleCredentials, Lawyer, LawyerSecrets } from '../../shared/schemas/lawyer';
 import {
   LawyerChangedError,
@@ -17,7 +21,7 @@ import { WorkflowNotFoundError, WorkflowRepository } from '../data/workflows';
 import type { AppDependencies, Clock, LawyerSecretStore, Logger } from '../runtime/dependencies';
 import { createLicenseKeyVault, type LicenseKeyVault } from '../security/license-key-vault';
 import { type AuditActor, AuditTrail, auditTarget } from './audit';
-import { BadRequestError, ConflictError, ForbiddenError, NotFoundError } from './errors';
+import { BadRequestError, ConflictError, ExistingLawyerError, ForbiddenError, NotFoundError } from './errors';
 import { newLicenseRecord } from './licenses';
 import type { SessionContext } from './sessions';
 
@@ -249,9 +253,10 @@ export class LawyerService {
    * Spec §4 lawyer save: a lawyer with the same e-mail or the same licence key is updated, otherwise
    * one is created with the given licence key or a generated one. A key that is no licence yet
    * becomes an active 'lawyer' licence in the same transaction, so the new lawyer can sign in.
+   * `createOnly` ('Nouvel avocat') never updates: it answers 409 naming the lawyer found.
    */
   async save(
-    input: NormalizedLawyerSave,
+    input: NormalizedAdminLawyerSave,
     session: SessionContext,
   ): Promise<{ lawyer: Lawyer; created: boolean }> {
     const now = this.deps.clock.now().toISOString();
@@ -261,6 +266,17 @@ export class LawyerService {
     const byKey = givenHash ? await this.lawyers.findByLicenseHash(givenHash) : null;
     if (byEmail && byKey && byEmail.id !== byKey.id) throw new ConflictError(MESSAGES.lawyerSave.conflict);
     const previous = byEmail ?? byKey;
+    if (previous && input.createOnly) {
+      throw new ExistingLawyerError(
+        MESSAGES.lawyerSave.alreadyExists(previous.firstName, previous.lastName, previous.email),
+        {
+          id: previous.id,
+          firstName: previous.firstName,
+          lastName: previous.lastName,
+          email: previous.email,
+        },
+      );
+    }
 
     // The key he will hold: the one given, else his own, else (a new lawyer) a generated one.
     const licenseKey = input.licenseKey ?? (previous?.licenseKeyHash ? null : generateLicenseKey());

@@ -5,7 +5,13 @@ import { MAX_BODY_BYTES } from '../../shared/constants';
 import { MESSAGES } from '../../shared/messages';
 import type { RouteDefinition } from '../../shared/routes';
 import { isWriteConflict } from '../data/table';
-import { BadRequestError, ForbiddenError, HttpError, UnauthorizedError } from '../domain/errors';
+import {
+  BadRequestError,
+  ExistingLawyerError,
+  ForbiddenError,
+  HttpError,
+  UnauthorizedError,
+} from '../domain/errors';
 import type { SessionContext, SessionService } from '../domain/sessions';
 import type { Logger } from '../runtime/dependencies';
 import { type ApiEvent, type ApiResult, bearerTokenOf, jsonResult } from './api-event';
@@ -89,7 +95,10 @@ export function errorReply(logger: Logger, route: RouteDefinition): ApiMiddlewar
     onError: (request) => {
       const { error } = request;
       if (error instanceof HttpError) {
-        request.response = jsonResult(error.statusCode, { error: error.message });
+        request.response = jsonResult(error.statusCode, {
+          error: error.message,
+          ...(error instanceof ExistingLawyerError ? { existingLawyer: error.existingLawyer } : {}),
+        });
         return;
       }
       if (isWriteConflict(error)) {

@@ -6,7 +6,16 @@ import { MESSAGES } from '../messages';
 z.config(z.locales.fr());
 
 /** The one shape of every error reply. */
-export const ErrorReply = z.object({ error: z.string() });
+export const ErrorReply = z.object({
+  error: z.string(),
+  /**
+   * A 409 of 'Nouvel avocat' (a save in create mode): the lawyer who already has that e-mail or
+   * licence key, so that the admin is asked before updating him.
+   */
+  existingLawyer: z
+    .object({ id: z.string(), firstName: z.string(), lastName: z.string(), email: z.string() })
+    .optional(),
+});
 export type ErrorReply = z.infer<typeof ErrorReply>;
 
 /** An ISO-8601 timestamp as the server writes them. */
