@@ -20,7 +20,7 @@ export const createUpdateLicenseEmailHandler = (deps: AppDependencies) => {
       const profile = await lawyers.findByLicenseHash(session.licenseKeyHash);
       const email = profile?.email ?? session.email;
       if (!email) throw new BadRequestError(MESSAGES.subscription.updateLicenseFailed);
-      return service.updateLicenseEmail(body.licenseKey, email);
+      return service.updateLicenseEmail(session.licenseKeyHash, email);
     },
   });
 };

@@ -236,14 +236,10 @@ export class BillingService {
     return { success: true, promoCode: created.code, percentOff: created.percentOff };
   }
 
-  /** update-license-email: associates the licence of a key with an e-mail. */
-  async updateLicenseEmail(licenseKey: string, userEmail: string): Promise<SuccessReply> {
+  /** update-license-email: associates the licence of a key hash (the caller's own) with an e-mail. */
+  async updateLicenseEmail(keyHash: string, userEmail: string): Promise<SuccessReply> {
     try {
-      await this.licenses.updateUserEmail(
-        this.deps.vault.hash(licenseKey),
-        userEmail,
-        this.deps.clock.now().toISOString(),
-      );
+      await this.licenses.updateUserEmail(keyHash, userEmail, this.deps.clock.now().toISOString());
       return { success: true };
     } catch (error) {
       if (error instanceof LicenseNotFoundError) throw new NotFoundError(MESSAGES.subscription.noLicenseKey);

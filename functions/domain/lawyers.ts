@@ -261,9 +261,9 @@ export class LawyerService {
   ): Promise<{ lawyer: Lawyer; created: boolean }> {
     const now = this.deps.clock.now().toISOString();
     const { vault } = this.deps;
-    const givenHash = input.licenseKey ? vault.hash(input.licenseKey) : null;
+    const givenHashes = input.licenseKey ? vault.hashes(input.licenseKey) : [];
     const byEmail = await this.lawyers.findByEmail(input.email);
-    const byKey = givenHash ? await this.lawyers.findByLicenseHash(givenHash) : null;
+    const byKey = await this.lawyers.findByAnyLicenseHash(givenHashes);
     if (byEmail && byKey && byEmail.id !== byKey.id) throw new ConflictError(MESSAGES.lawyerSave.conflict);
     const previous = byEmail ?? byKey;
     if (previous && input.createOnly) {
@@ -285,15 +285,15 @@ export class LawyerService {
       licenseKeyHash: previous?.licenseKeyHash ?? null,
       licenseKeyCiphertext: previous?.licenseKeyCiphertext ?? null,
     };
-    if (licenseKey && vault.hash(licenseKey) !== previous?.licenseKeyHash) {
-      const keyHash = vault.hash(licenseKey);
-      const license = await this.licenses.getByHash(keyHash);
+    if (licenseKey && !(previous?.licenseKeyHash && vault.matches(licenseKey, previous.licenseKeyHash))) {
+      // An existing licence under either spelling of the key; a new one in its one spelling.
+      const license = await this.licenses.getByAnyHash(vault.hashes(licenseKey));
       if (license?.licenseType === 'admin') throw new BadRequestError(MESSAGES.lawyerSave.notLawyerLicense);
       const record =
         license ??
         newLicenseRecord(vault, licenseKey, { licenseType: 'lawyer', userEmail: input.email }, now);
       if (!license) alsoWrite.push({ Put: putLicenseItem(this.deps.table, record) });
-      keyFields = { licenseKeyHash: keyHash, licenseKeyCiphertext: record.keyCiphertext };
+      keyFields = { licenseKeyHash: record.keyHash, licenseKeyCiphertext: record.keyCiphertext };
     }
 
     const id = previous?.id ?? randomUUID();
@@ -408,17 +408,18 @@ export class LawyerService {
     request: { licenseKey?: string; email?: string },
     session: SessionContext,
   ): Promise<LawyerLookupReply> {
-    const keyHash = request.licenseKey ? this.deps.vault.hash(request.licenseKey) : null;
+    const keyHashes = request.licenseKey ? this.deps.vault.hashes(request.licenseKey) : [];
     if (session.role !== 'admin') {
       const ownEmails = [session.email, session.license.userEmail];
-      if (keyHash && keyHash !== session.licenseKeyHash) throw new ForbiddenError(MESSAGES.session.forbidden);
+      if (keyHashes.length > 0 && !keyHashes.includes(session.licenseKeyHash))
+        throw new ForbiddenError(MESSAGES.session.forbidden);
       if (request.email && !ownEmails.includes(request.email))
         throw new ForbiddenError(MESSAGES.session.forbidden);
     }
-    const license = keyHash ? await this.licenses.getByHash(keyHash) : null;
+    const license = await this.licenses.getByAnyHash(keyHashes);
     const licenseEmail = license?.userEmail ?? request.email ?? null;
     const lawyer =
-      (keyHash ? await this.lawyers.findByLicenseHash(keyHash) : null) ??
+      (await this.lawyers.findByAnyLicenseHash(keyHashes)) ??
       (licenseEmail ? await this.lawyers.findByEmail(licenseEmail) : null);
     return {
       lawyer: lawyer ? toLawyerView(lawyer, this.deps.vault) : null,

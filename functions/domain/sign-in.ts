@@ -73,7 +73,7 @@ export class SignInService {
     }
 
     const vault = createLicenseKeyVault(this.keys);
-    const license = await this.licenses.getByHash(vault.hash(licenseKey));
+    const license = await this.licenses.getByAnyHash(vault.hashes(licenseKey));
     if (!license) {
       await this.attempts.recordFailure(client, nowSeconds, SIGN_IN_THROTTLE.windowSeconds);
       return { statusCode: 200, reply: { valid: false, error: MESSAGES.login.invalidKey } };
