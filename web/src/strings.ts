@@ -16,6 +16,8 @@ export const STRINGS = {
   },
   topNavigation: {
     signOut: 'Déconnexion',
+    openMenu: 'Afficher le menu',
+    closeMenu: 'Masquer le menu',
     signIn: 'Se connecter',
     discover: 'Découvrir',
     mySpace: 'Mon espace',
@@ -23,6 +25,8 @@ export const STRINGS = {
   navigation: {
     /** Title of the sidebar, per role. */
     spaces: { admin: 'Administration', lawyer: 'Espace avocat', notary: 'Espace notaire' },
+    /** Name of the sidebar landmark. */
+    landmark: 'Menu principal',
     welcome: 'Bienvenue',
     workflows: 'Automatisations',
     lawyers: 'Avocats',
