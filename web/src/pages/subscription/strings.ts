@@ -31,6 +31,7 @@ export const SUBSCRIPTION_TEXT = {
   actions: {
     title: 'Actions',
     refresh: 'Actualiser',
+    refreshHint: "Relit l'état de votre abonnement auprès du service de paiement.",
     portal: 'Portail client',
     portalHint: 'Moyen de paiement, factures et réactivation.',
     associate: 'Associer la licence à mon e-mail',
