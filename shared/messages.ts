@@ -233,14 +233,16 @@ export const MESSAGES = {
     signOff: ['Cordialement,', "L'équipe Assistant IA juridique"],
     licenseKey: {
       subject: 'Assistant IA juridique : votre clé de licence',
-      paid: 'Merci pour votre achat. Votre paiement a bien été reçu et votre licence Assistant IA juridique est activée.',
+      paid: (total: string, initial: string, monthly: string) =>
+        `Merci pour votre achat. Votre paiement de ${total} TTC (licence ${initial} + premier mois ${monthly}) a bien été reçu et votre licence Assistant IA juridique est activée.`,
+      free: "Merci pour votre achat. Votre code promo couvre votre premier paiement : rien n'a été prélevé aujourd'hui, et votre licence Assistant IA juridique est activée.",
       key: (licenseKey: string) => `Votre clé de licence : ${licenseKey}`,
       signIn: (loginUrl: string) =>
         `Pour vous connecter, saisissez cette clé sur la page de connexion : ${loginUrl}`,
       keepSafe:
         'Conservez-la précieusement et ne la communiquez à personne : elle donne accès à votre espace.',
-      pricing: (initial: string, monthly: string, vatNotice: string) =>
-        `Votre abonnement : ${initial} TTC à l'achat, puis ${monthly} TTC par mois, prélevés automatiquement. ${vatNotice}.`,
+      pricing: (monthly: string, vatNotice: string) =>
+        `Votre abonnement : ${monthly} TTC par mois, prélevés automatiquement chaque mois à la date anniversaire de votre achat. ${vatNotice}.`,
       noCommitment:
         "Sans engagement : vous pouvez résilier à tout moment depuis l'application (Paramètres, Gestion de l'abonnement).",
     },

@@ -263,7 +263,7 @@ export class BillingService {
       let checkout = await this.subscriptions.getCheckout(session.id);
       if (!checkout) checkout = await this.issueLicense(session, subscription);
       // The key first: a subscription already ended also gets its cancellation e-mail, after it.
-      await this.sendLicenseKeyOnce(checkout);
+      await this.sendLicenseKeyOnce(checkout, session.amountTotalCents);
       await this.applySubscription(checkout.keyHash, subscription);
     });
   }
@@ -316,7 +316,7 @@ export class BillingService {
     throw new Error('Impossible de générer une clé de licence unique');
   }
 
-  private async sendLicenseKeyOnce(checkout: CheckoutRecord): Promise<void> {
+  private async sendLicenseKeyOnce(checkout: CheckoutRecord, amountPaidCents: number | null): Promise<void> {
     if (checkout.emailSentAt || !checkout.email) return;
     const to = checkout.email;
     await this.sendOnce({ kind: 'license-key', checkoutSessionId: checkout.checkoutSessionId }, async () => {
@@ -326,6 +326,7 @@ export class BillingService {
         to,
         licenseKey: this.deps.vault.decrypt(license.keyCiphertext),
         loginUrl: `${this.deps.publicUrl}/login`,
+        amountPaidCents,
       });
     });
   }

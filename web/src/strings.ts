@@ -101,6 +101,8 @@ export const STRINGS = {
     initialPayment: 'Paiement initial',
     monthlySubscription: 'Puis abonnement mensuel',
     perMonth: 'par mois',
+    dueToday: (total: string, initial: string, monthly: string) =>
+      `À payer aujourd'hui : ${total} TTC (licence ${initial} + premier mois ${monthly}), puis ${monthly} TTC par mois.`,
     inclTax: 'TTC',
     noCommitment: 'Sans engagement, résiliable à tout moment depuis l’application.',
     submit: 'Procéder au paiement',

@@ -25,6 +25,8 @@ export const SUBSCRIPTION_TEXT = {
     monthly: 'Abonnement mensuel',
     inclTax: 'TTC',
     perMonth: 'par mois, prélevé automatiquement',
+    dueAtPurchase: (total: string, initial: string, monthly: string) =>
+      `À l'achat : ${total} TTC (licence ${initial} + premier mois ${monthly}), puis ${monthly} TTC chaque mois.`,
     noCommitment: "Sans engagement, résiliable à tout moment depuis l'application.",
   },
   purchase: 'Acheter une licence',
