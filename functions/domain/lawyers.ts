@@ -298,7 +298,11 @@ export class LawyerService {
 
     const id = previous?.id ?? randomUUID();
     alsoWrite.push(
-      this.audit.transactItem(session, previous ? 'lawyer.update' : 'lawyer.create', auditTarget.lawyer(id)),
+      this.audit.transactItem(
+        session,
+        previous ? 'lawyer.update' : 'lawyer.create',
+        auditTarget.lawyer({ id, firstName: input.firstName, lastName: input.lastName, email: input.email }),
+      ),
     );
     const next = withProfileFields(
       {
@@ -381,7 +385,7 @@ export class LawyerService {
     try {
       await this.lawyers.delete(lawyer, [
         ...removed.map((license) => ({ Delete: deleteLicenseItem(this.deps.table, license.keyHash) })),
-        this.audit.transactItem(actor, action, auditTarget.lawyer(lawyer.id)),
+        this.audit.transactItem(actor, action, auditTarget.lawyer(lawyer)),
       ]);
     } catch (error) {
       if (error instanceof LawyerConflictError || error instanceof LawyerChangedError)
@@ -395,7 +399,7 @@ export class LawyerService {
   /** The secrets of a lawyer, for the admin who asks; the reveal is on the trail before they leave. */
   async revealSecrets(id: string, session: SessionContext): Promise<LawyerSecrets> {
     const lawyer = await this.existing(id);
-    await this.audit.record(session, 'lawyer.secrets.reveal', auditTarget.lawyer(lawyer.id));
+    await this.audit.record(session, 'lawyer.secrets.reveal', auditTarget.lawyer(lawyer));
     return (await this.deps.secrets.get(lawyer.id)) ?? { googlePassword: null, googleCredentials: null };
   }
 

@@ -111,7 +111,7 @@ export class WorkflowService {
       updatedAt: now,
     };
     await this.workflows.create(record);
-    await this.audit.record(session, 'workflow.create', auditTarget.workflow(record.id));
+    await this.audit.record(session, 'workflow.create', auditTarget.workflow(record));
     return toWorkflowView(record);
   }
 
@@ -149,15 +149,15 @@ export class WorkflowService {
     const updated = await this.guarded(id, () =>
       this.workflows.update(id, changes, this.clock.now().toISOString()),
     );
-    await this.audit.record(session, 'workflow.update', auditTarget.workflow(id));
+    await this.audit.record(session, 'workflow.update', auditTarget.workflow(updated));
     return toWorkflowView(updated);
   }
 
   /** Deletes a workflow and its execution history. */
   async delete(id: string, session: SessionContext): Promise<void> {
-    await this.existing(id);
+    const workflow = await this.existing(id);
     await this.workflows.delete(id);
-    await this.audit.record(session, 'workflow.delete', auditTarget.workflow(id));
+    await this.audit.record(session, 'workflow.delete', auditTarget.workflow(workflow));
   }
 
   /** Spec §4: flips the active flag from the value read. */
@@ -182,7 +182,7 @@ export class WorkflowService {
       this.workflows.toggle(id, flag, this.clock.now().toISOString()),
     );
     // The trail records admin actions; a lawyer's own scheduling switch is his to make.
-    if (session.role === 'admin') await this.audit.record(session, action, auditTarget.workflow(id));
+    if (session.role === 'admin') await this.audit.record(session, action, auditTarget.workflow(updated));
     return toWorkflowView(updated);
   }
 
