@@ -257,7 +257,8 @@ export const MESSAGES = {
       billingRetention: (years: number) =>
         `Les données contractuelles et de facturation sont conservées ${years} ans, comme la loi l'exige.`,
       reactivate:
-        "Pour réactiver votre abonnement, contactez le support ou passez par le portail de gestion de l'abonnement.",
+        // Said as it works: a cancelled licence cannot sign in, so the portal inside the app is out of reach.
+        "Pour réactiver votre abonnement, répondez à cet e-mail ou contactez le support : nous réactivons votre licence et vos données, tant qu'elles sont conservées.",
     },
   },
 } as const;
