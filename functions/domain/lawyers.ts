@@ -21,7 +21,13 @@ import { WorkflowNotFoundError, WorkflowRepository } from '../data/workflows';
 import type { AppDependencies, Clock, LawyerSecretStore, Logger } from '../runtime/dependencies';
 import { createLicenseKeyVault, type LicenseKeyVault } from '../security/license-key-vault';
 import { type AuditActor, AuditTrail, auditTarget } from './audit';
-import { BadRequestError, ConflictError, ExistingLawyerError, ForbiddenError, NotFoundError } from './errors';
+import {
+  ConflictError,
+  ExistingLawyerError,
+  ForbiddenError,
+  InvalidInputError,
+  NotFoundError,
+} from './errors';
 import { newLicenseRecord } from './licenses';
 import type { SessionContext } from './sessions';
 
@@ -288,7 +294,8 @@ export class LawyerService {
     if (licenseKey && !(previous?.licenseKeyHash && vault.matches(licenseKey, previous.licenseKeyHash))) {
       // An existing licence under either spelling of the key; a new one in its one spelling.
       const license = await this.licenses.getByAnyHash(vault.hashes(licenseKey));
-      if (license?.licenseType === 'admin') throw new BadRequestError(MESSAGES.lawyerSave.notLawyerLicense);
+      if (license?.licenseType === 'admin')
+        throw new InvalidInputError('licenseKey', MESSAGES.lawyerSave.notLawyerLicense);
       const record =
         license ??
         newLicenseRecord(vault, licenseKey, { licenseType: 'lawyer', userEmail: input.email }, now);
