@@ -29,6 +29,7 @@ import {
   NotFoundError,
 } from './errors';
 import { newLicenseRecord } from './licenses';
+import { ownEmailsOf, ownProfileOf } from './members';
 import type { SessionContext } from './sessions';
 
 /** What the lawyer services work with; the handler builds it from the environment's dependencies. */
@@ -421,11 +422,17 @@ export class LawyerService {
   ): Promise<LawyerLookupReply> {
     const keyHashes = request.licenseKey ? this.deps.vault.hashes(request.licenseKey) : [];
     if (session.role !== 'admin') {
-      const ownEmails = [session.email, session.license.userEmail];
       if (keyHashes.length > 0 && !keyHashes.includes(session.licenseKeyHash))
         throw new ForbiddenError(MESSAGES.session.forbidden);
+      const ownEmails = await ownEmailsOf(this.lawyers, session);
       if (request.email && !ownEmails.includes(request.email))
         throw new ForbiddenError(MESSAGES.session.forbidden);
+      // Himself only: his profile through his licence, never whoever holds an e-mail he named.
+      const own = await ownProfileOf(this.lawyers, session);
+      return {
+        lawyer: own ? toLawyerView(own, this.deps.vault) : null,
+        email: own?.email ?? session.license.userEmail ?? request.email ?? null,
+      };
     }
     const license = await this.licenses.getByAnyHash(keyHashes);
     const licenseEmail = license?.userEmail ?? request.email ?? null;
