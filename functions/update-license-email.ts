@@ -21,7 +21,7 @@ const create = (deps: AppDependencies) => {
       ownLicense(session, body.licenseKey, vault);
       const email = await ownerEmailOf(lawyers, session);
       if (!email) throw new InvalidInputError('email', MESSAGES.subscription.updateLicenseFailed);
-      return service.updateLicenseEmail(body.licenseKey, email);
+      return service.updateLicenseEmail(session.licenseKeyHash, email);
     },
   });
 };

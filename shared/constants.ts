@@ -7,6 +7,11 @@
 export const PRICING = {
   initialPaymentCents: 95_000,
   monthlySubscriptionCents: 15_000,
+  /**
+   * Paid at checkout: the licence and the first month, as Stripe's first invoice of the
+   * subscription holds both; every price shown says so (README, 'Billing and licences').
+   */
+  firstPaymentCents: 95_000 + 15_000,
   currency: 'eur',
   vatNotice: 'TVA non applicable, article 293 B du CGI',
 } as const;

@@ -13,8 +13,14 @@ export interface AuditRecord {
   actorEmail: string;
   /** What was done, as `<resource>.<verb>` ('lawyer.delete', 'lawyer.secrets.reveal', ...). */
   action: string;
-  /** What it was done to, as `<resource>:<id>`; never a name, an e-mail, a key or a secret. */
+  /** What it was done to, as `<resource>:<id>`. */
   target: string;
+  /**
+   * Who or what the target was when it happened (a lawyer's name and e-mail, a workflow's or a
+   * folder's name), kept in the entry so the trail still says it after the target is deleted.
+   * Never a key or a secret. Null in entries written before labels were kept.
+   */
+  targetLabel: string | null;
 }
 
 type TransactItem = NonNullable<TransactWriteCommandInput['TransactItems']>[number];
@@ -42,6 +48,7 @@ function toRecord(item: Record<string, unknown>): AuditRecord {
     actorEmail: item.actorEmail as string,
     action: item.action as string,
     target: item.target as string,
+    targetLabel: typeof item.targetLabel === 'string' ? item.targetLabel : null,
   };
 }
 

@@ -136,6 +136,15 @@ export class LawyerRepository {
     return this.followClaim(lawyerLicenseClaimKey(keyHash));
   }
 
+  /** The lawyer holding the first of these key hashes that has one (a key's `vault.hashes`). */
+  async findByAnyLicenseHash(keyHashes: readonly string[]): Promise<LawyerRecord | null> {
+    for (const keyHash of keyHashes) {
+      const found = await this.findByLicenseHash(keyHash);
+      if (found) return found;
+    }
+    return null;
+  }
+
   /** Every lawyer, newest first (spec: select all). */
   async list(): Promise<LawyerRecord[]> {
     const items = await queryAll(this.table, {

@@ -9,6 +9,7 @@ import {
 } from '../domain/billing-errors';
 import {
   ConflictError,
+  ExistingLawyerError,
   ForbiddenError,
   InvalidInputError,
   NotFoundError,
@@ -41,6 +42,8 @@ export const ERROR_STATUSES: ReadonlyMap<ErrorClass, number> = new Map<ErrorClas
   [ForbiddenError, 403],
   [NotFoundError, 404],
   [ConflictError, 409],
+  // 'Nouvel avocat' on an existing lawyer's e-mail or key; the reply also names him.
+  [ExistingLawyerError, 409],
   [RequestTooLargeError, 413],
   // The request was fine; a service it depends on failed: not the server's fault, never a 5xx.
   [PaymentsError, 424],

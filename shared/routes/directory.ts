@@ -1,5 +1,6 @@
 import { SuccessReply } from '../schemas/common';
 import {
+  AdminLawyerSaveRequest,
   AuditPage,
   FolderList,
   LawyerList,
@@ -45,7 +46,7 @@ export const DIRECTORY_ROUTES = {
     path: '/api/lawyers',
     handler: 'lawyers',
     access: 'admin',
-    request: LawyerSaveRequest,
+    request: AdminLawyerSaveRequest,
     response: LawyerSaveReply,
   },
   deleteLawyer: {

@@ -8,7 +8,16 @@ import { frenchIssueMessage } from './french-errors';
 z.config({ customError: frenchIssueMessage });
 
 /** The one shape of every error reply. */
-export const ErrorReply = z.object({ error: z.string() });
+export const ErrorReply = z.object({
+  error: z.string(),
+  /**
+   * A 409 of 'Nouvel avocat' (a save in create mode): the lawyer who already has that e-mail or
+   * licence key, so that the admin is asked before updating him.
+   */
+  existingLawyer: z
+    .object({ id: z.string(), firstName: z.string(), lastName: z.string(), email: z.string() })
+    .optional(),
+});
 export type ErrorReply = z.infer<typeof ErrorReply>;
 
 /** An ISO-8601 timestamp as the server writes them. */

@@ -32,6 +32,20 @@ export const LawyerSaveRequest = LawyerInput.in.transform((input) => ({
 export type LawyerSaveRequest = z.input<typeof LawyerSaveRequest>;
 export type NormalizedLawyerSave = z.output<typeof LawyerSaveRequest>;
 
+/**
+ * PUT /api/lawyers (the admin's save). `createOnly` is 'Nouvel avocat': when the e-mail or the
+ * licence key already belongs to a lawyer, nothing is written and the reply is a 409 naming him
+ * (`existingLawyer`), so that the admin confirms before the spec's save rule updates him.
+ */
+export const AdminLawyerSaveRequest = LawyerInput.in
+  .extend({ createOnly: z.boolean().optional() })
+  .transform(({ createOnly, ...input }) => ({
+    ...LawyerSaveRequest.parse(input),
+    createOnly: createOnly === true,
+  }));
+export type AdminLawyerSaveRequest = z.input<typeof AdminLawyerSaveRequest>;
+export type NormalizedAdminLawyerSave = z.output<typeof AdminLawyerSaveRequest>;
+
 /** PUT /api/lawyers reply: the lawyer as saved and whether he was created (201) or updated (200). */
 export const LawyerSaveReply = z.object({ lawyer: Lawyer, created: z.boolean() });
 export type LawyerSaveReply = z.infer<typeof LawyerSaveReply>;

@@ -159,6 +159,44 @@ describe('workflows API', () => {
       expect(refused).toMatchObject({ statusCode: 400, body: { error: MESSAGES.workflow.unknownLawyer } });
     });
 
+    describe('scheduling across an edit', () => {
+      const scheduled = async () => {
+        const workflow = (await create()).body;
+        await callRoute(app, 'toggleWorkflowScheduling', { token: admin, params: { id: workflow.id } });
+        return workflow;
+      };
+      const edit = (id: string, body: Record<string, unknown>) =>
+        callRoute<Workflow>(app, 'updateWorkflow', { token: admin, params: { id }, body });
+
+      it('keeps a running schedule when the name, description, type or folder change', async () => {
+        const workflow = await scheduled();
+
+        const { body } = await edit(workflow.id, {
+          ...workflowFields(owner.email, { name: 'Relance corrigée' }),
+          webhookUrl: workflow.webhookUrl,
+          type: 'client_reminder',
+        });
+
+        expect(body.cronSettings).toMatchObject({ enabled: true, interval: 1 });
+      });
+
+      it.each([
+        ['a new webhook address', () => ({ webhookUrl: 'https://n8n.cabinet.fr/webhook/ailleurs' })],
+        ['a new owner', () => ({ lawyerEmail: stranger.email })],
+      ])('stops it on %s, and an explicit cronEnabled wins', async (_, changes) => {
+        const workflow = await scheduled();
+
+        const stopped = await edit(workflow.id, changes());
+        const forced = await edit(workflow.id, {
+          webhookUrl: 'https://n8n.cabinet.fr/webhook/encore-ailleurs',
+          cronEnabled: true,
+        });
+
+        expect(stopped.body.cronSettings.enabled).toBe(false);
+        expect(forced.body.cronSettings.enabled).toBe(true);
+      });
+    });
+
     it('answers 404 for a workflow that does not exist', async () => {
       const { statusCode, body } = await callRoute(app, 'updateWorkflow', {
         token: admin,

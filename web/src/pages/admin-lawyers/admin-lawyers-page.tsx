@@ -1,9 +1,11 @@
+import Alert from '@cloudscape-design/components/alert';
 import Badge from '@cloudscape-design/components/badge';
 import Box from '@cloudscape-design/components/box';
 import Button from '@cloudscape-design/components/button';
 import Cards from '@cloudscape-design/components/cards';
 import ContentLayout from '@cloudscape-design/components/content-layout';
 import Header from '@cloudscape-design/components/header';
+import KeyValuePairs from '@cloudscape-design/components/key-value-pairs';
 import Modal from '@cloudscape-design/components/modal';
 import SpaceBetween from '@cloudscape-design/components/space-between';
 import TextFilter from '@cloudscape-design/components/text-filter';
@@ -11,6 +13,7 @@ import { useState } from 'react';
 
 import { type Lawyer, type LawyerSaveRequest, MESSAGES } from '../../../../shared';
 import { callApi } from '../../api/api-client';
+import { ApiHttpError } from '../../api/api-errors';
 import { useApiQuery } from '../../api/use-api-query';
 import { type LawyerDialog, LawyerDialogs } from '../../components/lawyer-details/lawyer-dialogs';
 import { matchesLawyer } from '../../components/lawyer-details/lawyer-search';
@@ -20,9 +23,55 @@ import { usePageTitle } from '../../layout/use-page-title';
 import { useNotifications } from '../../notifications/notifications-context';
 import { ADMIN_LAWYERS_TEXT as TEXT } from './strings';
 
-type Dialog = { kind: 'create' } | LawyerDialog;
+type ExistingLawyer = NonNullable<ApiHttpError['existingLawyer']>;
 
-const fullName = (lawyer: Lawyer) => `${lawyer.firstName} ${lawyer.lastName}`;
+/** The create dialog; `conflict` once the server said the e-mail or key is an existing lawyer's. */
+type Dialog =
+  | { kind: 'create'; conflict?: { request: LawyerSaveRequest; existing: ExistingLawyer } }
+  | LawyerDialog;
+
+const fullName = (lawyer: Pick<Lawyer, 'firstName' | 'lastName'>) => `${lawyer.firstName} ${lawyer.lastName}`;
+
+/**
+ * Said in the 'Nouvel avocat' dialog when its e-mail or key is an existing lawyer's: nothing was
+ * written; the update (the spec's save rule) happens only from this alert's button, and the form
+ * stays as typed for a correction instead.
+ */
+function ExistingLawyerAlert({
+  existing,
+  onUpdate,
+}: {
+  readonly existing: ExistingLawyer;
+  readonly onUpdate: () => Promise<void> | undefined;
+}) {
+  const [busy, setBusy] = useState(false);
+  const name = fullName(existing);
+  return (
+    <Box margin={{ bottom: 'm' }}>
+      <Alert
+        type="warning"
+        header={TEXT.confirmUpdate.title(name)}
+        action={
+          <Button
+            loading={busy}
+            onClick={async () => {
+              setBusy(true);
+              try {
+                await onUpdate();
+              } finally {
+                setBusy(false);
+              }
+            }}
+          >
+            {TEXT.confirmUpdate.confirm(name)}
+          </Button>
+        }
+      >
+        {TEXT.confirmUpdate.body(name, existing.email)}
+      </Alert>
+    </Box>
+  );
+}
 
 /**
  * 'Consultation des Avocats' (/admin/lawyers, spec §2): the lawyers as cards with a search,
@@ -36,17 +85,28 @@ export function AdminLawyersPage() {
   const [query, setQuery] = useState('');
   const [dialog, setDialog] = useState<Dialog | null>(null);
 
-  const create = async (request: LawyerSaveRequest) => {
+  /**
+   * 'Nouvel avocat' saves in create-only mode: when the e-mail or the key is already a lawyer's,
+   * the server names him and the admin is asked before the spec's save rule updates him.
+   */
+  const save = async (request: LawyerSaveRequest, createOnly: boolean) => {
     try {
-      const { lawyer } = await callApi('saveLawyer', { body: request });
+      const { lawyer, created } = await callApi('saveLawyer', { body: { ...request, createOnly } });
       lawyers.setData((current) => [lawyer, ...(current ?? []).filter((item) => item.id !== lawyer.id)]);
-      notifications.success(MESSAGES.lawyerSave.created(lawyer.firstName, lawyer.lastName));
+      notifications.success(
+        created
+          ? MESSAGES.lawyerSave.created(lawyer.firstName, lawyer.lastName)
+          : MESSAGES.lawyerSave.updated(lawyer.firstName, lawyer.lastName),
+      );
       setDialog(null);
     } catch (error) {
+      if (createOnly && error instanceof ApiHttpError && error.existingLawyer) {
+        setDialog({ kind: 'create', conflict: { request, existing: error.existingLawyer } });
+        return;
+      }
+      const failed = createOnly ? MESSAGES.lawyerSave.createFailed : MESSAGES.lawyerSave.updateFailed;
       notifications.error(
-        error instanceof Error && error.message
-          ? MESSAGES.lawyerSave.createFailed(error.message)
-          : MESSAGES.lawyerSave.saveFailed,
+        error instanceof Error && error.message ? failed(error.message) : MESSAGES.lawyerSave.saveFailed,
       );
     }
   };
@@ -114,9 +174,12 @@ export function AdminLawyersPage() {
             { id: 'email', header: TEXT.email, content: (lawyer) => lawyer.email },
             { id: 'office', header: TEXT.office, content: (lawyer) => lawyer.officeName ?? '—' },
             {
+              // Spec §2 "main e-mail if different": no label at all when it is the same address.
               id: 'mainEmail',
-              header: TEXT.mainEmail,
-              content: (lawyer) => (lawyer.mainEmail !== lawyer.email ? lawyer.mainEmail : null),
+              content: (lawyer) =>
+                lawyer.mainEmail !== lawyer.email ? (
+                  <KeyValuePairs items={[{ label: TEXT.mainEmail, value: lawyer.mainEmail }]} />
+                ) : null,
             },
             {
               id: 'licenseKey',
@@ -154,12 +217,18 @@ export function AdminLawyersPage() {
 
       {dialog?.kind === 'create' && (
         <Modal visible size="large" header={TEXT.createTitle} onDismiss={() => setDialog(null)}>
+          {dialog.conflict && (
+            <ExistingLawyerAlert
+              existing={dialog.conflict.existing}
+              onUpdate={() => (dialog.conflict ? save(dialog.conflict.request, false) : undefined)}
+            />
+          )}
           <LawyerForm
             variant="lawyer"
             initial={lawyerFormValues(null)}
             showLicenseKey
             submitLabel={TEXT.create}
-            onSubmit={create}
+            onSubmit={(request) => save(request, true)}
             onCancel={() => setDialog(null)}
           />
         </Modal>

@@ -80,6 +80,8 @@ export function AdminNotariesPage() {
             onChange={({ detail }) => setQuery(detail.filteringText)}
           />
         }
+        // The Actions column stays in view while the others scroll on a narrow screen.
+        stickyColumns={{ first: 0, last: 1 }}
         columnDefinitions={[
           { id: 'name', header: TEXT.columns.name, cell: fullName },
           { id: 'email', header: TEXT.columns.email, cell: (lawyer) => lawyer.email },

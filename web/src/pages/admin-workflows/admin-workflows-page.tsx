@@ -18,6 +18,7 @@ import { ConfirmDeleteModal } from '../../components/dialogs/confirm-delete-moda
 import { newestFirst } from '../../components/workflows/workflow-display';
 import { usePageTitle } from '../../layout/use-page-title';
 import { useNotifications } from '../../notifications/notifications-context';
+import { AddToFolderDialog } from './add-to-folder-dialog';
 import { AutomationDialog } from './automation-dialog';
 import { FolderDialog } from './folder-dialog';
 import { FoldersTab } from './folders-tab';
@@ -29,6 +30,7 @@ import { matchesWorkflow } from './workflow-search';
 type Dialog =
   | { kind: 'automation'; workflow?: Workflow; folderId?: string | null }
   | { kind: 'folder'; folder?: Folder }
+  | { kind: 'add-to-folder'; folder: Folder }
   | { kind: 'delete-workflow'; workflow: Workflow }
   | { kind: 'delete-folder'; folder: Folder };
 
@@ -145,6 +147,7 @@ export function AdminWorkflowsPage() {
   };
 
   const allWorkflows = workflows.data ?? [];
+  const selectedFolder = folders.data?.find((folder) => folder.id === selectedFolderId) ?? null;
   const shown = allWorkflows.filter((workflow) => matchesWorkflow(workflow, query));
   const newWorkflowButton = (
     <Button variant="primary" iconName="add-plus" onClick={() => setDialog({ kind: 'automation' })}>
@@ -156,10 +159,10 @@ export function AdminWorkflowsPage() {
       newWorkflowButton
     ) : (
       <SpaceBetween direction="horizontal" size="xs">
-        {selectedFolderId && (
+        {selectedFolder && (
           <Button
             iconName="add-plus"
-            onClick={() => setDialog({ kind: 'automation', folderId: selectedFolderId })}
+            onClick={() => setDialog({ kind: 'add-to-folder', folder: selectedFolder })}
           >
             {TEXT.addToFolder}
           </Button>
@@ -253,6 +256,17 @@ export function AdminWorkflowsPage() {
             replaceWorkflow(saved);
             setDialog(null);
           }}
+          onDismiss={() => setDialog(null)}
+        />
+      )}
+      {dialog?.kind === 'add-to-folder' && (
+        <AddToFolderDialog
+          folder={dialog.folder}
+          folders={folders.data ?? []}
+          workflows={allWorkflows}
+          lawyers={lawyers.data ?? []}
+          onMoved={replaceWorkflow}
+          onCreateNew={() => setDialog({ kind: 'automation', folderId: dialog.folder.id })}
           onDismiss={() => setDialog(null)}
         />
       )}

@@ -65,6 +65,8 @@ export function FoldersTab({
         selectionType="single"
         selectedItems={selected ? [selected] : []}
         onSelectionChange={({ detail }) => detail.selectedItems[0] && onSelect(detail.selectedItems[0])}
+        // The whole row opens the folder; the radio stays for the keyboard.
+        onRowClick={({ detail }) => onSelect(detail.item)}
         ariaLabels={{
           itemSelectionLabel: (_data, folder) => TEXT.open(folder.name),
           selectionGroupLabel: TEXT.title,
@@ -82,7 +84,7 @@ export function FoldersTab({
         columnDefinitions={[
           {
             id: 'folder',
-            header: TEXT.title,
+            header: TEXT.column,
             cell: (folder) => {
               const { total, active, scheduled } = workflowCounts(inFolder(folder.id));
               return (
