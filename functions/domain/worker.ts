@@ -65,7 +65,11 @@ export class WorkerService {
       });
       return 'retry';
     }
-    const workflow = await this.workflows.getById(dispatch.workflowId);
+    // Both reads at once: the marker is under the workflow's partition, named by the message alone.
+    const [workflow, alreadyDone] = await Promise.all([
+      this.workflows.getById(dispatch.workflowId),
+      this.executions.isDone(dispatch.workflowId, dispatch.dispatchId),
+    ]);
     if (!workflow?.active || !workflow.cronEnabled) {
       this.deps.logger.info('Exécution abandonnée : automatisation supprimée, inactive ou non planifiée', {
         workflowId: dispatch.workflowId,
@@ -74,7 +78,7 @@ export class WorkerService {
       return 'done';
     }
 
-    if (await this.executions.isDone(workflow.id, dispatch.dispatchId)) {
+    if (alreadyDone) {
       // SQS delivers a message at least once: a second delivery of a finished run is not called.
       this.deps.logger.info('Exécution déjà terminée : message en double ignoré', {
         workflowId: workflow.id,
