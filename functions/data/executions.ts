@@ -1,14 +1,12 @@
 import { randomUUID } from 'node:crypto';
 
-import { GetCommand, QueryCommand, TransactWriteCommand } from '@aws-sdk/lib-dynamodb';
+import { GetCommand, TransactWriteCommand } from '@aws-sdk/lib-dynamodb';
 
 import { RETENTION_DAYS } from '../../shared/constants';
 import type { Execution } from '../../shared/schemas/scheduler';
+import { type Page, queryPage, tablePageKey } from './page-cursor';
 import { isConditionFailure, type Table } from './table';
 import { workflowKey } from './workflows';
-
-/** How many executions the history shows: the newest ones. */
-export const EXECUTION_HISTORY_LIMIT = 50;
 
 const EXECUTION_PREFIX = 'EXECUTION#';
 /** A dispatched run that reached its end (delivered, or refused for good): never called again. */
@@ -118,17 +116,20 @@ export class ExecutionRepository {
     return Item !== undefined;
   }
 
-  /** The newest calls of a workflow, newest first. */
-  async listByWorkflow(workflowId: string, limit = EXECUTION_HISTORY_LIMIT): Promise<Execution[]> {
-    const { Items = [] } = await this.table.doc.send(
-      new QueryCommand({
-        TableName: this.table.name,
+  /** One page of a workflow's calls, newest first; a cursor of another workflow's history is refused. */
+  async listByWorkflow(workflowId: string, limit: number, cursor?: string): Promise<Page<Execution>> {
+    const { PK } = workflowKey(workflowId);
+    const page = await queryPage(
+      this.table,
+      {
         KeyConditionExpression: 'PK = :pk AND begins_with(SK, :prefix)',
-        ExpressionAttributeValues: { ':pk': workflowKey(workflowId).PK, ':prefix': EXECUTION_PREFIX },
+        ExpressionAttributeValues: { ':pk': PK, ':prefix': EXECUTION_PREFIX },
         ScanIndexForward: false,
-        Limit: limit,
-      }),
+      },
+      tablePageKey(PK, EXECUTION_PREFIX),
+      limit,
+      cursor,
     );
-    return Items.map(toExecution);
+    return { items: page.items.map(toExecution), nextCursor: page.nextCursor };
   }
 }

@@ -1,6 +1,6 @@
 import { DeleteCommand, GetCommand, PutCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
 
-import { queryAll } from './query-all';
+import { indexPageKey, type Page, queryPage } from './page-cursor';
 import { createdSortKey, isConditionFailure, type Table } from './table';
 
 /** A folder as stored. */
@@ -12,6 +12,7 @@ export interface FolderRecord {
   updatedAt: string;
 }
 
+const ALL_FOLDERS = 'FOLDERS';
 const folderKey = (id: string) => ({ PK: `FOLDER#${id}`, SK: 'FOLDER' });
 
 function toRecord(item: Record<string, unknown>): FolderRecord {
@@ -40,7 +41,7 @@ export class FolderRepository {
         Item: {
           ...folderKey(record.id),
           entity: 'Folder',
-          GSI1PK: 'FOLDERS',
+          GSI1PK: ALL_FOLDERS,
           GSI1SK: createdSortKey(record.createdAt, record.id),
           ...record,
         },
@@ -56,15 +57,21 @@ export class FolderRepository {
     return Item ? toRecord(Item) : null;
   }
 
-  /** Every folder, newest first. */
-  async list(): Promise<FolderRecord[]> {
-    const items = await queryAll(this.table, {
-      IndexName: 'GSI1',
-      KeyConditionExpression: 'GSI1PK = :pk',
-      ExpressionAttributeValues: { ':pk': 'FOLDERS' },
-      ScanIndexForward: false,
-    });
-    return items.map(toRecord);
+  /** One page of folders, newest first. */
+  async page(limit: number, cursor?: string): Promise<Page<FolderRecord>> {
+    const page = await queryPage(
+      this.table,
+      {
+        IndexName: 'GSI1',
+        KeyConditionExpression: 'GSI1PK = :pk',
+        ExpressionAttributeValues: { ':pk': ALL_FOLDERS },
+        ScanIndexForward: false,
+      },
+      indexPageKey('GSI1PK', ALL_FOLDERS),
+      limit,
+      cursor,
+    );
+    return { items: page.items.map(toRecord), nextCursor: page.nextCursor };
   }
 
   /** Renames or re-describes a folder and returns it as it now is. */

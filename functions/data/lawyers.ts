@@ -1,6 +1,6 @@
 import { GetCommand, TransactWriteCommand, type TransactWriteCommandInput } from '@aws-sdk/lib-dynamodb';
 
-import { queryAll } from './query-all';
+import { indexPageKey, type Page, queryPage } from './page-cursor';
 import { createdSortKey, isConditionFailure, type Table } from './table';
 
 /** A lawyer (or notary) profile as stored; secrets live in Secrets Manager, the key as hash + cipher. */
@@ -24,6 +24,7 @@ export interface LawyerRecord {
 
 type TransactItem = NonNullable<TransactWriteCommandInput['TransactItems']>[number];
 
+const ALL_LAWYERS = 'LAWYERS';
 const profileKey = (id: string) => ({ PK: `LAWYER#${id}`, SK: 'PROFILE' });
 const emailClaimKey = (email: string) => ({ PK: `UNIQUE#LAWYER_EMAIL#${email}`, SK: 'UNIQUE' });
 const licenseClaimKey = (keyHash: string) => ({ PK: `UNIQUE#LAWYER_LICENSE#${keyHash}`, SK: 'UNIQUE' });
@@ -134,15 +135,21 @@ export class LawyerRepository {
     return this.followClaim(licenseClaimKey(keyHash));
   }
 
-  /** Every lawyer, newest first (spec: select all). */
-  async list(): Promise<LawyerRecord[]> {
-    const items = await queryAll(this.table, {
-      IndexName: 'GSI1',
-      KeyConditionExpression: 'GSI1PK = :pk',
-      ExpressionAttributeValues: { ':pk': 'LAWYERS' },
-      ScanIndexForward: false,
-    });
-    return items.map(toRecord);
+  /** One page of lawyers, newest first (spec: select all, a page at a time). */
+  async page(limit: number, cursor?: string): Promise<Page<LawyerRecord>> {
+    const page = await queryPage(
+      this.table,
+      {
+        IndexName: 'GSI1',
+        KeyConditionExpression: 'GSI1PK = :pk',
+        ExpressionAttributeValues: { ':pk': ALL_LAWYERS },
+        ScanIndexForward: false,
+      },
+      indexPageKey('GSI1PK', ALL_LAWYERS),
+      limit,
+      cursor,
+    );
+    return { items: page.items.map(toRecord), nextCursor: page.nextCursor };
   }
 
   /** Deletes a lawyer and his claims; `alsoWrite` joins other deletions to the transaction. */
@@ -159,7 +166,7 @@ export class LawyerRepository {
     return {
       ...profileKey(record.id),
       entity: 'Lawyer',
-      GSI1PK: 'LAWYERS',
+      GSI1PK: ALL_LAWYERS,
       GSI1SK: createdSortKey(record.createdAt, record.id),
       ...record,
     };

@@ -1,7 +1,14 @@
-import { BatchWriteCommand, GetCommand, PutCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
+import {
+  BatchWriteCommand,
+  DeleteCommand,
+  GetCommand,
+  PutCommand,
+  UpdateCommand,
+} from '@aws-sdk/lib-dynamodb';
 
 import type { WorkflowType } from '../../shared/constants';
 import { dueIndexKeys, scheduleUnchangedCondition } from './due-index';
+import { indexPageKey, type Page, queryPage } from './page-cursor';
 import { queryAll } from './query-all';
 import { createdSortKey, isConditionFailure, type Table } from './table';
 
@@ -56,6 +63,7 @@ const WORKFLOW_FIELDS = [
 ] as const satisfies readonly (keyof WorkflowRecord)[];
 
 export const workflowKey = (id: string) => ({ PK: `WORKFLOW#${id}`, SK: 'WORKFLOW' });
+const ALL_WORKFLOWS = 'WORKFLOWS';
 const ownerPartition = (email: string) => `OWNER#${email}`;
 const folderPartition = (folderId: string) => `FOLDER#${folderId}`;
 
@@ -69,7 +77,7 @@ export function toWorkflowRecord(item: Record<string, unknown>): WorkflowRecord 
 function indexKeys(record: WorkflowRecord) {
   const sortKey = createdSortKey(record.createdAt, record.id);
   return {
-    GSI1PK: 'WORKFLOWS',
+    GSI1PK: ALL_WORKFLOWS,
     GSI1SK: sortKey,
     GSI2PK: ownerPartition(record.lawyerEmail),
     GSI2SK: sortKey,
@@ -105,9 +113,14 @@ export class WorkflowRepository {
     return Item ? toWorkflowRecord(Item) : null;
   }
 
-  /** Every workflow, newest first. */
-  async listAll(): Promise<WorkflowRecord[]> {
-    return this.listBy('GSI1', 'GSI1PK', 'WORKFLOWS');
+  /** One page of all workflows, newest first. */
+  async page(limit: number, cursor?: string): Promise<Page<WorkflowRecord>> {
+    return this.pageBy('GSI1', 'GSI1PK', ALL_WORKFLOWS, limit, cursor);
+  }
+
+  /** One page of a lawyer's workflows, newest first; a cursor of another lawyer's list is refused. */
+  async pageByOwner(lawyerEmail: string, limit: number, cursor?: string): Promise<Page<WorkflowRecord>> {
+    return this.pageBy('GSI2', 'GSI2PK', ownerPartition(lawyerEmail), limit, cursor);
   }
 
   /** The workflows of one lawyer, newest first (spec: list by notary_email). */
@@ -225,11 +238,23 @@ export class WorkflowRepository {
     return workflows.length;
   }
 
-  /** Deletes a workflow and every item under it (its execution history). */
+  /**
+   * Deletes a workflow: the item every screen, the scheduler and the worker read, so it is gone
+   * for all of them at once. Its history (executions, dispatch markers) stays under the deleted
+   * workflow's partition, unreachable (every read of it starts from the workflow, and the worker
+   * records nothing for a workflow that no longer exists), until its TTL removes it within 30 days:
+   * the request's cost never depends on the history's size.
+   */
   async delete(id: string): Promise<void> {
+    await this.table.doc.send(new DeleteCommand({ TableName: this.table.name, Key: workflowKey(id) }));
+  }
+
+  /** Deletes every workflow of a lawyer (their histories left to the TTL, as `delete` does). */
+  async deleteByOwner(lawyerEmail: string): Promise<number> {
     const items = await queryAll(this.table, {
-      KeyConditionExpression: 'PK = :pk',
-      ExpressionAttributeValues: { ':pk': workflowKey(id).PK },
+      IndexName: 'GSI2',
+      KeyConditionExpression: 'GSI2PK = :pk',
+      ExpressionAttributeValues: { ':pk': ownerPartition(lawyerEmail) },
       ProjectionExpression: 'PK, SK',
     });
     for (let start = 0; start < items.length; start += 25) {
@@ -243,6 +268,29 @@ export class WorkflowRepository {
         requests = (UnprocessedItems?.[this.table.name] ?? []) as typeof requests;
       }
     }
+    return items.length;
+  }
+
+  private async pageBy(
+    indexName: string,
+    partitionAttribute: 'GSI1PK' | 'GSI2PK',
+    partition: string,
+    limit: number,
+    cursor: string | undefined,
+  ): Promise<Page<WorkflowRecord>> {
+    const page = await queryPage(
+      this.table,
+      {
+        IndexName: indexName,
+        KeyConditionExpression: `${partitionAttribute} = :pk`,
+        ExpressionAttributeValues: { ':pk': partition },
+        ScanIndexForward: false,
+      },
+      indexPageKey(partitionAttribute, partition),
+      limit,
+      cursor,
+    );
+    return { items: page.items.map(toWorkflowRecord), nextCursor: page.nextCursor };
   }
 
   private async listBy(indexName: string, partitionAttribute: string, partition: string) {

@@ -68,13 +68,17 @@ export class WorkflowService {
     this.audit = new AuditTrail(table, clock);
   }
 
-  /** Newest first: all of them for an admin, his own for a lawyer or notary. */
-  async list(session: SessionContext): Promise<Workflow[]> {
-    const records =
+  /** One page, newest first: of all workflows for an admin, of his own for a lawyer or notary. */
+  async list(
+    session: SessionContext,
+    limit: number,
+    cursor?: string,
+  ): Promise<{ workflows: Workflow[]; nextCursor: string | null }> {
+    const page =
       session.role === 'admin'
-        ? await this.workflows.listAll()
-        : await this.workflows.listByOwner(await ownerEmailOf(this.lawyers, session));
-    return records.map(toWorkflowView);
+        ? await this.workflows.page(limit, cursor)
+        : await this.workflows.pageByOwner(await ownerEmailOf(this.lawyers, session), limit, cursor);
+    return { workflows: page.items.map(toWorkflowView), nextCursor: page.nextCursor };
   }
 
   async get(id: string, session: SessionContext): Promise<Workflow> {
@@ -138,7 +142,7 @@ export class WorkflowService {
     return toWorkflowView(updated);
   }
 
-  /** Deletes a workflow and its execution history. */
+  /** Deletes a workflow at once; its history is left to the TTL (WorkflowRepository.delete). */
   async delete(id: string, session: SessionContext): Promise<void> {
     await this.existing(id);
     await this.workflows.delete(id);

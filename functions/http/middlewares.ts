@@ -4,6 +4,7 @@ import type { Context } from 'aws-lambda';
 import { MAX_BODY_BYTES } from '../../shared/constants';
 import { MESSAGES } from '../../shared/messages';
 import type { RouteDefinition } from '../../shared/routes';
+import { InvalidCursorError } from '../data/page-cursor';
 import { isWriteConflict } from '../data/table';
 import { BadRequestError, ForbiddenError, HttpError, UnauthorizedError } from '../domain/errors';
 import type { SessionContext, SessionService } from '../domain/sessions';
@@ -90,6 +91,11 @@ export function errorReply(logger: Logger, route: RouteDefinition): ApiMiddlewar
       const { error } = request;
       if (error instanceof HttpError) {
         request.response = jsonResult(error.statusCode, { error: error.message });
+        return;
+      }
+      // A list call's cursor that is not one the server gave: the caller's input, so a 400.
+      if (error instanceof InvalidCursorError) {
+        request.response = jsonResult(400, { error: MESSAGES.request.invalidCursor });
         return;
       }
       if (isWriteConflict(error)) {

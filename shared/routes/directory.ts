@@ -1,12 +1,14 @@
-import { SuccessReply } from '../schemas/common';
+import { PageQuery, SuccessReply } from '../schemas/common';
 import {
   AuditPage,
+  AuditQuery,
   FolderList,
   LawyerList,
   LawyerLookupReply,
   LawyerLookupRequest,
   LawyerSaveReply,
   LawyerSaveRequest,
+  LicenseByEmailQuery,
   LicenseFindRequest,
   LicenseLookupReply,
   ProfileReply,
@@ -31,6 +33,7 @@ export const DIRECTORY_ROUTES = {
     path: '/api/lawyers',
     handler: 'lawyers',
     access: 'admin',
+    query: PageQuery,
     response: LawyerList,
   },
   getLawyer: {
@@ -90,6 +93,7 @@ export const DIRECTORY_ROUTES = {
     path: '/api/workflows',
     handler: 'workflows',
     access: 'signed-in',
+    query: PageQuery,
     response: WorkflowList,
   },
   getWorkflow: {
@@ -141,6 +145,7 @@ export const DIRECTORY_ROUTES = {
     path: '/api/folders',
     handler: 'folders',
     access: 'admin',
+    query: PageQuery,
     response: FolderList,
   },
   createFolder: {
@@ -171,6 +176,7 @@ export const DIRECTORY_ROUTES = {
     path: '/api/licenses',
     handler: 'licenses',
     access: 'signed-in',
+    query: LicenseByEmailQuery,
     response: LicenseLookupReply,
   },
   findLicenseByKey: {
@@ -186,6 +192,7 @@ export const DIRECTORY_ROUTES = {
     path: '/api/audit',
     handler: 'audit',
     access: 'admin',
+    query: AuditQuery,
     response: AuditPage,
   },
 } as const satisfies Record<string, RouteDefinition>;
