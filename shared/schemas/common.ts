@@ -63,5 +63,8 @@ export const PageQuery = z.object({
 });
 export type PageQuery = z.input<typeof PageQuery>;
 
-/** The cursor of the next page, null on the last one. */
-export const NextCursor = z.string().nullable();
+/**
+ * The cursor of the next page, null on the last one. The server always sends it; a reply without
+ * it (an older server) reads as the last page.
+ */
+export const NextCursor = z.string().nullable().default(null);
