@@ -3,39 +3,100 @@ import { cpus } from 'node:os';
 import { fileURLToPath } from 'node:url';
 
 import { startDynamoDbLocal } from '../lib/local/dynamodb-local';
-import { runSchedulerBench, schedulerBenchMarkdown } from './scheduler';
+import { type ApiBenchFigures, runApiBench } from './api';
+import { formatFigure, markdownTable, runSchedulerBench, schedulerBenchMarkdown } from './scheduler';
 
 /**
- * `npm run bench`: the benchmarks, against DynamoDB Local (in memory) and fauxqs, started here.
- * Prints the figures and writes them to bench/results.md. Takes a few minutes: the lag part runs
- * on the real clock with the one-minute timer.
+ * `npm run bench`: the benchmarks. The scheduler part runs against DynamoDB Local (in memory) and
+ * fauxqs, started here; the API part against the local runtime started as `npm start` does.
+ * Prints the figures and writes them to bench/results.md. Takes a quarter of an hour: the lag
+ * parts run on the real clock with the one-minute timer.
+ *
+ * `npm run bench -- api` or `npm run bench -- scheduler` runs one part and only prints it.
  */
 const log = (line: string) => console.log(line);
-const dynamo = await startDynamoDbLocal();
-try {
-  const started = new Date();
-  const figures = await runSchedulerBench({
-    endpoint: dynamo.endpoint,
-    sizes: [10_000, 100_000],
-    throughputCalls: 200,
-    receiverDelayMs: 200,
-    lagWorkflows: 300,
-    lagSpreadSeconds: 120,
-    log,
-  });
-  const markdown = [
-    '# Benchmarks',
-    '',
-    `Run ${started.toISOString()} on ${cpus().length} CPU(s) (${cpus()[0]?.model ?? 'unknown'}), Node.js ${process.version},`,
-    'against DynamoDB Local (in memory) and fauxqs in the same machine: absolute times are those of the',
-    'emulators, not of AWS; items read and ratios carry over.',
-    '',
-    '## Scheduler',
-    '',
-    schedulerBenchMarkdown(figures),
-  ].join('\n');
-  console.log(`\n${markdown}`);
-  writeFileSync(fileURLToPath(new URL('./results.md', import.meta.url)), markdown);
-} finally {
-  await dynamo.stop();
+const parts = process.argv.slice(2);
+const runs = (part: 'api' | 'scheduler') => parts.length === 0 || parts.includes(part);
+const started = new Date();
+const sections: string[] = [];
+const targets: (readonly [string, string, string, boolean])[] = [];
+
+if (runs('scheduler')) {
+  const dynamo = await startDynamoDbLocal();
+  try {
+    const figures = await runSchedulerBench({
+      endpoint: dynamo.endpoint,
+      sizes: [10_000, 100_000],
+      throughputCalls: 200,
+      receiverDelayMs: 200,
+      lagWorkflows: 300,
+      lagSpreadSeconds: 120,
+      loadWorkflows: 1_500,
+      loadSpreadSeconds: 30,
+      mixWorkflows: 900,
+      mixMinutes: 4,
+      log,
+    });
+    sections.push('## Scheduler', '', schedulerBenchMarkdown(figures));
+    const reached = figures.throughput.callsPerSecond / figures.throughput.boundPerSecond;
+    targets.push([
+      `worker throughput, ${figures.throughput.receiverDelayMs} ms receiver`,
+      '≥ 90 % of 5 / delay',
+      `${formatFigure(100 * reached)} % (${formatFigure(figures.throughput.callsPerSecond, 1)}/s)`,
+      reached >= 0.9,
+    ]);
+  } finally {
+    await dynamo.stop();
+  }
 }
+
+if (runs('api')) {
+  const figures: ApiBenchFigures = await runApiBench({ workflows: 1_000, rate: 100, seconds: 20, log });
+  sections.push(
+    '## API under load (autocannon, local runtime as `npm start`, loopback)',
+    '',
+    markdownTable(
+      ['route', 'rate', 'duration', 'served/s', 'p50', 'p99', 'max', 'non-2xx', 'errors', 'reply size'],
+      figures.runs.map((run) => [
+        run.route,
+        `${run.rate}/s`,
+        `${formatFigure(run.seconds, 0)} s`,
+        formatFigure(run.requestsPerSecond, 1),
+        `${formatFigure(run.p50Ms, 1)} ms`,
+        `${formatFigure(run.p99Ms, 1)} ms`,
+        `${formatFigure(run.maxMs, 0)} ms`,
+        formatFigure(run.non2xx),
+        formatFigure(run.errors),
+        `${formatFigure(run.replyBytes)} B`,
+      ]),
+    ),
+    '',
+  );
+  for (const run of figures.runs) {
+    targets.push([
+      `${run.route} p99 at ${run.rate}/s`,
+      `≤ ${run.targetP99Ms} ms`,
+      `${formatFigure(run.p99Ms, 1)} ms`,
+      run.p99Ms <= run.targetP99Ms && run.non2xx === 0 && run.errors === 0,
+    ]);
+  }
+}
+
+const markdown = [
+  '# Benchmarks',
+  '',
+  `Run ${started.toISOString()} on ${cpus().length} CPU(s) (${cpus()[0]?.model ?? 'unknown'}), Node.js ${process.version},`,
+  'against DynamoDB Local (in memory) and fauxqs in the same machine: absolute times are those of the',
+  'emulators, not of AWS; items read and ratios carry over.',
+  '',
+  '## Targets',
+  '',
+  markdownTable(
+    ['figure', 'target', 'measured', 'met'],
+    targets.map(([figure, target, measured, met]) => [figure, target, measured, met ? 'yes' : 'no']),
+  ),
+  '',
+  ...sections,
+].join('\n');
+console.log(`\n${markdown}`);
+if (parts.length === 0) writeFileSync(fileURLToPath(new URL('./results.md', import.meta.url)), markdown);
