@@ -7,6 +7,7 @@ import { fileURLToPath } from 'node:url';
 import autocannon from 'autocannon';
 
 import { freePort } from '../lib/local/free-port';
+import { measureAdminWorkflowsPage, type PageFigures } from './admin-workflows-page';
 
 /**
  * The API under load: the local runtime started as `npm start` starts it (bin/local.ts, a fresh
@@ -32,6 +33,7 @@ export interface ApiLoadFigures {
 export interface ApiBenchFigures {
   readonly workflows: number;
   readonly runs: readonly ApiLoadFigures[];
+  readonly page: PageFigures;
 }
 
 const root = fileURLToPath(new URL('..', import.meta.url));
@@ -185,6 +187,13 @@ export async function runApiBench(options: ApiBenchOptions): Promise<ApiBenchFig
     const admin = await signIn(runtime.baseUrl, runtime.keys.admin);
     options.log(`  ${options.workflows} automatisations créées par l'API...`);
     await seedWorkflows(runtime.baseUrl, admin, options.workflows);
+    options.log('  /admin/workflows dans Chromium...');
+    const page = await measureAdminWorkflowsPage({
+      baseUrl: runtime.baseUrl,
+      licenseKey: runtime.keys.admin,
+      workflows: options.workflows,
+      runs: 5,
+    });
     const list = await call(runtime.baseUrl, 'GET', '/api/workflows', undefined, admin);
     const shared = {
       connections: 10,
@@ -221,7 +230,7 @@ export async function runApiBench(options: ApiBenchOptions): Promise<ApiBenchFig
       },
       verified.bytes,
     );
-    return { workflows: options.workflows, runs: [listRun, verifyRun] };
+    return { workflows: options.workflows, runs: [listRun, verifyRun], page };
   } finally {
     await runtime.stop();
   }

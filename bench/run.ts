@@ -72,6 +72,31 @@ if (runs('api')) {
     ),
     '',
   );
+  const { page } = figures;
+  sections.push(
+    '## /admin/workflows in Chromium (headless, assets cached, local runtime)',
+    '',
+    markdownTable(
+      ['automations', 'first card visible (median)', 'runs', 'every page loaded', 'DOM nodes', 'JS heap'],
+      [
+        [
+          formatFigure(page.workflows),
+          `${formatFigure(page.firstCardMs)} ms`,
+          page.firstCardRunsMs.map((ms) => formatFigure(ms)).join(', '),
+          `${formatFigure(page.allLoadedMs)} ms`,
+          formatFigure(page.domNodes),
+          `${formatFigure(page.heapMb, 1)} MB`,
+        ],
+      ],
+    ),
+    '',
+  );
+  targets.push([
+    `/admin/workflows with ${formatFigure(page.workflows)} automations, first card`,
+    '≤ 1,000 ms',
+    `${formatFigure(page.firstCardMs)} ms (${formatFigure(page.domNodes)} DOM nodes)`,
+    page.firstCardMs <= 1_000,
+  ]);
   for (const run of figures.runs) {
     targets.push([
       `${run.route} p99 at ${run.rate}/s`,
