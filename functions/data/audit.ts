@@ -1,6 +1,7 @@
 import { PutCommand, type TransactWriteCommandInput } from '@aws-sdk/lib-dynamodb';
 
 import { RETENTION_DAYS } from '../../shared/constants';
+import { AUDIT_INDEX_PARTITION, auditEntryKey } from './keys';
 import { indexPageKey, queryPage } from './page-cursor';
 import type { Table } from './table';
 
@@ -18,14 +19,8 @@ export interface AuditRecord {
 
 type TransactItem = NonNullable<TransactWriteCommandInput['TransactItems']>[number];
 
-const AUDIT_INDEX_PARTITION = 'AUDIT';
 /** Audit entries are kept as long as contractual records (spec §9: 5 years), then TTL removes them. */
 const RETENTION_SECONDS = Math.round(RETENTION_DAYS.billingYears * 365.25 * 24 * 60 * 60);
-
-const entryKey = (record: Pick<AuditRecord, 'at' | 'id'>) => ({
-  PK: `AUDIT#${record.at.slice(0, 7)}`,
-  SK: `${record.at}#${record.id}`,
-});
 
 function toRecord(item: Record<string, unknown>): AuditRecord {
   return {
@@ -72,7 +67,7 @@ export class AuditRepository {
   }
 
   private putInput(record: AuditRecord) {
-    const key = entryKey(record);
+    const key = auditEntryKey(record);
     return {
       TableName: this.table.name,
       Item: {

@@ -4,16 +4,9 @@ import { GetCommand, TransactWriteCommand } from '@aws-sdk/lib-dynamodb';
 
 import { RETENTION_DAYS } from '../../shared/constants';
 import type { Execution } from '../../shared/schemas/scheduler';
+import { dispatchDoneKey, EXECUTION_PREFIX, executionSortKey, workflowKey } from './keys';
 import { type Page, queryPage, tablePageKey } from './page-cursor';
 import { isConditionFailure, type Table } from './table';
-import { workflowKey } from './workflows';
-
-const EXECUTION_PREFIX = 'EXECUTION#';
-/** A dispatched run that reached its end (delivered, or refused for good): never called again. */
-const dispatchDoneKey = (workflowId: string, dispatchId: string) => ({
-  PK: workflowKey(workflowId).PK,
-  SK: `DISPATCH#${dispatchId}`,
-});
 
 /** One webhook call to record: everything but the id, drawn here. */
 export type NewExecution = Omit<Execution, 'id'> & { readonly dispatchId: string | null };
@@ -36,7 +29,7 @@ function toExecution(item: Record<string, unknown>): Execution {
 /**
  * The execution history: one item per webhook call under its workflow's partition
  * (`WORKFLOW#<id>`, `EXECUTION#<started at>#<id>`), so that the newest calls are one Query and
- * deleting a workflow deletes its history with it. Items expire after 30 days (TTL, spec §9
+ * they outlive a deleted workflow only until they expire: after 30 days (TTL, spec §9
  * retention of technical data).
  */
 export class ExecutionRepository {
@@ -85,7 +78,7 @@ export class ExecutionRepository {
                 TableName: this.table.name,
                 Item: {
                   PK,
-                  SK: `${EXECUTION_PREFIX}${execution.startedAt}#${id}`,
+                  SK: executionSortKey(execution.startedAt, id),
                   entity: 'Execution',
                   id,
                   ...execution,

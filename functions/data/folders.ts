@@ -1,7 +1,7 @@
 import { DeleteCommand, GetCommand, PutCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
-
+import { createdSortKey, FOLDERS_PARTITION, folderKey } from './keys';
 import { indexPageKey, type Page, queryPage } from './page-cursor';
-import { createdSortKey, isConditionFailure, type Table } from './table';
+import { isConditionFailure, type Table } from './table';
 
 /** A folder as stored. */
 export interface FolderRecord {
@@ -11,9 +11,6 @@ export interface FolderRecord {
   createdAt: string;
   updatedAt: string;
 }
-
-const ALL_FOLDERS = 'FOLDERS';
-const folderKey = (id: string) => ({ PK: `FOLDER#${id}`, SK: 'FOLDER' });
 
 function toRecord(item: Record<string, unknown>): FolderRecord {
   return {
@@ -41,7 +38,7 @@ export class FolderRepository {
         Item: {
           ...folderKey(record.id),
           entity: 'Folder',
-          GSI1PK: ALL_FOLDERS,
+          GSI1PK: FOLDERS_PARTITION,
           GSI1SK: createdSortKey(record.createdAt, record.id),
           ...record,
         },
@@ -64,10 +61,10 @@ export class FolderRepository {
       {
         IndexName: 'GSI1',
         KeyConditionExpression: 'GSI1PK = :pk',
-        ExpressionAttributeValues: { ':pk': ALL_FOLDERS },
+        ExpressionAttributeValues: { ':pk': FOLDERS_PARTITION },
         ScanIndexForward: false,
       },
-      indexPageKey('GSI1PK', ALL_FOLDERS),
+      indexPageKey('GSI1PK', FOLDERS_PARTITION),
       limit,
       cursor,
     );

@@ -1,11 +1,18 @@
 import { QueryCommand, type QueryCommandInput } from '@aws-sdk/lib-dynamodb';
 import { z } from 'zod';
 
+import { MESSAGES } from '../../shared/messages';
 import type { Table } from './table';
 
-/** A page cursor this repository did not give for this list (tampered, truncated, another list's). */
+/**
+ * A page cursor this repository did not give for this list (tampered, truncated, another list's):
+ * the caller's input, a 400 naming the field (functions/http/error-statuses.ts).
+ */
 export class InvalidCursorError extends Error {
   override name = 'InvalidCursorError';
+  constructor(options?: ErrorOptions) {
+    super(MESSAGES.request.invalidCursor, options);
+  }
 }
 
 /** One page of a list and the cursor of the next one (null on the last page). */
@@ -49,7 +56,7 @@ export function decodeCursor(
   try {
     return shape.parse(JSON.parse(Buffer.from(cursor, 'base64url').toString('utf8')));
   } catch (error) {
-    throw new InvalidCursorError('Curseur de pagination invalide', { cause: error });
+    throw new InvalidCursorError({ cause: error });
   }
 }
 

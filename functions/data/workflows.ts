@@ -8,9 +8,16 @@ import {
 
 import type { WorkflowType } from '../../shared/constants';
 import { dueIndexKeys, scheduleUnchangedCondition } from './due-index';
+import {
+  createdSortKey,
+  WORKFLOWS_PARTITION,
+  workflowFolderPartition,
+  workflowKey,
+  workflowOwnerPartition,
+} from './keys';
 import { indexPageKey, type Page, queryPage } from './page-cursor';
 import { queryAll } from './query-all';
-import { createdSortKey, isConditionFailure, type Table } from './table';
+import { isConditionFailure, type Table } from './table';
 
 /** A workflow as stored (spec §3 workflows table, camelCase). */
 export interface WorkflowRecord {
@@ -62,11 +69,6 @@ const WORKFLOW_FIELDS = [
   'updatedAt',
 ] as const satisfies readonly (keyof WorkflowRecord)[];
 
-export const workflowKey = (id: string) => ({ PK: `WORKFLOW#${id}`, SK: 'WORKFLOW' });
-const ALL_WORKFLOWS = 'WORKFLOWS';
-const ownerPartition = (email: string) => `OWNER#${email}`;
-const folderPartition = (folderId: string) => `FOLDER#${folderId}`;
-
 export function toWorkflowRecord(item: Record<string, unknown>): WorkflowRecord {
   return Object.fromEntries(
     WORKFLOW_FIELDS.map((field) => [field, item[field] ?? null]),
@@ -77,11 +79,11 @@ export function toWorkflowRecord(item: Record<string, unknown>): WorkflowRecord 
 function indexKeys(record: WorkflowRecord) {
   const sortKey = createdSortKey(record.createdAt, record.id);
   return {
-    GSI1PK: ALL_WORKFLOWS,
+    GSI1PK: WORKFLOWS_PARTITION,
     GSI1SK: sortKey,
-    GSI2PK: ownerPartition(record.lawyerEmail),
+    GSI2PK: workflowOwnerPartition(record.lawyerEmail),
     GSI2SK: sortKey,
-    ...(record.folderId ? { GSI3PK: folderPartition(record.folderId), GSI3SK: sortKey } : {}),
+    ...(record.folderId ? { GSI3PK: workflowFolderPartition(record.folderId), GSI3SK: sortKey } : {}),
     // Sparse due index: only while active and scheduled (functions/data/due-index.ts).
     ...(dueIndexKeys(record) ?? {}),
   };
@@ -115,22 +117,22 @@ export class WorkflowRepository {
 
   /** One page of all workflows, newest first. */
   async page(limit: number, cursor?: string): Promise<Page<WorkflowRecord>> {
-    return this.pageBy('GSI1', 'GSI1PK', ALL_WORKFLOWS, limit, cursor);
+    return this.pageBy('GSI1', 'GSI1PK', WORKFLOWS_PARTITION, limit, cursor);
   }
 
   /** One page of a lawyer's workflows, newest first; a cursor of another lawyer's list is refused. */
   async pageByOwner(lawyerEmail: string, limit: number, cursor?: string): Promise<Page<WorkflowRecord>> {
-    return this.pageBy('GSI2', 'GSI2PK', ownerPartition(lawyerEmail), limit, cursor);
+    return this.pageBy('GSI2', 'GSI2PK', workflowOwnerPartition(lawyerEmail), limit, cursor);
   }
 
   /** The workflows of one lawyer, newest first (spec: list by notary_email). */
   async listByOwner(lawyerEmail: string): Promise<WorkflowRecord[]> {
-    return this.listBy('GSI2', 'GSI2PK', ownerPartition(lawyerEmail));
+    return this.listBy('GSI2', 'GSI2PK', workflowOwnerPartition(lawyerEmail));
   }
 
   /** The workflows of one folder, newest first. */
   async listByFolder(folderId: string): Promise<WorkflowRecord[]> {
-    return this.listBy('GSI3', 'GSI3PK', folderPartition(folderId));
+    return this.listBy('GSI3', 'GSI3PK', workflowFolderPartition(folderId));
   }
 
   /** Applies an admin's changes and returns the workflow as it now is. */
@@ -254,7 +256,7 @@ export class WorkflowRepository {
     const items = await queryAll(this.table, {
       IndexName: 'GSI2',
       KeyConditionExpression: 'GSI2PK = :pk',
-      ExpressionAttributeValues: { ':pk': ownerPartition(lawyerEmail) },
+      ExpressionAttributeValues: { ':pk': workflowOwnerPartition(lawyerEmail) },
       ProjectionExpression: 'PK, SK',
     });
     for (let start = 0; start < items.length; start += 25) {

@@ -10,7 +10,7 @@ import { SessionRepository } from '../data/sessions';
 import type { Table } from '../data/table';
 import type { Clock } from '../runtime/dependencies';
 import type { AppKeys } from '../security/app-keys';
-import { UnauthorizedError } from './errors';
+import { UnauthenticatedError } from './errors';
 
 const ISSUER = 'assistant-juridique';
 const AUDIENCE = 'web';
@@ -93,13 +93,13 @@ export class SessionService {
         algorithms: ['HS256'],
         currentDate: now,
       });
-      if (!payload.sub) throw new UnauthorizedError(MESSAGES.session.required);
+      if (!payload.sub) throw new UnauthenticatedError(MESSAGES.session.required);
       sessionId = payload.sub;
       const claim = payload[LICENSE_CLAIM];
       licenseClaim = typeof claim === 'string' && claim.length > 0 ? claim : undefined;
     } catch (error) {
-      if (error instanceof joseErrors.JOSEError || error instanceof UnauthorizedError) {
-        throw new UnauthorizedError(MESSAGES.session.required, { cause: error });
+      if (error instanceof joseErrors.JOSEError || error instanceof UnauthenticatedError) {
+        throw new UnauthenticatedError(MESSAGES.session.required, { cause: error });
       }
       throw error;
     }
@@ -109,13 +109,13 @@ export class SessionService {
       licenseClaim === undefined ? Promise.resolve(undefined) : this.licenses.getByHash(licenseClaim),
     ]);
     if (!session || session.expiresAt * 1000 <= now.getTime())
-      throw new UnauthorizedError(MESSAGES.session.required);
+      throw new UnauthenticatedError(MESSAGES.session.required);
     // The session record stays the authority on which licence it belongs to.
     if (licenseClaim !== undefined && licenseClaim !== session.licenseKeyHash)
-      throw new UnauthorizedError(MESSAGES.session.required);
+      throw new UnauthenticatedError(MESSAGES.session.required);
     const license =
       claimedLicense === undefined ? await this.licenses.getByHash(session.licenseKeyHash) : claimedLicense;
-    if (!license?.isActive) throw new UnauthorizedError(MESSAGES.session.licenseInactive);
+    if (!license?.isActive) throw new UnauthenticatedError(MESSAGES.session.licenseInactive);
     return {
       sessionId,
       role: license.licenseType,

@@ -1,7 +1,7 @@
 import { BatchWriteCommand } from '@aws-sdk/lib-dynamodb';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 
-import { workflowKey } from '../../functions/data/workflows';
+import { workflowKey } from '../../functions/data/keys';
 import { createDataRetentionHandler } from '../../functions/data-retention';
 import type { LawyerSaveReply, WorkflowList } from '../../shared/schemas/directory';
 import type { Workflow } from '../../shared/schemas/workflow';
