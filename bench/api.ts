@@ -33,7 +33,9 @@ export interface ApiLoadFigures {
 export interface ApiBenchFigures {
   readonly workflows: number;
   readonly runs: readonly ApiLoadFigures[];
-  readonly page: PageFigures;
+  /** Null when the page did not show within the measurement's time-outs (the reason in `pageFailure`). */
+  readonly page: PageFigures | null;
+  readonly pageFailure?: string;
 }
 
 const root = fileURLToPath(new URL('..', import.meta.url));
@@ -188,12 +190,18 @@ export async function runApiBench(options: ApiBenchOptions): Promise<ApiBenchFig
     options.log(`  ${options.workflows} automatisations créées par l'API...`);
     await seedWorkflows(runtime.baseUrl, admin, options.workflows);
     options.log('  /admin/workflows dans Chromium...');
-    const page = await measureAdminWorkflowsPage({
-      baseUrl: runtime.baseUrl,
-      licenseKey: runtime.keys.admin,
-      workflows: options.workflows,
-      runs: 5,
-    });
+    let page: PageFigures | null = null;
+    let pageFailure: string | undefined;
+    try {
+      page = await measureAdminWorkflowsPage({
+        baseUrl: runtime.baseUrl,
+        licenseKey: runtime.keys.admin,
+        workflows: options.workflows,
+        runs: 5,
+      });
+    } catch (error) {
+      pageFailure = error instanceof Error ? error.message.split('\n')[0] : String(error);
+    }
     const list = await call(runtime.baseUrl, 'GET', '/api/workflows', undefined, admin);
     const shared = {
       connections: 10,
@@ -230,7 +238,12 @@ export async function runApiBench(options: ApiBenchOptions): Promise<ApiBenchFig
       },
       verified.bytes,
     );
-    return { workflows: options.workflows, runs: [listRun, verifyRun], page };
+    return {
+      workflows: options.workflows,
+      runs: [listRun, verifyRun],
+      page,
+      ...(pageFailure ? { pageFailure } : {}),
+    };
   } finally {
     await runtime.stop();
   }
