@@ -4,6 +4,7 @@ import { fileURLToPath } from 'node:url';
 
 import { startDynamoDbLocal } from '../lib/local/dynamodb-local';
 import { type ApiBenchFigures, runApiBench } from './api';
+import { FIRST_LOAD_SECTION, firstLoadMarkdown, runFirstLoadBench } from './first-load';
 import { formatFigure, markdownTable, runSchedulerBench, schedulerBenchMarkdown } from './scheduler';
 
 /**
@@ -12,12 +13,12 @@ import { formatFigure, markdownTable, runSchedulerBench, schedulerBenchMarkdown 
  * Prints the figures and writes them to bench/results.md. Takes a quarter of an hour: the lag
  * parts run on the real clock with the one-minute timer.
  *
- * `npm run bench -- api` (or `worker`, or `ticks`; several may be named) runs those parts only;
+ * `npm run bench -- api` (or `worker`, `ticks`, `first-load`; several may be named) runs those parts only;
  * results.md then says which parts ran.
  */
 const log = (line: string) => console.log(line);
 const parts = process.argv.slice(2);
-const runs = (part: 'api' | 'worker' | 'ticks') => parts.length === 0 || parts.includes(part);
+const runs = (part: 'api' | 'worker' | 'ticks' | 'first-load') => parts.length === 0 || parts.includes(part);
 const started = new Date();
 const sections: string[] = [];
 const targets: (readonly [string, string, string, boolean])[] = [];
@@ -116,6 +117,11 @@ if (runs('api')) {
       run.p99Ms <= run.targetP99Ms && run.non2xx === 0 && run.errors === 0,
     ]);
   }
+}
+
+if (runs('first-load')) {
+  const firstLoad = await runFirstLoadBench({ runs: 3, log });
+  sections.push(`## ${FIRST_LOAD_SECTION}`, '', firstLoadMarkdown(firstLoad), '');
 }
 
 const markdown = [

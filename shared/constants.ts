@@ -126,3 +126,10 @@ export const SIGN_IN_THROTTLE = {
   delayStepMs: 500,
   maxDelayMs: 3_000,
 } as const;
+
+/**
+ * The id of the `<script type="application/json">` of index.html that carries the SPA's runtime
+ * settings, filled by the local runtime when it serves the page and by the deployment: the SPA
+ * reads them without a request of its own before its first render.
+ */
+export const RUNTIME_CONFIG_ELEMENT_ID = 'runtime-config';
