@@ -1,6 +1,7 @@
 import { MESSAGES } from '../shared/messages';
+import { PageQuery } from '../shared/schemas/common';
 import { FolderService } from './domain/folders';
-import { idParameter } from './http/parameters';
+import { idParameter, parsedQuery } from './http/parameters';
 import { apiHandler, withStatus } from './http/route-handler';
 import type { AppDependencies } from './runtime/dependencies';
 import { declaredFunction, lambdaEntry } from './runtime/entry';
@@ -12,7 +13,10 @@ const create = (deps: AppDependencies) => {
     idParameter(pathParameters, MESSAGES.folder.notFound);
 
   return apiHandler(deps, {
-    listFolders: async () => ({ folders: await folders.list() }),
+    listFolders: async ({ query }) => {
+      const { limit, cursor } = parsedQuery(PageQuery, query);
+      return folders.list(limit, cursor);
+    },
     createFolder: async ({ body, session }) => withStatus(201, await folders.create(body, session)),
     updateFolder: async ({ body, pathParameters, session }) =>
       folders.update(folderId(pathParameters), body, session),

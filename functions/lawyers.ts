@@ -1,7 +1,8 @@
 import { MESSAGES } from '../shared/messages';
+import { PageQuery } from '../shared/schemas/common';
 import { billingContextOf } from './domain/billing-context';
 import { lawyerServiceOf } from './domain/lawyers';
-import { idParameter } from './http/parameters';
+import { idParameter, parsedQuery } from './http/parameters';
 import { apiHandler, withStatus } from './http/route-handler';
 import type { AppDependencies } from './runtime/dependencies';
 import { declaredFunction, lambdaEntry } from './runtime/entry';
@@ -22,7 +23,10 @@ const create = (deps: AppDependencies) => {
     idParameter(pathParameters, MESSAGES.directory.lawyerNotFound);
 
   return apiHandler(deps, {
-    listLawyers: async () => ({ lawyers: await (await lawyers()).list() }),
+    listLawyers: async ({ query }) => {
+      const { limit, cursor } = parsedQuery(PageQuery, query);
+      return (await lawyers()).list(limit, cursor);
+    },
     getLawyer: async ({ pathParameters }) => (await lawyers()).get(lawyerId(pathParameters)),
     saveLawyer: async ({ body, session }) => {
       const reply = await (await lawyers()).save(body, session);

@@ -1,6 +1,7 @@
 import { MESSAGES } from '../shared/messages';
+import { PageQuery } from '../shared/schemas/common';
 import { WorkflowService } from './domain/workflows';
-import { idParameter } from './http/parameters';
+import { idParameter, parsedQuery } from './http/parameters';
 import { apiHandler, withStatus } from './http/route-handler';
 import type { AppDependencies } from './runtime/dependencies';
 import { declaredFunction, lambdaEntry } from './runtime/entry';
@@ -15,7 +16,10 @@ const create = (deps: AppDependencies) => {
     idParameter(pathParameters, MESSAGES.workflow.notFound);
 
   return apiHandler(deps, {
-    listWorkflows: async ({ session }) => ({ workflows: await workflows.list(session) }),
+    listWorkflows: async ({ query, session }) => {
+      const { limit, cursor } = parsedQuery(PageQuery, query);
+      return workflows.list(session, limit, cursor);
+    },
     getWorkflow: async ({ pathParameters, session }) => workflows.get(workflowId(pathParameters), session),
     createWorkflow: async ({ body, session }) => withStatus(201, await workflows.create(body, session)),
     updateWorkflow: async ({ body, pathParameters, session }) =>

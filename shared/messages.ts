@@ -34,6 +34,10 @@ export const MESSAGES = {
     tooLarge: 'Requête trop volumineuse.',
     /** Same voice: a field of the request is missing or wrong. */
     invalid: 'Requête invalide.',
+    /** Same voice: the `cursor` of a list call is not one the server gave. */
+    invalidCursor: 'Paramètre « cursor » invalide : rechargez la liste depuis la première page.',
+    /** Same voice: the `limit` of a list call is not a whole number within the bounds. */
+    invalidLimit: 'Paramètre « limit » invalide : un nombre entier de 1 à 100 est attendu.',
     /** Same voice: no such call. */
     notFound: 'Ressource introuvable.',
     /** Same voice: the method is not served on this path. */

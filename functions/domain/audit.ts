@@ -1,11 +1,9 @@
 import { randomUUID } from 'node:crypto';
 
-import { MESSAGES } from '../../shared/messages';
 import type { AuditEntry } from '../../shared/schemas/audit';
-import { type AuditRecord, AuditRepository, InvalidAuditCursorError } from '../data/audit';
+import { type AuditRecord, AuditRepository } from '../data/audit';
 import type { Table } from '../data/table';
 import type { Clock } from '../runtime/dependencies';
-import { InvalidInputError } from './errors';
 import type { SessionContext } from './sessions';
 
 /**
@@ -86,13 +84,7 @@ export class AuditTrail {
 
   /** One page of the trail, newest first. */
   async page(limit: number, cursor?: string): Promise<{ entries: AuditEntry[]; nextCursor: string | null }> {
-    try {
-      return await this.entries.page(limit, cursor);
-    } catch (error) {
-      if (error instanceof InvalidAuditCursorError)
-        throw new InvalidInputError('cursor', MESSAGES.request.invalid, { cause: error });
-      throw error;
-    }
+    return this.entries.page(limit, cursor);
   }
 
   private entry(actor: AuditActor, action: AuditAction, target: AuditTarget): AuditRecord {

@@ -32,9 +32,10 @@ export class FolderService {
     this.audit = new AuditTrail(table, clock);
   }
 
-  /** Every folder, newest first. */
-  async list(): Promise<Folder[]> {
-    return (await this.folders.list()).map(toFolderView);
+  /** One page of folders, newest first. */
+  async list(limit: number, cursor?: string): Promise<{ folders: Folder[]; nextCursor: string | null }> {
+    const page = await this.folders.page(limit, cursor);
+    return { folders: page.items.map(toFolderView), nextCursor: page.nextCursor };
   }
 
   async create(input: FolderFields, session: SessionContext): Promise<Folder> {

@@ -247,9 +247,13 @@ export class LawyerService {
     this.writer = new LawyerProfileWriter(deps);
   }
 
-  /** Every lawyer, newest first, without secrets. */
-  async list(): Promise<Lawyer[]> {
-    return (await this.lawyers.list()).map((record) => toLawyerView(record, this.deps.vault));
+  /** One page of lawyers, newest first, without secrets. */
+  async list(limit: number, cursor?: string): Promise<{ lawyers: Lawyer[]; nextCursor: string | null }> {
+    const page = await this.lawyers.page(limit, cursor);
+    return {
+      lawyers: page.items.map((record) => toLawyerView(record, this.deps.vault)),
+      nextCursor: page.nextCursor,
+    };
   }
 
   async get(id: string): Promise<Lawyer> {
@@ -386,9 +390,9 @@ export class LawyerService {
     // No licence goes while Stripe would still charge for it.
     for (const license of removed) await this.deps.endSubscription?.(license);
 
-    for (const workflow of await this.workflows.listByOwner(lawyer.email)) {
-      await this.workflows.delete(workflow.id);
-    }
+    // The workflows only: their histories are left to the TTL, so this takes as long as the
+    // lawyer has workflows, never as long as they have history.
+    await this.workflows.deleteByOwner(lawyer.email);
     await this.deps.secrets.delete(lawyer.id);
     try {
       await this.lawyers.delete(lawyer, [

@@ -15,7 +15,7 @@ import {
 import type { Clock } from '../runtime/dependencies';
 import { type AuditAction, AuditTrail, auditTarget } from './audit';
 import { ConflictError, InvalidInputError, NotFoundError } from './errors';
-import { ownWorkflows, visibleWorkflow } from './members';
+import { ownWorkflowsPage, visibleWorkflow } from './members';
 import type { SessionContext } from './sessions';
 
 /** A workflow as the API shows it (client-side names of spec §3). */
@@ -76,13 +76,17 @@ export class WorkflowService {
     this.audit = new AuditTrail(table, clock);
   }
 
-  /** Newest first: all of them for an admin, his own for a lawyer or notary. */
-  async list(session: SessionContext): Promise<Workflow[]> {
-    const records =
+  /** One page, newest first: of all workflows for an admin, of his own for a lawyer or notary. */
+  async list(
+    session: SessionContext,
+    limit: number,
+    cursor?: string,
+  ): Promise<{ workflows: Workflow[]; nextCursor: string | null }> {
+    const page =
       session.role === 'admin'
-        ? await this.workflows.listAll()
-        : await ownWorkflows(this.workflows, this.lawyers, session);
-    return records.map(toWorkflowView);
+        ? await this.workflows.page(limit, cursor)
+        : await ownWorkflowsPage(this.workflows, this.lawyers, session, limit, cursor);
+    return { workflows: page.items.map(toWorkflowView), nextCursor: page.nextCursor };
   }
 
   async get(id: string, session: SessionContext): Promise<Workflow> {
@@ -153,7 +157,7 @@ export class WorkflowService {
     return toWorkflowView(updated);
   }
 
-  /** Deletes a workflow and its execution history. */
+  /** Deletes a workflow at once; its history is left to the TTL (WorkflowRepository.delete). */
   async delete(id: string, session: SessionContext): Promise<void> {
     const workflow = await this.existing(id);
     await this.workflows.delete(id);

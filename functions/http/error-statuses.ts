@@ -1,4 +1,5 @@
 import { MESSAGES } from '../../shared/messages';
+import { InvalidCursorError } from '../data/page-cursor';
 import { isWriteConflict } from '../data/table';
 import {
   PaymentProviderUnavailableError,
@@ -33,6 +34,7 @@ type ErrorClass = abstract new (...args: never[]) => Error;
  */
 export const ERROR_STATUSES: ReadonlyMap<ErrorClass, number> = new Map<ErrorClass, number>([
   [InvalidInputError, 400],
+  [InvalidCursorError, 400],
   [PromotionCodeRefusedError, 400],
   [WebhookSignatureInvalidError, 400],
   // The Stripe webhook acknowledges such an event as 'ignored' (200) itself, so Stripe stops

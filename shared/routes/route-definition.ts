@@ -23,6 +23,8 @@ export interface RouteDefinition {
    */
   readonly handler: string;
   readonly access: RouteAccess;
+  /** Schema of the query string; routes without one ignore it. */
+  readonly query?: z.ZodType;
   /** Schema of the JSON body; routes without one take no body. */
   readonly request?: z.ZodType;
   readonly response: z.ZodType;

@@ -189,5 +189,18 @@ export const STRINGS = {
     },
     duration: (ms: number) =>
       ms < 1000 ? `${ms} ms` : `${(ms / 1000).toLocaleString('fr-FR', { maximumFractionDigits: 1 })} s`,
+    more: 'Charger plus',
+    moreFailed: "Erreur lors du chargement de la suite de l'historique",
+  },
+  /** Lists shown a page at a time. */
+  lists: {
+    pagination: {
+      nextPageLabel: 'Page suivante',
+      previousPageLabel: 'Page précédente',
+      pageLabel: (page: number) => `Page ${page}`,
+    },
+    /** While the next pages of a list are still coming: what the search and counters cover. */
+    stillLoading: (loaded: number) =>
+      `${loaded} chargés, chargement de la suite en cours : la recherche et le compteur portent sur ceux déjà chargés.`,
   },
 } as const;

@@ -1,3 +1,4 @@
+import { useCollection } from '@cloudscape-design/collection-hooks';
 import Alert from '@cloudscape-design/components/alert';
 import Badge from '@cloudscape-design/components/badge';
 import Box from '@cloudscape-design/components/box';
@@ -7,6 +8,7 @@ import ContentLayout from '@cloudscape-design/components/content-layout';
 import Header from '@cloudscape-design/components/header';
 import KeyValuePairs from '@cloudscape-design/components/key-value-pairs';
 import Modal from '@cloudscape-design/components/modal';
+import Pagination from '@cloudscape-design/components/pagination';
 import SpaceBetween from '@cloudscape-design/components/space-between';
 import TextFilter from '@cloudscape-design/components/text-filter';
 import { useState } from 'react';
@@ -14,16 +16,20 @@ import { useState } from 'react';
 import { type Lawyer, type LawyerSaveRequest, MESSAGES } from '../../../../shared';
 import { callApi } from '../../api/api-client';
 import { ApiHttpError } from '../../api/api-errors';
-import { useApiQuery } from '../../api/use-api-query';
+import { READ_PAGE, usePagedList } from '../../api/paged-list';
 import { type LawyerDialog, LawyerDialogs } from '../../components/lawyer-details/lawyer-dialogs';
 import { matchesLawyer } from '../../components/lawyer-details/lawyer-search';
 import { LawyerForm, lawyerFormValues } from '../../components/lawyer-form/lawyer-form';
 import { formatDate } from '../../format/dates';
 import { usePageTitle } from '../../layout/use-page-title';
 import { useNotifications } from '../../notifications/notifications-context';
+import { STRINGS } from '../../strings';
 import { ADMIN_LAWYERS_TEXT as TEXT } from './strings';
 
 type ExistingLawyer = NonNullable<ApiHttpError['existingLawyer']>;
+
+/** Cards on one page: the DOM stays this size whatever the number of lawyers. */
+const LAWYERS_PER_PAGE = 12;
 
 /** The create dialog; `conflict` once the server said the e-mail or key is an existing lawyer's. */
 type Dialog =
@@ -81,7 +87,7 @@ function ExistingLawyerAlert({
 export function AdminLawyersPage() {
   usePageTitle(TEXT.title);
   const notifications = useNotifications();
-  const lawyers = useApiQuery(async (signal) => (await callApi('listLawyers', { signal })).lawyers);
+  const lawyers = usePagedList(READ_PAGE.lawyers);
   const [query, setQuery] = useState('');
   const [dialog, setDialog] = useState<Dialog | null>(null);
 
@@ -126,6 +132,7 @@ export function AdminLawyersPage() {
   const shown = all.filter((lawyer) =>
     matchesLawyer(lawyer, query, ['firstName', 'lastName', 'email', 'officeName']),
   );
+  const pages = useCollection(shown, { pagination: { pageSize: LAWYERS_PER_PAGE } });
 
   return (
     <ContentLayout
@@ -144,12 +151,20 @@ export function AdminLawyersPage() {
       }
     >
       <Cards<Lawyer>
-        items={shown}
+        items={pages.items}
+        pagination={<Pagination {...pages.paginationProps} ariaLabels={STRINGS.lists.pagination} />}
         trackBy="id"
         loading={lawyers.loading && !lawyers.data}
         loadingText={TEXT.loading}
         cardsPerRow={[{ cards: 1 }, { minWidth: 700, cards: 2 }, { minWidth: 1200, cards: 3 }]}
-        header={<Header counter={`(${all.length})`}>{TEXT.title}</Header>}
+        header={
+          <Header
+            counter={lawyers.complete ? `(${all.length})` : `(${all.length}+)`}
+            description={lawyers.complete ? undefined : STRINGS.lists.stillLoading(all.length)}
+          >
+            {TEXT.title}
+          </Header>
+        }
         filter={
           <TextFilter
             filteringText={query}

@@ -10,6 +10,12 @@ export const ADMIN_WORKFLOWS_TEXT = {
   searchFolders: 'Rechercher un dossier',
   searchInFolder: 'Rechercher dans le dossier',
   matches: (count: number) => (count === 1 ? '1 résultat' : `${count} résultats`),
+  searchLoaded: (loaded: number) => `Rechercher parmi les ${loaded} automatisations chargées`,
+  matchesLoaded: (count: number, loaded: number) =>
+    `${count === 1 ? '1 résultat' : `${count} résultats`} parmi les ${loaded} automatisations chargées`,
+  stillLoading: (loaded: number) =>
+    `${loaded} automatisations chargées, chargement de la suite en cours : la recherche et les compteurs portent sur celles déjà chargées.`,
+
   loading: 'Chargement des automatisations',
   empty: 'Aucune automatisation',
   emptyDetail: 'Créez une première automatisation pour un client.',
@@ -56,6 +62,7 @@ export const ADMIN_WORKFLOWS_TEXT = {
     select: 'Sélectionnez un dossier pour voir ses automatisations.',
     counts: (total: number, active: number, scheduled: number) =>
       `${total} automatisation(s) · ${active} active(s) · ${scheduled} planifiée(s)`,
+    countsLoading: 'Chargement en cours : les compteurs portent sur les automatisations déjà chargées.',
     total: 'Total',
     actives: 'Actives',
     scheduled: 'Planifiées',
