@@ -6,7 +6,7 @@ import type { AppDependencies } from './runtime/dependencies';
 export const createVerifyLicenseHandler = (deps: AppDependencies) =>
   apiHandler(deps, {
     verifyLicense: async ({ body, clientAddress }) => {
-      const signIn = new SignInService(deps.table, await deps.appKeys(), deps.clock);
+      const signIn = new SignInService(deps.table, await deps.appKeys(), deps.clock, deps.secondFactor);
       const outcome = await signIn.verify(body.licenseKey, clientAddress);
       return outcome.statusCode === 200 ? outcome.reply : withStatus(outcome.statusCode, outcome.reply);
     },

@@ -25,7 +25,8 @@ export type AuditAction =
   | 'workflow.toggle-scheduling'
   | 'folder.create'
   | 'folder.update'
-  | 'folder.delete';
+  | 'folder.delete'
+  | 'license.second-factor.reset';
 
 /**
  * Targets name a resource by its id only. A lawyer's id is an opaque UUID: once he is deleted
@@ -35,6 +36,8 @@ export const auditTarget = {
   lawyer: (id: string) => `lawyer:${id}`,
   workflow: (id: string) => `workflow:${id}`,
   folder: (id: string) => `folder:${id}`,
+  /** A licence nobody holds as a lawyer (an admin licence): named by its type only. */
+  license: (type: string) => `license:${type}`,
 };
 
 /** Who acts: an admin's session, or the product itself (`RETENTION_ACTOR`). */

@@ -7,9 +7,10 @@ import { type LawyerRecord, LawyerRepository } from '../data/lawyers';
 import { type LicenseRecord, LicenseRepository } from '../data/licenses';
 import { SignInAttemptRepository } from '../data/sign-in-attempts';
 import type { Table } from '../data/table';
-import type { Clock } from '../runtime/dependencies';
+import type { Clock, SecondFactorSettings } from '../runtime/dependencies';
 import type { AppKeys } from '../security/app-keys';
 import { createLicenseKeyVault } from '../security/license-key-vault';
+import { SecondFactorService } from './second-factor';
 import { SessionService } from './sessions';
 
 /** The outcome of a sign-in attempt: the reply and its HTTP status (429 while the client is refused). */
@@ -42,22 +43,28 @@ export async function findLawyerOfLicense(lawyers: LawyerRepository, license: Li
  * Wrong keys are counted per client: after a few the replies are slowed down, after more the
  * client is refused until its window ends, with one reply whatever the key (so a refused client
  * learns nothing about the keys it tries).
+ *
+ * A licence that must pass a second factor gets a "second factor pending" session instead, which
+ * only the second-factor calls accept; `SecondFactorService` completes it.
  */
 export class SignInService {
   private readonly licenses: LicenseRepository;
   private readonly lawyers: LawyerRepository;
   private readonly attempts: SignInAttemptRepository;
   private readonly sessions: SessionService;
+  private readonly secondFactor: SecondFactorService;
 
   constructor(
     table: Table,
     private readonly keys: AppKeys,
     private readonly clock: Clock,
+    secondFactorSettings: SecondFactorSettings,
   ) {
     this.licenses = new LicenseRepository(table);
     this.lawyers = new LawyerRepository(table);
     this.attempts = new SignInAttemptRepository(table);
     this.sessions = new SessionService(table, keys, clock);
+    this.secondFactor = new SecondFactorService(table, keys, clock, secondFactorSettings);
   }
 
   async verify(licenseKey: string, clientAddress: string): Promise<SignInOutcome> {
@@ -84,7 +91,10 @@ export class SignInService {
 
     const lawyer = license.licenseType === 'admin' ? null : await findLawyerOfLicense(this.lawyers, license);
     const userEmail = lawyer?.email ?? license.userEmail ?? '';
-    const session = await this.sessions.open(license, userEmail);
+    const secondFactor = await this.secondFactor.stepFor(license);
+    const session = await this.sessions.open(license, userEmail, {
+      secondFactorPending: secondFactor !== null,
+    });
     if (failures > 0) await this.attempts.reset(client);
     return {
       statusCode: 200,
@@ -95,6 +105,7 @@ export class SignInService {
         displayName: displayNameOf(license.licenseType, lawyer),
         token: session.token,
         expiresAt: session.expiresAt,
+        ...(secondFactor ? { secondFactor } : {}),
       },
     };
   }

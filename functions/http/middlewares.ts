@@ -5,7 +5,13 @@ import { MAX_BODY_BYTES } from '../../shared/constants';
 import { MESSAGES } from '../../shared/messages';
 import type { RouteDefinition } from '../../shared/routes';
 import { isWriteConflict } from '../data/table';
-import { BadRequestError, ForbiddenError, HttpError, UnauthorizedError } from '../domain/errors';
+import {
+  BadRequestError,
+  ForbiddenError,
+  HttpError,
+  SecondFactorPendingError,
+  UnauthorizedError,
+} from '../domain/errors';
 import type { SessionContext, SessionService } from '../domain/sessions';
 import type { Logger } from '../runtime/dependencies';
 import { type ApiEvent, type ApiResult, bearerTokenOf, jsonResult } from './api-event';
@@ -67,12 +73,20 @@ export function authorizedSession(
       }
       const token = bearerTokenOf(request.event);
       if (!token) throw new UnauthorizedError(MESSAGES.session.required);
-      const session = await (await sessions()).authenticate(token);
+      const service = await sessions();
+      const session = await service.authenticate(token);
+      // A session opened by the licence key alone may only finish its sign-in.
+      if (route.access === 'second-factor') {
+        request.context.session = session;
+        return;
+      }
+      if (session.secondFactorPending) throw new SecondFactorPendingError();
       const allowed =
         route.access === 'signed-in' ||
         (route.access === 'admin' && session.role === 'admin') ||
         (route.access === 'member' && (session.role === 'lawyer' || session.role === 'notary'));
       if (!allowed) throw new ForbiddenError(MESSAGES.session.forbidden);
+      if (route.sensitive) await service.requireRecentSecondFactor(session);
       request.context.session = session;
     },
   };
@@ -89,7 +103,8 @@ export function errorReply(logger: Logger, route: RouteDefinition): ApiMiddlewar
     onError: (request) => {
       const { error } = request;
       if (error instanceof HttpError) {
-        request.response = jsonResult(error.statusCode, { error: error.message });
+        const code = 'code' in error && typeof error.code === 'string' ? { code: error.code } : {};
+        request.response = jsonResult(error.statusCode, { error: error.message, ...code });
         return;
       }
       if (isWriteConflict(error)) {

@@ -4,7 +4,7 @@ import { createTable } from '../data/table';
 import { parseAppKeys } from '../security/app-keys';
 import { awsBillingPorts } from './billing-ports';
 import { cachedSecret } from './cached-secret';
-import { type AppDependencies, createJsonLogger, systemClock } from './dependencies';
+import { type AppDependencies, createJsonLogger, relyingPartyOf, systemClock } from './dependencies';
 import { ENVIRONMENT, lazyEnv, requiredEnv } from './environment';
 import { awsSchedulingPorts } from './scheduling-ports';
 
@@ -37,6 +37,11 @@ export function awsDependencies(): AppDependencies {
     logger: createJsonLogger(process.env.AWS_LAMBDA_FUNCTION_NAME ?? 'api'),
     // Only the lawyer functions get LAWYER_SECRETS_PREFIX (and the grant): read on first use.
     lawyerSecrets: new SecretsManagerLawyerSecretStore(secrets, lazyEnv('LAWYER_SECRETS_PREFIX')),
+    // Admins always pass a second factor in AWS; the relying party is the site's host name.
+    secondFactor: {
+      requiredForAdmins: true,
+      relyingParty: () => relyingPartyOf(requiredEnv(ENVIRONMENT.siteUrl)),
+    },
     // Webhook queue, dead-letter queue and signing secret: read on first use, by the functions that have them.
     ...awsSchedulingPorts(secrets),
     // Stripe secrets, SES sender and the site's address: read on first use, by the billing functions.

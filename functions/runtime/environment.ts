@@ -7,6 +7,8 @@ export const ENVIRONMENT = {
   appKeysSecretArn: 'APP_KEYS_SECRET_ARN',
   /** The secret CloudFront sends in `x-origin-verify` (`lib/constructs/origin-verify.ts`). */
   originVerifySecretArn: 'ORIGIN_VERIFY_SECRET_ARN',
+  /** The site's address (`https://…`), whose host name is the WebAuthn relying party; the second-factor function only. */
+  siteUrl: 'SITE_URL',
 } as const;
 
 /** A required environment variable; a missing one is a deployment error, named in the message. */

@@ -39,6 +39,9 @@ export const HANDLER_BINDINGS: Readonly<Record<string, HandlerBindings>> = {
   'verify-license': { table: 'readWrite', originVerify: true },
   // Deletes its session.
   'sign-out': { table: 'readWrite' },
+  // The second factor: factors, attempt counts, challenges, sessions, audit entries. The site's
+  // address (WebAuthn relying party) is bound in the stack.
+  'second-factor': { table: 'readWrite' },
   // Lawyers, their e-mail and licence claims, their Google secrets.
   lawyers: { table: 'readWrite', lawyerSecrets: true },
   // A member's own profile, Google secrets included.

@@ -5,8 +5,11 @@ import { MESSAGES } from '../messages';
 // Default validation messages in French, for the few rules that have no message of their own.
 z.config(z.locales.fr());
 
-/** The one shape of every error reply. */
-export const ErrorReply = z.object({ error: z.string() });
+/**
+ * The one shape of every error reply; `code` names the few errors a client acts on (the second
+ * factor asked again before a sensitive action).
+ */
+export const ErrorReply = z.object({ error: z.string(), code: z.string().optional() });
 export type ErrorReply = z.infer<typeof ErrorReply>;
 
 /** An ISO-8601 timestamp as the server writes them. */

@@ -1,0 +1,46 @@
+import { DeleteCommand, PutCommand } from '@aws-sdk/lib-dynamodb';
+
+import type { Table } from './table';
+
+/** What a WebAuthn challenge was issued for. */
+export type ChallengePurpose = 'registration' | 'authentication';
+
+const challengeKey = (sessionId: string, purpose: ChallengePurpose) => ({
+  PK: `SESSION#${sessionId}`,
+  SK: `WEBAUTHN_CHALLENGE#${purpose}`,
+});
+
+/**
+ * The WebAuthn challenge a session was last given, kept beside the session (TTL) and taken once:
+ * answering it deletes it, so an answer cannot be replayed.
+ */
+export class WebAuthnChallengeRepository {
+  constructor(private readonly table: Table) {}
+
+  async put(
+    sessionId: string,
+    purpose: ChallengePurpose,
+    challenge: string,
+    expiresAt: number,
+  ): Promise<void> {
+    await this.table.doc.send(
+      new PutCommand({
+        TableName: this.table.name,
+        Item: { ...challengeKey(sessionId, purpose), entity: 'WebAuthnChallenge', challenge, expiresAt },
+      }),
+    );
+  }
+
+  /** The challenge, removed in the same call; null when there is none or it has expired. */
+  async take(sessionId: string, purpose: ChallengePurpose, nowSeconds: number): Promise<string | null> {
+    const { Attributes } = await this.table.doc.send(
+      new DeleteCommand({
+        TableName: this.table.name,
+        Key: challengeKey(sessionId, purpose),
+        ReturnValues: 'ALL_OLD',
+      }),
+    );
+    if (!Attributes || (Attributes.expiresAt as number) <= nowSeconds) return null;
+    return Attributes.challenge as string;
+  }
+}
