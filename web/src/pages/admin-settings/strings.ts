@@ -56,6 +56,7 @@ export const ADMIN_SETTINGS_TEXT = {
       'lawyer.delete': 'Avocat supprimé',
       'lawyer.purge': 'Données supprimées (30 jours après la résiliation)',
       'lawyer.secrets.reveal': 'Identifiants affichés',
+      'license.second-factor.reset': 'Vérification en deux étapes réinitialisée',
       'workflow.create': 'Automatisation créée',
       'workflow.update': 'Automatisation modifiée',
       'workflow.delete': 'Automatisation supprimée',

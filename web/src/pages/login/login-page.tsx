@@ -1,25 +1,33 @@
 import { useState } from 'react';
 import { Navigate } from 'react-router';
 
-import { useAuth } from '../../auth/auth-context';
+import { type PendingSignIn, useAuth } from '../../auth/auth-context';
 import { homePathFor } from '../../auth/role-paths';
+import { SECOND_FACTOR_TEXT } from '../../components/second-factor/strings';
 import { usePageTitle } from '../../layout/use-page-title';
 import { STRINGS } from '../../strings';
 import { LicenseForm } from './license-form';
 import { LoginCard } from './login-card';
 import { PurchaseForm } from './purchase-form';
+import { SecondFactorStep } from './second-factor-step';
 
 /** /login: the licence-key card, which switches to the purchase form (spec §2). */
 export function LoginPage() {
   const { session } = useAuth();
   const [mode, setMode] = useState<'sign-in' | 'purchase'>('sign-in');
-  usePageTitle(mode === 'sign-in' ? STRINGS.login.title : STRINGS.purchase.title);
+  // The second step of a sign-in whose key was right: kept in memory only, never stored.
+  const [pending, setPending] = useState<PendingSignIn | null>(null);
+  usePageTitle(
+    pending ? SECOND_FACTOR_TEXT.title : mode === 'sign-in' ? STRINGS.login.title : STRINGS.purchase.title,
+  );
   if (session) return <Navigate to={homePathFor(session.role)} replace />;
 
   return (
     <LoginCard>
-      {mode === 'sign-in' ? (
-        <LicenseForm onGetLicense={() => setMode('purchase')} />
+      {pending ? (
+        <SecondFactorStep pending={pending} onBack={() => setPending(null)} />
+      ) : mode === 'sign-in' ? (
+        <LicenseForm onGetLicense={() => setMode('purchase')} onSecondFactor={setPending} />
       ) : (
         <PurchaseForm onBack={() => setMode('sign-in')} />
       )}
