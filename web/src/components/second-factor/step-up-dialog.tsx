@@ -42,13 +42,14 @@ export function StepUpProvider({ children }: { readonly children: ReactNode }) {
   return (
     <>
       {children}
-      <Modal
-        visible={methods !== null}
-        onDismiss={() => finish(false)}
-        header={SECOND_FACTOR_TEXT.stepUpTitle}
-        closeAriaLabel={SECOND_FACTOR_TEXT.cancel}
-      >
-        {methods ? (
+      {/* Mounted only while asking: a hidden modal would still sit in the page for every screen. */}
+      {methods ? (
+        <Modal
+          visible
+          onDismiss={() => finish(false)}
+          header={SECOND_FACTOR_TEXT.stepUpTitle}
+          closeAriaLabel={SECOND_FACTOR_TEXT.cancel}
+        >
           <SpaceBetween size="m">
             <Box>{SECOND_FACTOR_TEXT.stepUpDescription}</Box>
             <SecondFactorCheck
@@ -61,8 +62,8 @@ export function StepUpProvider({ children }: { readonly children: ReactNode }) {
               }
             />
           </SpaceBetween>
-        ) : null}
-      </Modal>
+        </Modal>
+      ) : null}
     </>
   );
 }
