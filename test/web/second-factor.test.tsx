@@ -129,13 +129,13 @@ describe("/login's second step ('Vérification en deux étapes')", () => {
     await app.user.click(screen.getByRole('tab', { name: SECOND_FACTOR_TEXT.totpTab }));
     await app.user.click(screen.getByRole('button', { name: SECOND_FACTOR_TEXT.showQrCode }));
     const qrCode = await screen.findByRole('img', { name: SECOND_FACTOR_TEXT.qrCodeAlt });
+    expect(qrCode.getAttribute('src')).toBe('data:image/svg+xml;base64,PHN2Zy8+');
+    expect(screen.getByText('JBSWY3DPEHPK3PXP')).toBeTruthy();
     await app.user.type(screen.getByLabelText(SECOND_FACTOR_TEXT.codeLabel), '123456');
     await app.user.click(screen.getByRole('button', { name: SECOND_FACTOR_TEXT.confirm }));
     const list = await screen.findByRole('list', { name: SECOND_FACTOR_TEXT.recoveryTitle });
 
     // Assert
-    expect(qrCode.getAttribute('src')).toBe('data:image/svg+xml;base64,PHN2Zy8+');
-    expect(screen.getByText('JBSWY3DPEHPK3PXP')).toBeTruthy();
     expect(list.querySelectorAll('li')).toHaveLength(10);
     expect(storedSession()).toBeNull();
     const next = screen.getByRole('button', { name: SECOND_FACTOR_TEXT.continue });

@@ -102,19 +102,21 @@ export function SecuritySettings() {
           />
         )}
       </SpaceBetween>
-      <Modal
-        visible={dialog !== null}
-        onDismiss={() => setDialog(null)}
-        header={dialog === 'passkey' ? SECOND_FACTOR_TEXT.addPasskey : SECOND_FACTOR_TEXT.totpDialogTitle}
-        closeAriaLabel={SECOND_FACTOR_TEXT.cancel}
-      >
-        {dialog === 'passkey' ? (
-          <PasskeyEnrolment onEnrolled={enrolled(SECOND_FACTOR_TEXT.passkeyAdded)} />
-        ) : null}
-        {dialog === 'totp' ? (
-          <TotpEnrolmentForm onEnrolled={enrolled(SECOND_FACTOR_TEXT.totpEnabled)} />
-        ) : null}
-      </Modal>
+      {/* Mounted only while open: a hidden modal would still sit in the page. */}
+      {dialog ? (
+        <Modal
+          visible
+          onDismiss={() => setDialog(null)}
+          header={dialog === 'passkey' ? SECOND_FACTOR_TEXT.addPasskey : SECOND_FACTOR_TEXT.totpDialogTitle}
+          closeAriaLabel={SECOND_FACTOR_TEXT.close}
+        >
+          {dialog === 'passkey' ? (
+            <PasskeyEnrolment onEnrolled={enrolled(SECOND_FACTOR_TEXT.passkeyAdded)} />
+          ) : (
+            <TotpEnrolmentForm onEnrolled={enrolled(SECOND_FACTOR_TEXT.totpEnabled)} />
+          )}
+        </Modal>
+      ) : null}
     </Container>
   );
 }

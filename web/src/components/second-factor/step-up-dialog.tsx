@@ -48,7 +48,7 @@ export function StepUpProvider({ children }: { readonly children: ReactNode }) {
           visible
           onDismiss={() => finish(false)}
           header={SECOND_FACTOR_TEXT.stepUpTitle}
-          closeAriaLabel={SECOND_FACTOR_TEXT.cancel}
+          closeAriaLabel={SECOND_FACTOR_TEXT.close}
         >
           <SpaceBetween size="m">
             <Box>{SECOND_FACTOR_TEXT.stepUpDescription}</Box>

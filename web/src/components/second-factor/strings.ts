@@ -45,6 +45,7 @@ export const SECOND_FACTOR_TEXT = {
   stepUpDescription:
     'Cette action sensible demande une nouvelle vérification (la dernière date de plus de 15 minutes).',
   cancel: 'Annuler',
+  close: 'Fermer',
   settingsTitle: 'Vérification en deux étapes',
   settingsDescription:
     'Protégez votre licence : une clé d’accès ou une application d’authentification en plus de la clé de licence.',
