@@ -1,8 +1,7 @@
 import { DeleteCommand, GetCommand, PutCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
 
+import { secondFactorAttemptsKey } from './keys';
 import { isConditionFailure, type Table } from './table';
-
-const attemptsKey = (keyHash: string) => ({ PK: `LICENSE#${keyHash}`, SK: 'SECOND_FACTOR_ATTEMPTS' });
 
 /**
  * Second-factor attempts counted per licence over a fixed window. An attempt is reserved (counted)
@@ -27,7 +26,7 @@ export class SecondFactorAttemptRepository {
         await this.table.doc.send(
           new UpdateCommand({
             TableName: this.table.name,
-            Key: attemptsKey(keyHash),
+            Key: secondFactorAttemptsKey(keyHash),
             UpdateExpression: 'ADD attempts :one',
             ConditionExpression: 'windowEndsAt > :now AND attempts < :max',
             ExpressionAttributeValues: { ':one': 1, ':now': nowSeconds, ':max': maxAttempts },
@@ -44,7 +43,7 @@ export class SecondFactorAttemptRepository {
           new PutCommand({
             TableName: this.table.name,
             Item: {
-              ...attemptsKey(keyHash),
+              ...secondFactorAttemptsKey(keyHash),
               entity: 'SecondFactorAttempts',
               attempts: 1,
               windowEndsAt,
@@ -67,12 +66,18 @@ export class SecondFactorAttemptRepository {
 
   /** Forgets the licence's attempts after a right code. */
   async reset(keyHash: string): Promise<void> {
-    await this.table.doc.send(new DeleteCommand({ TableName: this.table.name, Key: attemptsKey(keyHash) }));
+    await this.table.doc.send(
+      new DeleteCommand({ TableName: this.table.name, Key: secondFactorAttemptsKey(keyHash) }),
+    );
   }
 
   private async isFull(keyHash: string, nowSeconds: number, maxAttempts: number): Promise<boolean> {
     const { Item } = await this.table.doc.send(
-      new GetCommand({ TableName: this.table.name, Key: attemptsKey(keyHash), ConsistentRead: true }),
+      new GetCommand({
+        TableName: this.table.name,
+        Key: secondFactorAttemptsKey(keyHash),
+        ConsistentRead: true,
+      }),
     );
     return Boolean(
       Item && (Item.windowEndsAt as number) > nowSeconds && (Item.attempts as number) >= maxAttempts,

@@ -1,5 +1,6 @@
 import { DeleteCommand, GetCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
 
+import { secondFactorAttemptsKey, secondFactorKey } from './keys';
 import { isConditionFailure, type Table } from './table';
 
 /** A registered passkey: what @simplewebauthn/server needs to verify its next answers. */
@@ -33,8 +34,6 @@ export interface SecondFactorRecord {
 export const isEnrolled = (record: SecondFactorRecord | null): record is SecondFactorRecord =>
   record !== null && (record.totp !== null || record.passkeys.length > 0);
 
-const factorKey = (keyHash: string) => ({ PK: `LICENSE#${keyHash}`, SK: 'SECOND_FACTOR' });
-
 /** The factor was changed by someone else between our read and our write (or is gone). */
 export class SecondFactorChangedError extends Error {
   override name = 'SecondFactorChangedError';
@@ -49,7 +48,7 @@ export class SecondFactorRepository {
 
   async get(keyHash: string): Promise<SecondFactorRecord | null> {
     const { Item } = await this.table.doc.send(
-      new GetCommand({ TableName: this.table.name, Key: factorKey(keyHash), ConsistentRead: true }),
+      new GetCommand({ TableName: this.table.name, Key: secondFactorKey(keyHash), ConsistentRead: true }),
     );
     if (!Item) return null;
     const totp = Item.totp as { secret: string; lastStep: number } | undefined;
@@ -74,7 +73,7 @@ export class SecondFactorRepository {
     await this.table.doc.send(
       new UpdateCommand({
         TableName: this.table.name,
-        Key: factorKey(keyHash),
+        Key: secondFactorKey(keyHash),
         UpdateExpression: 'SET entity = :entity, pendingTotpSecret = :secret',
         ExpressionAttributeValues: { ':entity': 'SecondFactor', ':secret': encryptedSecret },
       }),
@@ -93,7 +92,7 @@ export class SecondFactorRepository {
     firstFactor: { readonly recoveryCodeHashes: string[]; readonly at: string } | null,
   ): Promise<void> {
     await this.conditionalUpdate({
-      Key: factorKey(keyHash),
+      Key: secondFactorKey(keyHash),
       UpdateExpression: `SET totp = :totp${firstFactor ? ', enrolledAt = :at, recoveryCodes = :codes' : ''} REMOVE pendingTotpSecret`,
       ConditionExpression: `pendingTotpSecret = :secret${firstFactor ? ' AND attribute_not_exists(enrolledAt)' : ''}`,
       ExpressionAttributeValues: {
@@ -112,7 +111,7 @@ export class SecondFactorRepository {
     firstFactor: { readonly recoveryCodeHashes: string[]; readonly at: string } | null,
   ): Promise<void> {
     await this.conditionalUpdate({
-      Key: factorKey(keyHash),
+      Key: secondFactorKey(keyHash),
       UpdateExpression: `SET entity = :entity, passkeys = list_append(if_not_exists(passkeys, :none), :passkey)${
         firstFactor ? ', enrolledAt = :at, recoveryCodes = :codes' : ''
       }`,
@@ -132,7 +131,7 @@ export class SecondFactorRepository {
   /** Accepts a TOTP time step only if it is later than the last one accepted (a replay fails). */
   async consumeTotpStep(keyHash: string, step: number): Promise<void> {
     await this.conditionalUpdate({
-      Key: factorKey(keyHash),
+      Key: secondFactorKey(keyHash),
       UpdateExpression: 'SET totp.lastStep = :step',
       ConditionExpression: 'attribute_exists(totp) AND totp.lastStep < :step',
       ExpressionAttributeValues: { ':step': step },
@@ -142,7 +141,7 @@ export class SecondFactorRepository {
   /** Uses a recovery code once: removed from the set only if it is still in it. */
   async consumeRecoveryCode(keyHash: string, codeHash: string): Promise<void> {
     await this.conditionalUpdate({
-      Key: factorKey(keyHash),
+      Key: secondFactorKey(keyHash),
       UpdateExpression: 'DELETE recoveryCodes :code',
       ConditionExpression: 'contains(recoveryCodes, :hash)',
       ExpressionAttributeValues: { ':code': new Set([codeHash]), ':hash': codeHash },
@@ -152,7 +151,7 @@ export class SecondFactorRepository {
   /** Records a passkey's new signature counter (it must still be at `index`). */
   async updatePasskeyCounter(keyHash: string, index: number, id: string, counter: number): Promise<void> {
     await this.conditionalUpdate({
-      Key: factorKey(keyHash),
+      Key: secondFactorKey(keyHash),
       UpdateExpression: `SET passkeys[${index}].#counter = :counter`,
       ConditionExpression: `passkeys[${index}].id = :id`,
       ExpressionAttributeNames: { '#counter': 'counter' },
@@ -162,7 +161,9 @@ export class SecondFactorRepository {
 
   /** Removes the licence's factor altogether (a reset: it must enrol again). */
   async delete(keyHash: string): Promise<void> {
-    await this.table.doc.send(new DeleteCommand({ TableName: this.table.name, Key: factorKey(keyHash) }));
+    await this.table.doc.send(
+      new DeleteCommand({ TableName: this.table.name, Key: secondFactorKey(keyHash) }),
+    );
   }
 
   private async conditionalUpdate(
@@ -183,7 +184,7 @@ export class SecondFactorRepository {
  * licence itself goes: nothing keyed by its hash may outlive it.
  */
 export async function deleteSecondFactorItems(table: Table, keyHash: string): Promise<void> {
-  for (const Key of [factorKey(keyHash), { PK: `LICENSE#${keyHash}`, SK: 'SECOND_FACTOR_ATTEMPTS' }]) {
+  for (const Key of [secondFactorKey(keyHash), secondFactorAttemptsKey(keyHash)]) {
     await table.doc.send(new DeleteCommand({ TableName: table.name, Key }));
   }
 }

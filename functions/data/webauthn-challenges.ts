@@ -1,14 +1,10 @@
 import { DeleteCommand, PutCommand } from '@aws-sdk/lib-dynamodb';
 
+import { webAuthnChallengeKey } from './keys';
 import type { Table } from './table';
 
 /** What a WebAuthn challenge was issued for. */
 export type ChallengePurpose = 'registration' | 'authentication';
-
-const challengeKey = (sessionId: string, purpose: ChallengePurpose) => ({
-  PK: `SESSION#${sessionId}`,
-  SK: `WEBAUTHN_CHALLENGE#${purpose}`,
-});
 
 /**
  * The WebAuthn challenge a session was last given, kept beside the session (TTL) and taken once:
@@ -26,7 +22,12 @@ export class WebAuthnChallengeRepository {
     await this.table.doc.send(
       new PutCommand({
         TableName: this.table.name,
-        Item: { ...challengeKey(sessionId, purpose), entity: 'WebAuthnChallenge', challenge, expiresAt },
+        Item: {
+          ...webAuthnChallengeKey(sessionId, purpose),
+          entity: 'WebAuthnChallenge',
+          challenge,
+          expiresAt,
+        },
       }),
     );
   }
@@ -36,7 +37,7 @@ export class WebAuthnChallengeRepository {
     const { Attributes } = await this.table.doc.send(
       new DeleteCommand({
         TableName: this.table.name,
-        Key: challengeKey(sessionId, purpose),
+        Key: webAuthnChallengeKey(sessionId, purpose),
         ReturnValues: 'ALL_OLD',
       }),
     );

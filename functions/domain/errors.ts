@@ -2,13 +2,17 @@ import { SECOND_FACTOR } from '../../shared/constants';
 import { MESSAGES } from '../../shared/messages';
 
 /**
- * Errors a request can end with, each carrying its HTTP status and the French message the user
- * reads. Domain services throw them; the error middleware turns them into the one JSON error shape.
+ * Why a request could not be served, said by its meaning: a service throws these and knows nothing
+ * of HTTP. Each carries the French message the user reads (from shared/messages.ts); the one table
+ * of `functions/http/error-statuses.ts` gives each its status.
  */
-export class HttpError extends Error {
-  override name = 'HttpError';
+export abstract class DomainError extends Error {}
+
+/** The request names a value the rules refuse; `field` names it when one field is to blame. */
+export class InvalidInputError extends DomainError {
+  override name = 'InvalidInputError';
   constructor(
-    readonly statusCode: number,
+    readonly field: string | null,
     message: string,
     options?: ErrorOptions,
   ) {
@@ -16,73 +20,63 @@ export class HttpError extends Error {
   }
 }
 
-export class BadRequestError extends HttpError {
-  override name = 'BadRequestError';
-  constructor(message: string, options?: ErrorOptions) {
-    super(400, message, options);
-  }
+/** No valid session, or the session's licence is no longer active. */
+export class UnauthenticatedError extends DomainError {
+  override name = 'UnauthenticatedError';
 }
 
-export class UnauthorizedError extends HttpError {
-  override name = 'UnauthorizedError';
-  constructor(message: string, options?: ErrorOptions) {
-    super(401, message, options);
-  }
-}
-
-export class ForbiddenError extends HttpError {
+/** The caller is known but may not do this. */
+export class ForbiddenError extends DomainError {
   override name = 'ForbiddenError';
-  constructor(message: string, options?: ErrorOptions) {
-    super(403, message, options);
-  }
 }
 
-export class NotFoundError extends HttpError {
+/** The resource does not exist, or the caller may not know that it does. */
+export class NotFoundError extends DomainError {
   override name = 'NotFoundError';
-  constructor(message: string, options?: ErrorOptions) {
-    super(404, message, options);
-  }
 }
 
-export class ConflictError extends HttpError {
+/** The resource's state refuses the change (taken, changed meanwhile, inactive). */
+export class ConflictError extends DomainError {
   override name = 'ConflictError';
-  constructor(message: string, options?: ErrorOptions) {
-    super(409, message, options);
-  }
+}
+
+/** The same thing was attempted too often, too recently: try again later. */
+export class TooManyAttemptsError extends DomainError {
+  override name = 'TooManyAttemptsError';
 }
 
 /**
- * Errors of the second factor. Each carries its French message; `code` names the one the web
- * client acts on (it asks for the factor, then sends the request again).
+ * A sensitive action whose last second-factor check is too old. `code` names it for the web client,
+ * which asks for the factor, then sends the request again.
  */
-export class SecondFactorRequiredError extends HttpError {
+export class SecondFactorRequiredError extends ForbiddenError {
   override name = 'SecondFactorRequiredError';
   readonly code = SECOND_FACTOR.stepUpErrorCode;
   constructor(options?: ErrorOptions) {
-    super(403, MESSAGES.secondFactor.stepUpRequired, options);
+    super(MESSAGES.secondFactor.stepUpRequired, options);
   }
 }
 
 /** A session opened by the licence key alone, on a call that needs the second factor passed. */
-export class SecondFactorPendingError extends HttpError {
+export class SecondFactorPendingError extends UnauthenticatedError {
   override name = 'SecondFactorPendingError';
   constructor(options?: ErrorOptions) {
-    super(401, MESSAGES.secondFactor.pendingSession, options);
+    super(MESSAGES.secondFactor.pendingSession, options);
   }
 }
 
 /** A wrong authenticator code, recovery code or passkey answer. */
-export class InvalidSecondFactorError extends HttpError {
+export class InvalidSecondFactorError extends InvalidInputError {
   override name = 'InvalidSecondFactorError';
   constructor(message: string = MESSAGES.secondFactor.invalidCode, options?: ErrorOptions) {
-    super(400, message, options);
+    super('code', message, options);
   }
 }
 
 /** Too many wrong codes for one licence: refused until its window ends. */
-export class TooManySecondFactorAttemptsError extends HttpError {
+export class TooManySecondFactorAttemptsError extends TooManyAttemptsError {
   override name = 'TooManySecondFactorAttemptsError';
   constructor(options?: ErrorOptions) {
-    super(429, MESSAGES.secondFactor.tooManyAttempts, options);
+    super(MESSAGES.secondFactor.tooManyAttempts, options);
   }
 }

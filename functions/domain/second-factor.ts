@@ -44,9 +44,9 @@ import {
 } from '../security/second-factor-secrets';
 import { AuditTrail, auditTarget } from './audit';
 import {
-  BadRequestError,
   ConflictError,
   ForbiddenError,
+  InvalidInputError,
   InvalidSecondFactorError,
   NotFoundError,
   SecondFactorRequiredError,
@@ -155,7 +155,8 @@ export class SecondFactorService {
   async confirmTotp(session: SessionContext, code: string): Promise<EnrolmentReply> {
     const record = await this.mayEnrol(session);
     await this.reserveAttempt(session);
-    if (!record?.pendingTotpSecret) throw new BadRequestError(MESSAGES.secondFactor.noPendingEnrolment);
+    if (!record?.pendingTotpSecret)
+      throw new InvalidInputError(null, MESSAGES.secondFactor.noPendingEnrolment);
     const secret = this.vault.decryptTotpSecret(session.licenseKeyHash, record.pendingTotpSecret);
     const step = this.acceptedStep(secret, session, code);
     const recoveryCodes = isEnrolled(record) ? [] : generateRecoveryCodes();
@@ -178,7 +179,7 @@ export class SecondFactorService {
   async passkeyRegistrationOptions(session: SessionContext): Promise<PasskeyOptionsReply> {
     const record = await this.mayEnrol(session);
     if ((record?.passkeys.length ?? 0) >= SECOND_FACTOR.maxPasskeys)
-      throw new BadRequestError(MESSAGES.secondFactor.tooManyPasskeys);
+      throw new InvalidInputError(null, MESSAGES.secondFactor.tooManyPasskeys);
     const relyingParty = this.settings.relyingParty();
     const userName = this.userNameOf(session);
     const options = await generateRegistrationOptions({
@@ -246,7 +247,8 @@ export class SecondFactorService {
   /** WebAuthn options to sign in (or step up) with one of the licence's passkeys. */
   async passkeyAuthenticationOptions(session: SessionContext): Promise<PasskeyOptionsReply> {
     const record = await this.factors.get(session.licenseKeyHash);
-    if (!record || record.passkeys.length === 0) throw new BadRequestError(MESSAGES.secondFactor.notEnrolled);
+    if (!record || record.passkeys.length === 0)
+      throw new InvalidInputError(null, MESSAGES.secondFactor.notEnrolled);
     const options = await generateAuthenticationOptions({
       rpID: this.settings.relyingParty().id,
       allowCredentials: record.passkeys.map((passkey) => ({
@@ -267,7 +269,7 @@ export class SecondFactorService {
   async verify(session: SessionContext, proof: SecondFactorProof): Promise<VerifySecondFactorReply> {
     await this.reserveAttempt(session);
     const record = await this.factors.get(session.licenseKeyHash);
-    if (!isEnrolled(record)) throw new BadRequestError(MESSAGES.secondFactor.notEnrolled);
+    if (!isEnrolled(record)) throw new InvalidInputError(null, MESSAGES.secondFactor.notEnrolled);
     if (proof.method === 'totp') await this.checkTotp(session, record, proof.code);
     else if (proof.method === 'recovery') await this.checkRecoveryCode(session, proof.code);
     else await this.checkPasskey(session, record, proof.credential);
@@ -281,7 +283,7 @@ export class SecondFactorService {
    */
   async reset(session: SessionContext, licenseKey: string): Promise<void> {
     const keyHash = createLicenseKeyVault(this.keys).hash(licenseKey);
-    if (keyHash === session.licenseKeyHash) throw new BadRequestError(MESSAGES.secondFactor.ownReset);
+    if (keyHash === session.licenseKeyHash) throw new InvalidInputError(null, MESSAGES.secondFactor.ownReset);
     const license = await this.licenses.getByHash(keyHash);
     if (!license) throw new NotFoundError(MESSAGES.secondFactor.licenseNotFound);
     const holder = license.licenseType === 'admin' ? null : await findLawyerOfLicense(this.lawyers, license);
@@ -459,7 +461,7 @@ export class SecondFactorService {
 
   private async takeChallenge(session: SessionContext, purpose: ChallengePurpose): Promise<string> {
     const challenge = await this.challenges.take(session.sessionId, purpose, this.nowSeconds());
-    if (!challenge) throw new BadRequestError(MESSAGES.secondFactor.challengeExpired);
+    if (!challenge) throw new InvalidInputError(null, MESSAGES.secondFactor.challengeExpired);
     return challenge;
   }
 
