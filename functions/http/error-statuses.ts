@@ -10,9 +10,12 @@ import {
   ConflictError,
   ForbiddenError,
   InvalidInputError,
+  InvalidSecondFactorError,
   NotFoundError,
+  SecondFactorPendingError,
   SecondFactorRequiredError,
   TooManyAttemptsError,
+  TooManySecondFactorAttemptsError,
   UnauthenticatedError,
 } from '../domain/errors';
 
@@ -43,6 +46,12 @@ export const ERROR_STATUSES: ReadonlyMap<ErrorClass, number> = new Map<ErrorClas
   [PaymentsError, 424],
   [PaymentProviderUnavailableError, 424],
   [TooManyAttemptsError, 429],
+  // The second factor: a wrong code is bad input; a pending session is not signed in yet; a
+  // sensitive action asks for the factor again (403 with its code); too many wrong codes, 429.
+  [InvalidSecondFactorError, 400],
+  [SecondFactorPendingError, 401],
+  [SecondFactorRequiredError, 403],
+  [TooManySecondFactorAttemptsError, 429],
 ]);
 
 /**
