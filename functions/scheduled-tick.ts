@@ -23,7 +23,7 @@ export const createScheduledTickHandler =
   async (_event: ScheduledTickEvent): Promise<ScheduledTickResult> => {
     const { run, failure } = await runScheduler(deps, 'schedule');
     if (failure) throw failure;
-    const dispatched = run.executions.filter((execution) => execution.status === 'success').length;
+    const dispatched = run.executions.filter((execution) => execution.status === 'queued').length;
     return {
       checked: run.workflows_checked,
       dispatched,

@@ -52,8 +52,9 @@ import {
   SecondFactorRequiredError,
   TooManySecondFactorAttemptsError,
 } from './errors';
+import { findLawyerOfLicense } from './members';
 import { type SessionContext, SessionService } from './sessions';
-import { displayNameOf, findLawyerOfLicense } from './sign-in';
+import { displayNameOf } from './sign-in';
 
 /** A second-factor check, as the verify call receives it (codes already normalised by the schema). */
 export type SecondFactorProof =

@@ -18,7 +18,7 @@ import { ResetSecondFactor, SecuritySettings } from '../../components/second-fac
 import { usePageTitle } from '../../layout/use-page-title';
 import { useNotifications } from '../../notifications/notifications-context';
 import { AuditTrail } from './audit-trail';
-import { resultCounts, SchedulerResultView } from './scheduler-result';
+import { SchedulerResultView } from './scheduler-result';
 import { ADMIN_SETTINGS_TEXT as TEXT } from './strings';
 
 /**
@@ -53,13 +53,9 @@ export function AdminSettingsPage() {
         body: { trigger: forced ? 'manual_force' : 'manual', timestamp: new Date().toISOString() },
       });
       setLastManual(result);
-      const { succeeded, processed } = resultCounts(result);
       if (result.success) {
-        notifications.success(
-          forced
-            ? MESSAGES.scheduler.forcedSummary(succeeded, processed)
-            : MESSAGES.scheduler.summary(succeeded, processed),
-        );
+        // The server's summary: what the run queued ('… mises en file'), the calls follow.
+        notifications.success(result.message);
       } else {
         // A run that finished badly says why in its error, already in the spec's words.
         notifications.error(result.error ?? MESSAGES.scheduler.failed);
