@@ -141,6 +141,7 @@ describe('runtime configuration', () => {
     expect(config).toEqual({
       apiBaseUrl: 'https://api.cabinet.example',
       workflowWebhookBaseUrl: 'https://n8n.example',
+      hostingRegion: 'eu-west-3',
     });
     expect(network.requests).toEqual([]);
   });
