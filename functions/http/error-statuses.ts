@@ -4,6 +4,7 @@ import {
   PaymentProviderUnavailableError,
   PaymentsError,
   PromotionCodeRefusedError,
+  UnreadableWebhookEventError,
   WebhookSignatureInvalidError,
 } from '../domain/billing-errors';
 import {
@@ -37,6 +38,9 @@ export const ERROR_STATUSES: ReadonlyMap<ErrorClass, number> = new Map<ErrorClas
   [InvalidInputError, 400],
   [PromotionCodeRefusedError, 400],
   [WebhookSignatureInvalidError, 400],
+  // The Stripe webhook acknowledges such an event as 'ignored' (200) itself, so Stripe stops
+  // retrying it; anywhere else a signed but unreadable event is the sender's mistake.
+  [UnreadableWebhookEventError, 400],
   [UnauthenticatedError, 401],
   [ForbiddenError, 403],
   [NotFoundError, 404],

@@ -6,8 +6,13 @@ import { type ReactNode, useEffect, useRef, useState } from 'react';
 
 import type { SecondFactorMethod } from '../../../../shared';
 import { callApi, onSecondFactorRequired } from '../../api/api-client';
-import { SecondFactorCheck } from './second-factor-check';
+import { lazyPage } from '../../layout/lazy-page';
 import { SECOND_FACTOR_TEXT } from './strings';
+
+/** The check's code (passkeys included) arrives only when a sensitive action needs it. */
+const SecondFactorCheck = lazyPage(() =>
+  import('./second-factor-check').then((module) => module.SecondFactorCheck),
+);
 
 /**
  * Asks for the second factor when a sensitive action needs it again (the server's

@@ -9,10 +9,13 @@ import { usePageTitle } from '../../layout/use-page-title';
 import { STRINGS } from '../../strings';
 import { LicenseForm } from './license-form';
 import { LoginCard } from './login-card';
-import { SecondFactorStep } from './second-factor-step';
 
 /** The purchase form's code (pricing, checkout) arrives when the visitor asks for a licence. */
 export const PurchaseForm = lazyPage(() => import('./purchase-form').then((module) => module.PurchaseForm));
+/** The second step's code (passkeys, enrolment) arrives once a key needs it. */
+export const SecondFactorStep = lazyPage(() =>
+  import('./second-factor-step').then((module) => module.SecondFactorStep),
+);
 
 /** /login: the licence-key card, which switches to the purchase form (spec §2). */
 export function LoginPage() {
