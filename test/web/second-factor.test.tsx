@@ -181,7 +181,8 @@ describe('step-up before a sensitive action', () => {
     await app.user.click(await screen.findByRole('button', { name: 'Créer un code promo à 100 %' }));
     const dialog = await screen.findByRole('dialog');
     expect(dialog.textContent).toContain(SECOND_FACTOR_TEXT.stepUpDescription);
-    await app.user.type(screen.getByLabelText(SECOND_FACTOR_TEXT.codeLabel), '123456');
+    // The check's code is loaded when first needed.
+    await app.user.type(await screen.findByLabelText(SECOND_FACTOR_TEXT.codeLabel), '123456');
     await app.user.click(screen.getByRole('button', { name: SECOND_FACTOR_TEXT.verify }));
 
     // Assert
@@ -216,7 +217,7 @@ describe('step-up before a sensitive action', () => {
     // Act
     await app.user.click(await screen.findByRole('button', { name: 'Créer un code promo à 100 %' }));
     await screen.findByRole('dialog');
-    await app.user.click(screen.getByRole('button', { name: SECOND_FACTOR_TEXT.cancel }));
+    await app.user.click(await screen.findByRole('button', { name: SECOND_FACTOR_TEXT.cancel }));
 
     // Assert
     await waitFor(() => expect(screen.queryByRole('dialog')).toBeNull());
