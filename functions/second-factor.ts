@@ -1,12 +1,13 @@
 import { SecondFactorService } from './domain/second-factor';
-import { apiHandler, lambdaEntry } from './http/route-handler';
+import { apiHandler } from './http/route-handler';
 import type { AppDependencies } from './runtime/dependencies';
+import { declaredFunction, lambdaEntry } from './runtime/entry';
 
 /**
  * /api/second-factor/*: the second step of a sign-in (passkey, authenticator code, recovery code),
  * enrolment, the step-up before sensitive actions, and an admin's reset of another licence's factor.
  */
-export const createSecondFactorHandler = (deps: AppDependencies) => {
+const create = (deps: AppDependencies) => {
   const service = async () =>
     new SecondFactorService(deps.table, await deps.appKeys(), deps.clock, deps.secondFactor);
   return apiHandler(deps, {
@@ -25,4 +26,7 @@ export const createSecondFactorHandler = (deps: AppDependencies) => {
   });
 };
 
-export const handler = lambdaEntry(createSecondFactorHandler);
+/** The factory, held to its declared needs (`functions/needs.ts`). */
+export const createSecondFactorHandler = declaredFunction('second-factor', create);
+
+export const handler = lambdaEntry('second-factor', createSecondFactorHandler);

@@ -8,8 +8,9 @@ import { UnreadableWebhookEventError, WebhookSignatureInvalidError } from './dom
 import { ConflictError } from './domain/errors';
 import { type ApiEvent, type ApiHandler, type ApiResult, jsonResult } from './http/api-event';
 import { bodyTextOf, errorReply, type RouteContext } from './http/middlewares';
-import { byRouteKey, lambdaEntry } from './http/route-handler';
+import { byRouteKey } from './http/route-handler';
 import type { AppDependencies } from './runtime/dependencies';
+import { declaredFunction, lambdaEntry } from './runtime/entry';
 
 /**
  * Largest body accepted. Above the SPA's limit: an event carries a whole Stripe object (an
@@ -28,7 +29,7 @@ export const MAX_WEBHOOK_BODY_BYTES = 512 * 1024;
  * reach the signature check untouched, so the pipeline is the error handler alone; the size
  * check (a larger limit) and the route dispatch are the pipeline's own.
  */
-export const createStripeWebhookHandler = (deps: AppDependencies): ApiHandler => {
+const create = (deps: AppDependencies): ApiHandler => {
   const route = ROUTES.stripeWebhook;
   const billing = billingContextOf(deps);
   const pipeline = middy<ApiEvent, ApiResult, Error, RouteContext>()
@@ -67,4 +68,7 @@ export const createStripeWebhookHandler = (deps: AppDependencies): ApiHandler =>
   return byRouteKey(new Map([[routeKey(route), pipeline as ApiHandler]]));
 };
 
-export const handler = lambdaEntry(createStripeWebhookHandler);
+/** The factory, held to its declared needs (`functions/needs.ts`). */
+export const createStripeWebhookHandler = declaredFunction('stripe-webhook', create);
+
+export const handler = lambdaEntry('stripe-webhook', createStripeWebhookHandler);

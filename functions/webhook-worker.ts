@@ -3,7 +3,7 @@ import { mapWithConcurrency } from './domain/concurrency';
 import { WEBHOOK_QUEUE } from './domain/scheduling-settings';
 import { WorkerService } from './domain/worker';
 import type { AppDependencies } from './runtime/dependencies';
-import { lambdaEventEntry } from './runtime/event-entry';
+import { declaredFunction, lambdaEntry } from './runtime/entry';
 
 /**
  * The consumer of the webhook queue (SQS event source with ReportBatchItemFailures): each record is
@@ -12,7 +12,7 @@ import { lambdaEventEntry } from './runtime/event-entry';
  * event source. The event source's maximum concurrency (5) with batches of one caps the calls in
  * flight at spec §3's maxConcurrentWorkflows; within a batch the same cap holds.
  */
-export const createWebhookWorkerHandler = (deps: AppDependencies) => {
+const create = (deps: AppDependencies) => {
   const worker = new WorkerService({
     table: deps.table,
     queue: deps.webhookQueue,
@@ -45,4 +45,7 @@ export const createWebhookWorkerHandler = (deps: AppDependencies) => {
   };
 };
 
-export const handler = lambdaEventEntry(createWebhookWorkerHandler);
+/** The factory, held to its declared needs (`functions/needs.ts`). */
+export const createWebhookWorkerHandler = declaredFunction('webhook-worker', create);
+
+export const handler = lambdaEntry('webhook-worker', createWebhookWorkerHandler);

@@ -45,6 +45,17 @@ export class TooManyAttemptsError extends DomainError {
   override name = 'TooManyAttemptsError';
 }
 
+/** 'Nouvel avocat' found the e-mail or key already in use: the reply names the lawyer who has it. */
+export class ExistingLawyerError extends ConflictError {
+  override name = 'ExistingLawyerError';
+  constructor(
+    message: string,
+    readonly existingLawyer: { id: string; firstName: string; lastName: string; email: string },
+  ) {
+    super(message);
+  }
+}
+
 /**
  * A sensitive action whose last second-factor check is too old. `code` names it for the web client,
  * which asks for the factor, then sends the request again.

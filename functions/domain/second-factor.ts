@@ -53,6 +53,7 @@ import {
   TooManySecondFactorAttemptsError,
 } from './errors';
 import { findLawyerOfLicense } from './members';
+import { methodsOf, secondFactorStepFor } from './second-factor-step';
 import { type SessionContext, SessionService } from './sessions';
 import { displayNameOf } from './sign-in';
 
@@ -61,15 +62,6 @@ export type SecondFactorProof =
   | { readonly method: 'totp'; readonly code: string }
   | { readonly method: 'recovery'; readonly code: string }
   | { readonly method: 'passkey'; readonly credential: PublicKeyCredentialJson };
-
-/** The licence's methods, passkeys first (the stronger one is offered first). */
-function methodsOf(record: SecondFactorRecord): SecondFactorMethod[] {
-  const methods: SecondFactorMethod[] = [];
-  if (record.passkeys.length > 0) methods.push('passkey');
-  if (record.totp) methods.push('totp');
-  if (record.recoveryCodeHashes.length > 0) methods.push('recovery');
-  return methods;
-}
 
 /**
  * The second factor of a licence: passkeys (WebAuthn, @simplewebauthn/server) and authenticator-app
@@ -112,11 +104,7 @@ export class SecondFactorService {
    * lifts that requirement).
    */
   async stepFor(license: LicenseRecord): Promise<SecondFactorStep | null> {
-    const record = await this.factors.get(license.keyHash);
-    if (isEnrolled(record)) return { step: 'verify', methods: methodsOf(record) };
-    if (license.licenseType === 'admin' && this.settings.requiredForAdmins)
-      return { step: 'enrol', methods: [] };
-    return null;
+    return secondFactorStepFor(this.factors, this.settings, license);
   }
 
   /** The caller's factor: never a secret, a public key or a code. */
@@ -288,11 +276,11 @@ export class SecondFactorService {
     const license = await this.licenses.getByHash(keyHash);
     if (!license) throw new NotFoundError(MESSAGES.secondFactor.licenseNotFound);
     const holder = license.licenseType === 'admin' ? null : await findLawyerOfLicense(this.lawyers, license);
-    // The trail names the lawyer by his id, an admin licence by its type: never a key or its hash.
+    // The trail names the lawyer (id, name, e-mail), an admin licence by its type: never a key or its hash.
     await this.audit.record(
       session,
       'license.second-factor.reset',
-      holder ? auditTarget.lawyer(holder.id) : auditTarget.license(license.licenseType),
+      holder ? auditTarget.lawyer(holder) : auditTarget.license(license.licenseType),
     );
     await resetSecondFactorOf(this.factors, this.attempts, this.sessionRecords, keyHash);
   }

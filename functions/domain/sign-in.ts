@@ -5,13 +5,14 @@ import { MESSAGES } from '../../shared/messages';
 import type { Role, VerifyLicenseReply } from '../../shared/schemas/session';
 import { type LawyerRecord, LawyerRepository } from '../data/lawyers';
 import { LicenseRepository } from '../data/licenses';
+import { SecondFactorRepository } from '../data/second-factors';
 import { SignInAttemptRepository } from '../data/sign-in-attempts';
 import type { Table } from '../data/table';
 import type { Clock, SecondFactorSettings } from '../runtime/dependencies';
 import type { AppKeys } from '../security/app-keys';
 import { createLicenseKeyVault } from '../security/license-key-vault';
 import { findLawyerOfLicense } from './members';
-import { SecondFactorService } from './second-factor';
+import { secondFactorStepFor } from './second-factor-step';
 import { SessionService } from './sessions';
 
 /** The outcome of a sign-in attempt: the reply, and whether the client is refused for trying too often. */
@@ -38,26 +39,26 @@ export function displayNameOf(role: Role, lawyer: LawyerRecord | null): string {
  * it: they are forgotten when their window ends.
  *
  * A licence that must pass a second factor gets a "second factor pending" session instead, which
- * only the second-factor calls accept; `SecondFactorService` completes it.
+ * only the second-factor calls accept; `SecondFactorService` completes it (second-factor.ts).
  */
 export class SignInService {
   private readonly licenses: LicenseRepository;
   private readonly lawyers: LawyerRepository;
   private readonly attempts: SignInAttemptRepository;
   private readonly sessions: SessionService;
-  private readonly secondFactor: SecondFactorService;
+  private readonly factors: SecondFactorRepository;
 
   constructor(
     table: Table,
     private readonly keys: AppKeys,
     private readonly clock: Clock,
-    secondFactorSettings: SecondFactorSettings,
+    private readonly secondFactorSettings: SecondFactorSettings,
   ) {
     this.licenses = new LicenseRepository(table);
     this.lawyers = new LawyerRepository(table);
     this.attempts = new SignInAttemptRepository(table);
     this.sessions = new SessionService(table, keys, clock);
-    this.secondFactor = new SecondFactorService(table, keys, clock, secondFactorSettings);
+    this.factors = new SecondFactorRepository(table);
   }
 
   async verify(licenseKey: string, clientAddress: string): Promise<SignInOutcome> {
@@ -74,7 +75,7 @@ export class SignInService {
     }
 
     const vault = createLicenseKeyVault(this.keys);
-    const license = await this.licenses.getByHash(vault.hash(licenseKey));
+    const license = await this.licenses.getByAnyHash(vault.hashes(licenseKey));
     if (!license) {
       return { throttled: false, reply: { valid: false, error: MESSAGES.login.invalidKey } };
     }
@@ -86,7 +87,7 @@ export class SignInService {
 
     const lawyer = license.licenseType === 'admin' ? null : await findLawyerOfLicense(this.lawyers, license);
     const userEmail = lawyer?.email ?? license.userEmail ?? '';
-    const secondFactor = await this.secondFactor.stepFor(license);
+    const secondFactor = await secondFactorStepFor(this.factors, this.secondFactorSettings, license);
     const session = await this.sessions.open(license, userEmail, {
       secondFactorPending: secondFactor !== null,
     });

@@ -1,4 +1,5 @@
 import { MESSAGES } from '../../shared/messages';
+import { InvalidCursorError } from '../data/page-cursor';
 import { isWriteConflict } from '../data/table';
 import {
   PaymentProviderUnavailableError,
@@ -9,6 +10,7 @@ import {
 } from '../domain/billing-errors';
 import {
   ConflictError,
+  ExistingLawyerError,
   ForbiddenError,
   InvalidInputError,
   InvalidSecondFactorError,
@@ -36,6 +38,7 @@ type ErrorClass = abstract new (...args: never[]) => Error;
  */
 export const ERROR_STATUSES: ReadonlyMap<ErrorClass, number> = new Map<ErrorClass, number>([
   [InvalidInputError, 400],
+  [InvalidCursorError, 400],
   [PromotionCodeRefusedError, 400],
   [WebhookSignatureInvalidError, 400],
   // The Stripe webhook acknowledges such an event as 'ignored' (200) itself, so Stripe stops
@@ -45,6 +48,8 @@ export const ERROR_STATUSES: ReadonlyMap<ErrorClass, number> = new Map<ErrorClas
   [ForbiddenError, 403],
   [NotFoundError, 404],
   [ConflictError, 409],
+  // 'Nouvel avocat' on an existing lawyer's e-mail or key; the reply also names him.
+  [ExistingLawyerError, 409],
   [RequestTooLargeError, 413],
   // The request was fine; a service it depends on failed: not the server's fault, never a 5xx.
   [PaymentsError, 424],

@@ -5,6 +5,7 @@ import { MAX_BODY_BYTES } from '../../shared/constants';
 import { MESSAGES } from '../../shared/messages';
 import type { RouteDefinition } from '../../shared/routes';
 import {
+  ExistingLawyerError,
   ForbiddenError,
   InvalidInputError,
   SecondFactorPendingError,
@@ -126,6 +127,8 @@ export function errorReply(logger: Logger, route: RouteDefinition): ApiMiddlewar
       request.response = jsonResult(reply.statusCode, {
         error: reply.message,
         ...(reply.code ? { code: reply.code } : {}),
+        // 'Nouvel avocat' on an existing lawyer: the reply names him, for the admin to confirm.
+        ...(error instanceof ExistingLawyerError ? { existingLawyer: error.existingLawyer } : {}),
       });
     },
   };

@@ -21,7 +21,11 @@ export interface RouteRequest<N extends RouteName> {
   readonly session: SessionOf<N>;
   readonly pathParameters: Readonly<Record<string, string | undefined>>;
   readonly query: Readonly<Record<string, string | undefined>>;
-  readonly clientAddress: string;
+  /**
+   * The caller's address; behind CloudFront trusted only with the origin secret, which only the
+   * functions that declare `originSecret` read (so only they ask).
+   */
+  readonly clientAddress: () => Promise<string>;
 }
 
 const STATUS = Symbol('status');
@@ -70,7 +74,7 @@ export function apiHandler(deps: AppDependencies, implementations: RouteImplemen
           session: (context.session ?? null) as never,
           pathParameters: event.pathParameters ?? {},
           query: event.queryStringParameters ?? {},
-          clientAddress: clientAddressOf(event, await deps.originSecret?.()),
+          clientAddress: async () => clientAddressOf(event, await deps.originSecret?.()),
         });
         if (result && typeof result === 'object' && STATUS in result) {
           const reply = result as StatusReply<unknown>;
@@ -92,20 +96,5 @@ export function byRouteKey(pipelines: ReadonlyMap<string, ApiHandler>): ApiHandl
     const pipeline = pipelines.get(event.routeKey);
     if (!pipeline) return jsonResult(404, { error: MESSAGES.request.notFound });
     return pipeline(event, context);
-  };
-}
-
-/**
- * The Lambda entry of a handler file: the AWS composition root is built on the first invocation
- * (and then kept), so importing a handler file outside Lambda touches no environment variable.
- */
-export function lambdaEntry(create: (deps: AppDependencies) => ApiHandler): ApiHandler {
-  let handler: ApiHandler | undefined;
-  return async (event, context) => {
-    if (!handler) {
-      const { awsDependencies } = await import('../runtime/aws');
-      handler = create(awsDependencies());
-    }
-    return handler(event, context);
   };
 }

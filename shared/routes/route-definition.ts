@@ -19,9 +19,14 @@ export interface RouteDefinition {
   readonly method: HttpMethod;
   /** API Gateway path syntax, path parameters as `{name}`. */
   readonly path: `/api/${string}`;
-  /** The handler file under `functions/` (without extension); one Lambda function per handler. */
+  /**
+   * The handler file under `functions/` (without extension); one Lambda function per handler.
+   * Its needs are declared in `functions/needs.ts`, keyed by these names (`HandlerName`).
+   */
   readonly handler: string;
   readonly access: RouteAccess;
+  /** Schema of the query string; routes without one ignore it. */
+  readonly query?: z.ZodType;
   /**
    * A sensitive admin action: the caller's second factor is asked again when its last check is
    * older than `SECOND_FACTOR.stepUpMaxAgeSeconds` (licences with a factor only).

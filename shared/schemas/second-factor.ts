@@ -1,4 +1,4 @@
-import { z } from 'zod';
+import * as z from 'zod';
 
 import { SECOND_FACTOR } from '../constants';
 import { MESSAGES } from '../messages';

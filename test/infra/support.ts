@@ -11,12 +11,17 @@ import { AssistantJuridiqueStack } from '../../lib/stack';
 /** The account and region the test stack is synthesized for, as `cdk deploy` would. */
 export const TEST_ENV = { account: '123456789012', region: 'eu-west-3' } as const;
 
-/** An app with the feature flags of `cdk.json`, so tests synthesize what `cdk synth` does. */
+/**
+ * An app with the feature flags of `cdk.json`, so tests synthesize what `cdk synth` does — except
+ * bundling: `aws:cdk:bundling-stacks` empty skips esbuild for every function (most of the infra
+ * tests' time). The bundles themselves are built and measured once, by `bundles.test.ts`, with
+ * the same settings (`lib/constructs/bundling.ts`).
+ */
 export function createTestApp(): App {
   const { context } = JSON.parse(readFileSync(repositoryPath('cdk.json'), 'utf8')) as {
     context: Record<string, unknown>;
   };
-  return new App({ context });
+  return new App({ context: { ...context, 'aws:cdk:bundling-stacks': [] } });
 }
 
 /** A built-SPA stand-in: index.html and one hashed asset, in a fresh temporary directory. */
@@ -37,7 +42,7 @@ export async function createSiteFixture(): Promise<{
   return { dir, remove: () => rm(dir, { recursive: true, force: true }) };
 }
 
-/** The production stack over the real handlers (bundled by esbuild) and the given site directory. */
+/** The production stack over the real handlers (not bundled, see `createTestApp`) and the given site directory. */
 export function createTestStack(siteDir: string): AssistantJuridiqueStack {
   return new AssistantJuridiqueStack(createTestApp(), 'AssistantJuridique', { siteDir, env: TEST_ENV });
 }

@@ -131,7 +131,13 @@ export async function callRoute(route: RouteDefinition, options: CallOptions = {
       (await secondFactorAsker())
     )
       return callRoute(route, options);
-    throw new ApiHttpError(response.status, message, serverMessage, { code: errorReply?.code });
+    throw new ApiHttpError(
+      response.status,
+      message,
+      serverMessage,
+      { code: errorReply?.code },
+      errorReply?.existingLawyer,
+    );
   }
   const reply = route.response.safeParse(payload);
   if (!reply.success) throw new ApiReplyError(STRINGS.api.badReply, { cause: reply.error });
