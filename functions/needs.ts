@@ -66,9 +66,10 @@ const SESSION = ['sessionSigning'] as const;
 
 export const NEEDS = {
   // Sign-in: the licence by key hash, the throttle counters (client addresses hashed with the
-  // same key) and the new session; trusts CloudFront's client address only with the origin secret.
+  // same key) and the new session, ending the licence's oldest beyond 20 (its sessions by GSI2);
+  // trusts CloudFront's client address only with the origin secret.
   'verify-license': {
-    table: { access: 'readWrite', indexes: [] },
+    table: { access: 'readWrite', indexes: ['GSI2'] },
     keys: ['sessionSigning', 'licenseHash'],
     originSecret: true,
   },
