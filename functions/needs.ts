@@ -75,9 +75,10 @@ export const NEEDS = {
   },
   'sign-out': { table: { access: 'readWrite', indexes: [] }, keys: SESSION },
   // The second factor: factors (TOTP secrets encrypted with the licence encryption key), attempt
-  // counts, passkey challenges, the session it completes, audit entries; the passkeys' relying party.
+  // counts, passkey challenges, the session it completes (and the licence's sessions, by GSI2, that
+  // a reset ends or the 20-session cap trims), audit entries; the passkeys' relying party.
   'second-factor': {
-    table: { access: 'readWrite', indexes: [] },
+    table: { access: 'readWrite', indexes: ['GSI2'] },
     keys: ['sessionSigning', 'licenseHash', 'licenseEncryption'],
     relyingParty: true,
   },
