@@ -9,8 +9,9 @@ import { declaredFunction, lambdaEntry } from './runtime/entry';
  * The consumer of the webhook queue (SQS event source with ReportBatchItemFailures): each record is
  * one due run. A record the worker gives back (to retry, or to dead-letter after the last attempt)
  * or that fails unexpectedly is reported in `batchItemFailures`; the others are deleted by the
- * event source. The event source's maximum concurrency (5) with batches of one caps the calls in
- * flight at spec §3's maxConcurrentWorkflows; within a batch the same cap holds.
+ * event source. The event source's maximum concurrency (a stage setting) with batches of one caps
+ * the calls in flight overall; each firm's own cap (spec §3 maxConcurrentWorkflows) is the
+ * worker's slot lease (functions/domain/worker.ts).
  */
 const create = (deps: AppDependencies) => {
   const worker = new WorkerService({
@@ -23,7 +24,7 @@ const create = (deps: AppDependencies) => {
   });
   return async (event: SQSEvent): Promise<SQSBatchResponse> => {
     const failures: SQSBatchItemFailure[] = [];
-    await mapWithConcurrency(event.Records, WEBHOOK_QUEUE.maxConcurrency, async (record) => {
+    await mapWithConcurrency(event.Records, WEBHOOK_QUEUE.batchSize, async (record) => {
       try {
         const result = await worker.handle({
           messageId: record.messageId,

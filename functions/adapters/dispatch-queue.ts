@@ -22,6 +22,13 @@ export const DispatchMessage = z.object({
   trigger: ExecutionTrigger,
   /** The scheduler run that queued it (its kind and time), so its outcome reaches that run's result. */
   run: z.object({ kind: z.enum(['schedule', 'manual']), at: IsoTimestamp }).optional(),
+  /**
+   * Calls already made for this run by earlier messages: a run sent back because its firm's call
+   * slots were all held travels as a new message, whose receive count starts again at 1.
+   */
+  attemptsBefore: z.number().int().min(0).optional(),
+  /** How many times the run was sent back for want of a free slot of its firm (its next delay). */
+  deferrals: z.number().int().min(0).optional(),
 });
 export type DispatchMessage = z.infer<typeof DispatchMessage>;
 
@@ -29,6 +36,11 @@ export type DispatchMessage = z.infer<typeof DispatchMessage>;
 export interface DispatchEntry {
   readonly message: DispatchMessage;
   readonly delaySeconds: number;
+  /**
+   * The firm the run belongs to (the workflow owner's e-mail): the SQS message group, by which a
+   * fair queue tells tenants apart and serves the quiet ones first when one firm builds a backlog.
+   */
+  readonly firm: string;
 }
 
 /** The entries of a batch SQS did not take, by position, with the reason for the logs. */
@@ -75,6 +87,7 @@ export function createSqsDispatchQueue({
             Id: `m${index}`,
             MessageBody: JSON.stringify(entry.message),
             DelaySeconds: entry.delaySeconds,
+            MessageGroupId: entry.firm,
           })),
         }),
       );
@@ -126,6 +139,7 @@ export function createSqsDispatchQueue({
             MaxNumberOfMessages: Math.min(WEBHOOK_QUEUE.sendBatchSize, limit - moved),
             WaitTimeSeconds: 0,
             VisibilityTimeout: 60,
+            MessageSystemAttributeNames: ['MessageGroupId'],
           }),
         );
         if (Messages.length === 0) break;
@@ -136,7 +150,12 @@ export function createSqsDispatchQueue({
         });
         // The same run (same dispatch id, so n8n still drops a duplicate), marked as sent back.
         const { failed } = await sendBatch(
-          readable.map(({ dispatch }) => ({ message: { ...dispatch, trigger: 'redrive' }, delaySeconds: 0 })),
+          // A fresh set of attempts: the sent-back message is counted from its first receive again.
+          readable.map(({ message, dispatch }) => ({
+            message: { ...dispatch, trigger: 'redrive', attemptsBefore: 0, deferrals: 0 },
+            delaySeconds: 0,
+            firm: message.Attributes?.MessageGroupId ?? dispatch.workflowId,
+          })),
         );
         const refused = new Set(failed.map((failure) => failure.index));
         const sent = readable.filter((_, index) => !refused.has(index)).map(({ message }) => message);

@@ -77,8 +77,16 @@ export const workflowFolderPartition = (folderId: string) => `FOLDER#${folderId}
 
 // ---------------------------------------------------------------------------- scheduling and delivery
 
-/** Due index partitions; a constant, because an item's partition must not change between deploys. */
-export const DUE_SHARDS = 8;
+/**
+ * Due index partitions, one claimer each at every tick. 64 keeps each partition of the index far
+ * under DynamoDB's 1,000 writes/s (a claim moves the item's sort key: 2 index writes) with 150,000
+ * runs due in one minute, and lets 64 claimers work at once.
+ *
+ * Raised from 8: a multiple of the old count, so an item written under the old count sits in
+ * `DUE#<hash % 8>`, one of the shards every tick still reads; its next claim moves it to
+ * `DUE#<hash % 64>`. Any later change must keep that property (a multiple of 64).
+ */
+export const DUE_SHARDS = 64;
 
 /** The due index partition of a workflow id: stable across processes, deploys and runtimes. */
 export function dueShardOf(workflowId: string): number {
@@ -102,6 +110,12 @@ export const dueAtOfSortKey = (sortKey: string) => sortKey.slice(0, sortKey.inde
  * (`~` sorts after `#` and after every character of an id).
  */
 export const dueBound = (bound: Date) => `${bound.toISOString()}~`;
+
+/**
+ * The call slots of one firm (the workflow's owner e-mail): one item, an attribute per slot
+ * holding the lease of the call in flight (functions/data/firm-slots.ts).
+ */
+export const firmSlotsKey = (lawyerEmail: string) => ({ PK: `FIRM_SLOTS#${lawyerEmail}`, SK: 'SLOTS' });
 
 /** A dispatched run that reached its end (delivered, or refused for good): never called again. */
 export const dispatchDoneKey = (workflowId: string, dispatchId: string) => ({

@@ -164,6 +164,7 @@ export class SchedulerService {
         run: { kind: runKind, at: now.toISOString() },
       },
       delaySeconds: dispatchDelaySeconds(slot.dueAt, now),
+      firm: workflow.lawyerEmail,
     }));
     const { failed } = await this.deps.queue.sendBatch(entries);
     const refused = new Map(failed.map((failure) => [failure.index, failure.reason]));

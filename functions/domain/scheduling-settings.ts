@@ -26,8 +26,12 @@ export const WEBHOOK_QUEUE = {
   visibilityTimeoutSeconds: 180,
   /** Messages per worker invocation: one, so that the concurrency cap counts calls. */
   batchSize: 1,
-  /** Worker invocations at once (event source maximum concurrency): spec §3 maxConcurrentWorkflows. */
-  maxConcurrency: GLOBAL_SCHEDULING.maxConcurrentWorkflows,
+  /**
+   * Worker invocations at once (the event source's maximum concurrency) when the stage does not
+   * say otherwise: the global cap of calls in flight. Spec §3's maxConcurrentWorkflows (5) is a
+   * cap per firm (`FIRM_CALLS`), not this one.
+   */
+  maxConcurrency: 100,
   /** Kept in the dead-letter queue for an admin to look at and send back (14 days, the maximum). */
   deadLetterRetentionSeconds: 14 * 24 * 60 * 60,
   /** The largest SendMessageBatch. */
@@ -50,3 +54,38 @@ export const SCHEDULER_SCHEDULE = {
 
 /** Lambda time-out of execute-webhook: one webhook call and its record, under API Gateway's 30 s. */
 export const EXECUTE_WEBHOOK_TIMEOUT_SECONDS = 20;
+
+/**
+ * Fair delivery: spec §3's maxConcurrentWorkflows read as the calls in flight of one firm (one
+ * lawyer account, the workflow's owner e-mail) at once. A worker takes one of the firm's slots
+ * (a lease in the table) before it calls; with every slot held, the run is sent back to the queue
+ * with a delay instead of holding a worker, so one firm's slow or failing n8n delays only its own
+ * calls.
+ */
+export const FIRM_CALLS = {
+  /** Calls of one firm in flight at once. */
+  maxConcurrent: GLOBAL_SCHEDULING.maxConcurrentWorkflows,
+  /**
+   * How long a slot is held at most: the worker's time-out and a margin, so a worker that died
+   * mid-call frees its slot by itself.
+   */
+  leaseSeconds: WEBHOOK_QUEUE.workerTimeoutSeconds + 5,
+  /** The delay of a run sent back because its firm's slots are all held: first, and at most. */
+  deferFirstSeconds: 5,
+  deferMaxSeconds: 60,
+} as const;
+
+/**
+ * The minute tick fans out: the coordinator invokes one claimer per due-index shard, each reads its
+ * shard's due slots, queues them and then claims them (functions/domain/shard-claimer.ts).
+ */
+export const CLAIMS = {
+  /** Conditional writes in flight at once in one claimer. */
+  claimConcurrency: 25,
+  /** SendMessageBatch calls in flight at once in one claimer. */
+  sendConcurrency: 10,
+  /** Lambda time-out of a claimer, in seconds: a shard is a few thousand runs at most. */
+  claimerTimeoutSeconds: 60,
+  /** Executions one claimer lists in the last scheduled result (the counts cover them all). */
+  listedPerShard: 10,
+} as const;

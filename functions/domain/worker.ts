@@ -6,11 +6,12 @@ import {
 } from '../adapters/dispatch-queue';
 import { backoffSeconds } from '../adapters/webhook-delivery';
 import { ExecutionRepository } from '../data/executions';
+import { type FirmSlot, FirmSlotRepository } from '../data/firm-slots';
 import { SchedulerRunRepository } from '../data/scheduler-runs';
 import type { Table } from '../data/table';
 import { WorkflowRepository } from '../data/workflows';
 import type { Logger } from '../runtime/dependencies';
-import { WEBHOOK_QUEUE } from './scheduling-settings';
+import { FIRM_CALLS, WEBHOOK_QUEUE } from './scheduling-settings';
 import { callWorkflowWebhook, type WebhookCallSettings } from './webhook-call';
 
 export interface WorkerDependencies extends WebhookCallSettings {
@@ -50,14 +51,21 @@ export type DispatchResult = 'done' | 'retry';
  *   records the run as cancelled, with the reason. A deleted one is not called either; its history
  *   went with it, so a log line says so. A run already finished (SQS may deliver a message twice)
  *   is not called again.
+ * - Fair delivery: a call takes one of its firm's slots first (at most `FIRM_CALLS.maxConcurrent`
+ *   calls of one firm at once). With every slot held the run is not called now: it goes back to
+ *   the queue as a new message delayed a few seconds (longer each time), which frees this worker
+ *   for another firm's run. The new message carries the attempts made so far, so the retry count
+ *   and the dead-letter rule are the same as if it had stayed one message.
  */
 export class WorkerService {
   private readonly workflows: WorkflowRepository;
   private readonly executions: ExecutionRepository;
+  private readonly slots: FirmSlotRepository;
 
   constructor(private readonly deps: WorkerDependencies) {
     this.workflows = new WorkflowRepository(deps.table);
     this.executions = new ExecutionRepository(deps.table);
+    this.slots = new FirmSlotRepository(deps.table);
   }
 
   async handle(received: ReceivedDispatch): Promise<DispatchResult> {
@@ -91,7 +99,13 @@ export class WorkerService {
       return 'done';
     }
 
-    const attempt = Math.max(1, received.receiveCount);
+    const attempt = (dispatch.attemptsBefore ?? 0) + Math.max(1, received.receiveCount);
+    if (attempt > WEBHOOK_QUEUE.maxReceiveCount) {
+      // A sent-back message whose last attempt failed: its own receive count is still short of the
+      // dead-letter rule, so it is handed back unseen until SQS moves it there. Never called again.
+      await this.giveBack(received, dispatch, 0);
+      return 'retry';
+    }
     if (!workflow.active || !workflow.cronEnabled) {
       // Switched off since it was queued (perhaps between two attempts): not called, and its
       // history says why rather than the run vanishing.
@@ -117,11 +131,26 @@ export class WorkerService {
       await this.reportToRun(dispatch, { status: 'failed', message });
       return 'done';
     }
-    const { startedAt, outcome } = await callWorkflowWebhook(
-      workflow,
-      { trigger: dispatch.trigger, dueAt: dispatch.dueAt, messageId: dispatch.dispatchId },
-      this.deps,
+    const now = this.deps.clock.now();
+    const slot = await this.slots.take(
+      workflow.lawyerEmail,
+      received.messageId,
+      now,
+      new Date(now.getTime() + FIRM_CALLS.leaseSeconds * 1000),
+      FIRM_CALLS.maxConcurrent,
     );
+    if (!slot) return this.defer(received, dispatch, workflow.lawyerEmail, attempt);
+    let call: Awaited<ReturnType<typeof callWorkflowWebhook>>;
+    try {
+      call = await callWorkflowWebhook(
+        workflow,
+        { trigger: dispatch.trigger, dueAt: dispatch.dueAt, messageId: dispatch.dispatchId },
+        this.deps,
+      );
+    } finally {
+      await this.releaseSlot(workflow.lawyerEmail, slot);
+    }
+    const { startedAt, outcome } = call;
     const retry =
       !outcome.ok && outcome.retryable
         ? attempt >= WEBHOOK_QUEUE.maxReceiveCount
@@ -160,7 +189,16 @@ export class WorkerService {
     if (!retry) return 'done';
 
     // After the last attempt the message goes to the dead-letter queue at its next receive: now.
-    const delay = retry === 'scheduled' ? backoffSeconds(attempt, outcome.retryAfterSeconds) : 0;
+    await this.giveBack(
+      received,
+      dispatch,
+      retry === 'scheduled' ? backoffSeconds(attempt, outcome.retryAfterSeconds) : 0,
+    );
+    return 'retry';
+  }
+
+  /** Hands the message back to the queue, visible again after `delay` seconds. */
+  private async giveBack(received: ReceivedDispatch, dispatch: DispatchMessage, delay: number) {
     await this.deps.queue.changeVisibility(received.receiptHandle, delay).catch((error: unknown) => {
       // The queue's own visibility time-out then applies: a later retry, not a lost one.
       this.deps.logger.warn('Délai de nouvel essai non appliqué', {
@@ -168,7 +206,46 @@ export class WorkerService {
         errorName: error instanceof Error ? error.name : 'inconnu',
       });
     });
+  }
+
+  /**
+   * Every slot of the firm is held: the run goes back to the queue as a new message, delayed
+   * (5 s, then twice as long each time, at most a minute), carrying the attempts made so far. Should
+   * that send fail, the message itself is handed back with the same delay (its receive count then
+   * counts this turn; a rare case, and the run is still not lost).
+   */
+  private async defer(
+    received: ReceivedDispatch,
+    dispatch: DispatchMessage,
+    firm: string,
+    attempt: number,
+  ): Promise<DispatchResult> {
+    const deferrals = (dispatch.deferrals ?? 0) + 1;
+    const delay = Math.min(
+      FIRM_CALLS.deferMaxSeconds,
+      FIRM_CALLS.deferFirstSeconds * 2 ** Math.min(deferrals - 1, 10),
+    );
+    const { failed } = await this.deps.queue.sendBatch([
+      { message: { ...dispatch, attemptsBefore: attempt - 1, deferrals }, delaySeconds: delay, firm },
+    ]);
+    this.deps.logger.info('Exécution différée : appels du cabinet au maximum', {
+      workflowId: dispatch.workflowId,
+      dispatchId: dispatch.dispatchId,
+      delaySeconds: delay,
+      requeued: failed.length === 0,
+    });
+    if (failed.length === 0) return 'done';
+    await this.giveBack(received, dispatch, delay);
     return 'retry';
+  }
+
+  private async releaseSlot(firm: string, slot: FirmSlot): Promise<void> {
+    await this.slots.release(firm, slot).catch((error: unknown) => {
+      // The lease expires by itself (FIRM_CALLS.leaseSeconds): the firm has one slot less till then.
+      this.deps.logger.warn('Créneau du cabinet non rendu', {
+        errorName: error instanceof Error ? error.name : 'inconnu',
+      });
+    });
   }
 
   private async reportToRun(

@@ -95,7 +95,7 @@ function declaredQueue(fn: FunctionName, needs: FunctionNeeds, queue: DispatchQu
   const allowed = (method: keyof DispatchQueue, modes: readonly string[]) =>
     use && modes.includes(use) ? queue[method].bind(queue) : refuse(fn, `la file des webhooks (${method})`);
   return {
-    sendBatch: allowed('sendBatch', ['send', 'redrive']),
+    sendBatch: allowed('sendBatch', ['send', 'redrive', 'consume']),
     changeVisibility: allowed('changeVisibility', ['consume']),
     deadLetterCount: allowed('deadLetterCount', ['redrive']),
     redriveDeadLetters: allowed('redriveDeadLetters', ['redrive']),

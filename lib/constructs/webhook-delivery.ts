@@ -202,13 +202,15 @@ export class WebhookDelivery extends Construct {
   }
 
   /**
-   * The worker: its one queue call of its own is ChangeMessageVisibility (the back-off) on the
-   * messages it received, which the event source's consume grant covers (set up with the event
-   * source above); here only the queue's URL. It never sends nor reads the dead-letter queue.
+   * The worker: ChangeMessageVisibility (the back-off) on the messages it received, which the
+   * event source's consume grant covers (set up with the event source above), and SendMessage to
+   * send a run back when its firm's call slots are all held. It never reads the dead-letter queue.
    */
   grantConsume(fn: lambda.Function): void {
     if (fn !== this.worker) throw new Error('WebhookDelivery: only its worker consumes the queue');
     fn.addEnvironment(ENVIRONMENT.webhookQueueUrl, this.queue.queueUrl);
+    // A run whose firm has every call slot taken goes back to the queue as a new, delayed message.
+    this.queue.grantSendMessages(fn);
   }
 
   /**

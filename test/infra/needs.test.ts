@@ -150,7 +150,11 @@ function expectedGrants(needs: FunctionNeeds): Expected[] {
       is(deadLetters),
       'dead letters',
     );
-  if (needs.webhookQueue === 'consume') add(CONSUME, is(queue), 'webhook queue (consume)');
+  if (needs.webhookQueue === 'consume') {
+    add(CONSUME, is(queue), 'webhook queue (consume)');
+    // A run whose firm's call slots are all held is sent back, delayed (fair delivery).
+    add(['sqs:SendMessage'], is(queue), 'webhook queue (send back)');
+  }
   if (needs.webhookSigning)
     add(['secretsmanager:GetSecretValue'], is(refOf('WebhookDelivery', 'SigningSecret')), 'signing secret');
   if (needs.payments)

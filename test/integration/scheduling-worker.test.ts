@@ -227,6 +227,7 @@ describe('webhook worker', () => {
           trigger: 'schedule',
         },
         delaySeconds: 0,
+        firm: workflow.lawyerEmail,
       },
     ]);
     await eventually(drained, 'doublon traité');

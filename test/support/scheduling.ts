@@ -16,6 +16,8 @@ export interface ReceivedWebhook {
   readonly body: Record<string, unknown>;
   /** Whether the signature verified with the app's secret at the app's clock time. */
   readonly signatureValid: boolean;
+  /** When the call's body had arrived (wall clock, ms): the dispatch lag of the fairness test. */
+  readonly receivedAt: number;
 }
 
 /** How a test receiver answers the n-th call (from 0) on a path. */
@@ -61,6 +63,7 @@ export async function startTestReceiver(
         body: JSON.parse(raw.toString('utf8')) as Record<string, unknown>,
         signatureValid: verifyWebhook(app.webhookSecret, request.headers, raw, { now: app.clock.now() })
           .valid,
+        receivedAt: Date.now(),
       });
       const answer = behaviour(path, index);
       setTimeout(() => {
@@ -141,12 +144,16 @@ export async function receiveAll(queues: LocalQueues, which: 'main' | 'dead-lett
  * The webhook worker on the local queue as the Lambda event source runs it: the product's
  * concurrency, one message a batch, short polls so a test sees each call soon.
  */
-export function startWorkerPoller(queues: LocalQueues, app: TestApp): QueuePoller {
+export function startWorkerPoller(
+  queues: LocalQueues,
+  app: TestApp,
+  maxConcurrency: number = GLOBAL_SCHEDULING.maxConcurrentWorkflows,
+): QueuePoller {
   return startQueuePoller({
     client: queues.client,
     queueUrl: queues.queueUrl,
     handler: createWebhookWorkerHandler(app),
-    maxConcurrency: GLOBAL_SCHEDULING.maxConcurrentWorkflows,
+    maxConcurrency,
     batchSize: 1,
     waitTimeSeconds: 1,
     logger: app.logger,
