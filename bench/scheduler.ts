@@ -11,8 +11,10 @@ import { createTable, type Table } from '../functions/data/table';
 import type { WorkflowRecord } from '../functions/data/workflows';
 import { chunks, mapWithConcurrency } from '../functions/domain/concurrency';
 import { SchedulerService } from '../functions/domain/scheduler';
+import { createDueClaimerHandler } from '../functions/due-claimer';
 import type { AppDependencies, Clock, Logger } from '../functions/runtime/dependencies';
 import { systemClock } from '../functions/runtime/dependencies';
+import { inProcessClaimers } from '../functions/runtime/in-process-claimers';
 import { createScheduledTickHandler } from '../functions/scheduled-tick';
 import { createWebhookWorkerHandler } from '../functions/webhook-worker';
 import { ensureTable, LOCAL_AWS } from '../lib/local/dynamodb-local';
@@ -349,7 +351,8 @@ async function startBenchReceiver(delayMs: number) {
 /** The dependencies of the real handlers on a bench table and local queues, with the real clock. */
 function benchDependencies(table: Table, queue: AppDependencies['webhookQueue']): AppDependencies {
   const secret = generateWebhookSecret();
-  return {
+  const claimers = inProcessClaimers(quietLogger, { wait: false });
+  const deps: AppDependencies = {
     table,
     appKeys: () => Promise.reject(new Error('Pas de clés dans le banc')),
     secondFactor: {
@@ -366,9 +369,12 @@ function benchDependencies(table: Table, queue: AppDependencies['webhookQueue'])
       delete: async () => undefined,
     },
     webhookQueue: queue,
+    dueClaimers: claimers.claimers,
     webhookSigningSecret: async () => secret,
     allowPrivateWebhooks: true,
   };
+  claimers.bind(createDueClaimerHandler(deps));
+  return deps;
 }
 
 async function waitFor(check: () => boolean, timeoutMs: number) {

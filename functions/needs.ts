@@ -1,6 +1,6 @@
 import type { HandlerName } from '../shared/routes';
 import type { IndexName } from './data/table-definition';
-import { EXECUTE_WEBHOOK_TIMEOUT_SECONDS } from './domain/scheduling-settings';
+import { CLAIMS, EXECUTE_WEBHOOK_TIMEOUT_SECONDS } from './domain/scheduling-settings';
 
 /**
  * What each function may touch: the one answer to "what may this function touch?".
@@ -17,8 +17,11 @@ import { EXECUTE_WEBHOOK_TIMEOUT_SECONDS } from './domain/scheduling-settings';
 /** Handler files of the route table (one Lambda function each): a type, from the route table. */
 export type { HandlerName };
 
-/** The functions that are not behind the API: the minute tick, the queue worker, the hourly purge. */
-export type EventFunctionName = 'scheduled-tick' | 'webhook-worker' | 'data-retention';
+/**
+ * The functions that are not behind the API: the minute tick (its coordinator and its claimers,
+ * one per due-index shard), the queue worker, the hourly purge.
+ */
+export type EventFunctionName = 'scheduled-tick' | 'due-claimer' | 'webhook-worker' | 'data-retention';
 
 export type FunctionName = HandlerName | EventFunctionName;
 
@@ -48,6 +51,8 @@ export interface FunctionNeeds {
   readonly webhookQueue?: 'send' | 'redrive' | 'consume';
   /** Reads the webhook signing secret (signs the calls to n8n). */
   readonly webhookSigning?: true;
+  /** Starts the minute tick's claimers (invokes the claimer function, asynchronously). */
+  readonly dueClaimers?: true;
   /**
    * Stripe: `api` (the secret API key, and the site's address for return links), `webhook` also
    * verifies Stripe's webhook signatures (the signing secret).
@@ -158,8 +163,14 @@ export const NEEDS = {
     mailer: true,
     timeoutSeconds: 29,
   },
-  // The minute tick: due workflows (DueIndex), claimed and queued.
-  'scheduled-tick': { table: { access: 'readWrite', indexes: ['DueIndex'] }, webhookQueue: 'send' },
+  // The minute tick's coordinator: starts one claimer per shard, records the tick's start.
+  'scheduled-tick': { table: { access: 'readWrite', indexes: [] }, dueClaimers: true },
+  // One claimer: the due runs of one shard (DueIndex), queued then claimed.
+  'due-claimer': {
+    table: { access: 'readWrite', indexes: ['DueIndex'] },
+    webhookQueue: 'send',
+    timeoutSeconds: CLAIMS.claimerTimeoutSeconds,
+  },
   // The worker: one due run, signed, recorded; its back-off changes the message's visibility.
   'webhook-worker': {
     table: { access: 'readWrite', indexes: [] },
@@ -195,6 +206,7 @@ export function bundleDefines(needs: FunctionNeeds): Record<string, string> {
       needs.payments !== undefined,
     BUNDLED_NEED_LAWYER_SECRETS: needs.lawyerSecrets === true,
     BUNDLED_NEED_QUEUE: needs.webhookQueue !== undefined,
+    BUNDLED_NEED_CLAIMERS: needs.dueClaimers === true,
     BUNDLED_NEED_PAYMENTS: needs.payments !== undefined,
     BUNDLED_NEED_MAILER: needs.mailer === true,
   };

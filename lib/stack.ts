@@ -62,6 +62,7 @@ export class AssistantJuridiqueStack extends Stack {
     };
     for (const [name, fn] of api.functions) grantNeeds(fn, name, resources);
     grantNeeds(delivery.tick, 'scheduled-tick', resources);
+    grantNeeds(delivery.claimer, 'due-claimer', resources);
     grantNeeds(delivery.worker, 'webhook-worker', resources);
     grantNeeds(retention.purge, 'data-retention', resources);
 

@@ -26,7 +26,13 @@ export class FirmSlotRepository {
    * drawn at random, by a conditional write alone (a firm with a free slot, the common case, costs
    * one write); when that one is held, the item is read and each free or expired slot tried.
    */
-  async take(firm: string, holder: string, now: Date, until: Date, capacity: number): Promise<FirmSlot | null> {
+  async take(
+    firm: string,
+    holder: string,
+    now: Date,
+    until: Date,
+    capacity: number,
+  ): Promise<FirmSlot | null> {
     const first = Math.floor(Math.random() * capacity);
     if (await this.tryTake(firm, first, holder, now, until)) return { slot: first, holder };
     const { Item = {} } = await this.table.doc.send(

@@ -1,6 +1,6 @@
 import { UpdateCommand } from '@aws-sdk/lib-dynamodb';
 
-import { allDuePartitions, dueBound, workflowKey } from './keys';
+import { allDuePartitions, dueBound, duePartition, dueShardOf, workflowKey } from './keys';
 import { queryAll } from './query-all';
 import { isConditionFailure, type Table } from './table';
 import { toWorkflowRecord, type WorkflowRecord } from './workflows';
@@ -29,20 +29,24 @@ export class WorkflowRunRepository {
 
   /** The indexed workflows due at or before `bound` (all indexed ones with no bound), every shard. */
   async due(bound: Date | null): Promise<DueWorkflow[]> {
-    const pages = await Promise.all(
-      allDuePartitions().map((partition) =>
-        queryAll(this.table, {
-          IndexName: 'DueIndex',
-          KeyConditionExpression: bound ? 'DuePK = :pk AND DueSK <= :bound' : 'DuePK = :pk',
-          ExpressionAttributeValues: bound
-            ? { ':pk': partition, ':bound': dueBound(bound) }
-            : { ':pk': partition },
-        }),
-      ),
-    );
-    return pages
-      .flat()
-      .map((item) => ({ workflow: toWorkflowRecord(item), dueSortKey: item.DueSK as string }));
+    const pages = await Promise.all(allDuePartitions().map((partition) => this.dueIn(partition, bound)));
+    return pages.flat();
+  }
+
+  /** The indexed workflows of one due-index shard due at or before `bound` (all with no bound). */
+  async dueInShard(shard: number, bound: Date | null): Promise<DueWorkflow[]> {
+    return this.dueIn(duePartition(shard), bound);
+  }
+
+  private async dueIn(partition: string, bound: Date | null): Promise<DueWorkflow[]> {
+    const items = await queryAll(this.table, {
+      IndexName: 'DueIndex',
+      KeyConditionExpression: bound ? 'DuePK = :pk AND DueSK <= :bound' : 'DuePK = :pk',
+      ExpressionAttributeValues: bound
+        ? { ':pk': partition, ':bound': dueBound(bound) }
+        : { ':pk': partition },
+    });
+    return items.map((item) => ({ workflow: toWorkflowRecord(item), dueSortKey: item.DueSK as string }));
   }
 
   /**
@@ -63,11 +67,13 @@ export class WorkflowRunRepository {
           Key: workflowKey(read.workflow.id),
           // Every claim stamps its time, so that a forced run can tell a workflow claimed within its
           // window (by a tick, or by another forced run that read it after this claim) and skip it.
-          UpdateExpression: `SET DueSK = :next, cronNextRun = :nextRun, claimedAt = :now${forced ? ', cronLastRun = :null' : ''}`,
+          // DuePK too: an item indexed under the 8-shard layout moves to its shard of today's count.
+          UpdateExpression: `SET DuePK = :shard, DueSK = :next, cronNextRun = :nextRun, claimedAt = :now${forced ? ', cronLastRun = :null' : ''}`,
           ConditionExpression: `DueSK = :read AND active = :true AND cronEnabled = :true${
             forced ? ' AND (attribute_not_exists(claimedAt) OR claimedAt <= :windowStart)' : ''
           }`,
           ExpressionAttributeValues: {
+            ':shard': duePartition(dueShardOf(read.workflow.id)),
             ':next': next.sortKey,
             ':nextRun': next.nextRun,
             ':now': (forced?.now ?? new Date()).toISOString(),

@@ -16,7 +16,7 @@ import type { Table } from '../data/table';
 import { type DueWorkflow, WorkflowRunRepository } from '../data/workflow-runs';
 import type { Clock, Logger } from '../runtime/dependencies';
 import { chunks, mapWithConcurrency } from './concurrency';
-import { WEBHOOK_QUEUE } from './scheduling-settings';
+import { CLAIMS, WEBHOOK_QUEUE } from './scheduling-settings';
 
 /** What starts a scheduler run: the minute schedule, or an admin (spec §7 workflow-scheduler). */
 export type SchedulerTrigger = SchedulerRun['trigger'];
@@ -39,6 +39,15 @@ export const FORCED_RUN_WINDOW_MS = 60_000;
 const CLAIM_CONCURRENCY = 25;
 /** SendMessageBatch calls in flight at once. */
 const SEND_CONCURRENCY = 5;
+
+/** What one claimer did with its shard: counts of the whole shard, and the executions it lists. */
+export interface ShardResult {
+  readonly checked: number;
+  readonly queued: number;
+  readonly failed: number;
+  /** Every failure, then queued runs, at most `CLAIMS.listedPerShard` in all. */
+  readonly executions: SchedulerExecution[];
+}
 
 /** A due workflow this run won: its slot is moved on and it must now be sent. */
 interface Claim extends DueWorkflow {
@@ -113,6 +122,102 @@ export class SchedulerService {
       executions,
       message: summary(queued, candidates.length),
       ...(failed > 0 ? { error: MESSAGES.scheduler.someQueueFailures(failed) } : {}),
+    };
+  }
+
+  /**
+   * One shard of the minute tick (the coordinator hands each shard to its own claimer): the due
+   * slots of the shard up to one tick ahead are **queued first, then claimed**, so that no run is
+   * lost between the two:
+   *
+   * - a send that fails leaves the slot unclaimed: the next tick reads it again;
+   * - a claimer that stops after a send and before its claim (time-out, crash) leaves the slot
+   *   due too: the next tick (or the invocation's retry) sends it again **under the same dispatch
+   *   id** (workflow + due time, computed from the coordinator's tick time), and the worker does not
+   *   call a run whose dispatch already reached its end; the `webhook-id` is the same for n8n.
+   *
+   * `tickAt` is the coordinator's time, the same for every shard and every retry of this tick, so
+   * that a workflow that never ran gets the same due time (and dispatch id) on a retry.
+   */
+  async claimShard(shard: number, tickAt: Date): Promise<ShardResult> {
+    const candidates = await this.runs.dueInShard(shard, new Date(tickAt.getTime() + LOOK_AHEAD_MS));
+    const planned: Claim[] = candidates.map((candidate) => {
+      const slot = claimSlot(
+        dueAtOfSortKey(candidate.dueSortKey),
+        intervalMinutesOf(candidate.workflow),
+        tickAt,
+      );
+      return { ...candidate, slot, nextSortKey: dueSortKey(slot.nextRun, candidate.workflow.id) };
+    });
+    // Only the listed runs report their end to the last result: a handful per shard, not every run.
+    const listed = new Set(planned.slice(0, CLAIMS.listedPerShard).map((claim) => claim.workflow.id));
+    const run = { kind: 'schedule' as const, at: tickAt.toISOString() };
+    const outcomes = await mapWithConcurrency(
+      chunks(planned, WEBHOOK_QUEUE.sendBatchSize),
+      CLAIMS.sendConcurrency,
+      async (batch) => {
+        const now = this.deps.clock.now();
+        const { failed } = await this.deps.queue.sendBatch(
+          batch.map(({ workflow, slot }) => ({
+            message: {
+              workflowId: workflow.id,
+              dueAt: slot.dueAt,
+              dispatchId: dispatchIdOf(workflow.id, slot.dueAt),
+              trigger: 'schedule',
+              ...(listed.has(workflow.id) ? { run } : {}),
+            },
+            delaySeconds: dispatchDelaySeconds(slot.dueAt, now),
+            firm: workflow.lawyerEmail,
+          })),
+        );
+        const refused = new Map(failed.map((failure) => [failure.index, failure.reason]));
+        return Promise.all(
+          batch.map(async (claim, index): Promise<SchedulerExecution> => {
+            const base = { workflowId: claim.workflow.id, workflowName: claim.workflow.name };
+            const reason = refused.get(index);
+            if (reason !== undefined) {
+              this.deps.logger.error('Envoi à la file refusé', { workflowId: claim.workflow.id, reason });
+              return { ...base, status: 'failed', message: MESSAGES.scheduler.queueFailed };
+            }
+            try {
+              // Lost to another run (a retried invocation, an admin's run): it sent this slot too.
+              await this.runs.claim(claim, { sortKey: claim.nextSortKey, nextRun: claim.slot.nextRun }, null);
+            } catch (error) {
+              // Queued but not moved on: the next tick sends it again under the same dispatch id.
+              this.deps.logger.warn('Créneau envoyé mais non réservé', {
+                workflowId: claim.workflow.id,
+                errorName: error instanceof Error ? error.name : 'inconnu',
+              });
+            }
+            const delay = dispatchDelaySeconds(claim.slot.dueAt, now);
+            return {
+              ...base,
+              status: 'queued',
+              message: delay > 0 ? MESSAGES.scheduler.queuedWithDelay(delay) : MESSAGES.scheduler.queued,
+            };
+          }),
+        );
+      },
+    );
+    const executions = outcomes.flat();
+    const failures = executions.filter((execution) => execution.status === 'failed');
+    const queued = executions.length - failures.length;
+    this.deps.logger.info('Lot du planificateur traité', {
+      shard,
+      checked: candidates.length,
+      dispatched: queued,
+      failed: failures.length,
+    });
+    return {
+      checked: candidates.length,
+      queued,
+      failed: failures.length,
+      executions: [
+        ...failures,
+        ...executions.filter(
+          (execution) => listed.has(execution.workflowId) && execution.status === 'queued',
+        ),
+      ].slice(0, CLAIMS.listedPerShard),
     };
   }
 

@@ -80,9 +80,10 @@ export const FIRM_CALLS = {
  * shard's due slots, queues them and then claims them (functions/domain/shard-claimer.ts).
  */
 export const CLAIMS = {
-  /** Conditional writes in flight at once in one claimer. */
-  claimConcurrency: 25,
-  /** SendMessageBatch calls in flight at once in one claimer. */
+  /**
+   * SendMessageBatch calls in flight at once in one claimer; each batch's claims follow it, so at
+   * most ten times as many conditional writes are in flight.
+   */
   sendConcurrency: 10,
   /** Lambda time-out of a claimer, in seconds: a shard is a few thousand runs at most. */
   claimerTimeoutSeconds: 60,

@@ -101,6 +101,16 @@ export async function awsDependencies(fn: FunctionName, env: Environment): Promi
     });
   }
 
+  let dueClaimers: AppDependencies['dueClaimers'] = notBuilt('les lots du planificateur');
+  if ((process.env.BUNDLED_NEED_CLAIMERS ?? true) && needs.dueClaimers) {
+    const [{ LambdaClient }, { createLambdaClaimers }] = await Promise.all([
+      import('@aws-sdk/client-lambda'),
+      import('../adapters/lambda-claimers'),
+    ]);
+    const functionName = variable(env, 'dueClaimerFunctionName');
+    dueClaimers = createLambdaClaimers(new LambdaClient({}), () => functionName);
+  }
+
   let webhookSigningSecret: AppDependencies['webhookSigningSecret'] = notBuilt<() => Promise<string>>(
     'le secret de signature des webhooks',
   );
@@ -162,6 +172,7 @@ export async function awsDependencies(fn: FunctionName, env: Environment): Promi
     logger: createJsonLogger(fn),
     lawyerSecrets,
     webhookQueue,
+    dueClaimers,
     webhookSigningSecret,
     allowPrivateWebhooks: false,
     // Admins always pass a second factor in AWS; the passkeys' relying party is the site's host.

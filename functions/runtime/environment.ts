@@ -19,6 +19,8 @@ export const ENVIRONMENT = {
   /** The webhook queue (`webhookQueue`), and its dead-letter queue (`redrive`). */
   webhookQueueUrl: 'WEBHOOK_QUEUE_URL',
   webhookDeadLetterQueueUrl: 'WEBHOOK_DLQ_URL',
+  /** The claimer function the tick invokes once per shard (`dueClaimers`). */
+  dueClaimerFunctionName: 'DUE_CLAIMER_FUNCTION_NAME',
   /** The webhook signing secret (`webhookSigning`). */
   webhookSecretArn: 'WEBHOOK_SECRET_ARN',
   /** Stripe's secret API key (`payments`) and the site's public origin for its return links. */
@@ -50,6 +52,7 @@ export function variablesOf(needs: FunctionNeeds): EnvironmentKey[] {
   if (needs.lawyerSecrets) keys.push('lawyerSecretsPrefix');
   if (needs.webhookQueue) keys.push('webhookQueueUrl');
   if (needs.webhookQueue === 'redrive') keys.push('webhookDeadLetterQueueUrl');
+  if (needs.dueClaimers) keys.push('dueClaimerFunctionName');
   if (needs.webhookSigning) keys.push('webhookSecretArn');
   if (needs.payments) keys.push('stripeSecretKeyArn', 'publicBaseUrl');
   if (needs.payments === 'webhook') keys.push('stripeWebhookSecretArn');

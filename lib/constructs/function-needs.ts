@@ -37,6 +37,7 @@ export function grantNeeds(fn: lambda.Function, name: FunctionName, resources: N
   if (needs.webhookQueue === 'redrive') resources.delivery.grantRedrive(fn);
   if (needs.webhookQueue === 'consume') resources.delivery.grantConsume(fn);
   if (needs.webhookSigning) resources.delivery.grantSigning(fn);
+  if (needs.dueClaimers) resources.delivery.grantClaimers(fn);
   if (needs.payments) resources.billing.grantPayments(fn, resources.publicUrl, needs.payments);
   if (needs.mailer) resources.billing.grantMail(fn);
   if (needs.relyingParty) fn.addEnvironment(ENVIRONMENT.siteUrl, resources.publicUrl);

@@ -10,7 +10,7 @@ import type * as sqs from 'aws-cdk-lib/aws-sqs';
 import { NagSuppressions } from 'cdk-nag';
 import { Construct } from 'constructs';
 
-import { SCHEDULER_SCHEDULE, WEBHOOK_QUEUE } from '../../functions/domain/scheduling-settings';
+import { CLAIMS, SCHEDULER_SCHEDULE, WEBHOOK_QUEUE } from '../../functions/domain/scheduling-settings';
 import { ENVIRONMENT } from '../../functions/runtime/environment';
 import { AppFunction } from './app-function';
 import { repositoryPath } from './repository';
@@ -21,10 +21,9 @@ import { deadLetterAlarm, deadLetterQueue, scheduleRole, secureQueue } from './s
  * checked here so that an edit there that AWS would refuse, or that breaks what the worker code
  * assumes, fails the synthesis with one clear message rather than the deployment.
  */
-function validateSettings(): void {
+function validateSettings(maxConcurrency: number): void {
   const problems: string[] = [];
-  const { visibilityTimeoutSeconds, workerTimeoutSeconds, maxReceiveCount, batchSize, maxConcurrency } =
-    WEBHOOK_QUEUE;
+  const { visibilityTimeoutSeconds, workerTimeoutSeconds, maxReceiveCount, batchSize } = WEBHOOK_QUEUE;
   if (visibilityTimeoutSeconds < 6 * workerTimeoutSeconds) {
     problems.push(
       `the queue visibility time-out (${visibilityTimeoutSeconds} s) must be at least six times the ` +
@@ -57,6 +56,14 @@ function validateSettings(): void {
  * Every function, the tick and the worker included, is granted what it declares
  * (`functions/needs.ts`) through the `grant…` methods, by the stack.
  */
+export interface WebhookDeliveryProps {
+  /**
+   * Worker invocations at once (the event source's maximum concurrency): the global cap of
+   * webhook calls in flight, a stage setting. @default WEBHOOK_QUEUE.maxConcurrency
+   */
+  readonly workerConcurrency?: number;
+}
+
 export class WebhookDelivery extends Construct {
   readonly queue: sqs.Queue;
   readonly deadLetterQueue: sqs.Queue;
@@ -64,11 +71,13 @@ export class WebhookDelivery extends Construct {
   readonly signingSecret: secretsmanager.Secret;
   readonly worker: AppFunction;
   readonly tick: AppFunction;
+  readonly claimer: AppFunction;
   readonly alarms: readonly cloudwatch.Alarm[];
 
-  constructor(scope: Construct, id: string) {
+  constructor(scope: Construct, id: string, props: WebhookDeliveryProps = {}) {
     super(scope, id);
-    validateSettings();
+    const workerConcurrency = props.workerConcurrency ?? WEBHOOK_QUEUE.maxConcurrency;
+    validateSettings(workerConcurrency);
 
     this.deadLetterQueue = deadLetterQueue(this, 'DeadLetterQueue', {
       retentionPeriod: Duration.seconds(WEBHOOK_QUEUE.deadLetterRetentionSeconds),
@@ -103,7 +112,7 @@ export class WebhookDelivery extends Construct {
     this.worker.addEventSource(
       new SqsEventSource(this.queue, {
         batchSize: WEBHOOK_QUEUE.batchSize,
-        maxConcurrency: WEBHOOK_QUEUE.maxConcurrency,
+        maxConcurrency: workerConcurrency,
         reportBatchItemFailures: true,
       }),
     );
@@ -135,6 +144,24 @@ export class WebhookDelivery extends Construct {
         id: 'Serverless-LambdaDLQ',
         reason:
           'Invoked by EventBridge Scheduler, whose target has its own retry policy and dead-letter queue.',
+      },
+    ]);
+
+    // The tick's claimers: one asynchronous invocation per due-index shard, started by the tick.
+    this.claimer = new AppFunction(this, 'Claimer', {
+      entry: repositoryPath('functions', 'due-claimer.ts'),
+      needs: 'due-claimer',
+      description: 'Planificateur : met en file les automatisations dues d’un lot de l’index (chaque minute)',
+      timeout: Duration.seconds(CLAIMS.claimerTimeoutSeconds),
+    });
+    // A tick older than a minute is worth nothing: the next tick reads the same due slots.
+    this.claimer.configureAsyncInvoke({ retryAttempts: 2, maxEventAge: Duration.seconds(120) });
+    NagSuppressions.addResourceSuppressions(this.claimer, [
+      {
+        id: 'Serverless-LambdaDLQ',
+        reason:
+          'Invoked asynchronously by the tick, retried twice by Lambda; a shard whose claimer failed ' +
+          'leaves its runs due (they are queued before they are claimed), and the next tick reads them again.',
       },
     ]);
 
@@ -182,6 +209,12 @@ export class WebhookDelivery extends Construct {
         'Des exécutions du planificateur ont échoué après les nouvelles tentatives.',
       ),
     ];
+  }
+
+  /** Lets a function start the tick's claimers: invoke the claimer function, nothing else. */
+  grantClaimers(fn: lambda.Function): void {
+    fn.addEnvironment(ENVIRONMENT.dueClaimerFunctionName, this.claimer.functionName);
+    this.claimer.grantInvoke(fn);
   }
 
   /** Lets a function sign webhook calls: the signing secret, read only. */

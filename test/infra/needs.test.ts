@@ -54,6 +54,7 @@ const child = (...path: string[]) => path.reduce<IConstruct>((node, id) => node.
 /** Where each function lives in the construct tree. */
 function functionConstruct(name: FunctionName): IConstruct {
   if (name === 'scheduled-tick') return child('WebhookDelivery', 'Tick');
+  if (name === 'due-claimer') return child('WebhookDelivery', 'Claimer');
   if (name === 'webhook-worker') return child('WebhookDelivery', 'Worker');
   if (name === 'data-retention') return child('DataRetention', 'Purge');
   return child('Api', name);
@@ -157,6 +158,16 @@ function expectedGrants(needs: FunctionNeeds): Expected[] {
   }
   if (needs.webhookSigning)
     add(['secretsmanager:GetSecretValue'], is(refOf('WebhookDelivery', 'SigningSecret')), 'signing secret');
+  if (needs.dueClaimers) {
+    // The claimer function, and its versions and aliases (`<arn>:*`), as grantInvoke writes it.
+    const claimer = JSON.parse(arnOf('WebhookDelivery', 'Claimer'));
+    add(
+      ['lambda:InvokeFunction'],
+      (json) =>
+        json === JSON.stringify(claimer) || json === JSON.stringify({ 'Fn::Join': ['', [claimer, ':*']] }),
+      'claimer function',
+    );
+  }
   if (needs.payments)
     add(['secretsmanager:GetSecretValue'], is(refOf('Billing', 'StripeSecretKey')), 'Stripe API key');
   if (needs.payments === 'webhook')

@@ -52,11 +52,11 @@ describe('WebhookDelivery', () => {
     template.hasResourceProperties('AWS::Lambda::Function', { Timeout: WEBHOOK_QUEUE.workerTimeoutSeconds });
   });
 
-  it('feeds the worker one message at a time, at most 5 at once, with partial batch failures', () => {
+  it('feeds the worker one message at a time, at the global cap (the per-firm cap is the worker’s), with partial batch failures', () => {
     template.hasResourceProperties('AWS::Lambda::EventSourceMapping', {
       FunctionName: { Ref: idOf(delivery.worker) },
       BatchSize: 1,
-      ScalingConfig: { MaximumConcurrency: 5 },
+      ScalingConfig: { MaximumConcurrency: WEBHOOK_QUEUE.maxConcurrency },
       FunctionResponseTypes: ['ReportBatchItemFailures'],
     });
   });

@@ -18,6 +18,9 @@ export function testSchedulingPorts(): SchedulingPorts & { readonly webhookSecre
   const webhookSecret = generateWebhookSecret();
   return {
     webhookQueue: unconfiguredQueue,
+    dueClaimers: {
+      start: () => Promise.reject(new Error('Lots du planificateur non configurés dans ce test')),
+    },
     webhookSigningSecret: async () => webhookSecret,
     allowPrivateWebhooks: true,
     webhookSecret,

@@ -75,8 +75,17 @@ describe('declaredDependencies: a function gets what functions/needs.ts declares
     expect(deps.billing).toBeUndefined();
   });
 
-  it('lets the tick send to the queue but not redrive it', async () => {
+  it('lets the tick start its claimers and nothing of the queue', async () => {
     const deps = declaredDependencies('scheduled-tick', everything(recordingTable()));
+    expect(() => deps.webhookQueue.sendBatch([])).toThrow(UndeclaredNeedError);
+    await expect(deps.dueClaimers.start([])).rejects.toThrow('non configurés dans ce test');
+    expect(() =>
+      declaredDependencies('due-claimer', everything(recordingTable())).dueClaimers.start([]),
+    ).toThrow(UndeclaredNeedError);
+  });
+
+  it('lets a claimer send to the queue but not redrive it', async () => {
+    const deps = declaredDependencies('due-claimer', everything(recordingTable()));
     expect(() => deps.webhookQueue.redriveDeadLetters(1)).toThrow(UndeclaredNeedError);
     await expect(deps.webhookQueue.sendBatch([])).rejects.toThrow('non configurée dans ce test');
   });

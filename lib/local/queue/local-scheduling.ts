@@ -2,7 +2,9 @@ import { existsSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { generateWebhookSecret } from '../../../functions/adapters/webhook-signature';
 import { WEBHOOK_QUEUE } from '../../../functions/domain/scheduling-settings';
+import { createDueClaimerHandler } from '../../../functions/due-claimer';
 import type { AppDependencies, Logger } from '../../../functions/runtime/dependencies';
+import { inProcessClaimers } from '../../../functions/runtime/in-process-claimers';
 import type { SchedulingPorts } from '../../../functions/runtime/scheduling-ports';
 import { webhookSecretOf } from '../../../functions/runtime/scheduling-ports';
 import { createScheduledTickHandler } from '../../../functions/scheduled-tick';
@@ -11,6 +13,9 @@ import { type DemoReceiver, startDemoReceiver } from './demo-receiver';
 import { type LocalQueues, startLocalQueues } from './local-queues';
 import { type MinuteTimer, startMinuteTimer } from './minute-timer';
 import { type QueuePoller, startQueuePoller } from './poller';
+
+/** Calls in flight at once locally: the global cap of a small stage (one firm still gets 5). */
+export const LOCAL_WORKER_CONCURRENCY = 20;
 
 export interface LocalSchedulingOptions {
   /** Where the webhook signing secret is kept between runs (`webhook-secret`, mode 0600). */
@@ -69,10 +74,14 @@ export async function startLocalScheduling(options: LocalSchedulingOptions): Pro
   }
   let poller: QueuePoller | undefined;
   let timer: MinuteTimer | undefined;
+  // The tick's claimers run in this process, started without waiting as Lambda's asynchronous
+  // invocations are.
+  const claimers = inProcessClaimers(options.logger, { wait: false });
 
   return {
     ports: {
       webhookQueue: queues.dispatchQueue,
+      dueClaimers: claimers.claimers,
       webhookSigningSecret: async () => webhookSecret,
       allowPrivateWebhooks: options.allowPrivateWebhooks,
     },
@@ -88,10 +97,11 @@ export async function startLocalScheduling(options: LocalSchedulingOptions): Pro
         client: queues.client,
         queueUrl: queues.queueUrl,
         handler: createWebhookWorkerHandler(deps),
-        maxConcurrency: WEBHOOK_QUEUE.maxConcurrency,
+        maxConcurrency: LOCAL_WORKER_CONCURRENCY,
         batchSize: WEBHOOK_QUEUE.batchSize,
         logger: options.logger,
       });
+      claimers.bind(createDueClaimerHandler(deps));
       const tick = createScheduledTickHandler(deps);
       timer = startMinuteTimer(
         () =>
