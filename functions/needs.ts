@@ -66,7 +66,8 @@ export const NEEDS = {
   // Sign-in: the licence by key hash, the throttle counters (client addresses hashed with the
   // same key) and the new session; trusts CloudFront's client address only with the origin secret.
   'verify-license': {
-    table: { access: 'readWrite', indexes: [] },
+    // GSI2: the lawyer of a licence found by his own e-mail when the licence names another.
+    table: { access: 'readWrite', indexes: ['GSI2'] },
     keys: ['sessionSigning', 'licenseHash'],
     originSecret: true,
   },
@@ -125,6 +126,16 @@ export const NEEDS = {
     table: { access: 'read', indexes: [] },
     keys: ['sessionSigning', 'licenseHash'],
     payments: 'api',
+  },
+  // Public: the licences of an e-mail (GSI1), their billing records, the per-client counter
+  // (client addresses hashed with the licence-hash key, CloudFront's trusted with the origin
+  // secret), a portal session at Stripe, e-mailed.
+  'request-portal-link': {
+    table: { access: 'readWrite', indexes: ['GSI1'] },
+    keys: ['licenseHash'],
+    originSecret: true,
+    payments: 'api',
+    mailer: true,
   },
   'cancel-subscription': {
     table: { access: 'readWrite', indexes: [] },

@@ -16,6 +16,7 @@ import { MESSAGES } from '../../shared/messages';
 import { ROUTES, type RouteName } from '../../shared/routes';
 import type {
   CheckoutReply,
+  PortalLinkReply,
   PortalReply,
   PromoCodeReply,
   SubscriptionView,
@@ -445,6 +446,46 @@ describe('billing routes through their handlers', () => {
 
       expect(statusCode).toBe(200);
       expect(body).toEqual({ received: true, outcome: 'ignored' });
+    });
+  });
+
+  describe('POST /api/request-portal-link (a firm that cannot sign in)', () => {
+    const PORTAL_SUBJECT = 'Assistant IA juridique : gérer votre abonnement';
+
+    it("e-mails a customer-portal link to a licence's address, even once cancelled", async () => {
+      // Arrange: a firm that bought a licence, then cancelled: it can no longer sign in.
+      const { email, token } = await subscriber();
+      expect((await call('cancelSubscription', { token, body: {} })).statusCode).toBe(200);
+
+      // Act
+      const { statusCode, body } = await call<PortalLinkReply>('requestPortalLink', { body: { email } });
+
+      // Assert
+      expect(statusCode).toBe(200);
+      expect(body.message).toBe(MESSAGES.subscription.portalLinkSent);
+      const sent = bed.mailer.to(email).filter((message) => message.subject === PORTAL_SUBJECT);
+      expect(sent).toHaveLength(1);
+      expect(sent[0]!.text).toMatch(new RegExp(`${bed.harness.standIn.url}/portal/\\S+`));
+    });
+
+    it('gives the same reply for an unknown e-mail, and sends nothing', async () => {
+      // Arrange
+      const email = uniqueEmail('inconnu');
+
+      // Act
+      const { statusCode, body } = await call<PortalLinkReply>('requestPortalLink', { body: { email } });
+
+      // Assert
+      expect(statusCode).toBe(200);
+      expect(body).toEqual({ message: MESSAGES.subscription.portalLinkSent });
+      expect(bed.mailer.to(email)).toEqual([]);
+    });
+
+    it('names the field of a malformed e-mail', async () => {
+      const { statusCode, body } = await call('requestPortalLink', { body: { email: 'pas-une-adresse' } });
+
+      expect(statusCode).toBe(400);
+      expect(JSON.stringify(body)).toContain(MESSAGES.purchase.emailInvalid);
     });
   });
 
