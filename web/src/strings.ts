@@ -114,6 +114,17 @@ export const STRINGS = {
     submit: 'Procéder au paiement',
     backToLogin: 'Retour à la connexion',
   },
+  /** The customer portal for a firm that cannot sign in: a link e-mailed to the billing address. */
+  portalLink: {
+    open: 'Gérer mon abonnement',
+    title: 'Gérer mon abonnement',
+    description:
+      "Licence suspendue ou résiliée ? Indiquez l'adresse e-mail de facturation : nous y enverrons un lien vers le portail client (factures, paiement, réactivation).",
+    emailLabel: 'Adresse e-mail de facturation',
+    submit: 'Recevoir le lien',
+    busy: 'Envoi en cours...',
+    backToLogin: 'Retour à la connexion',
+  },
   paymentSuccess: {
     title: 'Paiement réussi !',
     activated: 'Votre licence a été activée.',

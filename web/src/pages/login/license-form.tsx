@@ -14,7 +14,13 @@ import { validateLicenseKey } from './login-config';
 import styles from './login-page.module.css';
 
 /** The licence-key sign-in form of the login card. */
-export function LicenseForm({ onGetLicense }: { readonly onGetLicense: () => void }) {
+export function LicenseForm({
+  onGetLicense,
+  onManageSubscription,
+}: {
+  readonly onGetLicense: () => void;
+  readonly onManageSubscription: () => void;
+}) {
   const { login } = useAuth();
   const follow = useFollow();
   const [licenseKey, setLicenseKey] = useState('');
@@ -65,6 +71,11 @@ export function LicenseForm({ onGetLicense }: { readonly onGetLicense: () => voi
             {STRINGS.login.discover}
           </Button>
         </div>
+        <Box textAlign="center">
+          <Button variant="inline-link" onClick={onManageSubscription}>
+            {STRINGS.portalLink.open}
+          </Button>
+        </Box>
       </SpaceBetween>
     </SpaceBetween>
   );

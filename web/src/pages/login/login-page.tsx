@@ -12,19 +12,35 @@ import { LoginCard } from './login-card';
 /** The purchase form's code (pricing, checkout) arrives when the visitor asks for a licence. */
 export const PurchaseForm = lazyPage(() => import('./purchase-form').then((module) => module.PurchaseForm));
 
+/** The portal-link form (a suspended or cancelled firm) arrives only when asked for, like the purchase form. */
+export const PortalLinkForm = lazyPage(() =>
+  import('./portal-link-form').then((module) => module.PortalLinkForm),
+);
+
 /** /login: the licence-key card, which switches to the purchase form (spec §2). */
 export function LoginPage() {
   const { session } = useAuth();
-  const [mode, setMode] = useState<'sign-in' | 'purchase'>('sign-in');
-  usePageTitle(mode === 'sign-in' ? STRINGS.login.title : STRINGS.purchase.title);
+  const [mode, setMode] = useState<'sign-in' | 'purchase' | 'portal'>('sign-in');
+  usePageTitle(
+    mode === 'sign-in'
+      ? STRINGS.login.title
+      : mode === 'purchase'
+        ? STRINGS.purchase.title
+        : STRINGS.portalLink.title,
+  );
   if (session) return <Navigate to={homePathFor(session.role)} replace />;
 
   return (
     <LoginCard>
       {mode === 'sign-in' ? (
-        <LicenseForm onGetLicense={() => setMode('purchase')} />
-      ) : (
+        <LicenseForm
+          onGetLicense={() => setMode('purchase')}
+          onManageSubscription={() => setMode('portal')}
+        />
+      ) : mode === 'purchase' ? (
         <PurchaseForm onBack={() => setMode('sign-in')} />
+      ) : (
+        <PortalLinkForm onBack={() => setMode('sign-in')} />
       )}
     </LoginCard>
   );
