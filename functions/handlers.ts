@@ -14,6 +14,7 @@ import { createMeHandler } from './me';
 import type { HandlerName } from './needs';
 import { createRequestPortalLinkHandler } from './request-portal-link';
 import type { AppDependencies } from './runtime/dependencies';
+import { createSecondFactorHandler } from './second-factor';
 import { createSignOutHandler } from './sign-out';
 import { createStripeWebhookHandler } from './stripe-webhook';
 import { createUpdateLicenseEmailHandler } from './update-license-email';
@@ -33,6 +34,7 @@ export type HandlerFactory = (deps: AppDependencies) => ApiHandler;
 export const API_HANDLERS = {
   'verify-license': createVerifyLicenseHandler,
   'sign-out': createSignOutHandler,
+  'second-factor': createSecondFactorHandler,
   lawyers: createLawyersHandler,
   me: createMeHandler,
   workflows: createWorkflowsHandler,

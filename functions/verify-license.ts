@@ -11,7 +11,7 @@ const TOO_MANY_ATTEMPTS = statusOfClass(TooManyAttemptsError);
 const create = (deps: AppDependencies) =>
   apiHandler(deps, {
     verifyLicense: async ({ body, clientAddress }) => {
-      const signIn = new SignInService(deps.table, await deps.appKeys(), deps.clock);
+      const signIn = new SignInService(deps.table, await deps.appKeys(), deps.clock, deps.secondFactor);
       const outcome = await signIn.verify(body.licenseKey, await clientAddress());
       // The refusal keeps the sign-in reply's shape (the form reads `valid`), so it is not an error.
       return outcome.throttled ? withStatus(TOO_MANY_ATTEMPTS, outcome.reply) : outcome.reply;

@@ -1,6 +1,7 @@
 import { CfnOutput, Stack, type StackProps } from 'aws-cdk-lib';
 import type { Construct } from 'constructs';
 
+import { ENVIRONMENT } from '../functions/runtime/environment';
 import { AlarmTopic } from './constructs/alarm-topic';
 import { Api } from './constructs/api';
 import { AppKeys } from './constructs/app-keys';
@@ -41,7 +42,10 @@ export class AssistantJuridiqueStack extends Stack {
       siteDir: props.siteDir,
       httpApi: api.httpApi,
       apiOriginHeaders: originVerify.originHeader,
+      // The privacy page names the region the data lives in: this stack's.
+      config: { apiBaseUrl: '', hostingRegion: this.region },
     });
+    // Passkeys are bound to the site's host name (the WebAuthn relying party).
     // Stripe keys, SES sender (context `mailFrom`, else the MailFrom parameter) and the site's address.
     const billing = new Billing(this, 'Billing', { mailFrom: this.node.tryGetContext('mailFrom') });
 

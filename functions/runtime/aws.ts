@@ -2,7 +2,7 @@ import { createTable } from '../data/table';
 import { type FunctionName, type FunctionNeeds, NEEDS, type ServerKeyName } from '../needs';
 import { type AppKeys, parseServerKey } from '../security/app-keys';
 import type { BillingPorts } from './billing-ports';
-import { type AppDependencies, createJsonLogger, systemClock } from './dependencies';
+import { type AppDependencies, createJsonLogger, relyingPartyOf, systemClock } from './dependencies';
 import { type Environment, KEY_VARIABLES, variable } from './environment';
 
 /**
@@ -164,6 +164,11 @@ export async function awsDependencies(fn: FunctionName, env: Environment): Promi
     webhookQueue,
     webhookSigningSecret,
     allowPrivateWebhooks: false,
+    // Admins always pass a second factor in AWS; the passkeys' relying party is the site's host.
+    secondFactor: {
+      requiredForAdmins: true,
+      relyingParty: () => relyingPartyOf(variable(env, 'siteUrl')),
+    },
     ...(billing ? { billing } : {}),
   };
 }

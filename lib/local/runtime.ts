@@ -11,9 +11,11 @@ import {
   type AppDependencies,
   createJsonLogger,
   type Logger,
+  relyingPartyOf,
   systemClock,
 } from '../../functions/runtime/dependencies';
 import { createLicenseKeyVault } from '../../functions/security/license-key-vault';
+import { DEFAULT_HOSTING_REGION } from '../../shared/constants';
 import { type HandlerName, ROUTES, type RouteDefinition } from '../../shared/routes';
 import { loadOrCreateAppKeys } from './app-keys-file';
 import { ensureTable, LOCAL_AWS, startDynamoDbLocal } from './dynamodb-local';
@@ -54,6 +56,17 @@ export interface LocalRuntimeOptions {
   readonly publicUrl?: string;
   /** The sender written in the outbox's e-mails. @default Assistant IA juridique <no-reply@localhost> */
   readonly mailFrom?: string;
+  /**
+   * Whether admin licences must pass a second factor, as in AWS. `false` lifts it for demos and the
+   * browser suites that are not about it (a licence that enrolled a factor is asked for it anyway).
+   * @default true
+   */
+  readonly requireSecondFactor?: boolean;
+  /**
+   * The AWS region the privacy page names as where the data lives.
+   * @default eu-west-3 (the deployment's default region)
+   */
+  readonly hostingRegion?: string;
 }
 
 /** What the start-up banner prints about billing. */
@@ -76,6 +89,8 @@ export interface LocalRuntime {
   /** The webhook signing secret, the private-address setting and the demo receiver, to print. */
   readonly scheduling: LocalSchedulingInfo;
   readonly billing: LocalBillingInfo;
+  /** Whether admin licences must pass a second factor (the banner says when they need not). */
+  readonly requireSecondFactor: boolean;
   stop(): Promise<void>;
 }
 
@@ -159,8 +174,11 @@ export async function startLocalRuntime(options: LocalRuntimeOptions): Promise<L
       publicUrl: () => publicUrl,
     };
 
+    const requireSecondFactor = options.requireSecondFactor ?? true;
     const deps: AppDependencies = {
       ...localScheduling.ports,
+      // WebAuthn needs a secure context: http://localhost is one, so the relying party is localhost.
+      secondFactor: { requiredForAdmins: requireSecondFactor, relyingParty: () => relyingPartyOf(siteUrl) },
       table,
       appKeys: async () => keys,
       clock: systemClock,
@@ -192,6 +210,7 @@ export async function startLocalRuntime(options: LocalRuntimeOptions): Promise<L
         siteConfig: {
           apiBaseUrl: '',
           workflowWebhookBaseUrl: new URL(localScheduling.info.demoWebhookUrl).origin,
+          hostingRegion: options.hostingRegion ?? DEFAULT_HOSTING_REGION,
         },
         logger,
       }),
@@ -211,6 +230,7 @@ export async function startLocalRuntime(options: LocalRuntimeOptions): Promise<L
       url: siteUrl,
       keys: seed,
       scheduling: localScheduling.info,
+      requireSecondFactor,
       billing: {
         mode: options.stripe ? 'stripe' : 'stand-in',
         outboxDirectory,

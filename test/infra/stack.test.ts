@@ -335,14 +335,15 @@ describe('site', () => {
     });
   });
 
-  it('publishes /config.json with the API on the same origin', async () => {
+  it("publishes /config.json with the API on the same origin and the stack's region (for /privacy)", async () => {
     const outdir = (stack.node.root as App).outdir;
     const assets = (await readdir(outdir)).filter((entry) => entry.startsWith('asset.'));
     const configs = await Promise.all(
       assets.map((asset) => readFile(join(outdir, asset, 'config.json'), 'utf8').catch(() => undefined)),
     );
     expect(configs.filter((config) => config !== undefined).map((config) => JSON.parse(config!))).toEqual([
-      { apiBaseUrl: '' },
+      // The region is the deployment's, filled in at deploy time (a CloudFormation reference here).
+      { apiBaseUrl: '', hostingRegion: expect.any(String) },
     ]);
   });
 
@@ -360,7 +361,8 @@ describe('site', () => {
     const data = /<script id="runtime-config" type="application\/json">([^<]*)<\/script>/.exec(
       written[0]!.page,
     );
-    expect(JSON.parse(data?.[1] ?? '')).toEqual({ apiBaseUrl: '' });
+    // The region is the deployment's, filled in at deploy time (a deploy-time marker here).
+    expect(JSON.parse(data?.[1] ?? '')).toEqual({ apiBaseUrl: '', hostingRegion: expect.any(String) });
     // The shell deployment extracts its sources in order: the page with its settings comes last.
     const shell = Object.values(resources).find(
       (resource) =>

@@ -25,6 +25,10 @@ function everything(table: Table): AppDependencies {
     clock: new TestClock(),
     logger: new MemoryLogger(),
     lawyerSecrets: new MemoryLawyerSecretStore(),
+    secondFactor: {
+      requiredForAdmins: true,
+      relyingParty: () => ({ id: 'localhost', origin: 'http://localhost' }),
+    },
     ...testSchedulingPorts(),
   };
 }
