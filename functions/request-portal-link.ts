@@ -1,11 +1,8 @@
 import { billingPortsOf } from './domain/billing-context';
 import { PortalLinkService } from './domain/portal-link';
-import { apiHandler, withStatus } from './http/route-handler';
+import { apiHandler } from './http/route-handler';
 import type { AppDependencies } from './runtime/dependencies';
 import { declaredFunction, lambdaEntry } from './runtime/entry';
-
-/** 429 like a throttled sign-in. */
-const TOO_MANY_REQUESTS = 429;
 
 /** POST /api/request-portal-link (public): a customer-portal link e-mailed to a licence's address. */
 const create = (deps: AppDependencies) =>
@@ -22,8 +19,8 @@ const create = (deps: AppDependencies) =>
         logger: deps.logger,
         publicUrl: ports.publicUrl(),
       });
-      const outcome = await service.request(body.email, await clientAddress());
-      return outcome.throttled ? withStatus(TOO_MANY_REQUESTS, outcome.reply) : outcome.reply;
+      // Throttled: TooManyAttemptsError, a 429 with its French message as any error reply.
+      return service.request(body.email, await clientAddress());
     },
   });
 

@@ -9,6 +9,7 @@ import { SubscriptionRepository } from '../data/subscriptions';
 import type { Table } from '../data/table';
 import type { Clock, Logger } from '../runtime/dependencies';
 import { portalLinkEmail } from './emails';
+import { TooManyAttemptsError } from './errors';
 import type { Mailer } from './mailer';
 import type { Payments } from './payments';
 
@@ -22,11 +23,6 @@ export interface PortalLinkDependencies {
   readonly publicUrl: string;
 }
 
-export interface PortalLinkOutcome {
-  readonly throttled: boolean;
-  readonly reply: PortalLinkReply;
-}
-
 /**
  * The customer portal for a firm that cannot sign in (licence suspended or cancelled): a portal
  * session of the Stripe customer behind the licences of an e-mail, sent to that e-mail only. The
@@ -36,7 +32,8 @@ export interface PortalLinkOutcome {
 export class PortalLinkService {
   constructor(private readonly deps: PortalLinkDependencies) {}
 
-  async request(email: string, clientAddress: string): Promise<PortalLinkOutcome> {
+  /** @throws TooManyAttemptsError past the sign-in throttle's lock (429, its message shown by the form). */
+  async request(email: string, clientAddress: string): Promise<PortalLinkReply> {
     const nowSeconds = Math.floor(this.deps.clock.now().getTime() / 1000);
     const attempts = new SignInAttemptRepository(this.deps.table);
     const reserved = await attempts.reserve(
@@ -45,7 +42,7 @@ export class PortalLinkService {
       SIGN_IN_THROTTLE.windowSeconds,
     );
     if (reserved.earlier >= SIGN_IN_THROTTLE.lockAfter)
-      return { throttled: true, reply: { message: MESSAGES.login.tooManyAttempts } };
+      throw new TooManyAttemptsError(MESSAGES.login.tooManyAttempts);
 
     const customerId = await this.customerOf(email);
     if (customerId) {
@@ -53,16 +50,22 @@ export class PortalLinkService {
       await this.deps.mailer.send(portalLinkEmail({ to: email, url: portal.url }));
       this.deps.logger.info('Lien du portail client envoyé');
     }
-    return { throttled: false, reply: { message: MESSAGES.subscription.portalLinkSent } };
+    return { message: MESSAGES.subscription.portalLinkSent };
   }
 
-  /** The Stripe customer of the first licence of this e-mail that has a billing record. */
+  /**
+   * The Stripe customer of a licence billed to this e-mail: its billing address (the buyer's
+   * checkout e-mail), which associating the licence with another e-mail does not change. A billing
+   * record written before the billing address was kept falls back to its licence's own e-mail.
+   */
   private async customerOf(email: string): Promise<string | null> {
-    const licenses = await new LicenseRepository(this.deps.table).listByUserEmail(email);
     const subscriptions = new SubscriptionRepository(this.deps.table);
+    const [billed] = await subscriptions.billingOfEmail(email);
+    if (billed) return billed.customerId;
+    const licenses = await new LicenseRepository(this.deps.table).listByUserEmail(email);
     for (const license of licenses) {
       const billing = await subscriptions.billingOfLicense(license.keyHash);
-      if (billing) return billing.customerId;
+      if (billing && billing.billingEmail === null) return billing.customerId;
     }
     return null;
   }
