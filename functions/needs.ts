@@ -138,11 +138,12 @@ export const NEEDS = {
     keys: ['sessionSigning', 'licenseHash'],
     payments: 'api',
   },
-  // Public: the licences of an e-mail (GSI1), their billing records, the per-client counter
+  // Public: the billing records of a billing address (GSI2), else the licences of an e-mail
+  // (GSI1, records older than the billing address) and their billing records, the per-client counter
   // (client addresses hashed with the licence-hash key, CloudFront's trusted with the origin
   // secret), a portal session at Stripe, e-mailed.
   'request-portal-link': {
-    table: { access: 'readWrite', indexes: ['GSI1'] },
+    table: { access: 'readWrite', indexes: ['GSI1', 'GSI2'] },
     keys: ['licenseHash'],
     originSecret: true,
     payments: 'api',

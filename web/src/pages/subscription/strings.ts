@@ -37,7 +37,8 @@ export const SUBSCRIPTION_TEXT = {
     portal: 'Portail client',
     portalHint: 'Moyen de paiement, factures et réactivation.',
     associate: 'Associer la licence à mon e-mail',
-    associateHint: "Rattache cette licence à l'adresse e-mail de votre compte.",
+    associateHint:
+      "Rattache cette licence à l'adresse e-mail de votre compte. Les factures et les e-mails de l'abonnement restent envoyés à l'adresse de facturation, celle de l'achat.",
     cancel: "Résilier l'abonnement",
     cancelHint: 'La résiliation est immédiate.',
   },
