@@ -268,6 +268,9 @@ export const MESSAGES = {
     mainEmail: 'Email principal invalide',
     phoneNumber: 'Le numéro de téléphone doit contenir au moins 10 chiffres',
     officeName: "Le nom de l'étude doit contenir au moins 2 caractères",
+    /** Ours (spec §3 names tags and category as display fields only): the field, then the rule. */
+    workflowTags: 'Les étiquettes sont limitées à 10, de 30 caractères au plus chacune',
+    workflowCategory: 'La catégorie doit contenir au plus 40 caractères',
     googlePassword: 'Le mot de passe Google est requis',
     required: 'Required',
   },

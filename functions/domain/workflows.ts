@@ -29,6 +29,8 @@ export function toWorkflowView(record: WorkflowRecord): Workflow {
     active: record.active,
     type: record.type,
     folderId: record.folderId,
+    tags: record.tags,
+    category: record.category,
     cronSettings: {
       enabled: record.cronEnabled,
       interval: record.cronInterval,
@@ -107,6 +109,8 @@ export class WorkflowService {
       active: true,
       type: input.type,
       folderId: input.folderId ?? null,
+      tags: input.tags ?? [],
+      category: input.category ?? null,
       cronEnabled: false,
       cronInterval: schedulingIntervalOf(input.type),
       cronLastRun: null,
@@ -139,6 +143,8 @@ export class WorkflowService {
       ...(input.lawyerEmail !== undefined ? { lawyerEmail: input.lawyerEmail } : {}),
       ...(input.type !== undefined ? { type: input.type } : {}),
       ...(input.folderId !== undefined ? { folderId: input.folderId } : {}),
+      ...(input.tags !== undefined ? { tags: input.tags } : {}),
+      ...(input.category !== undefined ? { category: input.category } : {}),
       ...(input.cronEnabled !== undefined
         ? { cronEnabled: input.cronEnabled }
         : movesTheCalls(current, input)
