@@ -116,14 +116,9 @@ export const STRINGS = {
   },
   /** The customer portal for a firm that cannot sign in: a link e-mailed to the billing address. */
   portalLink: {
+    // The rest of the form's texts are in its own lazily loaded chunk (portal-link-form.tsx).
     open: 'Gérer mon abonnement',
     title: 'Gérer mon abonnement',
-    description:
-      "Licence suspendue ou résiliée ? Indiquez l'adresse e-mail de facturation : nous y enverrons un lien vers le portail client (factures, paiement, réactivation).",
-    emailLabel: 'Adresse e-mail de facturation',
-    submit: 'Recevoir le lien',
-    busy: 'Envoi en cours...',
-    backToLogin: 'Retour à la connexion',
   },
   paymentSuccess: {
     title: 'Paiement réussi !',

@@ -13,6 +13,15 @@ import { CardForm, useCardSubmit } from './card-form';
 
 const EMAIL = /^[^\s@]+@[^\s@]+\.[^\s@]+$/;
 
+/** Here rather than in STRINGS: /login's first load stays within its budget. */
+const TEXT = {
+  description:
+    "Licence suspendue ou résiliée ? Indiquez l'adresse e-mail de facturation : nous y enverrons un lien vers le portail client (factures, paiement, réactivation).",
+  emailLabel: 'Adresse e-mail de facturation',
+  submit: 'Recevoir le lien',
+  busy: 'Envoi en cours...',
+} as const;
+
 /**
  * A suspended or cancelled firm cannot sign in: it asks for a customer-portal link, e-mailed to
  * the licence's billing address. The server's answer is the same whatever the address.
@@ -45,13 +54,13 @@ export function PortalLinkForm({ onBack }: { readonly onBack: () => void }) {
     <SpaceBetween size="l">
       <CardForm
         title={STRINGS.portalLink.title}
-        description={STRINGS.portalLink.description}
-        submitLabel={STRINGS.portalLink.submit}
-        busyLabel={STRINGS.portalLink.busy}
+        description={TEXT.description}
+        submitLabel={TEXT.submit}
+        busyLabel={TEXT.busy}
         state={{ ...state, error: state.error || undefined }}
       >
         <SpaceBetween size="m">
-          <FormField label={STRINGS.portalLink.emailLabel} errorText={emailError} stretch>
+          <FormField label={TEXT.emailLabel} errorText={emailError} stretch>
             <Input
               type="email"
               value={email}
@@ -65,7 +74,7 @@ export function PortalLinkForm({ onBack }: { readonly onBack: () => void }) {
         </SpaceBetween>
       </CardForm>
       <Button variant="link" onClick={onBack}>
-        {STRINGS.portalLink.backToLogin}
+        {STRINGS.purchase.backToLogin}
       </Button>
     </SpaceBetween>
   );
