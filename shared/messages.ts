@@ -240,7 +240,7 @@ export const MESSAGES = {
     cancelFailed: "Impossible de résilier l'abonnement. Veuillez réessayer ou contacter le support.",
     customerPortalFailed: "Impossible d'ouvrir le portail client",
     /** The reply to request-portal-link, the same whether or not a licence has this e-mail. */
-    portalLinkSent: 'Si une licence est associée à cette adresse, vous recevrez un lien par e-mail.',
+    portalLinkSent: 'Si un abonnement est facturé à cette adresse, vous y recevrez un lien par e-mail.',
     statusRefreshed: "Statut d'abonnement mis à jour",
     licenseUpdated: 'Licence mise à jour',
     canceled: 'Abonnement résilié',

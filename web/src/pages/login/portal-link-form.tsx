@@ -16,7 +16,7 @@ const EMAIL = /^[^\s@]+@[^\s@]+\.[^\s@]+$/;
 /** Here rather than in STRINGS: /login's first load stays within its budget. */
 const TEXT = {
   description:
-    "Licence suspendue ou résiliée ? Indiquez l'adresse e-mail de facturation : nous y enverrons un lien vers le portail client (factures, paiement, réactivation).",
+    "Licence suspendue ou résiliée ? Indiquez l'adresse e-mail de facturation, celle de l'achat : nous y enverrons un lien vers le portail client (factures, moyen de paiement, paiement en retard).",
   emailLabel: 'Adresse e-mail de facturation',
   submit: 'Recevoir le lien',
   busy: 'Envoi en cours...',
