@@ -35,7 +35,7 @@ export const SUBSCRIPTION_TEXT = {
     refresh: 'Actualiser',
     refreshHint: "Relit l'état de votre abonnement auprès du service de paiement.",
     portal: 'Portail client',
-    portalHint: 'Moyen de paiement, factures et réactivation.',
+    portalHint: 'Moyen de paiement, factures et abonnement.',
     associate: 'Associer la licence à mon e-mail',
     associateHint:
       "Rattache cette licence à l'adresse e-mail de votre compte. Les factures et les e-mails de l'abonnement restent envoyés à l'adresse de facturation, celle de l'achat.",
