@@ -47,7 +47,8 @@ export const SUBSCRIPTION_TEXT = {
     text:
       'La résiliation est immédiate : votre licence devient inactive et vous serez déconnecté. ' +
       'Un e-mail de confirmation vous est envoyé. Vos données sont conservées 30 jours, ' +
-      'puis supprimées ; la réactivation passe par le portail client ou le support.',
+      'puis supprimées ; la réactivation passe par le support. Vos factures restent accessibles ' +
+      'par « Gérer mon abonnement » sur la page de connexion.',
     confirm: 'Résilier',
     dismiss: 'Annuler',
     close: 'Fermer',
