@@ -1,50 +1,78 @@
 import { CfnOutput, Stack, type StackProps } from 'aws-cdk-lib';
 import type { Construct } from 'constructs';
 
-import { AlarmTopic } from './constructs/alarm-topic';
 import { Api } from './constructs/api';
 import { AppKeys } from './constructs/app-keys';
 import { BILLING_FUNCTIONS, Billing } from './constructs/billing';
 import { DataRetention } from './constructs/data-retention';
 import { DataTable } from './constructs/data-table';
 import { LawyerSecrets } from './constructs/lawyer-secrets';
+import { Monitoring } from './constructs/monitoring';
 import { OriginVerify } from './constructs/origin-verify';
 import { Site } from './constructs/site';
 import { WebhookDelivery } from './constructs/webhook-delivery';
+import { applyStageSettings, type StageSettings } from './settings';
 
 export interface AssistantJuridiqueStackProps extends StackProps {
   /** Absolute path of the built SPA (it must contain `index.html`). */
   readonly siteDir: string;
+  /** The stage's settings, checked (`lib/settings.ts`). */
+  readonly settings: StageSettings;
 }
 
 /**
- * The whole product in one stack. It only composes: each concern is one construct under
+ * The whole product in one stack per stage. It only composes: each concern is one construct under
  * `lib/constructs/`.
  */
 export class AssistantJuridiqueStack extends Stack {
   constructor(scope: Construct, id: string, props: AssistantJuridiqueStackProps) {
     super(scope, id, props);
+    const { settings } = props;
+    applyStageSettings(this, settings);
 
-    const data = new DataTable(this, 'Data');
-    const appKeys = new AppKeys(this, 'AppKeys');
+    const data = new DataTable(this, 'Data', {
+      removalPolicy: settings.removalPolicy,
+      deletionProtection: settings.tableDeletionProtection,
+    });
+    const appKeys = new AppKeys(this, 'AppKeys', {
+      removalPolicy: settings.removalPolicy,
+      ...(settings.keysReplicaRegion ? { replicaRegion: settings.keysReplicaRegion } : {}),
+    });
     const lawyerSecrets = new LawyerSecrets(this, 'LawyerSecrets');
     const originVerify = new OriginVerify(this, 'OriginVerify');
-    const api = new Api(this, 'Api', { table: data, appKeys, lawyerSecrets, originVerify });
+    const api = new Api(this, 'Api', {
+      table: data,
+      appKeys,
+      lawyerSecrets,
+      originVerify,
+      throttle: settings.apiThrottle,
+      routeThrottles: settings.routeThrottles,
+      accessLogRetention: settings.logRetention,
+      removalPolicy: settings.removalPolicy,
+    });
     const delivery = new WebhookDelivery(this, 'WebhookDelivery', { table: data });
     delivery.grantRedrive(api.functionOf('workflow-scheduler'));
     delivery.grantSigning(api.functionOf('execute-webhook'));
-    // Every alarm goes to one topic; context `alarmEmail` subscribes an address to it.
-    const alarms = new AlarmTopic(this, 'Alarms', { email: this.node.tryGetContext('alarmEmail') });
     // Spec §9: a lawyer's data goes 30 days after his subscription ended.
     const retention = new DataRetention(this, 'DataRetention', { table: data, appKeys, lawyerSecrets });
-    alarms.notify(...delivery.alarms, ...retention.alarms);
+    const monitoring = new Monitoring(this, 'Monitoring', {
+      api,
+      table: data,
+      delivery,
+      retention,
+      alarmEmail: settings.alarmEmail,
+      renotifyEvery: settings.renotifyEvery,
+    });
     const site = new Site(this, 'Site', {
       siteDir: props.siteDir,
       httpApi: api.httpApi,
       apiOriginHeaders: originVerify.originHeader,
     });
-    // Stripe keys, SES sender (context `mailFrom`, else the MailFrom parameter) and the site's address.
-    const billing = new Billing(this, 'Billing', { mailFrom: this.node.tryGetContext('mailFrom') });
+    // Stripe keys, the SES sender and the site's address.
+    const billing = new Billing(this, 'Billing', {
+      mailFrom: settings.mailFrom,
+      removalPolicy: settings.removalPolicy,
+    });
     for (const [handler, binding] of Object.entries(BILLING_FUNCTIONS))
       billing.bind(api.functionOf(handler), site.url, binding);
 
@@ -52,13 +80,13 @@ export class AssistantJuridiqueStack extends Stack {
       description: "L'adresse du site ; l'API y est servie sous /api",
       value: site.url,
     });
-    new CfnOutput(this, 'ApiUrl', {
-      description: "Point d'accès direct de l'API HTTP (les navigateurs passent par SiteUrl/api)",
-      value: api.url,
-    });
     new CfnOutput(this, 'AlarmTopicArn', {
-      description: 'Le sujet SNS des alarmes, auquel s’abonner pour les recevoir (docs/scheduling-aws.md)',
-      value: alarms.topicArn,
+      description: 'Le sujet SNS des alarmes (docs/operations.md, « Alarmes »)',
+      value: monitoring.topic.topicArn,
+    });
+    new CfnOutput(this, 'DashboardName', {
+      description: 'Le tableau de bord CloudWatch des alarmes et des métriques',
+      value: monitoring.dashboard.dashboardName,
     });
     new CfnOutput(this, 'WebhookSigningSecretArn', {
       description: 'Le secret de signature des webhooks, à copier dans n8n (docs/webhook-signature.md)',

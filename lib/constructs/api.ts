@@ -1,4 +1,4 @@
-import { Duration } from 'aws-cdk-lib';
+import { Duration, RemovalPolicy } from 'aws-cdk-lib';
 import * as apigateway from 'aws-cdk-lib/aws-apigateway';
 import * as apigwv2 from 'aws-cdk-lib/aws-apigatewayv2';
 import { HttpLambdaIntegration } from 'aws-cdk-lib/aws-apigatewayv2-integrations';
@@ -7,7 +7,8 @@ import { NagSuppressions } from 'cdk-nag';
 import { Construct } from 'constructs';
 
 import { EXECUTE_WEBHOOK_TIMEOUT_SECONDS } from '../../functions/domain/scheduling-settings';
-import { handlerNames, ROUTES, type RouteDefinition } from '../../shared/routes';
+import { handlerNames, ROUTES, type RouteDefinition, routeKey } from '../../shared/routes';
+import type { Throttle } from '../settings';
 import { AppFunction } from './app-function';
 import type { AppKeys } from './app-keys';
 import type { DataTable, TableAccess } from './data-table';
@@ -21,11 +22,6 @@ export interface HandlerBindings {
   readonly table: TableAccess;
   /** Whether it saves, reads and deletes lawyers' Google secrets. @default false */
   readonly lawyerSecrets?: boolean;
-  /**
-   * Whether it counts requests by client address, and so must tell CloudFront's requests (which
-   * carry the origin secret) from direct calls of the execute-api address. @default false
-   */
-  readonly originVerify?: boolean;
   /** Its time-out, under API Gateway's 30-second limit. @default 10 */
   readonly timeoutSeconds?: number;
 }
@@ -36,7 +32,7 @@ export interface HandlerBindings {
  */
 export const HANDLER_BINDINGS: Readonly<Record<string, HandlerBindings>> = {
   // Writes sessions and the sign-in throttle counters, counted per client address.
-  'verify-license': { table: 'readWrite', originVerify: true },
+  'verify-license': { table: 'readWrite' },
   // Deletes its session.
   'sign-out': { table: 'readWrite' },
   // Lawyers, their e-mail and licence claims, their Google secrets.
@@ -75,10 +71,25 @@ export interface ApiProps {
   /** The secret CloudFront adds to the requests it forwards. */
   readonly originVerify: OriginVerify;
   /**
-   * Stage-wide throttling, before any Lambda runs.
+   * Throttling before any Lambda runs, applied to each route that has none of its own.
    * @default { rateLimit: 50, burstLimit: 100 }
    */
-  readonly throttle?: apigwv2.ThrottleSettings;
+  readonly throttle?: Throttle;
+  /**
+   * Routes with a throttle of their own, by route key (`POST /api/verify-license`).
+   * @default - none
+   */
+  readonly routeThrottles?: Readonly<Record<string, Throttle>>;
+  /**
+   * How long the access logs are kept.
+   * @default logs.RetentionDays.ONE_MONTH
+   */
+  readonly accessLogRetention?: logs.RetentionDays;
+  /**
+   * What happens to the access logs when the stack is deleted.
+   * @default RemovalPolicy.RETAIN
+   */
+  readonly removalPolicy?: RemovalPolicy;
 }
 
 /** Fields of the JSON access log (HTTP API `$context` variables); no header, body or token. */
@@ -98,7 +109,9 @@ const ACCESS_LOG_FORMAT = JSON.stringify({
 /**
  * The HTTP API: one Lambda function per handler of the route table, one route per entry, each
  * function bound to the server keys and to what `HANDLER_BINDINGS` declares for it. Served to
- * browsers through CloudFront under `/api/*` (same origin, so no CORS).
+ * browsers through CloudFront under `/api/*` (same origin, so no CORS), and only through it: every
+ * function reads the origin secret CloudFront adds, and refuses a request without it (the
+ * execute-api address stays reachable, but answers nothing but 403).
  */
 export class Api extends Construct {
   readonly httpApi: apigwv2.HttpApi;
@@ -107,15 +120,19 @@ export class Api extends Construct {
   constructor(scope: Construct, id: string, props: ApiProps) {
     super(scope, id);
     const throttle = props.throttle ?? { rateLimit: 50, burstLimit: 100 };
+    const routeThrottles = props.routeThrottles ?? {};
     const handlers = handlerNames();
-    validate(handlers, throttle);
+    validate(handlers, throttle, routeThrottles);
 
     this.httpApi = new apigwv2.HttpApi(this, 'HttpApi', {
       description: 'API de l’assistant juridique (servie sous /api/* par CloudFront)',
       createDefaultStage: false,
     });
-    const accessLogs = new logs.LogGroup(this, 'AccessLogs', { retention: logs.RetentionDays.ONE_MONTH });
-    new apigwv2.HttpStage(this, 'DefaultStage', {
+    const accessLogs = new logs.LogGroup(this, 'AccessLogs', {
+      retention: props.accessLogRetention ?? logs.RetentionDays.ONE_MONTH,
+      removalPolicy: props.removalPolicy ?? RemovalPolicy.RETAIN,
+    });
+    const stage = new apigwv2.HttpStage(this, 'DefaultStage', {
       httpApi: this.httpApi,
       autoDeploy: true,
       throttle,
@@ -136,8 +153,8 @@ export class Api extends Construct {
       const bindings = HANDLER_BINDINGS[name]!;
       props.table.bindTable(fn, bindings.table);
       props.appKeys.grantRead(fn);
+      props.originVerify.grantRead(fn);
       if (bindings.lawyerSecrets) props.lawyerSecrets.grantReadWrite(fn);
-      if (bindings.originVerify) props.originVerify.grantRead(fn);
       NagSuppressions.addResourceSuppressions(fn, [
         {
           id: 'Serverless-LambdaDLQ',
@@ -149,6 +166,7 @@ export class Api extends Construct {
       integrations.set(name, new HttpLambdaIntegration(`${name}Integration`, fn));
     }
 
+    const routes: apigwv2.HttpRoute[] = [];
     for (const [routeName, route] of Object.entries(ROUTES as Readonly<Record<string, RouteDefinition>>)) {
       const httpRoute = new apigwv2.HttpRoute(this, routeName, {
         httpApi: this.httpApi,
@@ -168,7 +186,25 @@ export class Api extends Construct {
                 `("${route.access}") before any work, as the route table declares.`,
         },
       ]);
+      routes.push(httpRoute);
     }
+
+    // Route-level throttles (the L2 stage has only the default one). A route's settings can only
+    // be written once the route exists.
+    const cfnStage = stage.node.defaultChild as apigwv2.CfnStage;
+    cfnStage.routeSettings = Object.fromEntries(
+      Object.entries(routeThrottles).map(([key, limit]) => [
+        key,
+        // A JSON property: CloudFormation's own (Pascal-case) names.
+        { ThrottlingRateLimit: limit.rateLimit, ThrottlingBurstLimit: limit.burstLimit },
+      ]),
+    );
+    for (const route of routes) stage.node.addDependency(route);
+  }
+
+  /** Every function of the API, for the alarms. */
+  get allFunctions(): readonly AppFunction[] {
+    return [...this.functions.values()];
   }
 
   /** The function of a handler of the route table, for the constructs that bind it to more. */
@@ -177,14 +213,13 @@ export class Api extends Construct {
     if (!fn) throw new Error(`Aucune fonction pour le handler ${handler}`);
     return fn;
   }
-
-  /** The API's own endpoint (`https://<id>.execute-api.<region>.amazonaws.com`). */
-  get url(): string {
-    return this.httpApi.apiEndpoint;
-  }
 }
 
-function validate(handlers: readonly string[], throttle: apigwv2.ThrottleSettings): void {
+function validate(
+  handlers: readonly string[],
+  throttle: Throttle,
+  routeThrottles: Readonly<Record<string, Throttle>>,
+): void {
   const problems: string[] = [];
   const undeclared = handlers.filter((name) => !(name in HANDLER_BINDINGS));
   if (undeclared.length > 0) {
@@ -192,8 +227,12 @@ function validate(handlers: readonly string[], throttle: apigwv2.ThrottleSetting
       `no bindings declared for handler(s) ${undeclared.join(', ')} (HANDLER_BINDINGS in lib/constructs/api.ts)`,
     );
   }
-  if (!((throttle.rateLimit ?? 0) > 0 && (throttle.burstLimit ?? 0) > 0)) {
-    problems.push('throttle needs a positive rateLimit and burstLimit');
+  const positive = (limit: Throttle) => limit.rateLimit > 0 && limit.burstLimit > 0;
+  if (!positive(throttle)) problems.push('throttle needs a positive rateLimit and burstLimit');
+  const keys = new Set(Object.values(ROUTES as Readonly<Record<string, RouteDefinition>>).map(routeKey));
+  for (const [key, limit] of Object.entries(routeThrottles)) {
+    if (!keys.has(key)) problems.push(`routeThrottles names no route of the table: "${key}"`);
+    if (!positive(limit)) problems.push(`the throttle of ${key} needs a positive rateLimit and burstLimit`);
   }
   if (problems.length > 0) throw new Error(`Api: ${problems.join('; ')}`);
 }

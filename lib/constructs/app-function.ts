@@ -1,14 +1,18 @@
 import { existsSync } from 'node:fs';
 import { extname, isAbsolute } from 'node:path';
 
-import { Duration } from 'aws-cdk-lib';
+import { Duration, RemovalPolicy, Stack } from 'aws-cdk-lib';
 import * as iam from 'aws-cdk-lib/aws-iam';
 import * as lambda from 'aws-cdk-lib/aws-lambda';
+import * as destinations from 'aws-cdk-lib/aws-lambda-destinations';
 import { NodejsFunction, OutputFormat } from 'aws-cdk-lib/aws-lambda-nodejs';
 import * as logs from 'aws-cdk-lib/aws-logs';
+import type * as sqs from 'aws-cdk-lib/aws-sqs';
 import { NagSuppressions } from 'cdk-nag';
 import type { Construct } from 'constructs';
 
+import { METRICS_SERVICE } from '../../functions/domain/metrics';
+import { stageSettingsOf } from '../settings';
 import { REPOSITORY_ROOT, repositoryPath } from './repository';
 
 /**
@@ -40,9 +44,20 @@ export interface AppFunctionProps {
   readonly environment?: Readonly<Record<string, string>>;
   /**
    * How long the function's logs are kept.
-   * @default logs.RetentionDays.ONE_MONTH
+   * @default the stage's log retention, else logs.RetentionDays.ONE_MONTH
    */
   readonly logRetention?: logs.RetentionDays;
+  /**
+   * For a function invoked asynchronously (by EventBridge Scheduler): the on-failure destination
+   * where Lambda puts an event whose every attempt threw, after `retryAttempts` retries, with the
+   * error, so that a failing run is kept rather than dropped.
+   * @default - none (a function called synchronously or by an event source mapping)
+   */
+  readonly asyncFailures?: {
+    readonly queue: sqs.IQueue;
+    readonly retryAttempts: number;
+    readonly maxEventAge: Duration;
+  };
 }
 
 /**
@@ -63,8 +78,10 @@ export class AppFunction extends NodejsFunction {
     // The role and the log group are created beside the function (constructor arguments), so
     // the role gets no AWSLambdaBasicExecutionRole managed policy: it may write to this log
     // group only, not create log groups anywhere.
+    const stage = stageSettingsOf(scope);
     const logGroup = new logs.LogGroup(scope, `${id}Logs`, {
-      retention: props.logRetention ?? logs.RetentionDays.ONE_MONTH,
+      retention: props.logRetention ?? stage?.logRetention ?? logs.RetentionDays.ONE_MONTH,
+      removalPolicy: stage?.removalPolicy ?? RemovalPolicy.RETAIN,
     });
     const role = new iam.Role(scope, `${id}Role`, {
       assumedBy: new iam.ServicePrincipal('lambda.amazonaws.com'),
@@ -83,9 +100,26 @@ export class AppFunction extends NodejsFunction {
       role,
       logGroup,
       tracing: lambda.Tracing.ACTIVE,
+      // Powertools writes one JSON object per line; in Lambda's JSON format they stay as they are
+      // (no text prefix), and Lambda's own lines (START, REPORT) are JSON too.
+      loggingFormat: lambda.LoggingFormat.JSON,
       projectRoot: REPOSITORY_ROOT,
       depsLockFilePath: repositoryPath('package-lock.json'),
-      environment: { NODE_OPTIONS: '--enable-source-maps', ...props.environment },
+      environment: {
+        NODE_OPTIONS: '--enable-source-maps',
+        // Powertools: one metrics namespace per stack, so two stages in one account never mix.
+        POWERTOOLS_SERVICE_NAME: METRICS_SERVICE,
+        POWERTOOLS_METRICS_NAMESPACE: Stack.of(scope).stackName,
+        POWERTOOLS_LOG_LEVEL: stage?.logLevel ?? 'INFO',
+        ...props.environment,
+      },
+      ...(props.asyncFailures
+        ? {
+            onFailure: new destinations.SqsDestination(props.asyncFailures.queue),
+            retryAttempts: props.asyncFailures.retryAttempts,
+            maxEventAge: props.asyncFailures.maxEventAge,
+          }
+        : {}),
       bundling: {
         format: OutputFormat.ESM,
         mainFields: ['module', 'main'],
@@ -108,6 +142,16 @@ export class AppFunction extends NodejsFunction {
         reason: 'Pinned to nodejs22.x on purpose, see AwsSolutions-L1.',
       },
     ]);
+    if (props.asyncFailures) {
+      NagSuppressions.addResourceSuppressions(this, [
+        {
+          id: 'Serverless-LambdaDLQ',
+          reason:
+            'Its asynchronous failures go to an on-failure destination (asyncFailures), which keeps ' +
+            'the error with the event; a dead-letter queue as well would keep each failure twice.',
+        },
+      ]);
+    }
     NagSuppressions.addResourceSuppressions(
       role,
       [

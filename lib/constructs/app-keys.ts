@@ -25,18 +25,34 @@ export const APP_KEYS_SECRET_ARN_ENV = ENVIRONMENT.appKeysSecretArn;
  *
  * Never change the secret's generation settings: CloudFormation would generate a new value and
  * the custom resource would then write new keys, signing everyone out and invalidating every
- * licence key (their hashes use `licenseHashKey`). For the same reason the secret is retained
- * when the stack is deleted, like the table.
+ * licence key (their hashes use `licenseHashKey`). For the same reason prod retains the secret
+ * when the stack is deleted, like the table, and keeps a replica in a second region.
  */
+export interface AppKeysProps {
+  /**
+   * What happens to the secret when the stack is deleted.
+   * @default RemovalPolicy.RETAIN (losing the keys makes every licence key unreadable)
+   */
+  readonly removalPolicy?: RemovalPolicy;
+  /**
+   * A second region where Secrets Manager keeps a read-only replica of the secret, kept in sync
+   * with every change: the keys survive the loss of the main region's secret (it can be promoted
+   * to a standalone secret there; docs/operations.md, "Recovering the server keys").
+   * @default - no replica
+   */
+  readonly replicaRegion?: string;
+}
+
 export class AppKeys extends Construct {
   readonly secret: secretsmanager.Secret;
   private readonly keys: CustomResource;
 
-  constructor(scope: Construct, id: string) {
+  constructor(scope: Construct, id: string, props: AppKeysProps = {}) {
     super(scope, id);
     this.secret = new secretsmanager.Secret(this, 'Secret', {
       description: 'Clés du serveur : signature des sessions, hachage et chiffrement des clés de licence',
-      removalPolicy: RemovalPolicy.RETAIN,
+      removalPolicy: props.removalPolicy ?? RemovalPolicy.RETAIN,
+      ...(props.replicaRegion ? { replicaRegions: [{ region: props.replicaRegion }] } : {}),
     });
     NagSuppressions.addResourceSuppressions(this.secret, [
       {

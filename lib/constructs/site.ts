@@ -1,7 +1,7 @@
 import { existsSync, statSync } from 'node:fs';
 import { isAbsolute, join } from 'node:path';
 
-import { Duration, Stack } from 'aws-cdk-lib';
+import { Duration, RemovalPolicy, Stack } from 'aws-cdk-lib';
 import type * as apigwv2 from 'aws-cdk-lib/aws-apigatewayv2';
 import * as cloudfront from 'aws-cdk-lib/aws-cloudfront';
 import * as origins from 'aws-cdk-lib/aws-cloudfront-origins';
@@ -12,6 +12,7 @@ import * as s3deploy from 'aws-cdk-lib/aws-s3-deployment';
 import { NagSuppressions } from 'cdk-nag';
 import { Construct } from 'constructs';
 
+import { stageSettingsOf } from '../settings';
 import { CONTENT_SECURITY_POLICY } from '../site-headers';
 
 export interface SiteProps {
@@ -187,8 +188,10 @@ export class Site extends Construct {
   private deploy(props: SiteProps): void {
     // One role and one log group for the deployment function CDK provides, so it gets no
     // managed policy and no log group of unlimited retention.
+    const stage = stageSettingsOf(this);
     const deploymentLogs = new logs.LogGroup(this, 'DeploymentLogs', {
-      retention: logs.RetentionDays.ONE_MONTH,
+      retention: stage?.logRetention ?? logs.RetentionDays.ONE_MONTH,
+      removalPolicy: stage?.removalPolicy ?? RemovalPolicy.RETAIN,
     });
     const deploymentRole = new iam.Role(this, 'DeploymentRole', {
       assumedBy: new iam.ServicePrincipal('lambda.amazonaws.com'),

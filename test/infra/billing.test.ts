@@ -97,11 +97,11 @@ describe('Billing', () => {
     expect(actionsOf(statementsOf(template, stack, checkout))).not.toContain('ses:SendEmail');
   });
 
-  it('takes the sender from a deployment parameter when no context gives it', () => {
-    const other = new Stack(createTestApp(), 'BillingParameter', { env: TEST_ENV });
-    new Billing(other, 'Billing').bind(bareFunction(other, 'Fn'), 'https://site.example', { mail: true });
-
-    Template.fromStack(other).hasParameter('MailFrom', { Type: 'String', AllowedPattern: Match.anyValue() });
+  it('asks for no deployment parameter: the sender is a checked context value', () => {
+    expect(template.toJSON().Parameters ?? {}).not.toHaveProperty('MailFrom');
+    template.hasResourceProperties('AWS::Lambda::Function', {
+      Environment: { Variables: Match.objectLike({ [BILLING_ENVIRONMENT.mailFrom]: SENDER }) },
+    });
   });
 
   it('refuses a sender that is not a bare e-mail address', () => {

@@ -46,9 +46,11 @@ describe('cdk-nag', () => {
     const contents = await Promise.all(reports.map((file) => readFile(join(outdir, file), 'utf8')));
     const text = contents.join('\n');
     expect(reports).toHaveLength(2);
-    expect(text).toMatch(/"AwsSolutions-SMG4","AssistantJuridique\/AppKeys\/Secret\/Resource","Suppressed"/);
     expect(text).toMatch(
-      /"Serverless-LambdaDLQ","AssistantJuridique\/Api\/verify-license\/Resource","Suppressed"/,
+      /"AwsSolutions-SMG4","AssistantJuridique-prod\/AppKeys\/Secret\/Resource","Suppressed"/,
+    );
+    expect(text).toMatch(
+      /"Serverless-LambdaDLQ","AssistantJuridique-prod\/Api\/verify-license\/Resource","Suppressed"/,
     );
   });
 });

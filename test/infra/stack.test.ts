@@ -154,11 +154,11 @@ describe('functions', () => {
     }
   });
 
-  it('keeps every function log for one month in its own log group', () => {
+  it('keeps every function log for the prod stage’s three months in its own log group', () => {
     for (const name of handlerNames()) {
       const logGroup = (propertiesOf(functionIdOf(name)).LoggingConfig as { LogGroup: { Ref: string } })
         .LogGroup.Ref;
-      expect(propertiesOf(logGroup)).toMatchObject({ RetentionInDays: 30 });
+      expect(propertiesOf(logGroup)).toMatchObject({ RetentionInDays: 90 });
     }
   });
 });
@@ -199,8 +199,8 @@ describe('permissions', () => {
       const readable = readOnly.flatMap((s) =>
         asArray(s.Resource).map((resource) => JSON.stringify(resource)),
       );
-      const expected = [refOf(appKeysSecretId())];
-      if (HANDLER_BINDINGS[name]?.originVerify) expected.push(refOf(originVerifySecretId()));
+      // Every handler checks the origin secret: only CloudFront reaches the API.
+      const expected = [refOf(appKeysSecretId()), refOf(originVerifySecretId())];
       // Manual runs sign their webhook call like the worker does.
       if (name === 'execute-webhook') expected.push(refOf(signingSecretId()));
       expect(new Set(readable), name).toEqual(new Set(expected));
@@ -222,7 +222,9 @@ describe('permissions', () => {
       const others = secretStatements.filter((s) => !readOnly.includes(s) && !stripeReads.includes(s));
       if (HANDLER_BINDINGS[name]?.lawyerSecrets) {
         expect(others, name).toHaveLength(1);
-        expect(JSON.stringify(others[0]?.Resource)).toContain(':secret:AssistantJuridique/lawyer-secrets/*');
+        expect(JSON.stringify(others[0]?.Resource)).toContain(
+          ':secret:AssistantJuridique-prod/lawyer-secrets/*',
+        );
       } else {
         expect(others, name).toEqual([]);
       }
@@ -412,10 +414,14 @@ describe('site', () => {
 });
 
 describe('outputs', () => {
-  it('gives the site URL, the API URL, the table name and the app-keys secret ARN', () => {
-    for (const output of ['SiteUrl', 'ApiUrl', 'TableName', 'AppKeysSecretArn']) {
+  it('gives the site URL, the table name, the app-keys secret ARN, the alarm topic and the dashboard', () => {
+    for (const output of ['SiteUrl', 'TableName', 'AppKeysSecretArn', 'AlarmTopicArn', 'DashboardName']) {
       template.hasOutput(output, { Value: Match.anyValue() });
     }
     template.hasOutput('AppKeysSecretArn', { Value: { Ref: appKeysSecretId() } });
+  });
+
+  it('no longer advertises the execute-api address: only CloudFront reaches the API', () => {
+    expect(Object.keys(template.toJSON().Outputs)).not.toContain('ApiUrl');
   });
 });

@@ -6,17 +6,35 @@ import { join } from 'node:path';
 import { App } from 'aws-cdk-lib';
 
 import { repositoryPath } from '../../lib/constructs/repository';
+import { type StageSettings, stageSettings } from '../../lib/settings';
 import { AssistantJuridiqueStack } from '../../lib/stack';
 
 /** The account and region the test stack is synthesized for, as `cdk deploy` would. */
 export const TEST_ENV = { account: '123456789012', region: 'eu-west-3' } as const;
 
-/** An app with the feature flags of `cdk.json`, so tests synthesize what `cdk synth` does. */
-export function createTestApp(): App {
+/** The context values `npm run synth` is given for prod in docs/operations.md. */
+export const PROD_CONTEXT = {
+  stage: 'prod',
+  mailFrom: 'licences@cabinet.example',
+  alarmEmail: 'ops@cabinet.example',
+} as const;
+
+/** The settings of a stage from context values, as `bin/app.ts` reads them. */
+export const settingsFrom = (context: Readonly<Record<string, unknown>>): StageSettings =>
+  stageSettings((key) => context[key]);
+
+/**
+ * An app with the feature flags of `cdk.json`, so tests synthesize what `cdk synth` does.
+ * `bundle: false` skips esbuild (the functions get a placeholder asset), for tests that only read
+ * the template: bundling every function is most of a synthesis' time.
+ */
+export function createTestApp(options: { readonly bundle?: boolean } = {}): App {
   const { context } = JSON.parse(readFileSync(repositoryPath('cdk.json'), 'utf8')) as {
     context: Record<string, unknown>;
   };
-  return new App({ context });
+  return new App({
+    context: { ...context, ...(options.bundle === false ? { 'aws:cdk:bundling-stacks': [] } : {}) },
+  });
 }
 
 /** A built-SPA stand-in: index.html and one hashed asset, in a fresh temporary directory. */
@@ -31,7 +49,18 @@ export async function createSiteFixture(): Promise<{
   return { dir, remove: () => rm(dir, { recursive: true, force: true }) };
 }
 
-/** The production stack over the real handlers (bundled by esbuild) and the given site directory. */
-export function createTestStack(siteDir: string): AssistantJuridiqueStack {
-  return new AssistantJuridiqueStack(createTestApp(), 'AssistantJuridique', { siteDir, env: TEST_ENV });
+/**
+ * The prod stack over the real handlers (bundled by esbuild unless `bundle: false`) and the given
+ * site directory.
+ */
+export function createTestStack(
+  siteDir: string,
+  options: { readonly settings?: StageSettings; readonly bundle?: boolean } = {},
+): AssistantJuridiqueStack {
+  const settings = options.settings ?? settingsFrom(PROD_CONTEXT);
+  return new AssistantJuridiqueStack(createTestApp({ bundle: options.bundle }), settings.stackName, {
+    siteDir,
+    settings,
+    env: TEST_ENV,
+  });
 }
