@@ -15,6 +15,7 @@ import {
 import { createdSortKey, createTable, type Table } from '../functions/data/table';
 import { type WorkflowRecord, workflowKey } from '../functions/data/workflows';
 import { chunks, mapWithConcurrency } from '../functions/domain/concurrency';
+import { noMetrics } from '../functions/domain/metrics';
 import { SchedulerService } from '../functions/domain/scheduler';
 import type { AppDependencies, Clock, Logger } from '../functions/runtime/dependencies';
 import { systemClock } from '../functions/runtime/dependencies';
@@ -325,6 +326,7 @@ function benchDependencies(table: Table, queue: AppDependencies['webhookQueue'])
     appKeys: () => Promise.reject(new Error('Pas de clés dans le banc')),
     clock: systemClock,
     logger: quietLogger,
+    metrics: noMetrics,
     lawyerSecrets: {
       put: () => Promise.reject(new Error('Pas de secrets dans le banc')),
       get: async () => null,

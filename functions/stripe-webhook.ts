@@ -6,8 +6,9 @@ import type { StripeWebhookReply } from '../shared/routes/billing';
 import { billingContextOf } from './domain/billing-context';
 import { WebhookSignatureError } from './domain/billing-errors';
 import { HttpError } from './domain/errors';
+import { METRIC } from './domain/metrics';
 import { type ApiEvent, type ApiHandler, type ApiResult, jsonResult } from './http/api-event';
-import { errorReply, type RouteContext } from './http/middlewares';
+import { errorReply, originVerified, type RouteContext } from './http/middlewares';
 import { lambdaEntry } from './http/route-handler';
 import type { AppDependencies } from './runtime/dependencies';
 
@@ -37,12 +38,15 @@ function rawBodyOf(event: ApiEvent): string {
  * 200. Being applied by a concurrent delivery: 409, so that Stripe delivers it again.
  *
  * Not built with `apiHandler`: the route has no JSON schema and no session, and the body must
- * reach the signature check untouched, so the pipeline is the error handler alone.
+ * reach the signature check untouched, so the pipeline is the origin check and the error handler.
+ * Stripe posts to the site's address (`<SiteUrl>/api/stripe-webhook`), so CloudFront adds the
+ * origin secret to its requests too.
  */
 export const createStripeWebhookHandler = (deps: AppDependencies): ApiHandler => {
   const route = ROUTES.stripeWebhook;
   const billing = billingContextOf(deps);
   const pipeline = middy<ApiEvent, ApiResult, Error, RouteContext>()
+    .use(originVerified(deps.originSecret))
     .use(errorReply(deps.logger, route))
     .handler(async (event) => {
       const rawBody = rawBodyOf(event);
@@ -51,8 +55,10 @@ export const createStripeWebhookHandler = (deps: AppDependencies): ApiHandler =>
       try {
         verified = payments.constructWebhookEvent(rawBody, event.headers?.['stripe-signature']);
       } catch (error) {
-        if (error instanceof WebhookSignatureError)
+        if (error instanceof WebhookSignatureError) {
           deps.logger.warn('Webhook Stripe refusé', { errorName: error.name, reason: error.message });
+          deps.metrics.count(METRIC.stripeWebhookRejected);
+        }
         throw error;
       }
       const outcome = await service.handleWebhookEvent(verified);
@@ -60,6 +66,7 @@ export const createStripeWebhookHandler = (deps: AppDependencies): ApiHandler =>
         deps.logger.info('Webhook Stripe différé', { eventId: verified.id, eventType: verified.type });
         return jsonResult(409, { error: MESSAGES.subscription.webhookBusy });
       }
+      if (outcome === 'applied') deps.metrics.count(METRIC.stripeEventApplied);
       const reply: StripeWebhookReply = { received: true, outcome };
       return jsonResult(200, reply);
     });

@@ -18,6 +18,7 @@ export const createWebhookWorkerHandler = (deps: AppDependencies) => {
     queue: deps.webhookQueue,
     clock: deps.clock,
     logger: deps.logger,
+    metrics: deps.metrics,
     webhookSigningSecret: deps.webhookSigningSecret,
     allowPrivateWebhooks: deps.allowPrivateWebhooks,
   });

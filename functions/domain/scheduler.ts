@@ -21,6 +21,7 @@ import { isConditionFailure, type Table } from '../data/table';
 import { toWorkflowRecord, type WorkflowRecord, workflowKey } from '../data/workflows';
 import type { Clock, Logger } from '../runtime/dependencies';
 import { chunks, mapWithConcurrency } from './concurrency';
+import { METRIC, type Metrics, noMetrics } from './metrics';
 import { WEBHOOK_QUEUE } from './scheduling-settings';
 
 /** What starts a scheduler run: the minute schedule, or an admin (spec §7 workflow-scheduler). */
@@ -31,6 +32,8 @@ export interface SchedulerDependencies {
   readonly queue: DispatchQueue;
   readonly clock: Clock;
   readonly logger: Logger;
+  /** Due slots found, claimed and enqueued per run. @default noMetrics */
+  readonly metrics?: Metrics;
 }
 
 /** Conditional writes in flight at once while claiming. */
@@ -95,6 +98,10 @@ export class SchedulerService {
 
     const succeeded = executions.filter((execution) => execution.status === 'success').length;
     const failed = executions.length - succeeded;
+    const metrics = this.deps.metrics ?? noMetrics;
+    metrics.count(METRIC.dueFound, candidates.length);
+    metrics.count(METRIC.dueClaimed, claims.length);
+    metrics.count(METRIC.dueEnqueued, succeeded);
     const summary = forced ? MESSAGES.scheduler.forcedSummary : MESSAGES.scheduler.summary;
     this.deps.logger.info('Planificateur exécuté', {
       trigger,

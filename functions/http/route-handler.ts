@@ -6,7 +6,13 @@ import { ROUTES, type RouteDefinition, type RouteName, type Routes, routeKey } f
 import { SessionService } from '../domain/sessions';
 import type { AppDependencies } from '../runtime/dependencies';
 import { type ApiEvent, type ApiHandler, type ApiResult, clientAddressOf, jsonResult } from './api-event';
-import { authorizedSession, errorReply, type RouteContext, validatedJsonBody } from './middlewares';
+import {
+  authorizedSession,
+  errorReply,
+  originVerified,
+  type RouteContext,
+  validatedJsonBody,
+} from './middlewares';
 
 type BodyOf<N extends RouteName> = Routes[N] extends { request: infer S extends z.ZodType }
   ? z.output<S>
@@ -44,7 +50,7 @@ export type RouteImplementations = { [N in RouteName]?: RouteImplementation<N> }
 
 /**
  * Builds the Lambda handler of one backend call or resource: for each route it serves, a middy
- * pipeline (session and role, validated body, then the error handler last) around the route's
+ * pipeline (origin secret, session and role, validated body, then the error handler last) around the route's
  * implementation. A resource handler serving several routes dispatches on the route key.
  */
 export function apiHandler(deps: AppDependencies, implementations: RouteImplementations): ApiHandler {
@@ -61,6 +67,7 @@ export function apiHandler(deps: AppDependencies, implementations: RouteImplemen
     const route: RouteDefinition = ROUTES[name as RouteName];
     const run = implementation as (request: RouteRequest<RouteName>) => Promise<unknown>;
     const pipeline = middy<ApiEvent, ApiResult, Error, RouteContext>()
+      .use(originVerified(deps.originSecret))
       .use(authorizedSession(route, sessionService))
       .use(validatedJsonBody(route))
       .use(errorReply(deps.logger, route))
@@ -90,14 +97,17 @@ export function apiHandler(deps: AppDependencies, implementations: RouteImplemen
 /**
  * The Lambda entry of a handler file: the AWS composition root is built on the first invocation
  * (and then kept), so importing a handler file outside Lambda touches no environment variable.
+ * Each invocation is observed by Powertools (request id on the logs, metrics flushed at its end).
  */
 export function lambdaEntry(create: (deps: AppDependencies) => ApiHandler): ApiHandler {
   let handler: ApiHandler | undefined;
   return async (event, context) => {
-    if (!handler) {
-      const { awsDependencies } = await import('../runtime/aws');
-      handler = create(awsDependencies());
-    }
-    return handler(event, context);
+    const [{ awsDependencies }, { observeInvocation }] = await Promise.all([
+      import('../runtime/aws'),
+      import('../runtime/powertools'),
+    ]);
+    handler ??= create(awsDependencies());
+    const run = handler;
+    return observeInvocation(context, () => run(event, context));
   };
 }

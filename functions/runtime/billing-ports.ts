@@ -1,11 +1,11 @@
-import type { SecretsManagerClient } from '@aws-sdk/client-secrets-manager';
 import { SESv2Client } from '@aws-sdk/client-sesv2';
 import { SesMailer } from '../adapters/ses-mailer';
 import { StripePayments } from '../adapters/stripe-payments';
 import type { Mailer } from '../domain/mailer';
 import type { Payments } from '../domain/payments';
-import { cachedSecret } from './cached-secret';
+import { cachedSecret, type SecretReading } from './cached-secret';
 import { lazyEnv, requiredEnv } from './environment';
+import { tracer } from './powertools';
 
 /** What the billing handlers need from the world beyond the table, keys, clock and logger. */
 export interface BillingPorts {
@@ -55,32 +55,44 @@ export function publicOriginOf(value: string): string {
 /**
  * The AWS side: Stripe's secret key (and, for the webhook function, its signing secret) from
  * Secrets Manager, SES for e-mail, the site's origin from the environment. Everything is read on
- * first use, once per execution environment, so that the functions without billing never need it.
+ * first use, so that the functions without billing never need it; the secrets are read again at
+ * most every 5 minutes, and a new key builds a new Stripe client: a rolled key is picked up
+ * without a deployment.
  */
-export function awsBillingPorts(secrets: SecretsManagerClient): BillingPorts {
+export function awsBillingPorts(reading: SecretReading): BillingPorts {
   const apiKey = cachedSecret(
-    secrets,
+    reading,
+    'de la clé API Stripe',
     lazyEnv(BILLING_ENVIRONMENT.stripeSecretKeyArn),
     stripeKeyOf(['sk_live_', 'sk_test_', 'rk_live_', 'rk_test_'], 'une clé secrète sk_…'),
   );
   const webhookSecret = cachedSecret(
-    secrets,
+    reading,
+    'de signature du webhook Stripe',
     lazyEnv(BILLING_ENVIRONMENT.stripeWebhookSecretArn),
     stripeKeyOf(['whsec_'], 'un secret de signature whsec_…'),
   );
-  let payments: Promise<Payments> | undefined;
+  let current: { key: string; signingSecret: string | undefined; payments: Payments } | undefined;
   return {
-    payments: () => {
-      payments ??= Promise.all([
+    payments: async () => {
+      const [key, signingSecret] = await Promise.all([
         apiKey(),
         process.env[BILLING_ENVIRONMENT.stripeWebhookSecretArn] ? webhookSecret() : undefined,
-      ]).then(([key, signingSecret]) => new StripePayments({ apiKey: key, webhookSecret: signingSecret }));
-      payments.catch(() => {
-        payments = undefined;
-      });
-      return payments;
+      ]);
+      if (current?.key !== key || current.signingSecret !== signingSecret) {
+        current = {
+          key,
+          signingSecret,
+          payments: new StripePayments({ apiKey: key, webhookSecret: signingSecret }),
+        };
+      }
+      return current.payments;
     },
-    mailer: new SesMailer(new SESv2Client({}), lazyEnv(BILLING_ENVIRONMENT.mailFrom)),
+    mailer: new SesMailer(
+      tracer.captureAWSv3Client(new SESv2Client({})),
+      lazyEnv(BILLING_ENVIRONMENT.mailFrom),
+      reading.metrics,
+    ),
     publicUrl: () => publicOriginOf(requiredEnv(BILLING_ENVIRONMENT.publicBaseUrl)),
   };
 }

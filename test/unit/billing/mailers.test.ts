@@ -6,6 +6,7 @@ import type { SESv2Client } from '@aws-sdk/client-sesv2';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { SesMailer } from '../../../functions/adapters/ses-mailer';
 import { licenseKeyEmail } from '../../../functions/domain/emails';
+import { RecordedMetrics } from '../../../functions/domain/metrics';
 import { OutboxMailer } from '../../../lib/local/outbox-mailer';
 
 const LICENSE_KEY = 'NOTARY-AB12CD34';
@@ -73,7 +74,7 @@ describe('SesMailer', () => {
     } as unknown as SESv2Client;
 
     // Act
-    await new SesMailer(client, () => 'licences@cabinet.example').send(message);
+    await new SesMailer(client, () => 'licences@cabinet.example', new RecordedMetrics()).send(message);
 
     // Assert
     expect(sent).toEqual([
