@@ -5,15 +5,10 @@ import type { AddressInfo } from 'node:net';
 import { DeleteTableCommand } from '@aws-sdk/client-dynamodb';
 import { BatchWriteCommand, QueryCommand, ScanCommand } from '@aws-sdk/lib-dynamodb';
 import { generateWebhookSecret } from '../functions/adapters/webhook-signature';
-import {
-  allDuePartitions,
-  DUE_SHARDS,
-  dueBound,
-  dueIndexKeys,
-  LOOK_AHEAD_MS,
-} from '../functions/data/due-index';
-import { createdSortKey, createTable, type Table } from '../functions/data/table';
-import { type WorkflowRecord, workflowKey } from '../functions/data/workflows';
+import { dueIndexKeys, LOOK_AHEAD_MS } from '../functions/data/due-index';
+import { allDuePartitions, createdSortKey, DUE_SHARDS, dueBound, workflowKey } from '../functions/data/keys';
+import { createTable, type Table } from '../functions/data/table';
+import type { WorkflowRecord } from '../functions/data/workflows';
 import { chunks, mapWithConcurrency } from '../functions/domain/concurrency';
 import { noMetrics } from '../functions/domain/metrics';
 import { SchedulerService } from '../functions/domain/scheduler';

@@ -4,12 +4,12 @@ import { MESSAGES } from '../shared/messages';
 import { ROUTES, routeKey } from '../shared/routes';
 import type { StripeWebhookReply } from '../shared/routes/billing';
 import { billingContextOf } from './domain/billing-context';
-import { WebhookSignatureError } from './domain/billing-errors';
-import { HttpError } from './domain/errors';
+import { WebhookSignatureInvalidError } from './domain/billing-errors';
+import { ConflictError } from './domain/errors';
 import { METRIC } from './domain/metrics';
 import { type ApiEvent, type ApiHandler, type ApiResult, jsonResult } from './http/api-event';
-import { errorReply, originVerified, type RouteContext } from './http/middlewares';
-import { lambdaEntry } from './http/route-handler';
+import { bodyTextOf, errorReply, originVerified, type RouteContext } from './http/middlewares';
+import { byRouteKey, lambdaEntry } from './http/route-handler';
 import type { AppDependencies } from './runtime/dependencies';
 
 /**
@@ -19,28 +19,16 @@ import type { AppDependencies } from './runtime/dependencies';
 export const MAX_WEBHOOK_BODY_BYTES = 512 * 1024;
 
 /**
- * The body exactly as Stripe sent it. API Gateway may hand it over base64-encoded; the signature
- * covers the bytes, so it is decoded, never re-serialised.
- */
-function rawBodyOf(event: ApiEvent): string {
-  const raw = event.body ?? '';
-  if (raw.length > MAX_WEBHOOK_BODY_BYTES * 2) throw new HttpError(413, MESSAGES.request.tooLarge);
-  const text = event.isBase64Encoded ? Buffer.from(raw, 'base64').toString('utf8') : raw;
-  if (Buffer.byteLength(text, 'utf8') > MAX_WEBHOOK_BODY_BYTES)
-    throw new HttpError(413, MESSAGES.request.tooLarge);
-  return text;
-}
-
-/**
  * POST /api/stripe-webhook (called by Stripe, no session): verifies the Stripe-Signature header
  * on the raw body before anything else — a missing, wrong or stale signature is a 400 and
  * nothing is written — then applies the event once. Applied, already applied or not listened to:
  * 200. Being applied by a concurrent delivery: 409, so that Stripe delivers it again.
  *
  * Not built with `apiHandler`: the route has no JSON schema and no session, and the body must
- * reach the signature check untouched, so the pipeline is the origin check and the error handler.
- * Stripe posts to the site's address (`<SiteUrl>/api/stripe-webhook`), so CloudFront adds the
- * origin secret to its requests too.
+ * reach the signature check untouched, so the pipeline is the origin check and the error handler;
+ * the size check (a larger limit) and the route dispatch are the pipeline's own. Stripe posts to
+ * the site's address (`<SiteUrl>/api/stripe-webhook`), so CloudFront adds the origin secret to its
+ * requests too.
  */
 export const createStripeWebhookHandler = (deps: AppDependencies): ApiHandler => {
   const route = ROUTES.stripeWebhook;
@@ -49,13 +37,14 @@ export const createStripeWebhookHandler = (deps: AppDependencies): ApiHandler =>
     .use(originVerified(deps.originSecret))
     .use(errorReply(deps.logger, route))
     .handler(async (event) => {
-      const rawBody = rawBodyOf(event);
+      // The body exactly as Stripe sent it: the signature covers the bytes.
+      const rawBody = bodyTextOf(event, MAX_WEBHOOK_BODY_BYTES);
       const { service, payments } = await billing();
       let verified: ReturnType<typeof payments.constructWebhookEvent>;
       try {
         verified = payments.constructWebhookEvent(rawBody, event.headers?.['stripe-signature']);
       } catch (error) {
-        if (error instanceof WebhookSignatureError) {
+        if (error instanceof WebhookSignatureInvalidError) {
           deps.logger.warn('Webhook Stripe refusé', { errorName: error.name, reason: error.message });
           deps.metrics.count(METRIC.stripeWebhookRejected);
         }
@@ -64,16 +53,14 @@ export const createStripeWebhookHandler = (deps: AppDependencies): ApiHandler =>
       const outcome = await service.handleWebhookEvent(verified);
       if (outcome === 'busy') {
         deps.logger.info('Webhook Stripe différé', { eventId: verified.id, eventType: verified.type });
-        return jsonResult(409, { error: MESSAGES.subscription.webhookBusy });
+        // A conflict, so that Stripe delivers it again later (its status comes from the one table).
+        throw new ConflictError(MESSAGES.subscription.webhookBusy);
       }
       if (outcome === 'applied') deps.metrics.count(METRIC.stripeEventApplied);
       const reply: StripeWebhookReply = { received: true, outcome };
       return jsonResult(200, reply);
     });
-  return async (event, context) => {
-    if (event.routeKey !== routeKey(route)) return jsonResult(404, { error: MESSAGES.request.notFound });
-    return pipeline(event, context);
-  };
+  return byRouteKey(new Map([[routeKey(route), pipeline as ApiHandler]]));
 };
 
 export const handler = lambdaEntry(createStripeWebhookHandler);

@@ -1,7 +1,7 @@
 import { MESSAGES } from '../shared/messages';
 import { LawyerRepository } from './data/lawyers';
 import { billingContextOf, ownLicense } from './domain/billing-context';
-import { BadRequestError } from './domain/errors';
+import { InvalidInputError } from './domain/errors';
 import { apiHandler, lambdaEntry } from './http/route-handler';
 import type { AppDependencies } from './runtime/dependencies';
 
@@ -19,7 +19,7 @@ export const createUpdateLicenseEmailHandler = (deps: AppDependencies) => {
       ownLicense(session, body.licenseKey, vault);
       const profile = await lawyers.findByLicenseHash(session.licenseKeyHash);
       const email = profile?.email ?? session.email;
-      if (!email) throw new BadRequestError(MESSAGES.subscription.updateLicenseFailed);
+      if (!email) throw new InvalidInputError('email', MESSAGES.subscription.updateLicenseFailed);
       return service.updateLicenseEmail(body.licenseKey, email);
     },
   });

@@ -1,7 +1,11 @@
+import { TooManyAttemptsError } from './domain/errors';
 import { METRIC } from './domain/metrics';
 import { SignInService } from './domain/sign-in';
+import { statusOfClass } from './http/error-statuses';
 import { apiHandler, lambdaEntry, withStatus } from './http/route-handler';
 import type { AppDependencies } from './runtime/dependencies';
+
+const TOO_MANY_ATTEMPTS = statusOfClass(TooManyAttemptsError);
 
 /** POST /api/verify-license: checks a licence key and opens a session (spec §7 verify-license). */
 export const createVerifyLicenseHandler = (deps: AppDependencies) =>
@@ -9,9 +13,10 @@ export const createVerifyLicenseHandler = (deps: AppDependencies) =>
     verifyLicense: async ({ body, clientAddress }) => {
       const signIn = new SignInService(deps.table, await deps.appKeys(), deps.clock);
       const outcome = await signIn.verify(body.licenseKey, clientAddress);
-      if (outcome.statusCode === 429) deps.metrics.count(METRIC.signInThrottled);
+      if (outcome.throttled) deps.metrics.count(METRIC.signInThrottled);
       else if (!outcome.reply.valid) deps.metrics.count(METRIC.signInFailed);
-      return outcome.statusCode === 200 ? outcome.reply : withStatus(outcome.statusCode, outcome.reply);
+      // The refusal keeps the sign-in reply's shape (the form reads `valid`), so it is not an error.
+      return outcome.throttled ? withStatus(TOO_MANY_ATTEMPTS, outcome.reply) : outcome.reply;
     },
   });
 

@@ -3,7 +3,11 @@ import { randomInt } from 'node:crypto';
 import Stripe from 'stripe';
 
 import { PRICING, TEST_PROMO } from '../../shared/constants';
-import { PaymentsError, PromotionCodeRefusedError, WebhookSignatureError } from '../domain/billing-errors';
+import {
+  PaymentsError,
+  PromotionCodeRefusedError,
+  WebhookSignatureInvalidError,
+} from '../domain/billing-errors';
 import type {
   CheckoutSessionInput,
   CheckoutSessionLink,
@@ -282,7 +286,7 @@ export class StripePayments implements Payments {
     const { webhookSecret } = this.options;
     // A deployment error, not the caller's: a 500, so that Stripe keeps the event and retries.
     if (!webhookSecret) throw new Error('Secret de signature des webhooks Stripe non configuré');
-    if (!signatureHeader) throw new WebhookSignatureError('En-tête Stripe-Signature absent');
+    if (!signatureHeader) throw new WebhookSignatureInvalidError('En-tête Stripe-Signature absent');
     let event: Stripe.Event;
     try {
       event = this.stripe.webhooks.constructEvent(
@@ -294,7 +298,7 @@ export class StripePayments implements Payments {
         this.now(),
       );
     } catch (error) {
-      throw new WebhookSignatureError('Signature Stripe invalide ou trop ancienne', { cause: error });
+      throw new WebhookSignatureInvalidError('Signature Stripe invalide ou trop ancienne', { cause: error });
     }
     return toPaymentEvent(event);
   }

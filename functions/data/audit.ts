@@ -2,6 +2,7 @@ import { PutCommand, QueryCommand, type TransactWriteCommandInput } from '@aws-s
 import { z } from 'zod';
 
 import { RETENTION_DAYS } from '../../shared/constants';
+import { AUDIT_INDEX_PARTITION, AUDIT_PREFIX, auditEntryKey } from './keys';
 import type { Table } from './table';
 
 /** One audit entry as stored: who did what, when, to what. */
@@ -18,18 +19,12 @@ export interface AuditRecord {
 
 type TransactItem = NonNullable<TransactWriteCommandInput['TransactItems']>[number];
 
-const AUDIT_INDEX_PARTITION = 'AUDIT';
 /** Audit entries are kept as long as contractual records (spec §9: 5 years), then TTL removes them. */
 const RETENTION_SECONDS = Math.round(RETENTION_DAYS.billingYears * 365.25 * 24 * 60 * 60);
 
-const entryKey = (record: Pick<AuditRecord, 'at' | 'id'>) => ({
-  PK: `AUDIT#${record.at.slice(0, 7)}`,
-  SK: `${record.at}#${record.id}`,
-});
-
 /** The position after which the next page starts: the last key of a page, as DynamoDB gives it. */
 const PageKey = z.object({
-  PK: z.string().startsWith('AUDIT#'),
+  PK: z.string().startsWith(AUDIT_PREFIX),
   SK: z.string(),
   GSI1PK: z.literal(AUDIT_INDEX_PARTITION),
   GSI1SK: z.string(),
@@ -87,7 +82,7 @@ export class AuditRepository {
   }
 
   private putInput(record: AuditRecord) {
-    const key = entryKey(record);
+    const key = auditEntryKey(record);
     return {
       TableName: this.table.name,
       Item: {

@@ -1,10 +1,9 @@
-import { createHash } from 'node:crypto';
-
 import {
   DEFAULT_SCHEDULING_INTERVAL_MINUTES,
   SCHEDULING_INTERVAL_MINUTES,
   type WorkflowType,
 } from '../../shared/constants';
+import { duePartition, dueShardOf, dueSortKey } from './keys';
 
 /**
  * The due index (GSI `DueIndex`): the scheduler reads only workflows that are due, never the
@@ -16,10 +15,9 @@ import {
  *   no single index partition takes every write of the minute.
  * - `DueSK` is `<due time ISO>#<workflow id>`: one range query per shard (`DueSK <= bound`)
  *   returns exactly the workflows due before the bound, oldest first.
+ *
+ * The key formats are in keys.ts; this module holds the rules of when a workflow is due.
  */
-
-/** Index partitions; a constant, because an item's partition must not change between deploys. */
-export const DUE_SHARDS = 8;
 
 /** The due time of a workflow that never ran: before any real time, so it is due at once. */
 export const NEVER_RAN = '0000-00-00T00:00:00.000Z';
@@ -46,29 +44,6 @@ export interface DueIndexKeys {
   readonly DuePK: string;
   readonly DueSK: string;
 }
-
-/** The index partition of a workflow id: stable across processes, deploys and runtimes. */
-export function dueShardOf(workflowId: string): number {
-  return createHash('sha256').update(workflowId).digest().readUInt32BE(0) % DUE_SHARDS;
-}
-
-/** The partition key value of a shard. */
-export const duePartition = (shard: number) => `DUE#${shard}`;
-
-/** Every partition key value of the index, for the readers that visit all shards. */
-export const allDuePartitions = () => Array.from({ length: DUE_SHARDS }, (_, shard) => duePartition(shard));
-
-/** The sort key value of a due time. */
-export const dueSortKey = (dueAt: string, workflowId: string) => `${dueAt}#${workflowId}`;
-
-/** The due time written in a sort key value. */
-export const dueAtOfSortKey = (sortKey: string) => sortKey.slice(0, sortKey.indexOf('#'));
-
-/**
- * The upper bound of a tick's range query: every sort key whose due time is at or before `bound`
- * (`~` sorts after `#` and after every character of an id).
- */
-export const dueBound = (bound: Date) => `${bound.toISOString()}~`;
 
 /** The scheduling interval of a workflow in minutes: its own, else the one of its type (spec §9). */
 export function intervalMinutesOf(workflow: Pick<SchedulableWorkflow, 'type' | 'cronInterval'>): number {

@@ -4,18 +4,11 @@ import { GetCommand, QueryCommand, TransactWriteCommand } from '@aws-sdk/lib-dyn
 
 import { RETENTION_DAYS } from '../../shared/constants';
 import type { Execution } from '../../shared/schemas/scheduler';
+import { dispatchDoneKey, EXECUTION_PREFIX, executionSortKey, workflowKey } from './keys';
 import { isConditionFailure, type Table } from './table';
-import { workflowKey } from './workflows';
 
 /** How many executions the history shows: the newest ones. */
 export const EXECUTION_HISTORY_LIMIT = 50;
-
-const EXECUTION_PREFIX = 'EXECUTION#';
-/** A dispatched run that reached its end (delivered, or refused for good): never called again. */
-const dispatchDoneKey = (workflowId: string, dispatchId: string) => ({
-  PK: workflowKey(workflowId).PK,
-  SK: `DISPATCH#${dispatchId}`,
-});
 
 /** One webhook call to record: everything but the id, drawn here. */
 export type NewExecution = Omit<Execution, 'id'> & { readonly dispatchId: string | null };
@@ -87,7 +80,7 @@ export class ExecutionRepository {
                 TableName: this.table.name,
                 Item: {
                   PK,
-                  SK: `${EXECUTION_PREFIX}${execution.startedAt}#${id}`,
+                  SK: executionSortKey(execution.startedAt, id),
                   entity: 'Execution',
                   id,
                   ...execution,

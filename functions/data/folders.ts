@@ -1,7 +1,7 @@
 import { DeleteCommand, GetCommand, PutCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
-
+import { createdSortKey, FOLDERS_PARTITION, folderKey } from './keys';
 import { queryAll } from './query-all';
-import { createdSortKey, isConditionFailure, type Table } from './table';
+import { isConditionFailure, type Table } from './table';
 
 /** A folder as stored. */
 export interface FolderRecord {
@@ -11,8 +11,6 @@ export interface FolderRecord {
   createdAt: string;
   updatedAt: string;
 }
-
-const folderKey = (id: string) => ({ PK: `FOLDER#${id}`, SK: 'FOLDER' });
 
 function toRecord(item: Record<string, unknown>): FolderRecord {
   return {
@@ -40,7 +38,7 @@ export class FolderRepository {
         Item: {
           ...folderKey(record.id),
           entity: 'Folder',
-          GSI1PK: 'FOLDERS',
+          GSI1PK: FOLDERS_PARTITION,
           GSI1SK: createdSortKey(record.createdAt, record.id),
           ...record,
         },
@@ -61,7 +59,7 @@ export class FolderRepository {
     const items = await queryAll(this.table, {
       IndexName: 'GSI1',
       KeyConditionExpression: 'GSI1PK = :pk',
-      ExpressionAttributeValues: { ':pk': 'FOLDERS' },
+      ExpressionAttributeValues: { ':pk': FOLDERS_PARTITION },
       ScanIndexForward: false,
     });
     return items.map(toRecord);

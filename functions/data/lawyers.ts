@@ -1,7 +1,13 @@
 import { GetCommand, TransactWriteCommand, type TransactWriteCommandInput } from '@aws-sdk/lib-dynamodb';
-
+import {
+  createdSortKey,
+  LAWYERS_PARTITION,
+  lawyerEmailClaimKey,
+  lawyerKey,
+  lawyerLicenseClaimKey,
+} from './keys';
 import { queryAll } from './query-all';
-import { createdSortKey, isConditionFailure, type Table } from './table';
+import { isConditionFailure, type Table } from './table';
 
 /** A lawyer (or notary) profile as stored; secrets live in Secrets Manager, the key as hash + cipher. */
 export interface LawyerRecord {
@@ -23,10 +29,6 @@ export interface LawyerRecord {
 }
 
 type TransactItem = NonNullable<TransactWriteCommandInput['TransactItems']>[number];
-
-const profileKey = (id: string) => ({ PK: `LAWYER#${id}`, SK: 'PROFILE' });
-const emailClaimKey = (email: string) => ({ PK: `UNIQUE#LAWYER_EMAIL#${email}`, SK: 'UNIQUE' });
-const licenseClaimKey = (keyHash: string) => ({ PK: `UNIQUE#LAWYER_LICENSE#${keyHash}`, SK: 'UNIQUE' });
 
 const RECORD_FIELDS = [
   'id',
@@ -79,8 +81,8 @@ export class LawyerRepository {
           ConditionExpression: 'attribute_not_exists(PK)',
         },
       },
-      this.claim(emailClaimKey(record.email), record.id),
-      ...(record.licenseKeyHash ? [this.claim(licenseClaimKey(record.licenseKeyHash), record.id)] : []),
+      this.claim(lawyerEmailClaimKey(record.email), record.id),
+      ...(record.licenseKeyHash ? [this.claim(lawyerLicenseClaimKey(record.licenseKeyHash), record.id)] : []),
       ...alsoWrite,
     ];
     await this.transact(items);
@@ -104,14 +106,14 @@ export class LawyerRepository {
     ];
     if (previous.email !== next.email) {
       items.push(
-        this.release(emailClaimKey(previous.email), previous.id),
-        this.claim(emailClaimKey(next.email), next.id),
+        this.release(lawyerEmailClaimKey(previous.email), previous.id),
+        this.claim(lawyerEmailClaimKey(next.email), next.id),
       );
     }
     if (previous.licenseKeyHash !== next.licenseKeyHash) {
       if (previous.licenseKeyHash)
-        items.push(this.release(licenseClaimKey(previous.licenseKeyHash), previous.id));
-      if (next.licenseKeyHash) items.push(this.claim(licenseClaimKey(next.licenseKeyHash), next.id));
+        items.push(this.release(lawyerLicenseClaimKey(previous.licenseKeyHash), previous.id));
+      if (next.licenseKeyHash) items.push(this.claim(lawyerLicenseClaimKey(next.licenseKeyHash), next.id));
     }
     await this.transact(items);
   }
@@ -119,19 +121,19 @@ export class LawyerRepository {
   /** A lawyer by id, or null. */
   async getById(id: string): Promise<LawyerRecord | null> {
     const { Item } = await this.table.doc.send(
-      new GetCommand({ TableName: this.table.name, Key: profileKey(id), ConsistentRead: true }),
+      new GetCommand({ TableName: this.table.name, Key: lawyerKey(id), ConsistentRead: true }),
     );
     return Item ? toRecord(Item) : null;
   }
 
   /** The lawyer whose e-mail this is, or null (spec: select one by email). */
   async findByEmail(email: string): Promise<LawyerRecord | null> {
-    return this.followClaim(emailClaimKey(email));
+    return this.followClaim(lawyerEmailClaimKey(email));
   }
 
   /** The lawyer holding this licence key, or null (spec: select one by license_key). */
   async findByLicenseHash(keyHash: string): Promise<LawyerRecord | null> {
-    return this.followClaim(licenseClaimKey(keyHash));
+    return this.followClaim(lawyerLicenseClaimKey(keyHash));
   }
 
   /** Every lawyer, newest first (spec: select all). */
@@ -139,7 +141,7 @@ export class LawyerRepository {
     const items = await queryAll(this.table, {
       IndexName: 'GSI1',
       KeyConditionExpression: 'GSI1PK = :pk',
-      ExpressionAttributeValues: { ':pk': 'LAWYERS' },
+      ExpressionAttributeValues: { ':pk': LAWYERS_PARTITION },
       ScanIndexForward: false,
     });
     return items.map(toRecord);
@@ -148,18 +150,20 @@ export class LawyerRepository {
   /** Deletes a lawyer and his claims; `alsoWrite` joins other deletions to the transaction. */
   async delete(record: LawyerRecord, alsoWrite: TransactItem[] = []): Promise<void> {
     await this.transact([
-      { Delete: { TableName: this.table.name, Key: profileKey(record.id) } },
-      this.release(emailClaimKey(record.email), record.id),
-      ...(record.licenseKeyHash ? [this.release(licenseClaimKey(record.licenseKeyHash), record.id)] : []),
+      { Delete: { TableName: this.table.name, Key: lawyerKey(record.id) } },
+      this.release(lawyerEmailClaimKey(record.email), record.id),
+      ...(record.licenseKeyHash
+        ? [this.release(lawyerLicenseClaimKey(record.licenseKeyHash), record.id)]
+        : []),
       ...alsoWrite,
     ]);
   }
 
   private profileItem(record: LawyerRecord) {
     return {
-      ...profileKey(record.id),
+      ...lawyerKey(record.id),
       entity: 'Lawyer',
-      GSI1PK: 'LAWYERS',
+      GSI1PK: LAWYERS_PARTITION,
       GSI1SK: createdSortKey(record.createdAt, record.id),
       ...record,
     };

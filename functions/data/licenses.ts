@@ -1,6 +1,13 @@
 import { DeleteCommand, GetCommand, PutCommand, QueryCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
 
 import type { LicenseType } from '../../shared/schemas/session';
+import {
+  licenseEmailPartition,
+  licenseItemKey,
+  licenseTypePrefix,
+  licenseTypeSortKey,
+  normaliseLicenseEmail,
+} from './keys';
 import { queryAll } from './query-all';
 import { isConditionFailure, type Table } from './table';
 
@@ -17,18 +24,11 @@ export interface LicenseRecord {
   updatedAt: string;
 }
 
-const licenseKey = (keyHash: string) => ({ PK: `LICENSE#${keyHash}`, SK: 'LICENSE' });
 /** GSI1SK is always written; GSI1PK only with an e-mail, so licences without one stay out of the index. */
 const emailIndexKeys = (record: Pick<LicenseRecord, 'userEmail' | 'licenseType' | 'keyHash'>) => ({
-  ...(record.userEmail ? { GSI1PK: emailPartition(record.userEmail) } : {}),
-  GSI1SK: `${record.licenseType}#${record.keyHash}`,
+  ...(record.userEmail ? { GSI1PK: licenseEmailPartition(record.userEmail) } : {}),
+  GSI1SK: licenseTypeSortKey(record.licenseType, record.keyHash),
 });
-/**
- * E-mail addresses are compared without case (lawyer e-mails are stored lower-cased too), so a
- * licence bought as `Avocat@Cabinet.fr` is found for the profile `avocat@cabinet.fr`.
- */
-export const normaliseLicenseEmail = (userEmail: string) => userEmail.trim().toLowerCase();
-const emailPartition = (userEmail: string) => `LICENSE_EMAIL#${normaliseLicenseEmail(userEmail)}`;
 
 function toRecord(item: Record<string, unknown>): LicenseRecord {
   return {
@@ -49,7 +49,7 @@ export function putLicenseItem(table: Table, record: LicenseRecord) {
   return {
     TableName: table.name,
     Item: {
-      ...licenseKey(record.keyHash),
+      ...licenseItemKey(record.keyHash),
       ...emailIndexKeys(record),
       entity: 'License',
       ...record,
@@ -61,7 +61,7 @@ export function putLicenseItem(table: Table, record: LicenseRecord) {
 
 /** The deletion of a licence inside a transaction (a lawyer's deletion removes his licence with him). */
 export function deleteLicenseItem(table: Table, keyHash: string) {
-  return { TableName: table.name, Key: licenseKey(keyHash) };
+  return { TableName: table.name, Key: licenseItemKey(keyHash) };
 }
 
 /** Licence records (spec §7 license_keys calls). Every access is a GetItem or a Query. */
@@ -76,7 +76,7 @@ export class LicenseRepository {
   /** The licence of a key hash, or null. */
   async getByHash(keyHash: string): Promise<LicenseRecord | null> {
     const { Item } = await this.table.doc.send(
-      new GetCommand({ TableName: this.table.name, Key: licenseKey(keyHash), ConsistentRead: true }),
+      new GetCommand({ TableName: this.table.name, Key: licenseItemKey(keyHash), ConsistentRead: true }),
     );
     return Item ? toRecord(Item) : null;
   }
@@ -88,7 +88,10 @@ export class LicenseRepository {
         TableName: this.table.name,
         IndexName: 'GSI1',
         KeyConditionExpression: 'GSI1PK = :pk AND begins_with(GSI1SK, :type)',
-        ExpressionAttributeValues: { ':pk': emailPartition(userEmail), ':type': `${licenseType}#` },
+        ExpressionAttributeValues: {
+          ':pk': licenseEmailPartition(userEmail),
+          ':type': licenseTypePrefix(licenseType),
+        },
         Limit: 1,
       }),
     );
@@ -101,7 +104,7 @@ export class LicenseRepository {
     const items = await queryAll(this.table, {
       IndexName: 'GSI1',
       KeyConditionExpression: 'GSI1PK = :pk',
-      ExpressionAttributeValues: { ':pk': emailPartition(userEmail) },
+      ExpressionAttributeValues: { ':pk': licenseEmailPartition(userEmail) },
     });
     return items.map(toRecord);
   }
@@ -112,13 +115,13 @@ export class LicenseRepository {
       await this.table.doc.send(
         new UpdateCommand({
           TableName: this.table.name,
-          Key: licenseKey(keyHash),
+          Key: licenseItemKey(keyHash),
           UpdateExpression: 'SET userEmail = :email, updatedAt = :now, GSI1PK = :gpk',
           ConditionExpression: 'attribute_exists(PK)',
           ExpressionAttributeValues: {
             ':email': normaliseLicenseEmail(userEmail),
             ':now': now,
-            ':gpk': emailPartition(userEmail),
+            ':gpk': licenseEmailPartition(userEmail),
           },
         }),
       );
@@ -138,7 +141,7 @@ export class LicenseRepository {
       await this.table.doc.send(
         new UpdateCommand({
           TableName: this.table.name,
-          Key: licenseKey(keyHash),
+          Key: licenseItemKey(keyHash),
           UpdateExpression:
             'SET isActive = :active, subscriptionStatus = :status, nextPaymentDue = :due, updatedAt = :now',
           ConditionExpression: 'attribute_exists(PK)',
@@ -158,7 +161,9 @@ export class LicenseRepository {
 
   /** Removes a licence. */
   async delete(keyHash: string): Promise<void> {
-    await this.table.doc.send(new DeleteCommand({ TableName: this.table.name, Key: licenseKey(keyHash) }));
+    await this.table.doc.send(
+      new DeleteCommand({ TableName: this.table.name, Key: licenseItemKey(keyHash) }),
+    );
   }
 }
 

@@ -1,11 +1,11 @@
 import { BatchGetCommand, PutCommand } from '@aws-sdk/lib-dynamodb';
 
 import { SchedulerRun } from '../../shared/schemas/scheduler';
+import { schedulerRunKey } from './keys';
 import type { Table } from './table';
 
 type RunKind = 'schedule' | 'manual';
 
-const runKey = (kind: RunKind) => ({ PK: 'SCHEDULER', SK: `LAST_RESULT#${kind}` });
 const kindOf = (trigger: SchedulerRun['trigger']): RunKind =>
   trigger === 'schedule' ? 'schedule' : 'manual';
 
@@ -20,7 +20,7 @@ export class SchedulerRunRepository {
     await this.table.doc.send(
       new PutCommand({
         TableName: this.table.name,
-        Item: { ...runKey(kindOf(run.trigger)), entity: 'SchedulerRun', run },
+        Item: { ...schedulerRunKey(kindOf(run.trigger)), entity: 'SchedulerRun', run },
       }),
     );
   }
@@ -29,13 +29,16 @@ export class SchedulerRunRepository {
     const { Responses } = await this.table.doc.send(
       new BatchGetCommand({
         RequestItems: {
-          [this.table.name]: { Keys: [runKey('schedule'), runKey('manual')], ConsistentRead: true },
+          [this.table.name]: {
+            Keys: [schedulerRunKey('schedule'), schedulerRunKey('manual')],
+            ConsistentRead: true,
+          },
         },
       }),
     );
     const items = Responses?.[this.table.name] ?? [];
     const find = (kind: RunKind) => {
-      const item = items.find((candidate) => candidate.SK === runKey(kind).SK);
+      const item = items.find((candidate) => candidate.SK === schedulerRunKey(kind).SK);
       const parsed = SchedulerRun.safeParse(item?.run);
       return parsed.success ? parsed.data : null;
     };

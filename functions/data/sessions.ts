@@ -1,8 +1,9 @@
 import { DeleteCommand, GetCommand, PutCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
 
 import type { Role } from '../../shared/schemas/session';
+import { createdSortKey, licenseSessionsPartition, sessionKey } from './keys';
 import { queryAll } from './query-all';
-import { createdSortKey, isConditionFailure, type Table } from './table';
+import { isConditionFailure, type Table } from './table';
 
 /** A server-side session: the token names it, 'Déconnexion' deletes it, TTL sweeps expired ones. */
 export interface SessionRecord {
@@ -15,10 +16,6 @@ export interface SessionRecord {
   expiresAt: number;
 }
 
-const sessionKey = (sessionId: string) => ({ PK: `SESSION#${sessionId}`, SK: 'SESSION' });
-/** GSI2 groups the sessions of one licence, so that deleting a lawyer can end them all. */
-const licensePartition = (keyHash: string) => `LICENSE_SESSIONS#${keyHash}`;
-
 export class SessionRepository {
   constructor(private readonly table: Table) {}
 
@@ -29,7 +26,7 @@ export class SessionRepository {
         Item: {
           ...sessionKey(record.sessionId),
           entity: 'Session',
-          GSI2PK: licensePartition(record.licenseKeyHash),
+          GSI2PK: licenseSessionsPartition(record.licenseKeyHash),
           GSI2SK: createdSortKey(record.createdAt, record.sessionId),
           ...record,
         },
@@ -80,7 +77,7 @@ export class SessionRepository {
     const items = await queryAll(this.table, {
       IndexName: 'GSI2',
       KeyConditionExpression: 'GSI2PK = :pk',
-      ExpressionAttributeValues: { ':pk': licensePartition(keyHash) },
+      ExpressionAttributeValues: { ':pk': licenseSessionsPartition(keyHash) },
       ProjectionExpression: 'sessionId',
     });
     for (const item of items) await this.delete(item.sessionId as string);

@@ -1,5 +1,6 @@
 import { DeleteCommand, GetCommand, PutCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
 
+import { signInAttemptsKey } from './keys';
 import { isConditionFailure, type Table } from './table';
 
 /** Wrong licence keys counted per client over a fixed window. */
@@ -9,15 +10,17 @@ export interface SignInAttempts {
   windowEndsAt: number;
 }
 
-const attemptsKey = (clientHash: string) => ({ PK: `SIGNIN#${clientHash}`, SK: 'ATTEMPTS' });
-
 export class SignInAttemptRepository {
   constructor(private readonly table: Table) {}
 
   /** The client's failures in the current window (zero once the window is over). */
   async get(clientHash: string, nowSeconds: number): Promise<SignInAttempts> {
     const { Item } = await this.table.doc.send(
-      new GetCommand({ TableName: this.table.name, Key: attemptsKey(clientHash), ConsistentRead: true }),
+      new GetCommand({
+        TableName: this.table.name,
+        Key: signInAttemptsKey(clientHash),
+        ConsistentRead: true,
+      }),
     );
     if (!Item || (Item.windowEndsAt as number) <= nowSeconds) return { failures: 0, windowEndsAt: 0 };
     return { failures: Item.failures as number, windowEndsAt: Item.windowEndsAt as number };
@@ -32,7 +35,7 @@ export class SignInAttemptRepository {
       await this.table.doc.send(
         new UpdateCommand({
           TableName: this.table.name,
-          Key: attemptsKey(clientHash),
+          Key: signInAttemptsKey(clientHash),
           UpdateExpression: 'ADD failures :one',
           ConditionExpression: 'windowEndsAt > :now',
           ExpressionAttributeValues: { ':one': 1, ':now': nowSeconds },
@@ -45,7 +48,7 @@ export class SignInAttemptRepository {
         new PutCommand({
           TableName: this.table.name,
           Item: {
-            ...attemptsKey(clientHash),
+            ...signInAttemptsKey(clientHash),
             entity: 'SignInAttempts',
             failures: 1,
             windowEndsAt,
@@ -59,7 +62,7 @@ export class SignInAttemptRepository {
   /** Forgets the client's failures after a successful sign-in. */
   async reset(clientHash: string): Promise<void> {
     await this.table.doc.send(
-      new DeleteCommand({ TableName: this.table.name, Key: attemptsKey(clientHash) }),
+      new DeleteCommand({ TableName: this.table.name, Key: signInAttemptsKey(clientHash) }),
     );
   }
 }

@@ -1,5 +1,6 @@
 import { DeleteCommand, GetCommand, PutCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
 
+import { stripeEventKey } from './keys';
 import { isConditionFailure, type Table } from './table';
 
 /** How long a processed event id is remembered: far beyond Stripe's 3 days of retries. */
@@ -13,8 +14,6 @@ export type EventClaim =
   | { readonly outcome: 'claimed'; readonly token: string }
   | { readonly outcome: 'applied' }
   | { readonly outcome: 'in_progress' };
-
-const eventKey = (eventId: string) => ({ PK: `STRIPE_EVENT#${eventId}`, SK: 'STRIPE_EVENT' });
 
 /**
  * Which Stripe events have been applied: one item per event id, claimed with a conditional put
@@ -35,7 +34,7 @@ export class StripeEventRepository {
         new PutCommand({
           TableName: this.table.name,
           Item: {
-            ...eventKey(event.id),
+            ...stripeEventKey(event.id),
             entity: 'StripeEvent',
             eventId: event.id,
             eventType: event.type,
@@ -55,7 +54,7 @@ export class StripeEventRepository {
       if (!isConditionFailure(error)) throw error;
     }
     const { Item } = await this.table.doc.send(
-      new GetCommand({ TableName: this.table.name, Key: eventKey(event.id), ConsistentRead: true }),
+      new GetCommand({ TableName: this.table.name, Key: stripeEventKey(event.id), ConsistentRead: true }),
     );
     return Item?.status === 'applied' ? { outcome: 'applied' } : { outcome: 'in_progress' };
   }
@@ -66,7 +65,7 @@ export class StripeEventRepository {
       await this.table.doc.send(
         new UpdateCommand({
           TableName: this.table.name,
-          Key: eventKey(eventId),
+          Key: stripeEventKey(eventId),
           UpdateExpression:
             'SET #status = :applied, appliedAt = :now, #result = :result REMOVE claimToken, claimedUntil',
           ConditionExpression: 'claimToken = :token',
@@ -90,7 +89,7 @@ export class StripeEventRepository {
       await this.table.doc.send(
         new DeleteCommand({
           TableName: this.table.name,
-          Key: eventKey(eventId),
+          Key: stripeEventKey(eventId),
           ConditionExpression: 'claimToken = :token',
           ExpressionAttributeValues: { ':token': token },
         }),
@@ -103,7 +102,7 @@ export class StripeEventRepository {
   /** Whether an event has been applied (tests and support). */
   async isApplied(eventId: string): Promise<boolean> {
     const { Item } = await this.table.doc.send(
-      new GetCommand({ TableName: this.table.name, Key: eventKey(eventId), ConsistentRead: true }),
+      new GetCommand({ TableName: this.table.name, Key: stripeEventKey(eventId), ConsistentRead: true }),
     );
     return Item?.status === 'applied';
   }

@@ -1,7 +1,24 @@
 import type { TransactWriteCommandInput } from '@aws-sdk/lib-dynamodb';
-import { DeleteCommand, GetCommand, PutCommand, QueryCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
+import {
+  DeleteCommand,
+  GetCommand,
+  PutCommand,
+  QueryCommand,
+  TransactWriteCommand,
+  UpdateCommand,
+} from '@aws-sdk/lib-dynamodb';
 
 import { RETENTION_DAYS } from '../../shared/constants';
+import {
+  checkoutKey,
+  licenseBillingKey,
+  PURGE_DUE_PARTITION,
+  purgeDueBound,
+  purgeDueSortKey,
+  subscriptionKey,
+  subscriptionLockKey,
+} from './keys';
+import { type LicenseRecord, putLicenseItem } from './licenses';
 import { isConditionFailure, type Table } from './table';
 
 /**
@@ -42,25 +59,11 @@ export type BillingEmail =
   | { readonly kind: 'license-key'; readonly checkoutSessionId: string }
   | { readonly kind: 'cancellation'; readonly keyHash: string };
 
-/** Index partition of the licences whose data is due for purge, oldest first (GSI1). */
-export const PURGE_DUE_PARTITION = 'LAWYER_PURGE_DUE';
-
-const subscriptionKey = (subscriptionId: string) => ({
-  PK: `SUBSCRIPTION#${subscriptionId}`,
-  SK: 'SUBSCRIPTION',
-});
-const billingKey = (keyHash: string) => ({ PK: `LICENSE_BILLING#${keyHash}`, SK: 'BILLING' });
-const checkoutKey = (checkoutSessionId: string) => ({
-  PK: `CHECKOUT#${checkoutSessionId}`,
-  SK: 'CHECKOUT',
-});
-const lockKey = (subscriptionId: string) => ({ PK: `SUBSCRIPTION_LOCK#${subscriptionId}`, SK: 'LOCK' });
-
 const emailTarget = (email: BillingEmail) =>
   email.kind === 'license-key'
     ? { Key: checkoutKey(email.checkoutSessionId), sent: 'emailSentAt', claim: 'emailClaimedUntil' }
     : {
-        Key: billingKey(email.keyHash),
+        Key: licenseBillingKey(email.keyHash),
         sent: 'cancellationEmailSentAt',
         claim: 'cancellationEmailClaimedUntil',
       };
@@ -74,21 +77,43 @@ const addYears = (date: Date, years: number) => {
 
 const text = (value: unknown) => (typeof value === 'string' ? value : null);
 
+/** What links a new licence to the checkout that paid for it. */
+export interface CheckoutLink {
+  readonly checkoutSessionId: string;
+  readonly subscriptionId: string;
+  readonly customerId: string;
+  readonly keyHash: string;
+  readonly email: string | null;
+  readonly now: Date;
+}
+
 export class SubscriptionRepository {
   constructor(private readonly table: Table) {}
+
+  /**
+   * Creates a paid checkout's licence with its links to the checkout and the subscription, in one
+   * transaction. False when any of them exists already: the checkout issued its licence before
+   * (a concurrent twin), or the generated key collided with an existing licence.
+   */
+  async issueLicense(license: LicenseRecord, link: CheckoutLink): Promise<boolean> {
+    try {
+      await this.table.doc.send(
+        new TransactWriteCommand({
+          TransactItems: [{ Put: putLicenseItem(this.table, license) }, ...this.linkItems(link)],
+        }),
+      );
+      return true;
+    } catch (error) {
+      if (isConditionFailure(error)) return false;
+      throw error;
+    }
+  }
 
   /**
    * The puts that link a new licence to its checkout and subscription, for the transaction that
    * creates the licence. Each refuses to overwrite: a checkout issues one licence, ever.
    */
-  linkItems(link: {
-    checkoutSessionId: string;
-    subscriptionId: string;
-    customerId: string;
-    keyHash: string;
-    email: string | null;
-    now: Date;
-  }): NonNullable<TransactWriteCommandInput['TransactItems']> {
+  private linkItems(link: CheckoutLink): NonNullable<TransactWriteCommandInput['TransactItems']> {
     const createdAt = link.now.toISOString();
     const ids = {
       keyHash: link.keyHash,
@@ -113,7 +138,7 @@ export class SubscriptionRepository {
         expiresAt: epochSeconds(addYears(link.now, RETENTION_DAYS.billingYears)),
       }),
       put(subscriptionKey(link.subscriptionId), { entity: 'Subscription', ...ids }),
-      put(billingKey(link.keyHash), { entity: 'LicenseBilling', ...ids }),
+      put(licenseBillingKey(link.keyHash), { entity: 'LicenseBilling', ...ids }),
     ];
   }
 
@@ -139,7 +164,7 @@ export class SubscriptionRepository {
 
   /** The subscription of a licence, or null (an admin's licence, one issued by hand). */
   async billingOfLicense(keyHash: string): Promise<LicenseBilling | null> {
-    const item = await this.get(billingKey(keyHash));
+    const item = await this.get(licenseBillingKey(keyHash));
     if (!item) return null;
     return {
       keyHash: item.keyHash as string,
@@ -166,7 +191,7 @@ export class SubscriptionRepository {
       await this.table.doc.send(
         new UpdateCommand({
           TableName: this.table.name,
-          Key: billingKey(keyHash),
+          Key: licenseBillingKey(keyHash),
           UpdateExpression:
             'SET canceledAt = :canceledAt, purgeAfter = :purgeAfter, GSI1PK = :gpk, GSI1SK = :gsk',
           ConditionExpression: 'attribute_exists(PK) AND attribute_not_exists(canceledAt)',
@@ -174,7 +199,7 @@ export class SubscriptionRepository {
             ':canceledAt': canceledAt.toISOString(),
             ':purgeAfter': purgeAfter.toISOString(),
             ':gpk': PURGE_DUE_PARTITION,
-            ':gsk': `${purgeAfter.toISOString()}#${keyHash}`,
+            ':gsk': purgeDueSortKey(purgeAfter, keyHash),
           },
         }),
       );
@@ -194,7 +219,7 @@ export class SubscriptionRepository {
         TableName: this.table.name,
         IndexName: 'GSI1',
         KeyConditionExpression: 'GSI1PK = :pk AND GSI1SK <= :now',
-        ExpressionAttributeValues: { ':pk': PURGE_DUE_PARTITION, ':now': `${now.toISOString()}#~` },
+        ExpressionAttributeValues: { ':pk': PURGE_DUE_PARTITION, ':now': purgeDueBound(now) },
         Limit: limit,
       }),
     );
@@ -214,7 +239,7 @@ export class SubscriptionRepository {
     await this.table.doc.send(
       new UpdateCommand({
         TableName: this.table.name,
-        Key: billingKey(keyHash),
+        Key: licenseBillingKey(keyHash),
         UpdateExpression: 'SET purgedAt = :now, expiresAt = :expiresAt REMOVE GSI1PK, GSI1SK',
         ConditionExpression: 'attribute_exists(PK)',
         ExpressionAttributeValues: {
@@ -233,7 +258,7 @@ export class SubscriptionRepository {
     await this.table.doc.send(
       new UpdateCommand({
         TableName: this.table.name,
-        Key: billingKey(keyHash),
+        Key: licenseBillingKey(keyHash),
         UpdateExpression:
           'REMOVE canceledAt, purgeAfter, cancellationEmailSentAt, cancellationEmailClaimedUntil, GSI1PK, GSI1SK',
         ConditionExpression: 'attribute_exists(PK)',
@@ -300,7 +325,7 @@ export class SubscriptionRepository {
         new PutCommand({
           TableName: this.table.name,
           Item: {
-            ...lockKey(subscriptionId),
+            ...subscriptionLockKey(subscriptionId),
             entity: 'SubscriptionLock',
             owner,
             lockedUntil: now.getTime() + leaseMs,
@@ -322,7 +347,7 @@ export class SubscriptionRepository {
       await this.table.doc.send(
         new DeleteCommand({
           TableName: this.table.name,
-          Key: lockKey(subscriptionId),
+          Key: subscriptionLockKey(subscriptionId),
           ConditionExpression: '#owner = :owner',
           ExpressionAttributeNames: { '#owner': 'owner' },
           ExpressionAttributeValues: { ':owner': owner },

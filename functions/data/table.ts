@@ -42,6 +42,3 @@ export function isWriteConflict(error: unknown): boolean {
   }
   return false;
 }
-
-/** Sort key of "newest first" lists: creation time then id, so equal times still sort stably. */
-export const createdSortKey = (createdAt: string, id: string) => `${createdAt}#${id}`;

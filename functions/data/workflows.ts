@@ -2,8 +2,15 @@ import { BatchWriteCommand, GetCommand, PutCommand, UpdateCommand } from '@aws-s
 
 import type { WorkflowType } from '../../shared/constants';
 import { dueIndexKeys, scheduleUnchangedCondition } from './due-index';
+import {
+  createdSortKey,
+  WORKFLOWS_PARTITION,
+  workflowFolderPartition,
+  workflowKey,
+  workflowOwnerPartition,
+} from './keys';
 import { queryAll } from './query-all';
-import { createdSortKey, isConditionFailure, type Table } from './table';
+import { isConditionFailure, type Table } from './table';
 
 /** A workflow as stored (spec §3 workflows table, camelCase). */
 export interface WorkflowRecord {
@@ -55,10 +62,6 @@ const WORKFLOW_FIELDS = [
   'updatedAt',
 ] as const satisfies readonly (keyof WorkflowRecord)[];
 
-export const workflowKey = (id: string) => ({ PK: `WORKFLOW#${id}`, SK: 'WORKFLOW' });
-const ownerPartition = (email: string) => `OWNER#${email}`;
-const folderPartition = (folderId: string) => `FOLDER#${folderId}`;
-
 export function toWorkflowRecord(item: Record<string, unknown>): WorkflowRecord {
   return Object.fromEntries(
     WORKFLOW_FIELDS.map((field) => [field, item[field] ?? null]),
@@ -69,11 +72,11 @@ export function toWorkflowRecord(item: Record<string, unknown>): WorkflowRecord 
 function indexKeys(record: WorkflowRecord) {
   const sortKey = createdSortKey(record.createdAt, record.id);
   return {
-    GSI1PK: 'WORKFLOWS',
+    GSI1PK: WORKFLOWS_PARTITION,
     GSI1SK: sortKey,
-    GSI2PK: ownerPartition(record.lawyerEmail),
+    GSI2PK: workflowOwnerPartition(record.lawyerEmail),
     GSI2SK: sortKey,
-    ...(record.folderId ? { GSI3PK: folderPartition(record.folderId), GSI3SK: sortKey } : {}),
+    ...(record.folderId ? { GSI3PK: workflowFolderPartition(record.folderId), GSI3SK: sortKey } : {}),
     // Sparse due index: only while active and scheduled (functions/data/due-index.ts).
     ...(dueIndexKeys(record) ?? {}),
   };
@@ -107,17 +110,17 @@ export class WorkflowRepository {
 
   /** Every workflow, newest first. */
   async listAll(): Promise<WorkflowRecord[]> {
-    return this.listBy('GSI1', 'GSI1PK', 'WORKFLOWS');
+    return this.listBy('GSI1', 'GSI1PK', WORKFLOWS_PARTITION);
   }
 
   /** The workflows of one lawyer, newest first (spec: list by notary_email). */
   async listByOwner(lawyerEmail: string): Promise<WorkflowRecord[]> {
-    return this.listBy('GSI2', 'GSI2PK', ownerPartition(lawyerEmail));
+    return this.listBy('GSI2', 'GSI2PK', workflowOwnerPartition(lawyerEmail));
   }
 
   /** The workflows of one folder, newest first. */
   async listByFolder(folderId: string): Promise<WorkflowRecord[]> {
-    return this.listBy('GSI3', 'GSI3PK', folderPartition(folderId));
+    return this.listBy('GSI3', 'GSI3PK', workflowFolderPartition(folderId));
   }
 
   /** Applies an admin's changes and returns the workflow as it now is. */

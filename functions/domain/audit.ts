@@ -5,7 +5,7 @@ import type { AuditEntry } from '../../shared/schemas/audit';
 import { type AuditRecord, AuditRepository, InvalidAuditCursorError } from '../data/audit';
 import type { Table } from '../data/table';
 import type { Clock } from '../runtime/dependencies';
-import { BadRequestError } from './errors';
+import { InvalidInputError } from './errors';
 import type { SessionContext } from './sessions';
 
 /**
@@ -73,7 +73,7 @@ export class AuditTrail {
       return await this.entries.page(limit, cursor);
     } catch (error) {
       if (error instanceof InvalidAuditCursorError)
-        throw new BadRequestError(MESSAGES.request.invalid, { cause: error });
+        throw new InvalidInputError('cursor', MESSAGES.request.invalid, { cause: error });
       throw error;
     }
   }

@@ -1,26 +1,19 @@
 import { randomUUID } from 'node:crypto';
 
-import { TransactWriteCommand } from '@aws-sdk/lib-dynamodb';
-
 import { RETENTION_DAYS } from '../../shared/constants';
 import { generateLicenseKey } from '../../shared/license-key';
 import { MESSAGES } from '../../shared/messages';
 import type { CheckoutRequest, PromoCodeReply, SubscriptionView } from '../../shared/schemas/billing';
 import type { SuccessReply } from '../../shared/schemas/common';
-import {
-  LicenseNotFoundError,
-  type LicenseRecord,
-  LicenseRepository,
-  putLicenseItem,
-} from '../data/licenses';
+import { LicenseNotFoundError, type LicenseRecord, LicenseRepository } from '../data/licenses';
 import { StripeEventRepository } from '../data/stripe-events';
 import { type BillingEmail, type CheckoutRecord, SubscriptionRepository } from '../data/subscriptions';
-import { isConditionFailure, type Table } from '../data/table';
+import type { Table } from '../data/table';
 import type { Clock, Logger } from '../runtime/dependencies';
 import type { LicenseKeyVault } from '../security/license-key-vault';
-import { PaymentProviderError, PaymentsError, PromotionCodeRefusedError } from './billing-errors';
+import { PaymentProviderUnavailableError, PaymentsError, PromotionCodeRefusedError } from './billing-errors';
 import { cancellationEmail, licenseKeyEmail } from './emails';
-import { BadRequestError, NotFoundError } from './errors';
+import { InvalidInputError, NotFoundError } from './errors';
 import { licenseStateOf, sameLicenseState } from './license-state';
 import { newLicenseRecord } from './licenses';
 import type { Mailer, MailMessage } from './mailer';
@@ -97,8 +90,8 @@ export class BillingService {
 
   /**
    * create-checkout: a Stripe Checkout for the licence, with the promotion code if it is usable.
-   * @throws BadRequestError 'Code promo invalide ou expiré' for an unknown, inactive or used-up code
-   * @throws PaymentProviderError 'Erreur lors de la création du paiement' when Stripe fails
+   * @throws InvalidInputError 'Code promo invalide ou expiré' for an unknown, inactive or used-up code
+   * @throws PaymentProviderUnavailableError 'Erreur lors de la création du paiement' when Stripe fails
    */
   async createCheckout(request: CheckoutRequest): Promise<{ url: string }> {
     const promoCode = request.promoCode?.trim();
@@ -110,7 +103,7 @@ export class BillingService {
       const usable =
         promotion?.active === true &&
         (promotion.maxRedemptions === null || promotion.timesRedeemed < promotion.maxRedemptions);
-      if (!promotion || !usable) throw new BadRequestError(MESSAGES.purchase.promoInvalid);
+      if (!promotion || !usable) throw new InvalidInputError('promoCode', MESSAGES.purchase.promoInvalid);
       promotionCodeId = promotion.id;
     }
     try {
@@ -125,7 +118,7 @@ export class BillingService {
     } catch (error) {
       // The code was usable a moment ago but Stripe refused it: used up in between.
       if (error instanceof PromotionCodeRefusedError)
-        throw new BadRequestError(MESSAGES.purchase.promoInvalid);
+        throw new InvalidInputError('promoCode', MESSAGES.purchase.promoInvalid);
       throw this.providerFailure(MESSAGES.purchase.checkoutFailed, error);
     }
   }
@@ -290,32 +283,23 @@ export class BillingService {
         ),
         ...licenseStateOf(subscription),
       };
-      try {
-        await this.deps.table.doc.send(
-          new TransactWriteCommand({
-            TransactItems: [
-              { Put: putLicenseItem(this.deps.table, record) },
-              ...this.subscriptions.linkItems({
-                checkoutSessionId: session.id,
-                subscriptionId: subscription.id,
-                customerId: subscription.customerId,
-                keyHash: record.keyHash,
-                email,
-                now,
-              }),
-            ],
-          }),
-        );
+      const issued = await this.subscriptions.issueLicense(record, {
+        checkoutSessionId: session.id,
+        subscriptionId: subscription.id,
+        customerId: subscription.customerId,
+        keyHash: record.keyHash,
+        email,
+        now,
+      });
+      if (issued) {
         this.deps.logger.info('Licence émise après paiement', { checkoutSessionId: session.id });
-        const issued = await this.subscriptions.getCheckout(session.id);
-        if (!issued) throw new Error('Paiement sans trace après émission de licence');
-        return issued;
-      } catch (error) {
-        if (!isConditionFailure(error)) throw error;
-        const existing = await this.subscriptions.getCheckout(session.id);
-        if (existing) return existing;
-        // Otherwise the generated key collided with an existing one: draw another.
+        const checkout = await this.subscriptions.getCheckout(session.id);
+        if (!checkout) throw new Error('Paiement sans trace après émission de licence');
+        return checkout;
       }
+      const existing = await this.subscriptions.getCheckout(session.id);
+      if (existing) return existing;
+      // Otherwise the generated key collided with an existing one: draw another.
     }
     throw new Error('Impossible de générer une clé de licence unique');
   }
@@ -429,11 +413,11 @@ export class BillingService {
     }
   }
 
-  private providerFailure(message: string, error: unknown): PaymentProviderError {
+  private providerFailure(message: string, error: unknown): PaymentProviderUnavailableError {
     this.deps.logger.warn('Échec chez le prestataire de paiement', {
       errorName: (error as Error)?.name,
       errorMessage: error instanceof PaymentsError ? error.message : undefined,
     });
-    return new PaymentProviderError(message, { cause: error });
+    return new PaymentProviderUnavailableError(message, { cause: error });
   }
 }

@@ -1,11 +1,15 @@
 /**
- * Errors a request can end with, each carrying its HTTP status and the French message the user
- * reads. Domain services throw them; the error middleware turns them into the one JSON error shape.
+ * Why a request could not be served, said by its meaning: a service throws these and knows nothing
+ * of HTTP. Each carries the French message the user reads (from shared/messages.ts); the one table
+ * of `functions/http/error-statuses.ts` gives each its status.
  */
-export class HttpError extends Error {
-  override name = 'HttpError';
+export abstract class DomainError extends Error {}
+
+/** The request names a value the rules refuse; `field` names it when one field is to blame. */
+export class InvalidInputError extends DomainError {
+  override name = 'InvalidInputError';
   constructor(
-    readonly statusCode: number,
+    readonly field: string | null,
     message: string,
     options?: ErrorOptions,
   ) {
@@ -13,37 +17,27 @@ export class HttpError extends Error {
   }
 }
 
-export class BadRequestError extends HttpError {
-  override name = 'BadRequestError';
-  constructor(message: string, options?: ErrorOptions) {
-    super(400, message, options);
-  }
+/** No valid session, or the session's licence is no longer active. */
+export class UnauthenticatedError extends DomainError {
+  override name = 'UnauthenticatedError';
 }
 
-export class UnauthorizedError extends HttpError {
-  override name = 'UnauthorizedError';
-  constructor(message: string, options?: ErrorOptions) {
-    super(401, message, options);
-  }
-}
-
-export class ForbiddenError extends HttpError {
+/** The caller is known but may not do this. */
+export class ForbiddenError extends DomainError {
   override name = 'ForbiddenError';
-  constructor(message: string, options?: ErrorOptions) {
-    super(403, message, options);
-  }
 }
 
-export class NotFoundError extends HttpError {
+/** The resource does not exist, or the caller may not know that it does. */
+export class NotFoundError extends DomainError {
   override name = 'NotFoundError';
-  constructor(message: string, options?: ErrorOptions) {
-    super(404, message, options);
-  }
 }
 
-export class ConflictError extends HttpError {
+/** The resource's state refuses the change (taken, changed meanwhile, inactive). */
+export class ConflictError extends DomainError {
   override name = 'ConflictError';
-  constructor(message: string, options?: ErrorOptions) {
-    super(409, message, options);
-  }
+}
+
+/** The same thing was attempted too often, too recently: try again later. */
+export class TooManyAttemptsError extends DomainError {
+  override name = 'TooManyAttemptsError';
 }

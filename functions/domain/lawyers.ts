@@ -17,7 +17,7 @@ import { WorkflowNotFoundError, WorkflowRepository } from '../data/workflows';
 import type { AppDependencies, Clock, LawyerSecretStore, Logger } from '../runtime/dependencies';
 import { createLicenseKeyVault, type LicenseKeyVault } from '../security/license-key-vault';
 import { type AuditActor, AuditTrail, auditTarget } from './audit';
-import { BadRequestError, ConflictError, ForbiddenError, NotFoundError } from './errors';
+import { ConflictError, ForbiddenError, InvalidInputError, NotFoundError } from './errors';
 import { newLicenseRecord } from './licenses';
 import type { SessionContext } from './sessions';
 
@@ -272,7 +272,8 @@ export class LawyerService {
     if (licenseKey && vault.hash(licenseKey) !== previous?.licenseKeyHash) {
       const keyHash = vault.hash(licenseKey);
       const license = await this.licenses.getByHash(keyHash);
-      if (license?.licenseType === 'admin') throw new BadRequestError(MESSAGES.lawyerSave.notLawyerLicense);
+      if (license?.licenseType === 'admin')
+        throw new InvalidInputError('licenseKey', MESSAGES.lawyerSave.notLawyerLicense);
       const record =
         license ??
         newLicenseRecord(vault, licenseKey, { licenseType: 'lawyer', userEmail: input.email }, now);

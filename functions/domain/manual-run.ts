@@ -1,15 +1,14 @@
 import { randomUUID } from 'node:crypto';
 
-import { UpdateCommand } from '@aws-sdk/lib-dynamodb';
-
 import { MANUAL_RUN_LOCK_MS } from '../../shared/constants';
 import { MESSAGES } from '../../shared/messages';
 import type { ExecuteWebhookReply, ExecuteWebhookRequest } from '../../shared/schemas/scheduler';
 import { ExecutionRepository } from '../data/executions';
-import { isConditionFailure, type Table } from '../data/table';
-import { type WorkflowRecord, WorkflowRepository, workflowKey } from '../data/workflows';
+import type { Table } from '../data/table';
+import { WorkflowRunRepository } from '../data/workflow-runs';
+import { type WorkflowRecord, WorkflowRepository } from '../data/workflows';
 import type { Logger } from '../runtime/dependencies';
-import { BadRequestError, ConflictError, HttpError, NotFoundError } from './errors';
+import { ConflictError, InvalidInputError, NotFoundError, TooManyAttemptsError } from './errors';
 import type { SessionContext } from './sessions';
 import { callWorkflowWebhook, type WebhookCallSettings } from './webhook-call';
 
@@ -59,9 +58,9 @@ export class ManualRunService {
   async run(caller: Caller, request: ExecuteWebhookRequest): Promise<ExecuteWebhookReply> {
     const workflow = await visibleWorkflow(this.deps.table, caller, request.workflowId);
     if (request.webhookUrl !== undefined && !sameWebhookUrl(request.webhookUrl, workflow.webhookUrl)) {
-      throw new BadRequestError(MESSAGES.execution.invalidWebhookUrl);
+      throw new InvalidInputError('webhookUrl', MESSAGES.execution.invalidWebhookUrl);
     }
-    if (!workflow.webhookUrl) throw new BadRequestError(MESSAGES.execution.invalidWebhookUrl);
+    if (!workflow.webhookUrl) throw new InvalidInputError('webhookUrl', MESSAGES.execution.invalidWebhookUrl);
     if (!workflow.active && caller.role !== 'admin') {
       throw new ConflictError(MESSAGES.execution.workflowInactive);
     }
@@ -102,23 +101,9 @@ export class ManualRunService {
    */
   private async lock(workflowId: string): Promise<void> {
     const now = this.deps.clock.now();
-    try {
-      await this.deps.table.doc.send(
-        new UpdateCommand({
-          TableName: this.deps.table.name,
-          Key: workflowKey(workflowId),
-          UpdateExpression: 'SET manualRunAt = :now',
-          ConditionExpression:
-            'attribute_exists(PK) AND (attribute_not_exists(manualRunAt) OR manualRunAt <= :unlocked)',
-          ExpressionAttributeValues: {
-            ':now': now.toISOString(),
-            ':unlocked': new Date(now.getTime() - MANUAL_RUN_LOCK_MS).toISOString(),
-          },
-        }),
-      );
-    } catch (error) {
-      if (isConditionFailure(error)) throw new HttpError(429, MESSAGES.execution.manualRunLocked);
-      throw error;
+    const unlockedBefore = new Date(now.getTime() - MANUAL_RUN_LOCK_MS);
+    if (!(await new WorkflowRunRepository(this.deps.table).lockManualRun(workflowId, now, unlockedBefore))) {
+      throw new TooManyAttemptsError(MESSAGES.execution.manualRunLocked);
     }
   }
 }

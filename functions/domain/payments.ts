@@ -97,7 +97,7 @@ export interface Payments {
   cancelSubscription(id: string): Promise<SubscriptionState>;
   /**
    * Verifies the signature of a webhook delivery on its raw body and returns the event.
-   * @throws WebhookSignatureError when the header is missing, malformed, wrong or too old.
+   * @throws WebhookSignatureInvalidError when the header is missing, malformed, wrong or too old.
    */
   constructWebhookEvent(rawBody: string, signatureHeader: string | undefined): PaymentEvent;
 }

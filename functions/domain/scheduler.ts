@@ -1,24 +1,18 @@
-import { UpdateCommand } from '@aws-sdk/lib-dynamodb';
-
 import { MESSAGES } from '../../shared/messages';
 import type { ExecutionTrigger, SchedulerExecution, SchedulerRun } from '../../shared/schemas/scheduler';
 import type { DispatchEntry, DispatchQueue } from '../adapters/dispatch-queue';
 import {
-  allDuePartitions,
   type ClaimedSlot,
   claimSlot,
   dispatchDelaySeconds,
   dispatchIdOf,
-  dueAtOfSortKey,
-  dueBound,
-  dueSortKey,
   intervalMinutesOf,
   LOOK_AHEAD_MS,
   NEVER_RAN,
 } from '../data/due-index';
-import { queryAll } from '../data/query-all';
-import { isConditionFailure, type Table } from '../data/table';
-import { toWorkflowRecord, type WorkflowRecord, workflowKey } from '../data/workflows';
+import { dueAtOfSortKey, dueSortKey } from '../data/keys';
+import type { Table } from '../data/table';
+import { type DueWorkflow, WorkflowRunRepository } from '../data/workflow-runs';
 import type { Clock, Logger } from '../runtime/dependencies';
 import { chunks, mapWithConcurrency } from './concurrency';
 import { METRIC, type Metrics, noMetrics } from './metrics';
@@ -41,14 +35,8 @@ const CLAIM_CONCURRENCY = 25;
 /** SendMessageBatch calls in flight at once. */
 const SEND_CONCURRENCY = 5;
 
-/** A due workflow as read from the index, with the sort key value the claim is conditional on. */
-interface Candidate {
-  readonly workflow: WorkflowRecord;
-  readonly dueSortKey: string;
-}
-
-/** A candidate this run won: its slot is moved on and it must now be sent. */
-interface Claim extends Candidate {
+/** A due workflow this run won: its slot is moved on and it must now be sent. */
+interface Claim extends DueWorkflow {
   readonly slot: ClaimedSlot;
   readonly nextSortKey: string;
 }
@@ -68,14 +56,18 @@ interface Claim extends Candidate {
  *   first (spec §4), in the same conditional write as the claim.
  */
 export class SchedulerService {
-  constructor(private readonly deps: SchedulerDependencies) {}
+  private readonly runs: WorkflowRunRepository;
+
+  constructor(private readonly deps: SchedulerDependencies) {
+    this.runs = new WorkflowRunRepository(deps.table);
+  }
 
   async run(trigger: SchedulerTrigger): Promise<SchedulerRun> {
     const now = this.deps.clock.now();
     const forced = trigger === 'manual_force';
     const dispatchTrigger: ExecutionTrigger = forced ? 'manual_force' : 'schedule';
 
-    const candidates = await this.readCandidates(forced ? null : new Date(now.getTime() + LOOK_AHEAD_MS));
+    const candidates = await this.runs.due(forced ? null : new Date(now.getTime() + LOOK_AHEAD_MS));
     const claimed = await mapWithConcurrency(candidates, CLAIM_CONCURRENCY, (candidate) =>
       this.claim(candidate, now, forced),
     );
@@ -120,54 +112,25 @@ export class SchedulerService {
     };
   }
 
-  /** The indexed workflows due at or before `bound` (all indexed ones with no bound), every shard. */
-  private async readCandidates(bound: Date | null): Promise<Candidate[]> {
-    const pages = await Promise.all(
-      allDuePartitions().map((partition) =>
-        queryAll(this.deps.table, {
-          IndexName: 'DueIndex',
-          KeyConditionExpression: bound ? 'DuePK = :pk AND DueSK <= :bound' : 'DuePK = :pk',
-          ExpressionAttributeValues: bound
-            ? { ':pk': partition, ':bound': dueBound(bound) }
-            : { ':pk': partition },
-        }),
-      ),
-    );
-    return pages
-      .flat()
-      .map((item) => ({ workflow: toWorkflowRecord(item), dueSortKey: item.DueSK as string }));
-  }
-
   /**
    * Claims a due slot: moves the workflow's index key and next run to the slot after it, on
    * condition that the key is still the one read and the workflow still active and scheduled.
    * 'lost' when another run claimed it first or the workflow changed meanwhile; 'failed' when the
    * write failed otherwise (it is logged, and the other claims of the run go on).
    */
-  private async claim(candidate: Candidate, now: Date, forced: boolean): Promise<Claim | 'lost' | 'failed'> {
+  private async claim(
+    candidate: DueWorkflow,
+    now: Date,
+    forced: boolean,
+  ): Promise<Claim | 'lost' | 'failed'> {
     const { workflow } = candidate;
     const indexedDueAt = forced ? NEVER_RAN : dueAtOfSortKey(candidate.dueSortKey);
     const slot = claimSlot(indexedDueAt, intervalMinutesOf(workflow), now);
     const nextSortKey = dueSortKey(slot.nextRun, workflow.id);
     try {
-      await this.deps.table.doc.send(
-        new UpdateCommand({
-          TableName: this.deps.table.name,
-          Key: workflowKey(workflow.id),
-          UpdateExpression: `SET DueSK = :next, cronNextRun = :nextRun${forced ? ', cronLastRun = :null' : ''}`,
-          ConditionExpression: 'DueSK = :read AND active = :true AND cronEnabled = :true',
-          ExpressionAttributeValues: {
-            ':next': nextSortKey,
-            ':nextRun': slot.nextRun,
-            ':read': candidate.dueSortKey,
-            ':true': true,
-            ...(forced ? { ':null': null } : {}),
-          },
-        }),
-      );
-      return { ...candidate, slot, nextSortKey };
+      const won = await this.runs.claim(candidate, { sortKey: nextSortKey, nextRun: slot.nextRun }, forced);
+      return won ? { ...candidate, slot, nextSortKey } : 'lost';
     } catch (error) {
-      if (isConditionFailure(error)) return 'lost';
       this.deps.logger.error('Réservation du créneau impossible', {
         workflowId: workflow.id,
         errorName: error instanceof Error ? error.name : 'inconnu',
@@ -217,29 +180,14 @@ export class SchedulerService {
   private async release(claim: Claim, forced: boolean): Promise<void> {
     const { workflow } = claim;
     try {
-      await this.deps.table.doc.send(
-        new UpdateCommand({
-          TableName: this.deps.table.name,
-          Key: workflowKey(workflow.id),
-          UpdateExpression: `SET DueSK = :read, cronNextRun = :previousNext${forced ? ', cronLastRun = :previousLast' : ''}`,
-          ConditionExpression: 'DueSK = :claimed',
-          ExpressionAttributeValues: {
-            ':read': claim.dueSortKey,
-            ':previousNext': workflow.cronNextRun,
-            ':claimed': claim.nextSortKey,
-            ...(forced ? { ':previousLast': workflow.cronLastRun } : {}),
-          },
-        }),
-      );
+      // False when it changed meanwhile (switched off, edited): its new state stands.
+      await this.runs.release(claim, forced);
     } catch (error) {
-      // Changed meanwhile (switched off, edited): its new state stands. Otherwise the slot stays
-      // moved on: this one run is missed, the next slot runs; say so loudly.
-      if (!isConditionFailure(error)) {
-        this.deps.logger.error('Créneau non rendu après un envoi refusé', {
-          workflowId: workflow.id,
-          errorName: error instanceof Error ? error.name : 'inconnu',
-        });
-      }
+      // The slot stays moved on: this one run is missed, the next slot runs; say so loudly.
+      this.deps.logger.error('Créneau non rendu après un envoi refusé', {
+        workflowId: workflow.id,
+        errorName: error instanceof Error ? error.name : 'inconnu',
+      });
     }
   }
 }

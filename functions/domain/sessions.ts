@@ -10,7 +10,7 @@ import { SessionRepository } from '../data/sessions';
 import type { Table } from '../data/table';
 import type { Clock } from '../runtime/dependencies';
 import type { AppKeys } from '../security/app-keys';
-import { UnauthorizedError } from './errors';
+import { UnauthenticatedError } from './errors';
 
 const ISSUER = 'assistant-juridique';
 const AUDIENCE = 'web';
@@ -87,19 +87,19 @@ export class SessionService {
         algorithms: ['HS256'],
         currentDate: now,
       });
-      if (!payload.sub) throw new UnauthorizedError(MESSAGES.session.required);
+      if (!payload.sub) throw new UnauthenticatedError(MESSAGES.session.required);
       sessionId = payload.sub;
     } catch (error) {
-      if (error instanceof joseErrors.JOSEError || error instanceof UnauthorizedError) {
-        throw new UnauthorizedError(MESSAGES.session.required, { cause: error });
+      if (error instanceof joseErrors.JOSEError || error instanceof UnauthenticatedError) {
+        throw new UnauthenticatedError(MESSAGES.session.required, { cause: error });
       }
       throw error;
     }
     const session = await this.sessions.get(sessionId);
     if (!session || session.expiresAt * 1000 <= now.getTime())
-      throw new UnauthorizedError(MESSAGES.session.required);
+      throw new UnauthenticatedError(MESSAGES.session.required);
     const license = await this.licenses.getByHash(session.licenseKeyHash);
-    if (!license?.isActive) throw new UnauthorizedError(MESSAGES.session.licenseInactive);
+    if (!license?.isActive) throw new UnauthenticatedError(MESSAGES.session.licenseInactive);
     return {
       sessionId,
       role: license.licenseType,

@@ -12,9 +12,9 @@ import type { AppKeys } from '../security/app-keys';
 import { createLicenseKeyVault } from '../security/license-key-vault';
 import { SessionService } from './sessions';
 
-/** The outcome of a sign-in attempt: the reply and its HTTP status (429 while the client is refused). */
+/** The outcome of a sign-in attempt: the reply, and whether the client is refused for trying too often. */
 export interface SignInOutcome {
-  readonly statusCode: 200 | 429;
+  readonly throttled: boolean;
   readonly reply: VerifyLicenseReply;
 }
 
@@ -65,7 +65,7 @@ export class SignInService {
     const client = this.clientHash(clientAddress);
     const { failures } = await this.attempts.get(client, nowSeconds);
     if (failures >= SIGN_IN_THROTTLE.lockAfter) {
-      return { statusCode: 429, reply: { valid: false, error: MESSAGES.login.tooManyAttempts } };
+      return { throttled: true, reply: { valid: false, error: MESSAGES.login.tooManyAttempts } };
     }
     if (failures >= SIGN_IN_THROTTLE.slowAfter) {
       const steps = failures - SIGN_IN_THROTTLE.slowAfter + 1;
@@ -76,10 +76,10 @@ export class SignInService {
     const license = await this.licenses.getByHash(vault.hash(licenseKey));
     if (!license) {
       await this.attempts.recordFailure(client, nowSeconds, SIGN_IN_THROTTLE.windowSeconds);
-      return { statusCode: 200, reply: { valid: false, error: MESSAGES.login.invalidKey } };
+      return { throttled: false, reply: { valid: false, error: MESSAGES.login.invalidKey } };
     }
     if (!license.isActive) {
-      return { statusCode: 200, reply: { valid: false, error: MESSAGES.session.licenseInactive } };
+      return { throttled: false, reply: { valid: false, error: MESSAGES.session.licenseInactive } };
     }
 
     const lawyer = license.licenseType === 'admin' ? null : await findLawyerOfLicense(this.lawyers, license);
@@ -87,7 +87,7 @@ export class SignInService {
     const session = await this.sessions.open(license, userEmail);
     if (failures > 0) await this.attempts.reset(client);
     return {
-      statusCode: 200,
+      throttled: false,
       reply: {
         valid: true,
         licenseType: license.licenseType,

@@ -14,7 +14,7 @@ import {
 } from '../data/workflows';
 import type { Clock } from '../runtime/dependencies';
 import { type AuditAction, AuditTrail, auditTarget } from './audit';
-import { BadRequestError, ConflictError, NotFoundError } from './errors';
+import { ConflictError, InvalidInputError, NotFoundError } from './errors';
 import { ownerEmailOf } from './members';
 import type { SessionContext } from './sessions';
 
@@ -199,10 +199,12 @@ export class WorkflowService {
   }
 
   private async assertLawyerExists(email: string): Promise<void> {
-    if (!(await this.lawyers.findByEmail(email))) throw new BadRequestError(MESSAGES.workflow.unknownLawyer);
+    if (!(await this.lawyers.findByEmail(email)))
+      throw new InvalidInputError('lawyerEmail', MESSAGES.workflow.unknownLawyer);
   }
 
   private async assertFolderExists(folderId: string): Promise<void> {
-    if (!(await this.folders.getById(folderId))) throw new BadRequestError(MESSAGES.workflow.unknownFolder);
+    if (!(await this.folders.getById(folderId)))
+      throw new InvalidInputError('folderId', MESSAGES.workflow.unknownFolder);
   }
 }

@@ -4,11 +4,12 @@ import type { Context } from 'aws-lambda';
 import { MAX_BODY_BYTES } from '../../shared/constants';
 import { MESSAGES } from '../../shared/messages';
 import type { RouteDefinition } from '../../shared/routes';
-import { isWriteConflict } from '../data/table';
-import { BadRequestError, ForbiddenError, HttpError, UnauthorizedError } from '../domain/errors';
+import { ForbiddenError, InvalidInputError, UnauthenticatedError } from '../domain/errors';
 import type { SessionContext, SessionService } from '../domain/sessions';
 import type { Logger } from '../runtime/dependencies';
 import { type ApiEvent, type ApiResult, bearerTokenOf, fromOrigin, jsonResult } from './api-event';
+import { errorReplyOf, RequestTooLargeError } from './error-statuses';
+import { fieldOf } from './parameters';
 
 /** What the middlewares established about a request, for the handler. */
 export interface RouteContext extends Context {
@@ -36,6 +37,19 @@ export function originVerified(originSecret: (() => Promise<string>) | undefined
 }
 
 /**
+ * The body as the client sent it, decoded if API Gateway base64-encoded it, never re-serialised
+ * (a signature covers the bytes). Larger than `maxBytes`: a 413 before anything else is done; the
+ * encoded length is checked first, so that a huge body is refused without being decoded.
+ */
+export function bodyTextOf(event: ApiEvent, maxBytes: number): string {
+  const { body: raw, isBase64Encoded } = event;
+  if (raw && raw.length > maxBytes * 2) throw new RequestTooLargeError();
+  const text = raw && isBase64Encoded ? Buffer.from(raw, 'base64').toString('utf8') : (raw ?? '');
+  if (Buffer.byteLength(text, 'utf8') > maxBytes) throw new RequestTooLargeError();
+  return text;
+}
+
+/**
  * Parses and validates the JSON body with the route's schema. Missing, not JSON, not an object,
  * too large or invalid: a 400 (413 for size) with a French message, before any work is done.
  */
@@ -45,23 +59,21 @@ export function validatedJsonBody(route: RouteDefinition): ApiMiddleware {
     before: (request) => {
       const schema = route.request;
       if (!schema) return;
-      const { body: raw, isBase64Encoded } = request.event;
-      if (raw && raw.length > MAX_BODY_BYTES * 2) throw new HttpError(413, MESSAGES.request.tooLarge);
-      const text = raw && isBase64Encoded ? Buffer.from(raw, 'base64').toString('utf8') : (raw ?? '');
-      if (Buffer.byteLength(text, 'utf8') > MAX_BODY_BYTES)
-        throw new HttpError(413, MESSAGES.request.tooLarge);
+      const text = bodyTextOf(request.event, MAX_BODY_BYTES);
       let json: unknown;
       try {
         json = JSON.parse(text);
       } catch {
-        throw new BadRequestError(MESSAGES.request.notJson);
+        throw new InvalidInputError(null, MESSAGES.request.notJson);
       }
       if (typeof json !== 'object' || json === null || Array.isArray(json)) {
-        throw new BadRequestError(MESSAGES.request.notJson);
+        throw new InvalidInputError(null, MESSAGES.request.notJson);
       }
       const parsed = schema.safeParse(json);
-      if (!parsed.success)
-        throw new BadRequestError(parsed.error.issues[0]?.message ?? MESSAGES.request.invalid);
+      if (!parsed.success) {
+        const issue = parsed.error.issues[0];
+        throw new InvalidInputError(fieldOf(issue?.path), issue?.message ?? MESSAGES.request.invalid);
+      }
       request.context.body = parsed.data;
     },
   };
@@ -83,7 +95,7 @@ export function authorizedSession(
         return;
       }
       const token = bearerTokenOf(request.event);
-      if (!token) throw new UnauthorizedError(MESSAGES.session.required);
+      if (!token) throw new UnauthenticatedError(MESSAGES.session.required);
       const session = await (await sessions()).authenticate(token);
       const allowed =
         route.access === 'signed-in' ||
@@ -96,30 +108,26 @@ export function authorizedSession(
 }
 
 /**
- * The error handler, registered last so that its onError runs first: an HttpError becomes its
- * status and French message; anything else is logged (name and message, never the request) and
- * becomes a 500 without details.
+ * The error handler, registered last so that its onError runs first: the status table of
+ * `error-statuses.ts` gives the status and French message; an error it does not know is logged
+ * (name and message, never the request) and becomes a 500 without details.
  */
 export function errorReply(logger: Logger, route: RouteDefinition): ApiMiddleware {
   return {
     name: 'errorReply',
     onError: (request) => {
       const { error } = request;
-      if (error instanceof HttpError) {
-        request.response = jsonResult(error.statusCode, { error: error.message });
-        return;
+      const reply = errorReplyOf(error);
+      const routeName = `${route.method} ${route.path}`;
+      if (reply.kind === 'write-conflict') logger.warn('Conflit d’écriture', { route: routeName });
+      if (reply.kind === 'unexpected') {
+        logger.error('Erreur non gérée', {
+          route: routeName,
+          errorName: error?.name,
+          errorMessage: error?.message,
+        });
       }
-      if (isWriteConflict(error)) {
-        logger.warn('Conflit d’écriture', { route: `${route.method} ${route.path}` });
-        request.response = jsonResult(409, { error: MESSAGES.request.conflict });
-        return;
-      }
-      logger.error('Erreur non gérée', {
-        route: `${route.method} ${route.path}`,
-        errorName: error?.name,
-        errorMessage: error?.message,
-      });
-      request.response = jsonResult(500, { error: MESSAGES.request.internal });
+      request.response = jsonResult(reply.statusCode, { error: reply.message });
     },
   };
 }

@@ -2,7 +2,7 @@ import type { z } from 'zod';
 
 import { MESSAGES } from '../../shared/messages';
 import { EntityId } from '../../shared/schemas/common';
-import { BadRequestError, NotFoundError } from '../domain/errors';
+import { InvalidInputError, NotFoundError } from '../domain/errors';
 
 /**
  * The `{id}` path parameter of a resource. Ids are server-generated UUIDs, so anything else names
@@ -23,6 +23,14 @@ export function parsedQuery<S extends z.ZodType>(
   query: Readonly<Record<string, string | undefined>>,
 ): z.output<S> {
   const parsed = schema.safeParse(query);
-  if (!parsed.success) throw new BadRequestError(parsed.error.issues[0]?.message ?? MESSAGES.request.invalid);
+  if (!parsed.success) {
+    const issue = parsed.error.issues[0];
+    throw new InvalidInputError(fieldOf(issue?.path), issue?.message ?? MESSAGES.request.invalid);
+  }
   return parsed.data;
+}
+
+/** The dotted path of the field a validation issue is about, or null for the body as a whole. */
+export function fieldOf(path: readonly PropertyKey[] | undefined): string | null {
+  return path?.length ? path.map(String).join('.') : null;
 }

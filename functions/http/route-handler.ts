@@ -87,6 +87,14 @@ export function apiHandler(deps: AppDependencies, implementations: RouteImplemen
       });
     pipelines.set(routeKey(route), pipeline as ApiHandler);
   }
+  return byRouteKey(pipelines);
+}
+
+/**
+ * The handler of a Lambda serving several routes, each by its own pipeline: dispatches on the
+ * route key; a route it does not serve is a 404.
+ */
+export function byRouteKey(pipelines: ReadonlyMap<string, ApiHandler>): ApiHandler {
   return async (event, context) => {
     const pipeline = pipelines.get(event.routeKey);
     if (!pipeline) return jsonResult(404, { error: MESSAGES.request.notFound });

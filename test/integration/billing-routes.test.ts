@@ -5,7 +5,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { StripeEventRepository } from '../../functions/data/stripe-events';
 import type { ApiHandler } from '../../functions/http/api-event';
 import type { AppDependencies } from '../../functions/runtime/dependencies';
-import { createStripeWebhookHandler } from '../../functions/stripe-webhook';
+import { createStripeWebhookHandler, MAX_WEBHOOK_BODY_BYTES } from '../../functions/stripe-webhook';
 import {
   type SubscriptionAction,
   signWebhookPayload,
@@ -315,7 +315,44 @@ describe('billing routes through their handlers', () => {
 
       // Assert
       expect(statusCode).toBe(409);
-      expect(body.error).toEqual(expect.any(String));
+      expect(body).toEqual({ error: MESSAGES.subscription.webhookBusy });
+    });
+
+    it.each([
+      ['as sent', false],
+      ['base64-encoded by API Gateway', true],
+    ])('refuses a body larger than the limit, %s, with a 413 before verifying it', async (_label, base64) => {
+      // Arrange: a signed body one byte over the limit, so that only its size can refuse it.
+      const payload = JSON.stringify({ id: 'evt_big', pad: '' }).replace(
+        '""',
+        `"${'x'.repeat(MAX_WEBHOOK_BODY_BYTES)}"`,
+      );
+      const signature = signWebhookPayload(payload, bed.harness.webhookSecret, now());
+      const before = await scanTable(app.table);
+
+      // Act
+      const { statusCode, body } = await invoke<Record<string, unknown>>(
+        webhook,
+        webhookEvent({ payload, signature }, { base64 }),
+      );
+
+      // Assert
+      expect(statusCode).toBe(413);
+      expect(body).toEqual({ error: MESSAGES.request.tooLarge });
+      expect(await scanTable(app.table)).toEqual(before);
+    });
+
+    it('answers 404 to a route it does not serve', async () => {
+      // Arrange
+      const delivery = await undelivered();
+      const elsewhere = { ...webhookEvent(delivery), routeKey: 'POST /api/autre-chose' };
+
+      // Act
+      const { statusCode, body } = await invoke<Record<string, unknown>>(webhook, elsewhere);
+
+      // Assert
+      expect(statusCode).toBe(404);
+      expect(body).toEqual({ error: MESSAGES.request.notFound });
     });
 
     it('answers 200 to an event type the product does not listen to', async () => {

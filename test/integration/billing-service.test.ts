@@ -3,8 +3,8 @@ import { StripePayments } from '../../functions/adapters/stripe-payments';
 import type { LicenseRecord, LicenseRepository } from '../../functions/data/licenses';
 import { SubscriptionRepository } from '../../functions/data/subscriptions';
 import type { BillingService } from '../../functions/domain/billing';
-import { PaymentProviderError } from '../../functions/domain/billing-errors';
-import { BadRequestError, NotFoundError } from '../../functions/domain/errors';
+import { PaymentProviderUnavailableError } from '../../functions/domain/billing-errors';
+import { InvalidInputError, NotFoundError } from '../../functions/domain/errors';
 import { issueLicense } from '../../functions/domain/licenses';
 import type { LicenseKeyVault } from '../../functions/security/license-key-vault';
 import { freePort } from '../../lib/local/free-port';
@@ -129,7 +129,7 @@ describe('BillingService', () => {
           return promotion.code;
         },
       ],
-    ])('refuses an %s promotion code with a 400 and the French message', async (_label, makeCode) => {
+    ])('refuses an %s promotion code as invalid input, with the French message', async (_label, makeCode) => {
       // Arrange
       const promoCode = await makeCode();
 
@@ -141,9 +141,9 @@ describe('BillingService', () => {
       });
 
       // Assert
-      await expect(attempt).rejects.toBeInstanceOf(BadRequestError);
+      await expect(attempt).rejects.toBeInstanceOf(InvalidInputError);
       await expect(attempt).rejects.toMatchObject({
-        statusCode: 400,
+        field: 'promoCode',
         message: MESSAGES.purchase.promoInvalid,
       });
     });
@@ -161,8 +161,9 @@ describe('BillingService', () => {
       });
 
       // Assert
+      await expect(eleventh).rejects.toBeInstanceOf(InvalidInputError);
       await expect(eleventh).rejects.toMatchObject({
-        statusCode: 400,
+        field: 'promoCode',
         message: MESSAGES.purchase.promoInvalid,
       });
     });
@@ -183,7 +184,7 @@ describe('BillingService', () => {
       ['without a promotion code', undefined],
       ['with a promotion code', 'TESTABCDEFGH'],
     ])(
-      'answers a Stripe failure %s with a 4xx and the French message, never a 5xx',
+      'answers a Stripe failure %s as the provider unavailable, with the French message',
       async (_label, promoCode) => {
         // Act
         const attempt = offline.createCheckout({
@@ -193,11 +194,8 @@ describe('BillingService', () => {
         });
 
         // Assert
-        await expect(attempt).rejects.toBeInstanceOf(PaymentProviderError);
-        await expect(attempt).rejects.toMatchObject({
-          statusCode: 424,
-          message: MESSAGES.purchase.checkoutFailed,
-        });
+        await expect(attempt).rejects.toBeInstanceOf(PaymentProviderUnavailableError);
+        await expect(attempt).rejects.toMatchObject({ message: MESSAGES.purchase.checkoutFailed });
       },
     );
   });
@@ -222,7 +220,8 @@ describe('BillingService', () => {
       const attempt = offline.createTestPromoCode();
 
       // Assert
-      await expect(attempt).rejects.toMatchObject({ statusCode: 424, message: MESSAGES.promo.createFailed });
+      await expect(attempt).rejects.toBeInstanceOf(PaymentProviderUnavailableError);
+      await expect(attempt).rejects.toMatchObject({ message: MESSAGES.promo.createFailed });
     });
   });
 
@@ -357,7 +356,7 @@ describe('BillingService', () => {
       await expect(attempt).rejects.toMatchObject({ message: MESSAGES.subscription.cancelFailed });
     });
 
-    it('answers a Stripe failure with a 4xx and leaves the licence active', async () => {
+    it('answers a Stripe failure as the provider unavailable and leaves the licence active', async () => {
       // Arrange
       const { license } = await boughtLicense();
 
@@ -365,10 +364,8 @@ describe('BillingService', () => {
       const attempt = offline.cancelSubscription(license);
 
       // Assert
-      await expect(attempt).rejects.toMatchObject({
-        statusCode: 424,
-        message: MESSAGES.subscription.cancelFailed,
-      });
+      await expect(attempt).rejects.toBeInstanceOf(PaymentProviderUnavailableError);
+      await expect(attempt).rejects.toMatchObject({ message: MESSAGES.subscription.cancelFailed });
       expect((await licenses.getByHash(license.keyHash))?.isActive).toBe(true);
     });
   });
@@ -394,10 +391,8 @@ describe('BillingService', () => {
       const attempt = service.customerPortal(license);
 
       // Assert
-      await expect(attempt).rejects.toMatchObject({
-        statusCode: 404,
-        message: MESSAGES.subscription.customerPortalFailed,
-      });
+      await expect(attempt).rejects.toBeInstanceOf(NotFoundError);
+      await expect(attempt).rejects.toMatchObject({ message: MESSAGES.subscription.customerPortalFailed });
     });
   });
 
@@ -420,10 +415,8 @@ describe('BillingService', () => {
       const attempt = service.updateLicenseEmail('NOTARY-INCONNUE', uniqueEmail('x'));
 
       // Assert
-      await expect(attempt).rejects.toMatchObject({
-        statusCode: 404,
-        message: MESSAGES.subscription.noLicenseKey,
-      });
+      await expect(attempt).rejects.toBeInstanceOf(NotFoundError);
+      await expect(attempt).rejects.toMatchObject({ message: MESSAGES.subscription.noLicenseKey });
     });
   });
 });

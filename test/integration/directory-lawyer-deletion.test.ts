@@ -1,8 +1,7 @@
 import { PutCommand, ScanCommand } from '@aws-sdk/lib-dynamodb';
 import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
-
+import { workflowKey } from '../../functions/data/keys';
 import { TABLE_DEFINITION } from '../../functions/data/table-definition';
-import { workflowKey } from '../../functions/data/workflows';
 import { issueLicense } from '../../functions/domain/licenses';
 import { createLicenseKeyVault } from '../../functions/security/license-key-vault';
 import { MESSAGES } from '../../shared/messages';

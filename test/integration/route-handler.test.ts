@@ -97,7 +97,7 @@ describe('apiHandler', () => {
   });
 
   describe('expected errors', () => {
-    it('answers an HttpError with its status and French message, without logging it', async () => {
+    it('answers a domain error with its status and French message, without logging it', async () => {
       // Arrange
       const logger = new MemoryLogger();
       const token = await sessionToken();

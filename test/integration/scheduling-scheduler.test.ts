@@ -2,11 +2,11 @@ import { GetCommand } from '@aws-sdk/lib-dynamodb';
 import { afterEach, beforeEach, describe, expect, inject, it } from 'vitest';
 import type { DispatchQueue } from '../../functions/adapters/dispatch-queue';
 import { NEVER_RAN } from '../../functions/data/due-index';
+import { workflowKey } from '../../functions/data/keys';
 import {
   WorkflowNotFoundError,
   type WorkflowRecord,
   WorkflowRepository,
-  workflowKey,
 } from '../../functions/data/workflows';
 import { SchedulerService } from '../../functions/domain/scheduler';
 import { type LocalQueues, startLocalQueues } from '../../lib/local/queue/local-queues';

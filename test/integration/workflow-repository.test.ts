@@ -2,9 +2,9 @@ import { randomUUID } from 'node:crypto';
 
 import { type DynamoDBDocumentClient, GetCommand, PutCommand, QueryCommand } from '@aws-sdk/lib-dynamodb';
 import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
-
+import { workflowKey } from '../../functions/data/keys';
 import type { Table } from '../../functions/data/table';
-import { WorkflowNotFoundError, WorkflowRepository, workflowKey } from '../../functions/data/workflows';
+import { WorkflowNotFoundError, WorkflowRepository } from '../../functions/data/workflows';
 import { createTestApp, disposeTestApp, type TestApp } from '../support/app';
 import { minutesAfterOrigin, uniqueEmail, workflowRecord } from '../support/records';
 

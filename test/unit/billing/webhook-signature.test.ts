@@ -1,7 +1,7 @@
 import Stripe from 'stripe';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { StripePayments, WEBHOOK_TOLERANCE_SECONDS } from '../../../functions/adapters/stripe-payments';
-import { WebhookSignatureError } from '../../../functions/domain/billing-errors';
+import { WebhookSignatureInvalidError } from '../../../functions/domain/billing-errors';
 import {
   newWebhookSecret,
   signWebhookPayload,
@@ -75,7 +75,7 @@ describe('webhook signature verification', () => {
 
     // Assert
     expect(tampered).not.toBe(completed.payload);
-    expect(verify).toThrow(WebhookSignatureError);
+    expect(verify).toThrow(WebhookSignatureInvalidError);
   });
 
   it('refuses an event signed with another secret', () => {
@@ -90,7 +90,7 @@ describe('webhook signature verification', () => {
     const verify = () => harness.payments.constructWebhookEvent(completed.payload, otherSecretSignature);
 
     // Assert
-    expect(verify).toThrow(WebhookSignatureError);
+    expect(verify).toThrow(WebhookSignatureInvalidError);
   });
 
   it('refuses an event verified with another secret', () => {
@@ -99,7 +99,7 @@ describe('webhook signature verification', () => {
       paymentsAt(0, newWebhookSecret()).constructWebhookEvent(completed.payload, completed.signature);
 
     // Assert
-    expect(verify).toThrow(WebhookSignatureError);
+    expect(verify).toThrow(WebhookSignatureInvalidError);
   });
 
   it(`refuses a timestamp older than ${WEBHOOK_TOLERANCE_SECONDS} seconds`, () => {
@@ -108,7 +108,7 @@ describe('webhook signature verification', () => {
       paymentsAt(WEBHOOK_TOLERANCE_SECONDS + 1).constructWebhookEvent(completed.payload, completed.signature);
 
     // Assert
-    expect(verify).toThrow(WebhookSignatureError);
+    expect(verify).toThrow(WebhookSignatureInvalidError);
   });
 
   it('accepts a timestamp just inside the tolerance', () => {
@@ -132,6 +132,6 @@ describe('webhook signature verification', () => {
     const verify = () => harness.payments.constructWebhookEvent(completed.payload, header);
 
     // Assert
-    expect(verify).toThrow(WebhookSignatureError);
+    expect(verify).toThrow(WebhookSignatureInvalidError);
   });
 });

@@ -2,19 +2,16 @@ import { describe, expect, it } from 'vitest';
 
 import {
   claimSlot,
-  DUE_SHARDS,
   dispatchDelaySeconds,
   dispatchIdOf,
   dueAtOf,
-  dueAtOfSortKey,
-  dueBound,
   dueIndexKeys,
-  dueShardOf,
   intervalMinutesOf,
   NEVER_RAN,
   type SchedulableWorkflow,
   scheduleUnchangedCondition,
 } from '../../../functions/data/due-index';
+import { DUE_SHARDS, dueAtOfSortKey, dueBound, dueShardOf } from '../../../functions/data/keys';
 
 const NOW = new Date('2026-11-22T10:00:00.000Z');
 

@@ -1,0 +1,142 @@
+import { createHash } from 'node:crypto';
+
+/**
+ * Every item key format of the one table, in one place: the primary keys (`PK`/`SK`) of each
+ * entity and the partition and sort key values it carries in the indexes (GSI1-3, DueIndex).
+ * Only the repositories of functions/data use them; the README's data table points here.
+ *
+ * Changing a format here changes where existing items are looked for: it needs a migration.
+ */
+
+/** `${createdAt}#${id}`: lists in creation order, unique even for items created the same millisecond. */
+export const createdSortKey = (createdAt: string, id: string) => `${createdAt}#${id}`;
+
+// ---------------------------------------------------------------------------- licences
+
+/**
+ * E-mail addresses are compared without case (lawyer e-mails are stored lower-cased too), so a
+ * licence bought as `Avocat@Cabinet.fr` is found for the profile `avocat@cabinet.fr`.
+ */
+export const normaliseLicenseEmail = (userEmail: string) => userEmail.trim().toLowerCase();
+
+/** A licence, by the hash of its key (the key itself is never a key of the table). */
+export const licenseItemKey = (keyHash: string) => ({ PK: `LICENSE#${keyHash}`, SK: 'LICENSE' });
+/** GSI1: the licences of one e-mail. */
+export const licenseEmailPartition = (userEmail: string) =>
+  `LICENSE_EMAIL#${normaliseLicenseEmail(userEmail)}`;
+/** GSI1 sort key of a licence: its type first, so one type of an e-mail is a prefix query. */
+export const licenseTypeSortKey = (licenseType: string, keyHash: string) => `${licenseType}#${keyHash}`;
+export const licenseTypePrefix = (licenseType: string) => `${licenseType}#`;
+
+// ---------------------------------------------------------------------------- sessions and sign-in
+
+export const sessionKey = (sessionId: string) => ({ PK: `SESSION#${sessionId}`, SK: 'SESSION' });
+/** GSI2 groups the sessions of one licence, so that deleting a lawyer can end them all. */
+export const licenseSessionsPartition = (keyHash: string) => `LICENSE_SESSIONS#${keyHash}`;
+/** The failed sign-ins of one client (a hash of its address). */
+export const signInAttemptsKey = (clientHash: string) => ({ PK: `SIGNIN#${clientHash}`, SK: 'ATTEMPTS' });
+
+// ---------------------------------------------------------------------------- directory
+
+export const lawyerKey = (id: string) => ({ PK: `LAWYER#${id}`, SK: 'PROFILE' });
+/** Uniqueness claims: one item per e-mail and per licence key hash, naming the lawyer who holds it. */
+export const lawyerEmailClaimKey = (email: string) => ({ PK: `UNIQUE#LAWYER_EMAIL#${email}`, SK: 'UNIQUE' });
+export const lawyerLicenseClaimKey = (keyHash: string) => ({
+  PK: `UNIQUE#LAWYER_LICENSE#${keyHash}`,
+  SK: 'UNIQUE',
+});
+/** GSI1 partition of every lawyer. */
+export const LAWYERS_PARTITION = 'LAWYERS';
+
+export const folderKey = (id: string) => ({ PK: `FOLDER#${id}`, SK: 'FOLDER' });
+/** GSI1 partition of every folder. */
+export const FOLDERS_PARTITION = 'FOLDERS';
+
+export const workflowKey = (id: string) => ({ PK: `WORKFLOW#${id}`, SK: 'WORKFLOW' });
+/** GSI1 partition of every workflow. */
+export const WORKFLOWS_PARTITION = 'WORKFLOWS';
+/** GSI2: the workflows of one lawyer. */
+export const workflowOwnerPartition = (email: string) => `OWNER#${email}`;
+/** GSI3 (sparse): the workflows of one folder. */
+export const workflowFolderPartition = (folderId: string) => `FOLDER#${folderId}`;
+
+// ---------------------------------------------------------------------------- scheduling and delivery
+
+/** Due index partitions; a constant, because an item's partition must not change between deploys. */
+export const DUE_SHARDS = 8;
+
+/** The due index partition of a workflow id: stable across processes, deploys and runtimes. */
+export function dueShardOf(workflowId: string): number {
+  return createHash('sha256').update(workflowId).digest().readUInt32BE(0) % DUE_SHARDS;
+}
+
+/** The `DuePK` value of a shard. */
+export const duePartition = (shard: number) => `DUE#${shard}`;
+
+/** Every `DuePK` value of the index, for the readers that visit all shards. */
+export const allDuePartitions = () => Array.from({ length: DUE_SHARDS }, (_, shard) => duePartition(shard));
+
+/** `DueSK`: `<due time ISO>#<workflow id>`, so that a range query returns the due ones, oldest first. */
+export const dueSortKey = (dueAt: string, workflowId: string) => `${dueAt}#${workflowId}`;
+
+/** The due time a `DueSK` value holds. */
+export const dueAtOfSortKey = (sortKey: string) => sortKey.slice(0, sortKey.indexOf('#'));
+
+/**
+ * The upper bound of a range query for everything due at or before `bound`, whatever the id
+ * (`~` sorts after `#` and after every character of an id).
+ */
+export const dueBound = (bound: Date) => `${bound.toISOString()}~`;
+
+/** A dispatched run that reached its end (delivered, or refused for good): never called again. */
+export const dispatchDoneKey = (workflowId: string, dispatchId: string) => ({
+  PK: workflowKey(workflowId).PK,
+  SK: `DISPATCH#${dispatchId}`,
+});
+/** The executions of a workflow live in its partition, newest last. */
+export const EXECUTION_PREFIX = 'EXECUTION#';
+export const executionSortKey = (startedAt: string, id: string) => `${EXECUTION_PREFIX}${startedAt}#${id}`;
+
+/** The last result of each kind of scheduler run. */
+export const schedulerRunKey = (kind: 'schedule' | 'manual') => ({
+  PK: 'SCHEDULER',
+  SK: `LAST_RESULT#${kind}`,
+});
+
+// ---------------------------------------------------------------------------- billing
+
+export const subscriptionKey = (subscriptionId: string) => ({
+  PK: `SUBSCRIPTION#${subscriptionId}`,
+  SK: 'SUBSCRIPTION',
+});
+/** The lease that serialises the work on one subscription. */
+export const subscriptionLockKey = (subscriptionId: string) => ({
+  PK: `SUBSCRIPTION_LOCK#${subscriptionId}`,
+  SK: 'LOCK',
+});
+/** The billing side of a licence: its subscription, customer and cancellation. */
+export const licenseBillingKey = (keyHash: string) => ({ PK: `LICENSE_BILLING#${keyHash}`, SK: 'BILLING' });
+export const checkoutKey = (checkoutSessionId: string) => ({
+  PK: `CHECKOUT#${checkoutSessionId}`,
+  SK: 'CHECKOUT',
+});
+/** GSI1 partition of the licences whose data is due for purge, oldest first. */
+export const PURGE_DUE_PARTITION = 'LAWYER_PURGE_DUE';
+/** GSI1 sort key of a licence due for purge: `<purge date ISO>#<key hash>`. */
+export const purgeDueSortKey = (purgeAfter: Date, keyHash: string) =>
+  `${purgeAfter.toISOString()}#${keyHash}`;
+/** The upper bound of a purge-due query: everything due at or before `now`. */
+export const purgeDueBound = (now: Date) => `${now.toISOString()}#~`;
+
+export const stripeEventKey = (eventId: string) => ({ PK: `STRIPE_EVENT#${eventId}`, SK: 'STRIPE_EVENT' });
+
+// ---------------------------------------------------------------------------- audit
+
+/** Audit entries, partitioned by month. */
+export const AUDIT_PREFIX = 'AUDIT#';
+export const auditEntryKey = (entry: { readonly at: string; readonly id: string }) => ({
+  PK: `${AUDIT_PREFIX}${entry.at.slice(0, 7)}`,
+  SK: `${entry.at}#${entry.id}`,
+});
+/** GSI1 partition of every audit entry, newest first. */
+export const AUDIT_INDEX_PARTITION = 'AUDIT';

@@ -1,0 +1,134 @@
+import { UpdateCommand } from '@aws-sdk/lib-dynamodb';
+
+import { allDuePartitions, dueBound, workflowKey } from './keys';
+import { queryAll } from './query-all';
+import { isConditionFailure, type Table } from './table';
+import { toWorkflowRecord, type WorkflowRecord } from './workflows';
+
+/** A due workflow as read from the due index, with the `DueSK` value a claim is conditional on. */
+export interface DueWorkflow {
+  readonly workflow: WorkflowRecord;
+  readonly dueSortKey: string;
+}
+
+/** A claim to give back: the slot as it was read, and as the claim moved it. */
+export interface ClaimToRelease {
+  readonly workflow: WorkflowRecord;
+  /** `DueSK` as read before the claim. */
+  readonly dueSortKey: string;
+  /** `DueSK` as the claim wrote it. */
+  readonly nextSortKey: string;
+}
+
+/**
+ * The writes that decide when a workflow runs, each conditional so that concurrent runs cannot
+ * both win: reading the due index, claiming a due slot, giving it back, and the manual-run lock.
+ */
+export class WorkflowRunRepository {
+  constructor(private readonly table: Table) {}
+
+  /** The indexed workflows due at or before `bound` (all indexed ones with no bound), every shard. */
+  async due(bound: Date | null): Promise<DueWorkflow[]> {
+    const pages = await Promise.all(
+      allDuePartitions().map((partition) =>
+        queryAll(this.table, {
+          IndexName: 'DueIndex',
+          KeyConditionExpression: bound ? 'DuePK = :pk AND DueSK <= :bound' : 'DuePK = :pk',
+          ExpressionAttributeValues: bound
+            ? { ':pk': partition, ':bound': dueBound(bound) }
+            : { ':pk': partition },
+        }),
+      ),
+    );
+    return pages
+      .flat()
+      .map((item) => ({ workflow: toWorkflowRecord(item), dueSortKey: item.DueSK as string }));
+  }
+
+  /**
+   * Moves a workflow's due slot from the one read to the next, on condition that the index key is
+   * still the one read and the workflow still active and scheduled. Forced, its last run is
+   * cleared in the same write. False when another run claimed it first or it changed meanwhile.
+   */
+  async claim(
+    read: DueWorkflow,
+    next: { readonly sortKey: string; readonly nextRun: string },
+    forced: boolean,
+  ): Promise<boolean> {
+    try {
+      await this.table.doc.send(
+        new UpdateCommand({
+          TableName: this.table.name,
+          Key: workflowKey(read.workflow.id),
+          UpdateExpression: `SET DueSK = :next, cronNextRun = :nextRun${forced ? ', cronLastRun = :null' : ''}`,
+          ConditionExpression: 'DueSK = :read AND active = :true AND cronEnabled = :true',
+          ExpressionAttributeValues: {
+            ':next': next.sortKey,
+            ':nextRun': next.nextRun,
+            ':read': read.dueSortKey,
+            ':true': true,
+            ...(forced ? { ':null': null } : {}),
+          },
+        }),
+      );
+      return true;
+    } catch (error) {
+      if (isConditionFailure(error)) return false;
+      throw error;
+    }
+  }
+
+  /**
+   * Gives a claimed slot back (its send failed), unless the workflow changed since the claim.
+   * False when it changed meanwhile: its new state stands.
+   */
+  async release(claim: ClaimToRelease, forced: boolean): Promise<boolean> {
+    const { workflow } = claim;
+    try {
+      await this.table.doc.send(
+        new UpdateCommand({
+          TableName: this.table.name,
+          Key: workflowKey(workflow.id),
+          UpdateExpression: `SET DueSK = :read, cronNextRun = :previousNext${forced ? ', cronLastRun = :previousLast' : ''}`,
+          ConditionExpression: 'DueSK = :claimed',
+          ExpressionAttributeValues: {
+            ':read': claim.dueSortKey,
+            ':previousNext': workflow.cronNextRun,
+            ':claimed': claim.nextSortKey,
+            ...(forced ? { ':previousLast': workflow.cronLastRun } : {}),
+          },
+        }),
+      );
+      return true;
+    } catch (error) {
+      if (isConditionFailure(error)) return false;
+      throw error;
+    }
+  }
+
+  /**
+   * Takes the manual-run lock of an existing workflow if it is free: none taken, or taken at or
+   * before `unlockedBefore`. False when it is held.
+   */
+  async lockManualRun(workflowId: string, now: Date, unlockedBefore: Date): Promise<boolean> {
+    try {
+      await this.table.doc.send(
+        new UpdateCommand({
+          TableName: this.table.name,
+          Key: workflowKey(workflowId),
+          UpdateExpression: 'SET manualRunAt = :now',
+          ConditionExpression:
+            'attribute_exists(PK) AND (attribute_not_exists(manualRunAt) OR manualRunAt <= :unlocked)',
+          ExpressionAttributeValues: {
+            ':now': now.toISOString(),
+            ':unlocked': unlockedBefore.toISOString(),
+          },
+        }),
+      );
+      return true;
+    } catch (error) {
+      if (isConditionFailure(error)) return false;
+      throw error;
+    }
+  }
+}
