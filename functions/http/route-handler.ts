@@ -5,6 +5,7 @@ import { MESSAGES } from '../../shared/messages';
 import { ROUTES, type RouteDefinition, type RouteName, type Routes, routeKey } from '../../shared/routes';
 import { SessionService } from '../domain/sessions';
 import type { AppDependencies } from '../runtime/dependencies';
+import type { AppKeys } from '../security/app-keys';
 import { type ApiEvent, type ApiHandler, type ApiResult, clientAddressOf, jsonResult } from './api-event';
 import {
   authorizedSession,
@@ -54,13 +55,14 @@ export type RouteImplementations = { [N in RouteName]?: RouteImplementation<N> }
  * implementation. A resource handler serving several routes dispatches on the route key.
  */
 export function apiHandler(deps: AppDependencies, implementations: RouteImplementations): ApiHandler {
-  let sessions: Promise<SessionService> | undefined;
-  const sessionService = () => {
-    sessions ??= deps.appKeys().then((keys) => new SessionService(deps.table, keys, deps.clock));
-    sessions.catch(() => {
-      sessions = undefined;
-    });
-    return sessions;
+  // Rebuilt when the keys change: the AWS keys are re-read at most every 5 minutes and stay the
+  // same object while the secret does, so a rotated session key is used without a deployment.
+  let sessions: { keys: AppKeys; service: SessionService } | undefined;
+  const sessionService = async () => {
+    const keys = await deps.appKeys();
+    if (sessions?.keys !== keys)
+      sessions = { keys, service: new SessionService(deps.table, keys, deps.clock) };
+    return sessions.service;
   };
   const pipelines = new Map<string, ApiHandler>();
   for (const [name, implementation] of Object.entries(implementations)) {
