@@ -15,7 +15,8 @@ let removeSite: () => Promise<void>;
 beforeAll(async () => {
   const site = await createSiteFixture();
   removeSite = site.remove;
-  stack = createTestStack(site.dir);
+  // The template alone: the functions are bundled (and so proven to bundle) by billing.test.ts.
+  stack = createTestStack(site.dir, { bundle: false });
   Aspects.of(stack).add(new AwsSolutionsChecks({ verbose: true }));
   Aspects.of(stack).add(new ServerlessChecks({ verbose: true }));
   annotations = Annotations.fromStack(stack);

@@ -34,7 +34,8 @@ let removeSite: () => Promise<void>;
 beforeAll(async () => {
   const site = await createSiteFixture();
   removeSite = site.remove;
-  stack = createTestStack(site.dir);
+  // The template alone: the functions are bundled (and so proven to bundle) by billing.test.ts.
+  stack = createTestStack(site.dir, { bundle: false });
   template = Template.fromStack(stack);
   resources = template.toJSON().Resources;
 });
