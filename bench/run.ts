@@ -3,12 +3,13 @@ import { cpus } from 'node:os';
 import { fileURLToPath } from 'node:url';
 
 import { startDynamoDbLocal } from '../lib/local/dynamodb-local';
+import { FIRST_LOAD_SECTION, firstLoadMarkdown, runFirstLoadBench } from './first-load';
 import { runSchedulerBench, schedulerBenchMarkdown } from './scheduler';
 
 /**
  * `npm run bench`: the benchmarks, against DynamoDB Local (in memory) and fauxqs, started here.
  * Prints the figures and writes them to bench/results.md. Takes a few minutes: the lag part runs
- * on the real clock with the one-minute timer.
+ * on the real clock with the one-minute timer. One part alone: `npx tsx bench/first-load.ts`.
  */
 const log = (line: string) => console.log(line);
 const dynamo = await startDynamoDbLocal();
@@ -23,6 +24,7 @@ try {
     lagSpreadSeconds: 120,
     log,
   });
+  const firstLoad = await runFirstLoadBench({ runs: 3, log });
   const markdown = [
     '# Benchmarks',
     '',
@@ -33,6 +35,10 @@ try {
     '## Scheduler',
     '',
     schedulerBenchMarkdown(figures),
+    '',
+    `## ${FIRST_LOAD_SECTION}`,
+    '',
+    firstLoadMarkdown(firstLoad),
   ].join('\n');
   console.log(`\n${markdown}`);
   writeFileSync(fileURLToPath(new URL('./results.md', import.meta.url)), markdown);

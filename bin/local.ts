@@ -53,6 +53,7 @@ const runtime = await startLocalRuntime({
 console.log(`
 Assistant IA juridique — environnement local
   Site et API : ${runtime.url}
+  DynamoDB Local : 127.0.0.1 seulement (inaccessible depuis le réseau)
   Admin licence key: ${runtime.keys.adminLicenseKey}
   Lawyer licence key: ${runtime.keys.lawyerLicenseKey}
   Notary licence key: ${runtime.keys.notaryLicenseKey}
@@ -68,7 +69,8 @@ Assistant IA juridique — environnement local
   ${
     runtime.billing.standInUrl
       ? `Paiements : simulateur Stripe local — paiement hébergé sous ${runtime.billing.standInUrl}/checkout/…
-    (abonnements, codes promo et événements : ${runtime.billing.standInUrl}/_stand-in)`
+    (abonnements, codes promo et événements : ${runtime.billing.standInUrl}/_stand-in)
+    (secret de signature de ses webhooks : ${runtime.billing.standInWebhookSecretFile})`
       : `Paiements : Stripe réel (mode test) — webhooks attendus sur ${runtime.billing.webhookUrl}
     (stripe listen --forward-to ${runtime.billing.webhookUrl})`
   }

@@ -26,7 +26,7 @@ export const createScheduledTickHandler =
     if (failure) throw failure;
     // The heartbeat: its absence for five minutes is an alarm (lib/constructs/monitoring.ts).
     deps.metrics.count(METRIC.tickCompleted);
-    const dispatched = run.executions.filter((execution) => execution.status === 'success').length;
+    const dispatched = run.executions.filter((execution) => execution.status === 'queued').length;
     return {
       checked: run.workflows_checked,
       dispatched,

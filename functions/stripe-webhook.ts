@@ -4,7 +4,7 @@ import { MESSAGES } from '../shared/messages';
 import { ROUTES, routeKey } from '../shared/routes';
 import type { StripeWebhookReply } from '../shared/routes/billing';
 import { billingContextOf } from './domain/billing-context';
-import { WebhookSignatureInvalidError } from './domain/billing-errors';
+import { UnreadableWebhookEventError, WebhookSignatureInvalidError } from './domain/billing-errors';
 import { ConflictError } from './domain/errors';
 import { METRIC } from './domain/metrics';
 import { type ApiEvent, type ApiHandler, type ApiResult, jsonResult } from './http/api-event';
@@ -21,8 +21,9 @@ export const MAX_WEBHOOK_BODY_BYTES = 512 * 1024;
 /**
  * POST /api/stripe-webhook (called by Stripe, no session): verifies the Stripe-Signature header
  * on the raw body before anything else — a missing, wrong or stale signature is a 400 and
- * nothing is written — then applies the event once. Applied, already applied or not listened to:
- * 200. Being applied by a concurrent delivery: 409, so that Stripe delivers it again.
+ * nothing is written — then applies the event once. Applied, already applied, not listened to,
+ * changing nothing (an unknown checkout or subscription) or signed but unreadable: 200 ('ignored'
+ * for the last three). Being applied by a concurrent delivery: 409, so that Stripe delivers it again.
  *
  * Not built with `apiHandler`: the route has no JSON schema and no session, and the body must
  * reach the signature check untouched, so the pipeline is the origin check and the error handler;
@@ -44,6 +45,16 @@ export const createStripeWebhookHandler = (deps: AppDependencies): ApiHandler =>
       try {
         verified = payments.constructWebhookEvent(rawBody, event.headers?.['stripe-signature']);
       } catch (error) {
+        if (error instanceof UnreadableWebhookEventError) {
+          // Signed by Stripe but unreadable: acknowledged without effect, or Stripe retries it for
+          // days. The log line (one stable message) is what counts them.
+          deps.logger.warn('Webhook Stripe illisible ignoré', {
+            errorName: error.name,
+            reason: error.message,
+          });
+          const ignored: StripeWebhookReply = { received: true, outcome: 'ignored' };
+          return jsonResult(200, ignored);
+        }
         if (error instanceof WebhookSignatureInvalidError) {
           deps.logger.warn('Webhook Stripe refusé', { errorName: error.name, reason: error.message });
           deps.metrics.count(METRIC.stripeWebhookRejected);

@@ -2,12 +2,13 @@ import { MESSAGES } from '../shared/messages';
 import { LawyerRepository } from './data/lawyers';
 import { billingContextOf, ownLicense } from './domain/billing-context';
 import { InvalidInputError } from './domain/errors';
+import { ownerEmailOf } from './domain/members';
 import { apiHandler, lambdaEntry } from './http/route-handler';
 import type { AppDependencies } from './runtime/dependencies';
 
 /**
  * POST /api/update-license-email (lawyer, notary): associates the caller's licence with his
- * e-mail — his profile's as it is now, else the one of his session — so that it is found by
+ * e-mail — his profile's as it is now, else his licence's — so that it is found by
  * e-mail (spec §7 license_keys look-ups).
  */
 export const createUpdateLicenseEmailHandler = (deps: AppDependencies) => {
@@ -17,8 +18,7 @@ export const createUpdateLicenseEmailHandler = (deps: AppDependencies) => {
     updateLicenseEmail: async ({ body, session }) => {
       const { service, vault } = await billing();
       ownLicense(session, body.licenseKey, vault);
-      const profile = await lawyers.findByLicenseHash(session.licenseKeyHash);
-      const email = profile?.email ?? session.email;
+      const email = await ownerEmailOf(lawyers, session);
       if (!email) throw new InvalidInputError('email', MESSAGES.subscription.updateLicenseFailed);
       return service.updateLicenseEmail(body.licenseKey, email);
     },

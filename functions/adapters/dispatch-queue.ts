@@ -20,6 +20,8 @@ export const DispatchMessage = z.object({
   /** The same for every attempt of this run: the webhook-id header, so n8n can drop duplicates. */
   dispatchId: z.string().min(1),
   trigger: ExecutionTrigger,
+  /** The scheduler run that queued it (its kind and time), so its outcome reaches that run's result. */
+  run: z.object({ kind: z.enum(['schedule', 'manual']), at: IsoTimestamp }).optional(),
 });
 export type DispatchMessage = z.infer<typeof DispatchMessage>;
 

@@ -6,6 +6,7 @@ import { PRICING, TEST_PROMO } from '../../shared/constants';
 import {
   PaymentsError,
   PromotionCodeRefusedError,
+  UnreadableWebhookEventError,
   WebhookSignatureInvalidError,
 } from '../domain/billing-errors';
 import type {
@@ -287,9 +288,11 @@ export class StripePayments implements Payments {
     // A deployment error, not the caller's: a 500, so that Stripe keeps the event and retries.
     if (!webhookSecret) throw new Error('Secret de signature des webhooks Stripe non configuré');
     if (!signatureHeader) throw new WebhookSignatureInvalidError('En-tête Stripe-Signature absent');
-    let event: Stripe.Event;
+    const signature = this.stripe.webhooks.signature;
+    if (!signature) throw new Error('Vérification des signatures Stripe indisponible');
+    // The signature first, on its own: only its failures are signature errors.
     try {
-      event = this.stripe.webhooks.constructEvent(
+      signature.verifyHeader(
         rawBody,
         signatureHeader,
         webhookSecret,
@@ -300,23 +303,50 @@ export class StripePayments implements Payments {
     } catch (error) {
       throw new WebhookSignatureInvalidError('Signature Stripe invalide ou trop ancienne', { cause: error });
     }
+    let event: unknown;
+    try {
+      event = JSON.parse(rawBody);
+    } catch (error) {
+      throw new UnreadableWebhookEventError('Événement Stripe signé mais illisible (pas du JSON)', {
+        cause: error,
+      });
+    }
     return toPaymentEvent(event);
   }
 }
 
+/** Whether a value is a plain object (not null, not an array). */
+const isRecord = (value: unknown): value is Record<string, unknown> =>
+  typeof value === 'object' && value !== null && !Array.isArray(value);
+
 /** Reduces an event to the ids it is about, for the event types the product listens to. */
-function toPaymentEvent(event: Stripe.Event): PaymentEvent {
+function toPaymentEvent(event: unknown): PaymentEvent {
+  if (
+    !isRecord(event) ||
+    typeof event.id !== 'string' ||
+    typeof event.type !== 'string' ||
+    !isRecord(event.data) ||
+    !isRecord(event.data.object)
+  ) {
+    throw new UnreadableWebhookEventError('Événement Stripe signé sans id, type ou data.object');
+  }
   const base = { id: event.id, type: event.type, checkoutSessionId: null, subscriptionId: null };
   const object = event.data.object as { object?: string };
+  // Signed by Stripe, yet read defensively: an id that is not a string names nothing.
+  const text = (value: unknown) => (typeof value === 'string' && value.length > 0 ? value : null);
   switch (object.object) {
     case 'checkout.session': {
       const session = object as Stripe.Checkout.Session;
-      return { ...base, checkoutSessionId: session.id, subscriptionId: idOf(session.subscription) };
+      return {
+        ...base,
+        checkoutSessionId: text(session.id),
+        subscriptionId: text(idOf(session.subscription)),
+      };
     }
     case 'invoice':
-      return { ...base, subscriptionId: subscriptionOfInvoice(object as Stripe.Invoice) };
+      return { ...base, subscriptionId: text(subscriptionOfInvoice(object as Stripe.Invoice)) };
     case 'subscription':
-      return { ...base, subscriptionId: (object as Stripe.Subscription).id };
+      return { ...base, subscriptionId: text((object as Stripe.Subscription).id) };
     default:
       return base;
   }

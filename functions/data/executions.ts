@@ -66,15 +66,24 @@ export class ExecutionRepository {
       await this.table.doc.send(
         new TransactWriteCommand({
           TransactItems: [
-            {
-              Update: {
-                TableName: this.table.name,
-                Key: workflowKey(execution.workflowId),
-                UpdateExpression: 'SET cronLastRun = :startedAt',
-                ConditionExpression: 'attribute_exists(PK)',
-                ExpressionAttributeValues: { ':startedAt': execution.startedAt },
-              },
-            },
+            // A cancelled run did not run: the last run stays as it was.
+            execution.outcome === 'cancelled'
+              ? {
+                  ConditionCheck: {
+                    TableName: this.table.name,
+                    Key: workflowKey(execution.workflowId),
+                    ConditionExpression: 'attribute_exists(PK)',
+                  },
+                }
+              : {
+                  Update: {
+                    TableName: this.table.name,
+                    Key: workflowKey(execution.workflowId),
+                    UpdateExpression: 'SET cronLastRun = :startedAt',
+                    ConditionExpression: 'attribute_exists(PK)',
+                    ExpressionAttributeValues: { ':startedAt': execution.startedAt },
+                  },
+                },
             {
               Put: {
                 TableName: this.table.name,

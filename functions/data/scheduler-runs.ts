@@ -1,10 +1,10 @@
-import { BatchGetCommand, PutCommand } from '@aws-sdk/lib-dynamodb';
+import { BatchGetCommand, PutCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
 
-import { SchedulerRun } from '../../shared/schemas/scheduler';
+import { type SchedulerExecution, SchedulerRun } from '../../shared/schemas/scheduler';
 import { schedulerRunKey } from './keys';
-import type { Table } from './table';
+import { isConditionFailure, type Table } from './table';
 
-type RunKind = 'schedule' | 'manual';
+export type RunKind = 'schedule' | 'manual';
 
 const kindOf = (trigger: SchedulerRun['trigger']): RunKind =>
   trigger === 'schedule' ? 'schedule' : 'manual';
@@ -20,9 +20,36 @@ export class SchedulerRunRepository {
     await this.table.doc.send(
       new PutCommand({
         TableName: this.table.name,
-        Item: { ...schedulerRunKey(kindOf(run.trigger)), entity: 'SchedulerRun', run },
+        Item: { ...schedulerRunKey(kindOf(run.trigger)), entity: 'SchedulerRun', run, outcomes: {} },
       }),
     );
+  }
+
+  /**
+   * The end of one run a scheduler run queued (its call succeeded or failed for good): kept beside
+   * that run's result while it is still the last of its kind, and shown in its place.
+   */
+  async recordOutcome(
+    kind: RunKind,
+    runAt: string,
+    workflowId: string,
+    outcome: { readonly status: 'success' | 'failed'; readonly message: string },
+  ): Promise<void> {
+    try {
+      await this.table.doc.send(
+        new UpdateCommand({
+          TableName: this.table.name,
+          Key: schedulerRunKey(kind),
+          UpdateExpression: 'SET outcomes.#workflow = :outcome',
+          ConditionExpression: '#run.#timestamp = :runAt',
+          ExpressionAttributeNames: { '#workflow': workflowId, '#run': 'run', '#timestamp': 'timestamp' },
+          ExpressionAttributeValues: { ':outcome': outcome, ':runAt': runAt },
+        }),
+      );
+    } catch (error) {
+      // A later run is the last one now: this outcome stays in the workflow's history only.
+      if (!isConditionFailure(error)) throw error;
+    }
   }
 
   async lastRuns(): Promise<{ schedule: SchedulerRun | null; manual: SchedulerRun | null }> {
@@ -40,7 +67,18 @@ export class SchedulerRunRepository {
     const find = (kind: RunKind) => {
       const item = items.find((candidate) => candidate.SK === schedulerRunKey(kind).SK);
       const parsed = SchedulerRun.safeParse(item?.run);
-      return parsed.success ? parsed.data : null;
+      if (!parsed.success) return null;
+      const outcomes = (item?.outcomes ?? {}) as Record<
+        string,
+        Pick<SchedulerExecution, 'status' | 'message'>
+      >;
+      return {
+        ...parsed.data,
+        executions: parsed.data.executions.map((execution) => {
+          const ended = outcomes[execution.workflowId];
+          return ended ? { ...execution, status: ended.status, message: ended.message } : execution;
+        }),
+      };
     };
     return { schedule: find('schedule'), manual: find('manual') };
   }

@@ -72,6 +72,23 @@ export class SessionRepository {
     }
   }
 
+  /**
+   * Ends the oldest sessions of a licence beyond the `keep` newest; returns how many it ended. Run
+   * after each sign-in, so concurrent sign-ins converge on the cap.
+   */
+  async keepNewest(keyHash: string, keep: number): Promise<number> {
+    const items = await queryAll(this.table, {
+      IndexName: 'GSI2',
+      KeyConditionExpression: 'GSI2PK = :pk',
+      ExpressionAttributeValues: { ':pk': licenseSessionsPartition(keyHash) },
+      ProjectionExpression: 'sessionId',
+      ScanIndexForward: false,
+    });
+    const ended = items.slice(keep);
+    for (const item of ended) await this.delete(item.sessionId as string);
+    return ended.length;
+  }
+
   /** Ends every session of a licence (its lawyer is deleted); returns how many there were. */
   async deleteByLicense(keyHash: string): Promise<number> {
     const items = await queryAll(this.table, {

@@ -1,68 +1,95 @@
-import { DeleteCommand, GetCommand, PutCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
+import { UpdateCommand } from '@aws-sdk/lib-dynamodb';
 
 import { signInAttemptsKey } from './keys';
 import { isConditionFailure, type Table } from './table';
 
-/** Wrong licence keys counted per client over a fixed window. */
-export interface SignInAttempts {
-  failures: number;
-  /** End of the current window, epoch seconds. */
-  windowEndsAt: number;
+/** One attempt reserved in a client's window, before its key is looked at. */
+export interface ReservedAttempt {
+  /** How many attempts the window held before this one (this one excluded). */
+  readonly earlier: number;
+  /** End of the window the attempt counts in, epoch seconds. */
+  readonly windowEndsAt: number;
 }
 
+/** Tries of one reservation: each lost race means another attempt of the same client counted first. */
+const RESERVE_TRIES = 5;
+
+/**
+ * Sign-in attempts counted per client over a fixed window. Every attempt is counted atomically
+ * before its key is evaluated (an ADD in one conditional update that returns the new count), so
+ * that N attempts in parallel count N; nothing is read first and nothing is written blindly.
+ */
 export class SignInAttemptRepository {
   constructor(private readonly table: Table) {}
 
-  /** The client's failures in the current window (zero once the window is over). */
-  async get(clientHash: string, nowSeconds: number): Promise<SignInAttempts> {
-    const { Item } = await this.table.doc.send(
-      new GetCommand({
-        TableName: this.table.name,
-        Key: signInAttemptsKey(clientHash),
-        ConsistentRead: true,
-      }),
-    );
-    if (!Item || (Item.windowEndsAt as number) <= nowSeconds) return { failures: 0, windowEndsAt: 0 };
-    return { failures: Item.failures as number, windowEndsAt: Item.windowEndsAt as number };
+  /**
+   * Counts one attempt: added to the open window, or opening a new one when the last is over (or
+   * there was none). Both writes are conditional, so of two attempts racing to open a window one
+   * opens it and the other is added to it.
+   */
+  async reserve(clientHash: string, nowSeconds: number, windowSeconds: number): Promise<ReservedAttempt> {
+    for (let attempt = 0; attempt < RESERVE_TRIES; attempt++) {
+      try {
+        const { Attributes } = await this.table.doc.send(
+          new UpdateCommand({
+            TableName: this.table.name,
+            Key: signInAttemptsKey(clientHash),
+            UpdateExpression: 'ADD attempts :one',
+            ConditionExpression: 'windowEndsAt > :now',
+            ExpressionAttributeValues: { ':one': 1, ':now': nowSeconds },
+            ReturnValues: 'ALL_NEW',
+          }),
+        );
+        return {
+          earlier: (Attributes?.attempts as number) - 1,
+          windowEndsAt: Attributes?.windowEndsAt as number,
+        };
+      } catch (error) {
+        if (!isConditionFailure(error)) throw error;
+      }
+      const windowEndsAt = nowSeconds + windowSeconds;
+      try {
+        await this.table.doc.send(
+          new UpdateCommand({
+            TableName: this.table.name,
+            Key: signInAttemptsKey(clientHash),
+            UpdateExpression:
+              'SET attempts = :one, windowEndsAt = :ends, expiresAt = :ends, entity = :entity',
+            ConditionExpression: 'attribute_not_exists(PK) OR windowEndsAt <= :now',
+            ExpressionAttributeValues: {
+              ':one': 1,
+              ':ends': windowEndsAt,
+              ':now': nowSeconds,
+              ':entity': 'SignInAttempts',
+            },
+          }),
+        );
+        return { earlier: 0, windowEndsAt };
+      } catch (error) {
+        if (!isConditionFailure(error)) throw error;
+      }
+    }
+    throw new Error('Tentative de connexion non comptée après plusieurs essais');
   }
 
   /**
-   * Counts one failure atomically: added to the open window, or starting a new one when the last
-   * window is over (the conditional write makes concurrent failures all count).
+   * Gives back the attempt of a right key, in the window it was counted in: a success does not
+   * count against the client, but the wrong keys before it still do until their window ends.
    */
-  async recordFailure(clientHash: string, nowSeconds: number, windowSeconds: number): Promise<void> {
+  async release(clientHash: string, reserved: ReservedAttempt): Promise<void> {
     try {
       await this.table.doc.send(
         new UpdateCommand({
           TableName: this.table.name,
           Key: signInAttemptsKey(clientHash),
-          UpdateExpression: 'ADD failures :one',
-          ConditionExpression: 'windowEndsAt > :now',
-          ExpressionAttributeValues: { ':one': 1, ':now': nowSeconds },
+          UpdateExpression: 'ADD attempts :minusOne',
+          ConditionExpression: 'windowEndsAt = :window AND attempts > :zero',
+          ExpressionAttributeValues: { ':minusOne': -1, ':window': reserved.windowEndsAt, ':zero': 0 },
         }),
       );
     } catch (error) {
+      // The window it counted in is over: there is nothing left to give back.
       if (!isConditionFailure(error)) throw error;
-      const windowEndsAt = nowSeconds + windowSeconds;
-      await this.table.doc.send(
-        new PutCommand({
-          TableName: this.table.name,
-          Item: {
-            ...signInAttemptsKey(clientHash),
-            entity: 'SignInAttempts',
-            failures: 1,
-            windowEndsAt,
-            expiresAt: windowEndsAt,
-          },
-        }),
-      );
     }
-  }
-
-  /** Forgets the client's failures after a successful sign-in. */
-  async reset(clientHash: string): Promise<void> {
-    await this.table.doc.send(
-      new DeleteCommand({ TableName: this.table.name, Key: signInAttemptsKey(clientHash) }),
-    );
   }
 }

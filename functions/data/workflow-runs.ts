@@ -53,21 +53,27 @@ export class WorkflowRunRepository {
   async claim(
     read: DueWorkflow,
     next: { readonly sortKey: string; readonly nextRun: string },
-    forced: boolean,
+    /** A forced run: it clears the last run, and skips a workflow claimed since `windowStart`. */
+    forced: { readonly now: Date; readonly windowStart: Date } | null,
   ): Promise<boolean> {
     try {
       await this.table.doc.send(
         new UpdateCommand({
           TableName: this.table.name,
           Key: workflowKey(read.workflow.id),
-          UpdateExpression: `SET DueSK = :next, cronNextRun = :nextRun${forced ? ', cronLastRun = :null' : ''}`,
-          ConditionExpression: 'DueSK = :read AND active = :true AND cronEnabled = :true',
+          // Every claim stamps its time, so that a forced run can tell a workflow claimed within its
+          // window (by a tick, or by another forced run that read it after this claim) and skip it.
+          UpdateExpression: `SET DueSK = :next, cronNextRun = :nextRun, claimedAt = :now${forced ? ', cronLastRun = :null' : ''}`,
+          ConditionExpression: `DueSK = :read AND active = :true AND cronEnabled = :true${
+            forced ? ' AND (attribute_not_exists(claimedAt) OR claimedAt <= :windowStart)' : ''
+          }`,
           ExpressionAttributeValues: {
             ':next': next.sortKey,
             ':nextRun': next.nextRun,
+            ':now': (forced?.now ?? new Date()).toISOString(),
             ':read': read.dueSortKey,
             ':true': true,
-            ...(forced ? { ':null': null } : {}),
+            ...(forced ? { ':null': null, ':windowStart': forced.windowStart.toISOString() } : {}),
           },
         }),
       );

@@ -17,6 +17,15 @@ export class WebhookSignatureInvalidError extends PaymentsError {
 }
 
 /**
+ * A correctly signed event whose content cannot be read (not JSON, or without the object it is
+ * about). It came from Stripe, so it is acknowledged without effect rather than refused: Stripe
+ * would otherwise retry it for days, and it would never read better.
+ */
+export class UnreadableWebhookEventError extends PaymentsError {
+  override name = 'UnreadableWebhookEventError';
+}
+
+/**
  * The provider refused the promotion code while creating the checkout (unknown, inactive, used
  * up): the purchase form's message.
  */

@@ -141,6 +141,15 @@ export class BillingService {
         return 'busy';
       }
       await this.events.markApplied(event.id, claim.token, work, this.deps.clock.now());
+      if (work !== 'done') {
+        // An unknown checkout or subscription: nothing changed, and the reply says so.
+        this.deps.logger.info('Événement Stripe sans effet', {
+          eventId: event.id,
+          eventType: event.type,
+          work,
+        });
+        return 'ignored';
+      }
       this.deps.logger.info('Événement Stripe appliqué', { eventId: event.id, eventType: event.type });
       return 'applied';
     } catch (error) {

@@ -19,6 +19,7 @@ import { createLicenseKeyVault, type LicenseKeyVault } from '../security/license
 import { type AuditActor, AuditTrail, auditTarget } from './audit';
 import { ConflictError, ForbiddenError, InvalidInputError, NotFoundError } from './errors';
 import { newLicenseRecord } from './licenses';
+import { ownEmailsOf, ownProfileOf } from './members';
 import type { SessionContext } from './sessions';
 
 /** What the lawyer services work with; the handler builds it from the environment's dependencies. */
@@ -395,10 +396,16 @@ export class LawyerService {
   ): Promise<LawyerLookupReply> {
     const keyHash = request.licenseKey ? this.deps.vault.hash(request.licenseKey) : null;
     if (session.role !== 'admin') {
-      const ownEmails = [session.email, session.license.userEmail];
       if (keyHash && keyHash !== session.licenseKeyHash) throw new ForbiddenError(MESSAGES.session.forbidden);
+      const ownEmails = await ownEmailsOf(this.lawyers, session);
       if (request.email && !ownEmails.includes(request.email))
         throw new ForbiddenError(MESSAGES.session.forbidden);
+      // Himself only: his profile through his licence, never whoever holds an e-mail he named.
+      const own = await ownProfileOf(this.lawyers, session);
+      return {
+        lawyer: own ? toLawyerView(own, this.deps.vault) : null,
+        email: own?.email ?? session.license.userEmail ?? request.email ?? null,
+      };
     }
     const license = keyHash ? await this.licenses.getByHash(keyHash) : null;
     const licenseEmail = license?.userEmail ?? request.email ?? null;

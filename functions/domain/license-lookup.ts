@@ -3,10 +3,12 @@ import type { z } from 'zod';
 import { MESSAGES } from '../../shared/messages';
 import type { License } from '../../shared/schemas/billing';
 import type { LicenseByEmailQuery, LicenseFindRequest } from '../../shared/schemas/directory';
+import { LawyerRepository } from '../data/lawyers';
 import { type LicenseRecord, LicenseRepository } from '../data/licenses';
 import type { Table } from '../data/table';
 import type { LicenseKeyVault } from '../security/license-key-vault';
 import { ForbiddenError } from './errors';
+import { ownEmailsOf } from './members';
 import type { SessionContext } from './sessions';
 
 /** A licence as shown to its owner or an admin: the key decrypted from its stored copy. */
@@ -27,12 +29,14 @@ export function toLicenseView(record: LicenseRecord, vault: LicenseKeyVault): Li
  */
 export class LicenseLookupService {
   private readonly licenses: LicenseRepository;
+  private readonly lawyers: LawyerRepository;
 
   constructor(
     table: Table,
     private readonly vault: LicenseKeyVault,
   ) {
     this.licenses = new LicenseRepository(table);
+    this.lawyers = new LawyerRepository(table);
   }
 
   /** Spec: select single row by user_email and license_type; null when there is none. */
@@ -45,7 +49,7 @@ export class LicenseLookupService {
       return found ? toLicenseView(found, this.vault) : null;
     }
     const own = session.license;
-    if (query.userEmail !== session.email && query.userEmail !== own.userEmail) {
+    if (!(await ownEmailsOf(this.lawyers, session)).includes(query.userEmail)) {
       throw new ForbiddenError(MESSAGES.session.forbidden);
     }
     const matches = own.userEmail === query.userEmail && own.licenseType === query.licenseType;

@@ -4,37 +4,19 @@ import { MANUAL_RUN_LOCK_MS } from '../../shared/constants';
 import { MESSAGES } from '../../shared/messages';
 import type { ExecuteWebhookReply, ExecuteWebhookRequest } from '../../shared/schemas/scheduler';
 import { ExecutionRepository } from '../data/executions';
+import { LawyerRepository } from '../data/lawyers';
 import type { Table } from '../data/table';
 import { WorkflowRunRepository } from '../data/workflow-runs';
-import { type WorkflowRecord, WorkflowRepository } from '../data/workflows';
+import { WorkflowRepository } from '../data/workflows';
 import type { Logger } from '../runtime/dependencies';
-import { ConflictError, InvalidInputError, NotFoundError, TooManyAttemptsError } from './errors';
+import { ConflictError, InvalidInputError, TooManyAttemptsError } from './errors';
+import { visibleWorkflow } from './members';
 import type { SessionContext } from './sessions';
 import { callWorkflowWebhook, type WebhookCallSettings } from './webhook-call';
 
 export interface ManualRunDependencies extends WebhookCallSettings {
   readonly table: Table;
   readonly logger: Logger;
-}
-
-/** The caller as the permission rules need him. */
-export type Caller = Pick<SessionContext, 'role' | 'email'>;
-
-/**
- * The workflow a caller may see: any for an admin, his own for a lawyer or notary. Someone else's
- * workflow is answered as a missing one, so ids cannot be probed.
- */
-export async function visibleWorkflow(
-  table: Table,
-  caller: Caller,
-  workflowId: string,
-): Promise<WorkflowRecord> {
-  const workflow = await new WorkflowRepository(table).getById(workflowId);
-  if (!workflow) throw new NotFoundError(MESSAGES.workflow.notFound);
-  if (caller.role !== 'admin' && workflow.lawyerEmail.toLowerCase() !== caller.email.toLowerCase()) {
-    throw new NotFoundError(MESSAGES.workflow.notFound);
-  }
-  return workflow;
 }
 
 /** Whether two webhook addresses are the same address once normalised; false if either is not one. */
@@ -55,8 +37,13 @@ function sameWebhookUrl(given: string, stored: string): boolean {
 export class ManualRunService {
   constructor(private readonly deps: ManualRunDependencies) {}
 
-  async run(caller: Caller, request: ExecuteWebhookRequest): Promise<ExecuteWebhookReply> {
-    const workflow = await visibleWorkflow(this.deps.table, caller, request.workflowId);
+  async run(caller: SessionContext, request: ExecuteWebhookRequest): Promise<ExecuteWebhookReply> {
+    const workflow = await visibleWorkflow(
+      new WorkflowRepository(this.deps.table),
+      new LawyerRepository(this.deps.table),
+      caller,
+      request.workflowId,
+    );
     if (request.webhookUrl !== undefined && !sameWebhookUrl(request.webhookUrl, workflow.webhookUrl)) {
       throw new InvalidInputError('webhookUrl', MESSAGES.execution.invalidWebhookUrl);
     }

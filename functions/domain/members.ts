@@ -1,11 +1,36 @@
+import { MESSAGES } from '../../shared/messages';
 import type { LawyerRecord, LawyerRepository } from '../data/lawyers';
+import type { LicenseRecord } from '../data/licenses';
+import type { WorkflowRecord, WorkflowRepository } from '../data/workflows';
+import { NotFoundError } from './errors';
 import type { SessionContext } from './sessions';
-import { findLawyerOfLicense } from './sign-in';
 
 /**
- * The profile of a signed-in lawyer or notary (spec §5 look-up): the one holding his licence key,
- * else the one whose e-mail is his licence's. The licence is the one re-read for this request.
+ * Who owns what, decided here and nowhere else. A member (lawyer or notary) is known by his
+ * licence, re-read on every request: his profile is the one holding that licence's key (else the
+ * unbound profile of the licence's e-mail), and his workflows are those of that profile's e-mail
+ * as it is now. The e-mail a session copied at sign-in is never consulted: it goes stale when the
+ * profile's e-mail changes, and the old address may since belong to someone else.
  */
+
+/**
+ * Lawyer look-up of spec §5: first by licence key, then by the licence's e-mail. A profile found
+ * by e-mail that holds another licence's key is that other licence's, not this one's.
+ */
+export async function findLawyerOfLicense(
+  lawyers: LawyerRepository,
+  license: LicenseRecord,
+): Promise<LawyerRecord | null> {
+  const bound = await lawyers.findByLicenseHash(license.keyHash);
+  if (bound) return bound;
+  if (!license.userEmail) return null;
+  const byEmail = await lawyers.findByEmail(license.userEmail);
+  if (!byEmail || (byEmail.licenseKeyHash !== null && byEmail.licenseKeyHash !== license.keyHash))
+    return null;
+  return byEmail;
+}
+
+/** The profile of a signed-in lawyer or notary, through the licence re-read for this request. */
 export function ownProfileOf(
   lawyers: LawyerRepository,
   session: SessionContext,
@@ -14,9 +39,52 @@ export function ownProfileOf(
 }
 
 /**
- * The e-mail that owns a lawyer's workflows (their notary_email): his profile's e-mail as it is now,
- * so a profile e-mail changed after sign-in is followed at once; the session's while he has none.
+ * The e-mail that owns a member's workflows (their notary_email): his profile's as it is now, else
+ * his licence's; null when neither exists (he then owns nothing).
  */
-export async function ownerEmailOf(lawyers: LawyerRepository, session: SessionContext): Promise<string> {
-  return (await ownProfileOf(lawyers, session))?.email ?? session.email;
+export async function ownerEmailOf(
+  lawyers: LawyerRepository,
+  session: SessionContext,
+): Promise<string | null> {
+  return (await ownProfileOf(lawyers, session))?.email ?? session.license.userEmail ?? null;
+}
+
+/** The e-mails a member may name as his own in a look-up: his profile's and his licence's. */
+export async function ownEmailsOf(lawyers: LawyerRepository, session: SessionContext): Promise<string[]> {
+  const profile = await ownProfileOf(lawyers, session);
+  return [profile?.email, session.license.userEmail].filter(
+    (email): email is string => typeof email === 'string' && email.length > 0,
+  );
+}
+
+const sameEmail = (left: string, right: string) => left.toLowerCase() === right.toLowerCase();
+
+/**
+ * The workflow a caller may see: any for an admin, his own for a lawyer or notary. Someone else's
+ * workflow is answered as a missing one, so ids cannot be probed.
+ */
+export async function visibleWorkflow(
+  workflows: WorkflowRepository,
+  lawyers: LawyerRepository,
+  session: SessionContext,
+  workflowId: string,
+): Promise<WorkflowRecord> {
+  const workflow = await workflows.getById(workflowId);
+  if (!workflow) throw new NotFoundError(MESSAGES.workflow.notFound);
+  if (session.role === 'admin') return workflow;
+  const owner = await ownerEmailOf(lawyers, session);
+  if (owner === null || !sameEmail(workflow.lawyerEmail, owner)) {
+    throw new NotFoundError(MESSAGES.workflow.notFound);
+  }
+  return workflow;
+}
+
+/** The workflows a member owns (his list); none when he has neither profile nor licence e-mail. */
+export async function ownWorkflows(
+  workflows: WorkflowRepository,
+  lawyers: LawyerRepository,
+  session: SessionContext,
+): Promise<WorkflowRecord[]> {
+  const owner = await ownerEmailOf(lawyers, session);
+  return owner === null ? [] : workflows.listByOwner(owner);
 }

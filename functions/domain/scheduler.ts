@@ -11,6 +11,7 @@ import {
   NEVER_RAN,
 } from '../data/due-index';
 import { dueAtOfSortKey, dueSortKey } from '../data/keys';
+import type { RunKind } from '../data/scheduler-runs';
 import type { Table } from '../data/table';
 import { type DueWorkflow, WorkflowRunRepository } from '../data/workflow-runs';
 import type { Clock, Logger } from '../runtime/dependencies';
@@ -29,6 +30,13 @@ export interface SchedulerDependencies {
   /** Due slots found, claimed and enqueued per run. @default noMetrics */
   readonly metrics?: Metrics;
 }
+
+/**
+ * The window of a forced run: a workflow claimed less than this ago (by the minute tick or another
+ * forced run) is not dispatched again by a forced run, so concurrent 'Déclencher Maintenant'
+ * clicks call each workflow once, with one webhook-id.
+ */
+export const FORCED_RUN_WINDOW_MS = 60_000;
 
 /** Conditional writes in flight at once while claiming. */
 const CLAIM_CONCURRENCY = 25;
@@ -53,7 +61,10 @@ interface Claim extends DueWorkflow {
  *   within seconds of its due time rather than up to a minute late.
  * - A send that fails gives the slot back, so the next tick dispatches it: nothing is lost.
  * - Forced ('manual_force'): every active, scheduled workflow runs now; its last run is cleared
- *   first (spec §4), in the same conditional write as the claim.
+ *   first (spec §4), in the same conditional write as the claim. Once per workflow per window:
+ *   the claim is refused for a workflow claimed within the last minute, so of concurrent forced
+ *   runs exactly one dispatches each workflow, and its dispatch id (workflow + the slot claimed)
+ *   is the one webhook-id n8n sees.
  */
 export class SchedulerService {
   private readonly runs: WorkflowRunRepository;
@@ -84,21 +95,21 @@ export class SchedulerService {
       }));
     const batches = chunks(claims, WEBHOOK_QUEUE.sendBatchSize);
     const outcomes = await mapWithConcurrency(batches, SEND_CONCURRENCY, (batch) =>
-      this.send(batch, now, dispatchTrigger, forced),
+      this.send(batch, now, dispatchTrigger, forced, trigger === 'schedule' ? 'schedule' : 'manual'),
     );
     for (const outcome of outcomes) executions.push(...outcome);
 
-    const succeeded = executions.filter((execution) => execution.status === 'success').length;
-    const failed = executions.length - succeeded;
+    const queued = executions.filter((execution) => execution.status === 'queued').length;
+    const failed = executions.length - queued;
     const metrics = this.deps.metrics ?? noMetrics;
     metrics.count(METRIC.dueFound, candidates.length);
     metrics.count(METRIC.dueClaimed, claims.length);
-    metrics.count(METRIC.dueEnqueued, succeeded);
+    metrics.count(METRIC.dueEnqueued, queued);
     const summary = forced ? MESSAGES.scheduler.forcedSummary : MESSAGES.scheduler.summary;
     this.deps.logger.info('Planificateur exécuté', {
       trigger,
       checked: candidates.length,
-      dispatched: succeeded,
+      dispatched: queued,
       failed,
     });
     return {
@@ -107,7 +118,7 @@ export class SchedulerService {
       timestamp: now.toISOString(),
       workflows_checked: candidates.length,
       executions,
-      message: summary(succeeded, executions.length),
+      message: summary(queued, candidates.length),
       ...(failed > 0 ? { error: MESSAGES.scheduler.someQueueFailures(failed) } : {}),
     };
   }
@@ -128,7 +139,11 @@ export class SchedulerService {
     const slot = claimSlot(indexedDueAt, intervalMinutesOf(workflow), now);
     const nextSortKey = dueSortKey(slot.nextRun, workflow.id);
     try {
-      const won = await this.runs.claim(candidate, { sortKey: nextSortKey, nextRun: slot.nextRun }, forced);
+      const won = await this.runs.claim(
+        candidate,
+        { sortKey: nextSortKey, nextRun: slot.nextRun },
+        forced ? { now, windowStart: new Date(now.getTime() - FORCED_RUN_WINDOW_MS) } : null,
+      );
       return won ? { ...candidate, slot, nextSortKey } : 'lost';
     } catch (error) {
       this.deps.logger.error('Réservation du créneau impossible', {
@@ -145,6 +160,7 @@ export class SchedulerService {
     now: Date,
     trigger: ExecutionTrigger,
     forced: boolean,
+    runKind: RunKind,
   ): Promise<SchedulerExecution[]> {
     const entries: DispatchEntry[] = batch.map(({ workflow, slot }) => ({
       message: {
@@ -152,6 +168,7 @@ export class SchedulerService {
         dueAt: slot.dueAt,
         dispatchId: dispatchIdOf(workflow.id, slot.dueAt),
         trigger,
+        run: { kind: runKind, at: now.toISOString() },
       },
       delaySeconds: dispatchDelaySeconds(slot.dueAt, now),
     }));
@@ -165,7 +182,7 @@ export class SchedulerService {
           const delay = entries[index]?.delaySeconds ?? 0;
           return {
             ...base,
-            status: 'success',
+            status: 'queued',
             message: delay > 0 ? MESSAGES.scheduler.queuedWithDelay(delay) : MESSAGES.scheduler.queued,
           };
         }

@@ -2,7 +2,7 @@ import { randomUUID } from 'node:crypto';
 
 import { errors as joseErrors, jwtVerify, SignJWT } from 'jose';
 
-import { SESSION_LIFETIME_SECONDS } from '../../shared/constants';
+import { MAX_SESSIONS_PER_LICENSE, SESSION_LIFETIME_SECONDS } from '../../shared/constants';
 import { MESSAGES } from '../../shared/messages';
 import type { Role } from '../../shared/schemas/session';
 import { type LicenseRecord, LicenseRepository } from '../data/licenses';
@@ -33,7 +33,8 @@ export interface OpenedSession {
 
 /**
  * Sessions: a signed token (HS256, jose) naming a server-side session record with an absolute
- * lifetime. Signing out deletes the record, so the token stops working before it expires.
+ * lifetime. Signing out deletes the record, so the token stops working before it expires. A
+ * licence holds at most 20 live sessions: opening the 21st ends the oldest.
  */
 export class SessionService {
   private readonly sessions: SessionRepository;
@@ -62,6 +63,8 @@ export class SessionService {
       createdAt: now.toISOString(),
       expiresAt,
     });
+    // A licence holds at most MAX_SESSIONS_PER_LICENSE live sessions: the oldest ones end.
+    await this.sessions.keepNewest(license.keyHash, MAX_SESSIONS_PER_LICENSE);
     const token = await new SignJWT({ role: license.licenseType })
       .setProtectedHeader({ alg: 'HS256' })
       .setSubject(sessionId)

@@ -4,12 +4,13 @@ import { SIGN_IN_THROTTLE } from '../../shared/constants';
 import { MESSAGES } from '../../shared/messages';
 import type { Role, VerifyLicenseReply } from '../../shared/schemas/session';
 import { type LawyerRecord, LawyerRepository } from '../data/lawyers';
-import { type LicenseRecord, LicenseRepository } from '../data/licenses';
+import { LicenseRepository } from '../data/licenses';
 import { SignInAttemptRepository } from '../data/sign-in-attempts';
 import type { Table } from '../data/table';
 import type { Clock } from '../runtime/dependencies';
 import type { AppKeys } from '../security/app-keys';
 import { createLicenseKeyVault } from '../security/license-key-vault';
+import { findLawyerOfLicense } from './members';
 import { SessionService } from './sessions';
 
 /** The outcome of a sign-in attempt: the reply, and whether the client is refused for trying too often. */
@@ -27,21 +28,13 @@ export function displayNameOf(role: Role, lawyer: LawyerRecord | null): string {
 }
 
 /**
- * Lawyer look-up of spec §5: first by licence key, then by the licence's e-mail.
- */
-export async function findLawyerOfLicense(lawyers: LawyerRepository, license: LicenseRecord) {
-  return (
-    (await lawyers.findByLicenseHash(license.keyHash)) ??
-    (license.userEmail ? await lawyers.findByEmail(license.userEmail) : null)
-  );
-}
-
-/**
  * verify-license: checks a licence key and opens a session.
  *
- * Wrong keys are counted per client: after a few the replies are slowed down, after more the
- * client is refused until its window ends, with one reply whatever the key (so a refused client
- * learns nothing about the keys it tries).
+ * Attempts are counted per client address over a fixed window, each one before its key is looked
+ * at; a right key gives its own attempt back. After a few the replies are slowed down, after more
+ * the client is refused until its window ends, with one reply whatever the key (so a refused
+ * client learns nothing about the keys it tries). A right key never erases the wrong ones before
+ * it: they are forgotten when their window ends.
  */
 export class SignInService {
   private readonly licenses: LicenseRepository;
@@ -63,21 +56,23 @@ export class SignInService {
   async verify(licenseKey: string, clientAddress: string): Promise<SignInOutcome> {
     const nowSeconds = Math.floor(this.clock.now().getTime() / 1000);
     const client = this.clientHash(clientAddress);
-    const { failures } = await this.attempts.get(client, nowSeconds);
-    if (failures >= SIGN_IN_THROTTLE.lockAfter) {
+    // Counted before the key is looked at, so that parallel attempts cannot all pass the check.
+    const reserved = await this.attempts.reserve(client, nowSeconds, SIGN_IN_THROTTLE.windowSeconds);
+    if (reserved.earlier >= SIGN_IN_THROTTLE.lockAfter) {
       return { throttled: true, reply: { valid: false, error: MESSAGES.login.tooManyAttempts } };
     }
-    if (failures >= SIGN_IN_THROTTLE.slowAfter) {
-      const steps = failures - SIGN_IN_THROTTLE.slowAfter + 1;
+    if (reserved.earlier >= SIGN_IN_THROTTLE.slowAfter) {
+      const steps = reserved.earlier - SIGN_IN_THROTTLE.slowAfter + 1;
       await this.clock.sleep(Math.min(steps * SIGN_IN_THROTTLE.delayStepMs, SIGN_IN_THROTTLE.maxDelayMs));
     }
 
     const vault = createLicenseKeyVault(this.keys);
     const license = await this.licenses.getByHash(vault.hash(licenseKey));
     if (!license) {
-      await this.attempts.recordFailure(client, nowSeconds, SIGN_IN_THROTTLE.windowSeconds);
       return { throttled: false, reply: { valid: false, error: MESSAGES.login.invalidKey } };
     }
+    // A right key does not count against its client; the wrong ones before it still do.
+    await this.attempts.release(client, reserved);
     if (!license.isActive) {
       return { throttled: false, reply: { valid: false, error: MESSAGES.session.licenseInactive } };
     }
@@ -85,7 +80,6 @@ export class SignInService {
     const lawyer = license.licenseType === 'admin' ? null : await findLawyerOfLicense(this.lawyers, license);
     const userEmail = lawyer?.email ?? license.userEmail ?? '';
     const session = await this.sessions.open(license, userEmail);
-    if (failures > 0) await this.attempts.reset(client);
     return {
       throttled: false,
       reply: {

@@ -1,3 +1,4 @@
+import { MESSAGES } from '../../shared/messages';
 import {
   type DispatchMessage,
   DispatchMessage as DispatchMessageSchema,
@@ -5,6 +6,7 @@ import {
 } from '../adapters/dispatch-queue';
 import { backoffSeconds } from '../adapters/webhook-delivery';
 import { ExecutionRepository } from '../data/executions';
+import { SchedulerRunRepository } from '../data/scheduler-runs';
 import type { Table } from '../data/table';
 import { WorkflowRepository } from '../data/workflows';
 import type { Logger } from '../runtime/dependencies';
@@ -47,8 +49,10 @@ export type DispatchResult = 'done' | 'retry';
  *   there, and the message says so.
  * - After `maxReceiveCount` attempts the message is reported failed once more and SQS moves it to
  *   the dead-letter queue (alarmed; an admin can send it back). Every attempt is in the history.
- * - A workflow deleted, deactivated or unscheduled since it was dispatched is not called, nor is a
- *   run already finished (SQS may deliver a message twice).
+ * - A workflow deactivated or unscheduled since it was dispatched is not called: its history
+ *   records the run as cancelled, with the reason. A deleted one is not called either; its history
+ *   went with it, so a log line says so. A run already finished (SQS may deliver a message twice)
+ *   is not called again.
  */
 export class WorkerService {
   private readonly workflows: WorkflowRepository;
@@ -69,14 +73,14 @@ export class WorkerService {
       return 'retry';
     }
     const workflow = await this.workflows.getById(dispatch.workflowId);
-    if (!workflow?.active || !workflow.cronEnabled) {
-      this.deps.logger.info('Exécution abandonnée : automatisation supprimée, inactive ou non planifiée', {
+    if (!workflow) {
+      // Deleted with its history: there is no history left to write to, so the log says it.
+      this.deps.logger.warn('Exécution annulée : automatisation supprimée', {
         workflowId: dispatch.workflowId,
         dispatchId: dispatch.dispatchId,
       });
       return 'done';
     }
-
     if (await this.executions.isDone(workflow.id, dispatch.dispatchId)) {
       // SQS delivers a message at least once: a second delivery of a finished run is not called.
       this.deps.logger.info('Exécution déjà terminée : message en double ignoré', {
@@ -87,6 +91,31 @@ export class WorkerService {
     }
 
     const attempt = Math.max(1, received.receiveCount);
+    if (!workflow.active || !workflow.cronEnabled) {
+      // Switched off since it was queued (perhaps between two attempts): not called, and its
+      // history says why rather than the run vanishing.
+      const message = workflow.active
+        ? MESSAGES.execution.cancelledUnscheduled
+        : MESSAGES.execution.cancelledInactive;
+      await this.executions.record({
+        workflowId: workflow.id,
+        dispatchId: dispatch.dispatchId,
+        trigger: dispatch.trigger,
+        startedAt: this.deps.clock.now().toISOString(),
+        durationMs: 0,
+        httpStatus: null,
+        outcome: 'cancelled',
+        message,
+        attempt,
+      });
+      this.deps.logger.info('Exécution annulée', {
+        workflowId: workflow.id,
+        dispatchId: dispatch.dispatchId,
+        message,
+      });
+      await this.reportToRun(dispatch, { status: 'failed', message });
+      return 'done';
+    }
     const { startedAt, outcome } = await callWorkflowWebhook(
       workflow,
       { trigger: dispatch.trigger, dueAt: dispatch.dueAt, messageId: dispatch.dispatchId },
@@ -132,6 +161,13 @@ export class WorkerService {
             ? METRIC.deliveryDeadLettered
             : METRIC.deliveryFailed,
     );
+    // Its end reaches the scheduler run that queued it (the last result on /admin/settings).
+    if (retry !== 'scheduled') {
+      await this.reportToRun(dispatch, {
+        status: outcome.ok ? 'success' : 'failed',
+        message: outcome.message,
+      });
+    }
     if (!retry) return 'done';
 
     // After the last attempt the message goes to the dead-letter queue at its next receive: now.
@@ -144,6 +180,22 @@ export class WorkerService {
       });
     });
     return 'retry';
+  }
+
+  private async reportToRun(
+    dispatch: DispatchMessage,
+    outcome: { readonly status: 'success' | 'failed'; readonly message: string },
+  ): Promise<void> {
+    if (!dispatch.run) return;
+    await new SchedulerRunRepository(this.deps.table)
+      .recordOutcome(dispatch.run.kind, dispatch.run.at, dispatch.workflowId, outcome)
+      .catch((error: unknown) => {
+        // The history has it already; the last result only misses this one line.
+        this.deps.logger.warn('Résultat non reporté au planificateur', {
+          workflowId: dispatch.workflowId,
+          errorName: error instanceof Error ? error.name : 'inconnu',
+        });
+      });
   }
 }
 

@@ -15,7 +15,7 @@ import {
 import type { Clock } from '../runtime/dependencies';
 import { type AuditAction, AuditTrail, auditTarget } from './audit';
 import { ConflictError, InvalidInputError, NotFoundError } from './errors';
-import { ownerEmailOf } from './members';
+import { ownWorkflows, visibleWorkflow } from './members';
 import type { SessionContext } from './sessions';
 
 /** A workflow as the API shows it (client-side names of spec §3). */
@@ -73,7 +73,7 @@ export class WorkflowService {
     const records =
       session.role === 'admin'
         ? await this.workflows.listAll()
-        : await this.workflows.listByOwner(await ownerEmailOf(this.lawyers, session));
+        : await ownWorkflows(this.workflows, this.lawyers, session);
     return records.map(toWorkflowView);
   }
 
@@ -172,12 +172,8 @@ export class WorkflowService {
   }
 
   /** A workflow the caller may see: any for an admin, his own for a lawyer or notary. */
-  private async visible(id: string, session: SessionContext): Promise<WorkflowRecord> {
-    const workflow = await this.existing(id);
-    if (session.role !== 'admin' && workflow.lawyerEmail !== (await ownerEmailOf(this.lawyers, session))) {
-      throw new NotFoundError(MESSAGES.workflow.notFound);
-    }
-    return workflow;
+  private visible(id: string, session: SessionContext): Promise<WorkflowRecord> {
+    return visibleWorkflow(this.workflows, this.lawyers, session, id);
   }
 
   private async existing(id: string): Promise<WorkflowRecord> {

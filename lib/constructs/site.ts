@@ -1,7 +1,7 @@
-import { existsSync, statSync } from 'node:fs';
+import { existsSync, readFileSync, statSync } from 'node:fs';
 import { isAbsolute, join } from 'node:path';
 
-import { Duration, RemovalPolicy, Stack } from 'aws-cdk-lib';
+import { Duration, RemovalPolicy, Stack, Token } from 'aws-cdk-lib';
 import type * as apigwv2 from 'aws-cdk-lib/aws-apigatewayv2';
 import * as cloudfront from 'aws-cdk-lib/aws-cloudfront';
 import * as origins from 'aws-cdk-lib/aws-cloudfront-origins';
@@ -12,6 +12,7 @@ import * as s3deploy from 'aws-cdk-lib/aws-s3-deployment';
 import { NagSuppressions } from 'cdk-nag';
 import { Construct } from 'constructs';
 
+import { inlineRuntimeConfig } from '../runtime-config-html';
 import { stageSettingsOf } from '../settings';
 import { CONTENT_SECURITY_POLICY } from '../site-headers';
 
@@ -23,7 +24,8 @@ export interface SiteProps {
   /** Headers CloudFront adds to every request it forwards to the API (the origin secret). */
   readonly apiOriginHeaders?: Readonly<Record<string, string>>;
   /**
-   * The SPA's runtime settings, published as `/config.json`.
+   * The SPA's runtime settings, written into index.html (read before the first render, with no
+   * request) and published as `/config.json`.
    * @default { apiBaseUrl: '' } (the API is on the same origin)
    */
   readonly config?: Readonly<Record<string, unknown>>;
@@ -36,6 +38,8 @@ export interface SiteProps {
 
 /** Vite's folder of content-hashed files, which can be cached for good. */
 const HASHED_ASSETS = 'assets/*';
+/** Vite's build manifest (`.vite/manifest.json`), read by the budget check, not by browsers. */
+const BUILD_METADATA = '.vite/*';
 
 /**
  * Viewer-request function of the default behaviour: a path whose last segment has no file
@@ -58,6 +62,17 @@ const SPA_FALLBACK = `function handler(event) {
  * Deployment: Vite's hashed `assets/` are uploaded first, cached for a year and never pruned
  * (a browser still running the previous `index.html` can load its chunks); then `index.html`,
  * the other files and `/config.json`, served with `no-cache` so a new release is seen at once.
+ * index.html is the built one with the runtime settings written into its data block at deploy
+ * time (deploy-time values resolved there too).
+ *
+ * Compression: CloudFront compresses the site (managed CachingOptimized policy) and `/api/*`
+ * replies. For the API, CloudFront compresses only under a cache policy that puts Accept-Encoding
+ * in the cache key, which it refuses for a policy with every TTL at 0 (managed CachingDisabled,
+ * which therefore sends replies uncompressed). The API's policy keeps minimum and default TTL at
+ * 0 and a maximum of 1 s: CloudFront then stores nothing, since every API reply says `no-store`
+ * and a reply with no Cache-Control gets the default 0; the session token (Authorization) and the
+ * query string are in the key all the same, so that no reply could ever be served to another
+ * session even if one were cached for that second.
  */
 export class Site extends Construct {
   readonly distribution: cloudfront.Distribution;
@@ -116,6 +131,18 @@ export class Site extends Construct {
       runtime: cloudfront.FunctionRuntime.JS_2_0,
     });
 
+    const apiCachePolicy = new cloudfront.CachePolicy(this, 'ApiCompression', {
+      comment: 'API : réponses compressées (gzip, brotli), jamais gardées (no-store)',
+      minTtl: Duration.seconds(0),
+      defaultTtl: Duration.seconds(0),
+      maxTtl: Duration.seconds(1),
+      enableAcceptEncodingGzip: true,
+      enableAcceptEncodingBrotli: true,
+      headerBehavior: cloudfront.CacheHeaderBehavior.allowList('Authorization'),
+      queryStringBehavior: cloudfront.CacheQueryStringBehavior.all(),
+      cookieBehavior: cloudfront.CacheCookieBehavior.none(),
+    });
+
     const apiDomain = `${props.httpApi.apiId}.execute-api.${stack.region}.${stack.urlSuffix}`;
     this.distribution = new cloudfront.Distribution(this, 'Distribution', {
       comment: 'Assistant juridique : SPA et /api/*',
@@ -146,7 +173,9 @@ export class Site extends Construct {
           // A redirect would turn a POST into a GET: refuse plain HTTP instead.
           viewerProtocolPolicy: cloudfront.ViewerProtocolPolicy.HTTPS_ONLY,
           allowedMethods: cloudfront.AllowedMethods.ALLOW_ALL,
-          cachePolicy: cloudfront.CachePolicy.CACHING_DISABLED,
+          // Compressed, not cached: see the class comment.
+          cachePolicy: apiCachePolicy,
+          compress: true,
           // Every viewer header but Host (API Gateway answers to its own host name), plus the
           // CloudFront headers, among them CloudFront-Viewer-Address, the client address that
           // sign-in throttling counts by.
@@ -207,6 +236,17 @@ export class Site extends Construct {
       outputObjectKeys: false,
     };
     const site = s3deploy.Source.asset(props.siteDir);
+    const config = props.config ?? { apiBaseUrl: '' };
+    // Written at synthesis when the settings are known then; deploy-time values (a token) are
+    // filled in by the deployment function.
+    const configJson = JSON.stringify(config);
+    const indexWithConfig = s3deploy.Source.data(
+      'index.html',
+      inlineRuntimeConfig(
+        readFileSync(join(props.siteDir, 'index.html'), 'utf8'),
+        Token.isUnresolved(configJson) ? Stack.of(this).toJsonString(config) : configJson,
+      ),
+    );
 
     const assets = new s3deploy.BucketDeployment(this, 'DeployAssets', {
       ...common,
@@ -222,9 +262,10 @@ export class Site extends Construct {
     });
     const shell = new s3deploy.BucketDeployment(this, 'DeployShell', {
       ...common,
-      sources: [site, s3deploy.Source.jsonData('config.json', props.config ?? { apiBaseUrl: '' })],
+      // Extracted in order: the page with its settings replaces the built index.html.
+      sources: [site, s3deploy.Source.jsonData('config.json', config), indexWithConfig],
       // Pruning removes files of earlier releases, except the hashed assets (see above).
-      exclude: [HASHED_ASSETS],
+      exclude: [HASHED_ASSETS, BUILD_METADATA],
       cacheControl: [s3deploy.CacheControl.noCache()],
     });
     shell.node.addDependency(assets);

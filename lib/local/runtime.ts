@@ -24,7 +24,8 @@ import {
 } from './queue/local-scheduling';
 import { startMinuteTimer } from './queue/minute-timer';
 import { type SeedKeys, seedLocalData } from './seed';
-import { newWebhookSecret, type StripeStandIn, startStripeStandIn } from './stripe/stand-in';
+import { loadOrCreateStandInWebhookSecret, STAND_IN_WEBHOOK_SECRET_FILE } from './stand-in-webhook-secret';
+import { type StripeStandIn, startStripeStandIn } from './stripe/stand-in';
 
 export interface LocalRuntimeOptions {
   readonly port: number;
@@ -61,6 +62,8 @@ export interface LocalBillingInfo {
   readonly webhookUrl: string;
   /** The stand-in's pages (hosted checkout under /checkout/…, testers' index at the root). */
   readonly standInUrl: string | null;
+  /** The file holding the stand-in's webhook signing secret (null with real Stripe). */
+  readonly standInWebhookSecretFile: string | null;
 }
 
 export interface LocalRuntime {
@@ -129,6 +132,7 @@ export async function startLocalRuntime(options: LocalRuntimeOptions): Promise<L
     const publicUrl = (options.publicUrl ?? siteUrl).replace(/\/$/, '');
     const webhookUrl = `http://127.0.0.1:${options.port}/api/stripe-webhook`;
     const outboxDirectory = join(dataDirectory, 'outbox');
+    const standInSecretFile = join(dataDirectory, STAND_IN_WEBHOOK_SECRET_FILE);
     let payments: StripePayments;
     if (options.stripe) {
       payments = new StripePayments({
@@ -136,8 +140,8 @@ export async function startLocalRuntime(options: LocalRuntimeOptions): Promise<L
         webhookSecret: options.stripe.webhookSecret,
       });
     } else {
-      // One signing secret per run: the stand-in's state lives in memory and starts afresh too.
-      const webhookSecret = newWebhookSecret();
+      // Kept under the data directory (0600) so that a tester can sign his own events with it.
+      const webhookSecret = loadOrCreateStandInWebhookSecret(standInSecretFile);
       standIn = await startStandIn(options.stripePort ?? options.port + 2, webhookUrl, webhookSecret, logger);
       payments = new StripePayments({ apiKey: STAND_IN_API_KEY, webhookSecret, ...standIn.connection });
     }
@@ -211,6 +215,7 @@ export async function startLocalRuntime(options: LocalRuntimeOptions): Promise<L
         outboxDirectory,
         webhookUrl,
         standInUrl: standIn?.url ?? null,
+        standInWebhookSecretFile: standIn ? standInSecretFile : null,
       },
       stop: async () => {
         await retention.stop();

@@ -1,9 +1,11 @@
 import { z } from 'zod';
 
 import { MESSAGES } from '../messages';
+import { frenchIssueMessage } from './french-errors';
 
-// Default validation messages in French, for the few rules that have no message of their own.
-z.config(z.locales.fr());
+// Default validation messages in French, naming the field, for the rules without a message of
+// their own. No zod locale is imported: every locale would come into every bundle.
+z.config({ customError: frenchIssueMessage });
 
 /** The one shape of every error reply. */
 export const ErrorReply = z.object({ error: z.string() });

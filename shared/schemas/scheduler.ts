@@ -17,7 +17,8 @@ export type SchedulerRequest = z.infer<typeof SchedulerRequest>;
 export const SchedulerExecution = z.object({
   workflowId: EntityId,
   workflowName: z.string(),
-  status: z.enum(['success', 'failed']),
+  /** 'queued' until its call ends; then the call's 'success' or 'failed' (the worker reports it). */
+  status: z.enum(['queued', 'success', 'failed']),
   message: z.string().optional(),
 });
 export type SchedulerExecution = z.infer<typeof SchedulerExecution>;
@@ -64,7 +65,8 @@ export const Execution = z.object({
   startedAt: IsoTimestamp,
   durationMs: z.number().int(),
   httpStatus: z.number().int().nullable(),
-  outcome: z.enum(['success', 'failed']),
+  /** 'cancelled': a dispatched run not called, the automation switched off meanwhile (message says which). */
+  outcome: z.enum(['success', 'failed', 'cancelled']),
   message: z.string(),
   attempt: z.number().int(),
   /**

@@ -80,6 +80,12 @@ function allStatements(): Statement[] {
 const httpApiId = () =>
   stack.getLogicalId(stack.node.findChild('Api').node.findChild('HttpApi').node.defaultChild as CfnApi);
 
+const apiCachePolicyId = () =>
+  stack.getLogicalId(
+    stack.node.findChild('Site').node.findChild('ApiCompression').node
+      .defaultChild as cloudfront.CfnCachePolicy,
+  );
+
 const appKeysSecretId = () =>
   stack.getLogicalId(stack.node.findChild('AppKeys').node.findChild('Secret').node.defaultChild as CfnSecret);
 
@@ -308,13 +314,14 @@ describe('HTTP API', () => {
 });
 
 describe('site', () => {
-  it('serves /api/* from the HTTP API, uncached, every method, every viewer header but Host', () => {
+  it('serves /api/* from the HTTP API, compressed and uncached, every method, every viewer header but Host', () => {
     template.hasResourceProperties('AWS::CloudFront::Distribution', {
       DistributionConfig: Match.objectLike({
         CacheBehaviors: [
           Match.objectLike({
             PathPattern: '/api/*',
-            CachePolicyId: cloudfront.CachePolicy.CACHING_DISABLED.cachePolicyId,
+            CachePolicyId: { Ref: apiCachePolicyId() },
+            Compress: true,
             OriginRequestPolicyId:
               cloudfront.OriginRequestPolicy.ALL_VIEWER_EXCEPT_HOST_HEADER.originRequestPolicyId,
             AllowedMethods: Match.arrayWith(['GET', 'PUT', 'PATCH', 'POST', 'DELETE']),
@@ -334,6 +341,26 @@ describe('site', () => {
         ]),
       }),
     });
+  });
+
+  it('compresses /api/* replies under a policy that caches nothing and keys on the session', () => {
+    // CloudFront compresses only when the cache policy accepts gzip/brotli, which it refuses for a
+    // policy whose TTLs are all 0 (managed CachingDisabled): hence default and minimum 0 (every
+    // API reply says no-store) and the session and query string in the key all the same.
+    const config = propertiesOf(apiCachePolicyId()).CachePolicyConfig as Record<string, unknown>;
+    expect(config).toMatchObject({
+      MinTTL: 0,
+      DefaultTTL: 0,
+      MaxTTL: 1,
+      ParametersInCacheKeyAndForwardedToOrigin: {
+        EnableAcceptEncodingGzip: true,
+        EnableAcceptEncodingBrotli: true,
+        HeadersConfig: { HeaderBehavior: 'whitelist', Headers: ['Authorization'] },
+        QueryStringsConfig: { QueryStringBehavior: 'all' },
+        CookiesConfig: { CookieBehavior: 'none' },
+      },
+    });
+    expect(config.MaxTTL).toBeGreaterThan(0);
   });
 
   it('falls back to index.html with a viewer-request function, not with error responses', () => {
@@ -389,14 +416,14 @@ describe('site', () => {
     );
   });
 
-  it('deploys hashed assets for a year, unpruned, then the shell and /config.json uncached', () => {
+  it('deploys hashed assets for a year, unpruned, then the shell and /config.json uncached, not the build manifest', () => {
     template.hasResourceProperties('Custom::CDKBucketDeployment', {
       Include: ['assets/*'],
       Prune: false,
       SystemMetadata: { 'cache-control': 'public, max-age=31536000, immutable' },
     });
     template.hasResourceProperties('Custom::CDKBucketDeployment', {
-      Exclude: ['assets/*'],
+      Exclude: ['assets/*', '.vite/*'],
       Prune: true,
       SystemMetadata: { 'cache-control': 'no-cache' },
     });
@@ -411,6 +438,32 @@ describe('site', () => {
     expect(configs.filter((config) => config !== undefined).map((config) => JSON.parse(config!))).toEqual([
       { apiBaseUrl: '' },
     ]);
+  });
+
+  it('writes the runtime settings into index.html, deployed after the built site so it replaces it', async () => {
+    const outdir = (stack.node.root as App).outdir;
+    const assets = (await readdir(outdir)).filter((entry) => entry.startsWith('asset.'));
+    const pages = await Promise.all(
+      assets.map(async (asset) => ({
+        hash: asset.slice('asset.'.length),
+        page: await readFile(join(outdir, asset, 'index.html'), 'utf8').catch(() => ''),
+      })),
+    );
+    const written = pages.filter(({ page }) => page.includes('"apiBaseUrl"'));
+    expect(written).toHaveLength(1);
+    const data = /<script id="runtime-config" type="application\/json">([^<]*)<\/script>/.exec(
+      written[0]!.page,
+    );
+    expect(JSON.parse(data?.[1] ?? '')).toEqual({ apiBaseUrl: '' });
+    // The shell deployment extracts its sources in order: the page with its settings comes last.
+    const shell = Object.values(resources).find(
+      (resource) =>
+        resource.Type === 'Custom::CDKBucketDeployment' &&
+        JSON.stringify(resource.Properties.Exclude) === JSON.stringify(['assets/*', '.vite/*']),
+    );
+    const keys = shell?.Properties.SourceObjectKeys as unknown[];
+    expect(keys).toHaveLength(3);
+    expect(JSON.stringify(keys.at(-1))).toContain(written[0]!.hash);
   });
 });
 

@@ -44,7 +44,13 @@ export async function createSiteFixture(): Promise<{
 }> {
   const dir = await mkdtemp(join(tmpdir(), 'infra-site-'));
   await mkdir(join(dir, 'assets'));
-  await writeFile(join(dir, 'index.html'), '<!doctype html><title>Assistant</title><div id="root"></div>');
+  // As Vite writes web/index.html: the runtime settings' data block empty, filled at deployment.
+  await writeFile(
+    join(dir, 'index.html'),
+    '<!doctype html><html lang="fr"><head><title>Assistant</title>' +
+      '<script id="runtime-config" type="application/json"></script></head>' +
+      '<body><div id="root"></div></body></html>',
+  );
   await writeFile(join(dir, 'assets', 'index-3f2a1b.js'), 'console.log("app");');
   return { dir, remove: () => rm(dir, { recursive: true, force: true }) };
 }

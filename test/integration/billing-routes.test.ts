@@ -379,6 +379,78 @@ describe('billing routes through their handlers', () => {
     });
   });
 
+  describe('signed events that change nothing or cannot be read (issue 14 §7)', () => {
+    const now = () => Math.floor(Date.now() / 1000);
+    /** Posts a body signed with the right secret. */
+    const postSigned = (payload: string) =>
+      post({ payload, signature: signWebhookPayload(payload, bed.harness.webhookSecret, now()) });
+
+    it.each([
+      ['without data.object', { id: 'evt_no_object', object: 'event', type: 'invoice.paid', data: {} }],
+      ['without data', { id: 'evt_no_data', object: 'event', type: 'invoice.paid' }],
+      [
+        'with data.object null',
+        { id: 'evt_null', object: 'event', type: 'invoice.paid', data: { object: null } },
+      ],
+      ['without an id', { object: 'event', type: 'invoice.paid', data: { object: { object: 'invoice' } } }],
+      ['an array', [1, 2, 3]],
+    ])(
+      'acknowledges a signed event %s as ignored, never a 500, and writes nothing',
+      async (_label, event) => {
+        const before = await scanTable(app.table);
+
+        const { statusCode, body } = await postSigned(JSON.stringify(event));
+
+        expect(statusCode).toBe(200);
+        expect(body).toEqual({ received: true, outcome: 'ignored' });
+        expect(await scanTable(app.table)).toEqual(before);
+      },
+    );
+
+    it('acknowledges a signed body that is not JSON as ignored, not as a signature failure', async () => {
+      const { statusCode, body } = await postSigned('ceci n’est pas du JSON');
+
+      expect(statusCode).toBe(200);
+      expect(body).toEqual({ received: true, outcome: 'ignored' });
+      expect(app.logger.lines.some((line) => line.includes('Webhook Stripe illisible ignoré'))).toBe(true);
+    });
+
+    it.each([
+      [
+        'an unknown checkout session',
+        'checkout.session.completed',
+        { object: 'checkout.session', id: 'cs_inconnue' },
+      ],
+      [
+        'an unknown subscription',
+        'customer.subscription.updated',
+        { object: 'subscription', id: 'sub_inconnu' },
+      ],
+      [
+        'an invoice of an unknown subscription',
+        'invoice.paid',
+        { object: 'invoice', id: 'in_1', subscription: 'sub_inconnu' },
+      ],
+      [
+        'a checkout session whose ids are not strings',
+        'checkout.session.completed',
+        { object: 'checkout.session', id: 42, subscription: { id: 7 } },
+      ],
+    ])('answers an event about %s as ignored', async (_label, type, object) => {
+      const payload = JSON.stringify({
+        id: `evt_${crypto.randomUUID()}`,
+        object: 'event',
+        type,
+        data: { object },
+      });
+
+      const { statusCode, body } = await postSigned(payload);
+
+      expect(statusCode).toBe(200);
+      expect(body).toEqual({ received: true, outcome: 'ignored' });
+    });
+  });
+
   describe('subscription management', () => {
     it('shows the subscriber his subscription', async () => {
       // Arrange

@@ -176,7 +176,9 @@ describe('Stripe webhooks applied by the billing service', () => {
       // Assert
       expect(await licensesOf(email)).toHaveLength(1);
       expect(mailer.to(email)).toHaveLength(1);
-      expect(outcomes.filter((outcome) => outcome === 'applied')).toHaveLength(2);
+      // Once each; the invoice is 'ignored' when it arrives before the licence exists.
+      expect(outcomes.filter((outcome) => outcome === 'applied' || outcome === 'ignored')).toHaveLength(2);
+      expect(outcomes.filter((outcome) => outcome === 'applied').length).toBeGreaterThanOrEqual(1);
       const events = new StripeEventRepository(app.table);
       expect(await events.isApplied(completed.event.id)).toBe(true);
       expect(await events.isApplied(paid.event.id)).toBe(true);
@@ -216,7 +218,9 @@ describe('Stripe webhooks applied by the billing service', () => {
       const outcomes = await applyAll([verifiedEvent(harness.payments, completed), asyncSucceeded]);
 
       // Assert
-      expect(outcomes.filter((outcome) => outcome === 'applied')).toHaveLength(2);
+      // Once each; the invoice is 'ignored' when it arrives before the licence exists.
+      expect(outcomes.filter((outcome) => outcome === 'applied' || outcome === 'ignored')).toHaveLength(2);
+      expect(outcomes.filter((outcome) => outcome === 'applied').length).toBeGreaterThanOrEqual(1);
       expect(await licensesOf(email)).toHaveLength(1);
       expect(mailer.to(email)).toHaveLength(1);
     });
@@ -407,7 +411,7 @@ describe('Stripe webhooks applied by the billing service', () => {
       expect(confirmation?.text).toContain('Nous confirmons la résiliation de votre abonnement');
     });
 
-    it('applies an event about a subscription that has no licence yet without writing one', async () => {
+    it('answers an event about a subscription that has no licence yet as ignored, writing none', async () => {
       // Arrange
       const { email, paid } = await purchase();
 
@@ -415,7 +419,7 @@ describe('Stripe webhooks applied by the billing service', () => {
       const outcome = await deliver(paid);
 
       // Assert
-      expect(outcome).toBe('applied');
+      expect(outcome).toBe('ignored');
       expect(await licensesOf(email)).toEqual([]);
     });
 

@@ -90,7 +90,7 @@ describe('scheduler', () => {
 
       await workflows.toggle(workflow.id, 'active', app.clock.now().toISOString());
       const result = await scheduler().run('schedule');
-      expect(result.executions).toMatchObject([{ workflowId: workflow.id, status: 'success' }]);
+      expect(result.executions).toMatchObject([{ workflowId: workflow.id, status: 'queued' }]);
     });
   });
 
@@ -105,7 +105,7 @@ describe('scheduler', () => {
       ]);
 
       const dispatched = runs.flatMap((run) =>
-        run.executions.filter((execution) => execution.status === 'success'),
+        run.executions.filter((execution) => execution.status === 'queued'),
       );
       expect(dispatched).toHaveLength(due.length);
       const messages = await receiveAll(queues);
@@ -171,7 +171,7 @@ describe('scheduler', () => {
         {
           workflowId: soon.id,
           workflowName: soon.name,
-          status: 'success',
+          status: 'queued',
           message: MESSAGES.scheduler.queuedWithDelay(30),
         },
       ]);
@@ -211,7 +211,7 @@ describe('scheduler', () => {
         message: MESSAGES.scheduler.queueFailed,
       });
       const second = await scheduler().run('schedule');
-      expect(second.executions).toMatchObject([{ workflowId: refused.id, status: 'success' }]);
+      expect(second.executions).toMatchObject([{ workflowId: refused.id, status: 'queued' }]);
       expect((await receiveAll(queues)).map((message) => message.workflowId).sort()).toEqual(
         [refused.id, accepted.id].sort(),
       );
@@ -250,10 +250,10 @@ describe('scheduler', () => {
         message: MESSAGES.scheduler.claimFailed,
       });
       expect(first.executions).toContainEqual(
-        expect.objectContaining({ workflowId: lucky.id, status: 'success' }),
+        expect.objectContaining({ workflowId: lucky.id, status: 'queued' }),
       );
       const second = await scheduler().run('schedule');
-      expect(second.executions).toMatchObject([{ workflowId: unlucky.id, status: 'success' }]);
+      expect(second.executions).toMatchObject([{ workflowId: unlucky.id, status: 'queued' }]);
     });
   });
 

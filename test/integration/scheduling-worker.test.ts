@@ -241,7 +241,7 @@ describe('webhook worker', () => {
     expect(await history(workflow.id)).toHaveLength(1);
   });
 
-  it('does not call a workflow switched off after it was dispatched', async () => {
+  it('does not call a workflow switched off after it was dispatched, and says so in its history', async () => {
     const workflow = await scheduled('/off');
     await tick();
     await new WorkflowRepository(app.table).toggle(workflow.id, 'active', app.clock.now().toISOString());
@@ -250,7 +250,9 @@ describe('webhook worker', () => {
     await eventually(drained, 'file vidée');
 
     expect(receiver.calls).toHaveLength(0);
-    expect(await history(workflow.id)).toHaveLength(0);
+    expect(await history(workflow.id)).toMatchObject([
+      { outcome: 'cancelled', message: MESSAGES.execution.cancelledInactive },
+    ]);
   });
 
   it('loses nothing over a run with injected failures: calls sent = calls recorded + dead-lettered', async () => {
@@ -282,9 +284,7 @@ describe('webhook worker', () => {
       60_000,
     );
 
-    const sent = run.executions
-      .filter((execution) => execution.status === 'success')
-      .map((e) => e.workflowId);
+    const sent = run.executions.filter((execution) => execution.status === 'queued').map((e) => e.workflowId);
     const recorded = (await Promise.all(workflows.map((workflow) => history(workflow.id)))).flat();
     const finished = recorded
       .filter((execution) => !execution.retry)

@@ -1,4 +1,7 @@
-import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
+import { createHmac } from 'node:crypto';
+
+import { GetCommand } from '@aws-sdk/lib-dynamodb';
+import { afterAll, beforeAll, describe, expect, inject, it, vi } from 'vitest';
 
 import { LawyerRepository } from '../../functions/data/lawyers';
 import { LicenseRepository } from '../../functions/data/licenses';
@@ -24,6 +27,21 @@ describe('verify-license', () => {
   const uniqueIp = () => {
     ipCounter += 1;
     return `10.${Math.floor(ipCounter / 250)}.${ipCounter % 250}.7`;
+  };
+
+  /** The attempts counted for a client address in its current window, read from the table. */
+  const attemptsOf = async (sourceIp: string) => {
+    const client = createHmac('sha256', app.keys.licenseHashKey)
+      .update(`client:${sourceIp}`)
+      .digest('base64url');
+    const { Item } = await app.table.doc.send(
+      new GetCommand({
+        TableName: app.table.name,
+        Key: { PK: `SIGNIN#${client}`, SK: 'ATTEMPTS' },
+        ConsistentRead: true,
+      }),
+    );
+    return Item?.attempts as number | undefined;
   };
 
   /** Issues an active licence with a generated key and remembers the key. */
@@ -290,18 +308,68 @@ describe('verify-license', () => {
       expect(body.valid).toBe(true);
     });
 
-    it('forgets earlier wrong keys after a successful sign-in', async () => {
+    it('does not let a right key erase the wrong ones before it', async () => {
       // Arrange
       const { licenseKey } = await issue('admin', null);
       const sourceIp = uniqueIp();
       await failRepeatedly(SIGN_IN_THROTTLE.slowAfter, sourceIp);
-      await signIn(licenseKey, sourceIp);
+      expect((await signIn(licenseKey, sourceIp)).body.valid).toBe(true);
 
       // Act
       const waits = await failRepeatedly(1, sourceIp);
 
       // Assert
-      expect(waits).toEqual([]);
+      expect(waits).toEqual([SIGN_IN_THROTTLE.delayStepMs]);
+    });
+
+    it('counts every one of 200 parallel wrong keys and evaluates no more than the lock allows', async () => {
+      // Arrange
+      const sourceIp = uniqueIp();
+      // Spied on, not replaced: counts the keys actually evaluated.
+      const lookups = vi.spyOn(LicenseRepository.prototype, 'getByHash');
+
+      // Act
+      const replies = await Promise.all(
+        Array.from({ length: 200 }, (_, index) =>
+          signIn(`NOTARY-PAR${String(index).padStart(5, '0')}`, sourceIp),
+        ),
+      );
+
+      // Assert
+      const evaluated = replies.filter((reply) => reply.statusCode === 200);
+      const refused = replies.filter((reply) => reply.statusCode === 429);
+      expect(evaluated).toHaveLength(SIGN_IN_THROTTLE.lockAfter);
+      expect(lookups).toHaveBeenCalledTimes(SIGN_IN_THROTTLE.lockAfter);
+      for (const reply of evaluated)
+        expect(reply.body).toEqual({ valid: false, error: MESSAGES.login.invalidKey });
+      expect(refused).toHaveLength(200 - SIGN_IN_THROTTLE.lockAfter);
+      for (const reply of refused) {
+        expect(reply.body).toEqual({ valid: false, error: MESSAGES.login.tooManyAttempts });
+      }
+      expect(await attemptsOf(sourceIp)).toBe(200);
+      lookups.mockRestore();
+    });
+
+    it('slows then refuses a client alternating wrong, wrong and his own right key', async () => {
+      // Arrange
+      const { licenseKey } = await issue('admin', null);
+      const sourceIp = uniqueIp();
+      const before = app.clock.sleeps.length;
+      const statuses: number[] = [];
+
+      // Act
+      for (let round = 0; round < 100; round++) {
+        statuses.push((await signIn(`NOTARY-ALT${String(round).padStart(4, '0')}A`, sourceIp)).statusCode);
+        statuses.push((await signIn(`NOTARY-ALT${String(round).padStart(4, '0')}B`, sourceIp)).statusCode);
+        statuses.push((await signIn(licenseKey, sourceIp)).statusCode);
+      }
+
+      // Assert
+      expect(app.clock.sleeps.length).toBeGreaterThan(before);
+      const firstRefusal = statuses.indexOf(429);
+      expect(firstRefusal).toBeGreaterThan(0);
+      expect(firstRefusal).toBeLessThanOrEqual(3 * SIGN_IN_THROTTLE.lockAfter);
+      expect(statuses.slice(firstRefusal).every((status) => status === 429)).toBe(true);
     });
   });
 

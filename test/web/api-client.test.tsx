@@ -114,6 +114,54 @@ describe('API client', () => {
 });
 
 describe('runtime configuration', () => {
+  /** index.html's data block, as the local server and the deployment fill it. */
+  function writeInlineSettings(text: string) {
+    const block = document.createElement('script');
+    block.id = 'runtime-config';
+    block.type = 'application/json';
+    block.textContent = text;
+    document.head.append(block);
+    return () => block.remove();
+  }
+
+  it('reads the settings written into index.html, without a request', async () => {
+    // Arrange
+    const network = mockNetwork(() => jsonResponse(200, { apiBaseUrl: 'https://ailleurs.example' }));
+    const remove = writeInlineSettings(
+      JSON.stringify({
+        apiBaseUrl: 'https://api.cabinet.example/',
+        workflowWebhookBaseUrl: 'https://n8n.example',
+      }),
+    );
+
+    // Act
+    const config = await loadRuntimeConfig().finally(remove);
+
+    // Assert
+    expect(config).toEqual({
+      apiBaseUrl: 'https://api.cabinet.example',
+      workflowWebhookBaseUrl: 'https://n8n.example',
+    });
+    expect(network.requests).toEqual([]);
+  });
+
+  it.each([
+    ['empty (the Vite dev server)', ''],
+    ['not JSON', '{apiBaseUrl'],
+    ['not settings', '["https://api.cabinet.example"]'],
+  ])('asks /config.json when the block of index.html is %s', async (_case, text) => {
+    // Arrange
+    const network = mockNetwork(() => jsonResponse(200, { apiBaseUrl: 'https://api.cabinet.example' }));
+    const remove = writeInlineSettings(text);
+
+    // Act
+    const config = await loadRuntimeConfig().finally(remove);
+
+    // Assert
+    expect(config.apiBaseUrl).toBe('https://api.cabinet.example');
+    expect(network.requests.map((request) => request.url)).toEqual(['/config.json']);
+  });
+
   it('reads the API origin from /config.json', async () => {
     // Arrange
     const network = mockNetwork(() => jsonResponse(200, { apiBaseUrl: 'https://api.cabinet.example/' }));

@@ -1,10 +1,15 @@
 import { cleanup } from '@testing-library/react';
-import { afterEach, vi } from 'vitest';
+import { afterEach, beforeAll, vi } from 'vitest';
 
+import { preloadRoutes } from '../../web/src/app-routes';
 import { installBrowserStubs, resetViewport } from './support/browser-stubs';
 
 installBrowserStubs();
 resetViewport();
+
+// Pages are lazily loaded chunks in the app; fetched here once, every route renders at once, as
+// it did when they were imported statically (test/web/lazy-page.test.tsx covers the loading state).
+beforeAll(() => preloadRoutes(), 120_000);
 
 afterEach(() => {
   cleanup();

@@ -9,6 +9,12 @@ export const STRINGS = {
     name: 'Assistant IA Juridique',
     logoAlt: 'Logo Assistant IA Juridique',
   },
+  /** While a page's code arrives (each page is loaded on first visit). */
+  pageLoading: {
+    status: 'Chargement…',
+    failed: "La page n'a pas pu être chargée. Vérifiez votre connexion puis rechargez la page.",
+    reload: 'Recharger la page',
+  },
   roles: {
     admin: 'Administrateur',
     lawyer: 'Avocat',
@@ -170,7 +176,7 @@ export const STRINGS = {
       manual_force: 'Forcé',
       redrive: 'Relancé',
     },
-    outcomes: { success: 'Réussi', failed: 'Échec' },
+    outcomes: { success: 'Réussi', failed: 'Échec', cancelled: 'Annulé' },
     retries: {
       scheduled: 'Échec, nouvelle tentative prévue',
       dead_letter: 'Échec, en file des messages en échec',

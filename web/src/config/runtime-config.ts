@@ -1,6 +1,11 @@
 import { z } from 'zod';
 
-/** The SPA's runtime settings, written as `/config.json` at deploy time (and by the local runtime). */
+import { RUNTIME_CONFIG_ELEMENT_ID } from '../../../shared/constants';
+
+/**
+ * The SPA's runtime settings, written into index.html (and as `/config.json`) at deploy time and by
+ * the local runtime.
+ */
 export const RuntimeConfig = z.object({
   /** Origin of the API; empty for the same origin (the default: CloudFront serves both). */
   apiBaseUrl: z
@@ -32,19 +37,40 @@ export function setRuntimeConfig(config: RuntimeConfig): void {
   current = config;
 }
 
+function parseRuntimeConfig(value: unknown): RuntimeConfig | undefined {
+  const parsed = RuntimeConfig.safeParse(value);
+  return parsed.success ? parsed.data : undefined;
+}
+
 /**
- * Reads `/config.json`. A missing, unreadable or malformed file is not an error: the SPA then talks
- * to the API on its own origin.
+ * The settings the server wrote into index.html's data block, or undefined when it is empty (the
+ * Vite dev server, a page served as a plain file) or unreadable.
+ */
+export function readInlineRuntimeConfig(): RuntimeConfig | undefined {
+  const text = document.getElementById(RUNTIME_CONFIG_ELEMENT_ID)?.textContent?.trim();
+  if (!text) return undefined;
+  try {
+    return parseRuntimeConfig(JSON.parse(text));
+  } catch {
+    return undefined;
+  }
+}
+
+/**
+ * The settings before the first render: those inlined in index.html, with no request; otherwise
+ * `/config.json`. A missing, unreadable or malformed file is not an error: the SPA then talks to the
+ * API on its own origin.
  */
 export async function loadRuntimeConfig(): Promise<RuntimeConfig> {
+  const inline = readInlineRuntimeConfig();
+  if (inline) return inline;
   try {
     const response = await fetch('/config.json', {
       headers: { accept: 'application/json' },
       cache: 'no-store',
     });
     if (!response.ok) return DEFAULT_RUNTIME_CONFIG;
-    const parsed = RuntimeConfig.safeParse(await response.json());
-    return parsed.success ? parsed.data : DEFAULT_RUNTIME_CONFIG;
+    return parseRuntimeConfig(await response.json()) ?? DEFAULT_RUNTIME_CONFIG;
   } catch {
     return DEFAULT_RUNTIME_CONFIG;
   }

@@ -64,17 +64,3 @@ export function PublicLayout() {
     </>
   );
 }
-
-/** A page made of one centred card (login, payment success), with the toasts floating above it. */
-export function CardLayout() {
-  return (
-    <main className={styles.cardPage}>
-      <div className={styles.floatingToasts}>
-        <NotificationsFlashbar />
-      </div>
-      <div className={styles.card}>
-        <Outlet />
-      </div>
-    </main>
-  );
-}

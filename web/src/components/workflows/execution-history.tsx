@@ -38,6 +38,8 @@ function ExecutionTable({ workflowId }: { readonly workflowId: string }) {
           cell: (item) =>
             item.outcome === 'success' ? (
               <StatusIndicator type="success">{TEXT.outcomes.success}</StatusIndicator>
+            ) : item.outcome === 'cancelled' ? (
+              <StatusIndicator type="stopped">{TEXT.outcomes.cancelled}</StatusIndicator>
             ) : (
               <StatusIndicator type={item.retry === 'scheduled' ? 'warning' : 'error'}>
                 {item.retry ? TEXT.retries[item.retry] : TEXT.outcomes.failed}

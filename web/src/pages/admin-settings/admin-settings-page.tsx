@@ -17,7 +17,7 @@ import { useApiQuery } from '../../api/use-api-query';
 import { usePageTitle } from '../../layout/use-page-title';
 import { useNotifications } from '../../notifications/notifications-context';
 import { AuditTrail } from './audit-trail';
-import { resultCounts, SchedulerResultView } from './scheduler-result';
+import { SchedulerResultView } from './scheduler-result';
 import { ADMIN_SETTINGS_TEXT as TEXT } from './strings';
 
 /**
@@ -52,13 +52,9 @@ export function AdminSettingsPage() {
         body: { trigger: forced ? 'manual_force' : 'manual', timestamp: new Date().toISOString() },
       });
       setLastManual(result);
-      const { succeeded, processed } = resultCounts(result);
       if (result.success) {
-        notifications.success(
-          forced
-            ? MESSAGES.scheduler.forcedSummary(succeeded, processed)
-            : MESSAGES.scheduler.summary(succeeded, processed),
-        );
+        // The server's summary: what the run queued ('… mises en file'), the calls follow.
+        notifications.success(result.message);
       } else {
         // A run that finished badly says why in its error, already in the spec's words.
         notifications.error(result.error ?? MESSAGES.scheduler.failed);

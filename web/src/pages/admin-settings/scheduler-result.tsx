@@ -9,10 +9,19 @@ import { ADMIN_SETTINGS_TEXT } from './strings';
 
 const TEXT = ADMIN_SETTINGS_TEXT.lastResult;
 
-/** The counts of a run: processed (dispatched), succeeded and failed, out of the checked ones. */
+/**
+ * The counts of a run: processed (dispatched), succeeded, failed and still queued, out of the
+ * checked ones. A queued run becomes a success or a failure when its call ends.
+ */
 export function resultCounts(result: SchedulerResult) {
-  const succeeded = result.executions.filter((execution) => execution.status === 'success').length;
-  return { processed: result.executions.length, succeeded, failed: result.executions.length - succeeded };
+  const count = (status: SchedulerResult['executions'][number]['status']) =>
+    result.executions.filter((execution) => execution.status === status).length;
+  return {
+    processed: result.executions.length,
+    succeeded: count('success'),
+    failed: count('failed'),
+    queued: count('queued'),
+  };
 }
 
 /** One scheduler result (spec §2): badge, counts, fr-FR time or 'Jamais', message and error. */
@@ -20,7 +29,7 @@ export function SchedulerResultView({ result }: { readonly result: SchedulerResu
   if (!result) {
     return <KeyValuePairs items={[{ label: TEXT.time, value: TEXT.never }]} />;
   }
-  const { processed, succeeded, failed } = resultCounts(result);
+  const { processed, succeeded, failed, queued } = resultCounts(result);
   return (
     <SpaceBetween size="s">
       {result.success ? (
@@ -34,6 +43,7 @@ export function SchedulerResultView({ result }: { readonly result: SchedulerResu
           { label: TEXT.processedLabel, value: TEXT.processed(processed, result.workflows_checked) },
           { label: TEXT.succeeded, value: succeeded },
           { label: TEXT.failed, value: failed },
+          { label: TEXT.queued, value: queued },
           { label: TEXT.time, value: formatDateTime(result.timestamp) },
         ]}
       />

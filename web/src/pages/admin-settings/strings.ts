@@ -20,6 +20,7 @@ export const ADMIN_SETTINGS_TEXT = {
     processedLabel: 'Automatisations traitées / vérifiées',
     succeeded: 'Réussies',
     failed: 'Échouées',
+    queued: 'En file',
     time: 'Heure',
     never: 'Jamais',
     message: 'Message',

@@ -3,11 +3,14 @@ import { Navigate } from 'react-router';
 
 import { useAuth } from '../../auth/auth-context';
 import { homePathFor } from '../../auth/role-paths';
+import { lazyPage } from '../../layout/lazy-page';
 import { usePageTitle } from '../../layout/use-page-title';
 import { STRINGS } from '../../strings';
 import { LicenseForm } from './license-form';
 import { LoginCard } from './login-card';
-import { PurchaseForm } from './purchase-form';
+
+/** The purchase form's code (pricing, checkout) arrives when the visitor asks for a licence. */
+export const PurchaseForm = lazyPage(() => import('./purchase-form').then((module) => module.PurchaseForm));
 
 /** /login: the licence-key card, which switches to the purchase form (spec §2). */
 export function LoginPage() {

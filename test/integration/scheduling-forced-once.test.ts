@@ -1,0 +1,113 @@
+import { afterEach, beforeEach, describe, expect, inject, it } from 'vitest';
+
+import { type WorkflowRecord, WorkflowRepository } from '../../functions/data/workflows';
+import { SchedulerService } from '../../functions/domain/scheduler';
+import { createWebhookWorkerHandler } from '../../functions/webhook-worker';
+import { type LocalQueues, startLocalQueues } from '../../lib/local/queue/local-queues';
+import { type QueuePoller, startQueuePoller } from '../../lib/local/queue/poller';
+import { GLOBAL_SCHEDULING } from '../../shared/constants';
+import { createTestApp, disposeTestApp, type TestApp } from '../support/app';
+import { workflowRecord } from '../support/records';
+import { eventually, queueDepth, startTestReceiver, type TestReceiver } from '../support/scheduling';
+
+/**
+ * Issue 14 §4: concurrent forced runs ('Exécution forcée' clicked twice, or by two admins) call
+ * each scheduled workflow once, with one webhook-id, through the real queue, worker and receiver.
+ */
+describe('concurrent forced scheduler runs', () => {
+  let app: TestApp;
+  let queues: LocalQueues;
+  let receiver: TestReceiver;
+  let poller: QueuePoller;
+
+  beforeEach(async () => {
+    queues = await startLocalQueues({ visibilityTimeoutSeconds: 30 });
+    app = { ...(await createTestApp(inject('dynamoEndpoint'))), webhookQueue: queues.dispatchQueue };
+    receiver = await startTestReceiver(app);
+    poller = startQueuePoller({
+      client: queues.client,
+      queueUrl: queues.queueUrl,
+      handler: createWebhookWorkerHandler(app),
+      maxConcurrency: GLOBAL_SCHEDULING.maxConcurrentWorkflows,
+      batchSize: 1,
+      waitTimeSeconds: 1,
+      logger: app.logger,
+    });
+  });
+  afterEach(async () => {
+    await poller.stop();
+    await receiver.stop();
+    await queues.stop();
+    await disposeTestApp(app);
+  });
+
+  const forced = () =>
+    new SchedulerService({
+      table: app.table,
+      queue: app.webhookQueue,
+      clock: app.clock,
+      logger: app.logger,
+    }).run('manual_force');
+
+  async function scheduledWorkflows(count: number): Promise<WorkflowRecord[]> {
+    return Promise.all(
+      Array.from({ length: count }, async (_, index) => {
+        const record = workflowRecord({ cronEnabled: true, webhookUrl: `${receiver.baseUrl}/flux-${index}` });
+        await new WorkflowRepository(app.table).create(record);
+        return record;
+      }),
+    );
+  }
+
+  it.each([2, 5])(
+    '%i overlapping forced runs call each of 5 workflows exactly once, with one webhook-id',
+    async (runs) => {
+      const workflows = await scheduledWorkflows(5);
+
+      // As clicks come: the first run has claimed and queued when the next ones start, together,
+      // each a little later on the clock (so that their slots, and webhook-ids, would differ).
+      const started: ReturnType<typeof forced>[] = [forced()];
+      await started[0];
+      for (let run = 1; run < runs; run++) {
+        app.clock.advance(300);
+        started.push(forced());
+      }
+      const results = await Promise.all(started);
+      await eventually(
+        async () =>
+          receiver.calls.length >= workflows.length &&
+          (await queueDepth(queues)).total === 0 &&
+          poller.inFlight === 0,
+        'appels livrés',
+      );
+
+      const queued = results.flatMap((result) => result.executions);
+      expect(queued).toHaveLength(workflows.length);
+      expect(receiver.calls).toHaveLength(workflows.length);
+      workflows.forEach((workflow, index) => {
+        const calls = receiver.callsOn(`/flux-${index}`);
+        expect(calls).toHaveLength(1);
+        expect(calls[0]?.headers['webhook-id']).toMatch(new RegExp(`^${workflow.id}:`));
+      });
+    },
+  );
+
+  it('runs them again once the window has passed', async () => {
+    const [workflow] = await scheduledWorkflows(1);
+    await forced();
+    await eventually(() => receiver.calls.length === 1, 'premier appel');
+
+    app.clock.advance(61_000);
+    await Promise.all([forced(), forced()]);
+    await eventually(
+      async () =>
+        receiver.calls.length >= 2 && (await queueDepth(queues)).total === 0 && poller.inFlight === 0,
+      'second appel',
+    );
+
+    expect(receiver.callsOn('/flux-0')).toHaveLength(2);
+    const ids = receiver.calls.map((call) => call.headers['webhook-id']);
+    expect(new Set(ids).size).toBe(2);
+    expect(ids.every((id) => String(id).startsWith(`${workflow?.id}:`))).toBe(true);
+  });
+});

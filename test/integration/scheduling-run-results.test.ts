@@ -1,0 +1,85 @@
+import { afterEach, beforeEach, describe, expect, inject, it } from 'vitest';
+
+import { SchedulerRunRepository } from '../../functions/data/scheduler-runs';
+import { WorkflowRepository } from '../../functions/data/workflows';
+import { runScheduler } from '../../functions/domain/run-scheduler';
+import { createWebhookWorkerHandler } from '../../functions/webhook-worker';
+import { type LocalQueues, startLocalQueues } from '../../lib/local/queue/local-queues';
+import { type QueuePoller, startQueuePoller } from '../../lib/local/queue/poller';
+import { GLOBAL_SCHEDULING } from '../../shared/constants';
+import { MESSAGES } from '../../shared/messages';
+import { createTestApp, disposeTestApp, type TestApp } from '../support/app';
+import { workflowRecord } from '../support/records';
+import { eventually, queueDepth, startTestReceiver, type TestReceiver } from '../support/scheduling';
+
+/**
+ * Issue 14 §5: the scheduler's summary says what it did (runs queued, not 'réussis'), and the
+ * calls' ends reach its result on /admin/settings as successes and failures.
+ */
+describe('a scheduler run and the results of the calls it queued', () => {
+  let app: TestApp;
+  let queues: LocalQueues;
+  let receiver: TestReceiver;
+  let poller: QueuePoller;
+
+  beforeEach(async () => {
+    queues = await startLocalQueues({ visibilityTimeoutSeconds: 30 });
+    app = { ...(await createTestApp(inject('dynamoEndpoint'))), webhookQueue: queues.dispatchQueue };
+    // n8n answers 404 for a workflow inactive there: a final failure.
+    receiver = await startTestReceiver(app, (path) => ({ status: path === '/inactif-dans-n8n' ? 404 : 200 }));
+    poller = startQueuePoller({
+      client: queues.client,
+      queueUrl: queues.queueUrl,
+      handler: createWebhookWorkerHandler(app),
+      maxConcurrency: GLOBAL_SCHEDULING.maxConcurrentWorkflows,
+      batchSize: 1,
+      waitTimeSeconds: 1,
+      logger: app.logger,
+    });
+  });
+  afterEach(async () => {
+    await poller.stop();
+    await receiver.stop();
+    await queues.stop();
+    await disposeTestApp(app);
+  });
+
+  it('says what it queued, then shows each call’s success or failure in the last result', async () => {
+    const paths = ['/ok-1', '/ok-2', '/ok-3', '/inactif-dans-n8n'];
+    const workflows = await Promise.all(
+      paths.map(async (path) => {
+        const record = workflowRecord({ cronEnabled: true, webhookUrl: `${receiver.baseUrl}${path}` });
+        await new WorkflowRepository(app.table).create(record);
+        return record;
+      }),
+    );
+
+    const { run } = await runScheduler(app, 'manual_force');
+
+    expect(run.message).toBe(MESSAGES.scheduler.forcedSummary(4, 4));
+    expect(run.message).toBe('Exécution forcée: 4 mises en file sur 4 workflows vérifiés');
+    expect(run.executions.every((execution) => execution.status === 'queued')).toBe(true);
+
+    await eventually(
+      async () =>
+        receiver.calls.length === 4 && (await queueDepth(queues)).total === 0 && poller.inFlight === 0,
+      'appels terminés',
+    );
+    const { manual } = await new SchedulerRunRepository(app.table).lastRuns();
+    const statusOf = (index: number) =>
+      manual?.executions.find((execution) => execution.workflowId === workflows[index]?.id);
+    expect([0, 1, 2].map((index) => statusOf(index)?.status)).toEqual(['success', 'success', 'success']);
+    expect(statusOf(3)).toMatchObject({ status: 'failed', message: MESSAGES.execution.notFoundInactive });
+  });
+
+  it('counts nothing queued as a success before its call ends', async () => {
+    const record = workflowRecord({ cronEnabled: true, webhookUrl: `${receiver.baseUrl}/ok` });
+    await new WorkflowRepository(app.table).create(record);
+    await poller.stop();
+
+    const { run } = await runScheduler(app, 'manual');
+
+    expect(run.message).toBe('Planificateur: 1 mise en file sur 1 workflow vérifié');
+    expect(run.executions.filter((execution) => execution.status === 'success')).toEqual([]);
+  });
+});

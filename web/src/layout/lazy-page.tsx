@@ -1,0 +1,83 @@
+import Box from '@cloudscape-design/components/box';
+import Button from '@cloudscape-design/components/button';
+import Spinner from '@cloudscape-design/components/spinner';
+import { Component, type ComponentType, type FunctionComponent, type ReactNode, Suspense, use } from 'react';
+
+import { STRINGS } from '../strings';
+
+/** What a page shows while its code arrives: a spinner and 'Chargement…', announced politely. */
+export function PageLoading() {
+  return (
+    <Box padding="l" textAlign="center" color="text-status-inactive">
+      <div role="status">
+        <Spinner /> {STRINGS.pageLoading.status}
+      </div>
+    </Box>
+  );
+}
+
+/**
+ * A page's code that could not be fetched (network lost in a corridor): say so and offer to
+ * reload, rather than leave a blank screen. (No Alert here: it would weigh on /login's budget.)
+ */
+class PageLoadBoundary extends Component<{ readonly children: ReactNode }, { readonly failed: boolean }> {
+  override state = { failed: false };
+
+  static getDerivedStateFromError() {
+    return { failed: true };
+  }
+
+  override render() {
+    if (!this.state.failed) return this.props.children;
+    return (
+      <Box padding="l" textAlign="center">
+        <Box variant="p" color="text-status-error">
+          <span role="alert">{STRINGS.pageLoading.failed}</span>
+        </Box>
+        <Box margin={{ top: 's' }}>
+          <Button onClick={() => window.location.reload()}>{STRINGS.pageLoading.reload}</Button>
+        </Box>
+      </Box>
+    );
+  }
+}
+
+/** A lazily loaded page or layout, which can also be fetched ahead of its first render. */
+export type LazyPage<P> = FunctionComponent<P> & {
+  /** Fetches the code now (no-op once loaded); resolves once the component can render at once. */
+  readonly preload: () => Promise<void>;
+};
+
+/**
+ * A page or layout loaded on first use, in its own chunk: a visitor of /login downloads neither
+ * the signed-in layout nor the admin screens. `load` returns the component from its module, e.g.
+ * `lazyPage(() => import('./pages/x/x-page').then((module) => module.XPage))`. Unlike React.lazy,
+ * a page already fetched (`preload`) renders without showing 'Chargement…' first.
+ */
+export function lazyPage<P extends object>(load: () => Promise<ComponentType<P>>): LazyPage<P> {
+  let loaded: ComponentType<P> | undefined;
+  let loading: Promise<ComponentType<P>> | undefined;
+  const fetchComponent = () => {
+    // A failed fetch stays failed (React re-renders a failed tree at once: a new fetch each time
+    // would loop); the message offers to reload the page.
+    loading ??= load().then((component) => {
+      loaded = component;
+      return component;
+    });
+    return loading;
+  };
+  function Loaded(props: P) {
+    const Page = loaded ?? use(fetchComponent());
+    return <Page {...props} />;
+  }
+  function LazyPage(props: P) {
+    return (
+      <PageLoadBoundary>
+        <Suspense fallback={<PageLoading />}>
+          <Loaded {...props} />
+        </Suspense>
+      </PageLoadBoundary>
+    );
+  }
+  return Object.assign(LazyPage, { preload: () => fetchComponent().then(() => undefined) });
+}
