@@ -4,31 +4,46 @@ import { GetSecretValueCommand, SecretsManagerClient } from '@aws-sdk/client-sec
 
 import { createTable } from '../functions/data/table';
 import { issueLicense } from '../functions/domain/licenses';
-import { parseAppKeys } from '../functions/security/app-keys';
+import { parseServerKey } from '../functions/security/app-keys';
 import { createLicenseKeyVault } from '../functions/security/license-key-vault';
 
 /**
  * Issues the first admin licence of a deployment and prints its key once.
  *
- *   npx tsx bin/create-admin-licence.ts --table <TableName output> --secret <AppKeysSecretArn output>
+ *   npx tsx bin/create-admin-licence.ts --table <TableName output> \
+ *     --hash-key <LicenseHashKeySecretArn output> --encryption-key <LicenseEncryptionKeySecretArn output>
  *
  * Uses the caller's AWS credentials and region (AWS_PROFILE / AWS_REGION as usual).
  */
 const { values } = parseArgs({
-  options: { table: { type: 'string' }, secret: { type: 'string' }, email: { type: 'string' } },
+  options: {
+    table: { type: 'string' },
+    'hash-key': { type: 'string' },
+    'encryption-key': { type: 'string' },
+    email: { type: 'string' },
+  },
 });
-if (!values.table || !values.secret) {
+const hashKeyArn = values['hash-key'];
+const encryptionKeyArn = values['encryption-key'];
+if (!values.table || !hashKeyArn || !encryptionKeyArn) {
   console.error(
-    'Usage : npx tsx bin/create-admin-licence.ts --table <nom de la table> --secret <ARN du secret des clés>',
+    'Usage : npx tsx bin/create-admin-licence.ts --table <nom de la table> ' +
+      '--hash-key <ARN du secret LicenseHashKey> --encryption-key <ARN du secret LicenseEncryptionKey>',
   );
   process.exit(2);
 }
 
-const { SecretString } = await new SecretsManagerClient({}).send(
-  new GetSecretValueCommand({ SecretId: values.secret }),
-);
-if (!SecretString) throw new Error('Secret des clés du serveur vide');
-const vault = createLicenseKeyVault(parseAppKeys(SecretString));
+const client = new SecretsManagerClient({});
+const readKey = async (secretId: string) => {
+  const { SecretString } = await client.send(new GetSecretValueCommand({ SecretId: secretId }));
+  if (!SecretString) throw new Error('Secret de clé du serveur vide');
+  return parseServerKey(SecretString);
+};
+const [licenseHashKey, licenseEncryptionKey] = await Promise.all([
+  readKey(hashKeyArn),
+  readKey(encryptionKeyArn),
+]);
+const vault = createLicenseKeyVault({ licenseHashKey, licenseEncryptionKey });
 const { licenseKey } = await issueLicense(
   createTable(values.table),
   vault,

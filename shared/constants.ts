@@ -7,6 +7,11 @@
 export const PRICING = {
   initialPaymentCents: 95_000,
   monthlySubscriptionCents: 15_000,
+  /**
+   * Paid at checkout: the licence and the first month, as Stripe's first invoice of the
+   * subscription holds both; every price shown says so (README, 'Billing and licences').
+   */
+  firstPaymentCents: 95_000 + 15_000,
   currency: 'eur',
   vatNotice: 'TVA non applicable, article 293 B du CGI',
 } as const;
@@ -106,6 +111,14 @@ export const SESSION_LIFETIME_SECONDS = 12 * 60 * 60;
 
 /** Live sessions one licence may hold; opening one more ends the oldest. */
 export const MAX_SESSIONS_PER_LICENSE = 20;
+
+/**
+ * Every list call (workflows, lawyers, folders, executions, audit trail) answers one page at a
+ * time: `limit` items at most (`default` when the caller names none, never more than `max`) and
+ * an opaque `nextCursor` for the next page. A page stays far below Lambda's 6 MB reply limit
+ * whatever the table holds (100 workflows are about 47 KB).
+ */
+export const LIST_PAGE = { default: 50, max: 100 } as const;
 
 /** The largest JSON body any call accepts (bytes). */
 export const MAX_BODY_BYTES = 64 * 1024;

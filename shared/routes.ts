@@ -33,9 +33,12 @@ export type ReplyOf<N extends RouteName> = z.output<Routes[N]['response']>;
 /** API Gateway route key of a route ("POST /api/verify-license"). */
 export const routeKey = (route: RouteDefinition): string => `${route.method} ${route.path}`;
 
+/** The handler file of a route (`functions/<handler>.ts`), each one Lambda function. */
+export type HandlerName = Routes[RouteName]['handler'];
+
 /** The distinct handler files of the route table, each one Lambda function. */
-export const handlerNames = (): string[] => [
-  ...new Set(Object.values(ROUTES as Record<string, RouteDefinition>).map((route) => route.handler)),
+export const handlerNames = (): HandlerName[] => [
+  ...new Set(Object.values(ROUTES).map((route) => route.handler)),
 ];
 
 /** Fills the `{name}` parameters of a route path. */

@@ -41,3 +41,14 @@ export class ConflictError extends DomainError {
 export class TooManyAttemptsError extends DomainError {
   override name = 'TooManyAttemptsError';
 }
+
+/** 'Nouvel avocat' found the e-mail or key already in use: the reply names the lawyer who has it. */
+export class ExistingLawyerError extends ConflictError {
+  override name = 'ExistingLawyerError';
+  constructor(
+    message: string,
+    readonly existingLawyer: { id: string; firstName: string; lastName: string; email: string },
+  ) {
+    super(message);
+  }
+}

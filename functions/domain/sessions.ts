@@ -14,6 +14,8 @@ import { UnauthenticatedError } from './errors';
 
 const ISSUER = 'assistant-juridique';
 const AUDIENCE = 'web';
+/** The claim naming the session's licence (its key hash), read to fetch it beside the session. */
+const LICENSE_CLAIM = 'lic';
 
 /** Who is calling, as the server established it for this request. */
 export interface SessionContext {
@@ -65,7 +67,10 @@ export class SessionService {
     });
     // A licence holds at most MAX_SESSIONS_PER_LICENSE live sessions: the oldest ones end.
     await this.sessions.keepNewest(license.keyHash, MAX_SESSIONS_PER_LICENSE);
-    const token = await new SignJWT({ role: license.licenseType })
+    // The licence's hash rides in the token (signed, so the client cannot change it) so that a
+    // protected request reads the session and the licence at once instead of one after the other.
+    // It is an HMAC under a server key: it reveals nothing of the key and opens nothing by itself.
+    const token = await new SignJWT({ role: license.licenseType, [LICENSE_CLAIM]: license.keyHash })
       .setProtectedHeader({ alg: 'HS256' })
       .setSubject(sessionId)
       .setIssuer(ISSUER)
@@ -83,6 +88,7 @@ export class SessionService {
   async authenticate(token: string): Promise<SessionContext> {
     const now = this.clock.now();
     let sessionId: string;
+    let licenseClaim: string | undefined;
     try {
       const { payload } = await jwtVerify(token, this.keys.sessionSigningKey, {
         issuer: ISSUER,
@@ -92,16 +98,26 @@ export class SessionService {
       });
       if (!payload.sub) throw new UnauthenticatedError(MESSAGES.session.required);
       sessionId = payload.sub;
+      const claim = payload[LICENSE_CLAIM];
+      licenseClaim = typeof claim === 'string' && claim.length > 0 ? claim : undefined;
     } catch (error) {
       if (error instanceof joseErrors.JOSEError || error instanceof UnauthenticatedError) {
         throw new UnauthenticatedError(MESSAGES.session.required, { cause: error });
       }
       throw error;
     }
-    const session = await this.sessions.get(sessionId);
+    // Both reads at once; a token from before the claim existed reads the session first.
+    const [session, claimedLicense] = await Promise.all([
+      this.sessions.get(sessionId),
+      licenseClaim === undefined ? Promise.resolve(undefined) : this.licenses.getByHash(licenseClaim),
+    ]);
     if (!session || session.expiresAt * 1000 <= now.getTime())
       throw new UnauthenticatedError(MESSAGES.session.required);
-    const license = await this.licenses.getByHash(session.licenseKeyHash);
+    // The session record stays the authority on which licence it belongs to.
+    if (licenseClaim !== undefined && licenseClaim !== session.licenseKeyHash)
+      throw new UnauthenticatedError(MESSAGES.session.required);
+    const license =
+      claimedLicense === undefined ? await this.licenses.getByHash(session.licenseKeyHash) : claimedLicense;
     if (!license?.isActive) throw new UnauthenticatedError(MESSAGES.session.licenseInactive);
     return {
       sessionId,

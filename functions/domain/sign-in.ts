@@ -67,7 +67,7 @@ export class SignInService {
     }
 
     const vault = createLicenseKeyVault(this.keys);
-    const license = await this.licenses.getByHash(vault.hash(licenseKey));
+    const license = await this.licenses.getByAnyHash(vault.hashes(licenseKey));
     if (!license) {
       return { throttled: false, reply: { valid: false, error: MESSAGES.login.invalidKey } };
     }

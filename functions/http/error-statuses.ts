@@ -1,13 +1,16 @@
 import { MESSAGES } from '../../shared/messages';
+import { InvalidCursorError } from '../data/page-cursor';
 import { isWriteConflict } from '../data/table';
 import {
   PaymentProviderUnavailableError,
   PaymentsError,
   PromotionCodeRefusedError,
+  UnreadableWebhookEventError,
   WebhookSignatureInvalidError,
 } from '../domain/billing-errors';
 import {
   ConflictError,
+  ExistingLawyerError,
   ForbiddenError,
   InvalidInputError,
   NotFoundError,
@@ -31,12 +34,18 @@ type ErrorClass = abstract new (...args: never[]) => Error;
  */
 export const ERROR_STATUSES: ReadonlyMap<ErrorClass, number> = new Map<ErrorClass, number>([
   [InvalidInputError, 400],
+  [InvalidCursorError, 400],
   [PromotionCodeRefusedError, 400],
   [WebhookSignatureInvalidError, 400],
+  // The Stripe webhook acknowledges such an event as 'ignored' (200) itself, so Stripe stops
+  // retrying it; anywhere else a signed but unreadable event is the sender's mistake.
+  [UnreadableWebhookEventError, 400],
   [UnauthenticatedError, 401],
   [ForbiddenError, 403],
   [NotFoundError, 404],
   [ConflictError, 409],
+  // 'Nouvel avocat' on an existing lawyer's e-mail or key; the reply also names him.
+  [ExistingLawyerError, 409],
   [RequestTooLargeError, 413],
   // The request was fine; a service it depends on failed: not the server's fault, never a 5xx.
   [PaymentsError, 424],

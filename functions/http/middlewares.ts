@@ -4,7 +4,12 @@ import type { Context } from 'aws-lambda';
 import { MAX_BODY_BYTES } from '../../shared/constants';
 import { MESSAGES } from '../../shared/messages';
 import type { RouteDefinition } from '../../shared/routes';
-import { ForbiddenError, InvalidInputError, UnauthenticatedError } from '../domain/errors';
+import {
+  ExistingLawyerError,
+  ForbiddenError,
+  InvalidInputError,
+  UnauthenticatedError,
+} from '../domain/errors';
 import type { SessionContext, SessionService } from '../domain/sessions';
 import type { Logger } from '../runtime/dependencies';
 import { type ApiEvent, type ApiResult, bearerTokenOf, fromOrigin, jsonResult } from './api-event';
@@ -127,7 +132,11 @@ export function errorReply(logger: Logger, route: RouteDefinition): ApiMiddlewar
           errorMessage: error?.message,
         });
       }
-      request.response = jsonResult(reply.statusCode, { error: reply.message });
+      request.response = jsonResult(reply.statusCode, {
+        error: reply.message,
+        // 'Nouvel avocat' on an existing lawyer: the reply names him, for the admin to confirm.
+        ...(error instanceof ExistingLawyerError ? { existingLawyer: error.existingLawyer } : {}),
+      });
     },
   };
 }

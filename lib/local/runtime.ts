@@ -5,12 +5,13 @@ import { StripePayments } from '../../functions/adapters/stripe-payments';
 import { createTable } from '../../functions/data/table';
 import { createDataRetentionHandler } from '../../functions/data-retention';
 import { RecordedMetrics } from '../../functions/domain/metrics';
-import { HANDLER_FACTORIES } from '../../functions/registry';
+import { API_HANDLERS } from '../../functions/handlers';
+import type { ApiHandler } from '../../functions/http/api-event';
 import type { BillingPorts } from '../../functions/runtime/billing-ports';
 import { type AppDependencies, type Logger, systemClock } from '../../functions/runtime/dependencies';
 import { processLogger } from '../../functions/runtime/powertools';
 import { createLicenseKeyVault } from '../../functions/security/license-key-vault';
-import { ROUTES, type RouteDefinition } from '../../shared/routes';
+import { type HandlerName, ROUTES, type RouteDefinition } from '../../shared/routes';
 import { loadOrCreateAppKeys } from './app-keys-file';
 import { ensureTable, LOCAL_AWS, startDynamoDbLocal } from './dynamodb-local';
 import { FileLawyerSecretStore } from './file-secret-store';
@@ -175,11 +176,10 @@ export async function startLocalRuntime(options: LocalRuntimeOptions): Promise<L
       new Date().toISOString(),
     );
 
-    const handlers = new Map<string, ReturnType<(typeof HANDLER_FACTORIES)[string]>>();
-    const routes = Object.values(ROUTES as Record<string, RouteDefinition>).map((route) => {
-      const factory = HANDLER_FACTORIES[route.handler];
-      if (!factory) throw new Error(`Aucun handler enregistré pour ${route.handler}`);
-      if (!handlers.has(route.handler)) handlers.set(route.handler, factory(deps));
+    // Each handler is held to its declared needs by its factory, as in Lambda.
+    const handlers = new Map<HandlerName, ApiHandler>();
+    const routes = Object.values(ROUTES).map((route: RouteDefinition & { handler: HandlerName }) => {
+      if (!handlers.has(route.handler)) handlers.set(route.handler, API_HANDLERS[route.handler](deps));
       return { route, handler: handlers.get(route.handler)! };
     });
 

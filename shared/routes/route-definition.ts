@@ -17,9 +17,14 @@ export interface RouteDefinition {
   readonly method: HttpMethod;
   /** API Gateway path syntax, path parameters as `{name}`. */
   readonly path: `/api/${string}`;
-  /** The handler file under `functions/` (without extension); one Lambda function per handler. */
+  /**
+   * The handler file under `functions/` (without extension); one Lambda function per handler.
+   * Its needs are declared in `functions/needs.ts`, keyed by these names (`HandlerName`).
+   */
   readonly handler: string;
   readonly access: RouteAccess;
+  /** Schema of the query string; routes without one ignore it. */
+  readonly query?: z.ZodType;
   /** Schema of the JSON body; routes without one take no body. */
   readonly request?: z.ZodType;
   readonly response: z.ZodType;

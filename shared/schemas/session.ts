@@ -1,4 +1,4 @@
-import { z } from 'zod';
+import * as z from 'zod';
 
 import { LICENSE_KEY, LICENSE_TYPES } from '../constants';
 import { MESSAGES } from '../messages';

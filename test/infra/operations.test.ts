@@ -22,10 +22,9 @@ describe('operations', () => {
     const site = await createSiteFixture();
     removeSite = site.remove;
     // Templates only: the functions' bundles are not looked at here.
-    prod = createTestStack(site.dir, { bundle: false });
+    prod = createTestStack(site.dir);
     prodTemplate = Template.fromStack(prod);
     dev = createTestStack(site.dir, {
-      bundle: false,
       settings: settingsFrom({ mailFrom: 'licences@cabinet.example' }),
     });
     devTemplate = Template.fromStack(dev);

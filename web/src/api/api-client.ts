@@ -103,11 +103,12 @@ export async function callRoute(route: RouteDefinition, options: CallOptions = {
 
   const payload = await readJson(response);
   if (!response.ok) {
-    const serverMessage = ErrorReply.safeParse(payload).data?.error;
+    const errorReply = ErrorReply.safeParse(payload).data;
+    const serverMessage = errorReply?.error;
     const message =
       serverMessage ?? (response.status >= 500 ? MESSAGES.request.internal : MESSAGES.request.invalid);
     if (response.status === 401 && route.access !== 'public' && token) sessionEndedListener?.(token, message);
-    throw new ApiHttpError(response.status, message, serverMessage);
+    throw new ApiHttpError(response.status, message, serverMessage, undefined, errorReply?.existingLawyer);
   }
   const reply = route.response.safeParse(payload);
   if (!reply.success) throw new ApiReplyError(STRINGS.api.badReply, { cause: reply.error });

@@ -1,3 +1,5 @@
+import type { ErrorReply } from '../../../shared';
+
 /** Base of every failure of a backend call; `message` is French and fit for the user. */
 export class ApiError extends Error {
   override name = 'ApiError';
@@ -11,6 +13,8 @@ export class ApiHttpError extends ApiError {
     message: string,
     readonly serverMessage: string | undefined,
     options?: ErrorOptions,
+    /** The lawyer a 'Nouvel avocat' ran into (409 of a create-only save). */
+    readonly existingLawyer?: ErrorReply['existingLawyer'],
   ) {
     super(message, options);
   }
