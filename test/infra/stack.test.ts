@@ -361,7 +361,8 @@ describe('site', () => {
     const data = /<script id="runtime-config" type="application\/json">([^<]*)<\/script>/.exec(
       written[0]!.page,
     );
-    expect(JSON.parse(data?.[1] ?? '')).toEqual({ apiBaseUrl: '' });
+    // The region is the deployment's, filled in at deploy time (a deploy-time marker here).
+    expect(JSON.parse(data?.[1] ?? '')).toEqual({ apiBaseUrl: '', hostingRegion: expect.any(String) });
     // The shell deployment extracts its sources in order: the page with its settings comes last.
     const shell = Object.values(resources).find(
       (resource) =>
