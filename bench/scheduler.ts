@@ -27,6 +27,40 @@ export interface SchedulerBenchFigures {
   readonly ticks: readonly TickFigures[];
   readonly throughput: ThroughputFigures;
   readonly lag: LagFigures;
+  readonly lagUnderLoad: LoadLagFigures;
+  readonly mix: MixFigures;
+}
+
+/** Due runs arriving faster than the worker's bound: the queue builds, then drains. */
+interface LoadLagFigures {
+  readonly workflows: number;
+  readonly spreadSeconds: number;
+  readonly receiverDelayMs: number;
+  readonly arrivalPerSecond: number;
+  readonly boundPerSecond: number;
+  readonly p50Ms: number;
+  readonly p99Ms: number;
+  readonly maxMs: number;
+  /** The most runs due and not yet started at any moment. */
+  readonly maxBacklog: number;
+  readonly drainSeconds: number;
+}
+
+/** The product's own mix: 1- and 2-minute intervals recurring on the real clock. */
+interface MixFigures {
+  readonly workflows: number;
+  readonly oneMinute: number;
+  readonly twoMinutes: number;
+  readonly minutes: number;
+  readonly receiverDelayMs: number;
+  readonly calls: number;
+  readonly expectedCalls: number;
+  readonly callsPerSecond: number;
+  readonly p50Ms: number;
+  readonly p99Ms: number;
+  readonly maxMs: number;
+  readonly maxBacklog: number;
+  readonly early: number;
 }
 
 interface TickFigures {
@@ -319,6 +353,12 @@ function benchDependencies(table: Table, queue: AppDependencies['webhookQueue'])
   return {
     table,
     appKeys: () => Promise.reject(new Error('Pas de clés dans le banc')),
+    secondFactor: {
+      requiredForAdmins: true,
+      relyingParty: () => {
+        throw new Error('Pas de second facteur dans le banc');
+      },
+    },
     clock: systemClock,
     logger: quietLogger,
     metrics: noMetrics,
@@ -440,6 +480,158 @@ async function lagFigures(endpoint: string, workflows: number, spreadSeconds: nu
   }
 }
 
+/** The most runs due and not started at once, from the due times and the call starts. */
+function maxBacklogOf(calls: readonly { at: number; due: number }[]): number {
+  const events = [
+    ...calls.map((call) => ({ at: call.due, change: 1 })),
+    ...calls.map((call) => ({ at: Math.max(call.at, call.due), change: -1 })),
+  ].sort((a, b) => a.at - b.at || a.change - b.change);
+  let backlog = 0;
+  let most = 0;
+  for (const event of events) {
+    backlog += event.change;
+    most = Math.max(most, backlog);
+  }
+  return most;
+}
+
+/**
+ * Runs the real tick (minute timer), poller and worker on the real clock against a receiver with a
+ * fixed delay, until `done` says so; returns each call's start and due time.
+ */
+async function realClockRun(
+  endpoint: string,
+  receiverDelayMs: number,
+  workflows: (receiverUrl: string) => WorkflowRecord[],
+  done: (calls: number) => boolean,
+  timeoutMs: number,
+) {
+  const table = await benchTable(endpoint);
+  const queues = await startLocalQueues();
+  const receiver = await startBenchReceiver(receiverDelayMs);
+  const deps = benchDependencies(table, queues.dispatchQueue);
+  try {
+    await batchWrite(table, workflows(receiver.url).map(itemOf));
+    const poller = startQueuePoller({
+      client: queues.client,
+      queueUrl: queues.queueUrl,
+      handler: createWebhookWorkerHandler(deps),
+      maxConcurrency: GLOBAL_SCHEDULING.maxConcurrentWorkflows,
+      batchSize: 1,
+      waitTimeSeconds: 1,
+      logger: quietLogger,
+    });
+    const tick = createScheduledTickHandler(deps);
+    const timer = startMinuteTimer(() => tick({}), quietLogger, { firstTickDelayMs: 0 });
+    await waitFor(() => done(receiver.finished), timeoutMs);
+    await timer.stop();
+    await poller.stop();
+    return {
+      calls: receiver.starts.map((call) => ({ at: call.at, due: Date.parse(call.dueAt ?? '') })),
+      maxConcurrent: receiver.maxConcurrent,
+    };
+  } finally {
+    await receiver.stop();
+    await queues.stop();
+    await dropTable(table);
+  }
+}
+
+/**
+ * Part 4: lag under load. Runs fall due faster than the bound (5 / receiver delay), so the queue
+ * builds; the lag grows with the backlog until it drains.
+ */
+async function lagUnderLoadFigures(
+  endpoint: string,
+  workflows: number,
+  spreadSeconds: number,
+  receiverDelayMs: number,
+): Promise<LoadLagFigures> {
+  const start = Date.now() + 5_000;
+  const run = await realClockRun(
+    endpoint,
+    receiverDelayMs,
+    (url) =>
+      Array.from({ length: workflows }, (_, index) =>
+        benchWorkflow({
+          webhookUrl: url,
+          // Long interval: each workflow falls due once within the run.
+          cronInterval: 60,
+          cronNextRun: new Date(start + (index / workflows) * spreadSeconds * 1000).toISOString(),
+        }),
+      ),
+    (calls) => calls >= workflows,
+    (spreadSeconds + workflows / 10 + 180) * 1000,
+  );
+  const lags = run.calls.map((call) => call.at - call.due).sort((a, b) => a - b);
+  const lastStart = Math.max(...run.calls.map((call) => call.at));
+  return {
+    workflows,
+    spreadSeconds,
+    receiverDelayMs,
+    arrivalPerSecond: workflows / spreadSeconds,
+    boundPerSecond: GLOBAL_SCHEDULING.maxConcurrentWorkflows / (receiverDelayMs / 1000),
+    p50Ms: percentile(lags, 50),
+    p99Ms: percentile(lags, 99),
+    maxMs: lags[lags.length - 1] ?? 0,
+    maxBacklog: maxBacklogOf(run.calls),
+    drainSeconds: (lastStart - (start + spreadSeconds * 1000)) / 1000,
+  };
+}
+
+/**
+ * Part 5: the product's mix. Workflows on the intervals the product gives (1 minute for client
+ * reminders and document classification, 2 for client management), first due at scattered times,
+ * recurring on the real clock for a few minutes; lag of every call.
+ */
+async function mixFigures(
+  endpoint: string,
+  workflows: number,
+  minutes: number,
+  receiverDelayMs: number,
+): Promise<MixFigures> {
+  const start = Date.now() + 5_000;
+  const end = start + minutes * 60_000;
+  const oneMinute = Math.round((workflows * 2) / 3);
+  const run = await realClockRun(
+    endpoint,
+    receiverDelayMs,
+    (url) =>
+      Array.from({ length: workflows }, (_, index) => {
+        const interval = index < oneMinute ? 1 : 2;
+        return benchWorkflow({
+          webhookUrl: url,
+          type: interval === 1 ? 'client_reminder' : 'client_management',
+          cronInterval: interval,
+          cronNextRun: new Date(start + Math.random() * interval * 60_000).toISOString(),
+        });
+      }),
+    () => Date.now() >= end,
+    (minutes + 2) * 60_000,
+  );
+  // Only the calls due within the window: later ones were cut short by its end.
+  const calls = run.calls.filter((call) => call.due < end - 30_000);
+  const lags = calls.map((call) => call.at - call.due).sort((a, b) => a - b);
+  const expectedCalls = Math.round(
+    oneMinute * (minutes - 0.5) + (workflows - oneMinute) * ((minutes - 0.5) / 2),
+  );
+  return {
+    workflows,
+    oneMinute,
+    twoMinutes: workflows - oneMinute,
+    minutes,
+    receiverDelayMs,
+    calls: calls.length,
+    expectedCalls,
+    callsPerSecond: run.calls.length / (minutes * 60),
+    p50Ms: percentile(lags, 50),
+    p99Ms: percentile(lags, 99),
+    maxMs: lags[lags.length - 1] ?? 0,
+    maxBacklog: maxBacklogOf(run.calls),
+    early: lags.filter((lag) => lag < 0).length,
+  };
+}
+
 export interface SchedulerBenchOptions {
   readonly endpoint: string;
   readonly sizes: readonly number[];
@@ -447,6 +639,12 @@ export interface SchedulerBenchOptions {
   readonly receiverDelayMs: number;
   readonly lagWorkflows: number;
   readonly lagSpreadSeconds: number;
+  /** Lag under load: this many runs due within `loadSpreadSeconds`, faster than the bound. */
+  readonly loadWorkflows: number;
+  readonly loadSpreadSeconds: number;
+  /** The product's mix: this many workflows on 1- and 2-minute intervals for `mixMinutes`. */
+  readonly mixWorkflows: number;
+  readonly mixMinutes: number;
   readonly log: (line: string) => void;
 }
 
@@ -469,7 +667,25 @@ export async function runSchedulerBench(options: SchedulerBenchOptions): Promise
     `Retard : ${options.lagWorkflows} automatisations dues dans les ${options.lagSpreadSeconds} s (horloge réelle)...`,
   );
   const lag = await lagFigures(options.endpoint, options.lagWorkflows, options.lagSpreadSeconds);
-  return { ticks, throughput, lag };
+  options.log(
+    `Retard sous charge : ${options.loadWorkflows} exécutions dues en ${options.loadSpreadSeconds} s, récepteur à ${options.receiverDelayMs} ms...`,
+  );
+  const lagUnderLoad = await lagUnderLoadFigures(
+    options.endpoint,
+    options.loadWorkflows,
+    options.loadSpreadSeconds,
+    options.receiverDelayMs,
+  );
+  options.log(
+    `Mélange du produit : ${options.mixWorkflows} automatisations à 1 et 2 minutes pendant ${options.mixMinutes} min...`,
+  );
+  const mix = await mixFigures(
+    options.endpoint,
+    options.mixWorkflows,
+    options.mixMinutes,
+    options.receiverDelayMs,
+  );
+  return { ticks, throughput, lag, lagUnderLoad, mix };
 }
 
 const format = (value: number, digits = 0) =>
@@ -491,47 +707,51 @@ function markdownTable(header: readonly string[], rows: readonly (readonly strin
 }
 
 /** The figures as Markdown tables (printed, and written to bench/results.md). */
+export { format as formatFigure, markdownTable };
+
 export function schedulerBenchMarkdown(figures: SchedulerBenchFigures): string {
   const { throughput, lag } = figures;
   return [
     '### Scheduler tick: due index against a Scan',
     '',
-    markdownTable(
-      [
-        'workflows',
-        'due',
-        'items read (index)',
-        'read (index, ms)',
-        'items read (Scan)',
-        'read (Scan, ms)',
-        'items read Scan/index',
-        'time Scan/index',
-        'full index tick, ms (read + claims + SQS)',
-      ],
-      figures.ticks.map((tick) => [
-        format(tick.workflows),
-        format(tick.due),
-        format(tick.indexItemsRead),
-        format(tick.indexReadMs, 1),
-        format(tick.scanItemsRead),
-        format(tick.scanReadMs, 1),
-        `${format(tick.scanItemsRead / Math.max(1, tick.indexItemsRead), 1)}×`,
-        `${format(tick.scanReadMs / Math.max(0.001, tick.indexReadMs), 1)}×`,
-        `${format(tick.indexTickMs)} (${format(tick.dispatched)} sent)`,
-      ]),
-    ),
+    figures.ticks.length === 0
+      ? 'Not run in this run (`npm run bench -- ticks`).'
+      : markdownTable(
+          [
+            'workflows',
+            'due',
+            'items read (index)',
+            'read (index, ms)',
+            'items read (Scan)',
+            'read (Scan, ms)',
+            'items read Scan/index',
+            'time Scan/index',
+            'full index tick, ms (read + claims + SQS)',
+          ],
+          figures.ticks.map((tick) => [
+            format(tick.workflows),
+            format(tick.due),
+            format(tick.indexItemsRead),
+            format(tick.indexReadMs, 1),
+            format(tick.scanItemsRead),
+            format(tick.scanReadMs, 1),
+            `${format(tick.scanItemsRead / Math.max(1, tick.indexItemsRead), 1)}×`,
+            `${format(tick.scanReadMs / Math.max(0.001, tick.indexReadMs), 1)}×`,
+            `${format(tick.indexTickMs)} (${format(tick.dispatched)} sent)`,
+          ]),
+        ),
     '',
     '### Dispatch throughput (worker + poller, 5 at once)',
     '',
     markdownTable(
-      ['calls', 'receiver delay', 'duration', 'calls/s', 'bound 5/delay', 'max concurrent seen'],
+      ['calls', 'receiver delay', 'duration', 'calls/s', 'bound 5/delay (reached)', 'max concurrent seen'],
       [
         [
           format(throughput.calls),
           `${throughput.receiverDelayMs} ms`,
           `${format(throughput.seconds, 1)} s`,
           format(throughput.callsPerSecond, 1),
-          format(throughput.boundPerSecond, 1),
+          `${format(throughput.boundPerSecond, 1)} (${format((100 * throughput.callsPerSecond) / throughput.boundPerSecond)} %)`,
           format(throughput.maxConcurrent),
         ],
       ],
@@ -553,5 +773,65 @@ export function schedulerBenchMarkdown(figures: SchedulerBenchFigures): string {
       ],
     ),
     '',
+    '',
+    `### Dispatch lag under load (runs due faster than the bound, receiver ${figures.lagUnderLoad.receiverDelayMs} ms)`,
+    '',
+    markdownTable(
+      [
+        'runs due',
+        'within',
+        'arrival',
+        'bound',
+        'p50',
+        'p99',
+        'max',
+        'most waiting at once',
+        'drained after the last due',
+      ],
+      [
+        [
+          format(figures.lagUnderLoad.workflows),
+          `${figures.lagUnderLoad.spreadSeconds} s`,
+          `${format(figures.lagUnderLoad.arrivalPerSecond, 1)}/s`,
+          `${format(figures.lagUnderLoad.boundPerSecond, 1)}/s`,
+          `${format(figures.lagUnderLoad.p50Ms)} ms`,
+          `${format(figures.lagUnderLoad.p99Ms)} ms`,
+          `${format(figures.lagUnderLoad.maxMs)} ms`,
+          format(figures.lagUnderLoad.maxBacklog),
+          `${format(figures.lagUnderLoad.drainSeconds, 1)} s`,
+        ],
+      ],
+    ),
+    '',
+    `### The product's mix (1- and 2-minute intervals, real clock, receiver ${figures.mix.receiverDelayMs} ms)`,
+    '',
+    markdownTable(
+      [
+        'workflows',
+        '1 min / 2 min',
+        'duration',
+        'calls (expected)',
+        'calls/s',
+        'p50',
+        'p99',
+        'max',
+        'most waiting at once',
+        'calls early',
+      ],
+      [
+        [
+          format(figures.mix.workflows),
+          `${format(figures.mix.oneMinute)} / ${format(figures.mix.twoMinutes)}`,
+          `${figures.mix.minutes} min`,
+          `${format(figures.mix.calls)} (${format(figures.mix.expectedCalls)})`,
+          format(figures.mix.callsPerSecond, 1),
+          `${format(figures.mix.p50Ms)} ms`,
+          `${format(figures.mix.p99Ms)} ms`,
+          `${format(figures.mix.maxMs)} ms`,
+          format(figures.mix.maxBacklog),
+          format(figures.mix.early),
+        ],
+      ],
+    ),
   ].join('\n');
 }

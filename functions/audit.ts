@@ -1,11 +1,12 @@
 import { AuditQuery } from '../shared/schemas/directory';
 import { AuditTrail } from './domain/audit';
 import { parsedQuery } from './http/parameters';
-import { apiHandler, lambdaEntry } from './http/route-handler';
+import { apiHandler } from './http/route-handler';
 import type { AppDependencies } from './runtime/dependencies';
+import { declaredFunction, lambdaEntry } from './runtime/entry';
 
 /** GET /api/audit: the admin audit trail, newest first, one page at a time. */
-export const createAuditHandler = (deps: AppDependencies) => {
+const create = (deps: AppDependencies) => {
   const trail = new AuditTrail(deps.table, deps.clock);
 
   return apiHandler(deps, {
@@ -16,4 +17,7 @@ export const createAuditHandler = (deps: AppDependencies) => {
   });
 };
 
-export const handler = lambdaEntry(createAuditHandler);
+/** The factory, held to its declared needs (`functions/needs.ts`). */
+export const createAuditHandler = declaredFunction('audit', create);
+
+export const handler = lambdaEntry('audit', createAuditHandler);

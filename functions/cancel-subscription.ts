@@ -1,13 +1,14 @@
 import { billingContextOf, ownLicense } from './domain/billing-context';
-import { apiHandler, lambdaEntry } from './http/route-handler';
+import { apiHandler } from './http/route-handler';
 import type { AppDependencies } from './runtime/dependencies';
+import { declaredFunction, lambdaEntry } from './runtime/entry';
 
 /**
  * POST /api/cancel-subscription (lawyer, notary): cancels the caller's subscription at once; the
  * licence becomes inactive (this session's next request is refused), a confirmation e-mail goes
  * out, and the lawyer's data is purged 30 days later.
  */
-export const createCancelSubscriptionHandler = (deps: AppDependencies) => {
+const create = (deps: AppDependencies) => {
   const billing = billingContextOf(deps);
   return apiHandler(deps, {
     cancelSubscription: async ({ body, session }) => {
@@ -17,4 +18,7 @@ export const createCancelSubscriptionHandler = (deps: AppDependencies) => {
   });
 };
 
-export const handler = lambdaEntry(createCancelSubscriptionHandler);
+/** The factory, held to its declared needs (`functions/needs.ts`). */
+export const createCancelSubscriptionHandler = declaredFunction('cancel-subscription', create);
+
+export const handler = lambdaEntry('cancel-subscription', createCancelSubscriptionHandler);

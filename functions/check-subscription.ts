@@ -1,12 +1,13 @@
 import { billingContextOf, ownLicense } from './domain/billing-context';
-import { apiHandler, lambdaEntry } from './http/route-handler';
+import { apiHandler } from './http/route-handler';
 import type { AppDependencies } from './runtime/dependencies';
+import { declaredFunction, lambdaEntry } from './runtime/entry';
 
 /**
  * POST /api/check-subscription (lawyer, notary): the caller's licence and subscription, refreshed
  * from Stripe ('Actualiser' on the subscription page).
  */
-export const createCheckSubscriptionHandler = (deps: AppDependencies) => {
+const create = (deps: AppDependencies) => {
   const billing = billingContextOf(deps);
   return apiHandler(deps, {
     checkSubscription: async ({ body, session }) => {
@@ -16,4 +17,7 @@ export const createCheckSubscriptionHandler = (deps: AppDependencies) => {
   });
 };
 
-export const handler = lambdaEntry(createCheckSubscriptionHandler);
+/** The factory, held to its declared needs (`functions/needs.ts`). */
+export const createCheckSubscriptionHandler = declaredFunction('check-subscription', create);
+
+export const handler = lambdaEntry('check-subscription', createCheckSubscriptionHandler);

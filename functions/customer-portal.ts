@@ -1,9 +1,10 @@
 import { billingContextOf, ownLicense } from './domain/billing-context';
-import { apiHandler, lambdaEntry } from './http/route-handler';
+import { apiHandler } from './http/route-handler';
 import type { AppDependencies } from './runtime/dependencies';
+import { declaredFunction, lambdaEntry } from './runtime/entry';
 
 /** POST /api/customer-portal (lawyer, notary): a Stripe customer-portal session for the caller's subscription. */
-export const createCustomerPortalHandler = (deps: AppDependencies) => {
+const create = (deps: AppDependencies) => {
   const billing = billingContextOf(deps);
   return apiHandler(deps, {
     customerPortal: async ({ body, session }) => {
@@ -15,4 +16,7 @@ export const createCustomerPortalHandler = (deps: AppDependencies) => {
   });
 };
 
-export const handler = lambdaEntry(createCustomerPortalHandler);
+/** The factory, held to its declared needs (`functions/needs.ts`). */
+export const createCustomerPortalHandler = declaredFunction('customer-portal', create);
+
+export const handler = lambdaEntry('customer-portal', createCustomerPortalHandler);

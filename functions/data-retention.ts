@@ -1,7 +1,7 @@
 import { lawyerServiceOf } from './domain/lawyers';
 import { DataRetention, type RetentionRun } from './domain/retention';
 import type { AppDependencies } from './runtime/dependencies';
-import { lambdaEventEntry } from './runtime/event-entry';
+import { declaredFunction, lambdaEntry } from './runtime/entry';
 
 /**
  * The target of the hourly retention schedule (and of the local timer): deletes the data of the
@@ -9,7 +9,7 @@ import { lambdaEventEntry } from './runtime/event-entry';
  * invocation, so that the schedule's retry policy and dead-letter queue see it; the licences that
  * failed stay due and the next run tries them again.
  */
-export const createDataRetentionHandler = (deps: AppDependencies) => async (_event: unknown) => {
+const create = (deps: AppDependencies) => async (_event: unknown) => {
   const lawyers = await lawyerServiceOf(deps);
   const run: RetentionRun = await new DataRetention({
     table: deps.table,
@@ -21,4 +21,7 @@ export const createDataRetentionHandler = (deps: AppDependencies) => async (_eve
   return run;
 };
 
-export const handler = lambdaEventEntry(createDataRetentionHandler);
+/** The factory, held to its declared needs (`functions/needs.ts`). */
+export const createDataRetentionHandler = declaredFunction('data-retention', create);
+
+export const handler = lambdaEntry('data-retention', createDataRetentionHandler);

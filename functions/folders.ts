@@ -1,17 +1,22 @@
 import { MESSAGES } from '../shared/messages';
+import { PageQuery } from '../shared/schemas/common';
 import { FolderService } from './domain/folders';
-import { idParameter } from './http/parameters';
-import { apiHandler, lambdaEntry, withStatus } from './http/route-handler';
+import { idParameter, parsedQuery } from './http/parameters';
+import { apiHandler, withStatus } from './http/route-handler';
 import type { AppDependencies } from './runtime/dependencies';
+import { declaredFunction, lambdaEntry } from './runtime/entry';
 
 /** /api/folders: the admin's client folders (list, create, edit, delete keeping the workflows). */
-export const createFoldersHandler = (deps: AppDependencies) => {
+const create = (deps: AppDependencies) => {
   const folders = new FolderService(deps.table, deps.clock);
   const folderId = (pathParameters: Readonly<Record<string, string | undefined>>) =>
     idParameter(pathParameters, MESSAGES.folder.notFound);
 
   return apiHandler(deps, {
-    listFolders: async () => ({ folders: await folders.list() }),
+    listFolders: async ({ query }) => {
+      const { limit, cursor } = parsedQuery(PageQuery, query);
+      return folders.list(limit, cursor);
+    },
     createFolder: async ({ body, session }) => withStatus(201, await folders.create(body, session)),
     updateFolder: async ({ body, pathParameters, session }) =>
       folders.update(folderId(pathParameters), body, session),
@@ -22,4 +27,7 @@ export const createFoldersHandler = (deps: AppDependencies) => {
   });
 };
 
-export const handler = lambdaEntry(createFoldersHandler);
+/** The factory, held to its declared needs (`functions/needs.ts`). */
+export const createFoldersHandler = declaredFunction('folders', create);
+
+export const handler = lambdaEntry('folders', createFoldersHandler);

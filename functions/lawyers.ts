@@ -1,15 +1,17 @@
 import { MESSAGES } from '../shared/messages';
+import { PageQuery } from '../shared/schemas/common';
 import { billingContextOf } from './domain/billing-context';
 import { lawyerServiceOf } from './domain/lawyers';
-import { idParameter } from './http/parameters';
-import { apiHandler, lambdaEntry, withStatus } from './http/route-handler';
+import { idParameter, parsedQuery } from './http/parameters';
+import { apiHandler, withStatus } from './http/route-handler';
 import type { AppDependencies } from './runtime/dependencies';
+import { declaredFunction, lambdaEntry } from './runtime/entry';
 
 /**
  * /api/lawyers: the admin's lawyers and notaries (list, read, save, delete, reveal of the secrets)
  * and the spec §5 look-up, open to a lawyer for himself.
  */
-export const createLawyersHandler = (deps: AppDependencies) => {
+const create = (deps: AppDependencies) => {
   // Stripe is reached only when a deleted lawyer's licence has a subscription to end.
   const billing = deps.billing ? billingContextOf(deps) : null;
   const lawyers = () =>
@@ -21,7 +23,10 @@ export const createLawyersHandler = (deps: AppDependencies) => {
     idParameter(pathParameters, MESSAGES.directory.lawyerNotFound);
 
   return apiHandler(deps, {
-    listLawyers: async () => ({ lawyers: await (await lawyers()).list() }),
+    listLawyers: async ({ query }) => {
+      const { limit, cursor } = parsedQuery(PageQuery, query);
+      return (await lawyers()).list(limit, cursor);
+    },
     getLawyer: async ({ pathParameters }) => (await lawyers()).get(lawyerId(pathParameters)),
     saveLawyer: async ({ body, session }) => {
       const reply = await (await lawyers()).save(body, session);
@@ -37,4 +42,7 @@ export const createLawyersHandler = (deps: AppDependencies) => {
   });
 };
 
-export const handler = lambdaEntry(createLawyersHandler);
+/** The factory, held to its declared needs (`functions/needs.ts`). */
+export const createLawyersHandler = declaredFunction('lawyers', create);
+
+export const handler = lambdaEntry('lawyers', createLawyersHandler);

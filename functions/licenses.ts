@@ -1,15 +1,16 @@
 import { LicenseByEmailQuery } from '../shared/schemas/directory';
 import { LicenseLookupService } from './domain/license-lookup';
 import { parsedQuery } from './http/parameters';
-import { apiHandler, lambdaEntry } from './http/route-handler';
+import { apiHandler } from './http/route-handler';
 import type { AppDependencies } from './runtime/dependencies';
+import { declaredFunction, lambdaEntry } from './runtime/entry';
 import { createLicenseKeyVault } from './security/license-key-vault';
 
 /**
  * /api/licenses: licence look-ups by user e-mail and type (query string) and by key (a POST body,
  * so a key never travels in a URL); any licence for an admin, his own for a lawyer or notary.
  */
-export const createLicensesHandler = (deps: AppDependencies) => {
+const create = (deps: AppDependencies) => {
   const licenses = async () =>
     new LicenseLookupService(deps.table, createLicenseKeyVault(await deps.appKeys()));
 
@@ -23,4 +24,7 @@ export const createLicensesHandler = (deps: AppDependencies) => {
   });
 };
 
-export const handler = lambdaEntry(createLicensesHandler);
+/** The factory, held to its declared needs (`functions/needs.ts`). */
+export const createLicensesHandler = declaredFunction('licenses', create);
+
+export const handler = lambdaEntry('licenses', createLicensesHandler);

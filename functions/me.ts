@@ -1,10 +1,11 @@
 import { ProfileService } from './domain/profile';
-import { apiHandler, lambdaEntry } from './http/route-handler';
+import { apiHandler } from './http/route-handler';
 import type { AppDependencies } from './runtime/dependencies';
+import { declaredFunction, lambdaEntry } from './runtime/entry';
 import { createLicenseKeyVault } from './security/license-key-vault';
 
 /** /api/me: the signed-in lawyer's or notary's own profile (read, save). */
-export const createMeHandler = (deps: AppDependencies) => {
+const create = (deps: AppDependencies) => {
   const profiles = async () =>
     new ProfileService({
       table: deps.table,
@@ -20,4 +21,7 @@ export const createMeHandler = (deps: AppDependencies) => {
   });
 };
 
-export const handler = lambdaEntry(createMeHandler);
+/** The factory, held to its declared needs (`functions/needs.ts`). */
+export const createMeHandler = declaredFunction('me', create);
+
+export const handler = lambdaEntry('me', createMeHandler);

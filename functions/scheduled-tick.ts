@@ -1,7 +1,7 @@
 import { METRIC } from './domain/metrics';
 import { runScheduler } from './domain/run-scheduler';
 import type { AppDependencies } from './runtime/dependencies';
-import { lambdaEventEntry } from './runtime/event-entry';
+import { declaredFunction, lambdaEntry } from './runtime/entry';
 
 /** What the minute schedule sends (EventBridge Scheduler passes its target's input through). */
 export type ScheduledTickEvent = unknown;
@@ -19,7 +19,7 @@ export interface ScheduledTickResult {
  * policy tries again and its dead-letter queue keeps what never succeeded; overlapping runs are
  * harmless, each due slot is claimed once.
  */
-export const createScheduledTickHandler =
+const create =
   (deps: AppDependencies) =>
   async (_event: ScheduledTickEvent): Promise<ScheduledTickResult> => {
     const { run, failure } = await runScheduler(deps, 'schedule');
@@ -34,4 +34,7 @@ export const createScheduledTickHandler =
     };
   };
 
-export const handler = lambdaEventEntry(createScheduledTickHandler);
+/** The factory, held to its declared needs (`functions/needs.ts`). */
+export const createScheduledTickHandler = declaredFunction('scheduled-tick', create);
+
+export const handler = lambdaEntry('scheduled-tick', createScheduledTickHandler);

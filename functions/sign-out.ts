@@ -1,9 +1,10 @@
 import { SessionService } from './domain/sessions';
-import { apiHandler, lambdaEntry } from './http/route-handler';
+import { apiHandler } from './http/route-handler';
 import type { AppDependencies } from './runtime/dependencies';
+import { declaredFunction, lambdaEntry } from './runtime/entry';
 
 /** POST /api/sign-out: 'Déconnexion' ends the session on the server too. */
-export const createSignOutHandler = (deps: AppDependencies) =>
+const create = (deps: AppDependencies) =>
   apiHandler(deps, {
     signOut: async ({ session }) => {
       await new SessionService(deps.table, await deps.appKeys(), deps.clock).close(session.sessionId);
@@ -11,4 +12,7 @@ export const createSignOutHandler = (deps: AppDependencies) =>
     },
   });
 
-export const handler = lambdaEntry(createSignOutHandler);
+/** The factory, held to its declared needs (`functions/needs.ts`). */
+export const createSignOutHandler = declaredFunction('sign-out', create);
+
+export const handler = lambdaEntry('sign-out', createSignOutHandler);

@@ -9,8 +9,9 @@ import { ConflictError } from './domain/errors';
 import { METRIC } from './domain/metrics';
 import { type ApiEvent, type ApiHandler, type ApiResult, jsonResult } from './http/api-event';
 import { bodyTextOf, errorReply, originVerified, type RouteContext } from './http/middlewares';
-import { byRouteKey, lambdaEntry } from './http/route-handler';
+import { byRouteKey } from './http/route-handler';
 import type { AppDependencies } from './runtime/dependencies';
+import { declaredFunction, lambdaEntry } from './runtime/entry';
 
 /**
  * Largest body accepted. Above the SPA's limit: an event carries a whole Stripe object (an
@@ -31,7 +32,7 @@ export const MAX_WEBHOOK_BODY_BYTES = 512 * 1024;
  * the site's address (`<SiteUrl>/api/stripe-webhook`), so CloudFront adds the origin secret to its
  * requests too.
  */
-export const createStripeWebhookHandler = (deps: AppDependencies): ApiHandler => {
+const create = (deps: AppDependencies): ApiHandler => {
   const route = ROUTES.stripeWebhook;
   const billing = billingContextOf(deps);
   const pipeline = middy<ApiEvent, ApiResult, Error, RouteContext>()
@@ -74,4 +75,7 @@ export const createStripeWebhookHandler = (deps: AppDependencies): ApiHandler =>
   return byRouteKey(new Map([[routeKey(route), pipeline as ApiHandler]]));
 };
 
-export const handler = lambdaEntry(createStripeWebhookHandler);
+/** The factory, held to its declared needs (`functions/needs.ts`). */
+export const createStripeWebhookHandler = declaredFunction('stripe-webhook', create);
+
+export const handler = lambdaEntry('stripe-webhook', createStripeWebhookHandler);

@@ -3,15 +3,16 @@ import { LawyerRepository } from './data/lawyers';
 import { billingContextOf, ownLicense } from './domain/billing-context';
 import { InvalidInputError } from './domain/errors';
 import { ownerEmailOf } from './domain/members';
-import { apiHandler, lambdaEntry } from './http/route-handler';
+import { apiHandler } from './http/route-handler';
 import type { AppDependencies } from './runtime/dependencies';
+import { declaredFunction, lambdaEntry } from './runtime/entry';
 
 /**
  * POST /api/update-license-email (lawyer, notary): associates the caller's licence with his
  * e-mail — his profile's as it is now, else his licence's — so that it is found by
  * e-mail (spec §7 license_keys look-ups).
  */
-export const createUpdateLicenseEmailHandler = (deps: AppDependencies) => {
+const create = (deps: AppDependencies) => {
   const billing = billingContextOf(deps);
   const lawyers = new LawyerRepository(deps.table);
   return apiHandler(deps, {
@@ -20,9 +21,12 @@ export const createUpdateLicenseEmailHandler = (deps: AppDependencies) => {
       ownLicense(session, body.licenseKey, vault);
       const email = await ownerEmailOf(lawyers, session);
       if (!email) throw new InvalidInputError('email', MESSAGES.subscription.updateLicenseFailed);
-      return service.updateLicenseEmail(body.licenseKey, email);
+      return service.updateLicenseEmail(session.licenseKeyHash, email);
     },
   });
 };
 
-export const handler = lambdaEntry(createUpdateLicenseEmailHandler);
+/** The factory, held to its declared needs (`functions/needs.ts`). */
+export const createUpdateLicenseEmailHandler = declaredFunction('update-license-email', create);
+
+export const handler = lambdaEntry('update-license-email', createUpdateLicenseEmailHandler);

@@ -2,7 +2,7 @@ import { BatchProcessor, EventType, processPartialResponse } from '@aws-lambda-p
 import type { SQSBatchResponse, SQSEvent, SQSRecord } from 'aws-lambda';
 import { WorkerService } from './domain/worker';
 import type { AppDependencies } from './runtime/dependencies';
-import { lambdaEventEntry } from './runtime/event-entry';
+import { declaredFunction, lambdaEntry } from './runtime/entry';
 
 /** A run the worker gives back to the queue: reported as a batch item failure, not an error. */
 class RunGivenBack extends Error {
@@ -21,7 +21,7 @@ class RunGivenBack extends Error {
  * false`): a webhook that answers 503 is a retry, not a failure of this function, and must not
  * raise its Errors alarm.
  */
-export const createWebhookWorkerHandler = (deps: AppDependencies) => {
+const create = (deps: AppDependencies) => {
   const worker = new WorkerService({
     table: deps.table,
     queue: deps.webhookQueue,
@@ -58,4 +58,7 @@ export const createWebhookWorkerHandler = (deps: AppDependencies) => {
     });
 };
 
-export const handler = lambdaEventEntry(createWebhookWorkerHandler);
+/** The factory, held to its declared needs (`functions/needs.ts`). */
+export const createWebhookWorkerHandler = declaredFunction('webhook-worker', create);
+
+export const handler = lambdaEntry('webhook-worker', createWebhookWorkerHandler);

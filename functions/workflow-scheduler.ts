@@ -2,8 +2,9 @@ import { MESSAGES } from '../shared/messages';
 import { SchedulerResult } from '../shared/schemas/scheduler';
 import { SchedulerRunRepository } from './data/scheduler-runs';
 import { runScheduler } from './domain/run-scheduler';
-import { apiHandler, lambdaEntry } from './http/route-handler';
+import { apiHandler } from './http/route-handler';
 import type { AppDependencies } from './runtime/dependencies';
+import { declaredFunction, lambdaEntry } from './runtime/entry';
 
 /** The most dead-lettered runs one redrive sends back. */
 const REDRIVE_LIMIT = 1_000;
@@ -14,7 +15,7 @@ const REDRIVE_LIMIT = 1_000;
  * GET /api/scheduler/status gives the last results and the dead-letter count,
  * POST /api/dead-letters/redrive sends dead-lettered runs back for another try.
  */
-export const createWorkflowSchedulerHandler = (deps: AppDependencies) =>
+const create = (deps: AppDependencies) =>
   apiHandler(deps, {
     workflowScheduler: async ({ body }) => {
       const { run } = await runScheduler(deps, body.trigger);
@@ -40,4 +41,7 @@ export const createWorkflowSchedulerHandler = (deps: AppDependencies) =>
     },
   });
 
-export const handler = lambdaEntry(createWorkflowSchedulerHandler);
+/** The factory, held to its declared needs (`functions/needs.ts`). */
+export const createWorkflowSchedulerHandler = declaredFunction('workflow-scheduler', create);
+
+export const handler = lambdaEntry('workflow-scheduler', createWorkflowSchedulerHandler);

@@ -1,20 +1,25 @@
 import { MESSAGES } from '../shared/messages';
+import { PageQuery } from '../shared/schemas/common';
 import { WorkflowService } from './domain/workflows';
-import { idParameter } from './http/parameters';
-import { apiHandler, lambdaEntry, withStatus } from './http/route-handler';
+import { idParameter, parsedQuery } from './http/parameters';
+import { apiHandler, withStatus } from './http/route-handler';
 import type { AppDependencies } from './runtime/dependencies';
+import { declaredFunction, lambdaEntry } from './runtime/entry';
 
 /**
  * /api/workflows: every workflow for an admin (create, edit, delete, toggles), his own for a lawyer
  * or notary (list, read, scheduling switch).
  */
-export const createWorkflowsHandler = (deps: AppDependencies) => {
+const create = (deps: AppDependencies) => {
   const workflows = new WorkflowService(deps.table, deps.clock);
   const workflowId = (pathParameters: Readonly<Record<string, string | undefined>>) =>
     idParameter(pathParameters, MESSAGES.workflow.notFound);
 
   return apiHandler(deps, {
-    listWorkflows: async ({ session }) => ({ workflows: await workflows.list(session) }),
+    listWorkflows: async ({ query, session }) => {
+      const { limit, cursor } = parsedQuery(PageQuery, query);
+      return workflows.list(session, limit, cursor);
+    },
     getWorkflow: async ({ pathParameters, session }) => workflows.get(workflowId(pathParameters), session),
     createWorkflow: async ({ body, session }) => withStatus(201, await workflows.create(body, session)),
     updateWorkflow: async ({ body, pathParameters, session }) =>
@@ -30,4 +35,7 @@ export const createWorkflowsHandler = (deps: AppDependencies) => {
   });
 };
 
-export const handler = lambdaEntry(createWorkflowsHandler);
+/** The factory, held to its declared needs (`functions/needs.ts`). */
+export const createWorkflowsHandler = declaredFunction('workflows', create);
+
+export const handler = lambdaEntry('workflows', createWorkflowsHandler);

@@ -3,9 +3,10 @@ import type { Construct } from 'constructs';
 
 import { Api } from './constructs/api';
 import { AppKeys } from './constructs/app-keys';
-import { BILLING_FUNCTIONS, Billing } from './constructs/billing';
+import { Billing } from './constructs/billing';
 import { DataRetention } from './constructs/data-retention';
 import { DataTable } from './constructs/data-table';
+import { grantNeeds } from './constructs/function-needs';
 import { LawyerSecrets } from './constructs/lawyer-secrets';
 import { Monitoring } from './constructs/monitoring';
 import { OriginVerify } from './constructs/origin-verify';
@@ -41,20 +42,14 @@ export class AssistantJuridiqueStack extends Stack {
     const lawyerSecrets = new LawyerSecrets(this, 'LawyerSecrets');
     const originVerify = new OriginVerify(this, 'OriginVerify');
     const api = new Api(this, 'Api', {
-      table: data,
-      appKeys,
-      lawyerSecrets,
-      originVerify,
       throttle: settings.apiThrottle,
       routeThrottles: settings.routeThrottles,
       accessLogRetention: settings.logRetention,
       removalPolicy: settings.removalPolicy,
     });
-    const delivery = new WebhookDelivery(this, 'WebhookDelivery', { table: data });
-    delivery.grantRedrive(api.functionOf('workflow-scheduler'));
-    delivery.grantSigning(api.functionOf('execute-webhook'));
+    const delivery = new WebhookDelivery(this, 'WebhookDelivery');
     // Spec §9: a lawyer's data goes 30 days after his subscription ended.
-    const retention = new DataRetention(this, 'DataRetention', { table: data, appKeys, lawyerSecrets });
+    const retention = new DataRetention(this, 'DataRetention');
     const monitoring = new Monitoring(this, 'Monitoring', {
       api,
       table: data,
@@ -67,14 +62,30 @@ export class AssistantJuridiqueStack extends Stack {
       siteDir: props.siteDir,
       httpApi: api.httpApi,
       apiOriginHeaders: originVerify.originHeader,
+      // The privacy page names the region the data lives in: this stack's.
+      config: { apiBaseUrl: '', hostingRegion: this.region },
     });
     // Stripe keys, the SES sender and the site's address.
     const billing = new Billing(this, 'Billing', {
       mailFrom: settings.mailFrom,
       removalPolicy: settings.removalPolicy,
     });
-    for (const [handler, binding] of Object.entries(BILLING_FUNCTIONS))
-      billing.bind(api.functionOf(handler), site.url, binding);
+
+    // What each function may touch: granted from its declaration in functions/needs.ts, and
+    // from nothing else.
+    const resources = {
+      table: data,
+      keys: appKeys,
+      lawyerSecrets,
+      originVerify,
+      delivery,
+      billing,
+      publicUrl: site.url,
+    };
+    for (const [name, fn] of api.functions) grantNeeds(fn, name, resources);
+    grantNeeds(delivery.tick, 'scheduled-tick', resources);
+    grantNeeds(delivery.worker, 'webhook-worker', resources);
+    grantNeeds(retention.purge, 'data-retention', resources);
 
     new CfnOutput(this, 'SiteUrl', {
       description: "L'adresse du site ; l'API y est servie sous /api",
@@ -101,9 +112,14 @@ export class AssistantJuridiqueStack extends Stack {
       value: billing.stripeWebhookSecret.secretArn,
     });
     new CfnOutput(this, 'TableName', { description: 'La table DynamoDB', value: data.tableName });
-    new CfnOutput(this, 'AppKeysSecretArn', {
-      description: 'Le secret des clés du serveur (bin/create-admin-licence.ts --secret)',
-      value: appKeys.secretArn,
+    new CfnOutput(this, 'LicenseHashKeySecretArn', {
+      description: 'Le secret de la clé de hachage des licences (bin/create-admin-licence.ts --hash-key)',
+      value: appKeys.secretArnOf('licenseHash'),
+    });
+    new CfnOutput(this, 'LicenseEncryptionKeySecretArn', {
+      description:
+        'Le secret de la clé de chiffrement des licences (bin/create-admin-licence.ts --encryption-key)',
+      value: appKeys.secretArnOf('licenseEncryption'),
     });
   }
 }

@@ -7,6 +7,11 @@
 export const PRICING = {
   initialPaymentCents: 95_000,
   monthlySubscriptionCents: 15_000,
+  /**
+   * Paid at checkout: the licence and the first month, as Stripe's first invoice of the
+   * subscription holds both; every price shown says so (README, 'Billing and licences').
+   */
+  firstPaymentCents: 95_000 + 15_000,
   currency: 'eur',
   vatNotice: 'TVA non applicable, article 293 B du CGI',
 } as const;
@@ -107,6 +112,14 @@ export const SESSION_LIFETIME_SECONDS = 12 * 60 * 60;
 /** Live sessions one licence may hold; opening one more ends the oldest. */
 export const MAX_SESSIONS_PER_LICENSE = 20;
 
+/**
+ * Every list call (workflows, lawyers, folders, executions, audit trail) answers one page at a
+ * time: `limit` items at most (`default` when the caller names none, never more than `max`) and
+ * an opaque `nextCursor` for the next page. A page stays far below Lambda's 6 MB reply limit
+ * whatever the table holds (100 workflows are about 47 KB).
+ */
+export const LIST_PAGE = { default: 50, max: 100 } as const;
+
 /** The largest JSON body any call accepts (bytes). */
 export const MAX_BODY_BYTES = 64 * 1024;
 
@@ -121,6 +134,34 @@ export const SIGN_IN_THROTTLE = {
   delayStepMs: 500,
   maxDelayMs: 3_000,
 } as const;
+
+/**
+ * The second factor (passkey, else authenticator-app code): required for admin licences, chosen by
+ * a firm's licence. A session opened by a licence key alone is "second factor pending" for a few
+ * minutes; sensitive admin actions ask for the factor again once the last check is older than
+ * `stepUpMaxAgeSeconds`. Wrong codes are counted per licence: after `maxFailures` within the
+ * window the licence's codes are refused until the window ends.
+ */
+export const SECOND_FACTOR = {
+  pendingLifetimeSeconds: 10 * 60,
+  stepUpMaxAgeSeconds: 15 * 60,
+  recoveryCodeCount: 10,
+  /** Recovery codes: `XXXXX-XXXXX`, from an alphabet without look-alike characters. */
+  recoveryCodeAlphabet: 'ABCDEFGHJKLMNPQRSTUVWXYZ23456789',
+  recoveryCodeHalfLength: 5,
+  codeThrottle: { maxFailures: 5, windowSeconds: 15 * 60 },
+  totp: { digits: 6, periodSeconds: 30, algorithm: 'SHA1', window: 1 },
+  /** How long a WebAuthn challenge may be answered. */
+  challengeLifetimeSeconds: 5 * 60,
+  maxPasskeys: 10,
+  /** The name authenticator apps and passkey managers show. */
+  issuer: 'Assistant IA juridique',
+  /** The error code of a reply asking for the second factor again (the web client's step-up dialog). */
+  stepUpErrorCode: 'SECOND_FACTOR_REQUIRED',
+} as const;
+
+/** Where the product's data lives by default (the CDK stack's region decides, see /config.json). */
+export const DEFAULT_HOSTING_REGION = 'eu-west-3';
 
 /**
  * The id of the `<script type="application/json">` of index.html that carries the SPA's runtime

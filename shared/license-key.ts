@@ -21,6 +21,15 @@ export function generateLicenseKey(randomBytes: RandomBytes = webCryptoRandomByt
   return prefix + key;
 }
 
+/**
+ * The one spelling of a key: trimmed and upper-cased, so that a key typed in lower case from an
+ * e-mail, or pasted with spaces around it, is the same key. Every key is stored and hashed in this
+ * form from now on; keys stored earlier in another case are still found (the vault's `hashes`).
+ */
+export function normalizeLicenseKey(key: string): string {
+  return key.trim().toUpperCase();
+}
+
 const GENERATED_KEY_PATTERN = new RegExp(`^${LICENSE_KEY.prefix}[A-Z0-9]{${LICENSE_KEY.randomLength}}$`);
 
 /** Whether a key has the generated format (keys created by an admin may have another shape). */

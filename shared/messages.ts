@@ -27,6 +27,37 @@ export const MESSAGES = {
     /** Same voice: the role of the session may not use this call. */
     forbidden: 'Accès refusé',
   },
+  secondFactor: {
+    /** Same voice: the title of the second sign-in step. */
+    title: 'Vérification en deux étapes',
+    /** Same voice: a session opened by the licence key alone, on any other call than the second factor's. */
+    pendingSession: 'Vérification en deux étapes requise. Veuillez vous reconnecter.',
+    /** Same voice: a wrong authenticator code or recovery code. */
+    invalidCode: 'Code invalide',
+    /** Same voice: a passkey answer that does not verify. */
+    invalidPasskey: "Clé d'accès non reconnue",
+    /** Same voice: too many wrong codes for this licence. */
+    tooManyAttempts: 'Trop de tentatives. Veuillez réessayer dans quelques minutes.',
+    /** Same voice: a sensitive action whose last second-factor check is too old. */
+    stepUpRequired: 'Confirmez votre identité avec votre second facteur pour continuer.',
+    /** Same voice: enrolment from a pending session when the licence already has a factor. */
+    alreadyEnrolled: 'Une vérification en deux étapes est déjà configurée pour cette licence.',
+    /** Same voice: a check asked of a licence without any factor. */
+    notEnrolled: "Aucune vérification en deux étapes n'est configurée pour cette licence.",
+    /** Same voice: no TOTP enrolment was started, or it was replaced. */
+    noPendingEnrolment: 'Aucune configuration en cours. Veuillez générer un nouveau QR code.',
+    /** Same voice: a WebAuthn challenge that was used, expired or never issued. */
+    challengeExpired: 'La demande a expiré. Veuillez recommencer.',
+    /** Same voice: the licence already holds the most passkeys it may. */
+    tooManyPasskeys: "Nombre maximal de clés d'accès atteint.",
+    /** Same voice: an admin resetting his own factor through the API. */
+    ownReset:
+      'Vous ne pouvez pas réinitialiser votre propre second facteur : demandez-le à un autre administrateur (dernier administrateur : commande bin/create-admin-licence.ts --reset-second-factor).',
+    /** Same voice: the licence key of a reset names no licence. */
+    licenseNotFound: 'Licence introuvable',
+    /** Same voice: the code field is empty or malformed. */
+    codeRequired: 'Le code est requis',
+  },
   request: {
     /** Same voice: the request body is not JSON. */
     notJson: 'Requête invalide : le corps doit être un objet JSON.',
@@ -34,6 +65,10 @@ export const MESSAGES = {
     tooLarge: 'Requête trop volumineuse.',
     /** Same voice: a field of the request is missing or wrong. */
     invalid: 'Requête invalide.',
+    /** Same voice: the `cursor` of a list call is not one the server gave. */
+    invalidCursor: 'Paramètre « cursor » invalide : rechargez la liste depuis la première page.',
+    /** Same voice: the `limit` of a list call is not a whole number within the bounds. */
+    invalidLimit: 'Paramètre « limit » invalide : un nombre entier de 1 à 100 est attendu.',
     /** Same voice: no such call. */
     notFound: 'Ressource introuvable.',
     /** Same voice: the method is not served on this path. */
@@ -73,6 +108,11 @@ export const MESSAGES = {
     created: (first: string, last: string) => `Dossier créé pour ${first} ${last}`,
     /** Same voice: the e-mail or the licence key already belongs to another lawyer. */
     conflict: 'Un avocat utilise déjà cet email ou cette clé de licence',
+    /** Same voice: 'Nouvel avocat' with the e-mail or licence key of an existing lawyer. */
+    alreadyExists: (first: string, last: string, email: string) =>
+      `${first} ${last} (${email}) utilise déjà cet email ou cette clé de licence`,
+    /** Same voice: the success of an update, where a creation says 'Dossier créé pour …'. */
+    updated: (first: string, last: string) => `Avocat ${first} ${last} mis à jour`,
     /** Same voice: the lawyer was changed by someone else between the read and the write. */
     changed: "L'avocat a été modifié entre-temps. Veuillez réessayer.",
     /** Same voice: the licence key given for a lawyer belongs to an administrator licence. */
@@ -241,14 +281,16 @@ export const MESSAGES = {
     signOff: ['Cordialement,', "L'équipe Assistant IA juridique"],
     licenseKey: {
       subject: 'Assistant IA juridique : votre clé de licence',
-      paid: 'Merci pour votre achat. Votre paiement a bien été reçu et votre licence Assistant IA juridique est activée.',
+      paid: (total: string, initial: string, monthly: string) =>
+        `Merci pour votre achat. Votre paiement de ${total} TTC (licence ${initial} + premier mois ${monthly}) a bien été reçu et votre licence Assistant IA juridique est activée.`,
+      free: "Merci pour votre achat. Votre code promo couvre votre premier paiement : rien n'a été prélevé aujourd'hui, et votre licence Assistant IA juridique est activée.",
       key: (licenseKey: string) => `Votre clé de licence : ${licenseKey}`,
       signIn: (loginUrl: string) =>
         `Pour vous connecter, saisissez cette clé sur la page de connexion : ${loginUrl}`,
       keepSafe:
         'Conservez-la précieusement et ne la communiquez à personne : elle donne accès à votre espace.',
-      pricing: (initial: string, monthly: string, vatNotice: string) =>
-        `Votre abonnement : ${initial} TTC à l'achat, puis ${monthly} TTC par mois, prélevés automatiquement. ${vatNotice}.`,
+      pricing: (monthly: string, vatNotice: string) =>
+        `Votre abonnement : ${monthly} TTC par mois, prélevés automatiquement chaque mois à la date anniversaire de votre achat. ${vatNotice}.`,
       noCommitment:
         "Sans engagement : vous pouvez résilier à tout moment depuis l'application (Paramètres, Gestion de l'abonnement).",
     },
@@ -263,7 +305,8 @@ export const MESSAGES = {
       billingRetention: (years: number) =>
         `Les données contractuelles et de facturation sont conservées ${years} ans, comme la loi l'exige.`,
       reactivate:
-        "Pour réactiver votre abonnement, contactez le support ou passez par le portail de gestion de l'abonnement.",
+        // Said as it works: a cancelled licence cannot sign in, so the portal inside the app is out of reach.
+        "Pour réactiver votre abonnement, répondez à cet e-mail ou contactez le support : nous réactivons votre licence et vos données, tant qu'elles sont conservées.",
     },
   },
 } as const;

@@ -3,6 +3,7 @@ import type { z } from 'zod';
 import { BILLING_ROUTES } from './routes/billing';
 import { DIRECTORY_ROUTES } from './routes/directory';
 import { SCHEDULING_ROUTES } from './routes/scheduling';
+import { SECOND_FACTOR_ROUTES } from './routes/second-factor';
 import { SESSION_ROUTES } from './routes/session';
 
 export type { HttpMethod, RouteAccess, RouteDefinition } from './routes/route-definition';
@@ -17,6 +18,7 @@ export const ROUTES = {
   ...DIRECTORY_ROUTES,
   ...SCHEDULING_ROUTES,
   ...BILLING_ROUTES,
+  ...SECOND_FACTOR_ROUTES,
 } as const satisfies Record<string, RouteDefinition>;
 
 export type RouteName = keyof typeof ROUTES;
@@ -33,9 +35,12 @@ export type ReplyOf<N extends RouteName> = z.output<Routes[N]['response']>;
 /** API Gateway route key of a route ("POST /api/verify-license"). */
 export const routeKey = (route: RouteDefinition): string => `${route.method} ${route.path}`;
 
+/** The handler file of a route (`functions/<handler>.ts`), each one Lambda function. */
+export type HandlerName = Routes[RouteName]['handler'];
+
 /** The distinct handler files of the route table, each one Lambda function. */
-export const handlerNames = (): string[] => [
-  ...new Set(Object.values(ROUTES as Record<string, RouteDefinition>).map((route) => route.handler)),
+export const handlerNames = (): HandlerName[] => [
+  ...new Set(Object.values(ROUTES).map((route) => route.handler)),
 ];
 
 /** Fills the `{name}` parameters of a route path. */

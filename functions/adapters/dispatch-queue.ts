@@ -6,7 +6,7 @@ import {
   SendMessageBatchCommand,
   type SQSClient,
 } from '@aws-sdk/client-sqs';
-import { z } from 'zod';
+import * as z from 'zod';
 
 import { IsoTimestamp } from '../../shared/schemas/common';
 import { ExecutionTrigger } from '../../shared/schemas/scheduler';

@@ -1,7 +1,13 @@
-import { request as httpRequest, type IncomingHttpHeaders, type IncomingMessage } from 'node:http';
-import { request as httpsRequest } from 'node:https';
+import { createHash } from 'node:crypto';
+import {
+  Agent as HttpAgent,
+  request as httpRequest,
+  type IncomingHttpHeaders,
+  type IncomingMessage,
+} from 'node:http';
+import { Agent as HttpsAgent, request as httpsRequest } from 'node:https';
 import { isIP, type LookupFunction } from 'node:net';
-import type { CheckedWebhookUrl } from './ssrf-guard';
+import type { CheckedWebhookUrl, ResolvedAddress } from './ssrf-guard';
 import { WebhookTimeoutError } from './webhook-errors';
 
 /** Response bodies are read up to this size; the rest is dropped (n8n answers are small). */
@@ -50,25 +56,9 @@ export function pinnedRequest({
   maxResponseBytes = DEFAULT_MAX_RESPONSE_BYTES,
   ca,
 }: PinnedRequestOptions): Promise<PinnedResponse> {
-  const { url, hostname, addresses } = target;
-  const pinnedLookup: LookupFunction = (host, options, callback) => {
-    const family = options.family === 4 || options.family === 6 ? options.family : undefined;
-    const candidates = addresses.filter((entry) => family === undefined || entry.family === family);
-    const [first] = candidates;
-    if (host !== hostname || first === undefined) {
-      const error: NodeJS.ErrnoException = new Error(`No checked address for ${host}`);
-      error.code = 'ENOTFOUND';
-      callback(error, '', 0);
-    } else if (options.all) {
-      callback(
-        null,
-        candidates.map(({ address, family }) => ({ address, family })),
-      );
-    } else {
-      callback(null, first.address, first.family);
-    }
-  };
+  const { url } = target;
   const send = url.protocol === 'https:' ? httpsRequest : httpRequest;
+  const hostname = target.hostname;
 
   return new Promise<PinnedResponse>((resolve, reject) => {
     let settled = false;
@@ -105,9 +95,9 @@ export function pinnedRequest({
       {
         method: 'POST',
         headers: { ...headers, 'content-length': String(body.length) },
-        // A fresh connection per call: a pooled socket could have been opened for another address.
-        agent: false,
-        lookup: pinnedLookup,
+        // Kept-alive connections, from a pool of its own for this host name and these checked
+        // addresses only: a reused socket was opened to one of them, never to another address.
+        agent: pinnedAgent(target, ca),
         ...(url.protocol === 'https:' && isIP(hostname) === 0 ? { servername: hostname } : {}),
         ...(ca === undefined ? {} : { ca }),
       },
@@ -137,6 +127,82 @@ export function pinnedRequest({
     request.on('error', fail);
     request.end(body);
   });
+}
+
+/**
+ * The DNS lookup of a pinned pool: it answers the checked addresses for the checked host name and
+ * refuses anything else, so the socket connects where the guard looked and nowhere else (a second
+ * DNS answer, as in DNS rebinding, is never asked for).
+ */
+function pinnedLookup(hostname: string, addresses: readonly ResolvedAddress[]): LookupFunction {
+  return (host, options, callback) => {
+    const family = options.family === 4 || options.family === 6 ? options.family : undefined;
+    const candidates = addresses.filter((entry) => family === undefined || entry.family === family);
+    const [first] = candidates;
+    if (host !== hostname || first === undefined) {
+      const error: NodeJS.ErrnoException = new Error(`No checked address for ${host}`);
+      error.code = 'ENOTFOUND';
+      callback(error, '', 0);
+    } else if (options.all) {
+      callback(
+        null,
+        candidates.map(({ address, family }) => ({ address, family })),
+      );
+    } else {
+      callback(null, first.address, first.family);
+    }
+  };
+}
+
+/** Pools kept at once; the least recently used is closed beyond that. */
+const MAX_PINNED_POOLS = 128;
+/** An idle kept-alive socket is closed after this, before a receiver's own idle time-out (often 5 s). */
+const IDLE_SOCKET_MS = 4_000;
+const pools = new Map<string, HttpAgent>();
+
+/**
+ * The connection pool of one pinned target: one agent per scheme, host name, port, set of checked
+ * addresses and trust anchors, with keep-alive, whose lookup answers only those addresses. Two
+ * targets that differ in any of these never share a socket: a new DNS answer makes a new pool.
+ */
+function pinnedAgent(target: CheckedWebhookUrl, ca: string | Buffer | undefined): HttpAgent {
+  const { url, hostname, addresses } = target;
+  const anchors = ca === undefined ? 'system' : createHash('sha256').update(ca).digest('hex');
+  const key = JSON.stringify([
+    url.protocol,
+    hostname,
+    url.port,
+    addresses.map(({ address, family }) => `${family}/${address}`),
+    anchors,
+  ]);
+  const existing = pools.get(key);
+  if (existing) {
+    // Most recently used last, so that the oldest is the first to go.
+    pools.delete(key);
+    pools.set(key, existing);
+    return existing;
+  }
+  const options = {
+    keepAlive: true,
+    timeout: IDLE_SOCKET_MS,
+    lookup: pinnedLookup(hostname, addresses),
+    ...(url.protocol === 'https:' && isIP(hostname) === 0 ? { servername: hostname } : {}),
+    ...(ca === undefined ? {} : { ca }),
+  };
+  const agent = url.protocol === 'https:' ? new HttpsAgent(options) : new HttpAgent(options);
+  pools.set(key, agent);
+  for (const [oldKey, oldAgent] of pools) {
+    if (pools.size <= MAX_PINNED_POOLS) break;
+    pools.delete(oldKey);
+    oldAgent.destroy();
+  }
+  return agent;
+}
+
+/** Closes every kept-alive connection (tests, and a process that ends). */
+export function closePinnedConnections(): void {
+  for (const agent of pools.values()) agent.destroy();
+  pools.clear();
 }
 
 function jsonOf(body: Buffer): { json?: unknown } {

@@ -15,9 +15,7 @@ const isNamed = (error: unknown, name: string) => error instanceof Error && erro
 /**
  * Lawyer secrets in AWS Secrets Manager: one secret per lawyer, named `<prefix><lawyer id>`, so
  * that the functions' IAM policies can be scoped to `arn:...:secret:<prefix>*`.
- *
- * The prefix is read on first use (not at cold start) because every function shares one
- * composition root and only the lawyer functions are given the prefix and the grant.
+
  */
 export class SecretsManagerLawyerSecretStore implements LawyerSecretStore {
   constructor(

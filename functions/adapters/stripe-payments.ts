@@ -237,6 +237,7 @@ export class StripePayments implements Payments {
         id: session.id,
         status: session.status ?? 'open',
         paymentStatus: session.payment_status,
+        amountTotalCents: session.amount_total ?? null,
         customerId: idOf(session.customer),
         subscriptionId: idOf(session.subscription),
         email: session.customer_details?.email ?? session.customer_email ?? null,

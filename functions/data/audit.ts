@@ -1,8 +1,9 @@
-import { PutCommand, QueryCommand, type TransactWriteCommandInput } from '@aws-sdk/lib-dynamodb';
-import { z } from 'zod';
+import { PutCommand, type TransactWriteCommandInput } from '@aws-sdk/lib-dynamodb';
+import * as z from 'zod';
 
 import { RETENTION_DAYS } from '../../shared/constants';
-import { AUDIT_INDEX_PARTITION, AUDIT_PREFIX, auditEntryKey } from './keys';
+import { AUDIT_INDEX_PARTITION, auditEntryKey } from './keys';
+import { indexPageKey, queryPage } from './page-cursor';
 import type { Table } from './table';
 
 /** One audit entry as stored: who did what, when, to what. */
@@ -13,27 +14,20 @@ export interface AuditRecord {
   actorEmail: string;
   /** What was done, as `<resource>.<verb>` ('lawyer.delete', 'lawyer.secrets.reveal', ...). */
   action: string;
-  /** What it was done to, as `<resource>:<id>`; never a name, an e-mail, a key or a secret. */
+  /** What it was done to, as `<resource>:<id>`. */
   target: string;
+  /**
+   * Who or what the target was when it happened (a lawyer's name and e-mail, a workflow's or a
+   * folder's name), kept in the entry so the trail still says it after the target is deleted.
+   * Never a key or a secret. Null in entries written before labels were kept.
+   */
+  targetLabel: string | null;
 }
 
 type TransactItem = NonNullable<TransactWriteCommandInput['TransactItems']>[number];
 
 /** Audit entries are kept as long as contractual records (spec §9: 5 years), then TTL removes them. */
 const RETENTION_SECONDS = Math.round(RETENTION_DAYS.billingYears * 365.25 * 24 * 60 * 60);
-
-/** The position after which the next page starts: the last key of a page, as DynamoDB gives it. */
-const PageKey = z.object({
-  PK: z.string().startsWith(AUDIT_PREFIX),
-  SK: z.string(),
-  GSI1PK: z.literal(AUDIT_INDEX_PARTITION),
-  GSI1SK: z.string(),
-});
-
-/** A page cursor that this repository did not write. */
-export class InvalidAuditCursorError extends Error {
-  override name = 'InvalidAuditCursorError';
-}
 
 function toRecord(item: Record<string, unknown>): AuditRecord {
   return {
@@ -42,6 +36,7 @@ function toRecord(item: Record<string, unknown>): AuditRecord {
     actorEmail: item.actorEmail as string,
     action: item.action as string,
     target: item.target as string,
+    targetLabel: typeof item.targetLabel === 'string' ? item.targetLabel : null,
   };
 }
 
@@ -64,21 +59,19 @@ export class AuditRepository {
 
   /** One page of entries, newest first, and the cursor of the next page (null on the last). */
   async page(limit: number, cursor?: string): Promise<{ entries: AuditRecord[]; nextCursor: string | null }> {
-    const { Items, LastEvaluatedKey } = await this.table.doc.send(
-      new QueryCommand({
-        TableName: this.table.name,
+    const page = await queryPage(
+      this.table,
+      {
         IndexName: 'GSI1',
         KeyConditionExpression: 'GSI1PK = :pk',
         ExpressionAttributeValues: { ':pk': AUDIT_INDEX_PARTITION },
         ScanIndexForward: false,
-        Limit: limit,
-        ExclusiveStartKey: cursor ? decodeCursor(cursor) : undefined,
-      }),
+      },
+      indexPageKey('GSI1PK', AUDIT_INDEX_PARTITION),
+      limit,
+      cursor,
     );
-    return {
-      entries: (Items ?? []).map(toRecord),
-      nextCursor: LastEvaluatedKey ? encodeCursor(LastEvaluatedKey) : null,
-    };
+    return { entries: page.items.map(toRecord), nextCursor: page.nextCursor };
   }
 
   private putInput(record: AuditRecord) {
@@ -95,17 +88,5 @@ export class AuditRepository {
       },
       ConditionExpression: 'attribute_not_exists(PK)',
     };
-  }
-}
-
-function encodeCursor(key: Record<string, unknown>): string {
-  return Buffer.from(JSON.stringify(PageKey.parse(key)), 'utf8').toString('base64url');
-}
-
-function decodeCursor(cursor: string): Record<string, unknown> {
-  try {
-    return PageKey.parse(JSON.parse(Buffer.from(cursor, 'base64url').toString('utf8')));
-  } catch (error) {
-    throw new InvalidAuditCursorError('Curseur de pagination invalide', { cause: error });
   }
 }

@@ -1,14 +1,12 @@
 import { randomUUID } from 'node:crypto';
 
-import { GetCommand, QueryCommand, TransactWriteCommand } from '@aws-sdk/lib-dynamodb';
+import { GetCommand, TransactWriteCommand } from '@aws-sdk/lib-dynamodb';
 
 import { RETENTION_DAYS } from '../../shared/constants';
 import type { Execution } from '../../shared/schemas/scheduler';
 import { dispatchDoneKey, EXECUTION_PREFIX, executionSortKey, workflowKey } from './keys';
+import { type Page, queryPage, tablePageKey } from './page-cursor';
 import { isConditionFailure, type Table } from './table';
-
-/** How many executions the history shows: the newest ones. */
-export const EXECUTION_HISTORY_LIMIT = 50;
 
 /** One webhook call to record: everything but the id, drawn here. */
 export type NewExecution = Omit<Execution, 'id'> & { readonly dispatchId: string | null };
@@ -31,7 +29,7 @@ function toExecution(item: Record<string, unknown>): Execution {
 /**
  * The execution history: one item per webhook call under its workflow's partition
  * (`WORKFLOW#<id>`, `EXECUTION#<started at>#<id>`), so that the newest calls are one Query and
- * deleting a workflow deletes its history with it. Items expire after 30 days (TTL, spec §9
+ * they outlive a deleted workflow only until they expire: after 30 days (TTL, spec §9
  * retention of technical data).
  */
 export class ExecutionRepository {
@@ -120,17 +118,20 @@ export class ExecutionRepository {
     return Item !== undefined;
   }
 
-  /** The newest calls of a workflow, newest first. */
-  async listByWorkflow(workflowId: string, limit = EXECUTION_HISTORY_LIMIT): Promise<Execution[]> {
-    const { Items = [] } = await this.table.doc.send(
-      new QueryCommand({
-        TableName: this.table.name,
+  /** One page of a workflow's calls, newest first; a cursor of another workflow's history is refused. */
+  async listByWorkflow(workflowId: string, limit: number, cursor?: string): Promise<Page<Execution>> {
+    const { PK } = workflowKey(workflowId);
+    const page = await queryPage(
+      this.table,
+      {
         KeyConditionExpression: 'PK = :pk AND begins_with(SK, :prefix)',
-        ExpressionAttributeValues: { ':pk': workflowKey(workflowId).PK, ':prefix': EXECUTION_PREFIX },
+        ExpressionAttributeValues: { ':pk': PK, ':prefix': EXECUTION_PREFIX },
         ScanIndexForward: false,
-        Limit: limit,
-      }),
+      },
+      tablePageKey(PK, EXECUTION_PREFIX),
+      limit,
+      cursor,
     );
-    return Items.map(toExecution);
+    return { items: page.items.map(toExecution), nextCursor: page.nextCursor };
   }
 }

@@ -1,6 +1,6 @@
 import { DeleteCommand, GetCommand, PutCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
 import { createdSortKey, FOLDERS_PARTITION, folderKey } from './keys';
-import { queryAll } from './query-all';
+import { indexPageKey, type Page, queryPage } from './page-cursor';
 import { isConditionFailure, type Table } from './table';
 
 /** A folder as stored. */
@@ -54,15 +54,21 @@ export class FolderRepository {
     return Item ? toRecord(Item) : null;
   }
 
-  /** Every folder, newest first. */
-  async list(): Promise<FolderRecord[]> {
-    const items = await queryAll(this.table, {
-      IndexName: 'GSI1',
-      KeyConditionExpression: 'GSI1PK = :pk',
-      ExpressionAttributeValues: { ':pk': FOLDERS_PARTITION },
-      ScanIndexForward: false,
-    });
-    return items.map(toRecord);
+  /** One page of folders, newest first. */
+  async page(limit: number, cursor?: string): Promise<Page<FolderRecord>> {
+    const page = await queryPage(
+      this.table,
+      {
+        IndexName: 'GSI1',
+        KeyConditionExpression: 'GSI1PK = :pk',
+        ExpressionAttributeValues: { ':pk': FOLDERS_PARTITION },
+        ScanIndexForward: false,
+      },
+      indexPageKey('GSI1PK', FOLDERS_PARTITION),
+      limit,
+      cursor,
+    );
+    return { items: page.items.map(toRecord), nextCursor: page.nextCursor };
   }
 
   /** Renames or re-describes a folder and returns it as it now is. */

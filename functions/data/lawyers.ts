@@ -6,7 +6,7 @@ import {
   lawyerKey,
   lawyerLicenseClaimKey,
 } from './keys';
-import { queryAll } from './query-all';
+import { indexPageKey, type Page, queryPage } from './page-cursor';
 import { isConditionFailure, type Table } from './table';
 
 /** A lawyer (or notary) profile as stored; secrets live in Secrets Manager, the key as hash + cipher. */
@@ -136,15 +136,30 @@ export class LawyerRepository {
     return this.followClaim(lawyerLicenseClaimKey(keyHash));
   }
 
-  /** Every lawyer, newest first (spec: select all). */
-  async list(): Promise<LawyerRecord[]> {
-    const items = await queryAll(this.table, {
-      IndexName: 'GSI1',
-      KeyConditionExpression: 'GSI1PK = :pk',
-      ExpressionAttributeValues: { ':pk': LAWYERS_PARTITION },
-      ScanIndexForward: false,
-    });
-    return items.map(toRecord);
+  /** The lawyer holding the first of these key hashes that has one (a key's `vault.hashes`). */
+  async findByAnyLicenseHash(keyHashes: readonly string[]): Promise<LawyerRecord | null> {
+    for (const keyHash of keyHashes) {
+      const found = await this.findByLicenseHash(keyHash);
+      if (found) return found;
+    }
+    return null;
+  }
+
+  /** One page of lawyers, newest first (spec: select all, a page at a time). */
+  async page(limit: number, cursor?: string): Promise<Page<LawyerRecord>> {
+    const page = await queryPage(
+      this.table,
+      {
+        IndexName: 'GSI1',
+        KeyConditionExpression: 'GSI1PK = :pk',
+        ExpressionAttributeValues: { ':pk': LAWYERS_PARTITION },
+        ScanIndexForward: false,
+      },
+      indexPageKey('GSI1PK', LAWYERS_PARTITION),
+      limit,
+      cursor,
+    );
+    return { items: page.items.map(toRecord), nextCursor: page.nextCursor };
   }
 
   /** Deletes a lawyer and his claims; `alsoWrite` joins other deletions to the transaction. */

@@ -81,6 +81,15 @@ export class LicenseRepository {
     return Item ? toRecord(Item) : null;
   }
 
+  /** The licence stored under the first of these hashes that has one (a key's `vault.hashes`). */
+  async getByAnyHash(keyHashes: readonly string[]): Promise<LicenseRecord | null> {
+    for (const keyHash of keyHashes) {
+      const found = await this.getByHash(keyHash);
+      if (found) return found;
+    }
+    return null;
+  }
+
   /** The licence of a user e-mail and type (spec: select single row by user_email and license_type). */
   async findByUserEmail(userEmail: string, licenseType: LicenseType): Promise<LicenseRecord | null> {
     const { Items } = await this.table.doc.send(

@@ -1,4 +1,10 @@
-import { BatchWriteCommand, GetCommand, PutCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
+import {
+  BatchWriteCommand,
+  DeleteCommand,
+  GetCommand,
+  PutCommand,
+  UpdateCommand,
+} from '@aws-sdk/lib-dynamodb';
 
 import type { WorkflowType } from '../../shared/constants';
 import { dueIndexKeys, scheduleUnchangedCondition } from './due-index';
@@ -9,6 +15,7 @@ import {
   workflowKey,
   workflowOwnerPartition,
 } from './keys';
+import { indexPageKey, type Page, queryPage } from './page-cursor';
 import { queryAll } from './query-all';
 import { isConditionFailure, type Table } from './table';
 
@@ -108,9 +115,14 @@ export class WorkflowRepository {
     return Item ? toWorkflowRecord(Item) : null;
   }
 
-  /** Every workflow, newest first. */
-  async listAll(): Promise<WorkflowRecord[]> {
-    return this.listBy('GSI1', 'GSI1PK', WORKFLOWS_PARTITION);
+  /** One page of all workflows, newest first. */
+  async page(limit: number, cursor?: string): Promise<Page<WorkflowRecord>> {
+    return this.pageBy('GSI1', 'GSI1PK', WORKFLOWS_PARTITION, limit, cursor);
+  }
+
+  /** One page of a lawyer's workflows, newest first; a cursor of another lawyer's list is refused. */
+  async pageByOwner(lawyerEmail: string, limit: number, cursor?: string): Promise<Page<WorkflowRecord>> {
+    return this.pageBy('GSI2', 'GSI2PK', workflowOwnerPartition(lawyerEmail), limit, cursor);
   }
 
   /** The workflows of one lawyer, newest first (spec: list by notary_email). */
@@ -228,11 +240,23 @@ export class WorkflowRepository {
     return workflows.length;
   }
 
-  /** Deletes a workflow and every item under it (its execution history). */
+  /**
+   * Deletes a workflow: the item every screen, the scheduler and the worker read, so it is gone
+   * for all of them at once. Its history (executions, dispatch markers) stays under the deleted
+   * workflow's partition, unreachable (every read of it starts from the workflow, and the worker
+   * records nothing for a workflow that no longer exists), until its TTL removes it within 30 days:
+   * the request's cost never depends on the history's size.
+   */
   async delete(id: string): Promise<void> {
+    await this.table.doc.send(new DeleteCommand({ TableName: this.table.name, Key: workflowKey(id) }));
+  }
+
+  /** Deletes every workflow of a lawyer (their histories left to the TTL, as `delete` does). */
+  async deleteByOwner(lawyerEmail: string): Promise<number> {
     const items = await queryAll(this.table, {
-      KeyConditionExpression: 'PK = :pk',
-      ExpressionAttributeValues: { ':pk': workflowKey(id).PK },
+      IndexName: 'GSI2',
+      KeyConditionExpression: 'GSI2PK = :pk',
+      ExpressionAttributeValues: { ':pk': workflowOwnerPartition(lawyerEmail) },
       ProjectionExpression: 'PK, SK',
     });
     for (let start = 0; start < items.length; start += 25) {
@@ -246,6 +270,29 @@ export class WorkflowRepository {
         requests = (UnprocessedItems?.[this.table.name] ?? []) as typeof requests;
       }
     }
+    return items.length;
+  }
+
+  private async pageBy(
+    indexName: string,
+    partitionAttribute: 'GSI1PK' | 'GSI2PK',
+    partition: string,
+    limit: number,
+    cursor: string | undefined,
+  ): Promise<Page<WorkflowRecord>> {
+    const page = await queryPage(
+      this.table,
+      {
+        IndexName: indexName,
+        KeyConditionExpression: `${partitionAttribute} = :pk`,
+        ExpressionAttributeValues: { ':pk': partition },
+        ScanIndexForward: false,
+      },
+      indexPageKey(partitionAttribute, partition),
+      limit,
+      cursor,
+    );
+    return { items: page.items.map(toWorkflowRecord), nextCursor: page.nextCursor };
   }
 
   private async listBy(indexName: string, partitionAttribute: string, partition: string) {

@@ -1,11 +1,9 @@
 import { randomUUID } from 'node:crypto';
 
-import { MESSAGES } from '../../shared/messages';
 import type { AuditEntry } from '../../shared/schemas/audit';
-import { type AuditRecord, AuditRepository, InvalidAuditCursorError } from '../data/audit';
+import { type AuditRecord, AuditRepository } from '../data/audit';
 import type { Table } from '../data/table';
 import type { Clock } from '../runtime/dependencies';
-import { InvalidInputError } from './errors';
 import type { SessionContext } from './sessions';
 
 /**
@@ -25,16 +23,36 @@ export type AuditAction =
   | 'workflow.toggle-scheduling'
   | 'folder.create'
   | 'folder.update'
-  | 'folder.delete';
+  | 'folder.delete'
+  | 'license.second-factor.reset';
+
+/** What an action was done to: the resource's reference and, for people reading the trail, its label. */
+export interface AuditTarget {
+  readonly ref: string;
+  readonly label: string;
+}
 
 /**
- * Targets name a resource by its id only. A lawyer's id is an opaque UUID: once he is deleted
- * nothing else in the product links it to a person, so the trail keeps no personal data of his.
+ * Targets name a resource by its id and by what a person knows it as at the time: a lawyer's name
+ * and e-mail, a workflow's or folder's name. The label stays in the entry, so an admin can still
+ * tell who or what it was once it is deleted (the trail's purpose); it is kept as long as the trail
+ * (5 years, TTL), like the contractual records it documents.
  */
 export const auditTarget = {
-  lawyer: (id: string) => `lawyer:${id}`,
-  workflow: (id: string) => `workflow:${id}`,
-  folder: (id: string) => `folder:${id}`,
+  lawyer: (lawyer: { id: string; firstName: string; lastName: string; email: string }): AuditTarget => ({
+    ref: `lawyer:${lawyer.id}`,
+    label: `${lawyer.firstName} ${lawyer.lastName} (${lawyer.email})`,
+  }),
+  workflow: (workflow: { id: string; name: string }): AuditTarget => ({
+    ref: `workflow:${workflow.id}`,
+    label: workflow.name,
+  }),
+  folder: (folder: { id: string; name: string }): AuditTarget => ({
+    ref: `folder:${folder.id}`,
+    label: folder.name,
+  }),
+  /** A licence nobody holds as a lawyer (an admin licence): named by its type only. */
+  license: (type: string): AuditTarget => ({ ref: `license:${type}`, label: `licence ${type}` }),
 };
 
 /** Who acts: an admin's session, or the product itself (`RETENTION_ACTOR`). */
@@ -45,7 +63,7 @@ export const RETENTION_ACTOR: AuditActor = { email: 'rétention automatique' };
 
 /**
  * The audit trail: who (the admin's e-mail, or 'admin' when his licence has none), what, when and
- * to what. Only admin and retention actions are recorded, so the trail never holds a lawyer's e-mail.
+ * to what (reference and label). Only admin and retention actions are recorded.
  */
 export class AuditTrail {
   private readonly entries: AuditRepository;
@@ -58,33 +76,28 @@ export class AuditTrail {
   }
 
   /** Records an action on its own (after the change it describes, or before a reveal). */
-  async record(actor: AuditActor, action: AuditAction, target: string): Promise<void> {
+  async record(actor: AuditActor, action: AuditAction, target: AuditTarget): Promise<void> {
     await this.entries.record(this.entry(actor, action, target));
   }
 
   /** The record of an action, to write in the same transaction as the change itself. */
-  transactItem(actor: AuditActor, action: AuditAction, target: string) {
+  transactItem(actor: AuditActor, action: AuditAction, target: AuditTarget) {
     return this.entries.transactItem(this.entry(actor, action, target));
   }
 
   /** One page of the trail, newest first. */
   async page(limit: number, cursor?: string): Promise<{ entries: AuditEntry[]; nextCursor: string | null }> {
-    try {
-      return await this.entries.page(limit, cursor);
-    } catch (error) {
-      if (error instanceof InvalidAuditCursorError)
-        throw new InvalidInputError('cursor', MESSAGES.request.invalid, { cause: error });
-      throw error;
-    }
+    return this.entries.page(limit, cursor);
   }
 
-  private entry(actor: AuditActor, action: AuditAction, target: string): AuditRecord {
+  private entry(actor: AuditActor, action: AuditAction, target: AuditTarget): AuditRecord {
     return {
       id: randomUUID(),
       at: this.clock.now().toISOString(),
       actorEmail: actor.email || 'admin',
       action,
-      target,
+      target: target.ref,
+      targetLabel: target.label,
     };
   }
 }

@@ -53,7 +53,7 @@ export function ownLicense(
   requestedKey: string | undefined,
   vault: LicenseKeyVault,
 ): LicenseRecord {
-  if (requestedKey !== undefined && vault.hash(requestedKey) !== session.licenseKeyHash)
+  if (requestedKey !== undefined && !vault.matches(requestedKey, session.licenseKeyHash))
     throw new ForbiddenError(MESSAGES.session.forbidden);
   return session.license;
 }

@@ -238,14 +238,10 @@ export class BillingService {
     return { success: true, promoCode: created.code, percentOff: created.percentOff };
   }
 
-  /** update-license-email: associates the licence of a key with an e-mail. */
-  async updateLicenseEmail(licenseKey: string, userEmail: string): Promise<SuccessReply> {
+  /** update-license-email: associates the licence of a key hash (the caller's own) with an e-mail. */
+  async updateLicenseEmail(keyHash: string, userEmail: string): Promise<SuccessReply> {
     try {
-      await this.licenses.updateUserEmail(
-        this.deps.vault.hash(licenseKey),
-        userEmail,
-        this.deps.clock.now().toISOString(),
-      );
+      await this.licenses.updateUserEmail(keyHash, userEmail, this.deps.clock.now().toISOString());
       return { success: true };
     } catch (error) {
       if (error instanceof LicenseNotFoundError) throw new NotFoundError(MESSAGES.subscription.noLicenseKey);
@@ -269,7 +265,7 @@ export class BillingService {
       let checkout = await this.subscriptions.getCheckout(session.id);
       if (!checkout) checkout = await this.issueLicense(session, subscription);
       // The key first: a subscription already ended also gets its cancellation e-mail, after it.
-      await this.sendLicenseKeyOnce(checkout);
+      await this.sendLicenseKeyOnce(checkout, session.amountTotalCents);
       await this.applySubscription(checkout.keyHash, subscription);
     });
   }
@@ -313,7 +309,7 @@ export class BillingService {
     throw new Error('Impossible de générer une clé de licence unique');
   }
 
-  private async sendLicenseKeyOnce(checkout: CheckoutRecord): Promise<void> {
+  private async sendLicenseKeyOnce(checkout: CheckoutRecord, amountPaidCents: number | null): Promise<void> {
     if (checkout.emailSentAt || !checkout.email) return;
     const to = checkout.email;
     await this.sendOnce({ kind: 'license-key', checkoutSessionId: checkout.checkoutSessionId }, async () => {
@@ -323,6 +319,7 @@ export class BillingService {
         to,
         licenseKey: this.deps.vault.decrypt(license.keyCiphertext),
         loginUrl: `${this.deps.publicUrl}/login`,
+        amountPaidCents,
       });
     });
   }

@@ -22,18 +22,30 @@ const body = (...paragraphs: readonly (string | readonly string[])[]) =>
     .map((paragraph) => (typeof paragraph === 'string' ? paragraph : paragraph.join('\n')))
     .join('\n\n');
 
-/** The licence key after payment. */
-export function licenseKeyEmail(input: { to: string; licenseKey: string; loginUrl: string }): MailMessage {
+/**
+ * The licence key after the checkout: what was paid today (the licence and the first month,
+ * `PRICING.firstPaymentCents`; nothing with a 100 % promo code), then the monthly price.
+ */
+export function licenseKeyEmail(input: {
+  to: string;
+  licenseKey: string;
+  loginUrl: string;
+  amountPaidCents: number | null;
+}): MailMessage {
   const texts = TEXTS.licenseKey;
+  const paidToday =
+    input.amountPaidCents === 0
+      ? texts.free
+      : texts.paid(
+          euros(input.amountPaidCents ?? PRICING.firstPaymentCents),
+          euros(PRICING.initialPaymentCents),
+          euros(PRICING.monthlySubscriptionCents),
+        );
   return {
     to: input.to,
     subject: texts.subject,
-    text: body(texts.paid, texts.key(input.licenseKey), texts.signIn(input.loginUrl), texts.keepSafe, [
-      texts.pricing(
-        euros(PRICING.initialPaymentCents),
-        euros(PRICING.monthlySubscriptionCents),
-        PRICING.vatNotice,
-      ),
+    text: body(paidToday, texts.key(input.licenseKey), texts.signIn(input.loginUrl), texts.keepSafe, [
+      texts.pricing(euros(PRICING.monthlySubscriptionCents), PRICING.vatNotice),
       texts.noCommitment,
     ]),
   };

@@ -32,9 +32,10 @@ export class FolderService {
     this.audit = new AuditTrail(table, clock);
   }
 
-  /** Every folder, newest first. */
-  async list(): Promise<Folder[]> {
-    return (await this.folders.list()).map(toFolderView);
+  /** One page of folders, newest first. */
+  async list(limit: number, cursor?: string): Promise<{ folders: Folder[]; nextCursor: string | null }> {
+    const page = await this.folders.page(limit, cursor);
+    return { folders: page.items.map(toFolderView), nextCursor: page.nextCursor };
   }
 
   async create(input: FolderFields, session: SessionContext): Promise<Folder> {
@@ -47,14 +48,14 @@ export class FolderService {
       updatedAt: now,
     };
     await this.folders.create(record);
-    await this.audit.record(session, 'folder.create', auditTarget.folder(record.id));
+    await this.audit.record(session, 'folder.create', auditTarget.folder(record));
     return toFolderView(record);
   }
 
   async update(id: string, input: FolderFields, session: SessionContext): Promise<Folder> {
     try {
       const updated = await this.folders.update(id, input, this.clock.now().toISOString());
-      await this.audit.record(session, 'folder.update', auditTarget.folder(id));
+      await this.audit.record(session, 'folder.update', auditTarget.folder(updated));
       return toFolderView(updated);
     } catch (error) {
       if (error instanceof FolderNotFoundError)
@@ -65,9 +66,10 @@ export class FolderService {
 
   /** Spec §4: deleting a folder keeps its workflows; they only lose the association. */
   async delete(id: string, session: SessionContext): Promise<void> {
-    if (!(await this.folders.getById(id))) throw new NotFoundError(MESSAGES.folder.notFound);
+    const folder = await this.folders.getById(id);
+    if (!folder) throw new NotFoundError(MESSAGES.folder.notFound);
     await this.workflows.detachFromFolder(id, this.clock.now().toISOString());
     await this.folders.delete(id);
-    await this.audit.record(session, 'folder.delete', auditTarget.folder(id));
+    await this.audit.record(session, 'folder.delete', auditTarget.folder(folder));
   }
 }

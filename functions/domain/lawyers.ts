@@ -2,7 +2,11 @@ import { randomUUID } from 'node:crypto';
 
 import { generateLicenseKey } from '../../shared/license-key';
 import { MESSAGES } from '../../shared/messages';
-import type { LawyerLookupReply, NormalizedLawyerSave } from '../../shared/schemas/directory';
+import type {
+  LawyerLookupReply,
+  NormalizedAdminLawyerSave,
+  NormalizedLawyerSave,
+} from '../../shared/schemas/directory';
 import type { GoogleCredentials, Lawyer, LawyerSecrets } from '../../shared/schemas/lawyer';
 import {
   LawyerChangedError,
@@ -11,13 +15,20 @@ import {
   LawyerRepository,
 } from '../data/lawyers';
 import { deleteLicenseItem, type LicenseRecord, LicenseRepository, putLicenseItem } from '../data/licenses';
+import { deleteSecondFactorItems } from '../data/second-factors';
 import { SessionRepository } from '../data/sessions';
 import type { Table } from '../data/table';
 import { WorkflowNotFoundError, WorkflowRepository } from '../data/workflows';
 import type { AppDependencies, Clock, LawyerSecretStore, Logger } from '../runtime/dependencies';
 import { createLicenseKeyVault, type LicenseKeyVault } from '../security/license-key-vault';
 import { type AuditActor, AuditTrail, auditTarget } from './audit';
-import { ConflictError, ForbiddenError, InvalidInputError, NotFoundError } from './errors';
+import {
+  ConflictError,
+  ExistingLawyerError,
+  ForbiddenError,
+  InvalidInputError,
+  NotFoundError,
+} from './errors';
 import { newLicenseRecord } from './licenses';
 import { ownEmailsOf, ownProfileOf } from './members';
 import type { SessionContext } from './sessions';
@@ -237,9 +248,13 @@ export class LawyerService {
     this.writer = new LawyerProfileWriter(deps);
   }
 
-  /** Every lawyer, newest first, without secrets. */
-  async list(): Promise<Lawyer[]> {
-    return (await this.lawyers.list()).map((record) => toLawyerView(record, this.deps.vault));
+  /** One page of lawyers, newest first, without secrets. */
+  async list(limit: number, cursor?: string): Promise<{ lawyers: Lawyer[]; nextCursor: string | null }> {
+    const page = await this.lawyers.page(limit, cursor);
+    return {
+      lawyers: page.items.map((record) => toLawyerView(record, this.deps.vault)),
+      nextCursor: page.nextCursor,
+    };
   }
 
   async get(id: string): Promise<Lawyer> {
@@ -250,18 +265,30 @@ export class LawyerService {
    * Spec §4 lawyer save: a lawyer with the same e-mail or the same licence key is updated, otherwise
    * one is created with the given licence key or a generated one. A key that is no licence yet
    * becomes an active 'lawyer' licence in the same transaction, so the new lawyer can sign in.
+   * `createOnly` ('Nouvel avocat') never updates: it answers 409 naming the lawyer found.
    */
   async save(
-    input: NormalizedLawyerSave,
+    input: NormalizedAdminLawyerSave,
     session: SessionContext,
   ): Promise<{ lawyer: Lawyer; created: boolean }> {
     const now = this.deps.clock.now().toISOString();
     const { vault } = this.deps;
-    const givenHash = input.licenseKey ? vault.hash(input.licenseKey) : null;
+    const givenHashes = input.licenseKey ? vault.hashes(input.licenseKey) : [];
     const byEmail = await this.lawyers.findByEmail(input.email);
-    const byKey = givenHash ? await this.lawyers.findByLicenseHash(givenHash) : null;
+    const byKey = await this.lawyers.findByAnyLicenseHash(givenHashes);
     if (byEmail && byKey && byEmail.id !== byKey.id) throw new ConflictError(MESSAGES.lawyerSave.conflict);
     const previous = byEmail ?? byKey;
+    if (previous && input.createOnly) {
+      throw new ExistingLawyerError(
+        MESSAGES.lawyerSave.alreadyExists(previous.firstName, previous.lastName, previous.email),
+        {
+          id: previous.id,
+          firstName: previous.firstName,
+          lastName: previous.lastName,
+          email: previous.email,
+        },
+      );
+    }
 
     // The key he will hold: the one given, else his own, else (a new lawyer) a generated one.
     const licenseKey = input.licenseKey ?? (previous?.licenseKeyHash ? null : generateLicenseKey());
@@ -270,21 +297,25 @@ export class LawyerService {
       licenseKeyHash: previous?.licenseKeyHash ?? null,
       licenseKeyCiphertext: previous?.licenseKeyCiphertext ?? null,
     };
-    if (licenseKey && vault.hash(licenseKey) !== previous?.licenseKeyHash) {
-      const keyHash = vault.hash(licenseKey);
-      const license = await this.licenses.getByHash(keyHash);
+    if (licenseKey && !(previous?.licenseKeyHash && vault.matches(licenseKey, previous.licenseKeyHash))) {
+      // An existing licence under either spelling of the key; a new one in its one spelling.
+      const license = await this.licenses.getByAnyHash(vault.hashes(licenseKey));
       if (license?.licenseType === 'admin')
         throw new InvalidInputError('licenseKey', MESSAGES.lawyerSave.notLawyerLicense);
       const record =
         license ??
         newLicenseRecord(vault, licenseKey, { licenseType: 'lawyer', userEmail: input.email }, now);
       if (!license) alsoWrite.push({ Put: putLicenseItem(this.deps.table, record) });
-      keyFields = { licenseKeyHash: keyHash, licenseKeyCiphertext: record.keyCiphertext };
+      keyFields = { licenseKeyHash: record.keyHash, licenseKeyCiphertext: record.keyCiphertext };
     }
 
     const id = previous?.id ?? randomUUID();
     alsoWrite.push(
-      this.audit.transactItem(session, previous ? 'lawyer.update' : 'lawyer.create', auditTarget.lawyer(id)),
+      this.audit.transactItem(
+        session,
+        previous ? 'lawyer.update' : 'lawyer.create',
+        auditTarget.lawyer({ id, firstName: input.firstName, lastName: input.lastName, email: input.email }),
+      ),
     );
     const next = withProfileFields(
       {
@@ -328,6 +359,7 @@ export class LawyerService {
     if (!license) return 'absent';
     await this.licenses.delete(keyHash);
     await this.sessions.deleteByLicense(keyHash);
+    await deleteSecondFactorItems(this.deps.table, keyHash);
     return 'purged';
   }
 
@@ -360,14 +392,14 @@ export class LawyerService {
     // No licence goes while Stripe would still charge for it.
     for (const license of removed) await this.deps.endSubscription?.(license);
 
-    for (const workflow of await this.workflows.listByOwner(lawyer.email)) {
-      await this.workflows.delete(workflow.id);
-    }
+    // The workflows only: their histories are left to the TTL, so this takes as long as the
+    // lawyer has workflows, never as long as they have history.
+    await this.workflows.deleteByOwner(lawyer.email);
     await this.deps.secrets.delete(lawyer.id);
     try {
       await this.lawyers.delete(lawyer, [
         ...removed.map((license) => ({ Delete: deleteLicenseItem(this.deps.table, license.keyHash) })),
-        this.audit.transactItem(actor, action, auditTarget.lawyer(lawyer.id)),
+        this.audit.transactItem(actor, action, auditTarget.lawyer(lawyer)),
       ]);
     } catch (error) {
       if (error instanceof LawyerConflictError || error instanceof LawyerChangedError)
@@ -375,13 +407,16 @@ export class LawyerService {
       throw error;
     }
     // The licences are gone, so no new session can open: end the ones still running.
-    for (const license of removed) await this.sessions.deleteByLicense(license.keyHash);
+    for (const license of removed) {
+      await this.sessions.deleteByLicense(license.keyHash);
+      await deleteSecondFactorItems(this.deps.table, license.keyHash);
+    }
   }
 
   /** The secrets of a lawyer, for the admin who asks; the reveal is on the trail before they leave. */
   async revealSecrets(id: string, session: SessionContext): Promise<LawyerSecrets> {
     const lawyer = await this.existing(id);
-    await this.audit.record(session, 'lawyer.secrets.reveal', auditTarget.lawyer(lawyer.id));
+    await this.audit.record(session, 'lawyer.secrets.reveal', auditTarget.lawyer(lawyer));
     return (await this.deps.secrets.get(lawyer.id)) ?? { googlePassword: null, googleCredentials: null };
   }
 
@@ -394,9 +429,10 @@ export class LawyerService {
     request: { licenseKey?: string; email?: string },
     session: SessionContext,
   ): Promise<LawyerLookupReply> {
-    const keyHash = request.licenseKey ? this.deps.vault.hash(request.licenseKey) : null;
+    const keyHashes = request.licenseKey ? this.deps.vault.hashes(request.licenseKey) : [];
     if (session.role !== 'admin') {
-      if (keyHash && keyHash !== session.licenseKeyHash) throw new ForbiddenError(MESSAGES.session.forbidden);
+      if (keyHashes.length > 0 && !keyHashes.includes(session.licenseKeyHash))
+        throw new ForbiddenError(MESSAGES.session.forbidden);
       const ownEmails = await ownEmailsOf(this.lawyers, session);
       if (request.email && !ownEmails.includes(request.email))
         throw new ForbiddenError(MESSAGES.session.forbidden);
@@ -407,10 +443,10 @@ export class LawyerService {
         email: own?.email ?? session.license.userEmail ?? request.email ?? null,
       };
     }
-    const license = keyHash ? await this.licenses.getByHash(keyHash) : null;
+    const license = await this.licenses.getByAnyHash(keyHashes);
     const licenseEmail = license?.userEmail ?? request.email ?? null;
     const lawyer =
-      (keyHash ? await this.lawyers.findByLicenseHash(keyHash) : null) ??
+      (await this.lawyers.findByAnyLicenseHash(keyHashes)) ??
       (licenseEmail ? await this.lawyers.findByEmail(licenseEmail) : null);
     return {
       lawyer: lawyer ? toLawyerView(lawyer, this.deps.vault) : null,

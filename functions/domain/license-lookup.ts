@@ -61,11 +61,11 @@ export class LicenseLookupService {
     request: z.output<typeof LicenseFindRequest>,
     session: SessionContext,
   ): Promise<License | null> {
-    const keyHash = this.vault.hash(request.licenseKey);
-    if (session.role !== 'admin' && keyHash !== session.licenseKeyHash) {
+    const keyHashes = this.vault.hashes(request.licenseKey);
+    if (session.role !== 'admin' && !keyHashes.includes(session.licenseKeyHash)) {
       throw new ForbiddenError(MESSAGES.session.forbidden);
     }
-    const found = await this.licenses.getByHash(keyHash);
+    const found = await this.licenses.getByAnyHash(keyHashes);
     if (!found) return null;
     if (request.licenseType && found.licenseType !== request.licenseType) return null;
     if (request.activeOnly && !found.isActive) return null;

@@ -1,4 +1,4 @@
-import { generateLicenseKey } from '../../shared/license-key';
+import { generateLicenseKey, normalizeLicenseKey } from '../../shared/license-key';
 import type { LicenseType } from '../../shared/schemas/session';
 import { type LicenseRecord, LicenseRepository } from '../data/licenses';
 import type { Table } from '../data/table';
@@ -22,7 +22,7 @@ export function newLicenseRecord(
 ): LicenseRecord {
   return {
     keyHash: vault.hash(licenseKey),
-    keyCiphertext: vault.encrypt(licenseKey),
+    keyCiphertext: vault.encrypt(normalizeLicenseKey(licenseKey)),
     licenseType: issue.licenseType,
     userEmail: issue.userEmail,
     isActive: true,
@@ -45,7 +45,7 @@ export async function issueLicense(
 ): Promise<{ licenseKey: string; record: LicenseRecord }> {
   const licenses = new LicenseRepository(table);
   for (let attempt = 0; ; attempt++) {
-    const licenseKey = issue.licenseKey ?? generateLicenseKey();
+    const licenseKey = normalizeLicenseKey(issue.licenseKey ?? generateLicenseKey());
     const record = newLicenseRecord(vault, licenseKey, issue, now);
     try {
       await licenses.create(record);

@@ -1,6 +1,7 @@
 import { MESSAGES } from '../../shared/messages';
 import type { LawyerRecord, LawyerRepository } from '../data/lawyers';
 import type { LicenseRecord } from '../data/licenses';
+import type { Page } from '../data/page-cursor';
 import type { WorkflowRecord, WorkflowRepository } from '../data/workflows';
 import { NotFoundError } from './errors';
 import type { SessionContext } from './sessions';
@@ -79,12 +80,14 @@ export async function visibleWorkflow(
   return workflow;
 }
 
-/** The workflows a member owns (his list); none when he has neither profile nor licence e-mail. */
-export async function ownWorkflows(
+/** One page of the workflows a member owns (his list); empty when he has neither profile nor licence e-mail. */
+export async function ownWorkflowsPage(
   workflows: WorkflowRepository,
   lawyers: LawyerRepository,
   session: SessionContext,
-): Promise<WorkflowRecord[]> {
+  limit: number,
+  cursor?: string,
+): Promise<Page<WorkflowRecord>> {
   const owner = await ownerEmailOf(lawyers, session);
-  return owner === null ? [] : workflows.listByOwner(owner);
+  return owner === null ? { items: [], nextCursor: null } : workflows.pageByOwner(owner, limit, cursor);
 }

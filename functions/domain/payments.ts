@@ -51,6 +51,8 @@ export interface CheckoutSessionState {
   readonly subscriptionId: string | null;
   /** The e-mail the buyer paid with. */
   readonly email: string | null;
+  /** What the buyer paid today, in cents (0 with a 100 % promo code); null when not known. */
+  readonly amountTotalCents: number | null;
   readonly metadata: Readonly<Record<string, string>>;
 }
 

@@ -40,7 +40,7 @@ export class ProfileService {
    * a new profile holds the key of his session's licence.
    */
   async save(input: NormalizedLawyerSave, session: SessionContext): Promise<ProfileReply> {
-    if (input.licenseKey && this.deps.vault.hash(input.licenseKey) !== session.licenseKeyHash) {
+    if (input.licenseKey && !this.deps.vault.matches(input.licenseKey, session.licenseKeyHash)) {
       throw new ForbiddenError(MESSAGES.session.forbidden);
     }
     const now = this.deps.clock.now().toISOString();

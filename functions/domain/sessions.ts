@@ -2,18 +2,21 @@ import { randomUUID } from 'node:crypto';
 
 import { errors as joseErrors, jwtVerify, SignJWT } from 'jose';
 
-import { MAX_SESSIONS_PER_LICENSE, SESSION_LIFETIME_SECONDS } from '../../shared/constants';
+import { MAX_SESSIONS_PER_LICENSE, SECOND_FACTOR, SESSION_LIFETIME_SECONDS } from '../../shared/constants';
 import { MESSAGES } from '../../shared/messages';
 import type { Role } from '../../shared/schemas/session';
 import { type LicenseRecord, LicenseRepository } from '../data/licenses';
+import { isEnrolled, SecondFactorRepository } from '../data/second-factors';
 import { SessionRepository } from '../data/sessions';
 import type { Table } from '../data/table';
 import type { Clock } from '../runtime/dependencies';
 import type { AppKeys } from '../security/app-keys';
-import { UnauthenticatedError } from './errors';
+import { SecondFactorRequiredError, UnauthenticatedError } from './errors';
 
 const ISSUER = 'assistant-juridique';
 const AUDIENCE = 'web';
+/** The claim naming the session's licence (its key hash), read to fetch it beside the session. */
+const LICENSE_CLAIM = 'lic';
 
 /** Who is calling, as the server established it for this request. */
 export interface SessionContext {
@@ -23,6 +26,18 @@ export interface SessionContext {
   readonly email: string;
   readonly licenseKeyHash: string;
   readonly license: LicenseRecord;
+  /** Opened by the licence key alone; only the second-factor calls accept it. */
+  readonly secondFactorPending: boolean;
+  /** When this session last passed the licence's second factor (ISO), if it did. */
+  readonly secondFactorAt: string | null;
+}
+
+/** How a session opens: full, or waiting for the licence's second factor. */
+export interface OpenOptions {
+  /** Only the second-factor calls accept it, for `SECOND_FACTOR.pendingLifetimeSeconds`. */
+  readonly secondFactorPending?: boolean;
+  /** The second factor was passed just now (the session completing a pending one). */
+  readonly secondFactorAt?: string;
 }
 
 /** An opened session: the token the browser keeps and its absolute expiry. */
@@ -39,6 +54,7 @@ export interface OpenedSession {
 export class SessionService {
   private readonly sessions: SessionRepository;
   private readonly licenses: LicenseRepository;
+  private readonly secondFactors: SecondFactorRepository;
 
   constructor(
     table: Table,
@@ -47,13 +63,16 @@ export class SessionService {
   ) {
     this.sessions = new SessionRepository(table);
     this.licenses = new LicenseRepository(table);
+    this.secondFactors = new SecondFactorRepository(table);
   }
 
   /** Opens a session for a licence that was just verified. */
-  async open(license: LicenseRecord, email: string): Promise<OpenedSession> {
+  async open(license: LicenseRecord, email: string, options: OpenOptions = {}): Promise<OpenedSession> {
     const now = this.clock.now();
     const issuedAt = Math.floor(now.getTime() / 1000);
-    const expiresAt = issuedAt + SESSION_LIFETIME_SECONDS;
+    const expiresAt =
+      issuedAt +
+      (options.secondFactorPending ? SECOND_FACTOR.pendingLifetimeSeconds : SESSION_LIFETIME_SECONDS);
     const sessionId = randomUUID();
     await this.sessions.create({
       sessionId,
@@ -62,10 +81,15 @@ export class SessionService {
       email,
       createdAt: now.toISOString(),
       expiresAt,
+      ...(options.secondFactorPending ? { secondFactorPending: true } : {}),
+      ...(options.secondFactorAt ? { secondFactorAt: options.secondFactorAt } : {}),
     });
     // A licence holds at most MAX_SESSIONS_PER_LICENSE live sessions: the oldest ones end.
     await this.sessions.keepNewest(license.keyHash, MAX_SESSIONS_PER_LICENSE);
-    const token = await new SignJWT({ role: license.licenseType })
+    // The licence's hash rides in the token (signed, so the client cannot change it) so that a
+    // protected request reads the session and the licence at once instead of one after the other.
+    // It is an HMAC under a server key: it reveals nothing of the key and opens nothing by itself.
+    const token = await new SignJWT({ role: license.licenseType, [LICENSE_CLAIM]: license.keyHash })
       .setProtectedHeader({ alg: 'HS256' })
       .setSubject(sessionId)
       .setIssuer(ISSUER)
@@ -83,6 +107,7 @@ export class SessionService {
   async authenticate(token: string): Promise<SessionContext> {
     const now = this.clock.now();
     let sessionId: string;
+    let licenseClaim: string | undefined;
     try {
       const { payload } = await jwtVerify(token, this.keys.sessionSigningKey, {
         issuer: ISSUER,
@@ -92,16 +117,26 @@ export class SessionService {
       });
       if (!payload.sub) throw new UnauthenticatedError(MESSAGES.session.required);
       sessionId = payload.sub;
+      const claim = payload[LICENSE_CLAIM];
+      licenseClaim = typeof claim === 'string' && claim.length > 0 ? claim : undefined;
     } catch (error) {
       if (error instanceof joseErrors.JOSEError || error instanceof UnauthenticatedError) {
         throw new UnauthenticatedError(MESSAGES.session.required, { cause: error });
       }
       throw error;
     }
-    const session = await this.sessions.get(sessionId);
+    // Both reads at once; a token from before the claim existed reads the session first.
+    const [session, claimedLicense] = await Promise.all([
+      this.sessions.get(sessionId),
+      licenseClaim === undefined ? Promise.resolve(undefined) : this.licenses.getByHash(licenseClaim),
+    ]);
     if (!session || session.expiresAt * 1000 <= now.getTime())
       throw new UnauthenticatedError(MESSAGES.session.required);
-    const license = await this.licenses.getByHash(session.licenseKeyHash);
+    // The session record stays the authority on which licence it belongs to.
+    if (licenseClaim !== undefined && licenseClaim !== session.licenseKeyHash)
+      throw new UnauthenticatedError(MESSAGES.session.required);
+    const license =
+      claimedLicense === undefined ? await this.licenses.getByHash(session.licenseKeyHash) : claimedLicense;
     if (!license?.isActive) throw new UnauthenticatedError(MESSAGES.session.licenseInactive);
     return {
       sessionId,
@@ -109,7 +144,29 @@ export class SessionService {
       email: session.email,
       licenseKeyHash: session.licenseKeyHash,
       license,
+      secondFactorPending: session.secondFactorPending === true,
+      secondFactorAt: session.secondFactorAt ?? null,
     };
+  }
+
+  /**
+   * Before a sensitive action: a licence with a second factor must have passed it within
+   * `SECOND_FACTOR.stepUpMaxAgeSeconds`, else the client is asked for it again (step-up).
+   */
+  async requireRecentSecondFactor(session: SessionContext): Promise<void> {
+    if (session.secondFactorAt) {
+      const age = this.clock.now().getTime() - Date.parse(session.secondFactorAt);
+      if (age <= SECOND_FACTOR.stepUpMaxAgeSeconds * 1000) return;
+      throw new SecondFactorRequiredError();
+    }
+    // Never passed in this session: only a licence without any factor has nothing to ask.
+    if (isEnrolled(await this.secondFactors.get(session.licenseKeyHash)))
+      throw new SecondFactorRequiredError();
+  }
+
+  /** Records that the session just passed its second factor again (step-up). */
+  async markSecondFactor(sessionId: string, at: string): Promise<void> {
+    await this.sessions.markSecondFactor(sessionId, at);
   }
 
   /** Ends a session ('Déconnexion'). */

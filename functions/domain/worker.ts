@@ -72,7 +72,11 @@ export class WorkerService {
       });
       return 'retry';
     }
-    const workflow = await this.workflows.getById(dispatch.workflowId);
+    // Both reads at once: the marker is under the workflow's partition, named by the message alone.
+    const [workflow, alreadyDone] = await Promise.all([
+      this.workflows.getById(dispatch.workflowId),
+      this.executions.isDone(dispatch.workflowId, dispatch.dispatchId),
+    ]);
     if (!workflow) {
       // Deleted with its history: there is no history left to write to, so the log says it.
       this.deps.logger.warn('Exécution annulée : automatisation supprimée', {
@@ -81,7 +85,7 @@ export class WorkerService {
       });
       return 'done';
     }
-    if (await this.executions.isDone(workflow.id, dispatch.dispatchId)) {
+    if (alreadyDone) {
       // SQS delivers a message at least once: a second delivery of a finished run is not called.
       this.deps.logger.info('Exécution déjà terminée : message en double ignoré', {
         workflowId: workflow.id,

@@ -15,7 +15,7 @@ import {
 import type { Clock } from '../runtime/dependencies';
 import { type AuditAction, AuditTrail, auditTarget } from './audit';
 import { ConflictError, InvalidInputError, NotFoundError } from './errors';
-import { ownWorkflows, visibleWorkflow } from './members';
+import { ownWorkflowsPage, visibleWorkflow } from './members';
 import type { SessionContext } from './sessions';
 
 /** A workflow as the API shows it (client-side names of spec §3). */
@@ -38,6 +38,14 @@ export function toWorkflowView(record: WorkflowRecord): Workflow {
     createdAt: record.createdAt,
     updatedAt: record.updatedAt,
   };
+}
+
+/** Whether an edit sends the scheduled calls elsewhere: a new webhook address or a new owner. */
+function movesTheCalls(current: WorkflowRecord, input: WorkflowUpdateInput): boolean {
+  return (
+    (input.webhookUrl !== undefined && input.webhookUrl !== current.webhookUrl) ||
+    (input.lawyerEmail !== undefined && input.lawyerEmail !== current.lawyerEmail)
+  );
 }
 
 /** The fixed scheduling interval of a workflow type (spec §9), 2 minutes for an unknown one. */
@@ -68,13 +76,17 @@ export class WorkflowService {
     this.audit = new AuditTrail(table, clock);
   }
 
-  /** Newest first: all of them for an admin, his own for a lawyer or notary. */
-  async list(session: SessionContext): Promise<Workflow[]> {
-    const records =
+  /** One page, newest first: of all workflows for an admin, of his own for a lawyer or notary. */
+  async list(
+    session: SessionContext,
+    limit: number,
+    cursor?: string,
+  ): Promise<{ workflows: Workflow[]; nextCursor: string | null }> {
+    const page =
       session.role === 'admin'
-        ? await this.workflows.listAll()
-        : await ownWorkflows(this.workflows, this.lawyers, session);
-    return records.map(toWorkflowView);
+        ? await this.workflows.page(limit, cursor)
+        : await ownWorkflowsPage(this.workflows, this.lawyers, session, limit, cursor);
+    return { workflows: page.items.map(toWorkflowView), nextCursor: page.nextCursor };
   }
 
   async get(id: string, session: SessionContext): Promise<Workflow> {
@@ -103,13 +115,16 @@ export class WorkflowService {
       updatedAt: now,
     };
     await this.workflows.create(record);
-    await this.audit.record(session, 'workflow.create', auditTarget.workflow(record.id));
+    await this.audit.record(session, 'workflow.create', auditTarget.workflow(record));
     return toWorkflowView(record);
   }
 
   /**
    * An admin's edit. A new owner must be an existing lawyer and a new folder an existing folder; a
-   * new type without an explicit interval takes its type's interval.
+   * new type without an explicit interval takes its type's interval. Scheduling stays as it was
+   * (fixing a typo must not stop a client's running automation) unless the edit sends the calls
+   * elsewhere — a new webhook address or a new owner — which stops it until the admin switches it
+   * back on; an explicit `cronEnabled` wins.
    */
   async update(id: string, input: WorkflowUpdateInput, session: SessionContext): Promise<Workflow> {
     const current = await this.existing(id);
@@ -124,7 +139,11 @@ export class WorkflowService {
       ...(input.lawyerEmail !== undefined ? { lawyerEmail: input.lawyerEmail } : {}),
       ...(input.type !== undefined ? { type: input.type } : {}),
       ...(input.folderId !== undefined ? { folderId: input.folderId } : {}),
-      ...(input.cronEnabled !== undefined ? { cronEnabled: input.cronEnabled } : {}),
+      ...(input.cronEnabled !== undefined
+        ? { cronEnabled: input.cronEnabled }
+        : movesTheCalls(current, input)
+          ? { cronEnabled: false }
+          : {}),
       ...(input.cronInterval !== undefined
         ? { cronInterval: input.cronInterval }
         : input.type !== undefined && input.type !== current.type
@@ -134,15 +153,15 @@ export class WorkflowService {
     const updated = await this.guarded(id, () =>
       this.workflows.update(id, changes, this.clock.now().toISOString()),
     );
-    await this.audit.record(session, 'workflow.update', auditTarget.workflow(id));
+    await this.audit.record(session, 'workflow.update', auditTarget.workflow(updated));
     return toWorkflowView(updated);
   }
 
-  /** Deletes a workflow and its execution history. */
+  /** Deletes a workflow at once; its history is left to the TTL (WorkflowRepository.delete). */
   async delete(id: string, session: SessionContext): Promise<void> {
-    await this.existing(id);
+    const workflow = await this.existing(id);
     await this.workflows.delete(id);
-    await this.audit.record(session, 'workflow.delete', auditTarget.workflow(id));
+    await this.audit.record(session, 'workflow.delete', auditTarget.workflow(workflow));
   }
 
   /** Spec §4: flips the active flag from the value read. */
@@ -167,7 +186,7 @@ export class WorkflowService {
       this.workflows.toggle(id, flag, this.clock.now().toISOString()),
     );
     // The trail records admin actions; a lawyer's own scheduling switch is his to make.
-    if (session.role === 'admin') await this.audit.record(session, action, auditTarget.workflow(id));
+    if (session.role === 'admin') await this.audit.record(session, action, auditTarget.workflow(updated));
     return toWorkflowView(updated);
   }
 

@@ -1,17 +1,24 @@
 import { MESSAGES } from '../../shared/messages';
+import { InvalidCursorError } from '../data/page-cursor';
 import { isWriteConflict } from '../data/table';
 import {
   PaymentProviderUnavailableError,
   PaymentsError,
   PromotionCodeRefusedError,
+  UnreadableWebhookEventError,
   WebhookSignatureInvalidError,
 } from '../domain/billing-errors';
 import {
   ConflictError,
+  ExistingLawyerError,
   ForbiddenError,
   InvalidInputError,
+  InvalidSecondFactorError,
   NotFoundError,
+  SecondFactorPendingError,
+  SecondFactorRequiredError,
   TooManyAttemptsError,
+  TooManySecondFactorAttemptsError,
   UnauthenticatedError,
 } from '../domain/errors';
 
@@ -31,17 +38,29 @@ type ErrorClass = abstract new (...args: never[]) => Error;
  */
 export const ERROR_STATUSES: ReadonlyMap<ErrorClass, number> = new Map<ErrorClass, number>([
   [InvalidInputError, 400],
+  [InvalidCursorError, 400],
   [PromotionCodeRefusedError, 400],
   [WebhookSignatureInvalidError, 400],
+  // The Stripe webhook acknowledges such an event as 'ignored' (200) itself, so Stripe stops
+  // retrying it; anywhere else a signed but unreadable event is the sender's mistake.
+  [UnreadableWebhookEventError, 400],
   [UnauthenticatedError, 401],
   [ForbiddenError, 403],
   [NotFoundError, 404],
   [ConflictError, 409],
+  // 'Nouvel avocat' on an existing lawyer's e-mail or key; the reply also names him.
+  [ExistingLawyerError, 409],
   [RequestTooLargeError, 413],
   // The request was fine; a service it depends on failed: not the server's fault, never a 5xx.
   [PaymentsError, 424],
   [PaymentProviderUnavailableError, 424],
   [TooManyAttemptsError, 429],
+  // The second factor: a wrong code is bad input; a pending session is not signed in yet; a
+  // sensitive action asks for the factor again (403 with its code); too many wrong codes, 429.
+  [InvalidSecondFactorError, 400],
+  [SecondFactorPendingError, 401],
+  [SecondFactorRequiredError, 403],
+  [TooManySecondFactorAttemptsError, 429],
 ]);
 
 /**
@@ -52,6 +71,8 @@ export interface ErrorReply {
   readonly statusCode: number;
   readonly message: string;
   readonly kind: 'listed' | 'write-conflict' | 'unexpected';
+  /** The code of the few errors a client acts on (the second factor asked again). */
+  readonly code?: string;
 }
 
 /** The status of an error of a listed class (or of a subclass of one), or undefined. */
@@ -81,7 +102,10 @@ export function statusOfClass(errorClass: ErrorClass): number {
  */
 export function errorReplyOf(error: unknown): ErrorReply {
   const status = statusOf(error);
-  if (status !== undefined) return { statusCode: status, message: (error as Error).message, kind: 'listed' };
+  if (status !== undefined) {
+    const code = error instanceof SecondFactorRequiredError ? { code: error.code } : {};
+    return { statusCode: status, message: (error as Error).message, kind: 'listed', ...code };
+  }
   if (isWriteConflict(error))
     return { statusCode: 409, message: MESSAGES.request.conflict, kind: 'write-conflict' };
   return { statusCode: 500, message: MESSAGES.request.internal, kind: 'unexpected' };

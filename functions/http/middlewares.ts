@@ -4,7 +4,13 @@ import type { Context } from 'aws-lambda';
 import { MAX_BODY_BYTES } from '../../shared/constants';
 import { MESSAGES } from '../../shared/messages';
 import type { RouteDefinition } from '../../shared/routes';
-import { ForbiddenError, InvalidInputError, UnauthenticatedError } from '../domain/errors';
+import {
+  ExistingLawyerError,
+  ForbiddenError,
+  InvalidInputError,
+  SecondFactorPendingError,
+  UnauthenticatedError,
+} from '../domain/errors';
 import type { SessionContext, SessionService } from '../domain/sessions';
 import type { Logger } from '../runtime/dependencies';
 import { type ApiEvent, type ApiResult, bearerTokenOf, fromOrigin, jsonResult } from './api-event';
@@ -96,12 +102,20 @@ export function authorizedSession(
       }
       const token = bearerTokenOf(request.event);
       if (!token) throw new UnauthenticatedError(MESSAGES.session.required);
-      const session = await (await sessions()).authenticate(token);
+      const service = await sessions();
+      const session = await service.authenticate(token);
+      // A session opened by the licence key alone may only finish its sign-in.
+      if (route.access === 'second-factor') {
+        request.context.session = session;
+        return;
+      }
+      if (session.secondFactorPending) throw new SecondFactorPendingError();
       const allowed =
         route.access === 'signed-in' ||
         (route.access === 'admin' && session.role === 'admin') ||
         (route.access === 'member' && (session.role === 'lawyer' || session.role === 'notary'));
       if (!allowed) throw new ForbiddenError(MESSAGES.session.forbidden);
+      if (route.sensitive) await service.requireRecentSecondFactor(session);
       request.context.session = session;
     },
   };
@@ -127,7 +141,12 @@ export function errorReply(logger: Logger, route: RouteDefinition): ApiMiddlewar
           errorMessage: error?.message,
         });
       }
-      request.response = jsonResult(reply.statusCode, { error: reply.message });
+      request.response = jsonResult(reply.statusCode, {
+        error: reply.message,
+        ...(reply.code ? { code: reply.code } : {}),
+        // 'Nouvel avocat' on an existing lawyer: the reply names him, for the admin to confirm.
+        ...(error instanceof ExistingLawyerError ? { existingLawyer: error.existingLawyer } : {}),
+      });
     },
   };
 }

@@ -5,15 +5,8 @@ import { MESSAGES } from '../../shared/messages';
 import { ROUTES, type RouteDefinition, type RouteName, type Routes, routeKey } from '../../shared/routes';
 import { SessionService } from '../domain/sessions';
 import type { AppDependencies } from '../runtime/dependencies';
-import type { AppKeys } from '../security/app-keys';
 import { type ApiEvent, type ApiHandler, type ApiResult, clientAddressOf, jsonResult } from './api-event';
-import {
-  authorizedSession,
-  errorReply,
-  originVerified,
-  type RouteContext,
-  validatedJsonBody,
-} from './middlewares';
+import { authorizedSession, errorReply, type RouteContext, validatedJsonBody } from './middlewares';
 
 type BodyOf<N extends RouteName> = Routes[N] extends { request: infer S extends z.ZodType }
   ? z.output<S>
@@ -28,7 +21,11 @@ export interface RouteRequest<N extends RouteName> {
   readonly session: SessionOf<N>;
   readonly pathParameters: Readonly<Record<string, string | undefined>>;
   readonly query: Readonly<Record<string, string | undefined>>;
-  readonly clientAddress: string;
+  /**
+   * The caller's address; behind CloudFront trusted only with the origin secret, which only the
+   * functions that declare `originSecret` read (so only they ask).
+   */
+  readonly clientAddress: () => Promise<string>;
 }
 
 const STATUS = Symbol('status');
@@ -51,25 +48,23 @@ export type RouteImplementations = { [N in RouteName]?: RouteImplementation<N> }
 
 /**
  * Builds the Lambda handler of one backend call or resource: for each route it serves, a middy
- * pipeline (origin secret, session and role, validated body, then the error handler last) around the route's
+ * pipeline (session and role, validated body, then the error handler last) around the route's
  * implementation. A resource handler serving several routes dispatches on the route key.
  */
 export function apiHandler(deps: AppDependencies, implementations: RouteImplementations): ApiHandler {
-  // Rebuilt when the keys change: the AWS keys are re-read at most every 5 minutes and stay the
-  // same object while the secret does, so a rotated session key is used without a deployment.
-  let sessions: { keys: AppKeys; service: SessionService } | undefined;
-  const sessionService = async () => {
-    const keys = await deps.appKeys();
-    if (sessions?.keys !== keys)
-      sessions = { keys, service: new SessionService(deps.table, keys, deps.clock) };
-    return sessions.service;
+  let sessions: Promise<SessionService> | undefined;
+  const sessionService = () => {
+    sessions ??= deps.appKeys().then((keys) => new SessionService(deps.table, keys, deps.clock));
+    sessions.catch(() => {
+      sessions = undefined;
+    });
+    return sessions;
   };
   const pipelines = new Map<string, ApiHandler>();
   for (const [name, implementation] of Object.entries(implementations)) {
     const route: RouteDefinition = ROUTES[name as RouteName];
     const run = implementation as (request: RouteRequest<RouteName>) => Promise<unknown>;
     const pipeline = middy<ApiEvent, ApiResult, Error, RouteContext>()
-      .use(originVerified(deps.originSecret))
       .use(authorizedSession(route, sessionService))
       .use(validatedJsonBody(route))
       .use(errorReply(deps.logger, route))
@@ -79,7 +74,7 @@ export function apiHandler(deps: AppDependencies, implementations: RouteImplemen
           session: (context.session ?? null) as never,
           pathParameters: event.pathParameters ?? {},
           query: event.queryStringParameters ?? {},
-          clientAddress: clientAddressOf(event, await deps.originSecret?.()),
+          clientAddress: async () => clientAddressOf(event, await deps.originSecret?.()),
         });
         if (result && typeof result === 'object' && STATUS in result) {
           const reply = result as StatusReply<unknown>;
@@ -101,23 +96,5 @@ export function byRouteKey(pipelines: ReadonlyMap<string, ApiHandler>): ApiHandl
     const pipeline = pipelines.get(event.routeKey);
     if (!pipeline) return jsonResult(404, { error: MESSAGES.request.notFound });
     return pipeline(event, context);
-  };
-}
-
-/**
- * The Lambda entry of a handler file: the AWS composition root is built on the first invocation
- * (and then kept), so importing a handler file outside Lambda touches no environment variable.
- * Each invocation is observed by Powertools (request id on the logs, metrics flushed at its end).
- */
-export function lambdaEntry(create: (deps: AppDependencies) => ApiHandler): ApiHandler {
-  let handler: ApiHandler | undefined;
-  return async (event, context) => {
-    const [{ awsDependencies }, { observeInvocation }] = await Promise.all([
-      import('../runtime/aws'),
-      import('../runtime/powertools'),
-    ]);
-    handler ??= create(awsDependencies());
-    const run = handler;
-    return observeInvocation(context, () => run(event, context));
   };
 }

@@ -1,62 +1,215 @@
-import { SecretsProvider } from '@aws-lambda-powertools/parameters/secrets';
-import { SecretsManagerClient } from '@aws-sdk/client-secrets-manager';
-import { SecretsManagerLawyerSecretStore } from '../adapters/secrets-manager-store';
 import { createTable } from '../data/table';
-import { parseAppKeys } from '../security/app-keys';
-import { awsBillingPorts } from './billing-ports';
-import { cachedSecret, type SecretReading } from './cached-secret';
-import { type AppDependencies, systemClock } from './dependencies';
-import { ENVIRONMENT, lazyEnv, requiredEnv } from './environment';
+import { type FunctionName, type FunctionNeeds, NEEDS, type ServerKeyName } from '../needs';
+import { type AppKeys, parseServerKey } from '../security/app-keys';
+import type { BillingPorts } from './billing-ports';
+import { type AppDependencies, relyingPartyOf, systemClock } from './dependencies';
+import { type Environment, KEY_VARIABLES, variable } from './environment';
 import { powertoolsLogger, powertoolsMetrics, tracer } from './powertools';
-import { awsSchedulingPorts } from './scheduling-ports';
-
-let dependencies: AppDependencies | undefined;
 
 /**
- * The AWS composition root: built once per Lambda execution environment. Logs, metrics and traces
- * go through Powertools (`powertools.ts`); every AWS SDK client is traced; secrets are read through
- * Powertools Parameters and kept at most `SECRET_MAX_AGE_SECONDS`.
+ * Where a part is not built: `declaredDependencies` refuses an undeclared use before it reaches
+ * this, so touching it is a bug of this file, named.
  */
-export function awsDependencies(): AppDependencies {
-  if (dependencies) return dependencies;
-  const table = createTable(requiredEnv('TABLE_NAME'));
-  tracer.captureAWSv3Client(table.doc);
-  const secrets = tracer.captureAWSv3Client(new SecretsManagerClient({}));
-  const reading: SecretReading = {
-    provider: new SecretsProvider({ awsSdkV3Client: secrets }),
-    metrics: powertoolsMetrics,
-    logger: powertoolsLogger,
+const notBuilt = <T extends object>(what: string): T =>
+  new Proxy({} as T, {
+    get: () => {
+      throw new Error(`Composition AWS : ${what} non construit`);
+    },
+  });
+
+/**
+ * The AWS composition root of one function: builds the adapters its needs declare and nothing
+ * else, from the environment read at cold start (`entry.ts`).
+ *
+ * Each adapter that brings a client library (Secrets Manager, SQS, SES, Stripe) is imported
+ * behind a `process.env.BUNDLED_NEED_…` constant that the bundler replaces by `true` or `false`
+ * for this function (`bundleDefines` in `functions/needs.ts`): esbuild removes the `false`
+ * branches and the modules only they import, so a function's bundle holds its declared adapters
+ * alone. Outside a bundle the constants are undefined and the declaration alone decides.
+ */
+export async function awsDependencies(fn: FunctionName, env: Environment): Promise<AppDependencies> {
+  const needs: FunctionNeeds = NEEDS[fn];
+  // Secrets go through Powertools Parameters (kept SECRET_MAX_AGE_SECONDS, so a rotated secret is
+  // picked up without a deployment); a failed read is counted and logged by `cachedSecret`.
+  let readSecret:
+    | (<T>(name: string, arn: string, parse: (value: string) => T) => () => Promise<T>)
+    | undefined;
+  if (process.env.BUNDLED_NEED_SECRETS ?? true) {
+    const [{ SecretsManagerClient }, { SecretsProvider }, { cachedSecret }] = await Promise.all([
+      import('@aws-sdk/client-secrets-manager'),
+      import('@aws-lambda-powertools/parameters/secrets'),
+      import('./cached-secret'),
+    ]);
+    const client = tracer.captureAWSv3Client(new SecretsManagerClient({}));
+    const reading = {
+      provider: new SecretsProvider({ awsSdkV3Client: client }),
+      metrics: powertoolsMetrics,
+      logger: powertoolsLogger,
+    };
+    readSecret = (name, arn, parse) => cachedSecret(reading, name, () => arn, parse);
+  }
+  const secret = <T>(name: string, arn: string, parse: (value: string) => T) => {
+    if (!readSecret) throw new Error('Composition AWS : Secrets Manager non construit');
+    return readSecret(name, arn, parse);
   };
-  // Read on first use: the scheduler tick and the webhook worker have no keys secret at all.
-  const appKeys = cachedSecret(
-    reading,
-    'des clés du serveur',
-    lazyEnv(ENVIRONMENT.appKeysSecretArn),
-    (value) => parseAppKeys(value),
+
+  // One secret per declared key, read on the first call that needs keys, then kept.
+  const keyNames: readonly ServerKeyName[] = needs.keys ?? [];
+  const keyReaders = new Map(
+    keyNames.map(
+      (key) => [key, secret(`de la clé ${key}`, variable(env, KEY_VARIABLES[key]), parseServerKey)] as const,
+    ),
   );
-  // Every API function has the origin secret; the event functions (tick, worker, purge) do not.
-  const originSecretArn = process.env[ENVIRONMENT.originVerifySecretArn];
-  const originSecret = originSecretArn
-    ? cachedSecret(
-        reading,
-        'd’origine CloudFront',
-        () => originSecretArn,
-        (value) => value,
-      )
-    : undefined;
-  dependencies = {
-    table,
+  const appKeys = async (): Promise<AppKeys> => {
+    const values = new Map<ServerKeyName, Uint8Array>();
+    await Promise.all(
+      [...keyReaders].map(async ([key, read]) => {
+        values.set(key, await read());
+      }),
+    );
+    const get = (key: ServerKeyName) => {
+      const value = values.get(key);
+      if (!value) throw new Error(`Composition AWS : clé ${key} non lue`);
+      return value;
+    };
+    return {
+      get sessionSigningKey() {
+        return get('sessionSigning');
+      },
+      get licenseHashKey() {
+        return get('licenseHash');
+      },
+      get licenseEncryptionKey() {
+        return get('licenseEncryption');
+      },
+    };
+  };
+
+  let lawyerSecrets: AppDependencies['lawyerSecrets'] = notBuilt('les secrets des avocats');
+  if ((process.env.BUNDLED_NEED_LAWYER_SECRETS ?? true) && needs.lawyerSecrets) {
+    const [{ SecretsManagerClient }, { SecretsManagerLawyerSecretStore }] = await Promise.all([
+      import('@aws-sdk/client-secrets-manager'),
+      import('../adapters/secrets-manager-store'),
+    ]);
+    const prefix = variable(env, 'lawyerSecretsPrefix');
+    lawyerSecrets = new SecretsManagerLawyerSecretStore(
+      tracer.captureAWSv3Client(new SecretsManagerClient({})),
+      () => prefix,
+    );
+  }
+
+  let webhookQueue: AppDependencies['webhookQueue'] = notBuilt('la file des webhooks');
+  if ((process.env.BUNDLED_NEED_QUEUE ?? true) && needs.webhookQueue) {
+    const [{ SQSClient }, { createSqsDispatchQueue }] = await Promise.all([
+      import('@aws-sdk/client-sqs'),
+      import('../adapters/dispatch-queue'),
+    ]);
+    const queueUrl = variable(env, 'webhookQueueUrl');
+    const deadLetterQueueUrl =
+      needs.webhookQueue === 'redrive' ? variable(env, 'webhookDeadLetterQueueUrl') : undefined;
+    webhookQueue = createSqsDispatchQueue({
+      client: tracer.captureAWSv3Client(new SQSClient({})),
+      queueUrl: () => queueUrl,
+      deadLetterQueueUrl: () => {
+        if (!deadLetterQueueUrl) throw new Error('Composition AWS : file des échecs non déclarée');
+        return deadLetterQueueUrl;
+      },
+    });
+  }
+
+  let webhookSigningSecret: AppDependencies['webhookSigningSecret'] = notBuilt<() => Promise<string>>(
+    'le secret de signature des webhooks',
+  );
+  if (needs.webhookSigning) {
+    const { webhookSecretOf } = await import('./scheduling-ports');
+    webhookSigningSecret = secret(
+      'de signature des webhooks',
+      variable(env, 'webhookSecretArn'),
+      webhookSecretOf,
+    );
+  }
+
+  let billing: BillingPorts | undefined;
+  if ((process.env.BUNDLED_NEED_PAYMENTS ?? true) && needs.payments) {
+    const [{ StripePayments }, { stripeKeyOf, publicOriginOf }] = await Promise.all([
+      import('../adapters/stripe-payments'),
+      import('./billing-ports'),
+    ]);
+    const apiKey = secret(
+      'de la clé API Stripe',
+      variable(env, 'stripeSecretKeyArn'),
+      stripeKeyOf(['sk_live_', 'sk_test_', 'rk_live_', 'rk_test_'], 'une clé secrète sk_…'),
+    );
+    const webhookSecret =
+      needs.payments === 'webhook'
+        ? secret(
+            'de signature du webhook Stripe',
+            variable(env, 'stripeWebhookSecretArn'),
+            stripeKeyOf(['whsec_'], 'un secret de signature whsec_…'),
+          )
+        : async () => undefined;
+    const publicUrl = publicOriginOf(variable(env, 'publicBaseUrl'));
+    let mailer: BillingPorts['mailer'] = notBuilt("l'envoi d'e-mails");
+    if ((process.env.BUNDLED_NEED_MAILER ?? true) && needs.mailer) {
+      const [{ SESv2Client }, { SesMailer }] = await Promise.all([
+        import('@aws-sdk/client-sesv2'),
+        import('../adapters/ses-mailer'),
+      ]);
+      const from = variable(env, 'mailFrom');
+      mailer = new SesMailer(tracer.captureAWSv3Client(new SESv2Client({})), () => from, powertoolsMetrics);
+    }
+    // The secrets are read again at most every 5 minutes; a new key builds a new Stripe client, so
+    // a rolled key is picked up without a deployment.
+    let current:
+      | { key: string; signingSecret: string | undefined; payments: InstanceType<typeof StripePayments> }
+      | undefined;
+    billing = {
+      payments: async () => {
+        const [key, signingSecret] = await Promise.all([apiKey(), webhookSecret()]);
+        if (current?.key !== key || current.signingSecret !== signingSecret) {
+          current = {
+            key,
+            signingSecret,
+            payments: new StripePayments({ apiKey: key, webhookSecret: signingSecret }),
+          };
+        }
+        return current.payments;
+      },
+      mailer,
+      publicUrl: () => publicUrl,
+    };
+  }
+
+  return {
+    table: needs.table ? tracedTable(createTable(variable(env, 'tableName'))) : notBuilt('la table'),
     appKeys,
-    ...(originSecret ? { originSecret } : {}),
+    ...(needs.originSecret
+      ? {
+          originSecret: secret(
+            'd’origine CloudFront',
+            variable(env, 'originVerifySecretArn'),
+            (value) => value,
+          ),
+        }
+      : {}),
     clock: systemClock,
     logger: powertoolsLogger,
     metrics: powertoolsMetrics,
-    // Only the lawyer functions get LAWYER_SECRETS_PREFIX (and the grant): read on first use.
-    lawyerSecrets: new SecretsManagerLawyerSecretStore(secrets, lazyEnv('LAWYER_SECRETS_PREFIX')),
-    // Webhook queue, dead-letter queue and signing secret: read on first use, by the functions that have them.
-    ...awsSchedulingPorts(reading),
-    // Stripe secrets, SES sender and the site's address: read on first use, by the billing functions.
-    billing: awsBillingPorts(reading),
+    lawyerSecrets,
+    webhookQueue,
+    webhookSigningSecret,
+    allowPrivateWebhooks: false,
+    // Admins always pass a second factor in AWS; the passkeys' relying party is the site's host.
+    secondFactor: {
+      requiredForAdmins: true,
+      relyingParty: () => relyingPartyOf(variable(env, 'siteUrl')),
+    },
+    ...(billing ? { billing } : {}),
   };
-  return dependencies;
+}
+
+/** The table with its DynamoDB calls traced (subsegments of the function's X-Ray trace). */
+function tracedTable<T extends { doc: Parameters<typeof tracer.captureAWSv3Client>[0] }>(table: T): T {
+  tracer.captureAWSv3Client(table.doc);
+  return table;
 }

@@ -1,23 +1,98 @@
+import type { FunctionNeeds } from '../needs';
+
 /**
- * Names of the environment variables through which the CDK stack tells a function where its
- * resources are. Declared once here, read by `aws.ts` and set by the constructs in `lib/`.
+ * Every environment variable a function reads, named once: the CDK constructs set them
+ * (`lib/constructs/function-needs.ts`), `readEnvironment` reads them at cold start. A function is
+ * given exactly the variables of its declared needs (`variablesOf`).
  */
 export const ENVIRONMENT = {
-  /** The secret holding the server keys (`lib/constructs/app-keys.ts`). */
-  appKeysSecretArn: 'APP_KEYS_SECRET_ARN',
-  /** The secret CloudFront sends in `x-origin-verify` (`lib/constructs/origin-verify.ts`). */
+  /** The table (`table`). */
+  tableName: 'TABLE_NAME',
+  /** One secret per server key (`keys`). */
+  sessionSigningKeyArn: 'SESSION_SIGNING_KEY_SECRET_ARN',
+  licenseHashKeyArn: 'LICENSE_HASH_KEY_SECRET_ARN',
+  licenseEncryptionKeyArn: 'LICENSE_ENCRYPTION_KEY_SECRET_ARN',
+  /** The secret CloudFront sends in `x-origin-verify` (`originSecret`). */
   originVerifySecretArn: 'ORIGIN_VERIFY_SECRET_ARN',
+  /** The name prefix of the lawyers' secrets (`lawyerSecrets`). */
+  lawyerSecretsPrefix: 'LAWYER_SECRETS_PREFIX',
+  /** The webhook queue (`webhookQueue`), and its dead-letter queue (`redrive`). */
+  webhookQueueUrl: 'WEBHOOK_QUEUE_URL',
+  webhookDeadLetterQueueUrl: 'WEBHOOK_DLQ_URL',
+  /** The webhook signing secret (`webhookSigning`). */
+  webhookSecretArn: 'WEBHOOK_SECRET_ARN',
+  /** Stripe's secret API key (`payments`) and the site's public origin for its return links. */
+  stripeSecretKeyArn: 'STRIPE_SECRET_KEY_ARN',
+  publicBaseUrl: 'PUBLIC_BASE_URL',
+  /** The webhook endpoint's signing secret (`payments: 'webhook'`). */
+  stripeWebhookSecretArn: 'STRIPE_WEBHOOK_SECRET_ARN',
+  /** The sender of the e-mails, an address of the SES identity (`mailer`). */
+  mailFrom: 'MAIL_FROM',
+  /** The site's address (`https://…`), whose host name is the WebAuthn relying party (`relyingParty`). */
+  siteUrl: 'SITE_URL',
 } as const;
 
-/** A required environment variable; a missing one is a deployment error, named in the message. */
-export function requiredEnv(name: string): string {
-  const value = process.env[name];
-  if (!value) throw new Error(`Variable d'environnement manquante: ${name}`);
-  return value;
+export type EnvironmentKey = keyof typeof ENVIRONMENT;
+
+/**
+ * Powertools' settings, the same for every function whatever its needs (set by
+ * `lib/constructs/app-function.ts`, read by Powertools itself, never by our code).
+ */
+export const POWERTOOLS_VARIABLES = {
+  serviceName: 'POWERTOOLS_SERVICE_NAME',
+  metricsNamespace: 'POWERTOOLS_METRICS_NAMESPACE',
+  logLevel: 'POWERTOOLS_LOG_LEVEL',
+} as const;
+
+/** The variable of each server key's secret. */
+export const KEY_VARIABLES = {
+  sessionSigning: 'sessionSigningKeyArn',
+  licenseHash: 'licenseHashKeyArn',
+  licenseEncryption: 'licenseEncryptionKeyArn',
+} as const satisfies Record<NonNullable<FunctionNeeds['keys']>[number], EnvironmentKey>;
+
+/** The variables a function with these needs is given, and reads: no more, no fewer. */
+export function variablesOf(needs: FunctionNeeds): EnvironmentKey[] {
+  const keys: EnvironmentKey[] = [];
+  if (needs.table) keys.push('tableName');
+  for (const key of needs.keys ?? []) keys.push(KEY_VARIABLES[key]);
+  if (needs.originSecret) keys.push('originVerifySecretArn');
+  if (needs.lawyerSecrets) keys.push('lawyerSecretsPrefix');
+  if (needs.webhookQueue) keys.push('webhookQueueUrl');
+  if (needs.webhookQueue === 'redrive') keys.push('webhookDeadLetterQueueUrl');
+  if (needs.webhookSigning) keys.push('webhookSecretArn');
+  if (needs.payments) keys.push('stripeSecretKeyArn', 'publicBaseUrl');
+  if (needs.payments === 'webhook') keys.push('stripeWebhookSecretArn');
+  if (needs.mailer) keys.push('mailFrom');
+  if (needs.relyingParty) keys.push('siteUrl');
+  return keys;
 }
 
-/** The same, read on first use: only the functions that need a variable are given it. */
-export const lazyEnv =
-  (name: string): (() => string) =>
-  () =>
-    requiredEnv(name);
+/** The values of a function's variables, by key. */
+export type Environment = Partial<Record<EnvironmentKey, string>>;
+
+/**
+ * Reads the variables of a function's needs, at cold start: a missing one is a deployment
+ * error, thrown at once with the name of every missing variable.
+ */
+export function readEnvironment(
+  needs: FunctionNeeds,
+  source: Readonly<Record<string, string | undefined>> = process.env,
+): Environment {
+  const environment: Environment = {};
+  const missing: string[] = [];
+  for (const key of variablesOf(needs)) {
+    const value = source[ENVIRONMENT[key]];
+    if (value) environment[key] = value;
+    else missing.push(ENVIRONMENT[key]);
+  }
+  if (missing.length > 0) throw new Error(`Variable(s) d'environnement manquante(s) : ${missing.join(', ')}`);
+  return environment;
+}
+
+/** A variable read at cold start; one that was not is a bug of `variablesOf`, named. */
+export function variable(environment: Environment, key: EnvironmentKey): string {
+  const value = environment[key];
+  if (value === undefined) throw new Error(`Variable d'environnement non lue : ${ENVIRONMENT[key]}`);
+  return value;
+}

@@ -1,9 +1,5 @@
-import { SQSClient } from '@aws-sdk/client-sqs';
-import { createSqsDispatchQueue, type DispatchQueue } from '../adapters/dispatch-queue';
+import type { DispatchQueue } from '../adapters/dispatch-queue';
 import { webhookSigningKey } from '../adapters/webhook-signature';
-import { cachedSecret, type SecretReading } from './cached-secret';
-import { lazyEnv } from './environment';
-import { tracer } from './powertools';
 
 /** What the scheduling handlers need from the world beyond the table, clock and logger. */
 export interface SchedulingPorts {
@@ -23,27 +19,4 @@ export function webhookSecretOf(stored: string): string {
   const secret = stored.trim().startsWith('whsec_') ? stored.trim() : `whsec_${stored.trim()}`;
   webhookSigningKey(secret); // a secret that cannot sign is a deployment error: fail now, loudly
   return secret;
-}
-
-/**
- * The AWS side: SQS queues from WEBHOOK_QUEUE_URL and WEBHOOK_DLQ_URL, the signing secret from the
- * Secrets Manager secret WEBHOOK_SECRET_ARN (its value `whsec_…`, or only the base64 part as a
- * generated secret holds it). Everything is read on first use; the secret at most every 5 minutes.
- */
-export function awsSchedulingPorts(reading: SecretReading): SchedulingPorts {
-  const webhookSigningSecret = cachedSecret(
-    reading,
-    'de signature des webhooks',
-    lazyEnv('WEBHOOK_SECRET_ARN'),
-    webhookSecretOf,
-  );
-  return {
-    webhookQueue: createSqsDispatchQueue({
-      client: tracer.captureAWSv3Client(new SQSClient({})),
-      queueUrl: lazyEnv('WEBHOOK_QUEUE_URL'),
-      deadLetterQueueUrl: lazyEnv('WEBHOOK_DLQ_URL'),
-    }),
-    webhookSigningSecret,
-    allowPrivateWebhooks: false,
-  };
 }

@@ -1,11 +1,13 @@
 import { randomBytes } from 'node:crypto';
 
-import { z } from 'zod';
+import * as z from 'zod';
 
 /**
- * The server's own keys, kept together in one secret (Secrets Manager in AWS, a 0600 file
- * locally): the session-signing key, the key of the licence-key hash used for look-ups and the
- * key that encrypts the copy of a licence key shown to its owner or an admin.
+ * The server's own keys: the session-signing key, the key of the licence-key hash used for
+ * look-ups and the key that encrypts the copy of a licence key shown to its owner or an admin.
+ * In AWS each is its own Secrets Manager secret (the base64 of the key), granted only to the
+ * functions that declare it (`functions/needs.ts`); locally they share one 0600 file. A function
+ * reading a key it did not declare gets `UndeclaredNeedError`.
  */
 export interface AppKeys {
   readonly sessionSigningKey: Uint8Array;
@@ -23,18 +25,29 @@ export type StoredAppKeys = z.infer<typeof StoredAppKeys>;
 
 /** Generates a fresh set of keys (first local start; the CDK stack generates its own secret). */
 export function generateStoredAppKeys(): StoredAppKeys {
-  const key = () => randomBytes(32).toString('base64');
+  const key = generateServerKey;
   return { sessionSigningKey: key(), licenseHashKey: key(), licenseEncryptionKey: key() };
 }
 
-/** Parses the secret's JSON; a malformed secret is a configuration error, reported at once. */
+/** One key from its stored form (base64, at least 32 bytes); anything else is a configuration error. */
+export function parseServerKey(value: string): Uint8Array {
+  const stored = z.base64().parse(value.trim());
+  const bytes = Buffer.from(stored, 'base64');
+  if (bytes.length < 32) throw new Error('Les clés du serveur doivent faire au moins 32 octets');
+  return new Uint8Array(bytes);
+}
+
+/** A fresh key in its stored form: the base64 of 32 random bytes. */
+export const generateServerKey = (): string => randomBytes(32).toString('base64');
+
+/**
+ * Parses the keys' JSON (the local keys file, and the combined secret of deployments made before
+ * the keys were split, which the key generator migrates from); a malformed value is a
+ * configuration error, reported at once.
+ */
 export function parseAppKeys(secretString: string): AppKeys {
   const stored = StoredAppKeys.parse(JSON.parse(secretString));
-  const decode = (value: string) => {
-    const bytes = Buffer.from(value, 'base64');
-    if (bytes.length < 32) throw new Error('Les clés du serveur doivent faire au moins 32 octets');
-    return new Uint8Array(bytes);
-  };
+  const decode = parseServerKey;
   return {
     sessionSigningKey: decode(stored.sessionSigningKey),
     licenseHashKey: decode(stored.licenseHashKey),

@@ -6,70 +6,13 @@ import * as logs from 'aws-cdk-lib/aws-logs';
 import { NagSuppressions } from 'cdk-nag';
 import { Construct } from 'constructs';
 
-import { EXECUTE_WEBHOOK_TIMEOUT_SECONDS } from '../../functions/domain/scheduling-settings';
-import { handlerNames, ROUTES, type RouteDefinition, routeKey } from '../../shared/routes';
+import { type FunctionNeeds, NEEDS } from '../../functions/needs';
+import { type HandlerName, handlerNames, ROUTES, type RouteDefinition, routeKey } from '../../shared/routes';
 import type { Throttle } from '../settings';
 import { AppFunction } from './app-function';
-import type { AppKeys } from './app-keys';
-import type { DataTable, TableAccess } from './data-table';
-import type { LawyerSecrets } from './lawyer-secrets';
-import type { OriginVerify } from './origin-verify';
 import { repositoryPath } from './repository';
 
-/** What a handler's function is given besides the server keys, which every handler gets. */
-export interface HandlerBindings {
-  /** Its access to the table. */
-  readonly table: TableAccess;
-  /** Whether it saves, reads and deletes lawyers' Google secrets. @default false */
-  readonly lawyerSecrets?: boolean;
-  /** Its time-out, under API Gateway's 30-second limit. @default 10 */
-  readonly timeoutSeconds?: number;
-}
-
-/**
- * The bindings of every handler of the route table. A handler missing here fails the synthesis
- * with its name, rather than getting a guessed grant. Every protected call reads its session.
- */
-export const HANDLER_BINDINGS: Readonly<Record<string, HandlerBindings>> = {
-  // Writes sessions and the sign-in throttle counters, counted per client address.
-  'verify-license': { table: 'readWrite' },
-  // Deletes its session.
-  'sign-out': { table: 'readWrite' },
-  // Lawyers, their e-mail and licence claims, their Google secrets.
-  lawyers: { table: 'readWrite', lawyerSecrets: true },
-  // A member's own profile, Google secrets included.
-  me: { table: 'readWrite', lawyerSecrets: true },
-  workflows: { table: 'readWrite' },
-  folders: { table: 'readWrite' },
-  // Look-ups only (GET /api/licenses, POST /api/licenses/find).
-  licenses: { table: 'read' },
-  audit: { table: 'read' },
-  // Claims due workflows (conditional updates) and queues them; counts and sends back the
-  // dead-lettered runs. The queues are bound by `WebhookDelivery.grantRedrive` in the stack.
-  'workflow-scheduler': { table: 'readWrite', timeoutSeconds: 29 },
-  // Calls one webhook (signed, time-limited) and records the execution and the workflow's last run.
-  'execute-webhook': { table: 'readWrite', timeoutSeconds: EXECUTE_WEBHOOK_TIMEOUT_SECONDS },
-  executions: { table: 'read' },
-  // Billing (Stripe secrets, SES and the site's address are bound by `Billing.bind` in the stack).
-  // A public call that reads nothing: the table only names the composition root's table.
-  'create-checkout': { table: 'read' },
-  // Refreshes the licence from Stripe (locks and writes its state).
-  'check-subscription': { table: 'readWrite', timeoutSeconds: 20 },
-  'customer-portal': { table: 'read' },
-  // Cancels at Stripe, then writes the licence state, the purge date and the e-mail claim.
-  'cancel-subscription': { table: 'readWrite', timeoutSeconds: 20 },
-  'update-license-email': { table: 'readWrite' },
-  'create-promo-code': { table: 'read' },
-  // Claims the event, waits for the subscription's lease, re-reads Stripe, writes, e-mails.
-  'stripe-webhook': { table: 'readWrite', timeoutSeconds: 29 },
-};
-
 export interface ApiProps {
-  readonly table: DataTable;
-  readonly appKeys: AppKeys;
-  readonly lawyerSecrets: LawyerSecrets;
-  /** The secret CloudFront adds to the requests it forwards. */
-  readonly originVerify: OriginVerify;
   /**
    * Throttling before any Lambda runs, applied to each route that has none of its own.
    * @default { rateLimit: 50, burstLimit: 100 }
@@ -107,22 +50,23 @@ const ACCESS_LOG_FORMAT = JSON.stringify({
 });
 
 /**
- * The HTTP API: one Lambda function per handler of the route table, one route per entry, each
- * function bound to the server keys and to what `HANDLER_BINDINGS` declares for it. Served to
- * browsers through CloudFront under `/api/*` (same origin, so no CORS), and only through it: every
- * function reads the origin secret CloudFront adds, and refuses a request without it (the
- * execute-api address stays reachable, but answers nothing but 403).
+ * The HTTP API: one Lambda function per handler of the route table, one route per entry. The
+ * stack grants each function what `functions/needs.ts` declares for it. Served to browsers
+ * through CloudFront under `/api/*` (same origin, so no CORS), and only through it: every
+ * function reads the origin secret CloudFront adds (a need every API function has), and refuses a
+ * request without it (the execute-api address stays reachable, but answers nothing but 403).
  */
 export class Api extends Construct {
   readonly httpApi: apigwv2.HttpApi;
-  private readonly functions = new Map<string, AppFunction>();
+  /** The function of each handler of the route table. */
+  readonly functions = new Map<HandlerName, AppFunction>();
 
-  constructor(scope: Construct, id: string, props: ApiProps) {
+  constructor(scope: Construct, id: string, props: ApiProps = {}) {
     super(scope, id);
     const throttle = props.throttle ?? { rateLimit: 50, burstLimit: 100 };
     const routeThrottles = props.routeThrottles ?? {};
     const handlers = handlerNames();
-    validate(handlers, throttle, routeThrottles);
+    validate(throttle, routeThrottles);
 
     this.httpApi = new apigwv2.HttpApi(this, 'HttpApi', {
       description: 'API de l’assistant juridique (servie sous /api/* par CloudFront)',
@@ -144,17 +88,14 @@ export class Api extends Construct {
 
     const integrations = new Map<string, HttpLambdaIntegration>();
     for (const name of handlers) {
+      const needs: FunctionNeeds = NEEDS[name];
       const fn = new AppFunction(this, name, {
         entry: repositoryPath('functions', `${name}.ts`),
+        needs: name,
         description: `Appel ${name} de l’API`,
-        timeout: Duration.seconds(HANDLER_BINDINGS[name]?.timeoutSeconds ?? 10),
+        timeout: Duration.seconds(needs.timeoutSeconds ?? 10),
       });
       this.functions.set(name, fn);
-      const bindings = HANDLER_BINDINGS[name]!;
-      props.table.bindTable(fn, bindings.table);
-      props.appKeys.grantRead(fn);
-      props.originVerify.grantRead(fn);
-      if (bindings.lawyerSecrets) props.lawyerSecrets.grantReadWrite(fn);
       NagSuppressions.addResourceSuppressions(fn, [
         {
           id: 'Serverless-LambdaDLQ',
@@ -207,26 +148,14 @@ export class Api extends Construct {
     return [...this.functions.values()];
   }
 
-  /** The function of a handler of the route table, for the constructs that bind it to more. */
-  functionOf(handler: string): AppFunction {
-    const fn = this.functions.get(handler);
-    if (!fn) throw new Error(`Aucune fonction pour le handler ${handler}`);
-    return fn;
+  /** The API's own endpoint (`https://<id>.execute-api.<region>.amazonaws.com`). */
+  get url(): string {
+    return this.httpApi.apiEndpoint;
   }
 }
 
-function validate(
-  handlers: readonly string[],
-  throttle: Throttle,
-  routeThrottles: Readonly<Record<string, Throttle>>,
-): void {
+function validate(throttle: Throttle, routeThrottles: Readonly<Record<string, Throttle>>): void {
   const problems: string[] = [];
-  const undeclared = handlers.filter((name) => !(name in HANDLER_BINDINGS));
-  if (undeclared.length > 0) {
-    problems.push(
-      `no bindings declared for handler(s) ${undeclared.join(', ')} (HANDLER_BINDINGS in lib/constructs/api.ts)`,
-    );
-  }
   const positive = (limit: Throttle) => limit.rateLimit > 0 && limit.burstLimit > 0;
   if (!positive(throttle)) problems.push('throttle needs a positive rateLimit and burstLimit');
   const keys = new Set(Object.values(ROUTES as Readonly<Record<string, RouteDefinition>>).map(routeKey));

@@ -12,19 +12,20 @@ import { NagSuppressions } from 'cdk-nag';
 import type { Construct } from 'constructs';
 
 import { METRICS_SERVICE } from '../../functions/domain/metrics';
+import type { FunctionName } from '../../functions/needs';
+import { POWERTOOLS_VARIABLES } from '../../functions/runtime/environment';
 import { stageSettingsOf } from '../settings';
+import { bundleSettingsOf } from './bundling';
 import { REPOSITORY_ROOT, repositoryPath } from './repository';
-
-/**
- * esbuild's ESM output still meets CommonJS code in some dependencies that calls `require` for
- * Node built-ins; ESM has no `require`, so the bundle defines one first.
- */
-const ESM_REQUIRE_BANNER =
-  "import { createRequire } from 'module';const require = createRequire(import.meta.url);";
 
 export interface AppFunctionProps {
   /** Absolute path of the TypeScript file exporting `handler` (`functions/<call>.ts` for an API call). */
   readonly entry: string;
+  /**
+   * The function's name in `functions/needs.ts`: its bundle keeps only the adapters declared
+   * there. Absent for a function outside the application (the keys' custom resource).
+   */
+  readonly needs?: FunctionName;
   /** What the function does, shown in the Lambda console. */
   readonly description: string;
   /**
@@ -37,11 +38,6 @@ export interface AppFunctionProps {
    * @default 512
    */
   readonly memorySize?: number;
-  /**
-   * Extra environment variables. Resources add their own through their bind/grant methods.
-   * @default - only NODE_OPTIONS
-   */
-  readonly environment?: Readonly<Record<string, string>>;
   /**
    * How long the function's logs are kept.
    * @default the stage's log retention, else logs.RetentionDays.ONE_MONTH
@@ -62,18 +58,17 @@ export interface AppFunctionProps {
 
 /**
  * Our one way to build a Lambda function: `NodejsFunction` bundled locally by esbuild (no Docker)
- * as minified ESM with source maps, Node.js 22 on arm64, X-Ray tracing, its own log group with a
- * retention, and its own role that may only write to that log group until a resource grants more
- * (`DataTable.bindTable`, `AppKeys.grantRead`).
- *
- * Bundling choice: the AWS SDK v3 is bundled (`externalModules: []`) rather than taken from the
- * runtime. The function then runs the exact SDK version the tests ran, tree-shaken by the ESM
- * build, instead of whatever version the Lambda runtime ships that month.
+ * with the settings of `bundling.ts` (minified ESM, the AWS SDK from the runtime, no source map,
+ * only the declared adapters), Node.js 22 on arm64, X-Ray tracing, its own log group with a
+ * retention, and its own role that may only write to that log group until the stack grants what
+ * the function declares (`function-needs.ts`). Its environment is set by those grants alone, plus
+ * the POWERTOOLS_* settings every function shares.
  */
 export class AppFunction extends NodejsFunction {
   constructor(scope: Construct, id: string, props: AppFunctionProps) {
     const { entry, description, timeout = Duration.seconds(10), memorySize = 512 } = props;
     validate(id, props, timeout, memorySize);
+    const settings = bundleSettingsOf(props.needs);
 
     // The role and the log group are created beside the function (constructor arguments), so
     // the role gets no AWSLambdaBasicExecutionRole managed policy: it may write to this log
@@ -106,12 +101,10 @@ export class AppFunction extends NodejsFunction {
       projectRoot: REPOSITORY_ROOT,
       depsLockFilePath: repositoryPath('package-lock.json'),
       environment: {
-        NODE_OPTIONS: '--enable-source-maps',
         // Powertools: one metrics namespace per stack, so two stages in one account never mix.
-        POWERTOOLS_SERVICE_NAME: METRICS_SERVICE,
-        POWERTOOLS_METRICS_NAMESPACE: Stack.of(scope).stackName,
-        POWERTOOLS_LOG_LEVEL: stage?.logLevel ?? 'INFO',
-        ...props.environment,
+        [POWERTOOLS_VARIABLES.serviceName]: METRICS_SERVICE,
+        [POWERTOOLS_VARIABLES.metricsNamespace]: Stack.of(scope).stackName,
+        [POWERTOOLS_VARIABLES.logLevel]: stage?.logLevel ?? 'INFO',
       },
       ...(props.asyncFailures
         ? {
@@ -122,11 +115,13 @@ export class AppFunction extends NodejsFunction {
         : {}),
       bundling: {
         format: OutputFormat.ESM,
-        mainFields: ['module', 'main'],
-        minify: true,
-        sourceMap: true,
-        externalModules: [],
-        banner: ESM_REQUIRE_BANNER,
+        target: settings.target,
+        mainFields: settings.mainFields,
+        minify: settings.minify,
+        sourceMap: settings.sourcemap,
+        externalModules: settings.external,
+        banner: settings.banner,
+        define: settings.define,
       },
     });
 
@@ -179,9 +174,6 @@ function validate(id: string, props: AppFunctionProps, timeout: Duration, memory
   if (seconds < 1 || seconds > 900) problems.push(`timeout must be 1 to 900 seconds (got ${seconds})`);
   if (!Number.isInteger(memorySize) || memorySize < 128 || memorySize > 10_240) {
     problems.push(`memorySize must be an integer from 128 to 10240 MB (got ${memorySize})`);
-  }
-  if (props.environment && 'NODE_OPTIONS' in props.environment) {
-    problems.push('environment must not set NODE_OPTIONS (source maps depend on it)');
   }
   if (problems.length > 0) throw new Error(`AppFunction ${id}: ${problems.join('; ')}`);
 }

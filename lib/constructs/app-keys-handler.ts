@@ -1,46 +1,84 @@
 import {
   GetSecretValueCommand,
   PutSecretValueCommand,
+  ResourceNotFoundException,
   SecretsManagerClient,
 } from '@aws-sdk/client-secrets-manager';
 import type { CloudFormationCustomResourceEvent, CloudFormationCustomResourceResponse } from 'aws-lambda';
 
-import { generateStoredAppKeys, parseAppKeys } from '../../functions/security/app-keys';
+import type { ServerKeyName } from '../../functions/needs';
+import {
+  type AppKeys,
+  generateServerKey,
+  parseAppKeys,
+  parseServerKey,
+} from '../../functions/security/app-keys';
 
-/** The secret's value as the custom resource sees it: read the current one, write a new one. */
+/** A secret's value as the custom resource sees it: read the current one, write a new one. */
 export interface KeysSecret {
   read(): Promise<string | undefined>;
   write(value: string): Promise<void>;
 }
 
+const FIELDS = {
+  sessionSigning: 'sessionSigningKey',
+  licenseHash: 'licenseHashKey',
+  licenseEncryption: 'licenseEncryptionKey',
+} as const satisfies Record<ServerKeyName, keyof AppKeys>;
+
+/** Where each key comes from when its own secret did not hold it yet. */
+export type KeyOrigin = 'kept' | 'migrated' | 'generated';
+
 /**
- * Makes sure the secret holds a valid set of server keys, generating one only when it does not.
- * Keys are never replaced: the licence-key hashes in the table are computed with
- * `licenseHashKey`, so new keys would lock every licence out. Returns whether keys were written.
+ * Makes sure each key's own secret holds a valid key. A valid key is never replaced: the
+ * licence-key hashes in the table are computed with the hash key, the stored copies encrypted
+ * with the encryption key, so new keys would lock every licence out. A key whose secret does not
+ * hold one yet is copied from the combined secret of earlier deployments when that holds valid
+ * keys (the migration: every stored hash and cipher still matches, every session stays signed
+ * in), else generated. Returns where each key came from (never a key).
  */
-export async function ensureAppKeys(secret: KeysSecret): Promise<boolean> {
-  const current = await secret.read();
-  if (current !== undefined && holdsAppKeys(current)) return false;
-  await secret.write(JSON.stringify(generateStoredAppKeys()));
-  return true;
+export async function ensureServerKeys(
+  secrets: Readonly<Record<ServerKeyName, KeysSecret>>,
+  legacy: KeysSecret | undefined,
+): Promise<Record<ServerKeyName, KeyOrigin>> {
+  const legacyKeys = legacy ? parseOrUndefined(await legacy.read(), parseAppKeys) : undefined;
+  const origins = {} as Record<ServerKeyName, KeyOrigin>;
+  for (const name of Object.keys(FIELDS) as ServerKeyName[]) {
+    const secret = secrets[name];
+    if (parseOrUndefined(await secret.read(), parseServerKey)) {
+      origins[name] = 'kept';
+      continue;
+    }
+    const inherited = legacyKeys?.[FIELDS[name]];
+    await secret.write(inherited ? Buffer.from(inherited).toString('base64') : generateServerKey());
+    origins[name] = inherited ? 'migrated' : 'generated';
+  }
+  return origins;
 }
 
-function holdsAppKeys(value: string): boolean {
+function parseOrUndefined<T>(value: string | undefined, parse: (value: string) => T): T | undefined {
+  if (value === undefined) return undefined;
   try {
-    parseAppKeys(value);
-    return true;
+    return parse(value);
   } catch {
-    return false;
+    return undefined;
   }
 }
 
-/** Secrets Manager behind `KeysSecret`. */
+/** Secrets Manager behind `KeysSecret`; a secret that does not exist reads as nothing. */
 export function secretsManagerKeysSecret(
   secretId: string,
   client = new SecretsManagerClient({}),
 ): KeysSecret {
   return {
-    read: async () => (await client.send(new GetSecretValueCommand({ SecretId: secretId }))).SecretString,
+    read: async () => {
+      try {
+        return (await client.send(new GetSecretValueCommand({ SecretId: secretId }))).SecretString;
+      } catch (error) {
+        if (error instanceof ResourceNotFoundException) return undefined;
+        throw error;
+      }
+    },
     write: async (value) => {
       await client.send(new PutSecretValueCommand({ SecretId: secretId, SecretString: value }));
     },
@@ -48,19 +86,30 @@ export function secretsManagerKeysSecret(
 }
 
 /**
- * The CloudFormation custom resource `Custom::AppKeys`: on Create and Update it fills the secret
- * named by the `SecretId` property with generated keys unless it already holds valid ones; on
- * Delete it does nothing (the secret is retained). Invoked by CloudFormation directly (no
- * provider framework), so it reports to the pre-signed response URL itself.
+ * The CloudFormation custom resource `Custom::AppKeys`: on Create and Update it fills each key's
+ * secret (properties `SessionSigningKey`, `LicenseHashKey`, `LicenseEncryptionKey`, secret ARNs)
+ * unless it already holds a valid key, migrating from the combined secret `LegacySecretId` when
+ * that holds valid keys; on Delete it does nothing (the secrets are retained). Invoked by
+ * CloudFormation directly (no provider framework), so it reports to the pre-signed URL itself.
  */
 export async function handler(event: CloudFormationCustomResourceEvent): Promise<void> {
-  const secretId = String(event.ResourceProperties.SecretId);
-  const physicalResourceId = event.RequestType === 'Create' ? secretId : event.PhysicalResourceId;
+  const properties = event.ResourceProperties as Record<string, unknown>;
+  const physicalResourceId =
+    event.RequestType === 'Create' ? String(properties.LicenseHashKey) : event.PhysicalResourceId;
   let response: CloudFormationCustomResourceResponse;
   try {
     if (event.RequestType !== 'Delete') {
-      const written = await ensureAppKeys(secretsManagerKeysSecret(secretId));
-      console.log(JSON.stringify({ requestType: event.RequestType, keysGenerated: written }));
+      const client = new SecretsManagerClient({});
+      const secret = (name: string) => secretsManagerKeysSecret(String(properties[name]), client);
+      const origins = await ensureServerKeys(
+        {
+          sessionSigning: secret('SessionSigningKey'),
+          licenseHash: secret('LicenseHashKey'),
+          licenseEncryption: secret('LicenseEncryptionKey'),
+        },
+        properties.LegacySecretId ? secret('LegacySecretId') : undefined,
+      );
+      console.log(JSON.stringify({ requestType: event.RequestType, keys: origins }));
     }
     response = { ...responseBase(event, physicalResourceId), Status: 'SUCCESS' };
   } catch (error) {

@@ -5,15 +5,8 @@ import * as secretsmanager from 'aws-cdk-lib/aws-secretsmanager';
 import { NagSuppressions } from 'cdk-nag';
 import { Construct } from 'constructs';
 
-import { BILLING_ENVIRONMENT } from '../../functions/runtime/billing-ports';
-
-/** What a billing function is given. */
-export interface BillingBinding {
-  /** Whether it verifies Stripe's webhook signatures (the webhook function alone). @default false */
-  readonly webhook?: boolean;
-  /** Whether it sends e-mail (licence key, cancellation confirmation). @default false */
-  readonly mail?: boolean;
-}
+import type { FunctionNeeds } from '../../functions/needs';
+import { ENVIRONMENT } from '../../functions/runtime/environment';
 
 export interface BillingProps {
   /**
@@ -38,8 +31,8 @@ const EMAIL = /^[^\s@<>]+@[^\s@<>]+\.[^\s@<>]+$/;
  *   or written in the template. A function reads them on first use and reports an unset one.
  * - SES sending rights limited to the sender: `ses:SendEmail` on the sender's identity (the
  *   address, or its domain) with the `ses:FromAddress` condition.
- * Only the functions the stack binds get them: the API key for every billing call, the signing
- * secret for the webhook alone, SES for the calls that send e-mail.
+ * Only the functions that declare them get them (`functions/needs.ts`): the API key for
+ * `payments`, the signing secret for `payments: 'webhook'`, SES for `mailer`.
  */
 export class Billing extends Construct {
   readonly stripeSecretKey: secretsmanager.Secret;
@@ -76,30 +69,43 @@ export class Billing extends Construct {
   }
 
   /**
-   * Gives a billing function what it needs: Stripe's API key always, the webhook signing secret
-   * and SES sending as `binding` says, and the site's public address for Stripe's return links.
+   * Gives a function Stripe: its API key and the site's public address for Stripe's return
+   * links, and with `webhook` the endpoint's signing secret.
    *
    * @param publicUrl the site's origin (`https://…`), as the browser reaches it
    */
-  bind(fn: lambda.Function, publicUrl: string, binding: BillingBinding = {}): void {
-    fn.addEnvironment(BILLING_ENVIRONMENT.stripeSecretKeyArn, this.stripeSecretKey.secretArn);
-    this.stripeSecretKey.grantRead(fn);
-    fn.addEnvironment(BILLING_ENVIRONMENT.publicBaseUrl, publicUrl);
-    if (binding.webhook) {
-      fn.addEnvironment(BILLING_ENVIRONMENT.stripeWebhookSecretArn, this.stripeWebhookSecret.secretArn);
-      this.stripeWebhookSecret.grantRead(fn);
-    }
-    if (binding.mail) {
-      fn.addEnvironment(BILLING_ENVIRONMENT.mailFrom, this.mailFrom);
-      fn.addToRolePolicy(
-        new iam.PolicyStatement({
-          actions: ['ses:SendEmail'],
-          resources: this.identityArns,
-          conditions: { StringEquals: { 'ses:FromAddress': this.mailFrom } },
-        }),
-      );
+  grantPayments(
+    fn: lambda.Function,
+    publicUrl: string,
+    payments: NonNullable<FunctionNeeds['payments']>,
+  ): void {
+    fn.addEnvironment(ENVIRONMENT.stripeSecretKeyArn, this.stripeSecretKey.secretArn);
+    grantGetSecretValue(fn, this.stripeSecretKey);
+    fn.addEnvironment(ENVIRONMENT.publicBaseUrl, publicUrl);
+    if (payments === 'webhook') {
+      fn.addEnvironment(ENVIRONMENT.stripeWebhookSecretArn, this.stripeWebhookSecret.secretArn);
+      grantGetSecretValue(fn, this.stripeWebhookSecret);
     }
   }
+
+  /** Lets a function send e-mail as the sender, and nothing else of SES. */
+  grantMail(fn: lambda.Function): void {
+    fn.addEnvironment(ENVIRONMENT.mailFrom, this.mailFrom);
+    fn.addToRolePolicy(
+      new iam.PolicyStatement({
+        actions: ['ses:SendEmail'],
+        resources: this.identityArns,
+        conditions: { StringEquals: { 'ses:FromAddress': this.mailFrom } },
+      }),
+    );
+  }
+}
+
+/** GetSecretValue on one secret and nothing else (`Secret.grantRead` adds DescribeSecret). */
+function grantGetSecretValue(fn: lambda.Function, secret: secretsmanager.Secret): void {
+  fn.addToRolePolicy(
+    new iam.PolicyStatement({ actions: ['secretsmanager:GetSecretValue'], resources: [secret.secretArn] }),
+  );
 }
 
 /** A secret with no value at all: CloudFormation creates it, ops put the value. */
@@ -135,20 +141,3 @@ function validate(props: BillingProps): void {
     );
   }
 }
-
-/**
- * The billing functions and what each is given. Every one reads Stripe's API key; the webhook
- * verifies signatures; the calls that can end a subscription (webhook, cancel, a refresh that finds
- * it ended, and the deletion of a lawyer) send e-mail.
- */
-export const BILLING_FUNCTIONS: Readonly<Record<string, BillingBinding>> = {
-  'create-checkout': {},
-  'check-subscription': { mail: true },
-  'customer-portal': {},
-  'cancel-subscription': { mail: true },
-  'update-license-email': {},
-  'create-promo-code': {},
-  'stripe-webhook': { webhook: true, mail: true },
-  // Deleting a lawyer ends his licence's subscription first, and confirms it by e-mail.
-  lawyers: { mail: true },
-};

@@ -4,13 +4,11 @@ import * as iam from 'aws-cdk-lib/aws-iam';
 import type * as lambda from 'aws-cdk-lib/aws-lambda';
 import { Construct } from 'constructs';
 
-import { TABLE_DEFINITION } from '../../functions/data/table-definition';
+import { type IndexName, TABLE_DEFINITION } from '../../functions/data/table-definition';
+import { ENVIRONMENT } from '../../functions/runtime/environment';
 
 /** What a function may do with the table. */
 export type TableAccess = 'read' | 'readWrite';
-
-/** The environment variable that names the table to a function (read by `functions/runtime/aws.ts`). */
-export const TABLE_NAME_ENV = 'TABLE_NAME';
 
 /**
  * Item-level actions only: every access pattern is a GetItem or a Query, so Scan is never
@@ -85,19 +83,18 @@ export class DataTable extends Construct {
 
   /**
    * Gives a function the table: sets `TABLE_NAME` and grants exactly the item actions of the
-   * access level on the table, and Query on each index, every index named (no wildcard).
+   * access level on the table, and Query on the indexes it queries, each named (no wildcard).
    */
-  bindTable(fn: lambda.Function, access: TableAccess): void {
-    fn.addEnvironment(TABLE_NAME_ENV, this.table.tableName);
+  bindTable(fn: lambda.Function, access: TableAccess, indexes: readonly IndexName[]): void {
+    fn.addEnvironment(ENVIRONMENT.tableName, this.table.tableName);
     fn.addToRolePolicy(
       new iam.PolicyStatement({ actions: [...TABLE_ACTIONS[access]], resources: [this.table.tableArn] }),
     );
+    if (indexes.length === 0) return;
     fn.addToRolePolicy(
       new iam.PolicyStatement({
         actions: INDEX_ACTIONS,
-        resources: TABLE_DEFINITION.globalSecondaryIndexes.map(
-          (index) => `${this.table.tableArn}/index/${index.indexName}`,
-        ),
+        resources: indexes.map((index) => `${this.table.tableArn}/index/${index}`),
       }),
     );
   }

@@ -4,12 +4,11 @@ import type * as lambda from 'aws-cdk-lib/aws-lambda';
 import { NagSuppressions } from 'cdk-nag';
 import { Construct } from 'constructs';
 
-/** The environment variable that gives a function the secret-name prefix (read by `functions/runtime/aws.ts`). */
-export const LAWYER_SECRETS_PREFIX_ENV = 'LAWYER_SECRETS_PREFIX';
+import { ENVIRONMENT } from '../../functions/runtime/environment';
 
 /**
  * Each lawyer's Google password and OAuth client, one Secrets Manager secret per lawyer named
- * `<prefix><lawyer id>` (`functions/runtime/secrets-manager-store.ts`). The functions create and
+ * `<prefix><lawyer id>` (`functions/adapters/secrets-manager-store.ts`). The functions create and
  * delete them as lawyers are saved and removed, so no secret is declared here: this construct is
  * the name prefix and the grant scoped to it. They outlive the stack, like the table.
  */
@@ -33,7 +32,7 @@ export class LawyerSecrets extends Construct {
 
   /** Lets a function create, read, overwrite and delete lawyer secrets, and nothing else. */
   grantReadWrite(fn: lambda.Function): void {
-    fn.addEnvironment(LAWYER_SECRETS_PREFIX_ENV, this.prefix);
+    fn.addEnvironment(ENVIRONMENT.lawyerSecretsPrefix, this.prefix);
     fn.addToRolePolicy(
       new iam.PolicyStatement({
         actions: [

@@ -6,9 +6,6 @@ import { Construct } from 'constructs';
 import { ORIGIN_VERIFY_HEADER } from '../../functions/http/api-event';
 import { ENVIRONMENT } from '../../functions/runtime/environment';
 
-/** The environment variable that names the origin secret to a function (`functions/runtime/aws.ts`). */
-export const ORIGIN_VERIFY_SECRET_ARN_ENV = ENVIRONMENT.originVerifySecretArn;
-
 /**
  * The secret CloudFront adds to every `/api/*` request it forwards (header `x-origin-verify`).
  *
@@ -47,7 +44,7 @@ export class OriginVerify extends Construct {
 
   /** Lets a function check the header: sets the secret's ARN and grants reading it only. */
   grantRead(fn: lambda.Function): void {
-    fn.addEnvironment(ORIGIN_VERIFY_SECRET_ARN_ENV, this.secret.secretArn);
+    fn.addEnvironment(ENVIRONMENT.originVerifySecretArn, this.secret.secretArn);
     fn.addToRolePolicy(
       new iam.PolicyStatement({
         actions: ['secretsmanager:GetSecretValue'],

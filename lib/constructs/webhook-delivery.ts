@@ -11,22 +11,10 @@ import { NagSuppressions } from 'cdk-nag';
 import { Construct } from 'constructs';
 
 import { SCHEDULER_SCHEDULE, WEBHOOK_QUEUE } from '../../functions/domain/scheduling-settings';
+import { ENVIRONMENT } from '../../functions/runtime/environment';
 import { AppFunction } from './app-function';
-import type { DataTable } from './data-table';
 import { repositoryPath } from './repository';
 import { deadLetterAlarm, deadLetterQueue, scheduleRole, secureQueue } from './scheduled-parts';
-
-/** The environment variables the scheduling code reads (`functions/runtime/scheduling-ports.ts`). */
-const ENV = {
-  queueUrl: 'WEBHOOK_QUEUE_URL',
-  deadLetterQueueUrl: 'WEBHOOK_DLQ_URL',
-  secretArn: 'WEBHOOK_SECRET_ARN',
-} as const;
-
-export interface WebhookDeliveryProps {
-  /** The table the tick and the worker read and write (due index, claims, executions). */
-  readonly table: DataTable;
-}
 
 /**
  * The settings of `functions/domain/scheduling-settings.ts` that the deployed resources depend on,
@@ -66,7 +54,8 @@ function validateSettings(): void {
  * runs the scheduler tick (retries, then its own dead-letter queue), the SQS webhook queue with its
  * dead-letter queue, the worker on that queue (batches of one, at most five at once, partial batch
  * failures), the per-deployment webhook signing secret, and an alarm on each dead-letter queue.
- * The API functions that dispatch, redrive or sign are bound through the `grant…` methods.
+ * Every function, the tick and the worker included, is granted what it declares
+ * (`functions/needs.ts`) through the `grant…` methods, by the stack.
  */
 export class WebhookDelivery extends Construct {
   readonly queue: sqs.Queue;
@@ -79,7 +68,7 @@ export class WebhookDelivery extends Construct {
   readonly tick: AppFunction;
   readonly alarms: readonly cloudwatch.Alarm[];
 
-  constructor(scope: Construct, id: string, props: WebhookDeliveryProps) {
+  constructor(scope: Construct, id: string) {
     super(scope, id);
     validateSettings();
 
@@ -109,14 +98,10 @@ export class WebhookDelivery extends Construct {
 
     this.worker = new AppFunction(this, 'Worker', {
       entry: repositoryPath('functions', 'webhook-worker.ts'),
+      needs: 'webhook-worker',
       description: 'Appelle les webhooks des automatisations dues (file SQS)',
       timeout: Duration.seconds(WEBHOOK_QUEUE.workerTimeoutSeconds),
     });
-    props.table.bindTable(this.worker, 'readWrite');
-    // Its one queue call of its own is ChangeMessageVisibility (the back-off) on the messages it
-    // received, which the event source's consume grant covers; it never sends nor reads the DLQ.
-    this.worker.addEnvironment(ENV.queueUrl, this.queue.queueUrl);
-    this.grantSigning(this.worker);
     this.worker.addEventSource(
       new SqsEventSource(this.queue, {
         batchSize: WEBHOOK_QUEUE.batchSize,
@@ -148,12 +133,19 @@ export class WebhookDelivery extends Construct {
     this.tickFailures = deadLetterQueue(this, 'TickFailures', { retentionPeriod: Duration.days(4) });
     this.tick = new AppFunction(this, 'Tick', {
       entry: repositoryPath('functions', 'scheduled-tick.ts'),
+      needs: 'scheduled-tick',
       description: 'Planificateur : envoie les automatisations dues dans la file (chaque minute)',
       timeout: Duration.seconds(SCHEDULER_SCHEDULE.tickTimeoutSeconds),
       asyncFailures: { queue: this.tickFailures, retryAttempts: 0, maxEventAge: Duration.minutes(1) },
     });
-    props.table.bindTable(this.tick, 'readWrite');
-    this.grantDispatch(this.tick);
+    NagSuppressions.addResourceSuppressions(this.tick, [
+      {
+        id: 'Serverless-LambdaDLQ',
+        reason:
+          'Invoked by EventBridge Scheduler, whose target has its own retry policy and dead-letter queue; ' +
+          'a run that throws goes to the on-failure destination.',
+      },
+    ]);
 
     const role = scheduleRole(
       this,
@@ -203,7 +195,7 @@ export class WebhookDelivery extends Construct {
 
   /** Lets a function sign webhook calls: the signing secret, read only. */
   grantSigning(fn: lambda.Function): void {
-    fn.addEnvironment(ENV.secretArn, this.signingSecret.secretArn);
+    fn.addEnvironment(ENVIRONMENT.webhookSecretArn, this.signingSecret.secretArn);
     fn.addToRolePolicy(
       new iam.PolicyStatement({
         actions: ['secretsmanager:GetSecretValue'],
@@ -214,8 +206,18 @@ export class WebhookDelivery extends Construct {
 
   /** Lets a function hand due runs to the queue (the tick, the admin's trigger): send only. */
   grantDispatch(fn: lambda.Function): void {
-    fn.addEnvironment(ENV.queueUrl, this.queue.queueUrl);
+    fn.addEnvironment(ENVIRONMENT.webhookQueueUrl, this.queue.queueUrl);
     this.queue.grantSendMessages(fn);
+  }
+
+  /**
+   * The worker: its one queue call of its own is ChangeMessageVisibility (the back-off) on the
+   * messages it received, which the event source's consume grant covers (set up with the event
+   * source above); here only the queue's URL. It never sends nor reads the dead-letter queue.
+   */
+  grantConsume(fn: lambda.Function): void {
+    if (fn !== this.worker) throw new Error('WebhookDelivery: only its worker consumes the queue');
+    fn.addEnvironment(ENVIRONMENT.webhookQueueUrl, this.queue.queueUrl);
   }
 
   /**
@@ -224,7 +226,7 @@ export class WebhookDelivery extends Construct {
    */
   grantRedrive(fn: lambda.Function): void {
     this.grantDispatch(fn);
-    fn.addEnvironment(ENV.deadLetterQueueUrl, this.deadLetterQueue.queueUrl);
+    fn.addEnvironment(ENVIRONMENT.webhookDeadLetterQueueUrl, this.deadLetterQueue.queueUrl);
     // DeleteMessageBatch is authorised by sqs:DeleteMessage; the queues use SQS-managed keys, so
     // no KMS permission is needed.
     this.deadLetterQueue.grant(fn, 'sqs:ReceiveMessage', 'sqs:DeleteMessage', 'sqs:GetQueueAttributes');

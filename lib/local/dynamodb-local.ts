@@ -25,16 +25,38 @@ export interface RunningDynamoDb {
   stop(): Promise<void>;
 }
 
+/** DynamoDB Local could not bind its port: another process took it (see `startDynamoDbLocal`). */
+class PortTakenError extends Error {
+  override name = 'PortTakenError';
+}
+
+const PORT_ATTEMPTS = 3;
+
 /**
  * Starts Amazon's DynamoDB Local (Java) and waits until it answers. With `dataDir` the data is
  * kept on disk between runs; without it the database lives in memory.
+ *
+ * A port found free can be taken by another process before Java binds it (two runtimes or test
+ * runs starting together): on 'Address already in use' a port of our own choosing is drawn again,
+ * up to 3 times; a port given by the caller is not changed behind his back.
  */
 export async function startDynamoDbLocal(
   options: { dataDir?: string; port?: number } = {},
 ): Promise<RunningDynamoDb> {
-  const port = options.port ?? (await freePort());
   const path = options.dataDir ? resolve(options.dataDir) : null;
   if (path) mkdirSync(path, { recursive: true });
+  for (let attempt = 1; ; attempt++) {
+    const port = options.port ?? (await freePort());
+    try {
+      return await startOn(port, path);
+    } catch (error) {
+      if (!(error instanceof PortTakenError) || options.port !== undefined || attempt >= PORT_ATTEMPTS)
+        throw error;
+    }
+  }
+}
+
+async function startOn(port: number, path: string | null): Promise<RunningDynamoDb> {
   const child = spawnLoopbackDynamoDb(port, path);
   child.stdout?.resume();
   let stderr = '';
@@ -108,9 +130,7 @@ function spawnLoopbackDynamoDb(port: number, path: string | null): ChildProcess 
 async function waitUntilReady(client: DynamoDBClient, child: ChildProcess, stderr: () => string) {
   const deadline = Date.now() + 60_000;
   for (;;) {
-    if (child.exitCode !== null) {
-      throw new Error(`DynamoDB Local s'est arrêté (Java 17+ est-il installé ?)\n${stderr()}`);
-    }
+    if (child.exitCode !== null) throw stoppedError(stderr());
     try {
       await client.send(new ListTablesCommand({}));
       return;
@@ -119,6 +139,23 @@ async function waitUntilReady(client: DynamoDBClient, child: ChildProcess, stder
       await new Promise((resolveWait) => setTimeout(resolveWait, 200));
     }
   }
+}
+
+/** Why DynamoDB Local stopped, named from what Java said rather than guessed. */
+function stoppedError(stderr: string): Error {
+  if (/Address already in use|BindException|Failed to bind/i.test(stderr)) {
+    return new PortTakenError(`DynamoDB Local n'a pas pu ouvrir son port : il est déjà utilisé.\n${stderr}`);
+  }
+  if (
+    /java: (command )?not found|Unable to locate a Java Runtime|ENOENT|UnsupportedClassVersionError/i.test(
+      stderr,
+    )
+  ) {
+    return new Error(
+      `DynamoDB Local demande Java 17 ou plus récent (java introuvable ou trop ancien).\n${stderr}`,
+    );
+  }
+  return new Error(`DynamoDB Local s'est arrêté :\n${stderr}`);
 }
 
 /** Creates the table from the shared definition unless it exists. */

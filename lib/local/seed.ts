@@ -87,7 +87,7 @@ export async function seedLocalData(
         stored.notaryLicenseKey ?? (await seedMember(table, vault, 'notary', DEMO_NOTARY, now)),
     };
     if (pinnedAdminKey && pinnedAdminKey !== seed.adminLicenseKey) {
-      if (!(await licenses.getByHash(vault.hash(pinnedAdminKey)))) {
+      if (!(await licenses.getByAnyHash(vault.hashes(pinnedAdminKey)))) {
         await issueLicense(
           table,
           vault,

@@ -1,12 +1,15 @@
-import { SuccessReply } from '../schemas/common';
+import { PageQuery, SuccessReply } from '../schemas/common';
 import {
+  AdminLawyerSaveRequest,
   AuditPage,
+  AuditQuery,
   FolderList,
   LawyerList,
   LawyerLookupReply,
   LawyerLookupRequest,
   LawyerSaveReply,
   LawyerSaveRequest,
+  LicenseByEmailQuery,
   LicenseFindRequest,
   LicenseLookupReply,
   ProfileReply,
@@ -31,6 +34,7 @@ export const DIRECTORY_ROUTES = {
     path: '/api/lawyers',
     handler: 'lawyers',
     access: 'admin',
+    query: PageQuery,
     response: LawyerList,
   },
   getLawyer: {
@@ -45,7 +49,7 @@ export const DIRECTORY_ROUTES = {
     path: '/api/lawyers',
     handler: 'lawyers',
     access: 'admin',
-    request: LawyerSaveRequest,
+    request: AdminLawyerSaveRequest,
     response: LawyerSaveReply,
   },
   deleteLawyer: {
@@ -53,6 +57,8 @@ export const DIRECTORY_ROUTES = {
     path: '/api/lawyers/{id}',
     handler: 'lawyers',
     access: 'admin',
+    // Asks for the second factor again when its last check is older than 15 minutes.
+    sensitive: true,
     response: SuccessReply,
   },
   revealLawyerSecrets: {
@@ -60,6 +66,8 @@ export const DIRECTORY_ROUTES = {
     path: '/api/lawyers/{id}/reveal-secrets',
     handler: 'lawyers',
     access: 'admin',
+    // Asks for the second factor again when its last check is older than 15 minutes.
+    sensitive: true,
     response: LawyerSecrets,
   },
   lookupLawyer: {
@@ -90,6 +98,7 @@ export const DIRECTORY_ROUTES = {
     path: '/api/workflows',
     handler: 'workflows',
     access: 'signed-in',
+    query: PageQuery,
     response: WorkflowList,
   },
   getWorkflow: {
@@ -141,6 +150,7 @@ export const DIRECTORY_ROUTES = {
     path: '/api/folders',
     handler: 'folders',
     access: 'admin',
+    query: PageQuery,
     response: FolderList,
   },
   createFolder: {
@@ -171,6 +181,7 @@ export const DIRECTORY_ROUTES = {
     path: '/api/licenses',
     handler: 'licenses',
     access: 'signed-in',
+    query: LicenseByEmailQuery,
     response: LicenseLookupReply,
   },
   findLicenseByKey: {
@@ -186,6 +197,7 @@ export const DIRECTORY_ROUTES = {
     path: '/api/audit',
     handler: 'audit',
     access: 'admin',
+    query: AuditQuery,
     response: AuditPage,
   },
 } as const satisfies Record<string, RouteDefinition>;

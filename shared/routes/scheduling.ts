@@ -1,3 +1,4 @@
+import { PageQuery } from '../schemas/common';
 import {
   ExecuteWebhookReply,
   ExecuteWebhookRequest,
@@ -51,6 +52,7 @@ export const SCHEDULING_ROUTES = {
     path: '/api/workflows/{id}/executions',
     handler: 'executions',
     access: 'signed-in',
+    query: PageQuery,
     response: ExecutionList,
   },
 } as const satisfies Record<string, RouteDefinition>;

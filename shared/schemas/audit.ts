@@ -1,4 +1,4 @@
-import { z } from 'zod';
+import * as z from 'zod';
 
 import { IsoTimestamp } from './common';
 
@@ -9,5 +9,7 @@ export const AuditEntry = z.object({
   actorEmail: z.string(),
   action: z.string(),
   target: z.string(),
+  /** The target's name (and a lawyer's e-mail) when it happened; null in older entries. */
+  targetLabel: z.string().nullable(),
 });
 export type AuditEntry = z.infer<typeof AuditEntry>;

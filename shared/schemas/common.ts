@@ -1,5 +1,6 @@
-import { z } from 'zod';
+import * as z from 'zod';
 
+import { LIST_PAGE } from '../constants';
 import { MESSAGES } from '../messages';
 import { frenchIssueMessage } from './french-errors';
 
@@ -8,7 +9,18 @@ import { frenchIssueMessage } from './french-errors';
 z.config({ customError: frenchIssueMessage });
 
 /** The one shape of every error reply. */
-export const ErrorReply = z.object({ error: z.string() });
+export const ErrorReply = z.object({
+  error: z.string(),
+  /** Names the few errors a client acts on (the second factor asked again before a sensitive action). */
+  code: z.string().optional(),
+  /**
+   * A 409 of 'Nouvel avocat' (a save in create mode): the lawyer who already has that e-mail or
+   * licence key, so that the admin is asked before updating him.
+   */
+  existingLawyer: z
+    .object({ id: z.string(), firstName: z.string(), lastName: z.string(), email: z.string() })
+    .optional(),
+});
 export type ErrorReply = z.infer<typeof ErrorReply>;
 
 /** An ISO-8601 timestamp as the server writes them. */
@@ -44,3 +56,28 @@ export const HttpUrl = (message: string = MESSAGES.execution.invalidWebhookUrl) 
 /** A reply that only says whether the call worked. */
 export const SuccessReply = z.object({ success: z.boolean(), error: z.string().optional() });
 export type SuccessReply = z.infer<typeof SuccessReply>;
+
+/**
+ * The query of every list call: a page size (LIST_PAGE) and the opaque cursor the previous page
+ * answered with. The cursor is checked by the server against the list it belongs to.
+ */
+export const PageQuery = z.object({
+  limit: z.coerce
+    .number(MESSAGES.request.invalidLimit)
+    .int(MESSAGES.request.invalidLimit)
+    .min(1, MESSAGES.request.invalidLimit)
+    .max(LIST_PAGE.max, MESSAGES.request.invalidLimit)
+    .default(LIST_PAGE.default),
+  cursor: z
+    .string()
+    .min(1, MESSAGES.request.invalidCursor)
+    .max(2000, MESSAGES.request.invalidCursor)
+    .optional(),
+});
+export type PageQuery = z.input<typeof PageQuery>;
+
+/**
+ * The cursor of the next page, null on the last one. The server always sends it; a reply without
+ * it (an older server) reads as the last page.
+ */
+export const NextCursor = z.string().nullable().default(null);

@@ -1,9 +1,9 @@
-import { z } from 'zod';
+import * as z from 'zod';
 
 import { MESSAGES } from '../messages';
 import { AuditEntry } from './audit';
 import { License } from './billing';
-import { EmailAddress } from './common';
+import { EmailAddress, NextCursor, PageQuery } from './common';
 import { Folder } from './folder';
 import { Lawyer, LawyerInput } from './lawyer';
 import { LicenseKeyInput, LicenseType } from './session';
@@ -14,8 +14,8 @@ import { Workflow } from './workflow';
  * audit trail) that are not entities themselves. The entities live beside their own schemas.
  */
 
-/** GET /api/lawyers: every lawyer, newest first, without secrets. */
-export const LawyerList = z.object({ lawyers: z.array(Lawyer) });
+/** GET /api/lawyers: one page of lawyers, newest first, without secrets (query: PageQuery). */
+export const LawyerList = z.object({ lawyers: z.array(Lawyer), nextCursor: NextCursor });
 export type LawyerList = z.infer<typeof LawyerList>;
 
 /**
@@ -31,6 +31,20 @@ export const LawyerSaveRequest = LawyerInput.in.transform((input) => ({
 }));
 export type LawyerSaveRequest = z.input<typeof LawyerSaveRequest>;
 export type NormalizedLawyerSave = z.output<typeof LawyerSaveRequest>;
+
+/**
+ * PUT /api/lawyers (the admin's save). `createOnly` is 'Nouvel avocat': when the e-mail or the
+ * licence key already belongs to a lawyer, nothing is written and the reply is a 409 naming him
+ * (`existingLawyer`), so that the admin confirms before the spec's save rule updates him.
+ */
+export const AdminLawyerSaveRequest = LawyerInput.in
+  .extend({ createOnly: z.boolean().optional() })
+  .transform(({ createOnly, ...input }) => ({
+    ...LawyerSaveRequest.parse(input),
+    createOnly: createOnly === true,
+  }));
+export type AdminLawyerSaveRequest = z.input<typeof AdminLawyerSaveRequest>;
+export type NormalizedAdminLawyerSave = z.output<typeof AdminLawyerSaveRequest>;
 
 /** PUT /api/lawyers reply: the lawyer as saved and whether he was created (201) or updated (200). */
 export const LawyerSaveReply = z.object({ lawyer: Lawyer, created: z.boolean() });
@@ -65,12 +79,15 @@ export const ProfileReply = z.object({
 });
 export type ProfileReply = z.infer<typeof ProfileReply>;
 
-/** GET /api/workflows: newest first; an admin gets all, a lawyer or notary his own. */
-export const WorkflowList = z.object({ workflows: z.array(Workflow) });
+/**
+ * GET /api/workflows: one page, newest first (query: PageQuery); an admin pages through all, a
+ * lawyer or notary through his own.
+ */
+export const WorkflowList = z.object({ workflows: z.array(Workflow), nextCursor: NextCursor });
 export type WorkflowList = z.infer<typeof WorkflowList>;
 
-/** GET /api/folders: newest first. */
-export const FolderList = z.object({ folders: z.array(Folder) });
+/** GET /api/folders: one page, newest first (query: PageQuery). */
+export const FolderList = z.object({ folders: z.array(Folder), nextCursor: NextCursor });
 export type FolderList = z.infer<typeof FolderList>;
 
 /** GET /api/licenses query (spec: select by user_email and license_type). */
@@ -95,16 +112,10 @@ export type LicenseFindRequest = z.input<typeof LicenseFindRequest>;
 export const LicenseLookupReply = z.object({ license: License.nullable() });
 export type LicenseLookupReply = z.infer<typeof LicenseLookupReply>;
 
-/** The largest audit page; the default page size. */
-export const AUDIT_PAGE = { default: 50, max: 100 } as const;
-
-/** GET /api/audit query: a page size and the opaque cursor of the previous page. */
-export const AuditQuery = z.object({
-  limit: z.coerce.number().int().min(1).max(AUDIT_PAGE.max).default(AUDIT_PAGE.default),
-  cursor: z.string().min(1).max(2000).optional(),
-});
-export type AuditQuery = z.input<typeof AuditQuery>;
+/** GET /api/audit query: a page size and the opaque cursor of the previous page, as every list. */
+export const AuditQuery = PageQuery;
+export type AuditQuery = PageQuery;
 
 /** One page of the audit trail, newest first; `nextCursor` is null on the last page. */
-export const AuditPage = z.object({ entries: z.array(AuditEntry), nextCursor: z.string().nullable() });
+export const AuditPage = z.object({ entries: z.array(AuditEntry), nextCursor: NextCursor });
 export type AuditPage = z.infer<typeof AuditPage>;

@@ -1,4 +1,4 @@
-import { z } from 'zod';
+import * as z from 'zod';
 
 import { DEFAULT_GOOGLE_REDIRECT_URI, FORM_BOUNDS, LICENSE_KEY, REMINDER_FREQUENCY } from '../constants';
 import { MESSAGES } from '../messages';

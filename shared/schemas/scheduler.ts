@@ -1,6 +1,6 @@
-import { z } from 'zod';
+import * as z from 'zod';
 
-import { EntityId, IsoTimestamp } from './common';
+import { EntityId, IsoTimestamp, NextCursor } from './common';
 
 /** What started an execution. */
 export const ExecutionTrigger = z.enum(['schedule', 'manual', 'manual_force', 'redrive']);
@@ -78,8 +78,11 @@ export const Execution = z.object({
 });
 export type Execution = z.infer<typeof Execution>;
 
-/** The execution history of a workflow, newest first (GET /api/workflows/{id}/executions). */
-export const ExecutionList = z.object({ executions: z.array(Execution) });
+/**
+ * The execution history of a workflow, one page, newest first (GET /api/workflows/{id}/executions,
+ * query: PageQuery).
+ */
+export const ExecutionList = z.object({ executions: z.array(Execution), nextCursor: NextCursor });
 export type ExecutionList = z.infer<typeof ExecutionList>;
 
 /** A scheduler run as kept for /admin/settings: its result and what started it. */

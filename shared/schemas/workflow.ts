@@ -1,4 +1,4 @@
-import { z } from 'zod';
+import * as z from 'zod';
 
 import { FORM_BOUNDS, WORKFLOW_TYPES } from '../constants';
 import { MESSAGES } from '../messages';

@@ -89,7 +89,12 @@ describe('back office: lawyers, folders and automations', () => {
     await admin.getByRole('dialog').getByRole('button', { name: 'Créer' }).click();
     await admin.getByText('Dossier créé', { exact: true }).first().waitFor();
 
+    // 'Ajouter au Dossier' files existing automations; a new one is created from its dialog.
     await admin.getByRole('button', { name: 'Ajouter au Dossier' }).click();
+    await admin
+      .getByRole('dialog')
+      .getByRole('button', { name: 'Nouvelle automatisation dans ce dossier' })
+      .click();
     const dialog = admin.getByRole('dialog');
     await dialog.getByLabel('Nom', { exact: true }).fill(automationName);
     await dialog.getByLabel('Client (avocat)').click();

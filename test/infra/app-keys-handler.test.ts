@@ -3,8 +3,14 @@ import type { AddressInfo } from 'node:net';
 
 import type { CloudFormationCustomResourceDeleteEvent } from 'aws-lambda';
 import { afterEach, describe, expect, it } from 'vitest';
-import { generateStoredAppKeys, parseAppKeys } from '../../functions/security/app-keys';
-import { ensureAppKeys, handler, type KeysSecret } from '../../lib/constructs/app-keys-handler';
+import {
+  generateServerKey,
+  generateStoredAppKeys,
+  parseAppKeys,
+  parseServerKey,
+} from '../../functions/security/app-keys';
+import { createLicenseKeyVault } from '../../functions/security/license-key-vault';
+import { ensureServerKeys, handler, type KeysSecret } from '../../lib/constructs/app-keys-handler';
 
 /** An in-memory secret that records every write. */
 function memorySecret(initial: string | undefined): KeysSecret & { readonly writes: string[] } {
@@ -20,37 +26,74 @@ function memorySecret(initial: string | undefined): KeysSecret & { readonly writ
   };
 }
 
-describe('ensureAppKeys', () => {
-  it('replaces the placeholder password Secrets Manager creates with three 32-byte keys', async () => {
-    const secret = memorySecret('Xq8#placeholder-password-32chars');
+/** Three empty key secrets, as CloudFormation creates them (its placeholder password in each). */
+function keySecrets() {
+  return {
+    sessionSigning: memorySecret('Xq8#placeholder-password-32chars'),
+    licenseHash: memorySecret('Yq8#placeholder-password-32chars'),
+    licenseEncryption: memorySecret(undefined),
+  };
+}
 
-    const written = await ensureAppKeys(secret);
+describe('ensureServerKeys', () => {
+  it('generates three distinct 32-byte keys on a fresh deployment (the old secret holds a placeholder)', async () => {
+    const secrets = keySecrets();
 
-    expect(written).toBe(true);
-    expect(secret.writes).toHaveLength(1);
-    const keys = parseAppKeys(secret.writes[0]!);
-    expect(
-      [keys.sessionSigningKey, keys.licenseHashKey, keys.licenseEncryptionKey].map((k) => k.length),
-    ).toEqual([32, 32, 32]);
-    expect(new Set(Object.values(JSON.parse(secret.writes[0]!) as Record<string, string>)).size).toBe(3);
+    const origins = await ensureServerKeys(secrets, memorySecret('Zq8#placeholder-password-32chars'));
+
+    expect(origins).toEqual({
+      sessionSigning: 'generated',
+      licenseHash: 'generated',
+      licenseEncryption: 'generated',
+    });
+    const keys = Object.values(secrets).map((secret) => parseServerKey(secret.writes[0]!));
+    expect(keys.map((key) => key.length)).toEqual([32, 32, 32]);
+    expect(new Set(keys.map((key) => Buffer.from(key).toString('hex'))).size).toBe(3);
   });
 
-  it('never rewrites keys that are already valid', async () => {
-    const stored = JSON.stringify(generateStoredAppKeys());
-    const secret = memorySecret(stored);
+  it('migrates each key from the combined secret of an earlier deployment, unchanged', async () => {
+    const stored = generateStoredAppKeys();
+    const secrets = keySecrets();
+    const legacy = memorySecret(JSON.stringify(stored));
 
-    const written = await ensureAppKeys(secret);
+    const origins = await ensureServerKeys(secrets, legacy);
 
-    expect(written).toBe(false);
-    expect(secret.writes).toEqual([]);
+    expect(origins).toEqual({
+      sessionSigning: 'migrated',
+      licenseHash: 'migrated',
+      licenseEncryption: 'migrated',
+    });
+    expect(secrets.sessionSigning.writes).toEqual([stored.sessionSigningKey]);
+    expect(secrets.licenseHash.writes).toEqual([stored.licenseHashKey]);
+    expect(secrets.licenseEncryption.writes).toEqual([stored.licenseEncryptionKey]);
+    expect(legacy.writes).toEqual([]);
+    // Every stored hash and cipher still matches: the vault over the split keys is the old one.
+    const before = createLicenseKeyVault(parseAppKeys(JSON.stringify(stored)));
+    const after = createLicenseKeyVault({
+      licenseHashKey: parseServerKey(secrets.licenseHash.writes[0]!),
+      licenseEncryptionKey: parseServerKey(secrets.licenseEncryption.writes[0]!),
+    });
+    expect(after.hash('NOTARY-ABCD2345')).toBe(before.hash('NOTARY-ABCD2345'));
+    expect(after.decrypt(before.encrypt('NOTARY-ABCD2345'))).toBe('NOTARY-ABCD2345');
   });
 
-  it('writes keys into an empty secret', async () => {
-    const secret = memorySecret(undefined);
+  it('never rewrites a key that is already valid, even if the combined secret differs', async () => {
+    const current = generateServerKey();
+    const secrets = { ...keySecrets(), licenseHash: memorySecret(current) };
 
-    await ensureAppKeys(secret);
+    const origins = await ensureServerKeys(secrets, memorySecret(JSON.stringify(generateStoredAppKeys())));
 
-    expect(() => parseAppKeys(secret.writes[0]!)).not.toThrow();
+    expect(origins.licenseHash).toBe('kept');
+    expect(secrets.licenseHash.writes).toEqual([]);
+  });
+
+  it('generates keys without a combined secret at all', async () => {
+    const secrets = keySecrets();
+
+    await ensureServerKeys(secrets, undefined);
+
+    for (const secret of Object.values(secrets))
+      expect(() => parseServerKey(secret.writes[0]!)).not.toThrow();
   });
 });
 
@@ -86,7 +129,7 @@ describe('handler', () => {
       ResourceType: 'Custom::AppKeys',
       ResourceProperties: {
         ServiceToken: 'arn:aws:lambda:eu-west-3:123456789012:function:generator',
-        SecretId: 'arn:aws:secretsmanager:eu-west-3:123456789012:secret:keys-AbCdEf',
+        LicenseHashKey: 'arn:aws:secretsmanager:eu-west-3:123456789012:secret:keys-AbCdEf',
       },
     };
 

@@ -1,11 +1,11 @@
 import { Stack } from 'aws-cdk-lib';
 import { Match, Template } from 'aws-cdk-lib/assertions';
 import * as lambda from 'aws-cdk-lib/aws-lambda';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { beforeAll, describe, expect, it } from 'vitest';
 
-import { BILLING_ENVIRONMENT } from '../../functions/runtime/billing-ports';
+import { ENVIRONMENT } from '../../functions/runtime/environment';
 import { Billing } from '../../lib/constructs/billing';
-import { createSiteFixture, createTestApp, createTestStack, TEST_ENV } from './support';
+import { createTestApp, TEST_ENV } from './support';
 
 const SENDER = 'licences@cabinet.example';
 
@@ -40,8 +40,9 @@ describe('Billing', () => {
     billing = new Billing(stack, 'Billing', { mailFrom: SENDER });
     checkout = bareFunction(stack, 'Checkout');
     webhook = bareFunction(stack, 'Webhook');
-    billing.bind(checkout, 'https://site.example');
-    billing.bind(webhook, 'https://site.example', { webhook: true, mail: true });
+    billing.grantPayments(checkout, 'https://site.example', 'api');
+    billing.grantPayments(webhook, 'https://site.example', 'webhook');
+    billing.grantMail(webhook);
     template = Template.fromStack(stack);
   });
 
@@ -60,10 +61,10 @@ describe('Billing', () => {
     template.hasResourceProperties('AWS::Lambda::Function', {
       Environment: {
         Variables: {
-          [BILLING_ENVIRONMENT.stripeSecretKeyArn]: {
+          [ENVIRONMENT.stripeSecretKeyArn]: {
             Ref: stack.getLogicalId(billing.stripeSecretKey.node.defaultChild as never),
           },
-          [BILLING_ENVIRONMENT.publicBaseUrl]: 'https://site.example',
+          [ENVIRONMENT.publicBaseUrl]: 'https://site.example',
         },
       },
     });
@@ -100,7 +101,7 @@ describe('Billing', () => {
   it('asks for no deployment parameter: the sender is a checked context value', () => {
     expect(template.toJSON().Parameters ?? {}).not.toHaveProperty('MailFrom');
     template.hasResourceProperties('AWS::Lambda::Function', {
-      Environment: { Variables: Match.objectLike({ [BILLING_ENVIRONMENT.mailFrom]: SENDER }) },
+      Environment: { Variables: Match.objectLike({ [ENVIRONMENT.mailFrom]: SENDER }) },
     });
   });
 
@@ -110,46 +111,5 @@ describe('Billing', () => {
     expect(() => new Billing(other, 'Billing', { mailFrom: 'Cabinet <licences@cabinet.example>' })).toThrow(
       /mailFrom must be a bare e-mail address/,
     );
-  });
-});
-
-describe('billing in the stack', () => {
-  let template: Template;
-  let removeSite: () => Promise<void>;
-
-  beforeAll(async () => {
-    const site = await createSiteFixture();
-    removeSite = site.remove;
-    template = Template.fromStack(createTestStack(site.dir));
-  });
-
-  afterAll(async () => {
-    await removeSite();
-  });
-
-  it('serves the Stripe webhook without session authorisation', () => {
-    template.hasResourceProperties('AWS::ApiGatewayV2::Route', {
-      RouteKey: 'POST /api/stripe-webhook',
-      AuthorizationType: 'NONE',
-      AuthorizerId: Match.absent(),
-    });
-  });
-
-  it('gives the webhook function the signing secret and the sender, and the checkout function neither', () => {
-    const functions = Object.values(template.findResources('AWS::Lambda::Function')).map(
-      (fn) =>
-        fn.Properties as { Description?: string; Environment?: { Variables?: Record<string, unknown> } },
-    );
-    const variablesOf = (handler: string) =>
-      functions.find((fn) => fn.Description === `Appel ${handler} de l’API`)?.Environment?.Variables ?? {};
-
-    expect(variablesOf('stripe-webhook')).toMatchObject({
-      [BILLING_ENVIRONMENT.stripeWebhookSecretArn]: expect.anything(),
-      [BILLING_ENVIRONMENT.mailFrom]: expect.anything(),
-      [BILLING_ENVIRONMENT.publicBaseUrl]: expect.anything(),
-    });
-    expect(variablesOf('create-checkout')).toHaveProperty(BILLING_ENVIRONMENT.stripeSecretKeyArn);
-    expect(variablesOf('create-checkout')).not.toHaveProperty(BILLING_ENVIRONMENT.stripeWebhookSecretArn);
-    expect(variablesOf('create-checkout')).not.toHaveProperty(BILLING_ENVIRONMENT.mailFrom);
   });
 });

@@ -16,7 +16,7 @@ beforeAll(async () => {
   const site = await createSiteFixture();
   removeSite = site.remove;
   // The template alone: the functions are bundled (and so proven to bundle) by billing.test.ts.
-  stack = createTestStack(site.dir, { bundle: false });
+  stack = createTestStack(site.dir);
   Aspects.of(stack).add(new AwsSolutionsChecks({ verbose: true }));
   Aspects.of(stack).add(new ServerlessChecks({ verbose: true }));
   annotations = Annotations.fromStack(stack);

@@ -22,10 +22,9 @@ describe('operations', () => {
     const site = await createSiteFixture();
     removeSite = site.remove;
     // Templates only: the functions' bundles are not looked at here.
-    prod = createTestStack(site.dir, { bundle: false });
+    prod = createTestStack(site.dir);
     prodTemplate = Template.fromStack(prod);
     dev = createTestStack(site.dir, {
-      bundle: false,
       settings: settingsFrom({ mailFrom: 'licences@cabinet.example' }),
     });
     devTemplate = Template.fromStack(dev);
@@ -111,12 +110,12 @@ describe('operations', () => {
       }
     });
 
-    it('keeps logs three months in prod and one week in dev', () => {
+    it('keeps logs 30 days in prod (spec §9, /privacy) and one week in dev', () => {
       const retentions = (template: Template) =>
         new Set(
           resourcesOf(template, 'AWS::Logs::LogGroup').map(([, group]) => group.Properties.RetentionInDays),
         );
-      expect(retentions(prodTemplate)).toEqual(new Set([90]));
+      expect(retentions(prodTemplate)).toEqual(new Set([30]));
       expect(retentions(devTemplate)).toEqual(new Set([7]));
     });
 

@@ -10,8 +10,6 @@ import type { CfnSecret } from 'aws-cdk-lib/aws-secretsmanager';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 
 import { TABLE_DEFINITION } from '../../functions/data/table-definition';
-import { HANDLER_BINDINGS } from '../../lib/constructs/api';
-import { BILLING_FUNCTIONS } from '../../lib/constructs/billing';
 import { CONTENT_SECURITY_POLICY } from '../../lib/site-headers';
 import { handlerNames, ROUTES, type RouteDefinition, routeKey } from '../../shared/routes';
 import { createSiteFixture, createTestStack, TEST_ENV } from './support';
@@ -23,7 +21,6 @@ type Resource = {
 };
 type Statement = { readonly Action: string | string[]; readonly Resource: unknown };
 
-const READ_ONLY_ACTIONS = ['dynamodb:GetItem', 'dynamodb:BatchGetItem', 'dynamodb:Query'];
 const asArray = <T>(value: T | T[]): T[] => (Array.isArray(value) ? value : [value]);
 
 let stack: Stack;
@@ -35,7 +32,7 @@ beforeAll(async () => {
   const site = await createSiteFixture();
   removeSite = site.remove;
   // The template alone: the functions are bundled (and so proven to bundle) by billing.test.ts.
-  stack = createTestStack(site.dir, { bundle: false });
+  stack = createTestStack(site.dir);
   template = Template.fromStack(stack);
   resources = template.toJSON().Resources;
 });
@@ -56,15 +53,6 @@ function functionIdOf(handler: string): string {
   return stack.getLogicalId(fn.node.defaultChild as CfnFunction);
 }
 
-/** Every statement of the inline policies attached to the role of a function. */
-function statementsOf(functionId: string): Statement[] {
-  const role = (propertiesOf(functionId).Role as { 'Fn::GetAtt': [string, string] })['Fn::GetAtt'][0];
-  return Object.values(resources)
-    .filter((r) => r.Type === 'AWS::IAM::Policy')
-    .filter((r) => (r.Properties.Roles as { Ref: string }[]).some((ref) => ref.Ref === role))
-    .flatMap((r) => (r.Properties.PolicyDocument as { Statement: Statement[] }).Statement);
-}
-
 function allStatements(): Statement[] {
   return Object.values(resources).flatMap((r) => {
     if (r.Type === 'AWS::IAM::Policy')
@@ -80,27 +68,19 @@ function allStatements(): Statement[] {
 const httpApiId = () =>
   stack.getLogicalId(stack.node.findChild('Api').node.findChild('HttpApi').node.defaultChild as CfnApi);
 
+const keySecretId = (id: string) =>
+  stack.getLogicalId(stack.node.findChild('AppKeys').node.findChild(id).node.defaultChild as CfnSecret);
+
 const apiCachePolicyId = () =>
   stack.getLogicalId(
     stack.node.findChild('Site').node.findChild('ApiCompression').node
       .defaultChild as cloudfront.CfnCachePolicy,
   );
 
-const appKeysSecretId = () =>
-  stack.getLogicalId(stack.node.findChild('AppKeys').node.findChild('Secret').node.defaultChild as CfnSecret);
-
 const originVerifySecretId = () =>
   stack.getLogicalId(
     stack.node.findChild('OriginVerify').node.findChild('Secret').node.defaultChild as CfnSecret,
   );
-
-const signingSecretId = () =>
-  stack.getLogicalId(
-    stack.node.findChild('WebhookDelivery').node.findChild('SigningSecret').node.defaultChild as CfnSecret,
-  );
-
-const billingSecretId = (id: 'StripeSecretKey' | 'StripeWebhookSecret') =>
-  stack.getLogicalId(stack.node.findChild('Billing').node.findChild(id).node.defaultChild as CfnSecret);
 
 describe('data table', () => {
   it('is keyed, indexed and expired as TABLE_DEFINITION says', () => {
@@ -142,7 +122,6 @@ describe('functions', () => {
         Architectures: ['arm64'],
         Handler: 'index.handler',
         TracingConfig: { Mode: 'Active' },
-        Environment: { Variables: expect.objectContaining({ NODE_OPTIONS: '--enable-source-maps' }) },
       });
     }
     // The handlers, the app-keys generator, CDK's BucketDeployment function, the webhook worker,
@@ -150,22 +129,11 @@ describe('functions', () => {
     template.resourceCountIs('AWS::Lambda::Function', handlerNames().length + 5);
   });
 
-  it('gives every handler TABLE_NAME and APP_KEYS_SECRET_ARN', () => {
-    for (const name of handlerNames()) {
-      expect(propertiesOf(functionIdOf(name)).Environment).toMatchObject({
-        Variables: {
-          TABLE_NAME: { Ref: expect.stringMatching(/^DataTable/) },
-          APP_KEYS_SECRET_ARN: { Ref: appKeysSecretId() },
-        },
-      });
-    }
-  });
-
-  it('keeps every function log for the prod stage’s three months in its own log group', () => {
+  it('keeps every function log for the prod stage’s 30 days (spec §9) in its own log group', () => {
     for (const name of handlerNames()) {
       const logGroup = (propertiesOf(functionIdOf(name)).LoggingConfig as { LogGroup: { Ref: string } })
         .LogGroup.Ref;
-      expect(propertiesOf(logGroup)).toMatchObject({ RetentionInDays: 90 });
+      expect(propertiesOf(logGroup)).toMatchObject({ RetentionInDays: 30 });
     }
   });
 });
@@ -176,66 +144,6 @@ describe('permissions', () => {
     expect(actions).toContain('dynamodb:Query');
     expect(actions).not.toContain('dynamodb:Scan');
     expect(actions.filter((action) => action === '*' || action.endsWith(':*'))).toEqual([]);
-  });
-
-  it('grants each handler the table access its bindings declare', () => {
-    for (const name of handlerNames()) {
-      const actions = statementsOf(functionIdOf(name))
-        .flatMap((statement) => asArray(statement.Action))
-        .filter((action) => action.startsWith('dynamodb:'));
-      if (HANDLER_BINDINGS[name]?.table === 'read') {
-        expect(new Set(actions), name).toEqual(new Set(READ_ONLY_ACTIONS));
-      } else {
-        expect(actions, name).toEqual(
-          expect.arrayContaining(['dynamodb:PutItem', 'dynamodb:ConditionCheckItem']),
-        );
-      }
-    }
-  });
-
-  it('lets the handlers read the app-keys secret, plus the origin, lawyer and Stripe secrets where declared', () => {
-    const refOf = (id: string) => JSON.stringify({ Ref: id });
-    for (const name of handlerNames()) {
-      const secretStatements = statementsOf(functionIdOf(name)).filter((statement) =>
-        asArray(statement.Action).some((action) => action.startsWith('secretsmanager:')),
-      );
-      // CDK merges statements with the same actions: look at each resource on its own.
-      const readOnly = secretStatements.filter(
-        (s) => JSON.stringify(asArray(s.Action)) === '["secretsmanager:GetSecretValue"]',
-      );
-      const readable = readOnly.flatMap((s) =>
-        asArray(s.Resource).map((resource) => JSON.stringify(resource)),
-      );
-      // Every handler checks the origin secret: only CloudFront reaches the API.
-      const expected = [refOf(appKeysSecretId()), refOf(originVerifySecretId())];
-      // Manual runs sign their webhook call like the worker does.
-      if (name === 'execute-webhook') expected.push(refOf(signingSecretId()));
-      expect(new Set(readable), name).toEqual(new Set(expected));
-      // Stripe's secrets (read with DescribeSecret too): the API key for every billing call, the
-      // webhook signing secret for the webhook alone, nothing for any other function.
-      const stripeReads = secretStatements.filter((s) =>
-        asArray(s.Action).includes('secretsmanager:DescribeSecret'),
-      );
-      const billing = BILLING_FUNCTIONS[name];
-      const expectedStripe = billing
-        ? [refOf(billingSecretId('StripeSecretKey'))].concat(
-            billing.webhook ? [refOf(billingSecretId('StripeWebhookSecret'))] : [],
-          )
-        : [];
-      expect(
-        new Set(stripeReads.flatMap((s) => asArray(s.Resource).map((resource) => JSON.stringify(resource)))),
-        name,
-      ).toEqual(new Set(expectedStripe));
-      const others = secretStatements.filter((s) => !readOnly.includes(s) && !stripeReads.includes(s));
-      if (HANDLER_BINDINGS[name]?.lawyerSecrets) {
-        expect(others, name).toHaveLength(1);
-        expect(JSON.stringify(others[0]?.Resource)).toContain(
-          ':secret:AssistantJuridique-prod/lawyer-secrets/*',
-        );
-      } else {
-        expect(others, name).toEqual([]);
-      }
-    }
   });
 
   it('has CloudFront send the origin secret to the API through a dynamic reference, never in clear', () => {
@@ -249,30 +157,21 @@ describe('permissions', () => {
     expect(JSON.stringify(headers[0]?.HeaderValue)).toContain(originVerifySecretId());
   });
 
-  it('gives the app-keys generator read and write on that one secret', () => {
-    template.hasResourceProperties('AWS::IAM::Policy', {
-      PolicyDocument: {
-        Statement: Match.arrayWith([
-          {
-            Action: ['secretsmanager:GetSecretValue', 'secretsmanager:PutSecretValue'],
-            Effect: 'Allow',
-            Resource: { Ref: appKeysSecretId() },
-          },
-        ]),
-      },
-    });
-  });
+  // What each function is granted, against its declaration: test/infra/needs.test.ts.
 });
 
-describe('app keys', () => {
-  it('is one retained secret, filled by the Custom::AppKeys resource', () => {
-    template.hasResource('AWS::SecretsManager::Secret', { DeletionPolicy: 'Retain' });
-    template.hasResourceProperties('Custom::AppKeys', { SecretId: { Ref: appKeysSecretId() } });
+describe('server keys', () => {
+  it('are three retained secrets beside the combined one of earlier deployments, filled by Custom::AppKeys', () => {
+    const retained = Object.entries(template.findResources('AWS::SecretsManager::Secret')).filter(
+      ([id, secret]) => id.startsWith('AppKeys') && secret.DeletionPolicy === 'Retain',
+    );
+    expect(retained).toHaveLength(4);
+    template.resourceCountIs('Custom::AppKeys', 1);
   });
 
-  it('deploys the handlers after the keys are written', () => {
+  it('deploys the functions that read a key after the keys are written', () => {
     const keys = Object.keys(template.findResources('Custom::AppKeys'))[0]!;
-    for (const name of handlerNames()) {
+    for (const name of handlerNames().filter((handler) => handler !== 'create-checkout')) {
       expect(template.toJSON().Resources[functionIdOf(name)].DependsOn, name).toContain(keys);
     }
   });
@@ -286,6 +185,14 @@ describe('HTTP API', () => {
     for (const route of routes) {
       template.hasResourceProperties('AWS::ApiGatewayV2::Route', { RouteKey: routeKey(route) });
     }
+  });
+
+  it('serves the Stripe webhook without session authorisation', () => {
+    template.hasResourceProperties('AWS::ApiGatewayV2::Route', {
+      RouteKey: 'POST /api/stripe-webhook',
+      AuthorizationType: 'NONE',
+      AuthorizerId: Match.absent(),
+    });
   });
 
   it("sends each route to its handler's function", () => {
@@ -429,14 +336,15 @@ describe('site', () => {
     });
   });
 
-  it('publishes /config.json with the API on the same origin', async () => {
+  it("publishes /config.json with the API on the same origin and the stack's region (for /privacy)", async () => {
     const outdir = (stack.node.root as App).outdir;
     const assets = (await readdir(outdir)).filter((entry) => entry.startsWith('asset.'));
     const configs = await Promise.all(
       assets.map((asset) => readFile(join(outdir, asset, 'config.json'), 'utf8').catch(() => undefined)),
     );
     expect(configs.filter((config) => config !== undefined).map((config) => JSON.parse(config!))).toEqual([
-      { apiBaseUrl: '' },
+      // The region is the deployment's, filled in at deploy time (a CloudFormation reference here).
+      { apiBaseUrl: '', hostingRegion: expect.any(String) },
     ]);
   });
 
@@ -454,7 +362,8 @@ describe('site', () => {
     const data = /<script id="runtime-config" type="application\/json">([^<]*)<\/script>/.exec(
       written[0]!.page,
     );
-    expect(JSON.parse(data?.[1] ?? '')).toEqual({ apiBaseUrl: '' });
+    // The region is the deployment's, filled in at deploy time (a deploy-time marker here).
+    expect(JSON.parse(data?.[1] ?? '')).toEqual({ apiBaseUrl: '', hostingRegion: expect.any(String) });
     // The shell deployment extracts its sources in order: the page with its settings comes last.
     const shell = Object.values(resources).find(
       (resource) =>
@@ -468,11 +377,14 @@ describe('site', () => {
 });
 
 describe('outputs', () => {
-  it('gives the site URL, the table name, the app-keys secret ARN, the alarm topic and the dashboard', () => {
-    for (const output of ['SiteUrl', 'TableName', 'AppKeysSecretArn', 'AlarmTopicArn', 'DashboardName']) {
+  it('gives the site URL, the table name, the key secrets the admin-licence command reads, the alarm topic and the dashboard', () => {
+    for (const output of ['SiteUrl', 'TableName', 'AlarmTopicArn', 'DashboardName']) {
       template.hasOutput(output, { Value: Match.anyValue() });
     }
-    template.hasOutput('AppKeysSecretArn', { Value: { Ref: appKeysSecretId() } });
+    template.hasOutput('LicenseHashKeySecretArn', { Value: { Ref: keySecretId('LicenseHashKey') } });
+    template.hasOutput('LicenseEncryptionKeySecretArn', {
+      Value: { Ref: keySecretId('LicenseEncryptionKey') },
+    });
   });
 
   it('no longer advertises the execute-api address: only CloudFront reaches the API', () => {

@@ -24,17 +24,16 @@ export const settingsFrom = (context: Readonly<Record<string, unknown>>): StageS
   stageSettings((key) => context[key]);
 
 /**
- * An app with the feature flags of `cdk.json`, so tests synthesize what `cdk synth` does.
- * `bundle: false` skips esbuild (the functions get a placeholder asset), for tests that only read
- * the template: bundling every function is most of a synthesis' time.
+ * An app with the feature flags of `cdk.json`, so tests synthesize what `cdk synth` does — except
+ * bundling: `aws:cdk:bundling-stacks` empty skips esbuild for every function (most of the infra
+ * tests' time). The bundles themselves are built and measured once, by `bundles.test.ts`, with
+ * the same settings (`lib/constructs/bundling.ts`).
  */
-export function createTestApp(options: { readonly bundle?: boolean } = {}): App {
+export function createTestApp(): App {
   const { context } = JSON.parse(readFileSync(repositoryPath('cdk.json'), 'utf8')) as {
     context: Record<string, unknown>;
   };
-  return new App({
-    context: { ...context, ...(options.bundle === false ? { 'aws:cdk:bundling-stacks': [] } : {}) },
-  });
+  return new App({ context: { ...context, 'aws:cdk:bundling-stacks': [] } });
 }
 
 /** A built-SPA stand-in: index.html and one hashed asset, in a fresh temporary directory. */
@@ -55,16 +54,13 @@ export async function createSiteFixture(): Promise<{
   return { dir, remove: () => rm(dir, { recursive: true, force: true }) };
 }
 
-/**
- * The prod stack over the real handlers (bundled by esbuild unless `bundle: false`) and the given
- * site directory.
- */
+/** The prod stack over the real handlers (not bundled, see `createTestApp`) and the given site directory. */
 export function createTestStack(
   siteDir: string,
-  options: { readonly settings?: StageSettings; readonly bundle?: boolean } = {},
+  options: { readonly settings?: StageSettings } = {},
 ): AssistantJuridiqueStack {
   const settings = options.settings ?? settingsFrom(PROD_CONTEXT);
-  return new AssistantJuridiqueStack(createTestApp({ bundle: options.bundle }), settings.stackName, {
+  return new AssistantJuridiqueStack(createTestApp(), settings.stackName, {
     siteDir,
     settings,
     env: TEST_ENV,

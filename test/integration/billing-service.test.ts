@@ -403,7 +403,7 @@ describe('BillingService', () => {
       const newEmail = uniqueEmail('nouvelle');
 
       // Act
-      const reply = await service.updateLicenseEmail(vault.decrypt(license.keyCiphertext), newEmail);
+      const reply = await service.updateLicenseEmail(license.keyHash, newEmail);
 
       // Assert
       expect(reply).toEqual({ success: true });
@@ -412,7 +412,7 @@ describe('BillingService', () => {
 
     it('refuses an unknown key with the French message', async () => {
       // Act
-      const attempt = service.updateLicenseEmail('NOTARY-INCONNUE', uniqueEmail('x'));
+      const attempt = service.updateLicenseEmail(vault.hash('NOTARY-INCONNUE'), uniqueEmail('x'));
 
       // Assert
       await expect(attempt).rejects.toBeInstanceOf(NotFoundError);

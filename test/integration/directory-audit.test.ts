@@ -132,6 +132,6 @@ describe('audit trail (GET /api/audit)', () => {
   it('says which request was wrong in French for a foreign cursor', async () => {
     const { body } = await callRoute(app, 'listAudit', { token: admin, query: { cursor: 'pas-un-curseur' } });
 
-    expect(body).toEqual({ error: MESSAGES.request.invalid });
+    expect(body).toEqual({ error: MESSAGES.request.invalidCursor });
   });
 });

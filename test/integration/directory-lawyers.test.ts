@@ -179,6 +179,32 @@ describe('lawyers API', () => {
       expect(moved.body.lawyerEmail).toBe(newEmail);
     });
 
+    it.each([
+      ['e-mail', (lawyer: { email: string }) => ({ email: lawyer.email.toUpperCase() })],
+      ['licence key', (lawyer: { licenseKey: string | null }) => ({ licenseKey: lawyer.licenseKey })],
+    ])(
+      "'Nouvel avocat' (createOnly) with an existing lawyer's %s writes nothing and names him (409)",
+      async (_, same) => {
+        const created = (await save(lawyerFields({ firstName: 'Hélène' }))).body.lawyer;
+
+        const { statusCode, body } = await save({
+          ...lawyerFields({ firstName: 'Autre', officeName: 'Autre étude', ...same(created) }),
+          createOnly: true,
+        });
+
+        expect(statusCode).toBe(409);
+        expect(body).toEqual({
+          error: MESSAGES.lawyerSave.alreadyExists('Hélène', 'Martin', created.email),
+          existingLawyer: { id: created.id, firstName: 'Hélène', lastName: 'Martin', email: created.email },
+        });
+        const stored = await callRoute<Lawyer>(app, 'getLawyer', {
+          token: admin,
+          params: { id: created.id },
+        });
+        expect(stored.body).toMatchObject({ firstName: 'Hélène', officeName: created.officeName });
+      },
+    );
+
     it("refuses one lawyer's e-mail with another lawyer's licence key", async () => {
       const first = (await save(lawyerFields())).body.lawyer;
       const second = (await save(lawyerFields())).body.lawyer;

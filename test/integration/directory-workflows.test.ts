@@ -1,4 +1,4 @@
-import { GetCommand, PutCommand } from '@aws-sdk/lib-dynamodb';
+import { PutCommand } from '@aws-sdk/lib-dynamodb';
 import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
 
 import { workflowKey } from '../../functions/data/keys';
@@ -159,6 +159,44 @@ describe('workflows API', () => {
       expect(refused).toMatchObject({ statusCode: 400, body: { error: MESSAGES.workflow.unknownLawyer } });
     });
 
+    describe('scheduling across an edit', () => {
+      const scheduled = async () => {
+        const workflow = (await create()).body;
+        await callRoute(app, 'toggleWorkflowScheduling', { token: admin, params: { id: workflow.id } });
+        return workflow;
+      };
+      const edit = (id: string, body: Record<string, unknown>) =>
+        callRoute<Workflow>(app, 'updateWorkflow', { token: admin, params: { id }, body });
+
+      it('keeps a running schedule when the name, description, type or folder change', async () => {
+        const workflow = await scheduled();
+
+        const { body } = await edit(workflow.id, {
+          ...workflowFields(owner.email, { name: 'Relance corrigée' }),
+          webhookUrl: workflow.webhookUrl,
+          type: 'client_reminder',
+        });
+
+        expect(body.cronSettings).toMatchObject({ enabled: true, interval: 1 });
+      });
+
+      it.each([
+        ['a new webhook address', () => ({ webhookUrl: 'https://n8n.cabinet.fr/webhook/ailleurs' })],
+        ['a new owner', () => ({ lawyerEmail: stranger.email })],
+      ])('stops it on %s, and an explicit cronEnabled wins', async (_, changes) => {
+        const workflow = await scheduled();
+
+        const stopped = await edit(workflow.id, changes());
+        const forced = await edit(workflow.id, {
+          webhookUrl: 'https://n8n.cabinet.fr/webhook/encore-ailleurs',
+          cronEnabled: true,
+        });
+
+        expect(stopped.body.cronSettings.enabled).toBe(false);
+        expect(forced.body.cronSettings.enabled).toBe(true);
+      });
+    });
+
     it('answers 404 for a workflow that does not exist', async () => {
       const { statusCode, body } = await callRoute(app, 'updateWorkflow', {
         token: admin,
@@ -172,7 +210,7 @@ describe('workflows API', () => {
   });
 
   describe('DELETE /api/workflows/{id}', () => {
-    it('deletes a workflow with its execution history', async () => {
+    it('deletes a workflow at once; its history is out of reach and left to the TTL', async () => {
       const workflow = (await create()).body;
       const execution = { PK: workflowKey(workflow.id).PK, SK: 'EXECUTION#2026-11-22T10:00:00.000Z#1' };
       await app.table.doc.send(new PutCommand({ TableName: app.table.name, Item: { ...execution } }));
@@ -184,12 +222,13 @@ describe('workflows API', () => {
 
       expect(statusCode).toBe(200);
       expect(body).toEqual({ success: true });
-      const { Item } = await app.table.doc.send(
-        new GetCommand({ TableName: app.table.name, Key: execution }),
-      );
-      expect(Item).toBeUndefined();
       const again = await callRoute(app, 'getWorkflow', { token: admin, params: { id: workflow.id } });
       expect(again.statusCode).toBe(404);
+      const history = await callRoute(app, 'workflowExecutions', {
+        token: admin,
+        params: { id: workflow.id },
+      });
+      expect(history.statusCode).toBe(404);
     });
   });
 

@@ -57,7 +57,7 @@ describe('FolderRepository', () => {
       const mine = new Set([oldest.id, newest.id, middle.id]);
 
       // Act
-      const listed = await folders.list();
+      const listed = (await folders.page(100)).items;
 
       // Assert
       expect(listed.filter((folder) => mine.has(folder.id))).toEqual([newest, middle, oldest]);
@@ -112,7 +112,7 @@ describe('FolderRepository', () => {
 
       // Assert
       expect(await folders.getById(folder.id)).toBeNull();
-      expect((await folders.list()).map((listed) => listed.id)).not.toContain(folder.id);
+      expect((await folders.page(100)).items.map((listed) => listed.id)).not.toContain(folder.id);
     });
   });
 });

@@ -3,9 +3,9 @@ import { randomUUID } from 'node:crypto';
 import fc from 'fast-check';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { z } from 'zod';
-
+import { API_HANDLERS } from '../../functions/handlers';
 import type { ApiHandler } from '../../functions/http/api-event';
-import { HANDLER_FACTORIES } from '../../functions/registry';
+import type { HandlerName } from '../../functions/needs';
 import { ROUTES, type RouteDefinition, routePath } from '../../shared/routes';
 import { apiEvent, invoke } from '../support/app';
 import { type BillingTestbed, startBillingTestbed } from '../support/billing';
@@ -113,12 +113,10 @@ describe('generated bodies against every route', () => {
     await bed?.stop();
   });
 
-  const handlerOf = (route: RouteDefinition) => {
+  const handlerOf = (route: RouteDefinition & { handler: HandlerName }): ApiHandler => {
     let handler = handlers.get(route.handler);
     if (!handler) {
-      const factory = HANDLER_FACTORIES[route.handler];
-      if (!factory) throw new Error(`Aucun handler pour ${route.handler}`);
-      handler = factory(bed.deps);
+      handler = API_HANDLERS[route.handler](bed.deps);
       handlers.set(route.handler, handler);
     }
     return handler;
@@ -133,7 +131,7 @@ describe('generated bodies against every route', () => {
     return undefined;
   };
 
-  const routes = Object.entries(ROUTES as Record<string, RouteDefinition>);
+  const routes = Object.entries(ROUTES as Record<string, RouteDefinition & { handler: HandlerName }>);
 
   it(`answers ${BODIES_PER_ROUTE} generated bodies per route (${routes.length} routes) without a 5xx or a leak`, {
     timeout: 300_000,

@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
 
-import { HANDLER_FACTORIES } from '../../functions/registry';
+import { API_HANDLERS } from '../../functions/handlers';
 import { MESSAGES } from '../../shared/messages';
 import { ROUTES, type RouteDefinition } from '../../shared/routes';
 import { apiEvent, createTestApp, disposeTestApp, invoke, type TestApp } from '../support/app';
@@ -29,12 +29,11 @@ describe('origin secret', () => {
     await disposeTestApp(app);
   });
 
-  const routes = Object.entries(ROUTES as Readonly<Record<string, RouteDefinition>>);
+  const routes = Object.entries(ROUTES);
 
   it.each(routes)('refuses %s without the origin secret, even with a valid session', async (_name, route) => {
     // Arrange
-    const factory = HANDLER_FACTORIES[route.handler];
-    if (!factory) throw new Error(`No factory for ${route.handler}`);
+    const factory = API_HANDLERS[route.handler];
     const handler = factory({ ...app, originSecret: async () => ORIGIN_SECRET });
 
     // Act
@@ -61,7 +60,7 @@ describe('origin secret', () => {
 
   it('lets a request with the origin secret through to the route', async () => {
     // Arrange
-    const handler = HANDLER_FACTORIES[ROUTES.getProfile.handler]!({
+    const handler = API_HANDLERS[ROUTES.getProfile.handler]({
       ...app,
       originSecret: async () => ORIGIN_SECRET,
     });
@@ -82,7 +81,7 @@ describe('origin secret', () => {
 
   it('checks nothing where no origin secret exists (the local runtime)', async () => {
     // Arrange
-    const handler = HANDLER_FACTORIES[ROUTES.getProfile.handler]!(app);
+    const handler = API_HANDLERS[ROUTES.getProfile.handler](app);
 
     // Act
     const reply = await invoke(handler, apiEvent('GET', ROUTES.getProfile.path, { token: adminToken }));

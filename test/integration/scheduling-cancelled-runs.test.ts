@@ -7,7 +7,7 @@ import { SchedulerService } from '../../functions/domain/scheduler';
 import { createWebhookWorkerHandler } from '../../functions/webhook-worker';
 import { type LocalQueues, startLocalQueues } from '../../lib/local/queue/local-queues';
 import { type QueuePoller, startQueuePoller } from '../../lib/local/queue/poller';
-import { GLOBAL_SCHEDULING } from '../../shared/constants';
+import { GLOBAL_SCHEDULING, LIST_PAGE } from '../../shared/constants';
 import { MESSAGES } from '../../shared/messages';
 import { createTestApp, disposeTestApp, type TestApp } from '../support/app';
 import { workflowRecord } from '../support/records';
@@ -67,7 +67,8 @@ describe('runs dropped because their automation was switched off', () => {
       logger: app.logger,
     }).run('schedule');
   const drained = async () => (await queueDepth(queues)).total === 0 && poller?.inFlight === 0;
-  const history = (id: string) => new ExecutionRepository(app.table).listByWorkflow(id);
+  const history = async (id: string) =>
+    (await new ExecutionRepository(app.table).listByWorkflow(id, LIST_PAGE.max)).items;
   const workflows = () => new WorkflowRepository(app.table);
 
   async function scheduled(): Promise<WorkflowRecord> {

@@ -2,13 +2,17 @@ import { afterEach, beforeEach, describe, expect, inject, it } from 'vitest';
 
 import { type WorkflowRecord, WorkflowRepository } from '../../functions/data/workflows';
 import { SchedulerService } from '../../functions/domain/scheduler';
-import { createWebhookWorkerHandler } from '../../functions/webhook-worker';
 import { type LocalQueues, startLocalQueues } from '../../lib/local/queue/local-queues';
-import { type QueuePoller, startQueuePoller } from '../../lib/local/queue/poller';
-import { GLOBAL_SCHEDULING } from '../../shared/constants';
+import type { QueuePoller } from '../../lib/local/queue/poller';
 import { createTestApp, disposeTestApp, type TestApp } from '../support/app';
 import { workflowRecord } from '../support/records';
-import { eventually, queueDepth, startTestReceiver, type TestReceiver } from '../support/scheduling';
+import {
+  eventually,
+  queueDepth,
+  startTestReceiver,
+  startWorkerPoller,
+  type TestReceiver,
+} from '../support/scheduling';
 
 /**
  * Issue 14 §4: concurrent forced runs ('Exécution forcée' clicked twice, or by two admins) call
@@ -24,15 +28,7 @@ describe('concurrent forced scheduler runs', () => {
     queues = await startLocalQueues({ visibilityTimeoutSeconds: 30 });
     app = { ...(await createTestApp(inject('dynamoEndpoint'))), webhookQueue: queues.dispatchQueue };
     receiver = await startTestReceiver(app);
-    poller = startQueuePoller({
-      client: queues.client,
-      queueUrl: queues.queueUrl,
-      handler: createWebhookWorkerHandler(app),
-      maxConcurrency: GLOBAL_SCHEDULING.maxConcurrentWorkflows,
-      batchSize: 1,
-      waitTimeSeconds: 1,
-      logger: app.logger,
-    });
+    poller = startWorkerPoller(queues, app);
   });
   afterEach(async () => {
     await poller.stop();

@@ -51,7 +51,8 @@ describe('local scheduling pipeline', () => {
       'appel reçu par le récepteur de démonstration',
     );
     await eventually(
-      async () => (await new ExecutionRepository(app.table).listByWorkflow(workflow.id)).length === 1,
+      async () =>
+        (await new ExecutionRepository(app.table).listByWorkflow(workflow.id, 100)).items.length === 1,
       'exécution enregistrée',
     );
 

@@ -3,14 +3,18 @@ import { afterEach, beforeEach, describe, expect, inject, it } from 'vitest';
 import { SchedulerRunRepository } from '../../functions/data/scheduler-runs';
 import { WorkflowRepository } from '../../functions/data/workflows';
 import { runScheduler } from '../../functions/domain/run-scheduler';
-import { createWebhookWorkerHandler } from '../../functions/webhook-worker';
 import { type LocalQueues, startLocalQueues } from '../../lib/local/queue/local-queues';
-import { type QueuePoller, startQueuePoller } from '../../lib/local/queue/poller';
-import { GLOBAL_SCHEDULING } from '../../shared/constants';
+import type { QueuePoller } from '../../lib/local/queue/poller';
 import { MESSAGES } from '../../shared/messages';
 import { createTestApp, disposeTestApp, type TestApp } from '../support/app';
 import { workflowRecord } from '../support/records';
-import { eventually, queueDepth, startTestReceiver, type TestReceiver } from '../support/scheduling';
+import {
+  eventually,
+  queueDepth,
+  startTestReceiver,
+  startWorkerPoller,
+  type TestReceiver,
+} from '../support/scheduling';
 
 /**
  * Issue 14 §5: the scheduler's summary says what it did (runs queued, not 'réussis'), and the
@@ -27,15 +31,7 @@ describe('a scheduler run and the results of the calls it queued', () => {
     app = { ...(await createTestApp(inject('dynamoEndpoint'))), webhookQueue: queues.dispatchQueue };
     // n8n answers 404 for a workflow inactive there: a final failure.
     receiver = await startTestReceiver(app, (path) => ({ status: path === '/inactif-dans-n8n' ? 404 : 200 }));
-    poller = startQueuePoller({
-      client: queues.client,
-      queueUrl: queues.queueUrl,
-      handler: createWebhookWorkerHandler(app),
-      maxConcurrency: GLOBAL_SCHEDULING.maxConcurrentWorkflows,
-      batchSize: 1,
-      waitTimeSeconds: 1,
-      logger: app.logger,
-    });
+    poller = startWorkerPoller(queues, app);
   });
   afterEach(async () => {
     await poller.stop();

@@ -88,7 +88,8 @@ describe('webhook worker', () => {
     await new WorkflowRepository(app.table).create(record);
     return record;
   }
-  const history = (workflowId: string) => new ExecutionRepository(app.table).listByWorkflow(workflowId);
+  const history = async (workflowId: string) =>
+    (await new ExecutionRepository(app.table).listByWorkflow(workflowId, 100)).items;
   const byAttempt = (executions: Execution[]) => [...executions].sort((a, b) => a.attempt - b.attempt);
 
   it('delivers a due run once, signed, and records it with the last run', async () => {

@@ -108,6 +108,50 @@ describe('verify-license', () => {
       expect(body.valid).toBe(true);
     });
 
+    it('accepts a generated key typed in lower case, as copied from an e-mail', async () => {
+      const { licenseKey } = await issue('lawyer');
+
+      const { body } = await signIn(` ${licenseKey.toLowerCase()}  `);
+
+      expect(body.valid).toBe(true);
+    });
+
+    it('stores a key an admin chose in lower case in upper case, and accepts it in any case', async () => {
+      const { licenseKey, record } = await issueLicense(
+        app.table,
+        vault,
+        { licenseKey: 'cabinet-dupont-2026', licenseType: 'lawyer', userEmail: uniqueEmail('choisie') },
+        minutesAfterOrigin(0),
+      );
+      secrets.push(licenseKey);
+
+      expect(licenseKey).toBe('CABINET-DUPONT-2026');
+      expect(vault.decrypt(record.keyCiphertext)).toBe('CABINET-DUPONT-2026');
+      for (const typed of ['cabinet-dupont-2026', 'Cabinet-Dupont-2026', 'CABINET-DUPONT-2026']) {
+        expect((await signIn(typed)).body.valid, typed).toBe(true);
+      }
+    });
+
+    it('still accepts, as it was typed, a mixed-case key stored before keys were normalised', async () => {
+      // A record as the earlier code wrote it: hashed and encrypted exactly as chosen.
+      const chosen = 'Etude-Martin-ancienne';
+      await new LicenseRepository(app.table).create({
+        keyHash: vault.hashes(chosen).at(-1) ?? '',
+        keyCiphertext: vault.encrypt(chosen),
+        licenseType: 'lawyer',
+        userEmail: uniqueEmail('ancienne'),
+        isActive: true,
+        subscriptionStatus: null,
+        nextPaymentDue: null,
+        createdAt: minutesAfterOrigin(0),
+        updatedAt: minutesAfterOrigin(0),
+      });
+      secrets.push(chosen);
+
+      expect((await signIn(` ${chosen} `)).body.valid).toBe(true);
+      expect((await signIn(chosen.toUpperCase())).body.valid).toBe(false);
+    });
+
     it("names a lawyer after the profile holding his key, with the profile's e-mail", async () => {
       // Arrange
       const { licenseKey, record } = await issue('lawyer');

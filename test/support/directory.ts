@@ -1,9 +1,9 @@
 import { randomUUID } from 'node:crypto';
 import { issueLicense } from '../../functions/domain/licenses';
+import { API_HANDLERS } from '../../functions/handlers';
 import type { ApiHandler } from '../../functions/http/api-event';
-import { HANDLER_FACTORIES } from '../../functions/registry';
 import { createLicenseKeyVault } from '../../functions/security/license-key-vault';
-import { ROUTES, type RouteName, routePath } from '../../shared/routes';
+import { type HandlerName, ROUTES, type RouteName, routePath } from '../../shared/routes';
 import type { LawyerSaveReply } from '../../shared/schemas/directory';
 import type { LicenseType, VerifyLicenseReply } from '../../shared/schemas/session';
 import { apiEvent, invoke, type TestApp } from './app';
@@ -13,10 +13,10 @@ import { apiEvent, invoke, type TestApp } from './app';
  * issue licences and sign in with them through verify-license.
  */
 
-const handlers = new WeakMap<TestApp, Map<string, ApiHandler>>();
+const handlers = new WeakMap<TestApp, Map<HandlerName, ApiHandler>>();
 
 /** The real handler of a route's function, built once per test app. */
-function handlerOf(app: TestApp, name: string): ApiHandler {
+function handlerOf(app: TestApp, name: HandlerName): ApiHandler {
   let built = handlers.get(app);
   if (!built) {
     built = new Map();
@@ -24,9 +24,8 @@ function handlerOf(app: TestApp, name: string): ApiHandler {
   }
   let handler = built.get(name);
   if (!handler) {
-    const factory = HANDLER_FACTORIES[name];
-    if (!factory) throw new Error(`Aucun handler pour ${name}`);
-    handler = factory(app);
+    // Held to its declared needs (functions/needs.ts): an undeclared use fails the test.
+    handler = API_HANDLERS[name](app);
     built.set(name, handler);
   }
   return handler;

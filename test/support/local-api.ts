@@ -3,9 +3,9 @@ import { createServer } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-
+import { API_HANDLERS } from '../../functions/handlers';
 import type { ApiHandler } from '../../functions/http/api-event';
-import { HANDLER_FACTORIES } from '../../functions/registry';
+import type { HandlerName } from '../../functions/needs';
 import type { AppDependencies } from '../../functions/runtime/dependencies';
 import { createHttpAdapter } from '../../lib/local/http-adapter';
 import { ROUTES, type RouteDefinition } from '../../shared/routes';
@@ -22,16 +22,10 @@ export async function startLocalApi(deps: AppDependencies): Promise<LocalApi> {
     join(site, 'index.html'),
     '<!doctype html><html><head><title>SPA</title></head><body></body></html>',
   );
-  const handlers = new Map<string, ApiHandler>();
-  const routes = Object.values(ROUTES as Record<string, RouteDefinition>).map((route) => {
-    const factory = HANDLER_FACTORIES[route.handler];
-    if (!factory) throw new Error(`Aucun handler pour ${route.handler}`);
-    let handler = handlers.get(route.handler);
-    if (!handler) {
-      handler = factory(deps);
-      handlers.set(route.handler, handler);
-    }
-    return { route, handler };
+  const handlers = new Map<HandlerName, ApiHandler>();
+  const routes = Object.values(ROUTES).map((route: RouteDefinition & { handler: HandlerName }) => {
+    if (!handlers.has(route.handler)) handlers.set(route.handler, API_HANDLERS[route.handler](deps));
+    return { route, handler: handlers.get(route.handler)! };
   });
   const server = createServer(
     createHttpAdapter({ routes, siteDirectory: site, siteConfig: { apiBaseUrl: '' }, logger: deps.logger }),

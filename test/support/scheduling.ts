@@ -4,7 +4,10 @@ import type { AddressInfo } from 'node:net';
 import { GetQueueAttributesCommand, ReceiveMessageCommand } from '@aws-sdk/client-sqs';
 import type { DispatchMessage } from '../../functions/adapters/dispatch-queue';
 import { verifyWebhook } from '../../functions/adapters/webhook-signature';
+import { createWebhookWorkerHandler } from '../../functions/webhook-worker';
 import type { LocalQueues } from '../../lib/local/queue/local-queues';
+import { type QueuePoller, startQueuePoller } from '../../lib/local/queue/poller';
+import { GLOBAL_SCHEDULING } from '../../shared/constants';
 import type { TestApp } from './app';
 
 export interface ReceivedWebhook {
@@ -132,4 +135,20 @@ export async function receiveAll(queues: LocalQueues, which: 'main' | 'dead-lett
     if (Messages.length === 0) return received;
     received.push(...Messages.map((message) => JSON.parse(message.Body ?? '{}') as DispatchMessage));
   }
+}
+
+/**
+ * The webhook worker on the local queue as the Lambda event source runs it: the product's
+ * concurrency, one message a batch, short polls so a test sees each call soon.
+ */
+export function startWorkerPoller(queues: LocalQueues, app: TestApp): QueuePoller {
+  return startQueuePoller({
+    client: queues.client,
+    queueUrl: queues.queueUrl,
+    handler: createWebhookWorkerHandler(app),
+    maxConcurrency: GLOBAL_SCHEDULING.maxConcurrentWorkflows,
+    batchSize: 1,
+    waitTimeSeconds: 1,
+    logger: app.logger,
+  });
 }

@@ -6,7 +6,6 @@ import { SESSION_STORAGE_KEY } from '../../web/src/auth/session-storage';
 import { jsonResponse, mockNetwork } from './support/fetch-mock';
 import { renderApp } from './support/render-app';
 import { storedSession, storeSessionOf } from './support/sessions';
-import { openTopNavigationMenu } from './support/top-navigation';
 
 describe('session restored at start', () => {
   it.each([
@@ -62,7 +61,7 @@ describe('logout', () => {
     );
     const session = storeSessionOf('lawyer');
     const app = renderApp('/lawyer/welcome');
-    await openTopNavigationMenu(app, app.user);
+    await screen.findByRole('button', { name: 'Déconnexion' });
 
     // Act
     await app.user.click(screen.getByRole('button', { name: 'Déconnexion' }));
@@ -84,7 +83,7 @@ describe('logout', () => {
     mockNetwork(() => Promise.reject(new TypeError('Failed to fetch')));
     storeSessionOf('admin');
     const app = renderApp('/admin/workflows');
-    await openTopNavigationMenu(app, app.user);
+    await screen.findByRole('button', { name: 'Déconnexion' });
 
     // Act
     await app.user.click(screen.getByRole('button', { name: 'Déconnexion' }));

@@ -1,11 +1,10 @@
-import { act, screen, waitFor } from '@testing-library/react';
+import { act, screen, waitFor, within } from '@testing-library/react';
 import { describe, expect, it } from 'vitest';
 
 import { resizeViewport } from './support/browser-stubs';
 import { mockNetwork } from './support/fetch-mock';
 import { renderApp } from './support/render-app';
 import { storeSessionOf } from './support/sessions';
-import { openTopNavigationMenu } from './support/top-navigation';
 
 function sidebarCookie(): string | undefined {
   return document.cookie
@@ -89,18 +88,41 @@ describe('signed-in layout', () => {
     expect(sidebarCookie()).toBe('sidebar_state=true');
   });
 
-  it("remembers the layout's own navigation toggle too", async () => {
+  it("toggles the sidebar from the top bar's button, its one control, and remembers it", async () => {
     // Arrange
     mockNetwork();
     storeSessionOf('admin');
     const app = renderApp('/admin/workflows');
+    const header = within(document.querySelector('header') as HTMLElement);
 
     // Act
-    await app.user.click(app.wrapper.findAppLayout()?.findNavigationClose().getElement() as HTMLElement);
+    await app.user.click(header.getByRole('button', { name: 'Masquer le menu' }));
 
     // Assert
     expect(navigationIsOpen(app)).toBe(false);
     expect(sidebarCookie()).toBe('sidebar_state=false');
+    expect(header.getByRole('button', { name: 'Afficher le menu' }).getAttribute('aria-expanded')).toBe(
+      'false',
+    );
+    // No toolbar row with a second trigger under the top bar.
+    expect(app.wrapper.findAppLayout()?.findToolbar()).toBeNull();
+  });
+
+  it('leaves Ctrl/Cmd+B to a text field being typed in', async () => {
+    // Arrange
+    mockNetwork();
+    storeSessionOf('admin');
+    const app = renderApp('/admin/workflows');
+    const search = await screen.findByPlaceholderText('Rechercher une automatisation');
+    await app.user.click(search);
+
+    // Act
+    await app.user.keyboard('{Control>}b{/Control}');
+    await app.user.keyboard('{Meta>}b{/Meta}');
+
+    // Assert
+    expect(navigationIsOpen(app)).toBe(true);
+    expect(sidebarCookie()).toBeUndefined();
   });
 
   it('opens with the remembered state', () => {
@@ -132,30 +154,41 @@ describe('signed-in layout', () => {
     expect(sidebarCookie()).toBeUndefined();
   });
 
-  it("shows the role label and 'Déconnexion' on a wide screen", async () => {
+  /** The top bar's controls in order: toggle, logo link, role label, sign-out. */
+  function topBarControls(): string[] {
+    const header = document.querySelector('header') as HTMLElement;
+    return Array.from(header.querySelectorAll('a, button')).map(
+      (element) => element.getAttribute('aria-label') ?? element.textContent?.trim() ?? '',
+    );
+  }
+
+  it("shows the toggle, the centred logo, the role label and 'Déconnexion' on a wide screen", () => {
     // Arrange
     mockNetwork();
     storeSessionOf('lawyer', { name: 'Camille Martin' });
-    const app = renderApp('/lawyer/welcome');
 
     // Act
-    const utilities = await openTopNavigationMenu(app, app.user);
+    renderApp('/lawyer/welcome');
 
     // Assert
-    expect(utilities).toEqual(['Camille Martin', 'Déconnexion']);
+    expect(topBarControls()).toEqual([
+      'Masquer le menu',
+      'Assistant IA Juridique',
+      'Camille Martin',
+      'Déconnexion',
+    ]);
   });
 
-  it('hides the role label under 768 px', async () => {
+  it('hides the role label under 768 px', () => {
     // Arrange
     mockNetwork();
     resizeViewport(600);
     storeSessionOf('admin');
-    const app = renderApp('/admin/workflows');
 
     // Act
-    const utilities = await openTopNavigationMenu(app, app.user);
+    renderApp('/admin/workflows');
 
     // Assert
-    expect(utilities).toEqual(['Déconnexion']);
+    expect(topBarControls()).toEqual(['Afficher le menu', 'Assistant IA Juridique', 'Déconnexion']);
   });
 });

@@ -22,6 +22,8 @@ export const STRINGS = {
   },
   topNavigation: {
     signOut: 'Déconnexion',
+    openMenu: 'Afficher le menu',
+    closeMenu: 'Masquer le menu',
     signIn: 'Se connecter',
     discover: 'Découvrir',
     mySpace: 'Mon espace',
@@ -29,6 +31,8 @@ export const STRINGS = {
   navigation: {
     /** Title of the sidebar, per role. */
     spaces: { admin: 'Administration', lawyer: 'Espace avocat', notary: 'Espace notaire' },
+    /** Name of the sidebar landmark. */
+    landmark: 'Menu principal',
     welcome: 'Bienvenue',
     workflows: 'Automatisations',
     lawyers: 'Avocats',
@@ -103,6 +107,8 @@ export const STRINGS = {
     initialPayment: 'Paiement initial',
     monthlySubscription: 'Puis abonnement mensuel',
     perMonth: 'par mois',
+    dueToday: (total: string, initial: string, monthly: string) =>
+      `À payer aujourd'hui : ${total} TTC (licence ${initial} + premier mois ${monthly}), puis ${monthly} TTC par mois.`,
     inclTax: 'TTC',
     noCommitment: 'Sans engagement, résiliable à tout moment depuis l’application.',
     submit: 'Procéder au paiement',
@@ -146,7 +152,7 @@ export const STRINGS = {
     notScheduled: 'Non planifié',
     active: 'Actif',
     inactive: 'Inactif',
-    intervalMinutes: (interval: number) => `${interval} minutes`,
+    intervalMinutes: (interval: number) => (interval === 1 ? '1 minute' : `${interval} minutes`),
     lastRun: 'Dernière exécution',
     never: 'Jamais',
     pendingActivation: "En attente d'activation par l'administrateur",
@@ -183,5 +189,18 @@ export const STRINGS = {
     },
     duration: (ms: number) =>
       ms < 1000 ? `${ms} ms` : `${(ms / 1000).toLocaleString('fr-FR', { maximumFractionDigits: 1 })} s`,
+    more: 'Charger plus',
+    moreFailed: "Erreur lors du chargement de la suite de l'historique",
+  },
+  /** Lists shown a page at a time. */
+  lists: {
+    pagination: {
+      nextPageLabel: 'Page suivante',
+      previousPageLabel: 'Page précédente',
+      pageLabel: (page: number) => `Page ${page}`,
+    },
+    /** While the next pages of a list are still coming: what the search and counters cover. */
+    stillLoading: (loaded: number) =>
+      `${loaded} chargés, chargement de la suite en cours : la recherche et le compteur portent sur ceux déjà chargés.`,
   },
 } as const;

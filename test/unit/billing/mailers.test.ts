@@ -15,6 +15,28 @@ const message = licenseKeyEmail({
   to: 'cabinet@exemple.fr',
   licenseKey: LICENSE_KEY,
   loginUrl: 'http://localhost:3000/login',
+  amountPaidCents: 110_000,
+});
+
+describe('licence key e-mail: what was paid today', () => {
+  it('states the amount charged as the licence plus the first month, to the cent', () => {
+    expect(message.text).toContain(
+      'Votre paiement de 1\u202f100,00\u00a0€ TTC (licence 950,00\u00a0€ + premier mois 150,00\u00a0€) a bien été reçu',
+    );
+    expect(message.text).toContain('150,00\u00a0€ TTC par mois');
+  });
+
+  it('says nothing was charged after a 100 % promo code, never that a payment was received', () => {
+    const free = licenseKeyEmail({
+      to: 'cabinet@exemple.fr',
+      licenseKey: LICENSE_KEY,
+      loginUrl: 'http://localhost:3000/login',
+      amountPaidCents: 0,
+    });
+
+    expect(free.text).toContain("rien n'a été prélevé aujourd'hui");
+    expect(free.text).not.toMatch(/paiement .*a bien été reçu/);
+  });
 });
 
 describe('OutboxMailer', () => {

@@ -106,6 +106,63 @@ describe('pinnedRequest over HTTP', () => {
   });
 });
 
+describe('pinnedRequest keeps connections alive per pinned target', () => {
+  /** A receiver on every local address that notes, per call, which connection and local address it came on. */
+  async function connectionNoting() {
+    const seen: { readonly connection: string; readonly localAddress: string; readonly host: string }[] = [];
+    const listener = await receiver(
+      (request, response) => {
+        const { socket } = request;
+        seen.push({
+          connection: `${socket.remoteAddress}:${socket.remotePort}`,
+          localAddress: (socket.localAddress ?? '').replace(/^::ffff:/, ''),
+          host: request.headers.host ?? '',
+        });
+        response.writeHead(200, { 'content-type': 'application/json' });
+        response.end('{}');
+      },
+      { host: '::' },
+    );
+    return { listener, seen };
+  }
+
+  it('sends a second call to the same target on the same connection', async () => {
+    const { listener, seen } = await connectionNoting();
+    const target = pinned(`http://n8n.invalid:${listener.port}/webhook/a`, '127.0.0.1');
+
+    await post(target);
+    await post(target);
+
+    expect(seen).toHaveLength(2);
+    expect(seen[1]?.connection).toBe(seen[0]?.connection);
+    expect(listener.connections()).toBe(1);
+  });
+
+  it('never reuses a kept-alive connection for another host name or another checked address', async () => {
+    const { listener, seen } = await connectionNoting();
+    const port = listener.port;
+
+    await post(pinned(`http://a.invalid:${port}/`, '127.0.0.1'));
+    // Same address, another host name: its own connection.
+    await post(pinned(`http://b.invalid:${port}/`, '127.0.0.1'));
+    // Same host name, the name now resolving elsewhere (a rebinding): its own connection, to the new address.
+    await post(pinned(`http://a.invalid:${port}/`, '127.0.0.2'));
+    // Back to the first target: its kept-alive connection, still to 127.0.0.1.
+    await post(pinned(`http://a.invalid:${port}/`, '127.0.0.1'));
+
+    expect(seen.map(({ host, localAddress }) => [host, localAddress])).toEqual([
+      [`a.invalid:${port}`, '127.0.0.1'],
+      [`b.invalid:${port}`, '127.0.0.1'],
+      [`a.invalid:${port}`, '127.0.0.2'],
+      [`a.invalid:${port}`, '127.0.0.1'],
+    ]);
+    const [first, second, third, fourth] = seen.map(({ connection }) => connection);
+    expect(new Set([first, second, third]).size).toBe(3);
+    expect(fourth).toBe(first);
+    expect(listener.connections()).toBe(3);
+  });
+});
+
 /** HTTPS needs a certificate; the test makes a throw-away one with the openssl command line. */
 const hasOpenssl = (() => {
   try {

@@ -32,6 +32,7 @@ export function auditEntry(n: number, overrides: Partial<AuditEntry> = {}): Audi
     actorEmail: 'admin@cabinet.fr',
     action: 'workflow.create',
     target: `workflow:0b7e3a56-7c0e-4a55-b0f6-2c61a4d6f0a${n % 10}`,
+    targetLabel: `Relance ${n}`,
     ...overrides,
   };
 }

@@ -58,12 +58,16 @@ export function mockAdminBackend(initial: Partial<AdminBackendState> = {}, overr
         cronEnabled?: boolean;
         cronInterval?: number;
       };
+      // The server's rule: a new webhook address or owner stops the scheduling.
+      const moved =
+        (fields.webhookUrl !== undefined && fields.webhookUrl !== current.webhookUrl) ||
+        (fields.lawyerEmail !== undefined && fields.lawyerEmail !== current.lawyerEmail);
       next = {
         ...current,
         ...fields,
         cronSettings: {
           ...current.cronSettings,
-          enabled: cronEnabled ?? current.cronSettings.enabled,
+          enabled: cronEnabled ?? (moved ? false : current.cronSettings.enabled),
           interval: cronInterval ?? (fields.type ? INTERVALS[fields.type] : current.cronSettings.interval),
         },
       };

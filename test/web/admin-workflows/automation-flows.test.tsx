@@ -160,7 +160,7 @@ describe('create and edit', () => {
     expect(screen.getByRole('dialog')).toBeTruthy();
   });
 
-  it("edits with the lawyer locked, sends scheduling off and says 'Automatisation mise à jour'", async () => {
+  it("edits with the lawyer locked, keeps the scheduling, says so, then 'Automatisation mise à jour'", async () => {
     const workflow = workflowFixture({
       lawyerEmail: LAWYER.email,
       cronSettings: { enabled: true, interval: 1, lastRun: null, nextRun: null },
@@ -171,9 +171,12 @@ describe('create and edit', () => {
     });
     const app = openAdminWorkflows();
     await cardAction(app, workflow.name, 'Modifier');
-    await screen.findByRole('dialog');
+    const dialog = within(await screen.findByRole('dialog'));
     expect(formField('Client (avocat)').findControl()?.findSelect()?.isDisabled()).toBe(true);
     expect(inputOf('Nom').value).toBe(workflow.name);
+    expect(
+      dialog.getByText("La planification reste active (toutes les minutes) après l'enregistrement."),
+    ).toBeTruthy();
     await app.user.clear(inputOf('Nom'));
     await app.user.paste('Relance hebdomadaire');
 
@@ -187,10 +190,40 @@ describe('create and edit', () => {
       lawyerEmail: LAWYER.email,
       type: workflow.type,
       folderId: null,
-      cronEnabled: false,
     });
     await waitFor(() => expect(cardTitles()).toEqual(['Relance hebdomadaire']));
-    expect(within(cardOf('Relance hebdomadaire')).getByText('Non planifié')).toBeTruthy();
+    expect(within(cardOf('Relance hebdomadaire')).getByText('Planifié (1 min)')).toBeTruthy();
+  });
+
+  it('warns before saving that a new webhook address stops the scheduling', async () => {
+    const workflow = workflowFixture({
+      lawyerEmail: LAWYER.email,
+      cronSettings: { enabled: true, interval: 1, lastRun: null, nextRun: null },
+    });
+    mockAdminBackend({ lawyers: [LAWYER], workflows: [workflow] });
+    const app = openAdminWorkflows();
+    await cardAction(app, workflow.name, 'Modifier');
+    const dialog = within(await screen.findByRole('dialog'));
+    await app.user.clear(inputOf('URL du webhook'));
+    await app.user.paste('https://n8n.cabinet.fr/webhook/nouvelle-adresse');
+
+    expect(
+      dialog.getByText(/L'URL du webhook change : l'enregistrement désactive la planification/),
+    ).toBeTruthy();
+    await app.user.click(dialogButton('Enregistrer'));
+
+    expect(await screen.findByText('Automatisation mise à jour')).toBeTruthy();
+    expect(within(cardOf(workflow.name)).getByText('Non planifié')).toBeTruthy();
+  });
+
+  it('says an unscheduled automation stays unscheduled', async () => {
+    const workflow = workflowFixture({ lawyerEmail: LAWYER.email });
+    mockAdminBackend({ lawyers: [LAWYER], workflows: [workflow] });
+    const app = openAdminWorkflows();
+    await cardAction(app, workflow.name, 'Modifier');
+    const dialog = within(await screen.findByRole('dialog'));
+
+    expect(dialog.getByText(/La planification reste désactivée/)).toBeTruthy();
   });
 
   it("says 'Erreur lors de la mise à jour de l'automatisation' when the update fails", async () => {
@@ -212,7 +245,7 @@ describe('create and edit', () => {
     ).toBeTruthy();
   });
 
-  it("'Ajouter au Dossier' creates the automation in the selected folder", async () => {
+  it("'Ajouter au Dossier' can also create a new automation in the selected folder", async () => {
     const folder = folderFixture();
     const backend = mockAdminBackend({ lawyers: [LAWYER], folders: [folder] });
     const app = openAdminWorkflows();
@@ -220,7 +253,8 @@ describe('create and edit', () => {
     expect(screen.queryByRole('button', { name: 'Ajouter au Dossier' })).toBeNull();
     await app.user.click(await screen.findByRole('radio', { name: `Ouvrir le dossier ${folder.name}` }));
     await app.user.click(screen.getByRole('button', { name: 'Ajouter au Dossier' }));
-    await screen.findByRole('dialog');
+    await app.user.click(dialogButton('Nouvelle automatisation dans ce dossier'));
+    await screen.findByRole('dialog', { name: 'Nouvelle Automatisation' });
     await waitFor(() => expect(dialogButton('Créer').disabled).toBe(false));
     choose('Client (avocat)', LAWYER.email);
 

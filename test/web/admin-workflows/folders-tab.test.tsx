@@ -124,6 +124,54 @@ describe("folders tab 'Clients & Dossiers'", () => {
   });
 });
 
+describe('folder selection and filing existing automations', () => {
+  it("opens a folder by a click anywhere on its row, and names the column 'Dossier'", async () => {
+    mockAdminBackend({ folders: [DUPONT, MARTIN], workflows: WORKFLOWS });
+    const app = openAdminWorkflows();
+    await openFoldersTab(app);
+    const table = createWrapper(document.body).findTable()!;
+    // The last header is the folder column; the first is the radio column's hidden label.
+    expect(table.findColumnHeaders().at(-1)?.getElement().textContent).toBe('Dossier');
+
+    await app.user.click(within(folderRow('Divorce Martin')).getByText(/1 automatisation\(s\)/));
+
+    expect(await screen.findByRole('heading', { name: 'Divorce Martin' })).toBeTruthy();
+    expect(compactCards()).toEqual(['Agenda des audiences']);
+    expect(
+      (screen.getByRole('radio', { name: 'Ouvrir le dossier Divorce Martin' }) as HTMLInputElement).checked,
+    ).toBe(true);
+  });
+
+  it("'Ajouter au Dossier' files several existing automations at once, keeping their scheduling", async () => {
+    const backend = mockAdminBackend({ folders: [DUPONT, MARTIN], workflows: WORKFLOWS });
+    const app = openAdminWorkflows();
+    await openFoldersTab(app);
+    await selectFolder(app, 'Divorce Martin');
+    await app.user.click(screen.getByRole('button', { name: 'Ajouter au Dossier' }));
+    const dialog = within(await screen.findByRole('dialog', { name: /Divorce Martin/ }));
+    // The folder's own automation is not offered; the others say where they are now.
+    expect(dialog.queryByText('Agenda des audiences')).toBeNull();
+    expect(dialog.getByText('Sans dossier').closest('tr')?.textContent).toContain('Aucun dossier');
+    await app.user.click(dialog.getByRole('checkbox', { name: 'Choisir Relance des pièces' }));
+    await app.user.click(dialog.getByText('Sans dossier'));
+
+    await app.user.click(dialogButton('Ajouter (2)'));
+
+    expect(await screen.findByText('2 automatisations ajoutées au dossier « Divorce Martin »')).toBeTruthy();
+    const moved = WORKFLOWS.filter((workflow) =>
+      ['Relance des pièces', 'Sans dossier'].includes(workflow.name),
+    );
+    for (const workflow of moved) {
+      expect(backend.sent('PUT', `/api/workflows/${workflow.id}`).map((request) => request.body)).toEqual([
+        { folderId: MARTIN.id },
+      ]);
+    }
+    await waitFor(() => expect(screen.queryByRole('dialog')).toBeNull());
+    expect(compactCards().sort()).toEqual(['Agenda des audiences', 'Relance des pièces', 'Sans dossier']);
+    expect(counter('Planifiées')).toBe('1');
+  });
+});
+
 describe('folder dialog', () => {
   it('does nothing while the name is blank once trimmed', async () => {
     const backend = mockAdminBackend();

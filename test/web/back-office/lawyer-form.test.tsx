@@ -71,6 +71,75 @@ describe('lawyer form (admin, spec §5 lawyer form)', () => {
   });
 });
 
+describe("'Nouvel avocat' with the e-mail of an existing lawyer", () => {
+  it("writes nothing, names him, updates only once confirmed and says 'mis à jour'", async () => {
+    const existing = lawyerFixture({ firstName: 'Camille', lastName: 'Martin' });
+    const network = mockNetwork((request) => {
+      if (request.method !== 'PUT' || !request.url.endsWith('/api/lawyers')) return emptyBackend(request);
+      const body = request.body as { createOnly?: boolean; firstName: string };
+      return body.createOnly
+        ? jsonResponse(409, {
+            error: `Camille Martin (${existing.email}) utilise déjà cet email ou cette clé de licence`,
+            existingLawyer: {
+              id: existing.id,
+              firstName: 'Camille',
+              lastName: 'Martin',
+              email: existing.email,
+            },
+          })
+        : jsonResponse(200, { lawyer: { ...existing, firstName: body.firstName }, created: false });
+    });
+    storeSessionOf('admin');
+    const app = renderApp('/admin/lawyers');
+    await app.user.click(await screen.findByRole('button', { name: 'Nouvel avocat' }));
+    await screen.findByRole('dialog');
+    await typeInto(app.user, 'Prénom', 'Camilla');
+    await typeInto(app.user, 'Nom', 'Martin');
+    await typeInto(app.user, 'Email Google', existing.email);
+    await typeInto(app.user, 'Téléphone', '0612345678');
+    await typeInto(app.user, "Nom de l'étude", 'Cabinet Martin');
+
+    await app.user.click(screen.getByRole('button', { name: 'Créer' }));
+
+    expect(await screen.findByText('Mettre à jour Camille Martin ?')).toBeTruthy();
+    expect(screen.queryByText(/Dossier créé/)).toBeNull();
+    const puts = () => network.to('/api/lawyers').filter((request) => request.method === 'PUT');
+    expect(puts().map((request) => (request.body as { createOnly: boolean }).createOnly)).toEqual([true]);
+
+    await app.user.click(screen.getByRole('button', { name: 'Mettre à jour Camille Martin' }));
+
+    expect(await screen.findByText('Avocat Camilla Martin mis à jour')).toBeTruthy();
+    expect(puts().map((request) => (request.body as { createOnly: boolean }).createOnly)).toEqual([
+      true,
+      false,
+    ]);
+    expect(puts()[1]?.body).toMatchObject({ firstName: 'Camilla', email: existing.email });
+  });
+});
+
+describe('lawyer cards (spec §2: main e-mail if different)', () => {
+  it("shows 'Email principal' only on the card whose main e-mail differs", async () => {
+    const same = lawyerFixture({ firstName: 'Camille', lastName: 'Martin' });
+    const other = lawyerFixture({
+      id: crypto.randomUUID(),
+      firstName: 'Louis',
+      lastName: 'Bernard',
+      email: 'louis.bernard@gmail.com',
+      mainEmail: 'contact@etude-bernard.fr',
+    });
+    mockNetwork((request) =>
+      request.url.endsWith('/api/lawyers')
+        ? jsonResponse(200, { lawyers: [{ ...same, mainEmail: same.email }, other] })
+        : emptyBackend(request),
+    );
+    storeSessionOf('admin');
+    renderApp('/admin/lawyers');
+
+    expect(await screen.findByText('contact@etude-bernard.fr')).toBeTruthy();
+    expect(screen.getAllByText('Email principal')).toHaveLength(1);
+  });
+});
+
 describe('notary form (/notary/google, spec §5 notary form)', () => {
   it("requires the Google password: 'Le mot de passe Google est requis'", async () => {
     mockNetwork((request) =>

@@ -44,6 +44,20 @@ describe('purchase form of the login card', () => {
     expect(screen.getByLabelText('Clé de licence')).toBeTruthy();
   });
 
+  it('states the amount charged today as the checkout does: 1 100 €, the licence and the first month', async () => {
+    mockNetwork();
+    const app = renderApp('/login');
+
+    await openPurchaseForm(app);
+
+    // The checkout's "Total dû aujourd'hui" is 1 100,00 € (lines 950 € and 150 € / mois).
+    expect(
+      screen.getByText(
+        /^À payer aujourd'hui : 1\s100\s€ TTC \(licence 950\s€ \+ premier mois 150\s€\), puis 150\s€ TTC par mois\.$/,
+      ),
+    ).toBeTruthy();
+  });
+
   it("refuses an invalid e-mail with 'Adresse email valide requise' and sends nothing", async () => {
     // Arrange
     const network = mockNetwork();

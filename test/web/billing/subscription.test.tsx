@@ -259,7 +259,10 @@ describe('loading the subscription', () => {
     // Assert
     expect(await screen.findByText('Connexion requise')).toBeTruthy();
     expect(network.to('/api/check-subscription')).toHaveLength(0);
-    await page.user.click(screen.getByRole('link', { name: 'Se connecter' }));
+    // The page's own link; the top bar has one too.
+    const links = screen.getAllByRole('link', { name: 'Se connecter' });
+    expect(links).toHaveLength(2);
+    await page.user.click(links.at(-1) as HTMLElement);
     await waitFor(() => expect(page.pathname()).toBe('/login'));
   });
 

@@ -58,4 +58,17 @@ describe('planning (/lawyer/cron and /notary/cron, spec §2 Planning)', () => {
     expect(busy.getByRole('button', { name: 'Exécuter Gestion des clients' })).toBeTruthy();
     expect(busy.queryByText('Jamais')).toBeNull();
   });
+
+  it("says '1 minute', not '1 minutes', for a one-minute interval", async () => {
+    const everyMinute = workflowFixture({
+      id: '0b7e3a56-7c0e-4a55-b0f6-2c61a4d6f013',
+      name: 'Classement des pièces',
+      cronSettings: { enabled: true, interval: 1, lastRun: null, nextRun: null },
+    });
+    openAsMember('lawyer', '/lawyer/cron', { workflows: [everyMinute] });
+
+    await screen.findByText('Classement des pièces');
+    expect(within(card('Classement des pièces')).getByText('1 minute')).toBeTruthy();
+    expect(screen.queryByText('1 minutes')).toBeNull();
+  });
 });

@@ -150,7 +150,8 @@ describe("notary workflows ('Mes Automatisations', /notary/workflows, spec §2)"
   it('shows the empty-state card and no banner when he has no automation', async () => {
     openAsMember('notary', '/notary/workflows', { workflows: [] });
 
-    expect(await screen.findByText('Aucune automatisation')).toBeTruthy();
+    // A level-2 heading right under the page's h1 (axe heading-order).
+    expect(await screen.findByRole('heading', { level: 2, name: 'Aucune automatisation' })).toBeTruthy();
     expect(screen.queryByRole('tab')).toBeNull();
     expect(screen.queryByText(/en cours d.exécution/)).toBeNull();
   });

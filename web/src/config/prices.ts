@@ -10,5 +10,7 @@ const euros = new Intl.NumberFormat('fr-FR', {
 export const PRICES = {
   initial: euros.format(PRICING.initialPaymentCents / 100),
   monthly: euros.format(PRICING.monthlySubscriptionCents / 100),
+  /** Charged at checkout: the licence and the first month ("1 100 €"). */
+  firstPayment: euros.format(PRICING.firstPaymentCents / 100),
   vatNotice: PRICING.vatNotice,
 } as const;

@@ -1,7 +1,7 @@
 import AppLayout from '@cloudscape-design/components/app-layout-toolbar';
+import Button from '@cloudscape-design/components/button';
 import Icon from '@cloudscape-design/components/icon';
 import SideNavigation, { type SideNavigationProps } from '@cloudscape-design/components/side-navigation';
-import TopNavigation, { type TopNavigationProps } from '@cloudscape-design/components/top-navigation';
 import { Navigate, Outlet, useLocation } from 'react-router';
 
 import { LAYOUT, type SessionUser } from '../../../shared';
@@ -13,7 +13,7 @@ import { LOGO_SRC } from './brand';
 import styles from './layout.module.css';
 import { activeHrefOf, NAVIGATION_MENUS, PROFILE_PATHS } from './navigation-menus';
 import { useFollow } from './use-follow';
-import { useSidebarState } from './use-sidebar-state';
+import { type SidebarState, useSidebarState } from './use-sidebar-state';
 
 const REM_PX = 16;
 const TOP_BAR_ID = 'signed-in-top-bar';
@@ -25,8 +25,68 @@ export function roleLabelOf(session: SessionUser): string {
 }
 
 /**
- * The signed-in layout (spec §2): top bar with the product identity, the role label (hidden under
- * 768 px) and 'Déconnexion'; the role's menu in a collapsible sidebar; the toasts above the page.
+ * The signed-in top bar as spec §2 draws it: the sidebar toggle on the left, the logo in the
+ * centre, the role label (hidden under 768 px) and 'Déconnexion' on the right. Cloudscape's
+ * TopNavigation puts its identity on the left and has no slot for a toggle, so the bar is laid out
+ * here with Cloudscape buttons; the toggle is the sidebar's only control.
+ */
+function TopBar({
+  session,
+  sidebar,
+  onSignOut,
+}: {
+  session: SessionUser;
+  sidebar: SidebarState;
+  onSignOut: () => void;
+}) {
+  const follow = useFollow();
+  const home = homePathFor(session.role);
+  return (
+    <header id={TOP_BAR_ID} className={styles.topBar}>
+      <div className={styles.topBarStart}>
+        <Button
+          variant="icon"
+          iconName="menu"
+          ariaLabel={sidebar.open ? STRINGS.topNavigation.closeMenu : STRINGS.topNavigation.openMenu}
+          ariaExpanded={sidebar.open}
+          onClick={() => sidebar.setOpen(!sidebar.open)}
+        />
+      </div>
+      <a
+        className={styles.identity}
+        href={home}
+        onClick={(event) => follow({ preventDefault: () => event.preventDefault(), detail: { href: home } })}
+      >
+        <img className={styles.logo} src={LOGO_SRC} alt="" />
+        <span className={styles.productName}>{STRINGS.product.name}</span>
+      </a>
+      <div className={styles.topBarEnd}>
+        {!sidebar.isMobile && (
+          <Button variant="link" iconName="user-profile" href={PROFILE_PATHS[session.role]} onFollow={follow}>
+            {roleLabelOf(session)}
+          </Button>
+        )}
+        {sidebar.isMobile ? (
+          <Button
+            variant="icon"
+            iconName="sign-out"
+            ariaLabel={STRINGS.topNavigation.signOut}
+            onClick={onSignOut}
+          />
+        ) : (
+          <Button variant="link" iconName="sign-out" onClick={onSignOut}>
+            {STRINGS.topNavigation.signOut}
+          </Button>
+        )}
+      </div>
+    </header>
+  );
+}
+
+/**
+ * The signed-in layout (spec §2): the top bar, the role's menu in a collapsible sidebar (toggled
+ * from the top bar or with Ctrl/Cmd+B), the toasts above the page. The layout's own toolbar row
+ * and in-panel collapse button are left out: one toggle, in the top bar.
  */
 export function AppShell() {
   const { session, logout } = useAuth();
@@ -36,23 +96,6 @@ export function AppShell() {
   if (!session) return <Navigate to="/login" replace />;
 
   const home = homePathFor(session.role);
-  const utilities: TopNavigationProps.Utility[] = [];
-  if (!sidebar.isMobile) {
-    utilities.push({
-      type: 'button',
-      text: roleLabelOf(session),
-      iconName: 'user-profile',
-      href: PROFILE_PATHS[session.role],
-      onFollow: follow,
-    });
-  }
-  utilities.push({
-    type: 'button',
-    text: STRINGS.topNavigation.signOut,
-    iconName: 'sign-out',
-    onClick: logout,
-  });
-
   const items: SideNavigationProps.Item[] = NAVIGATION_MENUS[session.role].map((link) => ({
     type: 'link',
     text: link.text,
@@ -62,38 +105,31 @@ export function AppShell() {
 
   return (
     <>
-      <div id={TOP_BAR_ID} className={styles.topBar}>
-        <TopNavigation
-          identity={{
-            href: home,
-            title: STRINGS.product.name,
-            logo: { src: LOGO_SRC, alt: STRINGS.product.logoAlt },
-            onFollow: (event) =>
-              follow({ preventDefault: () => event.preventDefault(), detail: { href: home } }),
-          }}
-          utilities={utilities}
+      <TopBar session={session} sidebar={sidebar} onSignOut={logout} />
+      <div className={styles.shell}>
+        <AppLayout
+          headerSelector={`#${TOP_BAR_ID}`}
+          ariaLabels={{ navigation: STRINGS.navigation.landmark }}
+          navigationOpen={sidebar.open}
+          onNavigationChange={({ detail }) => sidebar.setOpen(detail.open)}
+          navigationTriggerHide
+          navigationWidth={LAYOUT.sidebarWidthRem * REM_PX}
+          navigationCloseBehavior="collapse"
+          navigationCollapsedWidth={LAYOUT.sidebarCollapsedWidthRem * REM_PX}
+          navigation={
+            <SideNavigation
+              header={{ text: STRINGS.navigation.spaces[session.role], href: home }}
+              items={items}
+              activeHref={activeHrefOf(pathname)}
+              collapsed={!sidebar.open}
+              onFollow={follow}
+            />
+          }
+          toolsHide
+          notifications={<NotificationsFlashbar />}
+          content={<Outlet />}
         />
       </div>
-      <AppLayout
-        headerSelector={`#${TOP_BAR_ID}`}
-        navigationOpen={sidebar.open}
-        onNavigationChange={({ detail }) => sidebar.setOpen(detail.open)}
-        navigationWidth={LAYOUT.sidebarWidthRem * REM_PX}
-        navigationCloseBehavior="collapse"
-        navigationCollapsedWidth={LAYOUT.sidebarCollapsedWidthRem * REM_PX}
-        navigation={
-          <SideNavigation
-            header={{ text: STRINGS.navigation.spaces[session.role], href: home }}
-            items={items}
-            activeHref={activeHrefOf(pathname)}
-            collapsed={!sidebar.open}
-            onFollow={follow}
-          />
-        }
-        toolsHide
-        notifications={<NotificationsFlashbar />}
-        content={<Outlet />}
-      />
     </>
   );
 }

@@ -3,6 +3,19 @@ import { useCallback, useEffect, useState } from 'react';
 import { readSidebarCookie, writeSidebarCookie } from './sidebar-cookie';
 import { MOBILE_MEDIA_QUERY, useMediaQuery } from './use-media-query';
 
+/** Whether an element takes typed text: a text field, a text area, a select or an editable region. */
+function isTextEntry(target: EventTarget | null): boolean {
+  if (!(target instanceof HTMLElement)) return false;
+  if (target.isContentEditable) return true;
+  if (target instanceof HTMLTextAreaElement || target instanceof HTMLSelectElement) return true;
+  if (target instanceof HTMLInputElement) {
+    return !['button', 'checkbox', 'radio', 'submit', 'reset', 'range', 'color', 'file', 'image'].includes(
+      target.type,
+    );
+  }
+  return false;
+}
+
 export interface SidebarState {
   readonly open: boolean;
   readonly isMobile: boolean;
@@ -36,6 +49,8 @@ export function useSidebarState(): SidebarState {
     const onKeyDown = (event: KeyboardEvent) => {
       if (!(event.ctrlKey || event.metaKey) || event.altKey || event.shiftKey) return;
       if (event.key.toLowerCase() !== 'b') return;
+      // While typing, Ctrl/Cmd+B belongs to the field (bold in a rich editor), not to the sidebar.
+      if (isTextEntry(event.target)) return;
       event.preventDefault();
       setOpen(!open);
     };

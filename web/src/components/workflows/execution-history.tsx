@@ -8,22 +8,51 @@ import { useState } from 'react';
 
 import type { Execution, Workflow } from '../../../../shared';
 import { callApi } from '../../api/api-client';
+import { endedSession } from '../../api/api-errors';
 import { useApiQuery } from '../../api/use-api-query';
 import { formatDateTime } from '../../format/dates';
+import { useNotifications } from '../../notifications/notifications-context';
 import { STRINGS } from '../../strings';
 
 const TEXT = STRINGS.executions;
 
+/** The history a page at a time, newest first; 'Charger plus' reads the next page. */
 function ExecutionTable({ workflowId }: { readonly workflowId: string }) {
+  const notifications = useNotifications();
   const query = useApiQuery((signal) =>
     callApi('workflowExecutions', { params: { id: workflowId }, signal }),
   );
+  const [more, setMore] = useState<{ executions: Execution[]; cursor: string | null } | null>(null);
+  const [loadingMore, setLoadingMore] = useState(false);
+  const cursor = more ? more.cursor : (query.data?.nextCursor ?? null);
+
+  const loadMore = async () => {
+    if (!cursor) return;
+    setLoadingMore(true);
+    try {
+      const page = await callApi('workflowExecutions', { params: { id: workflowId }, query: { cursor } });
+      setMore((current) => ({
+        executions: [...(current?.executions ?? []), ...page.executions],
+        cursor: page.nextCursor,
+      }));
+    } catch (error) {
+      // What is shown stays, and so does the button, for another try.
+      if (!endedSession(error)) notifications.error(TEXT.moreFailed);
+    } finally {
+      setLoadingMore(false);
+    }
+  };
+  const reload = async () => {
+    setMore(null);
+    await query.reload();
+  };
+
   return (
     <Table<Execution>
       variant="embedded"
       loading={query.loading && !query.data}
       loadingText={TEXT.loading}
-      items={query.data?.executions ?? []}
+      items={[...(query.data?.executions ?? []), ...(more?.executions ?? [])]}
       trackBy="id"
       columnDefinitions={[
         { id: 'startedAt', header: TEXT.columns.startedAt, cell: (item) => formatDateTime(item.startedAt) },
@@ -57,8 +86,17 @@ function ExecutionTable({ workflowId }: { readonly workflowId: string }) {
       }
       header={
         <Box float="right">
-          <Button iconName="refresh" ariaLabel={TEXT.refresh} onClick={() => void query.reload()} />
+          <Button iconName="refresh" ariaLabel={TEXT.refresh} onClick={() => void reload()} />
         </Box>
+      }
+      footer={
+        cursor && (
+          <Box textAlign="center">
+            <Button loading={loadingMore} onClick={() => void loadMore()}>
+              {TEXT.more}
+            </Button>
+          </Box>
+        )
       }
     />
   );

@@ -2,6 +2,7 @@ import { useState } from 'react';
 
 import { MESSAGES, type Workflow } from '../../../../shared';
 import { callApi } from '../../api/api-client';
+import { READ_PAGE, readAllPages } from '../../api/paged-list';
 import { useApiQuery } from '../../api/use-api-query';
 import { useNotifications } from '../../notifications/notifications-context';
 import { newestFirst } from './workflow-display';
@@ -12,8 +13,9 @@ import { newestFirst } from './workflow-display';
  */
 export function useMemberWorkflows() {
   const notifications = useNotifications();
+  // A lawyer has a handful of workflows: all their pages before showing, so the counts are exact.
   const workflows = useApiQuery(async (signal) =>
-    newestFirst((await callApi('listWorkflows', { signal })).workflows),
+    newestFirst(await readAllPages(READ_PAGE.workflows, signal)),
   );
   const [busyIds, setBusyIds] = useState<ReadonlySet<string>>(new Set());
 

@@ -1,28 +1,83 @@
+import { useCollection } from '@cloudscape-design/collection-hooks';
+import Alert from '@cloudscape-design/components/alert';
 import Badge from '@cloudscape-design/components/badge';
 import Box from '@cloudscape-design/components/box';
 import Button from '@cloudscape-design/components/button';
 import Cards from '@cloudscape-design/components/cards';
 import ContentLayout from '@cloudscape-design/components/content-layout';
 import Header from '@cloudscape-design/components/header';
+import KeyValuePairs from '@cloudscape-design/components/key-value-pairs';
 import Modal from '@cloudscape-design/components/modal';
+import Pagination from '@cloudscape-design/components/pagination';
 import SpaceBetween from '@cloudscape-design/components/space-between';
 import TextFilter from '@cloudscape-design/components/text-filter';
 import { useState } from 'react';
 
 import { type Lawyer, type LawyerSaveRequest, MESSAGES } from '../../../../shared';
 import { callApi } from '../../api/api-client';
-import { useApiQuery } from '../../api/use-api-query';
+import { ApiHttpError } from '../../api/api-errors';
+import { READ_PAGE, usePagedList } from '../../api/paged-list';
 import { type LawyerDialog, LawyerDialogs } from '../../components/lawyer-details/lawyer-dialogs';
 import { matchesLawyer } from '../../components/lawyer-details/lawyer-search';
 import { LawyerForm, lawyerFormValues } from '../../components/lawyer-form/lawyer-form';
 import { formatDate } from '../../format/dates';
 import { usePageTitle } from '../../layout/use-page-title';
 import { useNotifications } from '../../notifications/notifications-context';
+import { STRINGS } from '../../strings';
 import { ADMIN_LAWYERS_TEXT as TEXT } from './strings';
 
-type Dialog = { kind: 'create' } | LawyerDialog;
+type ExistingLawyer = NonNullable<ApiHttpError['existingLawyer']>;
 
-const fullName = (lawyer: Lawyer) => `${lawyer.firstName} ${lawyer.lastName}`;
+/** Cards on one page: the DOM stays this size whatever the number of lawyers. */
+const LAWYERS_PER_PAGE = 12;
+
+/** The create dialog; `conflict` once the server said the e-mail or key is an existing lawyer's. */
+type Dialog =
+  | { kind: 'create'; conflict?: { request: LawyerSaveRequest; existing: ExistingLawyer } }
+  | LawyerDialog;
+
+const fullName = (lawyer: Pick<Lawyer, 'firstName' | 'lastName'>) => `${lawyer.firstName} ${lawyer.lastName}`;
+
+/**
+ * Said in the 'Nouvel avocat' dialog when its e-mail or key is an existing lawyer's: nothing was
+ * written; the update (the spec's save rule) happens only from this alert's button, and the form
+ * stays as typed for a correction instead.
+ */
+function ExistingLawyerAlert({
+  existing,
+  onUpdate,
+}: {
+  readonly existing: ExistingLawyer;
+  readonly onUpdate: () => Promise<void> | undefined;
+}) {
+  const [busy, setBusy] = useState(false);
+  const name = fullName(existing);
+  return (
+    <Box margin={{ bottom: 'm' }}>
+      <Alert
+        type="warning"
+        header={TEXT.confirmUpdate.title(name)}
+        action={
+          <Button
+            loading={busy}
+            onClick={async () => {
+              setBusy(true);
+              try {
+                await onUpdate();
+              } finally {
+                setBusy(false);
+              }
+            }}
+          >
+            {TEXT.confirmUpdate.confirm(name)}
+          </Button>
+        }
+      >
+        {TEXT.confirmUpdate.body(name, existing.email)}
+      </Alert>
+    </Box>
+  );
+}
 
 /**
  * 'Consultation des Avocats' (/admin/lawyers, spec §2): the lawyers as cards with a search,
@@ -32,21 +87,32 @@ const fullName = (lawyer: Lawyer) => `${lawyer.firstName} ${lawyer.lastName}`;
 export function AdminLawyersPage() {
   usePageTitle(TEXT.title);
   const notifications = useNotifications();
-  const lawyers = useApiQuery(async (signal) => (await callApi('listLawyers', { signal })).lawyers);
+  const lawyers = usePagedList(READ_PAGE.lawyers);
   const [query, setQuery] = useState('');
   const [dialog, setDialog] = useState<Dialog | null>(null);
 
-  const create = async (request: LawyerSaveRequest) => {
+  /**
+   * 'Nouvel avocat' saves in create-only mode: when the e-mail or the key is already a lawyer's,
+   * the server names him and the admin is asked before the spec's save rule updates him.
+   */
+  const save = async (request: LawyerSaveRequest, createOnly: boolean) => {
     try {
-      const { lawyer } = await callApi('saveLawyer', { body: request });
+      const { lawyer, created } = await callApi('saveLawyer', { body: { ...request, createOnly } });
       lawyers.setData((current) => [lawyer, ...(current ?? []).filter((item) => item.id !== lawyer.id)]);
-      notifications.success(MESSAGES.lawyerSave.created(lawyer.firstName, lawyer.lastName));
+      notifications.success(
+        created
+          ? MESSAGES.lawyerSave.created(lawyer.firstName, lawyer.lastName)
+          : MESSAGES.lawyerSave.updated(lawyer.firstName, lawyer.lastName),
+      );
       setDialog(null);
     } catch (error) {
+      if (createOnly && error instanceof ApiHttpError && error.existingLawyer) {
+        setDialog({ kind: 'create', conflict: { request, existing: error.existingLawyer } });
+        return;
+      }
+      const failed = createOnly ? MESSAGES.lawyerSave.createFailed : MESSAGES.lawyerSave.updateFailed;
       notifications.error(
-        error instanceof Error && error.message
-          ? MESSAGES.lawyerSave.createFailed(error.message)
-          : MESSAGES.lawyerSave.saveFailed,
+        error instanceof Error && error.message ? failed(error.message) : MESSAGES.lawyerSave.saveFailed,
       );
     }
   };
@@ -66,6 +132,7 @@ export function AdminLawyersPage() {
   const shown = all.filter((lawyer) =>
     matchesLawyer(lawyer, query, ['firstName', 'lastName', 'email', 'officeName']),
   );
+  const pages = useCollection(shown, { pagination: { pageSize: LAWYERS_PER_PAGE } });
 
   return (
     <ContentLayout
@@ -84,12 +151,20 @@ export function AdminLawyersPage() {
       }
     >
       <Cards<Lawyer>
-        items={shown}
+        items={pages.items}
+        pagination={<Pagination {...pages.paginationProps} ariaLabels={STRINGS.lists.pagination} />}
         trackBy="id"
         loading={lawyers.loading && !lawyers.data}
         loadingText={TEXT.loading}
         cardsPerRow={[{ cards: 1 }, { minWidth: 700, cards: 2 }, { minWidth: 1200, cards: 3 }]}
-        header={<Header counter={`(${all.length})`}>{TEXT.title}</Header>}
+        header={
+          <Header
+            counter={lawyers.complete ? `(${all.length})` : `(${all.length}+)`}
+            description={lawyers.complete ? undefined : STRINGS.lists.stillLoading(all.length)}
+          >
+            {TEXT.title}
+          </Header>
+        }
         filter={
           <TextFilter
             filteringText={query}
@@ -114,9 +189,12 @@ export function AdminLawyersPage() {
             { id: 'email', header: TEXT.email, content: (lawyer) => lawyer.email },
             { id: 'office', header: TEXT.office, content: (lawyer) => lawyer.officeName ?? '—' },
             {
+              // Spec §2 "main e-mail if different": no label at all when it is the same address.
               id: 'mainEmail',
-              header: TEXT.mainEmail,
-              content: (lawyer) => (lawyer.mainEmail !== lawyer.email ? lawyer.mainEmail : null),
+              content: (lawyer) =>
+                lawyer.mainEmail !== lawyer.email ? (
+                  <KeyValuePairs items={[{ label: TEXT.mainEmail, value: lawyer.mainEmail }]} />
+                ) : null,
             },
             {
               id: 'licenseKey',
@@ -154,12 +232,18 @@ export function AdminLawyersPage() {
 
       {dialog?.kind === 'create' && (
         <Modal visible size="large" header={TEXT.createTitle} onDismiss={() => setDialog(null)}>
+          {dialog.conflict && (
+            <ExistingLawyerAlert
+              existing={dialog.conflict.existing}
+              onUpdate={() => (dialog.conflict ? save(dialog.conflict.request, false) : undefined)}
+            />
+          )}
           <LawyerForm
             variant="lawyer"
             initial={lawyerFormValues(null)}
             showLicenseKey
             submitLabel={TEXT.create}
-            onSubmit={create}
+            onSubmit={(request) => save(request, true)}
             onCancel={() => setDialog(null)}
           />
         </Modal>

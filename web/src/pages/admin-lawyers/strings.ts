@@ -25,4 +25,10 @@ export const ADMIN_LAWYERS_TEXT = {
     `${name} et toutes ses données (profil, identifiants Google, automatisations et leur historique, clé de licence) seront supprimés définitivement.`,
   deleteConfirm: 'Supprimer définitivement',
   cancel: 'Annuler',
+  confirmUpdate: {
+    title: (name: string) => `Mettre à jour ${name} ?`,
+    body: (name: string, email: string) =>
+      `${name} (${email}) utilise déjà cet email ou cette clé de licence : rien n'a été enregistré. La mise à jour remplace son nom, son étude et ses réglages par ceux saisis ci-dessous ; ses automatisations sont conservées. Sinon, corrigez l'email ou la clé.`,
+    confirm: (name: string) => `Mettre à jour ${name}`,
+  },
 } as const;

@@ -1,8 +1,10 @@
+import { useCollection } from '@cloudscape-design/collection-hooks';
 import Badge from '@cloudscape-design/components/badge';
 import Box from '@cloudscape-design/components/box';
 import Button from '@cloudscape-design/components/button';
 import ContentLayout from '@cloudscape-design/components/content-layout';
 import Header from '@cloudscape-design/components/header';
+import Pagination from '@cloudscape-design/components/pagination';
 import SpaceBetween from '@cloudscape-design/components/space-between';
 import Table from '@cloudscape-design/components/table';
 import TextFilter from '@cloudscape-design/components/text-filter';
@@ -11,15 +13,19 @@ import { useState } from 'react';
 import { type Lawyer, MESSAGES } from '../../../../shared';
 import { callApi } from '../../api/api-client';
 import { endedSession } from '../../api/api-errors';
-import { useApiQuery } from '../../api/use-api-query';
+import { READ_PAGE, usePagedList } from '../../api/paged-list';
 import { type LawyerDialog, LawyerDialogs } from '../../components/lawyer-details/lawyer-dialogs';
 import { matchesLawyer } from '../../components/lawyer-details/lawyer-search';
 import { formatDate } from '../../format/dates';
 import { usePageTitle } from '../../layout/use-page-title';
 import { useNotifications } from '../../notifications/notifications-context';
+import { STRINGS } from '../../strings';
 import { ADMIN_NOTARIES_TEXT as TEXT } from './strings';
 
 const fullName = (lawyer: Lawyer) => `${lawyer.firstName} ${lawyer.lastName}`;
+
+/** Rows on one page: the DOM stays this size whatever the number of notaries. */
+const NOTARIES_PER_PAGE = 20;
 
 /**
  * 'Gestion des Notaires' (/admin/notaries, spec §2). Lawyers and notaries share one profile table
@@ -29,9 +35,9 @@ const fullName = (lawyer: Lawyer) => `${lawyer.firstName} ${lawyer.lastName}`;
 export function AdminNotariesPage() {
   usePageTitle(TEXT.title);
   const notifications = useNotifications();
-  const notaries = useApiQuery(async (signal) => {
+  const notaries = usePagedList(async (page, signal) => {
     try {
-      return (await callApi('listLawyers', { signal })).lawyers;
+      return await READ_PAGE.lawyers(page, signal);
     } catch (error) {
       if (!signal.aborted && !endedSession(error)) {
         notifications.error(
@@ -57,6 +63,7 @@ export function AdminNotariesPage() {
 
   const all = notaries.data ?? [];
   const shown = all.filter((lawyer) => matchesLawyer(lawyer, query, ['firstName', 'lastName', 'email']));
+  const pages = useCollection(shown, { pagination: { pageSize: NOTARIES_PER_PAGE } });
 
   return (
     <ContentLayout
@@ -67,11 +74,19 @@ export function AdminNotariesPage() {
       }
     >
       <Table<Lawyer>
-        items={shown}
+        items={pages.items}
+        pagination={<Pagination {...pages.paginationProps} ariaLabels={STRINGS.lists.pagination} />}
         trackBy="id"
         loading={notaries.loading && !notaries.data}
         loadingText={TEXT.loading}
-        header={<Header counter={`(${all.length})`}>{TEXT.title}</Header>}
+        header={
+          <Header
+            counter={notaries.complete ? `(${all.length})` : `(${all.length}+)`}
+            description={notaries.complete ? undefined : STRINGS.lists.stillLoading(all.length)}
+          >
+            {TEXT.title}
+          </Header>
+        }
         filter={
           <TextFilter
             filteringText={query}
@@ -80,6 +95,8 @@ export function AdminNotariesPage() {
             onChange={({ detail }) => setQuery(detail.filteringText)}
           />
         }
+        // The Actions column stays in view while the others scroll on a narrow screen.
+        stickyColumns={{ first: 0, last: 1 }}
         columnDefinitions={[
           { id: 'name', header: TEXT.columns.name, cell: fullName },
           { id: 'email', header: TEXT.columns.email, cell: (lawyer) => lawyer.email },

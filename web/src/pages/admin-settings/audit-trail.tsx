@@ -14,6 +14,16 @@ import { ADMIN_SETTINGS_TEXT } from './strings';
 
 const TEXT = ADMIN_SETTINGS_TEXT.audit;
 
+/**
+ * One French sentence per entry: who, did what, to whom or what ("L'administrateur a@b.fr a
+ * supprimé l'avocat Camille Martin (camille@…)"), from the names the entry kept.
+ */
+export function auditSentence(entry: AuditEntry): string {
+  const author = TEXT.authors[entry.actorEmail] ?? TEXT.adminAuthor(entry.actorEmail);
+  const verb = TEXT.verbs[entry.action] ?? entry.action;
+  return `${author} ${verb} ${entry.targetLabel ?? TEXT.unnamed(entry.target)}`;
+}
+
 /** The audit trail, newest first, a page at a time ('Charger plus'). */
 export function AuditTrail() {
   const notifications = useNotifications();
@@ -53,17 +63,7 @@ export function AuditTrail() {
       loadingText={TEXT.loading}
       columnDefinitions={[
         { id: 'at', header: TEXT.columns.at, cell: (entry) => formatDateTime(entry.at) },
-        { id: 'actor', header: TEXT.columns.actor, cell: (entry) => entry.actorEmail },
-        {
-          id: 'action',
-          header: TEXT.columns.action,
-          cell: (entry) => TEXT.actions[entry.action] ?? entry.action,
-        },
-        {
-          id: 'target',
-          header: TEXT.columns.target,
-          cell: (entry) => <Box variant="code">{entry.target}</Box>,
-        },
+        { id: 'entry', header: TEXT.columns.entry, cell: auditSentence },
       ]}
       empty={
         <Box textAlign="center" color="inherit">

@@ -50,21 +50,31 @@ export const ADMIN_SETTINGS_TEXT = {
     empty: 'Aucune action enregistrée',
     more: 'Charger plus',
     moreFailed: "La suite du journal n'a pas pu être chargée",
-    columns: { at: 'Date', actor: 'Auteur', action: 'Action', target: 'Cible' },
-    actions: {
-      'lawyer.create': 'Avocat créé',
-      'lawyer.update': 'Avocat modifié',
-      'lawyer.delete': 'Avocat supprimé',
-      'lawyer.purge': 'Données supprimées (30 jours après la résiliation)',
-      'lawyer.secrets.reveal': 'Identifiants affichés',
-      'workflow.create': 'Automatisation créée',
-      'workflow.update': 'Automatisation modifiée',
-      'workflow.delete': 'Automatisation supprimée',
-      'workflow.toggle-active': 'Automatisation activée / désactivée',
-      'workflow.toggle-scheduling': 'Planification activée / désactivée',
-      'folder.create': 'Dossier créé',
-      'folder.update': 'Dossier modifié',
-      'folder.delete': 'Dossier supprimé',
+    columns: { at: 'Date', entry: 'Action' },
+    /** The author: the admin's e-mail; 'admin' (a licence without e-mail) and the retention job by name. */
+    authors: { admin: 'Un administrateur', 'rétention automatique': 'La rétention automatique' } as Record<
+      string,
+      string
+    >,
+    adminAuthor: (email: string) => `L'administrateur ${email}`,
+    /** One verb phrase per action, completed by the target's name ("a créé l'avocat …"). */
+    verbs: {
+      'lawyer.create': "a créé l'avocat",
+      'lawyer.update': "a modifié l'avocat",
+      'lawyer.delete': "a supprimé l'avocat",
+      'lawyer.purge': "a supprimé, 30 jours après la résiliation, les données de l'avocat",
+      'lawyer.secrets.reveal': "a affiché les identifiants Google de l'avocat",
+      'license.second-factor.reset': 'a réinitialisé la vérification en deux étapes de',
+      'workflow.create': "a créé l'automatisation",
+      'workflow.update': "a modifié l'automatisation",
+      'workflow.delete': "a supprimé l'automatisation",
+      'workflow.toggle-active': "a activé ou désactivé l'automatisation",
+      'workflow.toggle-scheduling': "a activé ou désactivé la planification de l'automatisation",
+      'folder.create': 'a créé le dossier',
+      'folder.update': 'a modifié le dossier',
+      'folder.delete': 'a supprimé le dossier',
     } as Record<string, string>,
+    /** A target of an entry written before names were kept. */
+    unnamed: (target: string) => `(${target}, nom non conservé)`,
   },
 } as const;

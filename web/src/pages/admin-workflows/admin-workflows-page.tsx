@@ -1,8 +1,10 @@
+import { useCollection } from '@cloudscape-design/collection-hooks';
 import Box from '@cloudscape-design/components/box';
 import Button from '@cloudscape-design/components/button';
 import Cards from '@cloudscape-design/components/cards';
 import ContentLayout from '@cloudscape-design/components/content-layout';
 import Header from '@cloudscape-design/components/header';
+import Pagination from '@cloudscape-design/components/pagination';
 import Skeleton from '@cloudscape-design/components/skeleton';
 import SpaceBetween from '@cloudscape-design/components/space-between';
 import StatusIndicator from '@cloudscape-design/components/status-indicator';
@@ -13,11 +15,12 @@ import { useState } from 'react';
 import { type Folder, MESSAGES, type Workflow } from '../../../../shared';
 import { callApi } from '../../api/api-client';
 import { endedSession } from '../../api/api-errors';
-import { useApiQuery } from '../../api/use-api-query';
+import { READ_PAGE, usePagedList } from '../../api/paged-list';
 import { ConfirmDeleteModal } from '../../components/dialogs/confirm-delete-modal';
-import { newestFirst } from '../../components/workflows/workflow-display';
 import { usePageTitle } from '../../layout/use-page-title';
 import { useNotifications } from '../../notifications/notifications-context';
+import { STRINGS } from '../../strings';
+import { AddToFolderDialog } from './add-to-folder-dialog';
 import { AutomationDialog } from './automation-dialog';
 import { FolderDialog } from './folder-dialog';
 import { FoldersTab } from './folders-tab';
@@ -25,10 +28,14 @@ import { ADMIN_WORKFLOWS_TEXT as TEXT } from './strings';
 import { adminWorkflowCard, type WorkflowCardActions } from './workflow-card';
 import { matchesWorkflow } from './workflow-search';
 
+/** Cards on one page of the all tab: the DOM stays this size whatever the number of automations. */
+const WORKFLOWS_PER_PAGE = 12;
+
 /** The dialog open on the page, if any. */
 type Dialog =
   | { kind: 'automation'; workflow?: Workflow; folderId?: string | null }
   | { kind: 'folder'; folder?: Folder }
+  | { kind: 'add-to-folder'; folder: Folder }
   | { kind: 'delete-workflow'; workflow: Workflow }
   | { kind: 'delete-folder'; folder: Folder };
 
@@ -60,22 +67,18 @@ function CardsSkeleton() {
 export function AdminWorkflowsPage() {
   usePageTitle(TEXT.title);
   const notifications = useNotifications();
-  const workflows = useApiQuery(async (signal) =>
-    newestFirst((await callApi('listWorkflows', { signal })).workflows),
-  );
-  const folders = useApiQuery(async (signal) =>
-    newestFirst((await callApi('listFolders', { signal })).folders),
-  );
-  const lawyers = useApiQuery(async (signal) => {
+  // Pages come newest first from the server; the first shows at once, the others follow.
+  const workflows = usePagedList(READ_PAGE.workflows);
+  const folders = usePagedList(READ_PAGE.folders);
+  const lawyers = usePagedList(async (query, signal) => {
     try {
-      return (await callApi('listLawyers', { signal })).lawyers;
+      return await READ_PAGE.lawyers(query, signal);
     } catch (error) {
       if (!signal.aborted && !endedSession(error)) notifications.error(MESSAGES.workflow.lawyersLoadFailed);
       throw error;
     }
   });
   const [tab, setTab] = useState<'all' | 'folders'>('all');
-  const [query, setQuery] = useState('');
   const [selectedFolderId, setSelectedFolderId] = useState<string | null>(null);
   const [dialog, setDialog] = useState<Dialog | null>(null);
 
@@ -145,7 +148,15 @@ export function AdminWorkflowsPage() {
   };
 
   const allWorkflows = workflows.data ?? [];
-  const shown = allWorkflows.filter((workflow) => matchesWorkflow(workflow, query));
+  const selectedFolder = folders.data?.find((folder) => folder.id === selectedFolderId) ?? null;
+  // The search runs over the automations loaded so far; the rest follow within a few requests,
+  // and the search box says so until they are all in.
+  const collection = useCollection(allWorkflows, {
+    filtering: { filteringFunction: (workflow, text) => matchesWorkflow(workflow, text) },
+    pagination: { pageSize: WORKFLOWS_PER_PAGE },
+  });
+  const query = collection.filterProps.filteringText;
+  const countLabel = workflows.complete ? `(${allWorkflows.length})` : `(${allWorkflows.length}+)`;
   const newWorkflowButton = (
     <Button variant="primary" iconName="add-plus" onClick={() => setDialog({ kind: 'automation' })}>
       {TEXT.newWorkflow}
@@ -156,10 +167,10 @@ export function AdminWorkflowsPage() {
       newWorkflowButton
     ) : (
       <SpaceBetween direction="horizontal" size="xs">
-        {selectedFolderId && (
+        {selectedFolder && (
           <Button
             iconName="add-plus"
-            onClick={() => setDialog({ kind: 'automation', folderId: selectedFolderId })}
+            onClick={() => setDialog({ kind: 'add-to-folder', folder: selectedFolder })}
           >
             {TEXT.addToFolder}
           </Button>
@@ -190,19 +201,37 @@ export function AdminWorkflowsPage() {
                 <CardsSkeleton />
               ) : (
                 <Cards<Workflow>
-                  items={shown}
+                  {...collection.collectionProps}
+                  items={collection.items}
                   trackBy="id"
                   cardDefinition={adminWorkflowCard(lawyers.data ?? [], cardActions)}
                   cardsPerRow={[{ cards: 1 }, { minWidth: 700, cards: 2 }, { minWidth: 1200, cards: 3 }]}
-                  header={<Header counter={`(${allWorkflows.length})`}>{TEXT.tabs.all}</Header>}
+                  header={
+                    <Header
+                      counter={countLabel}
+                      description={workflows.complete ? undefined : TEXT.stillLoading(allWorkflows.length)}
+                    >
+                      {TEXT.tabs.all}
+                    </Header>
+                  }
                   filter={
                     <TextFilter
-                      filteringText={query}
-                      filteringPlaceholder={TEXT.search}
+                      {...collection.filterProps}
+                      filteringPlaceholder={
+                        workflows.complete ? TEXT.search : TEXT.searchLoaded(allWorkflows.length)
+                      }
                       filteringAriaLabel={TEXT.search}
-                      countText={query ? TEXT.matches(shown.length) : undefined}
-                      onChange={({ detail }) => setQuery(detail.filteringText)}
+                      countText={
+                        query
+                          ? workflows.complete
+                            ? TEXT.matches(collection.filteredItemsCount ?? 0)
+                            : TEXT.matchesLoaded(collection.filteredItemsCount ?? 0, allWorkflows.length)
+                          : undefined
+                      }
                     />
+                  }
+                  pagination={
+                    <Pagination {...collection.paginationProps} ariaLabels={STRINGS.lists.pagination} />
                   }
                   empty={
                     <Box textAlign="center" color="inherit">
@@ -229,6 +258,7 @@ export function AdminWorkflowsPage() {
               <FoldersTab
                 folders={folders.data ?? []}
                 workflows={allWorkflows}
+                complete={workflows.complete && folders.complete}
                 lawyers={lawyers.data ?? []}
                 loading={folders.loading && !folders.data}
                 selectedId={selectedFolderId}
@@ -253,6 +283,17 @@ export function AdminWorkflowsPage() {
             replaceWorkflow(saved);
             setDialog(null);
           }}
+          onDismiss={() => setDialog(null)}
+        />
+      )}
+      {dialog?.kind === 'add-to-folder' && (
+        <AddToFolderDialog
+          folder={dialog.folder}
+          folders={folders.data ?? []}
+          workflows={allWorkflows}
+          lawyers={lawyers.data ?? []}
+          onMoved={replaceWorkflow}
+          onCreateNew={() => setDialog({ kind: 'automation', folderId: dialog.folder.id })}
           onDismiss={() => setDialog(null)}
         />
       )}

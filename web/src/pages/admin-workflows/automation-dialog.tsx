@@ -66,9 +66,24 @@ export interface AutomationDialogProps {
 }
 
 /**
+ * What saving an edit does to the workflow's scheduling, said in the dialog before 'Enregistrer':
+ * it stays as it is, unless the webhook address changes, which stops it (the server applies the
+ * same rule), so that a new address is never called before the admin switches it back on.
+ */
+export function schedulingAfterEdit(
+  workflow: Workflow,
+  webhookUrl: string,
+): { readonly stops: boolean; readonly text: string } {
+  if (!workflow.cronSettings.enabled) return { stops: false, text: TEXT.schedulingStaysOff };
+  if (webhookUrl.trim() !== workflow.webhookUrl) return { stops: true, text: TEXT.schedulingStopsOnNewUrl };
+  return { stops: false, text: TEXT.schedulingStaysOn(workflow.cronSettings.interval) };
+}
+
+/**
  * The create / edit automation dialog (spec §2, §5): in create mode the type pre-fills name,
- * description and webhook; in edit mode the lawyer is locked. Saving always leaves scheduling off,
- * whatever the form's enableCron says (spec §5); the admin switches it on from the card.
+ * description and webhook; in edit mode the lawyer is locked. A new workflow starts with
+ * scheduling off whatever the form's enableCron says (spec §5); an edit keeps it as it was unless
+ * the webhook address changes, and the dialog says which before saving.
  */
 export function AutomationDialog({
   workflow,
@@ -97,6 +112,7 @@ export function AutomationDialog({
   const [saving, setSaving] = useState(false);
   const errors = submitted ? validateAutomation(values, lawyers) : {};
   const noLawyer = !lawyersLoading && lawyers.length === 0;
+  const afterEdit = workflow ? schedulingAfterEdit(workflow, values.webhookUrl) : null;
 
   const set = (field: Field, value: string) => setValues((current) => ({ ...current, [field]: value }));
   const chooseType = (type: WorkflowType) =>
@@ -119,13 +135,10 @@ export function AutomationDialog({
       folderId: folder,
     };
     try {
-      // Spec §5: the submit sends scheduling off whatever enableCron says; a new workflow is
-      // created with it off by the server, an edited one is switched off here.
+      // Spec §5: a new workflow starts with scheduling off (the server sees to it). An edit sends
+      // no scheduling at all: fixing a typo must not stop a client's running automation.
       const saved = workflow
-        ? await callApi('updateWorkflow', {
-            params: { id: workflow.id },
-            body: { ...fields, cronEnabled: false },
-          })
+        ? await callApi('updateWorkflow', { params: { id: workflow.id }, body: fields })
         : await callApi('createWorkflow', { body: fields });
       notifications.success(editing ? MESSAGES.workflow.updated : MESSAGES.workflow.created);
       onSaved(saved);
@@ -232,7 +245,11 @@ export function AutomationDialog({
                 onChange={({ detail }) => setFolder(detail.selectedOption.value || null)}
               />
             </FormField>
-            <Box variant="small">{editing ? TEXT.enableCronEdit : TEXT.enableCron}</Box>
+            {afterEdit ? (
+              <Alert type={afterEdit.stops ? 'warning' : 'info'}>{afterEdit.text}</Alert>
+            ) : (
+              <Box variant="small">{TEXT.enableCron}</Box>
+            )}
           </SpaceBetween>
         </Form>
       </form>

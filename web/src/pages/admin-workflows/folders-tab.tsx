@@ -1,3 +1,4 @@
+import { useCollection } from '@cloudscape-design/collection-hooks';
 import Box from '@cloudscape-design/components/box';
 import Button from '@cloudscape-design/components/button';
 import Cards from '@cloudscape-design/components/cards';
@@ -6,6 +7,7 @@ import Container from '@cloudscape-design/components/container';
 import Grid from '@cloudscape-design/components/grid';
 import Header from '@cloudscape-design/components/header';
 import KeyValuePairs from '@cloudscape-design/components/key-value-pairs';
+import Pagination from '@cloudscape-design/components/pagination';
 import SpaceBetween from '@cloudscape-design/components/space-between';
 import Table from '@cloudscape-design/components/table';
 import TextFilter from '@cloudscape-design/components/text-filter';
@@ -13,6 +15,7 @@ import { useState } from 'react';
 
 import type { Folder, Lawyer, Workflow } from '../../../../shared';
 import { matchesSearch } from '../../format/search';
+import { STRINGS } from '../../strings';
 import { ADMIN_WORKFLOWS_TEXT } from './strings';
 import { adminWorkflowCard, type WorkflowCardActions } from './workflow-card';
 import { matchesWorkflow, workflowCounts } from './workflow-search';
@@ -22,6 +25,8 @@ const TEXT = ADMIN_WORKFLOWS_TEXT.folders;
 export interface FoldersTabProps {
   readonly folders: readonly Folder[];
   readonly workflows: readonly Workflow[];
+  /** False while automations or folders are still loading: the counters then cover those loaded. */
+  readonly complete: boolean;
   readonly lawyers: readonly Lawyer[];
   readonly loading: boolean;
   readonly selectedId: string | null;
@@ -35,6 +40,7 @@ export interface FoldersTabProps {
 export function FoldersTab({
   folders,
   workflows,
+  complete,
   lawyers,
   loading,
   selectedId,
@@ -44,7 +50,6 @@ export function FoldersTab({
   cardActions,
 }: FoldersTabProps) {
   const [folderQuery, setFolderQuery] = useState('');
-  const [workflowQuery, setWorkflowQuery] = useState('');
   const selected = folders.find((folder) => folder.id === selectedId) ?? null;
   const inFolder = (folderId: string) => workflows.filter((workflow) => workflow.folderId === folderId);
   const shownFolders = folders.filter((folder) =>
@@ -52,12 +57,22 @@ export function FoldersTab({
   );
   const selectedWorkflows = selected ? inFolder(selected.id) : [];
   const counts = workflowCounts(selectedWorkflows);
-  const shownWorkflows = selectedWorkflows.filter((workflow) => matchesWorkflow(workflow, workflowQuery));
+  const folderCollection = useCollection(selectedWorkflows, {
+    filtering: { filteringFunction: (workflow, text) => matchesWorkflow(workflow, text) },
+    pagination: { pageSize: 10 },
+  });
 
   return (
     <Grid gridDefinition={[{ colspan: { default: 12, s: 5 } }, { colspan: { default: 12, s: 7 } }]}>
       <Table<Folder>
-        header={<Header counter={`(${folders.length})`}>{TEXT.title}</Header>}
+        header={
+          <Header
+            counter={complete ? `(${folders.length})` : `(${folders.length}+)`}
+            description={complete ? undefined : TEXT.countsLoading}
+          >
+            {TEXT.title}
+          </Header>
+        }
         items={shownFolders}
         loading={loading}
         loadingText={ADMIN_WORKFLOWS_TEXT.loading}
@@ -65,6 +80,8 @@ export function FoldersTab({
         selectionType="single"
         selectedItems={selected ? [selected] : []}
         onSelectionChange={({ detail }) => detail.selectedItems[0] && onSelect(detail.selectedItems[0])}
+        // The whole row opens the folder; the radio stays for the keyboard.
+        onRowClick={({ detail }) => onSelect(detail.item)}
         ariaLabels={{
           itemSelectionLabel: (_data, folder) => TEXT.open(folder.name),
           selectionGroupLabel: TEXT.title,
@@ -82,7 +99,7 @@ export function FoldersTab({
         columnDefinitions={[
           {
             id: 'folder',
-            header: TEXT.title,
+            header: TEXT.column,
             cell: (folder) => {
               const { total, active, scheduled } = workflowCounts(inFolder(folder.id));
               return (
@@ -132,17 +149,20 @@ export function FoldersTab({
             </ColumnLayout>
           </Container>
           <Cards<Workflow>
-            items={shownWorkflows}
+            {...folderCollection.collectionProps}
+            items={folderCollection.items}
             trackBy="id"
             cardDefinition={adminWorkflowCard(lawyers, cardActions, true)}
             cardsPerRow={[{ cards: 1 }, { minWidth: 600, cards: 2 }]}
             filter={
               <TextFilter
-                filteringText={workflowQuery}
+                {...folderCollection.filterProps}
                 filteringPlaceholder={ADMIN_WORKFLOWS_TEXT.searchInFolder}
                 filteringAriaLabel={ADMIN_WORKFLOWS_TEXT.searchInFolder}
-                onChange={({ detail }) => setWorkflowQuery(detail.filteringText)}
               />
+            }
+            pagination={
+              <Pagination {...folderCollection.paginationProps} ariaLabels={STRINGS.lists.pagination} />
             }
             empty={
               <Box textAlign="center" color="inherit">

@@ -10,6 +10,12 @@ export const ADMIN_WORKFLOWS_TEXT = {
   searchFolders: 'Rechercher un dossier',
   searchInFolder: 'Rechercher dans le dossier',
   matches: (count: number) => (count === 1 ? '1 résultat' : `${count} résultats`),
+  searchLoaded: (loaded: number) => `Rechercher parmi les ${loaded} automatisations chargées`,
+  matchesLoaded: (count: number, loaded: number) =>
+    `${count === 1 ? '1 résultat' : `${count} résultats`} parmi les ${loaded} automatisations chargées`,
+  stillLoading: (loaded: number) =>
+    `${loaded} automatisations chargées, chargement de la suite en cours : la recherche et les compteurs portent sur celles déjà chargées.`,
+
   loading: 'Chargement des automatisations',
   empty: 'Aucune automatisation',
   emptyDetail: 'Créez une première automatisation pour un client.',
@@ -31,13 +37,32 @@ export const ADMIN_WORKFLOWS_TEXT = {
     unschedule: 'Arrêter la planification',
     actionsOf: (name: string) => `Actions de ${name}`,
   },
+  addDialog: {
+    title: (folder: string) => `Ajouter des automatisations au dossier « ${folder} »`,
+    columns: { name: 'Automatisation', lawyer: 'Client', folder: 'Dossier actuel' },
+    noFolder: 'Aucun dossier',
+    choose: (name: string) => `Choisir ${name}`,
+    chooseAll: 'Choisir toutes les automatisations affichées',
+    selectionGroup: 'Automatisations à ajouter',
+    empty: 'Toutes les automatisations sont déjà dans ce dossier.',
+    cancel: 'Annuler',
+    createNew: 'Nouvelle automatisation dans ce dossier',
+    add: (count: number) => (count === 0 ? 'Ajouter' : `Ajouter (${count})`),
+    added: (count: number, folder: string) =>
+      count === 1
+        ? `1 automatisation ajoutée au dossier « ${folder} »`
+        : `${count} automatisations ajoutées au dossier « ${folder} »`,
+    failed: (name: string) => `Erreur lors de l'ajout de « ${name} » au dossier`,
+  },
   folders: {
     title: 'Clients & Dossiers',
+    column: 'Dossier',
     empty: 'Aucun dossier',
     emptyDetail: 'Créez un dossier pour regrouper les automatisations d’un client.',
     select: 'Sélectionnez un dossier pour voir ses automatisations.',
     counts: (total: number, active: number, scheduled: number) =>
       `${total} automatisation(s) · ${active} active(s) · ${scheduled} planifiée(s)`,
+    countsLoading: 'Chargement en cours : les compteurs portent sur les automatisations déjà chargées.',
     total: 'Total',
     actives: 'Actives',
     scheduled: 'Planifiées',
@@ -60,7 +85,14 @@ export const ADMIN_WORKFLOWS_TEXT = {
     folder: 'Dossier',
     folderNone: 'Aucun dossier',
     enableCron: 'La planification est désactivée à la création ; activez-la ensuite depuis la carte.',
-    enableCronEdit: "L'enregistrement désactive la planification ; réactivez-la ensuite depuis la carte.",
+    schedulingStaysOn: (interval: number | null) =>
+      interval
+        ? `La planification reste active (toutes les ${interval === 1 ? 'minutes' : `${interval} minutes`}) après l'enregistrement.`
+        : "La planification reste active après l'enregistrement.",
+    schedulingStaysOff:
+      "La planification reste désactivée ; activez-la depuis la carte quand l'automatisation est prête.",
+    schedulingStopsOnNewUrl:
+      "L'URL du webhook change : l'enregistrement désactive la planification, pour que la nouvelle adresse ne soit pas appelée avant que vous la réactiviez depuis la carte.",
     create: 'Créer',
     save: 'Enregistrer',
     cancel: 'Annuler',

@@ -13,6 +13,7 @@ import { useEffect, useState } from 'react';
 import { type Lawyer, type LawyerSaveRequest, MESSAGES, type Workflow } from '../../../../shared';
 import { callApi } from '../../api/api-client';
 import { ApiError, endedSession } from '../../api/api-errors';
+import { READ_PAGE, readAllPages } from '../../api/paged-list';
 import { useApiQuery } from '../../api/use-api-query';
 import { useAuth } from '../../auth/auth-context';
 import {
@@ -84,7 +85,7 @@ export function AccountConfiguration({
       throw error;
     }
   });
-  const workflows = useApiQuery(async (signal) => (await callApi('listWorkflows', { signal })).workflows);
+  const workflows = useApiQuery((signal) => readAllPages(READ_PAGE.workflows, signal));
   const [editing, setEditing] = useState(false);
 
   // Spec §4: when the e-mail found with the profile differs from the session's, the session follows.

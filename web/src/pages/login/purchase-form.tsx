@@ -90,6 +90,9 @@ export function PurchaseForm({ onBack }: { readonly onBack?: () => void }) {
               <Box variant="small">{STRINGS.purchase.perMonth}</Box>
             </div>
           </ColumnLayout>
+          <Box fontWeight="bold">
+            {STRINGS.purchase.dueToday(PRICES.firstPayment, PRICES.initial, PRICES.monthly)}
+          </Box>
           <Box variant="small" color="text-body-secondary">
             {PRICES.vatNotice}. {STRINGS.purchase.noCommitment}
           </Box>

@@ -48,7 +48,10 @@ export function NotaryWorkflowsPage() {
       return (
         <Container>
           <Box textAlign="center">
-            <Box variant="h3">{TEXT.emptyTitle}</Box>
+            {/* h2 under the page h1: the heading order stays unbroken (axe heading-order). */}
+            <Box variant="h2" fontSize="heading-m">
+              {TEXT.emptyTitle}
+            </Box>
             <Box variant="p">{TEXT.emptyText}</Box>
           </Box>
         </Container>

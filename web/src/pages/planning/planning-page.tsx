@@ -55,12 +55,13 @@ export function PlanningPage() {
           </SpaceBetween>
         </Container>
         {workflows.error && <Alert type="error">{MESSAGES.workflow.listLoadFailed}</Alert>}
+        {/* A plain heading: as the Cards' own header it sat alone in an empty box. */}
+        <Header variant="h2">{TEXT.workflowsTitle}</Header>
         <Cards<Workflow>
           items={workflows.data ?? []}
           trackBy="id"
           loading={workflows.loading && !workflows.data}
           loadingText={TEXT.loading}
-          header={<Header variant="h2">{TEXT.workflowsTitle}</Header>}
           cardsPerRow={[{ cards: 1 }, { minWidth: 700, cards: 2 }]}
           cardDefinition={{
             header: (workflow) => workflow.name,

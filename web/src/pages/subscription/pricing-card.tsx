@@ -7,7 +7,10 @@ import SpaceBetween from '@cloudscape-design/components/space-between';
 import { PRICES } from '../../config/prices';
 import { SUBSCRIPTION_TEXT as TEXT } from './strings';
 
-/** The public prices (spec §1, §9): 950 € once, then 150 € a month, VAT not applicable. */
+/**
+ * The public prices (spec §1, §9): 950 € once, then 150 € a month, VAT not applicable; and what the
+ * checkout charges on the day, the licence with the first month (1 100 €), as Stripe's page says.
+ */
 export function PricingCard() {
   return (
     <Container header={<Header variant="h2">{TEXT.pricing.title}</Header>}>
@@ -36,6 +39,7 @@ export function PricingCard() {
             },
           ]}
         />
+        <Box>{TEXT.pricing.dueAtPurchase(PRICES.firstPayment, PRICES.initial, PRICES.monthly)}</Box>
         <Box variant="small" color="text-body-secondary">
           {PRICES.vatNotice}. {TEXT.pricing.noCommitment}
         </Box>

@@ -25,12 +25,15 @@ export const SUBSCRIPTION_TEXT = {
     monthly: 'Abonnement mensuel',
     inclTax: 'TTC',
     perMonth: 'par mois, prélevé automatiquement',
+    dueAtPurchase: (total: string, initial: string, monthly: string) =>
+      `À l'achat : ${total} TTC (licence ${initial} + premier mois ${monthly}), puis ${monthly} TTC chaque mois.`,
     noCommitment: "Sans engagement, résiliable à tout moment depuis l'application.",
   },
   purchase: 'Acheter une licence',
   actions: {
     title: 'Actions',
     refresh: 'Actualiser',
+    refreshHint: "Relit l'état de votre abonnement auprès du service de paiement.",
     portal: 'Portail client',
     portalHint: 'Moyen de paiement, factures et réactivation.',
     associate: 'Associer la licence à mon e-mail',

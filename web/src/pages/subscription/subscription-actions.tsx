@@ -110,13 +110,20 @@ export function SubscriptionActions({
   return (
     <Container header={<Header variant="h2">{TEXT.actions.title}</Header>}>
       <SpaceBetween size="m">
-        <Button iconName="refresh" loading={refreshing} onClick={onRefresh}>
-          {TEXT.actions.refresh}
-        </Button>
+        {/* One column of full-width buttons, each with its line of explanation, so they line up. */}
+        <SpaceBetween size="xxs">
+          <Button fullWidth iconName="refresh" loading={refreshing} onClick={onRefresh}>
+            {TEXT.actions.refresh}
+          </Button>
+          <Box variant="small" color="text-body-secondary">
+            {TEXT.actions.refreshHint}
+          </Box>
+        </SpaceBetween>
         {licenseKey !== null && (
           <>
             <SpaceBetween size="xxs">
               <Button
+                fullWidth
                 iconName="external"
                 iconAlign="right"
                 ariaLabel={`${TEXT.actions.portal} ${TEXT.newTab}`}
@@ -131,6 +138,7 @@ export function SubscriptionActions({
             </SpaceBetween>
             <SpaceBetween size="xxs">
               <Button
+                fullWidth
                 iconName="envelope"
                 loading={running === 'associate'}
                 onClick={() => void associate(licenseKey)}
@@ -142,7 +150,12 @@ export function SubscriptionActions({
               </Box>
             </SpaceBetween>
             <SpaceBetween size="xxs">
-              <Button disabled={!licenseActive} onClick={() => setConfirmingCancel(true)}>
+              <Button
+                fullWidth
+                iconName="close"
+                disabled={!licenseActive}
+                onClick={() => setConfirmingCancel(true)}
+              >
                 {TEXT.actions.cancel}
               </Button>
               <Box variant="small" color="text-body-secondary">

@@ -1,0 +1,250 @@
+import { type ChildProcess, spawn, spawnSync } from 'node:child_process';
+import { existsSync, mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+
+import autocannon from 'autocannon';
+
+import { freePort } from '../lib/local/free-port';
+import { measureAdminWorkflowsPage, type PageFigures } from './admin-workflows-page';
+
+/**
+ * The API under load: the local runtime started as `npm start` starts it (bin/local.ts, a fresh
+ * data directory, a free port on loopback), 1,000 workflows created through the API, then
+ * autocannon at a fixed rate against the list route and against verify-license. Everything stays
+ * on the loopback interface and every run has a fixed duration.
+ */
+
+export interface ApiLoadFigures {
+  readonly route: string;
+  readonly targetP99Ms: number;
+  readonly rate: number;
+  readonly seconds: number;
+  readonly requestsPerSecond: number;
+  readonly p50Ms: number;
+  readonly p99Ms: number;
+  readonly maxMs: number;
+  readonly non2xx: number;
+  readonly errors: number;
+  readonly replyBytes: number;
+}
+
+export interface ApiBenchFigures {
+  readonly workflows: number;
+  readonly runs: readonly ApiLoadFigures[];
+  /** Null when the page did not show within the measurement's time-outs (the reason in `pageFailure`). */
+  readonly page: PageFigures | null;
+  readonly pageFailure?: string;
+}
+
+const root = fileURLToPath(new URL('..', import.meta.url));
+
+async function startRuntime(log: (line: string) => void) {
+  if (!existsSync(join(root, 'web/dist/index.html'))) {
+    log('  construction du site (npm run build:web)...');
+    const build = spawnSync('npm', ['run', 'build:web'], { cwd: root, stdio: 'ignore' });
+    if (build.status !== 0) throw new Error('La construction du site a échoué');
+  }
+  const port = await freePort();
+  const dataDirectory = mkdtempSync(join(tmpdir(), 'bench-api-'));
+  const child: ChildProcess = spawn(process.execPath, ['--import', 'tsx', 'bin/local.ts'], {
+    cwd: root,
+    env: { ...process.env, PORT: String(port), DATA_DIR: dataDirectory },
+    stdio: ['ignore', 'pipe', 'pipe'],
+  });
+  let output = '';
+  child.stderr?.on('data', (chunk: Buffer) => {
+    output += chunk.toString();
+  });
+  const keys = await new Promise<{ admin: string; lawyer: string }>((resolve, reject) => {
+    const timer = setTimeout(
+      () => reject(new Error(`Le runtime local n'a pas démarré:\n${output}`)),
+      180_000,
+    );
+    child.stdout?.on('data', (chunk: Buffer) => {
+      output += chunk.toString();
+      const admin = /Admin licence key: (\S+)/.exec(output)?.[1];
+      const lawyer = /Lawyer licence key: (\S+)/.exec(output)?.[1];
+      if (admin && lawyer) {
+        clearTimeout(timer);
+        resolve({ admin, lawyer });
+      }
+    });
+    child.once('exit', (code) => {
+      clearTimeout(timer);
+      reject(new Error(`Le runtime local s'est arrêté (code ${code}):\n${output}`));
+    });
+  });
+  // Output keeps coming (one line per scheduler tick): read and dropped, so the pipe never fills.
+  child.stdout?.resume();
+  return {
+    baseUrl: `http://127.0.0.1:${port}`,
+    keys,
+    stop: async () => {
+      const exited = new Promise<void>((resolve) => child.once('exit', () => resolve()));
+      child.kill('SIGINT');
+      await exited;
+      rmSync(dataDirectory, { recursive: true, force: true });
+    },
+  };
+}
+
+async function call(baseUrl: string, method: string, path: string, body?: unknown, token?: string) {
+  const response = await fetch(`${baseUrl}${path}`, {
+    method,
+    headers: {
+      'content-type': 'application/json',
+      ...(token ? { authorization: `Bearer ${token}` } : {}),
+    },
+    body: body === undefined ? undefined : JSON.stringify(body),
+  });
+  const text = await response.text();
+  if (!response.ok) throw new Error(`${method} ${path}: ${response.status} ${text.slice(0, 200)}`);
+  return { json: JSON.parse(text) as Record<string, unknown>, bytes: Buffer.byteLength(text) };
+}
+
+async function signIn(baseUrl: string, licenseKey: string): Promise<string> {
+  const { json } = await call(baseUrl, 'POST', '/api/verify-license', { licenseKey });
+  if (typeof json.token !== 'string') throw new Error('Connexion refusée dans le banc');
+  return json.token;
+}
+
+/** 1,000 workflows of one lawyer, created through the API as an admin does (10 at a time). */
+async function seedWorkflows(baseUrl: string, admin: string, count: number) {
+  const email = `avocat.banc.${Date.now()}@example.com`;
+  await call(
+    baseUrl,
+    'PUT',
+    '/api/lawyers',
+    {
+      firstName: 'Camille',
+      lastName: 'Martin',
+      email,
+      phoneNumber: '0142000000',
+      officeName: 'Cabinet Martin',
+    },
+    admin,
+  );
+  let next = 0;
+  await Promise.all(
+    Array.from({ length: 10 }, async () => {
+      while (next < count) {
+        next += 1;
+        await call(
+          baseUrl,
+          'POST',
+          '/api/workflows',
+          {
+            name: `Relance dossier client ${next}`,
+            description: 'Relance les clients pour les pièces manquantes de leur dossier',
+            webhookUrl: 'https://n8n.example.com/webhook/client-reminder',
+            lawyerEmail: email,
+            type: 'client_reminder',
+          },
+          admin,
+        );
+      }
+    }),
+  );
+}
+
+async function load(
+  options: autocannon.Options & {
+    readonly route: string;
+    readonly targetP99Ms: number;
+    readonly rate: number;
+  },
+  replyBytes: number,
+): Promise<ApiLoadFigures> {
+  // A short warm-up at the same rate, so that the figures are those of a running server.
+  await autocannon({ ...options, duration: 3 });
+  const result = await autocannon(options);
+  return {
+    route: options.route,
+    targetP99Ms: options.targetP99Ms,
+    rate: options.rate,
+    seconds: result.duration,
+    requestsPerSecond: result.requests.average,
+    p50Ms: result.latency.p50,
+    p99Ms: result.latency.p99,
+    maxMs: result.latency.max,
+    non2xx: result.non2xx,
+    errors: result.errors + result.timeouts,
+    replyBytes,
+  };
+}
+
+export interface ApiBenchOptions {
+  readonly workflows: number;
+  readonly rate: number;
+  readonly seconds: number;
+  readonly log: (line: string) => void;
+}
+
+export async function runApiBench(options: ApiBenchOptions): Promise<ApiBenchFigures> {
+  options.log('API : démarrage du runtime local (comme npm start)...');
+  const runtime = await startRuntime(options.log);
+  try {
+    const admin = await signIn(runtime.baseUrl, runtime.keys.admin);
+    options.log(`  ${options.workflows} automatisations créées par l'API...`);
+    await seedWorkflows(runtime.baseUrl, admin, options.workflows);
+    options.log('  /admin/workflows dans Chromium...');
+    let page: PageFigures | null = null;
+    let pageFailure: string | undefined;
+    try {
+      page = await measureAdminWorkflowsPage({
+        baseUrl: runtime.baseUrl,
+        licenseKey: runtime.keys.admin,
+        workflows: options.workflows,
+        runs: 5,
+      });
+    } catch (error) {
+      pageFailure = error instanceof Error ? error.message.split('\n')[0] : String(error);
+    }
+    const list = await call(runtime.baseUrl, 'GET', '/api/workflows', undefined, admin);
+    const shared = {
+      connections: 10,
+      overallRate: options.rate,
+      rate: options.rate,
+      duration: options.seconds,
+      timeout: 30,
+    };
+    options.log(`  GET /api/workflows à ${options.rate} requêtes/s pendant ${options.seconds} s...`);
+    const listRun = await load(
+      {
+        ...shared,
+        url: `${runtime.baseUrl}/api/workflows`,
+        headers: { authorization: `Bearer ${admin}` },
+        route: `GET /api/workflows (admin, ${options.workflows} workflows, first page)`,
+        targetP99Ms: 50,
+      },
+      list.bytes,
+    );
+    options.log(`  POST /api/verify-license à ${options.rate} requêtes/s pendant ${options.seconds} s...`);
+    const verifyBody = JSON.stringify({ licenseKey: runtime.keys.lawyer });
+    const verified = await call(runtime.baseUrl, 'POST', '/api/verify-license', {
+      licenseKey: runtime.keys.lawyer,
+    });
+    const verifyRun = await load(
+      {
+        ...shared,
+        url: `${runtime.baseUrl}/api/verify-license`,
+        method: 'POST',
+        headers: { 'content-type': 'application/json' },
+        body: verifyBody,
+        route: 'POST /api/verify-license (valid key)',
+        targetP99Ms: 100,
+      },
+      verified.bytes,
+    );
+    return {
+      workflows: options.workflows,
+      runs: [listRun, verifyRun],
+      page,
+      ...(pageFailure ? { pageFailure } : {}),
+    };
+  } finally {
+    await runtime.stop();
+  }
+}

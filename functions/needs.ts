@@ -1,0 +1,224 @@
+import type { HandlerName } from '../shared/routes';
+import type { IndexName } from './data/table-definition';
+import { EXECUTE_WEBHOOK_TIMEOUT_SECONDS } from './domain/scheduling-settings';
+
+/**
+ * What each function may touch: the one answer to "what may this function touch?".
+ *
+ * Read by every world, and by nothing else:
+ * - the composition roots (`runtime/aws.ts` in Lambda, `lib/local/runtime.ts`, the tests' app)
+ *   give a function only what it declares here; anything else throws `UndeclaredNeedError`
+ *   (`runtime/declared.ts`), so a handler that uses something undeclared fails its tests;
+ * - the CDK stack grants exactly this (`lib/constructs/function-needs.ts`) and sets exactly the
+ *   environment variables of these needs (`runtime/environment.ts`);
+ * - the bundler keeps only the adapters declared here (`bundleDefines`, `runtime/aws.ts`).
+ */
+
+/** Handler files of the route table (one Lambda function each): a type, from the route table. */
+export type { HandlerName };
+
+/** The functions that are not behind the API: the minute tick, the queue worker, the hourly purge. */
+export type EventFunctionName = 'scheduled-tick' | 'webhook-worker' | 'data-retention';
+
+export type FunctionName = HandlerName | EventFunctionName;
+
+/** The server keys, each its own secret: a function gets only those it uses. */
+export type ServerKeyName = 'sessionSigning' | 'licenseHash' | 'licenseEncryption';
+
+export interface FunctionNeeds {
+  /**
+   * The table: `read` (GetItem, Query) or `readWrite` (and Put, Update, Delete, conditions), and
+   * the indexes it queries. Absent: no table at all.
+   */
+  readonly table?: { readonly access: 'read' | 'readWrite'; readonly indexes: readonly IndexName[] };
+  /**
+   * The server keys it uses: `sessionSigning` to verify (or sign) session tokens, `licenseHash`
+   * to look licences up by key (and hash client addresses), `licenseEncryption` to encrypt or
+   * reveal the stored copy of a licence key.
+   */
+  readonly keys?: readonly ServerKeyName[];
+  /**
+   * Reads the secret CloudFront sends: every API function has it (`API_DEFAULTS`), to refuse a
+   * request that did not come through CloudFront and to trust `CloudFront-Viewer-Address`
+   * (sign-in throttling).
+   */
+  readonly originSecret?: true;
+  /** Creates, reads, replaces and deletes lawyers' Google secrets. */
+  readonly lawyerSecrets?: true;
+  /**
+   * The webhook queue: `send` due runs; `redrive` also counts and sends back the dead-lettered
+   * ones; `consume` is the worker (its event source receives and deletes, it changes visibility).
+   */
+  readonly webhookQueue?: 'send' | 'redrive' | 'consume';
+  /** Reads the webhook signing secret (signs the calls to n8n). */
+  readonly webhookSigning?: true;
+  /**
+   * Stripe: `api` (the secret API key, and the site's address for return links), `webhook` also
+   * verifies Stripe's webhook signatures (the signing secret).
+   */
+  readonly payments?: 'api' | 'webhook';
+  /** Sends e-mail (SES in AWS). */
+  readonly mailer?: true;
+  /** Knows the site's address, whose host name is the WebAuthn relying party (passkeys). */
+  readonly relyingParty?: true;
+  /** Its time-out, for an API function under API Gateway's 30 s. @default 10 */
+  readonly timeoutSeconds?: number;
+}
+
+/** Every protected call verifies its session: the session key and a read of session and licence. */
+const SESSION = ['sessionSigning'] as const;
+
+/**
+ * What every API function needs besides its own declaration: the origin secret, as each route
+ * refuses a request without it (only CloudFront reaches the API).
+ */
+const API_DEFAULTS = { originSecret: true } as const satisfies FunctionNeeds;
+
+const EVENT_FUNCTIONS: readonly EventFunctionName[] = ['scheduled-tick', 'webhook-worker', 'data-retention'];
+
+const DECLARED = {
+  // Sign-in: the licence by key hash, the throttle counters (client addresses hashed with the
+  // same key) and the new session, ending the licence's oldest beyond 20 (its sessions by GSI2);
+  // trusts CloudFront's client address only with the origin secret.
+  'verify-license': {
+    table: { access: 'readWrite', indexes: ['GSI2'] },
+    keys: ['sessionSigning', 'licenseHash'],
+    originSecret: true,
+  },
+  'sign-out': { table: { access: 'readWrite', indexes: [] }, keys: SESSION },
+  // The second factor: factors (TOTP secrets encrypted with the licence encryption key), attempt
+  // counts, passkey challenges, the session it completes (and the licence's sessions, by GSI2, that
+  // a reset ends or the 20-session cap trims), audit entries; the passkeys' relying party.
+  'second-factor': {
+    table: { access: 'readWrite', indexes: ['GSI2'] },
+    keys: ['sessionSigning', 'licenseHash', 'licenseEncryption'],
+    relyingParty: true,
+  },
+  // Lawyers, their claims, their Google secrets; deleting one ends his subscription first and
+  // confirms it by e-mail; his workflows (GSI2) and sessions go with him.
+  lawyers: {
+    table: { access: 'readWrite', indexes: ['GSI1', 'GSI2'] },
+    keys: ['sessionSigning', 'licenseHash', 'licenseEncryption'],
+    lawyerSecrets: true,
+    payments: 'api',
+    mailer: true,
+  },
+  // A member's own profile with his licence key shown and his Google secrets; a new e-mail moves
+  // his sessions (GSI2) with it.
+  me: {
+    table: { access: 'readWrite', indexes: ['GSI2'] },
+    keys: ['sessionSigning', 'licenseHash', 'licenseEncryption'],
+    lawyerSecrets: true,
+  },
+  workflows: { table: { access: 'readWrite', indexes: ['GSI1', 'GSI2'] }, keys: SESSION },
+  folders: { table: { access: 'readWrite', indexes: ['GSI1', 'GSI3'] }, keys: SESSION },
+  // Look-ups only, the key shown decrypted to its owner or an admin.
+  licenses: {
+    table: { access: 'read', indexes: ['GSI1'] },
+    keys: ['sessionSigning', 'licenseHash', 'licenseEncryption'],
+  },
+  audit: { table: { access: 'read', indexes: ['GSI1'] }, keys: SESSION },
+  // The admin's trigger claims due workflows and queues them; counts and redrives dead letters.
+  'workflow-scheduler': {
+    table: { access: 'readWrite', indexes: ['DueIndex'] },
+    keys: SESSION,
+    webhookQueue: 'redrive',
+    timeoutSeconds: 29,
+  },
+  // Calls one webhook, signed, and records it.
+  'execute-webhook': {
+    table: { access: 'readWrite', indexes: [] },
+    keys: SESSION,
+    webhookSigning: true,
+    timeoutSeconds: EXECUTE_WEBHOOK_TIMEOUT_SECONDS,
+  },
+  executions: { table: { access: 'read', indexes: [] }, keys: SESSION },
+  // Public, reads nothing of ours: a Stripe Checkout session.
+  'create-checkout': { payments: 'api' },
+  // Refreshes the licence from Stripe (the reply shows the licence key, decrypted); an ended
+  // subscription is confirmed by e-mail.
+  'check-subscription': {
+    table: { access: 'readWrite', indexes: [] },
+    keys: ['sessionSigning', 'licenseHash', 'licenseEncryption'],
+    payments: 'api',
+    mailer: true,
+    timeoutSeconds: 20,
+  },
+  'customer-portal': {
+    table: { access: 'read', indexes: [] },
+    keys: ['sessionSigning', 'licenseHash'],
+    payments: 'api',
+  },
+  'cancel-subscription': {
+    table: { access: 'readWrite', indexes: [] },
+    keys: ['sessionSigning', 'licenseHash'],
+    payments: 'api',
+    mailer: true,
+    timeoutSeconds: 20,
+  },
+  'update-license-email': {
+    table: { access: 'readWrite', indexes: [] },
+    keys: ['sessionSigning', 'licenseHash'],
+    payments: 'api',
+  },
+  'create-promo-code': { table: { access: 'read', indexes: [] }, keys: SESSION, payments: 'api' },
+  // Issues licences (hashed, encrypted copy), writes their state, e-mails the key.
+  'stripe-webhook': {
+    table: { access: 'readWrite', indexes: [] },
+    keys: ['licenseHash', 'licenseEncryption'],
+    payments: 'webhook',
+    mailer: true,
+    timeoutSeconds: 29,
+  },
+  // The minute tick: due workflows (DueIndex), claimed and queued.
+  'scheduled-tick': { table: { access: 'readWrite', indexes: ['DueIndex'] }, webhookQueue: 'send' },
+  // The worker: one due run, signed, recorded; its back-off changes the message's visibility.
+  'webhook-worker': {
+    table: { access: 'readWrite', indexes: [] },
+    webhookQueue: 'consume',
+    webhookSigning: true,
+  },
+  // The hourly purge: licences due (GSI1), their lawyers' workflows (GSI2), Google secrets.
+  'data-retention': {
+    table: { access: 'readWrite', indexes: ['GSI1', 'GSI2'] },
+    lawyerSecrets: true,
+  },
+} as const satisfies Record<FunctionName, FunctionNeeds>;
+
+/** Every function's needs: its declaration, plus `API_DEFAULTS` for an API function. */
+export const NEEDS: Readonly<Record<FunctionName, FunctionNeeds>> = Object.fromEntries(
+  (Object.entries(DECLARED) as [FunctionName, FunctionNeeds][]).map(([name, needs]) => [
+    name,
+    (EVENT_FUNCTIONS as readonly string[]).includes(name) ? needs : { ...API_DEFAULTS, ...needs },
+  ]),
+) as Record<FunctionName, FunctionNeeds>;
+
+/** The needs of a function, widened to the declaration's type. */
+export const needsOf = (name: FunctionName): FunctionNeeds => NEEDS[name];
+
+export const FUNCTION_NAMES = Object.keys(DECLARED) as FunctionName[];
+
+/**
+ * Compile-time constants of a function's bundle (esbuild `define`): each adapter the AWS root may
+ * build is behind one of them, so esbuild drops the adapters a function does not declare, with
+ * the SDK clients and Stripe they import. Outside a bundle they are undefined and the root reads
+ * the declaration instead.
+ */
+export function bundleDefines(needs: FunctionNeeds): Record<string, string> {
+  const flags: Record<string, boolean> = {
+    BUNDLED_NEED_TABLE: needs.table !== undefined,
+    BUNDLED_NEED_SECRETS:
+      (needs.keys?.length ?? 0) > 0 ||
+      needs.originSecret === true ||
+      needs.lawyerSecrets === true ||
+      needs.webhookSigning === true ||
+      needs.payments !== undefined,
+    BUNDLED_NEED_LAWYER_SECRETS: needs.lawyerSecrets === true,
+    BUNDLED_NEED_QUEUE: needs.webhookQueue !== undefined,
+    BUNDLED_NEED_PAYMENTS: needs.payments !== undefined,
+    BUNDLED_NEED_MAILER: needs.mailer === true,
+  };
+  return Object.fromEntries(
+    Object.entries(flags).map(([flag, value]) => [`process.env.${flag}`, JSON.stringify(value)]),
+  );
+}

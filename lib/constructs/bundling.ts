@@ -1,0 +1,73 @@
+import type { BuildOptions } from 'esbuild';
+
+import { bundleDefines, type FunctionName, type FunctionNeeds, NEEDS } from '../../functions/needs';
+
+/**
+ * esbuild's ESM output still meets CommonJS code in some dependencies that calls `require` for
+ * Node built-ins; ESM has no `require`, so the bundle defines one first.
+ */
+export const ESM_REQUIRE_BANNER =
+  "import { createRequire } from 'module';const require = createRequire(import.meta.url);";
+
+/**
+ * How every function is bundled, in one place: `AppFunction` gives it to `NodejsFunction`, the
+ * bundle-budget test and `npm run bench` give it to esbuild directly, so what they measure is
+ * what is deployed.
+ *
+ * - ESM, module-first main fields, minified, for Node.js 22.
+ * - The AWS SDK v3 is taken from the Lambda runtime (`@aws-sdk/*` external): bundled, it was
+ *   about 450 KB of every function (README, "Bundles").
+ * - No source map: a map shipped in the bundle costs its size and, with
+ *   `--enable-source-maps`, import time at every cold start; the build is reproducible, so the map
+ *   of a deployed commit is rebuilt when a stack trace needs it (README).
+ * - The function's needs as compile-time constants (`bundleDefines`), so the adapters it does
+ *   not declare are left out.
+ */
+export function bundleSettingsOf(name: FunctionName | undefined) {
+  return {
+    format: 'esm' as const,
+    target: 'node22',
+    mainFields: ['module', 'main'],
+    minify: true,
+    sourcemap: false,
+    external: ['@aws-sdk/*'],
+    banner: ESM_REQUIRE_BANNER,
+    define: name ? bundleDefines(NEEDS[name]) : {},
+  };
+}
+
+/** The same settings as esbuild options, for the test and the bench that build bundles themselves. */
+export function esbuildOptionsOf(name: FunctionName | undefined): BuildOptions {
+  const settings = bundleSettingsOf(name);
+  return {
+    bundle: true,
+    platform: 'node',
+    format: settings.format,
+    target: settings.target,
+    mainFields: settings.mainFields,
+    minify: settings.minify,
+    sourcemap: settings.sourcemap,
+    external: settings.external,
+    banner: { js: settings.banner },
+    define: settings.define,
+    logLevel: 'error',
+  };
+}
+
+/**
+ * Largest minified bundle of a function, of one that declares payments (Stripe's SDK), and of the
+ * one that verifies passkeys (`relyingParty`: @simplewebauthn/server and its CBOR and ASN.1
+ * parsers, about 400 KB, plus the TOTP and QR code libraries).
+ */
+export const BUNDLE_BUDGET_BYTES = {
+  default: 250 * 1024,
+  payments: 600 * 1024,
+  passkeys: 600 * 1024,
+} as const;
+
+export const budgetOf = (name: FunctionName): number => {
+  const needs: FunctionNeeds = NEEDS[name];
+  if (needs.payments) return BUNDLE_BUDGET_BYTES.payments;
+  if (needs.relyingParty) return BUNDLE_BUDGET_BYTES.passkeys;
+  return BUNDLE_BUDGET_BYTES.default;
+};

@@ -1,0 +1,123 @@
+import type { Browser, BrowserContext, Page } from 'playwright-core';
+import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
+
+import { launchChromium, screenshot } from './support/browser';
+import { LoginPage } from './support/login-page';
+
+/** A phone: the spec's pages must work at 390 px wide (spec §9 mobile breakpoint 768 px). */
+const PHONE = { width: 390, height: 844 };
+
+/**
+ * The page's actions (buttons and links a user can press) that cannot be brought into the
+ * viewport: each is scrolled to, then must lie within the screen's width and height.
+ */
+async function unreachableActions(page: Page): Promise<string[]> {
+  const actions = page.locator('header a[href], header button, main a[href], main button');
+  const out: string[] = [];
+  for (const action of await actions.all()) {
+    if (!(await action.isVisible())) continue;
+    await action.scrollIntoViewIfNeeded();
+    const box = await action.boundingBox();
+    const name =
+      (await action.getAttribute('aria-label')) ?? ((await action.textContent()) ?? '').trim().slice(0, 40);
+    if (
+      !box ||
+      box.x < 0 ||
+      box.x + box.width > PHONE.width + 0.5 ||
+      box.y < 0 ||
+      box.y + box.height > PHONE.height + 0.5
+    ) {
+      out.push(name || '(sans nom)');
+    }
+  }
+  return out;
+}
+
+/** Whether the document scrolls sideways. */
+async function scrollsSideways(page: Page): Promise<boolean> {
+  return page.evaluate(() => document.documentElement.scrollWidth > window.innerWidth);
+}
+
+describe('mobile pass (390x844): no sideways scroll, every action reachable', () => {
+  const baseUrl = inject('baseUrl');
+  let browser: Browser;
+  const contexts: BrowserContext[] = [];
+
+  async function phonePage(licenseKey: string | null): Promise<Page> {
+    const context = await browser.newContext({
+      baseURL: baseUrl,
+      locale: 'fr-FR',
+      viewport: PHONE,
+      isMobile: true,
+      hasTouch: true,
+    });
+    contexts.push(context);
+    const page = await context.newPage();
+    if (licenseKey) {
+      const login = new LoginPage(page);
+      await login.open();
+      await login.signIn(licenseKey);
+      await page.waitForURL((url) => !url.pathname.startsWith('/login'));
+    }
+    return page;
+  }
+
+  beforeAll(async () => {
+    browser = await launchChromium();
+  });
+  afterAll(async () => {
+    for (const context of contexts) await context.close();
+    await browser.close();
+  });
+
+  const pages: [role: 'visitor' | 'admin' | 'lawyer' | 'notary', path: string, heading: string][] = [
+    ['visitor', '/', 'Bienvenue sur votre Assistant IA Juridique'],
+    ['visitor', '/login', 'Connexion'],
+    ['admin', '/admin/workflows', 'Gestion des Automatisations'],
+    ['admin', '/admin/lawyers', 'Consultation des Avocats'],
+    ['admin', '/admin/notaries', 'Gestion des Notaires'],
+    ['admin', '/admin/settings', 'Paramètres Administrateur'],
+    ['lawyer', '/lawyer/workflows', 'Mes Automatisations'],
+    ['lawyer', '/lawyer/settings', "Gestion de l'abonnement"],
+    ['notary', '/notary/workflows', 'Mes Automatisations'],
+  ];
+  const keys = {
+    visitor: null,
+    admin: inject('adminLicenseKey'),
+    lawyer: inject('lawyerLicenseKey'),
+    notary: inject('notaryLicenseKey'),
+  } as const;
+  const signedIn = new Map<string, Promise<Page>>();
+
+  it.each(pages)('%s %s', async (role, path, heading) => {
+    if (!signedIn.has(role)) signedIn.set(role, phonePage(keys[role]));
+    const page = (await signedIn.get(role)) as Page;
+
+    await page.goto(path);
+    await page.getByRole('heading', { name: heading, level: 1 }).first().waitFor();
+    await page.waitForLoadState('networkidle');
+    await screenshot(page, `mobile${path === '/' ? '-landing' : path.replaceAll('/', '-')}`);
+
+    expect(await scrollsSideways(page)).toBe(false);
+    expect(await unreachableActions(page)).toEqual([]);
+  });
+
+  it("keeps 'Se connecter' and the product name in the landing page's bar", async () => {
+    const page = await phonePage(null);
+    await page.goto('/');
+    const bar = page.locator('header').first();
+
+    await expect.poll(() => bar.getByText('Assistant IA Juridique').isVisible()).toBe(true);
+    expect(await bar.getByRole('link', { name: 'Se connecter' }).isVisible()).toBe(true);
+  });
+
+  it('shows the Actions of /admin/notaries on screen, without sideways scrolling', async () => {
+    const page = (await signedIn.get('admin')) ?? (await phonePage(keys.admin));
+    await page.goto('/admin/notaries');
+    const details = page.getByRole('button', { name: /^Détails de / }).first();
+    await details.waitFor();
+
+    const box = await details.boundingBox();
+    expect(box && box.x + box.width <= PHONE.width).toBe(true);
+  });
+});

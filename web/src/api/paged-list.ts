@@ -1,0 +1,123 @@
+import { useCallback, useEffect, useRef, useState } from 'react';
+
+import { LIST_PAGE } from '../../../shared';
+import { callApi } from './api-client';
+
+/** One page of a list call, as every list route answers it. */
+export interface ListPage<T> {
+  readonly items: T[];
+  readonly nextCursor: string | null;
+}
+
+/** Reads one page after `cursor` (none: the first page), `limit` items at most. */
+export type PageReader<T> = (
+  query: { readonly limit?: string; readonly cursor?: string },
+  signal: AbortSignal,
+) => Promise<ListPage<T>>;
+
+/** The page readers of the list routes the screens use. */
+export const READ_PAGE = {
+  workflows: (async ({ limit, cursor }, signal) => {
+    const { workflows, nextCursor } = await callApi('listWorkflows', { query: { limit, cursor }, signal });
+    return { items: workflows, nextCursor };
+  }) satisfies PageReader<unknown>,
+  lawyers: (async ({ limit, cursor }, signal) => {
+    const { lawyers, nextCursor } = await callApi('listLawyers', { query: { limit, cursor }, signal });
+    return { items: lawyers, nextCursor };
+  }) satisfies PageReader<unknown>,
+  folders: (async ({ limit, cursor }, signal) => {
+    const { folders, nextCursor } = await callApi('listFolders', { query: { limit, cursor }, signal });
+    return { items: folders, nextCursor };
+  }) satisfies PageReader<unknown>,
+};
+
+/**
+ * Every page of a list, one request after the other, for the screens whose lists are small and
+ * whose counts must be exact before they show (a lawyer's own workflows).
+ */
+export async function readAllPages<T>(read: PageReader<T>, signal: AbortSignal): Promise<T[]> {
+  const items: T[] = [];
+  let cursor: string | undefined;
+  do {
+    // The first page at the server's default size, the next ones at the largest.
+    const page = await read(cursor ? { limit: String(LIST_PAGE.max), cursor } : {}, signal);
+    items.push(...page.items);
+    cursor = page.nextCursor ?? undefined;
+  } while (cursor);
+  return items;
+}
+
+/** A list loaded page after page: what is loaded so far, and whether that is all of it. */
+export interface PagedList<T> {
+  /** The items loaded so far, in the server's order; undefined until the first page is in. */
+  readonly data: T[] | undefined;
+  /** True once the last page is in: counts over `data` are then the list's counts. */
+  readonly complete: boolean;
+  /** True while a page is being read. */
+  readonly loading: boolean;
+  /** The error of the last read; loading stops there (what is loaded stays). */
+  readonly error: Error | undefined;
+  /** Reads the list again from its first page. */
+  readonly reload: () => Promise<void>;
+  /** Replaces the loaded items locally, after a mutation whose reply says what changed. */
+  readonly setData: (update: (current: T[] | undefined) => T[] | undefined) => void;
+}
+
+/**
+ * Loads a list a page at a time: the first page (a default-size page) shows as soon as it is in,
+ * the next ones (the largest pages) follow in the background until the last, so a screen is
+ * usable at once while its counts and search reach the whole list within a few requests. A reload
+ * or an unmount drops the pages still coming.
+ */
+export function usePagedList<T>(read: PageReader<T>): PagedList<T> {
+  const [data, setDataState] = useState<T[] | undefined>(undefined);
+  const [complete, setComplete] = useState(false);
+  const [loading, setLoading] = useState(true);
+  const [error, setError] = useState<Error | undefined>(undefined);
+  const readRef = useRef(read);
+  readRef.current = read;
+  const controller = useRef<AbortController | null>(null);
+
+  const reload = useCallback(async () => {
+    controller.current?.abort();
+    const mine = new AbortController();
+    controller.current = mine;
+    setLoading(true);
+    setComplete(false);
+    let cursor: string | undefined;
+    let first = true;
+    try {
+      do {
+        // The first page at the server's default size (LIST_PAGE.default), the next at the largest.
+        const page = await readRef.current(
+          cursor ? { limit: String(LIST_PAGE.max), cursor } : {},
+          mine.signal,
+        );
+        if (mine.signal.aborted) return;
+        // The updater may run later, when `first` has moved on: it reads its own copy.
+        const replaces = first;
+        setDataState((current) => (replaces ? page.items : [...(current ?? []), ...page.items]));
+        setError(undefined);
+        first = false;
+        cursor = page.nextCursor ?? undefined;
+      } while (cursor);
+      setComplete(true);
+    } catch (caught) {
+      if (mine.signal.aborted) return;
+      setError(caught instanceof Error ? caught : new Error(String(caught)));
+    } finally {
+      if (controller.current === mine) setLoading(false);
+    }
+  }, []);
+
+  useEffect(() => {
+    void reload();
+    return () => controller.current?.abort();
+  }, [reload]);
+
+  const setData = useCallback((update: (current: T[] | undefined) => T[] | undefined) => {
+    setDataState(update);
+  }, []);
+
+  return { data, complete, loading, error, reload, setData };
+}
