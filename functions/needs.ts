@@ -61,6 +61,12 @@ export interface FunctionNeeds {
   readonly mailer?: true;
   /** Knows the site's address, whose host name is the WebAuthn relying party (passkeys). */
   readonly relyingParty?: true;
+  /**
+   * Invoked asynchronously (by EventBridge Scheduler): an event whose every attempt threw goes to
+   * the function's on-failure queue, sent by Lambda with the function's role (send on that queue
+   * only). `AppFunction` refuses an on-failure destination a function does not declare.
+   */
+  readonly asyncFailures?: true;
   /** Its time-out, for an API function under API Gateway's 30 s. @default 10 */
   readonly timeoutSeconds?: number;
 }
@@ -171,17 +177,24 @@ const DECLARED = {
     timeoutSeconds: 29,
   },
   // The minute tick: due workflows (DueIndex), claimed and queued.
-  'scheduled-tick': { table: { access: 'readWrite', indexes: ['DueIndex'] }, webhookQueue: 'send' },
+  // A tick that throws is kept in its on-failure queue.
+  'scheduled-tick': {
+    table: { access: 'readWrite', indexes: ['DueIndex'] },
+    webhookQueue: 'send',
+    asyncFailures: true,
+  },
   // The worker: one due run, signed, recorded; its back-off changes the message's visibility.
   'webhook-worker': {
     table: { access: 'readWrite', indexes: [] },
     webhookQueue: 'consume',
     webhookSigning: true,
   },
-  // The hourly purge: licences due (GSI1), their lawyers' workflows (GSI2), Google secrets.
+  // The hourly purge: licences due (GSI1), their lawyers' workflows (GSI2), Google secrets; a run
+  // that throws on every attempt is kept in its on-failure queue.
   'data-retention': {
     table: { access: 'readWrite', indexes: ['GSI1', 'GSI2'] },
     lawyerSecrets: true,
+    asyncFailures: true,
   },
 } as const satisfies Record<FunctionName, FunctionNeeds>;
 

@@ -8,14 +8,15 @@ import * as destinations from 'aws-cdk-lib/aws-lambda-destinations';
 import { NodejsFunction, OutputFormat } from 'aws-cdk-lib/aws-lambda-nodejs';
 import * as logs from 'aws-cdk-lib/aws-logs';
 import type * as sqs from 'aws-cdk-lib/aws-sqs';
+import * as ssm from 'aws-cdk-lib/aws-ssm';
 import { NagSuppressions } from 'cdk-nag';
 import type { Construct } from 'constructs';
 
 import { METRICS_SERVICE } from '../../functions/domain/metrics';
-import type { FunctionName } from '../../functions/needs';
+import { type FunctionName, NEEDS } from '../../functions/needs';
 import { POWERTOOLS_VARIABLES } from '../../functions/runtime/environment';
 import { stageSettingsOf } from '../settings';
-import { bundleSettingsOf } from './bundling';
+import { bundleSettingsOf, POWERTOOLS_LAYER_PARAMETER } from './bundling';
 import { REPOSITORY_ROOT, repositoryPath } from './repository';
 
 export interface AppFunctionProps {
@@ -58,8 +59,8 @@ export interface AppFunctionProps {
 
 /**
  * Our one way to build a Lambda function: `NodejsFunction` bundled locally by esbuild (no Docker)
- * with the settings of `bundling.ts` (minified ESM, the AWS SDK from the runtime, no source map,
- * only the declared adapters), Node.js 22 on arm64, X-Ray tracing, its own log group with a
+ * with the settings of `bundling.ts` (minified ESM, the AWS SDK from the runtime, Powertools from
+ * its official layer, no source map, only the declared adapters), Node.js 22 on arm64, X-Ray tracing, its own log group with a
  * retention, and its own role that may only write to that log group until the stack grants what
  * the function declares (`function-needs.ts`). Its environment is set by those grants alone, plus
  * the POWERTOOLS_* settings every function shares.
@@ -95,6 +96,9 @@ export class AppFunction extends NodejsFunction {
       role,
       logGroup,
       tracing: lambda.Tracing.ACTIVE,
+      // Powertools (and the X-Ray SDK its Tracer uses) from the official layer; the bundle leaves
+      // `@aws-lambda-powertools/*` out (bundling.ts).
+      layers: [powertoolsLayerOf(scope)],
       // Powertools writes one JSON object per line; in Lambda's JSON format they stay as they are
       // (no text prefix), and Lambda's own lines (START, REPORT) are JSON too.
       loggingFormat: lambda.LoggingFormat.JSON,
@@ -163,6 +167,22 @@ export class AppFunction extends NodejsFunction {
   }
 }
 
+/**
+ * The official Powertools layer of the installed version, one per stack: its ARN is read at
+ * deployment from the public SSM parameter AWS publishes for the release in the stack's region.
+ */
+function powertoolsLayerOf(scope: Construct): lambda.ILayerVersion {
+  const stack = Stack.of(scope);
+  const id = 'PowertoolsLayer';
+  const existing = stack.node.tryFindChild(id) as lambda.ILayerVersion | undefined;
+  if (existing) return existing;
+  return lambda.LayerVersion.fromLayerVersionArn(
+    stack,
+    id,
+    ssm.StringParameter.valueForStringParameter(stack, POWERTOOLS_LAYER_PARAMETER),
+  );
+}
+
 function validate(id: string, props: AppFunctionProps, timeout: Duration, memorySize: number): void {
   const problems: string[] = [];
   if (!isAbsolute(props.entry) || extname(props.entry) !== '.ts') {
@@ -174,6 +194,16 @@ function validate(id: string, props: AppFunctionProps, timeout: Duration, memory
   if (seconds < 1 || seconds > 900) problems.push(`timeout must be 1 to 900 seconds (got ${seconds})`);
   if (!Number.isInteger(memorySize) || memorySize < 128 || memorySize > 10_240) {
     problems.push(`memorySize must be an integer from 128 to 10240 MB (got ${memorySize})`);
+  }
+  // The on-failure destination is a grant (Lambda sends with the function's role): only a
+  // function that declares it in functions/needs.ts may have one, and it must have one then.
+  const declared = props.needs !== undefined && NEEDS[props.needs].asyncFailures === true;
+  if (declared !== (props.asyncFailures !== undefined)) {
+    problems.push(
+      declared
+        ? `needs "${props.needs}" declares asyncFailures: give it an asyncFailures queue`
+        : 'asyncFailures is given but functions/needs.ts does not declare it for this function',
+    );
   }
   if (problems.length > 0) throw new Error(`AppFunction ${id}: ${problems.join('; ')}`);
 }

@@ -3,6 +3,7 @@ import { Match, Template } from 'aws-cdk-lib/assertions';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 
 import { METRIC, METRICS_SERVICE } from '../../functions/domain/metrics';
+import { POWERTOOLS_LAYER_PARAMETER, POWERTOOLS_VERSION } from '../../lib/constructs/bundling';
 import { THRESHOLDS } from '../../lib/constructs/monitoring';
 import { DEFAULT_KEYS_REPLICA_REGION } from '../../lib/settings';
 import { handlerNames, ROUTES, routeKey } from '../../shared/routes';
@@ -172,6 +173,23 @@ describe('operations', () => {
         }
       }
     });
+  });
+
+  it('gives every function the official Powertools layer of the installed version, resolved at deployment', () => {
+    const parameters = Object.entries(
+      prodTemplate.toJSON().Parameters as Record<string, { Type: string; Default: string }>,
+    ).filter(([, p]) => p.Default === POWERTOOLS_LAYER_PARAMETER);
+    expect(parameters).toHaveLength(1);
+    const [parameterId, parameter] = parameters[0]!;
+    expect(parameter.Type).toBe('AWS::SSM::Parameter::Value<String>');
+    expect(POWERTOOLS_LAYER_PARAMETER).toBe(
+      `/aws/service/powertools/typescript/generic/all/${POWERTOOLS_VERSION}`,
+    );
+    const ours = resourcesOf(prodTemplate, 'AWS::Lambda::Function').filter(
+      ([, fn]) => fn.Properties.Runtime === 'nodejs22.x',
+    );
+    expect(ours.length).toBe(handlerNames().length + 4);
+    for (const [id, fn] of ours) expect(fn.Properties.Layers, id).toEqual([{ Ref: parameterId }]);
   });
 
   describe('alarm topic', () => {
