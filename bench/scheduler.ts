@@ -353,6 +353,12 @@ function benchDependencies(table: Table, queue: AppDependencies['webhookQueue'])
   return {
     table,
     appKeys: () => Promise.reject(new Error('Pas de clés dans le banc')),
+    secondFactor: {
+      requiredForAdmins: true,
+      relyingParty: () => {
+        throw new Error('Pas de second facteur dans le banc');
+      },
+    },
     clock: systemClock,
     logger: quietLogger,
     metrics: noMetrics,

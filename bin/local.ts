@@ -14,6 +14,10 @@ import { startLocalRuntime } from '../lib/local/runtime';
  * <DATA_DIR>/outbox. With STRIPE_SECRET_KEY and STRIPE_WEBHOOK_SECRET set, real Stripe (test mode)
  * is used instead. PUBLIC_BASE_URL is the site's address in Stripe's return links and the e-mails
  * (default http://localhost:PORT), MAIL_FROM the sender written in the e-mails.
+ *
+ * Admin licences must pass a second factor (passkey or authenticator code), as in AWS;
+ * REQUIRE_SECOND_FACTOR=false lifts that for demos and the test suites that are not about it.
+ * HOSTING_REGION is the AWS region the privacy page names (default eu-west-3).
  */
 const root = fileURLToPath(new URL('..', import.meta.url));
 const siteDirectory = `${root}web/dist`;
@@ -43,6 +47,8 @@ const runtime = await startLocalRuntime({
     : {}),
   ...(process.env.PUBLIC_BASE_URL ? { publicUrl: process.env.PUBLIC_BASE_URL } : {}),
   ...(process.env.MAIL_FROM ? { mailFrom: process.env.MAIL_FROM } : {}),
+  requireSecondFactor: process.env.REQUIRE_SECOND_FACTOR !== 'false',
+  ...(process.env.HOSTING_REGION ? { hostingRegion: process.env.HOSTING_REGION } : {}),
   logger: {
     info: (message) => console.log(message),
     warn: (message, facts) => console.warn(message, facts ?? ''),
@@ -75,6 +81,11 @@ Assistant IA juridique — environnement local
     (stripe listen --forward-to ${runtime.billing.webhookUrl})`
   }
   Boîte d'envoi des e-mails (.eml) : ${runtime.billing.outboxDirectory}
+  ${
+    runtime.requireSecondFactor
+      ? 'Vérification en deux étapes exigée pour les administrateurs (comme sur AWS)'
+      : 'ATTENTION : vérification en deux étapes des administrateurs DÉSACTIVÉE (REQUIRE_SECOND_FACTOR=false) — démonstration et tests uniquement'
+  }
 Ctrl-C pour arrêter.
 `);
 

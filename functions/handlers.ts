@@ -13,6 +13,7 @@ import { createLicensesHandler } from './licenses';
 import { createMeHandler } from './me';
 import type { HandlerName } from './needs';
 import type { AppDependencies } from './runtime/dependencies';
+import { createSecondFactorHandler } from './second-factor';
 import { createSignOutHandler } from './sign-out';
 import { createStripeWebhookHandler } from './stripe-webhook';
 import { createUpdateLicenseEmailHandler } from './update-license-email';
@@ -32,6 +33,7 @@ export type HandlerFactory = (deps: AppDependencies) => ApiHandler;
 export const API_HANDLERS = {
   'verify-license': createVerifyLicenseHandler,
   'sign-out': createSignOutHandler,
+  'second-factor': createSecondFactorHandler,
   lawyers: createLawyersHandler,
   me: createMeHandler,
   workflows: createWorkflowsHandler,

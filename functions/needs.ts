@@ -59,6 +59,8 @@ export interface FunctionNeeds {
   readonly payments?: 'api' | 'webhook';
   /** Sends e-mail (SES in AWS). */
   readonly mailer?: true;
+  /** Knows the site's address, whose host name is the WebAuthn relying party (passkeys). */
+  readonly relyingParty?: true;
   /**
    * Invoked asynchronously (by EventBridge Scheduler): an event whose every attempt threw goes to
    * the function's on-failure queue, sent by Lambda with the function's role (send on that queue
@@ -82,12 +84,22 @@ const EVENT_FUNCTIONS: readonly EventFunctionName[] = ['scheduled-tick', 'webhoo
 
 const DECLARED = {
   // Sign-in: the licence by key hash, the throttle counters (client addresses hashed with the
-  // same key) and the new session; trusts CloudFront's client address (origin secret).
+  // same key) and the new session, ending the licence's oldest beyond 20 (its sessions by GSI2);
+  // trusts CloudFront's client address only with the origin secret.
   'verify-license': {
-    table: { access: 'readWrite', indexes: [] },
+    table: { access: 'readWrite', indexes: ['GSI2'] },
     keys: ['sessionSigning', 'licenseHash'],
+    originSecret: true,
   },
   'sign-out': { table: { access: 'readWrite', indexes: [] }, keys: SESSION },
+  // The second factor: factors (TOTP secrets encrypted with the licence encryption key), attempt
+  // counts, passkey challenges, the session it completes (and the licence's sessions, by GSI2, that
+  // a reset ends or the 20-session cap trims), audit entries; the passkeys' relying party.
+  'second-factor': {
+    table: { access: 'readWrite', indexes: ['GSI2'] },
+    keys: ['sessionSigning', 'licenseHash', 'licenseEncryption'],
+    relyingParty: true,
+  },
   // Lawyers, their claims, their Google secrets; deleting one ends his subscription first and
   // confirms it by e-mail; his workflows (GSI2) and sessions go with him.
   lawyers: {

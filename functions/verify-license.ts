@@ -12,7 +12,7 @@ const TOO_MANY_ATTEMPTS = statusOfClass(TooManyAttemptsError);
 const create = (deps: AppDependencies) =>
   apiHandler(deps, {
     verifyLicense: async ({ body, clientAddress }) => {
-      const signIn = new SignInService(deps.table, await deps.appKeys(), deps.clock);
+      const signIn = new SignInService(deps.table, await deps.appKeys(), deps.clock, deps.secondFactor);
       const outcome = await signIn.verify(body.licenseKey, await clientAddress());
       if (outcome.throttled) deps.metrics.count(METRIC.signInThrottled);
       else if (!outcome.reply.valid) deps.metrics.count(METRIC.signInFailed);

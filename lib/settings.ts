@@ -91,7 +91,8 @@ const PER_STAGE = {
     checkout: { rateLimit: 2, burstLimit: 5 },
     // Stripe sends bursts after an outage or a billing run; its retries absorb a 429.
     stripeWebhook: { rateLimit: 20, burstLimit: 40 },
-    logRetention: logs.RetentionDays.THREE_MONTHS,
+    // Spec §9 and /privacy: technical logs are deleted within 30 days.
+    logRetention: logs.RetentionDays.ONE_MONTH,
     logLevel: 'INFO',
     removalPolicy: RemovalPolicy.RETAIN,
     tableDeletionProtection: true,

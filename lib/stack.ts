@@ -62,6 +62,8 @@ export class AssistantJuridiqueStack extends Stack {
       siteDir: props.siteDir,
       httpApi: api.httpApi,
       apiOriginHeaders: originVerify.originHeader,
+      // The privacy page names the region the data lives in: this stack's.
+      config: { apiBaseUrl: '', hostingRegion: this.region },
     });
     // Stripe keys, the SES sender and the site's address.
     const billing = new Billing(this, 'Billing', {

@@ -136,6 +136,34 @@ export const SIGN_IN_THROTTLE = {
 } as const;
 
 /**
+ * The second factor (passkey, else authenticator-app code): required for admin licences, chosen by
+ * a firm's licence. A session opened by a licence key alone is "second factor pending" for a few
+ * minutes; sensitive admin actions ask for the factor again once the last check is older than
+ * `stepUpMaxAgeSeconds`. Wrong codes are counted per licence: after `maxFailures` within the
+ * window the licence's codes are refused until the window ends.
+ */
+export const SECOND_FACTOR = {
+  pendingLifetimeSeconds: 10 * 60,
+  stepUpMaxAgeSeconds: 15 * 60,
+  recoveryCodeCount: 10,
+  /** Recovery codes: `XXXXX-XXXXX`, from an alphabet without look-alike characters. */
+  recoveryCodeAlphabet: 'ABCDEFGHJKLMNPQRSTUVWXYZ23456789',
+  recoveryCodeHalfLength: 5,
+  codeThrottle: { maxFailures: 5, windowSeconds: 15 * 60 },
+  totp: { digits: 6, periodSeconds: 30, algorithm: 'SHA1', window: 1 },
+  /** How long a WebAuthn challenge may be answered. */
+  challengeLifetimeSeconds: 5 * 60,
+  maxPasskeys: 10,
+  /** The name authenticator apps and passkey managers show. */
+  issuer: 'Assistant IA juridique',
+  /** The error code of a reply asking for the second factor again (the web client's step-up dialog). */
+  stepUpErrorCode: 'SECOND_FACTOR_REQUIRED',
+} as const;
+
+/** Where the product's data lives by default (the CDK stack's region decides, see /config.json). */
+export const DEFAULT_HOSTING_REGION = 'eu-west-3';
+
+/**
  * The id of the `<script type="application/json">` of index.html that carries the SPA's runtime
  * settings, filled by the local runtime when it serves the page and by the deployment: the SPA
  * reads them without a request of its own before its first render.

@@ -9,5 +9,6 @@ export * from './schemas/directory';
 export * from './schemas/folder';
 export * from './schemas/lawyer';
 export * from './schemas/scheduler';
+export * from './schemas/second-factor';
 export * from './schemas/session';
 export * from './schemas/workflow';

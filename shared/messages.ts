@@ -27,6 +27,37 @@ export const MESSAGES = {
     /** Same voice: the role of the session may not use this call. */
     forbidden: 'Accès refusé',
   },
+  secondFactor: {
+    /** Same voice: the title of the second sign-in step. */
+    title: 'Vérification en deux étapes',
+    /** Same voice: a session opened by the licence key alone, on any other call than the second factor's. */
+    pendingSession: 'Vérification en deux étapes requise. Veuillez vous reconnecter.',
+    /** Same voice: a wrong authenticator code or recovery code. */
+    invalidCode: 'Code invalide',
+    /** Same voice: a passkey answer that does not verify. */
+    invalidPasskey: "Clé d'accès non reconnue",
+    /** Same voice: too many wrong codes for this licence. */
+    tooManyAttempts: 'Trop de tentatives. Veuillez réessayer dans quelques minutes.',
+    /** Same voice: a sensitive action whose last second-factor check is too old. */
+    stepUpRequired: 'Confirmez votre identité avec votre second facteur pour continuer.',
+    /** Same voice: enrolment from a pending session when the licence already has a factor. */
+    alreadyEnrolled: 'Une vérification en deux étapes est déjà configurée pour cette licence.',
+    /** Same voice: a check asked of a licence without any factor. */
+    notEnrolled: "Aucune vérification en deux étapes n'est configurée pour cette licence.",
+    /** Same voice: no TOTP enrolment was started, or it was replaced. */
+    noPendingEnrolment: 'Aucune configuration en cours. Veuillez générer un nouveau QR code.',
+    /** Same voice: a WebAuthn challenge that was used, expired or never issued. */
+    challengeExpired: 'La demande a expiré. Veuillez recommencer.',
+    /** Same voice: the licence already holds the most passkeys it may. */
+    tooManyPasskeys: "Nombre maximal de clés d'accès atteint.",
+    /** Same voice: an admin resetting his own factor through the API. */
+    ownReset:
+      'Vous ne pouvez pas réinitialiser votre propre second facteur : demandez-le à un autre administrateur (dernier administrateur : commande bin/create-admin-licence.ts --reset-second-factor).',
+    /** Same voice: the licence key of a reset names no licence. */
+    licenseNotFound: 'Licence introuvable',
+    /** Same voice: the code field is empty or malformed. */
+    codeRequired: 'Le code est requis',
+  },
   request: {
     /** Same voice: the request body is not JSON. */
     notJson: 'Requête invalide : le corps doit être un objet JSON.',

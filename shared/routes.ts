@@ -3,6 +3,7 @@ import type { z } from 'zod';
 import { BILLING_ROUTES } from './routes/billing';
 import { DIRECTORY_ROUTES } from './routes/directory';
 import { SCHEDULING_ROUTES } from './routes/scheduling';
+import { SECOND_FACTOR_ROUTES } from './routes/second-factor';
 import { SESSION_ROUTES } from './routes/session';
 
 export type { HttpMethod, RouteAccess, RouteDefinition } from './routes/route-definition';
@@ -17,6 +18,7 @@ export const ROUTES = {
   ...DIRECTORY_ROUTES,
   ...SCHEDULING_ROUTES,
   ...BILLING_ROUTES,
+  ...SECOND_FACTOR_ROUTES,
 } as const satisfies Record<string, RouteDefinition>;
 
 export type RouteName = keyof typeof ROUTES;

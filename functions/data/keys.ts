@@ -36,6 +36,21 @@ export const licenseSessionsPartition = (keyHash: string) => `LICENSE_SESSIONS#$
 /** The failed sign-ins of one client (a hash of its address). */
 export const signInAttemptsKey = (clientHash: string) => ({ PK: `SIGNIN#${clientHash}`, SK: 'ATTEMPTS' });
 
+// ---------------------------------------------------------------------------- second factor
+
+/** A licence's second factor (TOTP secret, passkeys, recovery-code hashes), in the licence's partition. */
+export const secondFactorKey = (keyHash: string) => ({ PK: `LICENSE#${keyHash}`, SK: 'SECOND_FACTOR' });
+/** The wrong second-factor codes of one licence in the current window. */
+export const secondFactorAttemptsKey = (keyHash: string) => ({
+  PK: `LICENSE#${keyHash}`,
+  SK: 'SECOND_FACTOR_ATTEMPTS',
+});
+/** The WebAuthn challenge a session was last given, beside the session. */
+export const webAuthnChallengeKey = (sessionId: string, purpose: string) => ({
+  PK: `SESSION#${sessionId}`,
+  SK: `WEBAUTHN_CHALLENGE#${purpose}`,
+});
+
 // ---------------------------------------------------------------------------- directory
 
 export const lawyerKey = (id: string) => ({ PK: `LAWYER#${id}`, SK: 'PROFILE' });

@@ -14,6 +14,10 @@ export interface SessionRecord {
   createdAt: string;
   /** Absolute expiry, epoch seconds (also the TTL attribute). */
   expiresAt: number;
+  /** Opened by the licence key alone: only the second-factor calls accept it until it is passed. */
+  secondFactorPending?: boolean;
+  /** When this session last passed the licence's second factor (ISO). */
+  secondFactorAt?: string;
 }
 
 export class SessionRepository {
@@ -47,7 +51,22 @@ export class SessionRepository {
       email: Item.email as string,
       createdAt: Item.createdAt as string,
       expiresAt: Item.expiresAt as number,
+      ...(Item.secondFactorPending === true ? { secondFactorPending: true } : {}),
+      ...(typeof Item.secondFactorAt === 'string' ? { secondFactorAt: Item.secondFactorAt } : {}),
     };
+  }
+
+  /** Records that the session just passed its second factor (a step-up before a sensitive action). */
+  async markSecondFactor(sessionId: string, at: string): Promise<void> {
+    await this.table.doc.send(
+      new UpdateCommand({
+        TableName: this.table.name,
+        Key: sessionKey(sessionId),
+        UpdateExpression: 'SET secondFactorAt = :at',
+        ConditionExpression: 'attribute_exists(PK) AND attribute_not_exists(secondFactorPending)',
+        ExpressionAttributeValues: { ':at': at },
+      }),
+    );
   }
 
   async delete(sessionId: string): Promise<void> {

@@ -23,7 +23,8 @@ export type AuditAction =
   | 'workflow.toggle-scheduling'
   | 'folder.create'
   | 'folder.update'
-  | 'folder.delete';
+  | 'folder.delete'
+  | 'license.second-factor.reset';
 
 /** What an action was done to: the resource's reference and, for people reading the trail, its label. */
 export interface AuditTarget {
@@ -50,6 +51,8 @@ export const auditTarget = {
     ref: `folder:${folder.id}`,
     label: folder.name,
   }),
+  /** A licence nobody holds as a lawyer (an admin licence): named by its type only. */
+  license: (type: string): AuditTarget => ({ ref: `license:${type}`, label: `licence ${type}` }),
 };
 
 /** Who acts: an admin's session, or the product itself (`RETENTION_ACTOR`). */

@@ -1,3 +1,6 @@
+import { SECOND_FACTOR } from '../../shared/constants';
+import { MESSAGES } from '../../shared/messages';
+
 /**
  * Why a request could not be served, said by its meaning: a service throws these and knows nothing
  * of HTTP. Each carries the French message the user reads (from shared/messages.ts); the one table
@@ -50,5 +53,41 @@ export class ExistingLawyerError extends ConflictError {
     readonly existingLawyer: { id: string; firstName: string; lastName: string; email: string },
   ) {
     super(message);
+  }
+}
+
+/**
+ * A sensitive action whose last second-factor check is too old. `code` names it for the web client,
+ * which asks for the factor, then sends the request again.
+ */
+export class SecondFactorRequiredError extends ForbiddenError {
+  override name = 'SecondFactorRequiredError';
+  readonly code = SECOND_FACTOR.stepUpErrorCode;
+  constructor(options?: ErrorOptions) {
+    super(MESSAGES.secondFactor.stepUpRequired, options);
+  }
+}
+
+/** A session opened by the licence key alone, on a call that needs the second factor passed. */
+export class SecondFactorPendingError extends UnauthenticatedError {
+  override name = 'SecondFactorPendingError';
+  constructor(options?: ErrorOptions) {
+    super(MESSAGES.secondFactor.pendingSession, options);
+  }
+}
+
+/** A wrong authenticator code, recovery code or passkey answer. */
+export class InvalidSecondFactorError extends InvalidInputError {
+  override name = 'InvalidSecondFactorError';
+  constructor(message: string = MESSAGES.secondFactor.invalidCode, options?: ErrorOptions) {
+    super('code', message, options);
+  }
+}
+
+/** Too many wrong codes for one licence: refused until its window ends. */
+export class TooManySecondFactorAttemptsError extends TooManyAttemptsError {
+  override name = 'TooManySecondFactorAttemptsError';
+  constructor(options?: ErrorOptions) {
+    super(MESSAGES.secondFactor.tooManyAttempts, options);
   }
 }

@@ -15,6 +15,7 @@ import {
   LawyerRepository,
 } from '../data/lawyers';
 import { deleteLicenseItem, type LicenseRecord, LicenseRepository, putLicenseItem } from '../data/licenses';
+import { deleteSecondFactorItems } from '../data/second-factors';
 import { SessionRepository } from '../data/sessions';
 import type { Table } from '../data/table';
 import { WorkflowNotFoundError, WorkflowRepository } from '../data/workflows';
@@ -358,6 +359,7 @@ export class LawyerService {
     if (!license) return 'absent';
     await this.licenses.delete(keyHash);
     await this.sessions.deleteByLicense(keyHash);
+    await deleteSecondFactorItems(this.deps.table, keyHash);
     return 'purged';
   }
 
@@ -405,7 +407,10 @@ export class LawyerService {
       throw error;
     }
     // The licences are gone, so no new session can open: end the ones still running.
-    for (const license of removed) await this.sessions.deleteByLicense(license.keyHash);
+    for (const license of removed) {
+      await this.sessions.deleteByLicense(license.keyHash);
+      await deleteSecondFactorItems(this.deps.table, license.keyHash);
+    }
   }
 
   /** The secrets of a lawyer, for the admin who asks; the reveal is on the trail before they leave. */

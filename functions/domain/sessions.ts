@@ -2,15 +2,16 @@ import { randomUUID } from 'node:crypto';
 
 import { errors as joseErrors, jwtVerify, SignJWT } from 'jose';
 
-import { MAX_SESSIONS_PER_LICENSE, SESSION_LIFETIME_SECONDS } from '../../shared/constants';
+import { MAX_SESSIONS_PER_LICENSE, SECOND_FACTOR, SESSION_LIFETIME_SECONDS } from '../../shared/constants';
 import { MESSAGES } from '../../shared/messages';
 import type { Role } from '../../shared/schemas/session';
 import { type LicenseRecord, LicenseRepository } from '../data/licenses';
+import { isEnrolled, SecondFactorRepository } from '../data/second-factors';
 import { SessionRepository } from '../data/sessions';
 import type { Table } from '../data/table';
 import type { Clock } from '../runtime/dependencies';
 import type { AppKeys } from '../security/app-keys';
-import { UnauthenticatedError } from './errors';
+import { SecondFactorRequiredError, UnauthenticatedError } from './errors';
 
 const ISSUER = 'assistant-juridique';
 const AUDIENCE = 'web';
@@ -25,6 +26,18 @@ export interface SessionContext {
   readonly email: string;
   readonly licenseKeyHash: string;
   readonly license: LicenseRecord;
+  /** Opened by the licence key alone; only the second-factor calls accept it. */
+  readonly secondFactorPending: boolean;
+  /** When this session last passed the licence's second factor (ISO), if it did. */
+  readonly secondFactorAt: string | null;
+}
+
+/** How a session opens: full, or waiting for the licence's second factor. */
+export interface OpenOptions {
+  /** Only the second-factor calls accept it, for `SECOND_FACTOR.pendingLifetimeSeconds`. */
+  readonly secondFactorPending?: boolean;
+  /** The second factor was passed just now (the session completing a pending one). */
+  readonly secondFactorAt?: string;
 }
 
 /** An opened session: the token the browser keeps and its absolute expiry. */
@@ -41,6 +54,7 @@ export interface OpenedSession {
 export class SessionService {
   private readonly sessions: SessionRepository;
   private readonly licenses: LicenseRepository;
+  private readonly secondFactors: SecondFactorRepository;
 
   constructor(
     table: Table,
@@ -49,13 +63,16 @@ export class SessionService {
   ) {
     this.sessions = new SessionRepository(table);
     this.licenses = new LicenseRepository(table);
+    this.secondFactors = new SecondFactorRepository(table);
   }
 
   /** Opens a session for a licence that was just verified. */
-  async open(license: LicenseRecord, email: string): Promise<OpenedSession> {
+  async open(license: LicenseRecord, email: string, options: OpenOptions = {}): Promise<OpenedSession> {
     const now = this.clock.now();
     const issuedAt = Math.floor(now.getTime() / 1000);
-    const expiresAt = issuedAt + SESSION_LIFETIME_SECONDS;
+    const expiresAt =
+      issuedAt +
+      (options.secondFactorPending ? SECOND_FACTOR.pendingLifetimeSeconds : SESSION_LIFETIME_SECONDS);
     const sessionId = randomUUID();
     await this.sessions.create({
       sessionId,
@@ -64,6 +81,8 @@ export class SessionService {
       email,
       createdAt: now.toISOString(),
       expiresAt,
+      ...(options.secondFactorPending ? { secondFactorPending: true } : {}),
+      ...(options.secondFactorAt ? { secondFactorAt: options.secondFactorAt } : {}),
     });
     // A licence holds at most MAX_SESSIONS_PER_LICENSE live sessions: the oldest ones end.
     await this.sessions.keepNewest(license.keyHash, MAX_SESSIONS_PER_LICENSE);
@@ -125,7 +144,29 @@ export class SessionService {
       email: session.email,
       licenseKeyHash: session.licenseKeyHash,
       license,
+      secondFactorPending: session.secondFactorPending === true,
+      secondFactorAt: session.secondFactorAt ?? null,
     };
+  }
+
+  /**
+   * Before a sensitive action: a licence with a second factor must have passed it within
+   * `SECOND_FACTOR.stepUpMaxAgeSeconds`, else the client is asked for it again (step-up).
+   */
+  async requireRecentSecondFactor(session: SessionContext): Promise<void> {
+    if (session.secondFactorAt) {
+      const age = this.clock.now().getTime() - Date.parse(session.secondFactorAt);
+      if (age <= SECOND_FACTOR.stepUpMaxAgeSeconds * 1000) return;
+      throw new SecondFactorRequiredError();
+    }
+    // Never passed in this session: only a licence without any factor has nothing to ask.
+    if (isEnrolled(await this.secondFactors.get(session.licenseKeyHash)))
+      throw new SecondFactorRequiredError();
+  }
+
+  /** Records that the session just passed its second factor again (step-up). */
+  async markSecondFactor(sessionId: string, at: string): Promise<void> {
+    await this.sessions.markSecondFactor(sessionId, at);
   }
 
   /** Ends a session ('Déconnexion'). */

@@ -5,12 +5,14 @@ import { MESSAGES } from '../../shared/messages';
 import type { Role, VerifyLicenseReply } from '../../shared/schemas/session';
 import { type LawyerRecord, LawyerRepository } from '../data/lawyers';
 import { LicenseRepository } from '../data/licenses';
+import { SecondFactorRepository } from '../data/second-factors';
 import { SignInAttemptRepository } from '../data/sign-in-attempts';
 import type { Table } from '../data/table';
-import type { Clock } from '../runtime/dependencies';
+import type { Clock, SecondFactorSettings } from '../runtime/dependencies';
 import type { AppKeys } from '../security/app-keys';
 import { createLicenseKeyVault } from '../security/license-key-vault';
 import { findLawyerOfLicense } from './members';
+import { secondFactorStepFor } from './second-factor-step';
 import { SessionService } from './sessions';
 
 /** The outcome of a sign-in attempt: the reply, and whether the client is refused for trying too often. */
@@ -35,22 +37,28 @@ export function displayNameOf(role: Role, lawyer: LawyerRecord | null): string {
  * the client is refused until its window ends, with one reply whatever the key (so a refused
  * client learns nothing about the keys it tries). A right key never erases the wrong ones before
  * it: they are forgotten when their window ends.
+ *
+ * A licence that must pass a second factor gets a "second factor pending" session instead, which
+ * only the second-factor calls accept; `SecondFactorService` completes it (second-factor.ts).
  */
 export class SignInService {
   private readonly licenses: LicenseRepository;
   private readonly lawyers: LawyerRepository;
   private readonly attempts: SignInAttemptRepository;
   private readonly sessions: SessionService;
+  private readonly factors: SecondFactorRepository;
 
   constructor(
     table: Table,
     private readonly keys: AppKeys,
     private readonly clock: Clock,
+    private readonly secondFactorSettings: SecondFactorSettings,
   ) {
     this.licenses = new LicenseRepository(table);
     this.lawyers = new LawyerRepository(table);
     this.attempts = new SignInAttemptRepository(table);
     this.sessions = new SessionService(table, keys, clock);
+    this.factors = new SecondFactorRepository(table);
   }
 
   async verify(licenseKey: string, clientAddress: string): Promise<SignInOutcome> {
@@ -79,7 +87,10 @@ export class SignInService {
 
     const lawyer = license.licenseType === 'admin' ? null : await findLawyerOfLicense(this.lawyers, license);
     const userEmail = lawyer?.email ?? license.userEmail ?? '';
-    const session = await this.sessions.open(license, userEmail);
+    const secondFactor = await secondFactorStepFor(this.factors, this.secondFactorSettings, license);
+    const session = await this.sessions.open(license, userEmail, {
+      secondFactorPending: secondFactor !== null,
+    });
     return {
       throttled: false,
       reply: {
@@ -89,6 +100,7 @@ export class SignInService {
         displayName: displayNameOf(license.licenseType, lawyer),
         token: session.token,
         expiresAt: session.expiresAt,
+        ...(secondFactor ? { secondFactor } : {}),
       },
     };
   }

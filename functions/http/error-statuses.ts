@@ -13,8 +13,12 @@ import {
   ExistingLawyerError,
   ForbiddenError,
   InvalidInputError,
+  InvalidSecondFactorError,
   NotFoundError,
+  SecondFactorPendingError,
+  SecondFactorRequiredError,
   TooManyAttemptsError,
+  TooManySecondFactorAttemptsError,
   UnauthenticatedError,
 } from '../domain/errors';
 
@@ -51,6 +55,12 @@ export const ERROR_STATUSES: ReadonlyMap<ErrorClass, number> = new Map<ErrorClas
   [PaymentsError, 424],
   [PaymentProviderUnavailableError, 424],
   [TooManyAttemptsError, 429],
+  // The second factor: a wrong code is bad input; a pending session is not signed in yet; a
+  // sensitive action asks for the factor again (403 with its code); too many wrong codes, 429.
+  [InvalidSecondFactorError, 400],
+  [SecondFactorPendingError, 401],
+  [SecondFactorRequiredError, 403],
+  [TooManySecondFactorAttemptsError, 429],
 ]);
 
 /**
@@ -61,6 +71,8 @@ export interface ErrorReply {
   readonly statusCode: number;
   readonly message: string;
   readonly kind: 'listed' | 'write-conflict' | 'unexpected';
+  /** The code of the few errors a client acts on (the second factor asked again). */
+  readonly code?: string;
 }
 
 /** The status of an error of a listed class (or of a subclass of one), or undefined. */
@@ -90,7 +102,10 @@ export function statusOfClass(errorClass: ErrorClass): number {
  */
 export function errorReplyOf(error: unknown): ErrorReply {
   const status = statusOf(error);
-  if (status !== undefined) return { statusCode: status, message: (error as Error).message, kind: 'listed' };
+  if (status !== undefined) {
+    const code = error instanceof SecondFactorRequiredError ? { code: error.code } : {};
+    return { statusCode: status, message: (error as Error).message, kind: 'listed', ...code };
+  }
   if (isWriteConflict(error))
     return { statusCode: 409, message: MESSAGES.request.conflict, kind: 'write-conflict' };
   return { statusCode: 500, message: MESSAGES.request.internal, kind: 'unexpected' };

@@ -8,6 +8,7 @@ import {
   ExistingLawyerError,
   ForbiddenError,
   InvalidInputError,
+  SecondFactorPendingError,
   UnauthenticatedError,
 } from '../domain/errors';
 import type { SessionContext, SessionService } from '../domain/sessions';
@@ -101,12 +102,20 @@ export function authorizedSession(
       }
       const token = bearerTokenOf(request.event);
       if (!token) throw new UnauthenticatedError(MESSAGES.session.required);
-      const session = await (await sessions()).authenticate(token);
+      const service = await sessions();
+      const session = await service.authenticate(token);
+      // A session opened by the licence key alone may only finish its sign-in.
+      if (route.access === 'second-factor') {
+        request.context.session = session;
+        return;
+      }
+      if (session.secondFactorPending) throw new SecondFactorPendingError();
       const allowed =
         route.access === 'signed-in' ||
         (route.access === 'admin' && session.role === 'admin') ||
         (route.access === 'member' && (session.role === 'lawyer' || session.role === 'notary'));
       if (!allowed) throw new ForbiddenError(MESSAGES.session.forbidden);
+      if (route.sensitive) await service.requireRecentSecondFactor(session);
       request.context.session = session;
     },
   };
@@ -134,6 +143,7 @@ export function errorReply(logger: Logger, route: RouteDefinition): ApiMiddlewar
       }
       request.response = jsonResult(reply.statusCode, {
         error: reply.message,
+        ...(reply.code ? { code: reply.code } : {}),
         // 'Nouvel avocat' on an existing lawyer: the reply names him, for the admin to confirm.
         ...(error instanceof ExistingLawyerError ? { existingLawyer: error.existingLawyer } : {}),
       });

@@ -2,7 +2,7 @@ import { createTable } from '../data/table';
 import { type FunctionName, type FunctionNeeds, NEEDS, type ServerKeyName } from '../needs';
 import { type AppKeys, parseServerKey } from '../security/app-keys';
 import type { BillingPorts } from './billing-ports';
-import { type AppDependencies, systemClock } from './dependencies';
+import { type AppDependencies, relyingPartyOf, systemClock } from './dependencies';
 import { type Environment, KEY_VARIABLES, variable } from './environment';
 import { powertoolsLogger, powertoolsMetrics, tracer } from './powertools';
 
@@ -60,6 +60,11 @@ export async function awsDependencies(fn: FunctionName, env: Environment): Promi
       (key) => [key, secret(`de la clé ${key}`, variable(env, KEY_VARIABLES[key]), parseServerKey)] as const,
     ),
   );
+  // The same object while no key changed (each reader gives the same value until its secret
+  // does), so what callers build from the keys is rebuilt only after a rotation.
+  let current:
+    | { readonly values: ReadonlyMap<ServerKeyName, Uint8Array>; readonly keys: AppKeys }
+    | undefined;
   const appKeys = async (): Promise<AppKeys> => {
     const values = new Map<ServerKeyName, Uint8Array>();
     await Promise.all(
@@ -67,12 +72,15 @@ export async function awsDependencies(fn: FunctionName, env: Environment): Promi
         values.set(key, await read());
       }),
     );
+    if (current && [...values].every(([key, value]) => current?.values.get(key) === value)) {
+      return current.keys;
+    }
     const get = (key: ServerKeyName) => {
       const value = values.get(key);
       if (!value) throw new Error(`Composition AWS : clé ${key} non lue`);
       return value;
     };
-    return {
+    const keys: AppKeys = {
       get sessionSigningKey() {
         return get('sessionSigning');
       },
@@ -83,6 +91,8 @@ export async function awsDependencies(fn: FunctionName, env: Environment): Promi
         return get('licenseEncryption');
       },
     };
+    current = { values, keys };
+    return keys;
   };
 
   let lawyerSecrets: AppDependencies['lawyerSecrets'] = notBuilt('les secrets des avocats');
@@ -199,6 +209,11 @@ export async function awsDependencies(fn: FunctionName, env: Environment): Promi
     webhookQueue,
     webhookSigningSecret,
     allowPrivateWebhooks: false,
+    // Admins always pass a second factor in AWS; the passkeys' relying party is the site's host.
+    secondFactor: {
+      requiredForAdmins: true,
+      relyingParty: () => relyingPartyOf(variable(env, 'siteUrl')),
+    },
     ...(billing ? { billing } : {}),
   };
 }

@@ -147,6 +147,12 @@ export function declaredDependencies(fn: FunctionName, deps: AppDependencies): A
       ? deps.webhookSigningSecret
       : refuse(fn, 'le secret de signature des webhooks'),
     allowPrivateWebhooks: deps.allowPrivateWebhooks,
+    secondFactor: {
+      requiredForAdmins: deps.secondFactor.requiredForAdmins,
+      relyingParty: needs.relyingParty
+        ? deps.secondFactor.relyingParty
+        : refuse(fn, "l'adresse du site (passkeys)"),
+    },
     // Without payments there are no billing ports at all: a billing call fails at once.
     ...(needs.payments && deps.billing ? { billing: declaredBilling(fn, needs, deps.billing) } : {}),
   };

@@ -39,6 +39,30 @@ export interface LawyerSecretStore {
   delete(lawyerId: string): Promise<void>;
 }
 
+/** The WebAuthn relying party: the site's host name (rpID) and its origin, as the browser sees them. */
+export interface RelyingParty {
+  readonly id: string;
+  readonly origin: string;
+}
+
+/** How the second factor is applied in one environment. */
+export interface SecondFactorSettings {
+  /**
+   * Whether an admin licence must pass a second factor (enrolling one at its first sign-in). Always
+   * in AWS; `REQUIRE_SECOND_FACTOR=false` lifts it locally for demos and test suites. A licence that
+   * enrolled a factor is asked for it either way.
+   */
+  readonly requiredForAdmins: boolean;
+  /** Read on first use: only the second-factor function is given the site's address. */
+  readonly relyingParty: () => RelyingParty;
+}
+
+/** The relying party of a site address: its host name and origin. */
+export function relyingPartyOf(siteUrl: string): RelyingParty {
+  const url = new URL(siteUrl);
+  return { id: url.hostname, origin: url.origin };
+}
+
 /**
  * Everything a handler needs from the world it runs in. One composition root per environment
  * builds it: `functions/runtime/aws.ts` in Lambda, `lib/local` in the local runtime, the test
@@ -58,6 +82,7 @@ export interface AppDependencies extends SchedulingPorts {
   /** Business and failure metrics (`functions/domain/metrics.ts`): EMF in Lambda, memory elsewhere. */
   readonly metrics: Metrics;
   readonly lawyerSecrets: LawyerSecretStore;
+  readonly secondFactor: SecondFactorSettings;
   /**
    * Stripe, e-mail and the site's public address, for the billing calls. Absent only in tests
    * that exercise no billing call; a billing handler without it fails at once.

@@ -28,6 +28,8 @@ export const ENVIRONMENT = {
   stripeWebhookSecretArn: 'STRIPE_WEBHOOK_SECRET_ARN',
   /** The sender of the e-mails, an address of the SES identity (`mailer`). */
   mailFrom: 'MAIL_FROM',
+  /** The site's address (`https://…`), whose host name is the WebAuthn relying party (`relyingParty`). */
+  siteUrl: 'SITE_URL',
 } as const;
 
 export type EnvironmentKey = keyof typeof ENVIRONMENT;
@@ -62,6 +64,7 @@ export function variablesOf(needs: FunctionNeeds): EnvironmentKey[] {
   if (needs.payments) keys.push('stripeSecretKeyArn', 'publicBaseUrl');
   if (needs.payments === 'webhook') keys.push('stripeWebhookSecretArn');
   if (needs.mailer) keys.push('mailFrom');
+  if (needs.relyingParty) keys.push('siteUrl');
   return keys;
 }
 

@@ -2,6 +2,7 @@ import type * as lambda from 'aws-cdk-lib/aws-lambda';
 
 import type { FunctionName, FunctionNeeds } from '../../functions/needs';
 import { NEEDS } from '../../functions/needs';
+import { ENVIRONMENT } from '../../functions/runtime/environment';
 import type { AppKeys } from './app-keys';
 import type { Billing } from './billing';
 import type { DataTable } from './data-table';
@@ -38,4 +39,5 @@ export function grantNeeds(fn: lambda.Function, name: FunctionName, resources: N
   if (needs.webhookSigning) resources.delivery.grantSigning(fn);
   if (needs.payments) resources.billing.grantPayments(fn, resources.publicUrl, needs.payments);
   if (needs.mailer) resources.billing.grantMail(fn);
+  if (needs.relyingParty) fn.addEnvironment(ENVIRONMENT.siteUrl, resources.publicUrl);
 }

@@ -30,8 +30,9 @@ export interface SiteProps {
    */
   readonly config?: Readonly<Record<string, unknown>>;
   /**
-   * How long CloudFront and S3 access logs are kept.
-   * @default Duration.days(90)
+   * How long CloudFront and S3 access logs are kept (spec §9: technical logs go within 30 days,
+   * as /privacy says).
+   * @default Duration.days(30)
    */
   readonly accessLogRetention?: Duration;
 }
@@ -82,7 +83,7 @@ export class Site extends Construct {
     super(scope, id);
     validate(props);
     const stack = Stack.of(this);
-    const retention = props.accessLogRetention ?? Duration.days(90);
+    const retention = props.accessLogRetention ?? Duration.days(30);
 
     const logBucket = new s3.Bucket(this, 'AccessLogs', {
       blockPublicAccess: s3.BlockPublicAccess.BLOCK_ALL,

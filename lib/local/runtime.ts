@@ -8,9 +8,15 @@ import { RecordedMetrics } from '../../functions/domain/metrics';
 import { API_HANDLERS } from '../../functions/handlers';
 import type { ApiHandler } from '../../functions/http/api-event';
 import type { BillingPorts } from '../../functions/runtime/billing-ports';
-import { type AppDependencies, type Logger, systemClock } from '../../functions/runtime/dependencies';
+import {
+  type AppDependencies,
+  type Logger,
+  relyingPartyOf,
+  systemClock,
+} from '../../functions/runtime/dependencies';
 import { processLogger } from '../../functions/runtime/powertools';
 import { createLicenseKeyVault } from '../../functions/security/license-key-vault';
+import { DEFAULT_HOSTING_REGION } from '../../shared/constants';
 import { type HandlerName, ROUTES, type RouteDefinition } from '../../shared/routes';
 import { loadOrCreateAppKeys } from './app-keys-file';
 import { ensureTable, LOCAL_AWS, startDynamoDbLocal } from './dynamodb-local';
@@ -51,6 +57,17 @@ export interface LocalRuntimeOptions {
   readonly publicUrl?: string;
   /** The sender written in the outbox's e-mails. @default Assistant IA juridique <no-reply@localhost> */
   readonly mailFrom?: string;
+  /**
+   * Whether admin licences must pass a second factor, as in AWS. `false` lifts it for demos and the
+   * browser suites that are not about it (a licence that enrolled a factor is asked for it anyway).
+   * @default true
+   */
+  readonly requireSecondFactor?: boolean;
+  /**
+   * The AWS region the privacy page names as where the data lives.
+   * @default eu-west-3 (the deployment's default region)
+   */
+  readonly hostingRegion?: string;
 }
 
 /** What the start-up banner prints about billing. */
@@ -73,6 +90,8 @@ export interface LocalRuntime {
   /** The webhook signing secret, the private-address setting and the demo receiver, to print. */
   readonly scheduling: LocalSchedulingInfo;
   readonly billing: LocalBillingInfo;
+  /** Whether admin licences must pass a second factor (the banner says when they need not). */
+  readonly requireSecondFactor: boolean;
   stop(): Promise<void>;
 }
 
@@ -156,8 +175,11 @@ export async function startLocalRuntime(options: LocalRuntimeOptions): Promise<L
       publicUrl: () => publicUrl,
     };
 
+    const requireSecondFactor = options.requireSecondFactor ?? true;
     const deps: AppDependencies = {
       ...localScheduling.ports,
+      // WebAuthn needs a secure context: http://localhost is one, so the relying party is localhost.
+      secondFactor: { requiredForAdmins: requireSecondFactor, relyingParty: () => relyingPartyOf(siteUrl) },
       table,
       appKeys: async () => keys,
       clock: systemClock,
@@ -191,6 +213,7 @@ export async function startLocalRuntime(options: LocalRuntimeOptions): Promise<L
         siteConfig: {
           apiBaseUrl: '',
           workflowWebhookBaseUrl: new URL(localScheduling.info.demoWebhookUrl).origin,
+          hostingRegion: options.hostingRegion ?? DEFAULT_HOSTING_REGION,
         },
         logger,
       }),
@@ -210,6 +233,7 @@ export async function startLocalRuntime(options: LocalRuntimeOptions): Promise<L
       url: siteUrl,
       keys: seed,
       scheduling: localScheduling.info,
+      requireSecondFactor,
       billing: {
         mode: options.stripe ? 'stripe' : 'stand-in',
         outboxDirectory,

@@ -66,6 +66,8 @@ export const BILLING_ROUTES = {
     path: '/api/create-promo-code',
     handler: 'create-promo-code',
     access: 'admin',
+    // Asks for the second factor again when its last check is older than 15 minutes.
+    sensitive: true,
     response: PromoCodeReply,
   },
   /** Called by Stripe, not by the SPA: no session, the body is read raw to verify its signature. */

@@ -57,6 +57,8 @@ export const DIRECTORY_ROUTES = {
     path: '/api/lawyers/{id}',
     handler: 'lawyers',
     access: 'admin',
+    // Asks for the second factor again when its last check is older than 15 minutes.
+    sensitive: true,
     response: SuccessReply,
   },
   revealLawyerSecrets: {
@@ -64,6 +66,8 @@ export const DIRECTORY_ROUTES = {
     path: '/api/lawyers/{id}/reveal-secrets',
     handler: 'lawyers',
     access: 'admin',
+    // Asks for the second factor again when its last check is older than 15 minutes.
+    sensitive: true,
     response: LawyerSecrets,
   },
   lookupLawyer: {

@@ -5,10 +5,12 @@ import type { z } from 'zod';
  * - `public`: anyone, no session;
  * - `signed-in`: any valid session whose licence is active;
  * - `admin`: a session of an admin licence;
- * - `member`: a session of a lawyer or notary licence.
+ * - `member`: a session of a lawyer or notary licence;
+ * - `second-factor`: any session, including a "second factor pending" one (opened by the licence
+ *   key alone), which every other access refuses.
  * Ownership rules (a lawyer only touches his own workflows) are enforced by the domain services.
  */
-export type RouteAccess = 'public' | 'signed-in' | 'admin' | 'member';
+export type RouteAccess = 'public' | 'signed-in' | 'admin' | 'member' | 'second-factor';
 
 export type HttpMethod = 'GET' | 'POST' | 'PUT' | 'PATCH' | 'DELETE';
 
@@ -25,6 +27,11 @@ export interface RouteDefinition {
   readonly access: RouteAccess;
   /** Schema of the query string; routes without one ignore it. */
   readonly query?: z.ZodType;
+  /**
+   * A sensitive admin action: the caller's second factor is asked again when its last check is
+   * older than `SECOND_FACTOR.stepUpMaxAgeSeconds` (licences with a factor only).
+   */
+  readonly sensitive?: true;
   /** Schema of the JSON body; routes without one take no body. */
   readonly request?: z.ZodType;
   readonly response: z.ZodType;

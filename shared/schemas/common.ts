@@ -11,6 +11,8 @@ z.config({ customError: frenchIssueMessage });
 /** The one shape of every error reply. */
 export const ErrorReply = z.object({
   error: z.string(),
+  /** Names the few errors a client acts on (the second factor asked again before a sensitive action). */
+  code: z.string().optional(),
   /**
    * A 409 of 'Nouvel avocat' (a save in create mode): the lawyer who already has that e-mail or
    * licence key, so that the admin is asked before updating him.

@@ -18,6 +18,20 @@ export const LicenseKeyInput = z
   .min(LICENSE_KEY.minLength, MESSAGES.login.keyRequired)
   .max(LICENSE_KEY.maxLength, MESSAGES.login.invalidKey);
 
+/** The ways a second factor is checked: a passkey, an authenticator-app code, a recovery code. */
+export const SecondFactorMethod = z.enum(['passkey', 'totp', 'recovery']);
+export type SecondFactorMethod = z.infer<typeof SecondFactorMethod>;
+
+/**
+ * What the licence's second step asks, in the verify-license reply of a "second factor pending"
+ * session: `enrol` (an admin licence without a factor yet) or `verify` with the methods it has.
+ */
+export const SecondFactorStep = z.object({
+  step: z.enum(['enrol', 'verify']),
+  methods: z.array(SecondFactorMethod),
+});
+export type SecondFactorStep = z.infer<typeof SecondFactorStep>;
+
 /** verify-license request (spec §7). */
 export const VerifyLicenseRequest = z.object({ licenseKey: LicenseKeyInput });
 export type VerifyLicenseRequest = z.infer<typeof VerifyLicenseRequest>;
@@ -34,6 +48,11 @@ export const VerifyLicenseReply = z.object({
   displayName: z.string().optional(),
   token: z.string().optional(),
   expiresAt: IsoTimestamp.optional(),
+  /**
+   * Present when the key was right but the licence must pass its second factor: the token is then
+   * a "second factor pending" one, accepted only by the second-factor calls.
+   */
+  secondFactor: SecondFactorStep.optional(),
 });
 export type VerifyLicenseReply = z.infer<typeof VerifyLicenseReply>;
 

@@ -111,12 +111,12 @@ describe('operations', () => {
       }
     });
 
-    it('keeps logs three months in prod and one week in dev', () => {
+    it('keeps logs 30 days in prod (spec §9, /privacy) and one week in dev', () => {
       const retentions = (template: Template) =>
         new Set(
           resourcesOf(template, 'AWS::Logs::LogGroup').map(([, group]) => group.Properties.RetentionInDays),
         );
-      expect(retentions(prodTemplate)).toEqual(new Set([90]));
+      expect(retentions(prodTemplate)).toEqual(new Set([30]));
       expect(retentions(devTemplate)).toEqual(new Set([7]));
     });
 

@@ -104,7 +104,7 @@ describe('Stripe webhooks applied by the billing service', () => {
     (await harness.payments.retrieveSubscription(subscriptionId))!;
 
   const signIn = (license: LicenseRecord) =>
-    new SignInService(app.table, app.keys, app.clock).verify(
+    new SignInService(app.table, app.keys, app.clock, app.secondFactor).verify(
       vault.decrypt(license.keyCiphertext),
       '198.51.100.9',
     );

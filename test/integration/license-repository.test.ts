@@ -227,7 +227,7 @@ describe('LicenseRepository', () => {
     it('issues an active licence with the given key', async () => {
       // Arrange
       const licenseKey = 'cabinet-admin-key-2026';
-      clearKeys.push(licenseKey);
+      clearKeys.push(licenseKey, licenseKey.toUpperCase());
 
       // Act
       const issued = await issueLicense(
@@ -237,12 +237,13 @@ describe('LicenseRepository', () => {
         minutesAfterOrigin(0),
       );
 
-      // Assert
-      expect(issued.licenseKey).toBe(licenseKey);
+      // Assert: keys are compared without case, so a chosen key is issued and kept upper-cased,
+      // and found again as it was typed.
+      expect(issued.licenseKey).toBe('CABINET-ADMIN-KEY-2026');
       const stored = await licenses.getByHash(vault.hash(licenseKey));
       expect(stored).toEqual(issued.record);
       expect(stored).toMatchObject({ licenseType: 'admin', isActive: true, userEmail: null });
-      expect(vault.decrypt(stored!.keyCiphertext)).toBe(licenseKey);
+      expect(vault.decrypt(stored!.keyCiphertext)).toBe('CABINET-ADMIN-KEY-2026');
     });
 
     it('refuses a given key that is already a licence', async () => {

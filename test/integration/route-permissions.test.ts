@@ -1,3 +1,4 @@
+import { Secret, TOTP } from 'otpauth';
 import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
 
 import { LicenseRepository } from '../../functions/data/licenses';
@@ -8,7 +9,9 @@ import { type LocalQueues, startLocalQueues } from '../../lib/local/queue/local-
 import { BILLING_ROUTES } from '../../shared/routes/billing';
 import { DIRECTORY_ROUTES } from '../../shared/routes/directory';
 import { SCHEDULING_ROUTES } from '../../shared/routes/scheduling';
+import { SECOND_FACTOR_ROUTES } from '../../shared/routes/second-factor';
 import type { Folder } from '../../shared/schemas/folder';
+import type { TotpEnrolment } from '../../shared/schemas/second-factor';
 import type { Workflow } from '../../shared/schemas/workflow';
 import { createTestApp, disposeTestApp, type TestApp } from '../support/app';
 import {
@@ -26,11 +29,16 @@ import { MemoryMailer, PUBLIC_URL } from '../unit/billing/support/billing';
 import { type StandInHarness, startHarness } from '../unit/billing/support/stripe';
 
 /** Every route of the route table. */
-const MATRIX_ROUTES = { ...DIRECTORY_ROUTES, ...SCHEDULING_ROUTES, ...BILLING_ROUTES };
+const MATRIX_ROUTES = {
+  ...DIRECTORY_ROUTES,
+  ...SCHEDULING_ROUTES,
+  ...BILLING_ROUTES,
+  ...SECOND_FACTOR_ROUTES,
+};
 type MatrixRoute = keyof typeof MATRIX_ROUTES;
 
 /** The callers of the matrix, in the order of the columns below. */
-const CALLERS = ['anonymous', 'admin', 'lawyer', 'notary', 'inactive', 'other'] as const;
+const CALLERS = ['anonymous', 'admin', 'lawyer', 'notary', 'inactive', 'other', 'pending'] as const;
 type Caller = (typeof CALLERS)[number];
 
 /**
@@ -40,50 +48,63 @@ type Caller = (typeof CALLERS)[number];
  * - lawyer / notary: a lawyer or notary licence, acting on his own workflow, profile and licence;
  * - inactive: a lawyer signed in before his licence was deactivated;
  * - other: a lawyer acting on another lawyer's workflow, profile id, licence key and e-mail (on
- *   /api/me and the workflow list, which name nobody, he gets his own).
+ *   /api/me and the workflow list, which name nobody, he gets his own);
+ * - pending: a lawyer whose licence has a second factor, signed in with his key but not yet with
+ *   his factor: only the second-factor calls accept his session.
  * Changing any cell must be a deliberate change of this table.
  */
 const EXPECTED = {
-  // [anonymous, admin, lawyer, notary, inactive, other]
-  listLawyers: [401, 200, 403, 403, 401, 403],
-  getLawyer: [401, 200, 403, 403, 401, 403],
-  saveLawyer: [401, 201, 403, 403, 401, 403],
-  deleteLawyer: [401, 200, 403, 403, 401, 403],
-  revealLawyerSecrets: [401, 200, 403, 403, 401, 403],
-  lookupLawyer: [401, 200, 200, 200, 401, 403],
-  getProfile: [401, 403, 200, 200, 401, 200],
-  saveProfile: [401, 403, 200, 200, 401, 200],
-  listWorkflows: [401, 200, 200, 200, 401, 200],
-  getWorkflow: [401, 200, 200, 200, 401, 404],
-  createWorkflow: [401, 201, 403, 403, 401, 403],
-  updateWorkflow: [401, 200, 403, 403, 401, 403],
-  deleteWorkflow: [401, 200, 403, 403, 401, 403],
-  toggleWorkflowActive: [401, 200, 403, 403, 401, 403],
-  toggleWorkflowScheduling: [401, 200, 200, 200, 401, 404],
-  listFolders: [401, 200, 403, 403, 401, 403],
-  createFolder: [401, 201, 403, 403, 401, 403],
-  updateFolder: [401, 200, 403, 403, 401, 403],
-  deleteFolder: [401, 200, 403, 403, 401, 403],
-  findLicenseByEmail: [401, 200, 200, 200, 401, 403],
-  findLicenseByKey: [401, 200, 200, 200, 401, 403],
-  listAudit: [401, 200, 403, 403, 401, 403],
-  workflowScheduler: [401, 200, 403, 403, 401, 403],
-  schedulerStatus: [401, 200, 403, 403, 401, 403],
-  redriveDeadLetters: [401, 200, 403, 403, 401, 403],
-  executeWebhook: [401, 200, 200, 200, 401, 404],
-  workflowExecutions: [401, 200, 200, 200, 401, 404],
+  // [anonymous, admin, lawyer, notary, inactive, other, pending]
+  listLawyers: [401, 200, 403, 403, 401, 403, 401],
+  getLawyer: [401, 200, 403, 403, 401, 403, 401],
+  saveLawyer: [401, 201, 403, 403, 401, 403, 401],
+  deleteLawyer: [401, 200, 403, 403, 401, 403, 401],
+  revealLawyerSecrets: [401, 200, 403, 403, 401, 403, 401],
+  lookupLawyer: [401, 200, 200, 200, 401, 403, 401],
+  getProfile: [401, 403, 200, 200, 401, 200, 401],
+  saveProfile: [401, 403, 200, 200, 401, 200, 401],
+  listWorkflows: [401, 200, 200, 200, 401, 200, 401],
+  getWorkflow: [401, 200, 200, 200, 401, 404, 401],
+  createWorkflow: [401, 201, 403, 403, 401, 403, 401],
+  updateWorkflow: [401, 200, 403, 403, 401, 403, 401],
+  deleteWorkflow: [401, 200, 403, 403, 401, 403, 401],
+  toggleWorkflowActive: [401, 200, 403, 403, 401, 403, 401],
+  toggleWorkflowScheduling: [401, 200, 200, 200, 401, 404, 401],
+  listFolders: [401, 200, 403, 403, 401, 403, 401],
+  createFolder: [401, 201, 403, 403, 401, 403, 401],
+  updateFolder: [401, 200, 403, 403, 401, 403, 401],
+  deleteFolder: [401, 200, 403, 403, 401, 403, 401],
+  findLicenseByEmail: [401, 200, 200, 200, 401, 403, 401],
+  findLicenseByKey: [401, 200, 200, 200, 401, 403, 401],
+  listAudit: [401, 200, 403, 403, 401, 403, 401],
+  workflowScheduler: [401, 200, 403, 403, 401, 403, 401],
+  schedulerStatus: [401, 200, 403, 403, 401, 403, 401],
+  redriveDeadLetters: [401, 200, 403, 403, 401, 403, 401],
+  executeWebhook: [401, 200, 200, 200, 401, 404, 401],
+  workflowExecutions: [401, 200, 200, 200, 401, 404, 401],
   // Buying a licence needs no session, whoever asks.
-  createCheckout: [200, 200, 200, 200, 200, 200],
-  checkSubscription: [401, 403, 200, 200, 401, 403],
+  createCheckout: [200, 200, 200, 200, 200, 200, 200],
+  checkSubscription: [401, 403, 200, 200, 401, 403, 401],
   // The matrix's licences were issued by an admin, not bought: past the permission check, the
   // portal and the cancellation find no subscription to act on (a bought one: billing-routes.test.ts).
-  customerPortal: [401, 403, 404, 404, 401, 403],
-  cancelSubscription: [401, 403, 404, 404, 401, 403],
-  updateLicenseEmail: [401, 403, 200, 200, 401, 403],
-  createPromoCode: [401, 200, 403, 403, 401, 403],
+  customerPortal: [401, 403, 404, 404, 401, 403, 401],
+  cancelSubscription: [401, 403, 404, 404, 401, 403, 401],
+  updateLicenseEmail: [401, 403, 200, 200, 401, 403, 401],
+  createPromoCode: [401, 200, 403, 403, 401, 403, 401],
   // Stripe's call: no session counts, only its signature, which none of these requests carries.
-  stripeWebhook: [400, 400, 400, 400, 400, 400],
-} as const satisfies Record<MatrixRoute, readonly [number, number, number, number, number, number]>;
+  stripeWebhook: [400, 400, 400, 400, 400, 400, 400],
+  // The second factor's own calls: the only ones a pending session may make. A pending licence has
+  // a factor already, so it may not enrol another; the others have none (this app does not require
+  // one of admins), so there is nothing to check or to authenticate with.
+  secondFactorStatus: [401, 200, 200, 200, 401, 200, 200],
+  startTotpEnrolment: [401, 200, 200, 200, 401, 200, 403],
+  confirmTotpEnrolment: [401, 400, 400, 400, 401, 400, 403],
+  passkeyRegistrationOptions: [401, 200, 200, 200, 401, 200, 403],
+  registerPasskey: [401, 400, 400, 400, 401, 400, 403],
+  passkeyAuthenticationOptions: [401, 400, 400, 400, 401, 400, 400],
+  verifySecondFactor: [401, 400, 400, 400, 401, 400, 400],
+  resetSecondFactor: [401, 200, 403, 403, 401, 403, 401],
+} as const satisfies Record<MatrixRoute, readonly [number, number, number, number, number, number, number]>;
 
 /** Whose resources a request names: the caller's own (`self`) and the one it acts on (`target`). */
 interface Identity {
@@ -103,8 +124,19 @@ interface CellContext {
     folder(): Promise<string>;
     /** A workflow whose webhook answers 200, never run yet (a run locks it for 30 seconds). */
     runnableWorkflow(ownerEmail: string): Promise<string>;
+    /** The key of a new lawyer licence. */
+    licenseKey(): Promise<string>;
   };
 }
+
+/** A passkey answer no authenticator signed. */
+const UNSIGNED_CREDENTIAL = {
+  id: 'AAAA',
+  rawId: 'AAAA',
+  type: 'public-key',
+  response: { clientDataJSON: 'e30', attestationObject: 'oA' },
+  clientExtensionResults: {},
+};
 
 /** The request of each route, built for one cell. */
 const REQUESTS: Record<MatrixRoute, (cell: CellContext) => CallOptions | Promise<CallOptions>> = {
@@ -150,6 +182,16 @@ const REQUESTS: Record<MatrixRoute, (cell: CellContext) => CallOptions | Promise
   updateLicenseEmail: ({ target }) => ({ body: { licenseKey: target.licenseKey } }),
   createPromoCode: () => ({}),
   stripeWebhook: () => ({ body: { id: 'evt_unsigned', type: 'checkout.session.completed' } }),
+  secondFactorStatus: () => ({}),
+  startTotpEnrolment: () => ({}),
+  // Nobody of the matrix has a TOTP secret this code could belong to (one chance in ~300,000).
+  confirmTotpEnrolment: () => ({ body: { code: '000000' } }),
+  passkeyRegistrationOptions: () => ({}),
+  registerPasskey: () => ({ body: { credential: UNSIGNED_CREDENTIAL } }),
+  passkeyAuthenticationOptions: () => ({}),
+  verifySecondFactor: () => ({ body: { method: 'totp', code: '000000' } }),
+  // A licence of its own: a reset ends the sessions of the licence it names.
+  resetSecondFactor: async ({ fresh }) => ({ body: { licenseKey: await fresh.licenseKey() } }),
 };
 
 describe('permission matrix of the routes', () => {
@@ -158,7 +200,7 @@ describe('permission matrix of the routes', () => {
   let receiver: TestReceiver;
   let stripe: StandInHarness;
   const tokens = {} as Record<Caller, string | undefined>;
-  const identities = {} as Record<'lawyer' | 'notary' | 'inactive' | 'other', Identity>;
+  const identities = {} as Record<'lawyer' | 'notary' | 'inactive' | 'other' | 'pending', Identity>;
   let fresh: CellContext['fresh'];
 
   beforeAll(async () => {
@@ -223,7 +265,31 @@ describe('permission matrix of the routes', () => {
       app.clock.now().toISOString(),
     );
 
+    // A lawyer who enrolled a second factor, signed in again with his key only.
+    const pending = await createSignedInLawyer(app, admin.token);
+    identities.pending = await identityOf(pending);
+    const { body: enrolment } = await callRoute<TotpEnrolment>(app, 'startTotpEnrolment', {
+      token: pending.token,
+    });
+    const code = new TOTP({ secret: Secret.fromBase32(enrolment.secret) }).generate({
+      timestamp: app.clock.now().getTime(),
+    });
+    const enrolled = await callRoute(app, 'confirmTotpEnrolment', { token: pending.token, body: { code } });
+    expect(enrolled.statusCode).toBe(200);
+    const pendingReply = await signIn(app, pending.licenseKey);
+    expect(pendingReply.secondFactor?.step).toBe('verify');
+    tokens.pending = pendingReply.token;
+
     fresh = {
+      licenseKey: async () =>
+        (
+          await issueLicense(
+            app.table,
+            createLicenseKeyVault(app.keys),
+            { licenseType: 'lawyer', userEmail: lawyerFields().email },
+            app.clock.now().toISOString(),
+          )
+        ).licenseKey,
       lawyer: async () => {
         const { body } = await callRoute<{ lawyer: { id: string } }>(app, 'saveLawyer', {
           token: admin.token,

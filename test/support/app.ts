@@ -51,6 +51,9 @@ export class MemoryLawyerSecretStore implements LawyerSecretStore {
   }
 }
 
+/** The relying party of the test apps: the local runtime's, http://localhost being a secure context. */
+export const TEST_RELYING_PARTY = { id: 'localhost', origin: 'http://localhost:3000' } as const;
+
 export interface TestApp extends AppDependencies {
   readonly table: Table;
   readonly keys: AppKeys;
@@ -62,8 +65,15 @@ export interface TestApp extends AppDependencies {
   readonly webhookSecret: string;
 }
 
-/** A fresh table in DynamoDB Local and dependencies around it, one per test file. */
-export async function createTestApp(endpoint: string): Promise<TestApp> {
+/**
+ * A fresh table in DynamoDB Local and dependencies around it, one per test file. Admin licences
+ * need no second factor here unless `requireSecondFactor` (the suites about it) asks for it, as
+ * `REQUIRE_SECOND_FACTOR=false` does for the local runtime.
+ */
+export async function createTestApp(
+  endpoint: string,
+  options: { readonly requireSecondFactor?: boolean } = {},
+): Promise<TestApp> {
   const tableName = `test-${randomUUID()}`;
   await ensureTable(endpoint, tableName);
   const keys = parseAppKeys(JSON.stringify(generateStoredAppKeys()));
@@ -75,6 +85,10 @@ export async function createTestApp(endpoint: string): Promise<TestApp> {
     logger: new MemoryLogger(),
     metrics: new RecordedMetrics(),
     lawyerSecrets: new MemoryLawyerSecretStore(),
+    secondFactor: {
+      requiredForAdmins: options.requireSecondFactor ?? false,
+      relyingParty: () => TEST_RELYING_PARTY,
+    },
     ...testSchedulingPorts(),
   };
 }

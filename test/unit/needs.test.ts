@@ -26,6 +26,10 @@ function everything(table: Table): AppDependencies {
     logger: new MemoryLogger(),
     metrics: new RecordedMetrics(),
     lawyerSecrets: new MemoryLawyerSecretStore(),
+    secondFactor: {
+      requiredForAdmins: true,
+      relyingParty: () => ({ id: 'localhost', origin: 'http://localhost' }),
+    },
     ...testSchedulingPorts(),
   };
 }

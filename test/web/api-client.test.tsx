@@ -141,6 +141,7 @@ describe('runtime configuration', () => {
     expect(config).toEqual({
       apiBaseUrl: 'https://api.cabinet.example',
       workflowWebhookBaseUrl: 'https://n8n.example',
+      hostingRegion: 'eu-west-3',
     });
     expect(network.requests).toEqual([]);
   });
@@ -170,8 +171,25 @@ describe('runtime configuration', () => {
     const config = await loadRuntimeConfig();
 
     // Assert
-    expect(config).toEqual({ apiBaseUrl: 'https://api.cabinet.example', workflowWebhookBaseUrl: '' });
+    expect(config).toEqual({
+      apiBaseUrl: 'https://api.cabinet.example',
+      workflowWebhookBaseUrl: '',
+      hostingRegion: 'eu-west-3',
+    });
     expect(network.requests[0]?.url).toBe('/config.json');
+  });
+
+  it("reads the stage's hosting region, and keeps the default for a value that is not a region", async () => {
+    // Arrange
+    mockNetwork(() => jsonResponse(200, { hostingRegion: 'eu-central-1' }));
+
+    // Act
+    const config = await loadRuntimeConfig();
+
+    // Assert
+    expect(config.hostingRegion).toBe('eu-central-1');
+    mockNetwork(() => jsonResponse(200, { hostingRegion: '<script>' }));
+    expect((await loadRuntimeConfig()).hostingRegion).toBe('eu-west-3');
   });
 
   it.each([
@@ -186,6 +204,6 @@ describe('runtime configuration', () => {
     const config = await loadRuntimeConfig();
 
     // Assert
-    expect(config).toEqual({ apiBaseUrl: '', workflowWebhookBaseUrl: '' });
+    expect(config).toEqual({ apiBaseUrl: '', workflowWebhookBaseUrl: '', hostingRegion: 'eu-west-3' });
   });
 });

@@ -3,15 +3,21 @@ import frenchMessages from '@cloudscape-design/components/i18n/messages/all.fr';
 
 import { AppRoutes } from './app-routes';
 import { AuthProvider } from './auth/auth-context';
+import { StepUpProvider } from './components/second-factor/step-up-dialog';
 import { NotificationsProvider } from './notifications/notifications-context';
 
-/** The application inside a router: Cloudscape in French, toasts, the session, the routes. */
+/**
+ * The application inside a router: Cloudscape in French, toasts, the session, the step-up dialog of
+ * sensitive actions, the routes.
+ */
 export function App() {
   return (
     <I18nProvider locale="fr" messages={[frenchMessages]}>
       <NotificationsProvider>
         <AuthProvider>
-          <AppRoutes />
+          <StepUpProvider>
+            <AppRoutes />
+          </StepUpProvider>
         </AuthProvider>
       </NotificationsProvider>
     </I18nProvider>

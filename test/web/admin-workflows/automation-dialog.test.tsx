@@ -157,7 +157,7 @@ describe('type templates (create mode pre-fill)', () => {
     ['document_classification', 'Classement des Pièces', 'webhook/classement-pieces'],
     ['client_reminder', 'Relance Dossier Client', 'webhook/relance-dossier'],
   ])('%s pre-fills %j and the webhook under the configured engine', async (type, name, path) => {
-    setRuntimeConfig({ apiBaseUrl: '', workflowWebhookBaseUrl: 'https://moteur.cabinet.fr' });
+    setRuntimeConfig({ ...DEFAULT_RUNTIME_CONFIG, workflowWebhookBaseUrl: 'https://moteur.cabinet.fr' });
     mockAdminBackend({ lawyers: [LAWYER] });
     const app = openAdminWorkflows();
     await openCreateDialog(app);

@@ -19,6 +19,15 @@ const EMPTY_LISTS: Record<string, unknown> = {
   '/api/workflows': { workflows: [] },
   '/api/folders': { folders: [] },
   '/api/lawyers': { lawyers: [] },
+  // No second factor enrolled yet.
+  '/api/second-factor': {
+    required: false,
+    enrolled: false,
+    totp: false,
+    passkeys: [],
+    recoveryCodesLeft: 0,
+    verifiedAt: null,
+  },
 };
 
 /**

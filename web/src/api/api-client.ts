@@ -7,6 +7,7 @@ import {
   type RouteDefinition,
   type RouteName,
   routePath,
+  SECOND_FACTOR,
 } from '../../../shared';
 import { readStoredSession } from '../auth/session-storage';
 import { STRINGS } from '../strings';
@@ -28,8 +29,15 @@ export interface CallOptions<B = unknown> {
 /** Called when a protected call is refused with 401: the session it used is over. */
 export type SessionEndedListener = (token: string, message: string) => void;
 
+/**
+ * Called when a sensitive action asks for the second factor again: resolves true once the user
+ * passed it (the call is then sent again), false when he gave up.
+ */
+export type SecondFactorAsker = () => Promise<boolean>;
+
 let apiBaseUrl = '';
 let sessionEndedListener: SessionEndedListener | undefined;
+let secondFactorAsker: SecondFactorAsker | undefined;
 
 /** Sets the API origin read from `/config.json` (empty: same origin). */
 export function configureApi(settings: { readonly apiBaseUrl: string }): void {
@@ -44,6 +52,14 @@ export function onSessionEnded(listener: SessionEndedListener): () => void {
   sessionEndedListener = listener;
   return () => {
     if (sessionEndedListener === listener) sessionEndedListener = undefined;
+  };
+}
+
+/** Registers the one step-up dialog (the signed-in layout's). Returns the function that unregisters it. */
+export function onSecondFactorRequired(asker: SecondFactorAsker): () => void {
+  secondFactorAsker = asker;
+  return () => {
+    if (secondFactorAsker === asker) secondFactorAsker = undefined;
   };
 }
 
@@ -108,7 +124,20 @@ export async function callRoute(route: RouteDefinition, options: CallOptions = {
     const message =
       serverMessage ?? (response.status >= 500 ? MESSAGES.request.internal : MESSAGES.request.invalid);
     if (response.status === 401 && route.access !== 'public' && token) sessionEndedListener?.(token, message);
-    throw new ApiHttpError(response.status, message, serverMessage, undefined, errorReply?.existingLawyer);
+    // A sensitive action whose last second-factor check is too old: ask for it, then send it again.
+    if (
+      errorReply?.code === SECOND_FACTOR.stepUpErrorCode &&
+      secondFactorAsker &&
+      (await secondFactorAsker())
+    )
+      return callRoute(route, options);
+    throw new ApiHttpError(
+      response.status,
+      message,
+      serverMessage,
+      { code: errorReply?.code },
+      errorReply?.existingLawyer,
+    );
   }
   const reply = route.response.safeParse(payload);
   if (!reply.success) throw new ApiReplyError(STRINGS.api.badReply, { cause: reply.error });

@@ -12,12 +12,16 @@ export class ApiHttpError extends ApiError {
     readonly status: number,
     message: string,
     readonly serverMessage: string | undefined,
-    options?: ErrorOptions,
+    options?: ErrorOptions & { readonly code?: string },
     /** The lawyer a 'Nouvel avocat' ran into (409 of a create-only save). */
     readonly existingLawyer?: ErrorReply['existingLawyer'],
   ) {
     super(message, options);
+    this.code = options?.code;
   }
+
+  /** The server's error code, for the few errors the client acts on (`SECOND_FACTOR_REQUIRED`). */
+  readonly code: string | undefined;
 }
 
 /** The server could not be reached (offline, DNS, connection refused). */

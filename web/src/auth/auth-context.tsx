@@ -1,17 +1,31 @@
 import { createContext, type ReactNode, useCallback, useContext, useEffect, useMemo, useState } from 'react';
 import { useNavigate } from 'react-router';
 
-import { MESSAGES, type SessionUser, type VerifyLicenseReply } from '../../../shared';
+import { MESSAGES, type SecondFactorStep, type SessionUser, type VerifyLicenseReply } from '../../../shared';
 import { callApi, onSessionEnded } from '../api/api-client';
 import { ApiHttpError, ApiNetworkError, ApiRequestError } from '../api/api-errors';
 import { useNotifications } from '../notifications/notifications-context';
 import { defaultDisplayName, homePathFor } from './role-paths';
 import { clearStoredSession, readStoredSession, SESSION_STORAGE_KEY, storeSession } from './session-storage';
 
-/** The outcome of a sign-in: the session, or the French error already shown as a toast. */
+/**
+ * A licence key that was right but whose licence must pass its second factor: the "second factor
+ * pending" token (accepted only by the second-factor calls) and what the second step asks.
+ */
+export interface PendingSignIn {
+  readonly licenseKey: string;
+  readonly token: string;
+  readonly step: SecondFactorStep;
+}
+
+/**
+ * The outcome of a sign-in: the session; the second step to go through; or the French error
+ * already shown as a toast.
+ */
 export type LoginResult =
   | { readonly ok: true; readonly session: SessionUser }
-  | { readonly ok: false; readonly error: string };
+  | { readonly ok: false; readonly pending: PendingSignIn }
+  | { readonly ok: false; readonly pending?: undefined; readonly error: string };
 
 export interface Auth {
   readonly session: SessionUser | null;
@@ -20,6 +34,8 @@ export interface Auth {
   readonly isLawyer: boolean;
   /** Checks the licence key; on success stores the session, greets and goes to the role's home. */
   login(licenseKey: string): Promise<LoginResult>;
+  /** Finishes a sign-in whose second factor passed, with the full session the server gave. */
+  completeLogin(licenseKey: string, reply: VerifyLicenseReply): LoginResult;
   /** Ends the session on the server (failure ignored) and here, then goes to /login. */
   logout(): void;
   /**
@@ -96,19 +112,12 @@ export function AuthProvider({ children }: { readonly children: ReactNode }) {
     return () => window.removeEventListener('storage', onStorage);
   }, []);
 
-  const login = useCallback(
-    async (licenseKey: string): Promise<LoginResult> => {
+  const complete = useCallback(
+    (licenseKey: string, reply: VerifyLicenseReply): LoginResult => {
       const fail = (error: string): LoginResult => {
         notifications.error(error);
         return { ok: false, error };
       };
-      let reply: VerifyLicenseReply;
-      try {
-        reply = await callApi('verifyLicense', { body: { licenseKey } });
-      } catch (error) {
-        return fail(loginErrorOf(error));
-      }
-      if (!reply.valid) return fail(reply.error || MESSAGES.login.invalidKey);
       const next = sessionOf(licenseKey, reply);
       if (!next) return fail(MESSAGES.login.unexpected);
       try {
@@ -122,6 +131,29 @@ export function AuthProvider({ children }: { readonly children: ReactNode }) {
       return { ok: true, session: next };
     },
     [navigate, notifications],
+  );
+
+  const login = useCallback(
+    async (licenseKey: string): Promise<LoginResult> => {
+      const fail = (error: string): LoginResult => {
+        notifications.error(error);
+        return { ok: false, error };
+      };
+      let reply: VerifyLicenseReply;
+      try {
+        reply = await callApi('verifyLicense', { body: { licenseKey } });
+      } catch (error) {
+        return fail(loginErrorOf(error));
+      }
+      if (!reply.valid) return fail(reply.error || MESSAGES.login.invalidKey);
+      if (reply.secondFactor && reply.token)
+        return {
+          ok: false,
+          pending: { licenseKey: licenseKey.trim(), token: reply.token, step: reply.secondFactor },
+        };
+      return complete(licenseKey, reply);
+    },
+    [complete, notifications],
   );
 
   const logout = useCallback(() => {
@@ -152,10 +184,11 @@ export function AuthProvider({ children }: { readonly children: ReactNode }) {
       isAdmin: session?.role === 'admin',
       isLawyer: session?.role === 'lawyer',
       login,
+      completeLogin: complete,
       logout,
       updateProfile,
     }),
-    [session, login, logout, updateProfile],
+    [session, login, complete, logout, updateProfile],
   );
 
   return <AuthContext.Provider value={value}>{children}</AuthContext.Provider>;

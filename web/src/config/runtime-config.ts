@@ -1,6 +1,6 @@
 import { z } from 'zod';
 
-import { RUNTIME_CONFIG_ELEMENT_ID } from '../../../shared/constants';
+import { DEFAULT_HOSTING_REGION, RUNTIME_CONFIG_ELEMENT_ID } from '../../../shared/constants';
 
 /**
  * The SPA's runtime settings, written into index.html (and as `/config.json`) at deploy time and by
@@ -20,10 +20,20 @@ export const RuntimeConfig = z.object({
     .string()
     .default('')
     .transform((value) => value.replace(/\/+$/, '')),
+  /** The AWS region the stage's data lives in (the CDK stack's), named on the privacy page. */
+  hostingRegion: z
+    .string()
+    .regex(/^[a-z]{2}(-[a-z]+)+-\d$/)
+    .catch(DEFAULT_HOSTING_REGION)
+    .default(DEFAULT_HOSTING_REGION),
 });
 export type RuntimeConfig = z.infer<typeof RuntimeConfig>;
 
-export const DEFAULT_RUNTIME_CONFIG: RuntimeConfig = { apiBaseUrl: '', workflowWebhookBaseUrl: '' };
+export const DEFAULT_RUNTIME_CONFIG: RuntimeConfig = {
+  apiBaseUrl: '',
+  workflowWebhookBaseUrl: '',
+  hostingRegion: DEFAULT_HOSTING_REGION,
+};
 
 let current: RuntimeConfig = DEFAULT_RUNTIME_CONFIG;
 

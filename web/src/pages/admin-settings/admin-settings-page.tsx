@@ -14,6 +14,7 @@ import { GLOBAL_SCHEDULING, MESSAGES, type SchedulerResult } from '../../../../s
 import { callApi } from '../../api/api-client';
 import { ApiHttpError, ApiNetworkError, endedSession } from '../../api/api-errors';
 import { useApiQuery } from '../../api/use-api-query';
+import { ResetSecondFactor, SecuritySettings } from '../../components/second-factor/security-settings';
 import { usePageTitle } from '../../layout/use-page-title';
 import { useNotifications } from '../../notifications/notifications-context';
 import { AuditTrail } from './audit-trail';
@@ -179,6 +180,8 @@ export function AdminSettingsPage() {
             />
           </Container>
         </ColumnLayout>
+        <SecuritySettings />
+        <ResetSecondFactor />
         <AuditTrail />
       </SpaceBetween>
     </ContentLayout>

@@ -6,15 +6,21 @@ import SpaceBetween from '@cloudscape-design/components/space-between';
 import { useState } from 'react';
 
 import { MESSAGES } from '../../../../shared';
-import { useAuth } from '../../auth/auth-context';
+import { type PendingSignIn, useAuth } from '../../auth/auth-context';
 import { useFollow } from '../../layout/use-follow';
 import { STRINGS } from '../../strings';
 import { CardForm, useCardSubmit } from './card-form';
 import { validateLicenseKey } from './login-config';
 import styles from './login-page.module.css';
 
+interface LicenseFormProps {
+  readonly onGetLicense: () => void;
+  /** The key was right; the licence's second factor comes next. */
+  readonly onSecondFactor: (pending: PendingSignIn) => void;
+}
+
 /** The licence-key sign-in form of the login card. */
-export function LicenseForm({ onGetLicense }: { readonly onGetLicense: () => void }) {
+export function LicenseForm({ onGetLicense, onSecondFactor }: LicenseFormProps) {
   const { login } = useAuth();
   const follow = useFollow();
   const [licenseKey, setLicenseKey] = useState('');
@@ -29,7 +35,12 @@ export function LicenseForm({ onGetLicense }: { readonly onGetLicense: () => voi
     async (key) => {
       // login() raises the toast itself; on success the app has already moved to the role's home.
       const result = await login(key);
-      return result.ok ? { leaving: true } : { leaving: false, error: result.error };
+      if (result.ok) return { leaving: true };
+      if (result.pending) {
+        onSecondFactor(result.pending);
+        return { leaving: true };
+      }
+      return { leaving: false, error: result.error };
     },
   );
 

@@ -1,8 +1,9 @@
 import { useState } from 'react';
 import { Navigate } from 'react-router';
 
-import { useAuth } from '../../auth/auth-context';
+import { type PendingSignIn, useAuth } from '../../auth/auth-context';
 import { homePathFor } from '../../auth/role-paths';
+import { SECOND_FACTOR_TEXT } from '../../components/second-factor/strings';
 import { lazyPage } from '../../layout/lazy-page';
 import { usePageTitle } from '../../layout/use-page-title';
 import { STRINGS } from '../../strings';
@@ -11,18 +12,28 @@ import { LoginCard } from './login-card';
 
 /** The purchase form's code (pricing, checkout) arrives when the visitor asks for a licence. */
 export const PurchaseForm = lazyPage(() => import('./purchase-form').then((module) => module.PurchaseForm));
+/** The second step's code (passkeys, enrolment) arrives once a key needs it. */
+export const SecondFactorStep = lazyPage(() =>
+  import('./second-factor-step').then((module) => module.SecondFactorStep),
+);
 
 /** /login: the licence-key card, which switches to the purchase form (spec §2). */
 export function LoginPage() {
   const { session } = useAuth();
   const [mode, setMode] = useState<'sign-in' | 'purchase'>('sign-in');
-  usePageTitle(mode === 'sign-in' ? STRINGS.login.title : STRINGS.purchase.title);
+  // The second step of a sign-in whose key was right: kept in memory only, never stored.
+  const [pending, setPending] = useState<PendingSignIn | null>(null);
+  usePageTitle(
+    pending ? SECOND_FACTOR_TEXT.title : mode === 'sign-in' ? STRINGS.login.title : STRINGS.purchase.title,
+  );
   if (session) return <Navigate to={homePathFor(session.role)} replace />;
 
   return (
     <LoginCard>
-      {mode === 'sign-in' ? (
-        <LicenseForm onGetLicense={() => setMode('purchase')} />
+      {pending ? (
+        <SecondFactorStep pending={pending} onBack={() => setPending(null)} />
+      ) : mode === 'sign-in' ? (
+        <LicenseForm onGetLicense={() => setMode('purchase')} onSecondFactor={setPending} />
       ) : (
         <PurchaseForm onBack={() => setMode('sign-in')} />
       )}

@@ -13,6 +13,7 @@ import { APP_INFO } from '../../../../shared';
 import { callApi } from '../../api/api-client';
 import { useApiQuery } from '../../api/use-api-query';
 import { useAuth } from '../../auth/auth-context';
+import { SecuritySettings } from '../../components/second-factor/security-settings';
 import { PROVIDER } from '../../config/provider';
 import { formatDate } from '../../format/dates';
 import { usePageTitle } from '../../layout/use-page-title';
@@ -79,6 +80,7 @@ export function NotarySettingsPage() {
             />
           )}
         </Container>
+        <SecuritySettings />
         <Container header={<Header variant="h2">{TEXT.app}</Header>}>
           <KeyValuePairs
             columns={3}

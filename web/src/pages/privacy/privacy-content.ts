@@ -5,8 +5,28 @@ import { PROVIDER } from '../../config/provider';
 
 const { company } = PROVIDER;
 
-/** The sections 1 to 8 of the privacy policy (spec §2). */
-export const PRIVACY_SECTIONS: readonly DocumentSection[] = [
+/** Names of the AWS regions a stage may be deployed in, as a reader knows them. */
+const REGION_NAMES: Readonly<Record<string, string>> = {
+  'eu-west-3': 'Paris, France',
+  'eu-west-1': 'Irlande',
+  'eu-central-1': 'Francfort, Allemagne',
+  'eu-central-2': 'Zurich, Suisse',
+  'eu-south-1': 'Milan, Italie',
+  'eu-south-2': 'Espagne',
+  'eu-north-1': 'Stockholm, Suède',
+  'eu-west-2': 'Londres, Royaume-Uni',
+  'us-east-1': 'Virginie du Nord, États-Unis',
+};
+
+/** "AWS Paris (eu-west-3)": the region of the stage, read from its runtime configuration. */
+export const hostingRegionLabel = (region: string) =>
+  REGION_NAMES[region] ? `${REGION_NAMES[region]} (${region})` : region;
+
+/**
+ * The sections of the privacy policy (spec §2, 1 to 8), with where the data lives, who processes
+ * it for us and for how long (9 and 10, and the retention details of 8).
+ */
+export const privacySections = (hostingRegion: string): readonly DocumentSection[] => [
   {
     id: 'purpose',
     title: '1. Objet',
@@ -33,6 +53,12 @@ export const PRIVACY_SECTIONS: readonly DocumentSection[] = [
         paragraph:
           'Les échanges sont chiffrés. Les mots de passe et identifiants Google sont conservés chiffrés, dans un ' +
           'coffre-fort de secrets réservé aux personnes habilitées, et ne figurent jamais dans les journaux.',
+      },
+      {
+        paragraph:
+          `Les données de l'application (licences, profils, automatisations, historiques, journal d'audit) sont ` +
+          `hébergées chez Amazon Web Services dans la région ${hostingRegionLabel(hostingRegion)}, chiffrées au ` +
+          'repos et en transit. Elles ne sont ni copiées ni sauvegardées dans une autre région.',
       },
     ],
   },
@@ -137,6 +163,61 @@ export const PRIVACY_SECTIONS: readonly DocumentSection[] = [
           `données contractuelles et de facturation : ${RETENTION_DAYS.billingYears} ans, conformément à nos ` +
             'obligations légales.',
         ],
+      },
+      {
+        paragraph: 'Dans le détail :',
+      },
+      {
+        list: [
+          'sessions de connexion : 12 heures au plus (10 minutes pour une connexion en attente de la ' +
+            'vérification en deux étapes), supprimées à la déconnexion ;',
+          "compteurs de tentatives de connexion : 15 minutes (adresses IP conservées uniquement sous forme d'empreinte) ;",
+          `historique d'exécution des automatisations : ${RETENTION_DAYS.technicalData} jours ;`,
+          `journaux techniques de l'API et du site : ${RETENTION_DAYS.technicalData} jours ;`,
+          `journal d'audit des actions des administrateurs : ${RETENTION_DAYS.billingYears} ans ;`,
+          `données de facturation (paiements, abonnements) : ${RETENTION_DAYS.billingYears} ans ;`,
+          `profil, automatisations, identifiants Google et licence d'un cabinet : supprimés ` +
+            `${RETENTION_DAYS.afterCancellation} jours après la résiliation ;`,
+          'vérification en deux étapes (clés d’accès, secret chiffré, codes de secours sous forme d’empreinte) : ' +
+            'jusqu’à sa réinitialisation ou la suppression de la licence.',
+        ],
+      },
+    ],
+  },
+  {
+    id: 'sub-processors',
+    title: '9. Sous-traitants et destinataires',
+    blocks: [
+      {
+        list: [
+          `Amazon Web Services (région ${hostingRegionLabel(hostingRegion)}) : héberge l'application et reçoit ` +
+            'toutes ses données : licences, profils (nom, e-mails, téléphone, étude), identifiants Google ' +
+            "(chiffrés), automatisations et leurs historiques, journal d'audit ; envoie les e-mails de licence.",
+          'Stripe (Stripe Payments Europe, Irlande) : encaisse les paiements ; reçoit l’e-mail de l’acheteur et ' +
+            'les données de carte, saisies directement chez Stripe, que nous ne voyons jamais.',
+          'Le compte Google de votre cabinet : vos e-mails, documents, tableurs et agenda y restent ; ' +
+            "l'application s'y connecte avec les identifiants que vous lui confiez.",
+          "Le moteur d'automatisation (n8n) de votre cabinet : reçoit les déclenchements des automatisations " +
+            '(identifiant, date, origine), signés, et traite les données de vos clients dans votre compte Google.',
+        ],
+      },
+      {
+        paragraph:
+          'Nous ne vendons aucune donnée et ne faisons appel à aucun autre sous-traitant. Les identifiants, clés ' +
+          'de licence et codes ne figurent jamais dans les journaux.',
+      },
+    ],
+  },
+  {
+    id: 'dpa',
+    title: '10. Accord de traitement des données',
+    blocks: [
+      {
+        paragraph:
+          'Pour les données de vos clients, vous êtes responsable du traitement et nous agissons comme ' +
+          "sous-traitant (article 28 du RGPD). Pour conclure l'accord de traitement des données (DPA), écrivez " +
+          `à ${company.contactEmail} en indiquant le nom de votre cabinet (jamais votre clé de licence) : ` +
+          "nous vous adressons l'accord à signer, avec la liste des sous-traitants ci-dessus.",
       },
     ],
   },

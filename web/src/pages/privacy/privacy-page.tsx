@@ -10,10 +10,11 @@ import SpaceBetween from '@cloudscape-design/components/space-between';
 import { APP_INFO } from '../../../../shared';
 import { DocumentSections } from '../../components/document-sections';
 import { PROVIDER } from '../../config/provider';
+import { runtimeConfig } from '../../config/runtime-config';
 import { useFollow } from '../../layout/use-follow';
 import { usePageTitle } from '../../layout/use-page-title';
 import { STRINGS } from '../../strings';
-import { PRIVACY_SECTIONS } from './privacy-content';
+import { privacySections } from './privacy-content';
 
 /** /privacy and its aliases /admin/privacy, /lawyer/privacy, /notary/privacy (spec §2). */
 export function PrivacyPage() {
@@ -35,7 +36,7 @@ export function PrivacyPage() {
       }
     >
       <SpaceBetween size="l">
-        <DocumentSections sections={PRIVACY_SECTIONS} />
+        <DocumentSections sections={privacySections(runtimeConfig().hostingRegion)} />
         <Container header={<Header variant="h2">{STRINGS.privacy.companyTitle}</Header>}>
           <ColumnLayout columns={3} variant="text-grid">
             <div>

@@ -2,9 +2,11 @@ import Alert from '@cloudscape-design/components/alert';
 import Button from '@cloudscape-design/components/button';
 import ContentLayout from '@cloudscape-design/components/content-layout';
 import Header from '@cloudscape-design/components/header';
+import SpaceBetween from '@cloudscape-design/components/space-between';
 import type { ReactNode } from 'react';
 
 import { useAuth } from '../../auth/auth-context';
+import { SecuritySettings } from '../../components/second-factor/security-settings';
 import { useFollow } from '../../layout/use-follow';
 import { usePageTitle } from '../../layout/use-page-title';
 import { SUBSCRIPTION_TEXT as TEXT } from './strings';
@@ -44,9 +46,19 @@ export function SubscriptionPage({ reading = 'subscription' }: { readonly readin
       </Alert>
     );
   } else {
-    body = (
+    const management = (
       <SubscriptionManagement reading={STATUS_READINGS[reading]} sessionLicenseKey={session.licenseKey} />
     );
+    // /lawyer/settings is also where the licence's second factor is set up.
+    body =
+      reading === 'settings' ? (
+        <SpaceBetween size="l">
+          {management}
+          <SecuritySettings />
+        </SpaceBetween>
+      ) : (
+        management
+      );
   }
 
   return (

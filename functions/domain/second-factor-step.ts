@@ -1,0 +1,30 @@
+import type { SecondFactorMethod, SecondFactorStep } from '../../shared/schemas/session';
+import type { LicenseRecord } from '../data/licenses';
+import { isEnrolled, type SecondFactorRecord, type SecondFactorRepository } from '../data/second-factors';
+import type { SecondFactorSettings } from '../runtime/dependencies';
+
+/** The licence's methods, passkeys first (the stronger one is offered first). */
+export function methodsOf(record: SecondFactorRecord): SecondFactorMethod[] {
+  const methods: SecondFactorMethod[] = [];
+  if (record.passkeys.length > 0) methods.push('passkey');
+  if (record.totp) methods.push('totp');
+  if (record.recoveryCodeHashes.length > 0) methods.push('recovery');
+  return methods;
+}
+
+/**
+ * What a licence's sign-in asks after its key, or null when it asks nothing: a licence with a
+ * factor is always asked for it; an admin licence without one must enrol (unless the environment
+ * lifts that requirement). Kept apart from `SecondFactorService` so that signing in does not load
+ * the WebAuthn and TOTP libraries, which only the second-factor function needs.
+ */
+export async function secondFactorStepFor(
+  factors: SecondFactorRepository,
+  settings: Pick<SecondFactorSettings, 'requiredForAdmins'>,
+  license: LicenseRecord,
+): Promise<SecondFactorStep | null> {
+  const record = await factors.get(license.keyHash);
+  if (isEnrolled(record)) return { step: 'verify', methods: methodsOf(record) };
+  if (license.licenseType === 'admin' && settings.requiredForAdmins) return { step: 'enrol', methods: [] };
+  return null;
+}
