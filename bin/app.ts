@@ -3,9 +3,8 @@ import { fileURLToPath } from 'node:url';
 
 import { App, Aspects } from 'aws-cdk-lib';
 import { AwsSolutionsChecks, ServerlessChecks } from 'cdk-nag';
-
+import { buildDeployment } from '../lib/deployment';
 import { stageSettings } from '../lib/settings';
-import { AssistantJuridiqueStack } from '../lib/stack';
 
 /**
  * The CDK app (`cdk.json`: `npx tsx bin/app.ts`). Context (`-c key=value`, checked before anything
@@ -14,7 +13,8 @@ import { AssistantJuridiqueStack } from '../lib/stack';
  * - `mailFrom` (required): the SES sender of the billing e-mails;
  * - `alarmEmail` (required for prod): receives the alarms;
  * - `region`: eu-west-3 unless given (not the CLI profile's region: the data is French legal data);
- * - `keysReplicaRegion`, `domainName`, `waf`: see docs/operations.md;
+ * - `keysReplicaRegion`, `domainName`, `waf`: see docs/operations.md (a domain or a WAF adds the
+ *   stage's us-east-1 stack `AssistantJuridique-<stage>-edge`);
  * - `siteDir`: the built SPA, relative to the repository root or absolute (default `web/dist`).
  */
 const repositoryRoot = fileURLToPath(new URL('..', import.meta.url));
@@ -27,14 +27,7 @@ if (typeof siteDirContext !== 'string' || siteDirContext === '') {
 const siteDir = isAbsolute(siteDirContext) ? siteDirContext : resolve(repositoryRoot, siteDirContext);
 const settings = stageSettings((key) => app.node.tryGetContext(key));
 
-new AssistantJuridiqueStack(app, settings.stackName, {
-  stackName: settings.stackName,
-  description: `Assistant IA pour cabinets d’avocats (${settings.stage}) : site, API, données et clés du serveur`,
-  siteDir,
-  settings,
-  env: { account: process.env.CDK_DEFAULT_ACCOUNT, region: settings.region },
-  terminationProtection: settings.stage === 'prod',
-});
+buildDeployment(app, settings, { siteDir, account: process.env.CDK_DEFAULT_ACCOUNT });
 
 // Every finding of both packs is an error or warning at synthesis unless suppressed in code
 // next to its resource, with its reason.

@@ -62,6 +62,11 @@ export interface StageSettings {
   readonly customDomain?: CustomDomain;
   /** A WAF web ACL with a rate-based rule in front of CloudFront (off by default). */
   readonly waf: boolean;
+  /**
+   * With the WAF: requests one client address may send in 5 minutes before it is blocked (WAF's
+   * minimum is 10). A firm's lawyers may share one office address: the limit is per firm, then.
+   */
+  readonly wafRateLimit: number;
 }
 
 export const DEFAULT_REGION = 'eu-west-3';
@@ -83,6 +88,7 @@ const PER_STAGE = {
     removalPolicy: RemovalPolicy.DESTROY,
     tableDeletionProtection: false,
     renotifyEvery: Duration.hours(24),
+    wafRateLimit: 500,
   },
   prod: {
     apiThrottle: { rateLimit: 50, burstLimit: 100 },
@@ -97,6 +103,8 @@ const PER_STAGE = {
     removalPolicy: RemovalPolicy.RETAIN,
     tableDeletionProtection: true,
     renotifyEvery: Duration.hours(6),
+    // A page opens with a few calls; 2000 in 5 minutes is far above a busy office's use.
+    wafRateLimit: 2000,
   },
 } as const;
 
@@ -194,6 +202,7 @@ export function stageSettings(context: ContextReader): StageSettings {
     ...(keysReplicaRegion ? { keysReplicaRegion } : {}),
     ...(domainName ? { customDomain: { domainName } } : {}),
     waf,
+    wafRateLimit: perStage.wafRateLimit,
   };
 }
 

@@ -1,4 +1,5 @@
-import { CfnOutput, Stack, type StackProps } from 'aws-cdk-lib';
+import { CfnOutput, CrossStackReferences, ReferenceStrength, Stack, type StackProps } from 'aws-cdk-lib';
+import type * as acm from 'aws-cdk-lib/aws-certificatemanager';
 import type { Construct } from 'constructs';
 
 import { Api } from './constructs/api';
@@ -19,6 +20,11 @@ export interface AssistantJuridiqueStackProps extends StackProps {
   readonly siteDir: string;
   /** The stage's settings, checked (`lib/settings.ts`). */
   readonly settings: StageSettings;
+  /**
+   * What the stage's us-east-1 edge stack holds, when it has one (`lib/edge-stack.ts`): the
+   * custom domain's certificate and the WAF web ACL.
+   */
+  readonly edge?: { readonly certificate?: acm.ICertificate; readonly webAclArn?: string };
 }
 
 /**
@@ -27,8 +33,18 @@ export interface AssistantJuridiqueStackProps extends StackProps {
  */
 export class AssistantJuridiqueStack extends Stack {
   constructor(scope: Construct, id: string, props: AssistantJuridiqueStackProps) {
-    super(scope, id, props);
-    const { settings } = props;
+    // Cross-region references: the edge stack's certificate and web ACL live in us-east-1.
+    super(scope, id, { ...props, crossRegionReferences: props.edge !== undefined });
+    const { settings, edge } = props;
+    // Strong: the edge stack's certificate and web ACL cannot be deleted while this stack uses
+    // them (CDK keeps them in SSM parameters of this region through its export reader).
+    if (edge) CrossStackReferences.of(this).consume(ReferenceStrength.STRONG);
+    if (settings.customDomain && !edge?.certificate) {
+      throw new Error('AssistantJuridiqueStack: a custom domain needs the edge stack’s certificate');
+    }
+    if (settings.waf && !edge?.webAclArn) {
+      throw new Error('AssistantJuridiqueStack: the WAF needs the edge stack’s web ACL');
+    }
     applyStageSettings(this, settings);
 
     const data = new DataTable(this, 'Data', {
@@ -64,6 +80,10 @@ export class AssistantJuridiqueStack extends Stack {
       apiOriginHeaders: originVerify.originHeader,
       // The privacy page names the region the data lives in: this stack's.
       config: { apiBaseUrl: '', hostingRegion: this.region },
+      ...(settings.customDomain && edge?.certificate
+        ? { customDomain: { domainName: settings.customDomain.domainName, certificate: edge.certificate } }
+        : {}),
+      ...(settings.waf && edge?.webAclArn ? { webAclArn: edge.webAclArn } : {}),
     });
     // Stripe keys, the SES sender and the site's address.
     const billing = new Billing(this, 'Billing', {
@@ -91,6 +111,12 @@ export class AssistantJuridiqueStack extends Stack {
       description: "L'adresse du site ; l'API y est servie sous /api",
       value: site.url,
     });
+    if (settings.customDomain) {
+      new CfnOutput(this, 'DistributionDomainName', {
+        description: `Le nom CloudFront vers lequel faire pointer ${settings.customDomain.domainName} (CNAME ou alias)`,
+        value: site.distribution.distributionDomainName,
+      });
+    }
     new CfnOutput(this, 'AlarmTopicArn', {
       description: 'Le sujet SNS des alarmes (docs/operations.md, « Alarmes »)',
       value: monitoring.topic.topicArn,

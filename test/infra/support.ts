@@ -6,8 +6,9 @@ import { join } from 'node:path';
 import { App } from 'aws-cdk-lib';
 
 import { repositoryPath } from '../../lib/constructs/repository';
+import { buildDeployment, type Deployment } from '../../lib/deployment';
 import { type StageSettings, stageSettings } from '../../lib/settings';
-import { AssistantJuridiqueStack } from '../../lib/stack';
+import type { AssistantJuridiqueStack } from '../../lib/stack';
 
 /** The account and region the test stack is synthesized for, as `cdk deploy` would. */
 export const TEST_ENV = { account: '123456789012', region: 'eu-west-3' } as const;
@@ -59,10 +60,17 @@ export function createTestStack(
   siteDir: string,
   options: { readonly settings?: StageSettings } = {},
 ): AssistantJuridiqueStack {
+  return createTestDeployment(siteDir, options).stack;
+}
+
+/**
+ * The stacks of a stage as `bin/app.ts` builds them (`buildDeployment`): the stage's stack, and
+ * its us-east-1 edge stack when the settings ask for a custom domain or a WAF.
+ */
+export function createTestDeployment(
+  siteDir: string,
+  options: { readonly settings?: StageSettings } = {},
+): Deployment {
   const settings = options.settings ?? settingsFrom(PROD_CONTEXT);
-  return new AssistantJuridiqueStack(createTestApp(), settings.stackName, {
-    siteDir,
-    settings,
-    env: TEST_ENV,
-  });
+  return buildDeployment(createTestApp(), settings, { siteDir, account: TEST_ENV.account });
 }
