@@ -147,5 +147,9 @@ export class AssistantJuridiqueStack extends Stack {
         'Le secret de la clé de chiffrement des licences (bin/create-admin-licence.ts --encryption-key)',
       value: appKeys.secretArnOf('licenseEncryption'),
     });
+    new CfnOutput(this, 'SessionSigningKeySecretArn', {
+      description: 'Le secret de la clé de signature des sessions (rotation : docs/operations.md §7)',
+      value: appKeys.secretArnOf('sessionSigning'),
+    });
   }
 }
