@@ -1,5 +1,6 @@
 import { DUE_SHARDS } from './data/keys';
 import { SchedulerRunRepository } from './data/scheduler-runs';
+import { METRIC } from './domain/metrics';
 import type { AppDependencies } from './runtime/dependencies';
 import { declaredFunction, lambdaEntry } from './runtime/entry';
 import type { ShardClaimRequest } from './runtime/scheduling-ports';
@@ -42,6 +43,8 @@ const create =
     }
     deps.logger.info('Planificateur réparti', { tickAt, shards: DUE_SHARDS, notStarted: failed.length });
     if (failed.length > 0) throw new Error(`${failed.length} lot(s) du planificateur non démarré(s)`);
+    // The heartbeat: its absence for five minutes is an alarm (lib/constructs/monitoring.ts).
+    deps.metrics.count(METRIC.tickCompleted);
     return { tickAt, shards: DUE_SHARDS };
   };
 

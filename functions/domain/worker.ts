@@ -11,6 +11,7 @@ import { SchedulerRunRepository } from '../data/scheduler-runs';
 import type { Table } from '../data/table';
 import { WorkflowRepository } from '../data/workflows';
 import type { Logger } from '../runtime/dependencies';
+import { METRIC, type Metrics, noMetrics } from './metrics';
 import { FIRM_CALLS, WEBHOOK_QUEUE } from './scheduling-settings';
 import { callWorkflowWebhook, type WebhookCallSettings } from './webhook-call';
 
@@ -18,6 +19,8 @@ export interface WorkerDependencies extends WebhookCallSettings {
   readonly table: Table;
   readonly queue: DispatchQueue;
   readonly logger: Logger;
+  /** Deliveries by outcome and the dispatch lag. @default noMetrics */
+  readonly metrics?: Metrics;
 }
 
 /** One received queue message, as the Lambda event source (or the local poller) hands it over. */
@@ -179,6 +182,18 @@ export class WorkerService {
       failure: outcome.failure,
       retry,
     });
+    const metrics = this.deps.metrics ?? noMetrics;
+    if (attempt === 1)
+      metrics.duration(METRIC.dispatchLag, Date.parse(startedAt) - Date.parse(dispatch.dueAt));
+    metrics.count(
+      outcome.ok
+        ? METRIC.deliverySucceeded
+        : retry === 'scheduled'
+          ? METRIC.deliveryRetried
+          : retry === 'dead_letter'
+            ? METRIC.deliveryDeadLettered
+            : METRIC.deliveryFailed,
+    );
     // Its end reaches the scheduler run that queued it (the last result on /admin/settings).
     if (retry !== 'scheduled') {
       await this.reportToRun(dispatch, {

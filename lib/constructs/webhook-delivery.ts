@@ -68,6 +68,8 @@ export class WebhookDelivery extends Construct {
   readonly queue: sqs.Queue;
   readonly deadLetterQueue: sqs.Queue;
   readonly scheduleDeadLetterQueue: sqs.Queue;
+  /** Tick invocations that threw (its asynchronous on-failure destination), kept for diagnosis. */
+  readonly tickFailures: sqs.Queue;
   readonly signingSecret: secretsmanager.Secret;
   readonly worker: AppFunction;
   readonly tick: AppFunction;
@@ -133,17 +135,24 @@ export class WebhookDelivery extends Construct {
       true,
     );
 
+    // The schedule's dead-letter queue only gets the invocations Lambda refused; a tick that
+    // throws is an asynchronous failure of the function, kept here. It is not retried: the next
+    // minute's tick reads the same due slots. Its Errors alarm and the heartbeat say when it matters;
+    // the events stay four days for diagnosis.
+    this.tickFailures = deadLetterQueue(this, 'TickFailures', { retentionPeriod: Duration.days(4) });
     this.tick = new AppFunction(this, 'Tick', {
       entry: repositoryPath('functions', 'scheduled-tick.ts'),
       needs: 'scheduled-tick',
       description: 'Planificateur : envoie les automatisations dues dans la file (chaque minute)',
       timeout: Duration.seconds(SCHEDULER_SCHEDULE.tickTimeoutSeconds),
+      asyncFailures: { queue: this.tickFailures, retryAttempts: 0, maxEventAge: Duration.minutes(1) },
     });
     NagSuppressions.addResourceSuppressions(this.tick, [
       {
         id: 'Serverless-LambdaDLQ',
         reason:
-          'Invoked by EventBridge Scheduler, whose target has its own retry policy and dead-letter queue.',
+          'Invoked by EventBridge Scheduler, whose target has its own retry policy and dead-letter queue; ' +
+          'a run that throws goes to the on-failure destination.',
       },
     ]);
 
@@ -153,17 +162,10 @@ export class WebhookDelivery extends Construct {
       needs: 'due-claimer',
       description: 'Planificateur : met en file les automatisations dues d’un lot de l’index (chaque minute)',
       timeout: Duration.seconds(CLAIMS.claimerTimeoutSeconds),
+      // Retried twice by Lambda, then kept with the tick's failures; its runs stay due meanwhile
+      // (queued before they are claimed), and the next tick reads them again.
+      asyncFailures: { queue: this.tickFailures, retryAttempts: 2, maxEventAge: Duration.minutes(2) },
     });
-    // A tick older than a minute is worth nothing: the next tick reads the same due slots.
-    this.claimer.configureAsyncInvoke({ retryAttempts: 2, maxEventAge: Duration.seconds(120) });
-    NagSuppressions.addResourceSuppressions(this.claimer, [
-      {
-        id: 'Serverless-LambdaDLQ',
-        reason:
-          'Invoked asynchronously by the tick, retried twice by Lambda; a shard whose claimer failed ' +
-          'leaves its runs due (they are queued before they are claimed), and the next tick reads them again.',
-      },
-    ]);
 
     const role = scheduleRole(
       this,
