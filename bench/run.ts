@@ -2,6 +2,7 @@ import { writeFileSync } from 'node:fs';
 import { cpus, loadavg } from 'node:os';
 import { fileURLToPath } from 'node:url';
 
+import { DUE_SHARDS } from '../functions/data/keys';
 import { FUNCTION_NAMES } from '../functions/needs';
 import { esbuildOptionsOf } from '../lib/constructs/bundling';
 import { repositoryPath } from '../lib/constructs/repository';
@@ -9,6 +10,7 @@ import { startDynamoDbLocal } from '../lib/local/dynamodb-local';
 import { type ApiBenchFigures, runApiBench } from './api';
 import { baselineSpecs, bundlesMarkdown, extractCommit, measureBundles } from './bundles';
 import { FIRST_LOAD_SECTION, firstLoadMarkdown, runFirstLoadBench } from './first-load';
+import { costOf, PRICES_EU_WEST_3, projectedTickSeconds, runScaleTick, type ScaleScenario } from './scale';
 import { formatFigure, markdownTable, runSchedulerBench, schedulerBenchMarkdown } from './scheduler';
 
 /**
@@ -26,11 +28,19 @@ const args = process.argv.slice(2);
 const baselineAt = args.indexOf('--baseline');
 const baseline = baselineAt >= 0 ? args[baselineAt + 1] : undefined;
 const parts = args.filter(
-  (arg, index) => !arg.startsWith('--') && (baselineAt < 0 || index !== baselineAt + 1),
+  (arg, index) =>
+    !arg.startsWith('--') &&
+    (baselineAt < 0 || index !== baselineAt + 1) &&
+    (args.indexOf('--scale-workflows') < 0 || index !== args.indexOf('--scale-workflows') + 1),
 );
-const runs = (part: 'api' | 'worker' | 'ticks' | 'first-load' | 'bundles') =>
+const runs = (part: 'api' | 'worker' | 'ticks' | 'first-load' | 'bundles' | 'scale') =>
   parts.length === 0 || parts.includes(part);
+/** `--scale-workflows N`: the size of the scale part (default 200,000, with 150,000 due). */
+const scaleAt = args.indexOf('--scale-workflows');
+const scaleWorkflows = scaleAt >= 0 ? Number(args[scaleAt + 1]) : 200_000;
 const started = new Date();
+/** A claimer's memory (the AppFunction default, 512 MB), for the tick's GB-seconds. */
+const CLAIMS_CLAIMER_MEMORY_GB = 0.5;
 const sections: string[] = [];
 const targets: (readonly [string, string, string, boolean])[] = [];
 
@@ -58,6 +68,99 @@ if (runs('worker') || runs('ticks')) {
       `${formatFigure(100 * reached)} % (${formatFigure(figures.throughput.callsPerSecond, 1)}/s)`,
       reached >= 0.9,
     ]);
+  } finally {
+    await dynamo.stop();
+  }
+}
+
+if (runs('scale')) {
+  const dynamo = await startDynamoDbLocal();
+  try {
+    const due = Math.round(scaleWorkflows * 0.75);
+    const firms = Math.round(scaleWorkflows / 100);
+    const tick = await runScaleTick({
+      endpoint: dynamo.endpoint,
+      workflows: scaleWorkflows,
+      firms,
+      due,
+      log,
+    });
+    const perRun = (name: string) => formatFigure((tick.commands[name] ?? 0) / Math.max(1, tick.queued), 2);
+    const projectedTick = projectedTickSeconds(150_000);
+    sections.push(
+      '## Scale: one fanned-out tick (issue 13)',
+      '',
+      `Measured: ${formatFigure(tick.workflows)} automations of ${formatFigure(tick.firms)} firms in DynamoDB Local, ` +
+        `${formatFigure(tick.due)} due at the tick; load average ${tick.loadAverage} at the end.`,
+      '',
+      markdownTable(
+        ['figure', 'measured (DynamoDB Local, this machine)'],
+        [
+          [
+            'bulk load (BatchWriteItem by 25, 16 in flight)',
+            `${formatFigure(tick.loadSeconds, 1)} s (${formatFigure(tick.loadItemsPerSecond)} items/s)`,
+          ],
+          ['runs queued and claimed by the tick', formatFigure(tick.queued)],
+          ['tick, coordinator to last claimer done', `${formatFigure(tick.tickSeconds, 1)} s`],
+          ['claimers (one per shard, all at once)', formatFigure(tick.claimers)],
+          ['claim rate, all claimers together', `${formatFigure(tick.queued / tick.tickSeconds)} runs/s`],
+          [
+            'claim rate per claimer, median / slowest',
+            `${formatFigure(tick.claimRateMedian)} / ${formatFigure(tick.claimRateMin)} runs/s`,
+          ],
+          ['DynamoDB Query pages per run', perRun('QueryCommand')],
+          ['DynamoDB UpdateItem per run (claim)', perRun('UpdateCommand')],
+          ['SQS SendMessageBatch per run', formatFigure(tick.sendBatches / Math.max(1, tick.queued), 2)],
+          ['Lambda invocations per tick', `1 coordinator + ${DUE_SHARDS} claimers`],
+        ],
+      ),
+      '',
+      `Projected to AWS for 150,000 due runs: ${formatFigure(projectedTick.perShard)} per shard, a claimer bounded ` +
+        `at ${formatFigure(projectedTick.rate)} claims/s by its index partition (2 writes a claim, 1,000 writes/s a ` +
+        `partition): about ${formatFigure(projectedTick.seconds, 1)} s for the tick, 64 claimers at once ` +
+        `(${formatFigure(DUE_SHARDS * CLAIMS_CLAIMER_MEMORY_GB * projectedTick.seconds, 0)} GB-s a tick).`,
+      '',
+    );
+    targets.push([
+      'tick: 150,000 due runs queued and claimed (projected to AWS)',
+      '≤ 60 s',
+      `${formatFigure(projectedTick.seconds, 1)} s`,
+      projectedTick.seconds <= 60,
+    ]);
+    const scenarios: (readonly [string, ScaleScenario])[] = [
+      [
+        'measured size',
+        { workflows: scaleWorkflows, firms, scheduledShare: 0.2, meanIntervalMinutes: 1.5, answerMs: 200 },
+      ],
+      [
+        '1,000,000 / 10,000',
+        { workflows: 1_000_000, firms: 10_000, scheduledShare: 0.2, meanIntervalMinutes: 1.5, answerMs: 200 },
+      ],
+    ];
+    sections.push(
+      `### Cost per month (model in bench/scale.ts; eu-west-3 on-demand prices as known on ${PRICES_EU_WEST_3.date}, USD)`,
+      '',
+      "20 % of the automations scheduled, a mean interval of 1.5 minutes (the product's 1- and 2-minute types), n8n answering in 200 ms.",
+      '',
+      markdownTable(
+        ['size', 'runs/min', 'calls in flight', 'DynamoDB', 'SQS', 'Lambda', 'Logs', 'total', 'per firm'],
+        scenarios.map(([label, scenario]) => {
+          const cost = costOf(scenario);
+          return [
+            label,
+            formatFigure(cost.runsPerMinute),
+            formatFigure(cost.callsInFlight),
+            `$${formatFigure(cost.dynamoUsd)}`,
+            `$${formatFigure(cost.sqsUsd)}`,
+            `$${formatFigure(cost.lambdaUsd)}`,
+            `$${formatFigure(cost.logsUsd)}`,
+            `$${formatFigure(cost.totalUsd)}`,
+            `$${formatFigure(cost.perFirmUsd, 2)}`,
+          ];
+        }),
+      ),
+      '',
+    );
   } finally {
     await dynamo.stop();
   }

@@ -98,18 +98,18 @@ interface LagFigures {
 const quietLogger: Logger = { info: () => undefined, warn: () => undefined, error: () => undefined };
 
 /** A fresh table in DynamoDB Local (the bench's own), dropped at the end. */
-async function benchTable(endpoint: string): Promise<Table> {
+export async function benchTable(endpoint: string): Promise<Table> {
   const name = `bench-${randomUUID()}`;
   await ensureTable(endpoint, name);
   return createTable(name, { ...LOCAL_AWS, endpoint, maxAttempts: 10 });
 }
 
-async function dropTable(table: Table) {
+export async function dropTable(table: Table) {
   await table.doc.send(new DeleteTableCommand({ TableName: table.name }));
   table.doc.destroy();
 }
 
-function benchWorkflow(overrides: Partial<WorkflowRecord>): WorkflowRecord {
+export function benchWorkflow(overrides: Partial<WorkflowRecord>): WorkflowRecord {
   return {
     id: randomUUID(),
     name: 'Relance dossier client',
@@ -132,7 +132,7 @@ function benchWorkflow(overrides: Partial<WorkflowRecord>): WorkflowRecord {
 }
 
 /** The item the repository writes for a workflow (same keys and indexes). */
-function itemOf(record: WorkflowRecord) {
+export function itemOf(record: WorkflowRecord) {
   const sortKey = createdSortKey(record.createdAt, record.id);
   return {
     ...workflowKey(record.id),
@@ -147,7 +147,7 @@ function itemOf(record: WorkflowRecord) {
 }
 
 /** Writes items fast: BatchWriteItem by 25, several batches in flight, unprocessed items retried. */
-async function batchWrite(table: Table, items: Record<string, unknown>[]) {
+export async function batchWrite(table: Table, items: Record<string, unknown>[]) {
   await mapWithConcurrency(chunks(items, 25), 16, async (batch) => {
     let requests = batch.map((Item) => ({ PutRequest: { Item } }));
     while (requests.length > 0) {

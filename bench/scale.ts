@@ -1,0 +1,275 @@
+import { loadavg } from 'node:os';
+
+import { DUE_SHARDS } from '../functions/data/keys';
+import type { Table } from '../functions/data/table';
+import { RecordedMetrics } from '../functions/domain/metrics';
+import { CLAIMS, FIRM_CALLS } from '../functions/domain/scheduling-settings';
+import { createDueClaimerHandler } from '../functions/due-claimer';
+import type { AppDependencies, Logger } from '../functions/runtime/dependencies';
+import { systemClock } from '../functions/runtime/dependencies';
+import { inProcessClaimers } from '../functions/runtime/in-process-claimers';
+import { createScheduledTickHandler } from '../functions/scheduled-tick';
+import { startLocalQueues } from '../lib/local/queue/local-queues';
+import { batchWrite, benchTable, benchWorkflow, dropTable, itemOf } from './scheduler';
+
+/**
+ * `npm run bench -- scale`: the simulation and cost model of issue 13.
+ *
+ * Measured on this machine: DynamoDB Local (one Java process) and fauxqs, `workflows` automations
+ * of `firms` firms bulk-loaded with BatchWriteItem (25 a call, 16 calls in flight), `due` of them
+ * due now; one minute tick runs as in AWS (coordinator, then one claimer per due-index shard, the
+ * real handlers) with every claimer in this process at once. Every DynamoDB command and queue call
+ * is counted.
+ *
+ * Projected to 1,000,000 automations / 10,000 firms with a stated model (below), and priced with
+ * eu-west-3 on-demand prices written here with their date.
+ */
+
+/**
+ * AWS eu-west-3 (Paris) on-demand prices, USD, as known to the author on 2025-06-01 (no network
+ * here to check them: re-read https://aws.amazon.com/dynamodb/pricing/on-demand/,
+ * /sqs/pricing/, /lambda/pricing/ before relying on the cost figures).
+ */
+export const PRICES_EU_WEST_3 = {
+  date: '2025-06-01',
+  /** DynamoDB on-demand, per million write / read request units (after the Nov. 2024 reduction). */
+  dynamoWritePerMillion: 0.7625,
+  dynamoReadPerMillion: 0.1525,
+  /** SQS standard queue, per million requests (one request per 64 KB chunk; a batch of 10 is one). */
+  sqsPerMillion: 0.4,
+  /** Lambda arm64: per million requests, per GB-second. */
+  lambdaPerMillion: 0.2,
+  lambdaArmPerGbSecond: 0.0000133334,
+  /** CloudWatch Logs ingestion, per GB. */
+  logsPerGb: 0.53,
+} as const;
+
+/**
+ * The cost model, per run (one scheduled call of one automation), written from the code:
+ * - tick: the claimer's Query reads ≈ 0.6 KB a due item (eventually consistent: 0.5 RRU per 4 KB,
+ *   so 1 RRU per ~13 items); one SendMessageBatch per 10 runs; the claim, one UpdateItem of the
+ *   workflow item (1 WRU) whose copies in GSI1, GSI2 (attributes projected ALL change) and the due
+ *   index (its key moves: delete + put) are rewritten: 5 WRU;
+ * - worker: the workflow and the dispatch marker read strongly (2 RRU), the firm slot taken and
+ *   given back (2 WRU), the record: a transaction of 3 items (cronLastRun on the workflow, whose
+ *   GSI1, GSI2 and due-index copies follow; the execution; the dispatch marker): 2 × 3 WRU
+ *   transactional + 3 WRU of index copies = 9 WRU; one SQS receive and one delete (the event
+ *   source receives and deletes per message at batch size 1); one Lambda invocation of the
+ *   worker (512 MB) lasting the receiver's answer plus ~60 ms of our own; ~1 KB of logs.
+ */
+export const MODEL_PER_RUN = {
+  tickReadUnits: 1 / 13,
+  claimWriteUnits: 5,
+  workerReadUnits: 2,
+  workerWriteUnits: 2 + 9,
+  sqsRequests: 0.1 + 2,
+  workerMemoryGb: 0.5,
+  workerOwnMs: 60,
+  logBytes: 1_000,
+} as const;
+
+export interface ScaleScenario {
+  readonly workflows: number;
+  readonly firms: number;
+  /** Share of the automations scheduled, and their mean interval (minutes). */
+  readonly scheduledShare: number;
+  readonly meanIntervalMinutes: number;
+  /** Mean answer time of the firms' n8n (ms). */
+  readonly answerMs: number;
+}
+
+export interface ScaleCost {
+  readonly runsPerMinute: number;
+  readonly runsPerMonth: number;
+  readonly dynamoUsd: number;
+  readonly sqsUsd: number;
+  readonly lambdaUsd: number;
+  readonly logsUsd: number;
+  readonly totalUsd: number;
+  readonly perFirmUsd: number;
+  /** Worker calls in flight on average (runs/s × call time): what the global concurrency must hold. */
+  readonly callsInFlight: number;
+}
+
+const MINUTES_PER_MONTH = 30 * 24 * 60;
+
+export function costOf(scenario: ScaleScenario): ScaleCost {
+  const runsPerMinute = (scenario.workflows * scenario.scheduledShare) / scenario.meanIntervalMinutes;
+  const runsPerMonth = runsPerMinute * MINUTES_PER_MONTH;
+  const m = MODEL_PER_RUN;
+  const p = PRICES_EU_WEST_3;
+  const dynamoUsd =
+    (runsPerMonth * (m.claimWriteUnits + m.workerWriteUnits) * p.dynamoWritePerMillion) / 1e6 +
+    (runsPerMonth * (m.tickReadUnits + m.workerReadUnits) * p.dynamoReadPerMillion) / 1e6;
+  const sqsUsd = (runsPerMonth * m.sqsRequests * p.sqsPerMillion) / 1e6;
+  const seconds = (scenario.answerMs + m.workerOwnMs) / 1000;
+  const lambdaUsd =
+    (runsPerMonth * p.lambdaPerMillion) / 1e6 +
+    runsPerMonth * seconds * m.workerMemoryGb * p.lambdaArmPerGbSecond;
+  const logsUsd = ((runsPerMonth * m.logBytes) / 1e9) * p.logsPerGb;
+  const totalUsd = dynamoUsd + sqsUsd + lambdaUsd + logsUsd;
+  return {
+    runsPerMinute,
+    runsPerMonth,
+    dynamoUsd,
+    sqsUsd,
+    lambdaUsd,
+    logsUsd,
+    totalUsd,
+    perFirmUsd: totalUsd / scenario.firms,
+    callsInFlight: (runsPerMinute / 60) * seconds,
+  };
+}
+
+export interface TickFigures {
+  readonly workflows: number;
+  readonly firms: number;
+  readonly due: number;
+  readonly loadSeconds: number;
+  readonly loadItemsPerSecond: number;
+  readonly queued: number;
+  readonly tickSeconds: number;
+  readonly claimers: number;
+  /** Per claimer: runs / its own duration (they ran at once, sharing one DynamoDB Local). */
+  readonly claimRateMedian: number;
+  readonly claimRateMin: number;
+  readonly commands: Readonly<Record<string, number>>;
+  readonly sendBatches: number;
+  readonly loadAverage: string;
+}
+
+/** A table whose every command is counted by name (QueryCommand, UpdateCommand…). */
+function counting(table: Table, counts: Record<string, number>): Table {
+  return {
+    name: table.name,
+    doc: new Proxy(table.doc, {
+      get(target, property, receiver) {
+        if (property !== 'send') return Reflect.get(target, property, receiver);
+        return (command: { constructor: { name: string } }, ...rest: unknown[]) => {
+          counts[command.constructor.name] = (counts[command.constructor.name] ?? 0) + 1;
+          return (target.send as (...args: unknown[]) => unknown)(command, ...rest);
+        };
+      },
+    }),
+  };
+}
+
+const quietLogger: Logger = { info: () => undefined, warn: () => undefined, error: () => undefined };
+
+/** Loads the automations and runs one fanned-out tick over them. */
+export async function runScaleTick(options: {
+  readonly endpoint: string;
+  readonly workflows: number;
+  readonly firms: number;
+  readonly due: number;
+  readonly log: (line: string) => void;
+}): Promise<TickFigures> {
+  const table = await benchTable(options.endpoint);
+  const queues = await startLocalQueues();
+  try {
+    const now = Date.now();
+    const firms = Array.from({ length: options.firms }, (_, index) => `cabinet.${index}@example.com`);
+    const loadStart = performance.now();
+    const step = 20_000;
+    for (let start = 0; start < options.workflows; start += step) {
+      const items = Array.from({ length: Math.min(step, options.workflows - start) }, (_, offset) => {
+        const index = start + offset;
+        // The first `due` are due now; the others later within the hour.
+        const nextRun = index < options.due ? now - 1_000 : now + 120_000 + (index % 3_480) * 1_000;
+        return itemOf(
+          benchWorkflow({
+            lawyerEmail: firms[index % options.firms] as string,
+            cronNextRun: new Date(nextRun).toISOString(),
+          }),
+        );
+      });
+      await batchWrite(table, items);
+      options.log(`  chargé ${start + items.length} / ${options.workflows}`);
+    }
+    const loadSeconds = (performance.now() - loadStart) / 1000;
+
+    const counts: Record<string, number> = {};
+    let sendBatches = 0;
+    const queue: AppDependencies['webhookQueue'] = {
+      ...queues.dispatchQueue,
+      sendBatch: (entries) => {
+        sendBatches += 1;
+        return queues.dispatchQueue.sendBatch(entries);
+      },
+    };
+    const claimers = inProcessClaimers(quietLogger, { wait: true });
+    const deps: AppDependencies = {
+      table: counting(table, counts),
+      appKeys: () => Promise.reject(new Error('Pas de clés dans le banc')),
+      secondFactor: {
+        requiredForAdmins: true,
+        relyingParty: () => {
+          throw new Error('Pas de second facteur dans le banc');
+        },
+      },
+      clock: systemClock,
+      logger: quietLogger,
+      metrics: new RecordedMetrics(),
+      lawyerSecrets: {
+        put: () => Promise.reject(new Error('Pas de secrets dans le banc')),
+        get: async () => null,
+        delete: async () => undefined,
+      },
+      webhookQueue: queue,
+      dueClaimers: claimers.claimers,
+      webhookSigningSecret: async () => 'whsec_',
+      allowPrivateWebhooks: true,
+    } as AppDependencies;
+    const claimer = createDueClaimerHandler(deps);
+    const durations: { runs: number; seconds: number }[] = [];
+    claimers.bind(async (request) => {
+      const started = performance.now();
+      const result = await claimer(request);
+      durations.push({ runs: result.queued, seconds: (performance.now() - started) / 1000 });
+      return result;
+    });
+    const tickStart = performance.now();
+    await createScheduledTickHandler(deps)({});
+    const tickSeconds = (performance.now() - tickStart) / 1000;
+    const rates = durations
+      .filter((duration) => duration.runs > 0)
+      .map((duration) => duration.runs / duration.seconds)
+      .sort((a, b) => a - b);
+    const queued = durations.reduce((sum, duration) => sum + duration.runs, 0);
+    return {
+      workflows: options.workflows,
+      firms: options.firms,
+      due: options.due,
+      loadSeconds,
+      loadItemsPerSecond: options.workflows / loadSeconds,
+      queued,
+      tickSeconds,
+      claimers: durations.length,
+      claimRateMedian: rates[Math.floor(rates.length / 2)] ?? 0,
+      claimRateMin: rates[0] ?? 0,
+      commands: counts,
+      sendBatches,
+      loadAverage: loadavg()
+        .map((value) => value.toFixed(1))
+        .join(', '),
+    };
+  } finally {
+    await queues.stop();
+    await dropTable(table);
+  }
+}
+
+/**
+ * The projection of one tick to AWS: each claimer's rate is bounded by its shard's index partition
+ * (a claim is 2 writes there; a partition takes 1,000 writes/s: 500 claims/s) and by its writes in
+ * flight (`CLAIMS.sendConcurrency` batches of 10, ~10 ms a conditional write in-region: about
+ * 10,000/s), so 500/s; the 64 claimers start at once (asynchronous invocations).
+ */
+export function projectedTickSeconds(dueRuns: number): { perShard: number; seconds: number; rate: number } {
+  const perShard = Math.ceil(dueRuns / DUE_SHARDS);
+  const inFlight = CLAIMS.sendConcurrency * 10;
+  const rate = Math.min(500, inFlight / 0.01);
+  return { perShard, seconds: perShard / rate + 1, rate };
+}
+
+export { FIRM_CALLS };
