@@ -68,8 +68,22 @@ export const folderKey = (id: string) => ({ PK: `FOLDER#${id}`, SK: 'FOLDER' });
 export const FOLDERS_PARTITION = 'FOLDERS';
 
 export const workflowKey = (id: string) => ({ PK: `WORKFLOW#${id}`, SK: 'WORKFLOW' });
-/** GSI1 partition of every workflow. */
+/**
+ * GSI1 partition of every workflow before issue 13: one partition key, rewritten by every claim
+ * and every recorded run (GSI1 projects every attribute), capped near 1,000 writes/s. Items
+ * written before still carry it until their next write; the list reads it with the shards.
+ */
 export const WORKFLOWS_PARTITION = 'WORKFLOWS';
+/** Shards of the all-workflows list in GSI1: each a partition of its own. */
+export const WORKFLOW_LIST_SHARDS = 16;
+/** The GSI1 partition of a workflow in the all-workflows list: `WORKFLOWS#<hash of id % 16>`. */
+export const workflowListPartition = (workflowId: string) =>
+  `${WORKFLOWS_PARTITION}#${createHash('sha256').update(workflowId).digest().readUInt32BE(0) % WORKFLOW_LIST_SHARDS}`;
+/** Every partition the all-workflows list reads: the shards, and the single key of older items. */
+export const allWorkflowListPartitions = () => [
+  ...Array.from({ length: WORKFLOW_LIST_SHARDS }, (_, shard) => `${WORKFLOWS_PARTITION}#${shard}`),
+  WORKFLOWS_PARTITION,
+];
 /** GSI2: the workflows of one lawyer. */
 export const workflowOwnerPartition = (email: string) => `OWNER#${email}`;
 /** GSI3 (sparse): the workflows of one folder. */

@@ -1,6 +1,13 @@
 import { UpdateCommand } from '@aws-sdk/lib-dynamodb';
 
-import { allDuePartitions, dueBound, duePartition, dueShardOf, workflowKey } from './keys';
+import {
+  allDuePartitions,
+  dueBound,
+  duePartition,
+  dueShardOf,
+  workflowKey,
+  workflowListPartition,
+} from './keys';
 import { queryAll } from './query-all';
 import { isConditionFailure, type Table } from './table';
 import { toWorkflowRecord, type WorkflowRecord } from './workflows';
@@ -67,13 +74,15 @@ export class WorkflowRunRepository {
           Key: workflowKey(read.workflow.id),
           // Every claim stamps its time, so that a forced run can tell a workflow claimed within its
           // window (by a tick, or by another forced run that read it after this claim) and skip it.
-          // DuePK too: an item indexed under the 8-shard layout moves to its shard of today's count.
-          UpdateExpression: `SET DuePK = :shard, DueSK = :next, cronNextRun = :nextRun, claimedAt = :now${forced ? ', cronLastRun = :null' : ''}`,
+          // DuePK and GSI1PK too: an item written under the 8-shard due index or the single-partition
+          // workflow list moves to its shards of today at its first claim.
+          UpdateExpression: `SET GSI1PK = :list, DuePK = :shard, DueSK = :next, cronNextRun = :nextRun, claimedAt = :now${forced ? ', cronLastRun = :null' : ''}`,
           ConditionExpression: `DueSK = :read AND active = :true AND cronEnabled = :true${
             forced ? ' AND (attribute_not_exists(claimedAt) OR claimedAt <= :windowStart)' : ''
           }`,
           ExpressionAttributeValues: {
             ':shard': duePartition(dueShardOf(read.workflow.id)),
+            ':list': workflowListPartition(read.workflow.id),
             ':next': next.sortKey,
             ':nextRun': next.nextRun,
             ':now': (forced?.now ?? new Date()).toISOString(),

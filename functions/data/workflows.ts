@@ -3,19 +3,22 @@ import {
   DeleteCommand,
   GetCommand,
   PutCommand,
+  QueryCommand,
   UpdateCommand,
 } from '@aws-sdk/lib-dynamodb';
+import * as z from 'zod';
 
 import type { WorkflowType } from '../../shared/constants';
 import { dueIndexKeys, scheduleUnchangedCondition } from './due-index';
 import {
+  allWorkflowListPartitions,
   createdSortKey,
-  WORKFLOWS_PARTITION,
   workflowFolderPartition,
   workflowKey,
+  workflowListPartition,
   workflowOwnerPartition,
 } from './keys';
-import { indexPageKey, type Page, queryPage } from './page-cursor';
+import { decodeCursor, encodeCursor, indexPageKey, type Page, queryPage } from './page-cursor';
 import { queryAll } from './query-all';
 import { isConditionFailure, type Table } from './table';
 
@@ -88,7 +91,7 @@ export function toWorkflowRecord(item: Record<string, unknown>): WorkflowRecord 
 function indexKeys(record: WorkflowRecord) {
   const sortKey = createdSortKey(record.createdAt, record.id);
   return {
-    GSI1PK: WORKFLOWS_PARTITION,
+    GSI1PK: workflowListPartition(record.id),
     GSI1SK: sortKey,
     GSI2PK: workflowOwnerPartition(record.lawyerEmail),
     GSI2SK: sortKey,
@@ -97,6 +100,11 @@ function indexKeys(record: WorkflowRecord) {
     ...(dueIndexKeys(record) ?? {}),
   };
 }
+
+/** The cursor of the all-workflows list: the last sort key shown, and nothing else. */
+const AllWorkflowsCursor = z.strictObject({
+  after: z.string().regex(/^\d{4}-\d{2}-\d{2}T[\d:.]+Z#[\w-]{1,100}$/),
+});
 
 /** No workflow has that id. */
 export class WorkflowNotFoundError extends Error {
@@ -124,9 +132,39 @@ export class WorkflowRepository {
     return Item ? toWorkflowRecord(Item) : null;
   }
 
-  /** One page of all workflows, newest first. */
+  /**
+   * One page of all workflows, newest first, over the list's shards (and the single partition of
+   * items not rewritten since): the newest `limit` of each shard after the cursor, merged. The
+   * cursor is the last sort key shown (`<createdAt>#<id>`, unique), which orders every shard alike.
+   */
   async page(limit: number, cursor?: string): Promise<Page<WorkflowRecord>> {
-    return this.pageBy('GSI1', 'GSI1PK', WORKFLOWS_PARTITION, limit, cursor);
+    const after =
+      cursor === undefined ? undefined : (decodeCursor(cursor, AllWorkflowsCursor).after as string);
+    const shards = await Promise.all(
+      allWorkflowListPartitions().map(async (partition) => {
+        const { Items = [], LastEvaluatedKey } = await this.table.doc.send(
+          new QueryCommand({
+            TableName: this.table.name,
+            IndexName: 'GSI1',
+            KeyConditionExpression: after ? 'GSI1PK = :pk AND GSI1SK < :after' : 'GSI1PK = :pk',
+            ExpressionAttributeValues: after ? { ':pk': partition, ':after': after } : { ':pk': partition },
+            ScanIndexForward: false,
+            Limit: limit,
+          }),
+        );
+        return { items: Items, more: LastEvaluatedKey !== undefined };
+      }),
+    );
+    const merged = shards
+      .flatMap((shard) => shard.items)
+      .sort((a, b) => String(b.GSI1SK).localeCompare(String(a.GSI1SK)));
+    const items = merged.slice(0, limit);
+    const more = merged.length > limit || shards.some((shard) => shard.more);
+    const last = items[items.length - 1];
+    return {
+      items: items.map(toWorkflowRecord),
+      nextCursor: more && last ? encodeCursor({ after: last.GSI1SK }) : null,
+    };
   }
 
   /** One page of a lawyer's workflows, newest first; a cursor of another lawyer's list is refused. */
@@ -162,7 +200,8 @@ export class WorkflowRepository {
       ...(next.folderId ? [] : ['GSI3PK', 'GSI3SK']),
       ...(keys.DuePK === undefined ? ['DuePK', 'DueSK'] : []),
     ];
-    for (const attribute of ['GSI2PK', 'GSI3PK', 'GSI3SK', 'DuePK', 'DueSK']) {
+    // GSI1PK too: an item of the single-partition list moves to its shard at its next edit.
+    for (const attribute of ['GSI1PK', 'GSI2PK', 'GSI3PK', 'GSI3SK', 'DuePK', 'DueSK']) {
       if (keys[attribute] !== undefined) set[attribute] = keys[attribute];
     }
     const names = Object.fromEntries(Object.keys(set).map((field, index) => [`#f${index}`, field]));

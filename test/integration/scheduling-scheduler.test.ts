@@ -226,7 +226,7 @@ describe('scheduler', () => {
         ...app.table,
         doc: {
           send: (command: { input: { Key?: { PK?: string }; UpdateExpression?: string } }) => {
-            const claiming = command.input.UpdateExpression?.startsWith('SET DueSK');
+            const claiming = command.input.UpdateExpression?.includes('DueSK = :next');
             if (claiming && command.input.Key?.PK === workflowKey(unlucky.id).PK) {
               return Promise.reject(Object.assign(new Error('throttled'), { name: 'ThrottlingException' }));
             }
