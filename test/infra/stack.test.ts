@@ -125,8 +125,8 @@ describe('functions', () => {
       });
     }
     // The handlers, the app-keys generator, CDK's BucketDeployment function, the webhook worker,
-    // the scheduler tick and the retention purge.
-    template.resourceCountIs('AWS::Lambda::Function', handlerNames().length + 5);
+    // the scheduler tick, its claimer and the retention purge.
+    template.resourceCountIs('AWS::Lambda::Function', handlerNames().length + 6);
   });
 
   it('keeps every function log for the prod stage’s 30 days (spec §9) in its own log group', () => {
