@@ -2,12 +2,12 @@ import '@cloudscape-design/global-styles/index.css';
 import './styles/base.css';
 
 import { applyMode, Mode } from '@cloudscape-design/global-styles';
-import { StrictMode } from 'react';
-import { createRoot } from 'react-dom/client';
+import { createRoot, hydrateRoot } from 'react-dom/client';
 import { BrowserRouter } from 'react-router';
 
 import { configureApi } from './api/api-client';
-import { App } from './app';
+import { AppRoot } from './app';
+import { readStoredSession } from './auth/session-storage';
 import { loadRuntimeConfig, setRuntimeConfig } from './config/runtime-config';
 
 applyMode(Mode.Dark);
@@ -18,13 +18,16 @@ async function start(): Promise<void> {
   configureApi(config);
   const container = document.getElementById('root');
   if (!container) throw new Error('Élément #root introuvable');
-  createRoot(container).render(
-    <StrictMode>
-      <BrowserRouter>
-        <App />
-      </BrowserRouter>
-    </StrictMode>,
-  );
+  const app = <AppRoot>{(tree) => <BrowserRouter>{tree}</BrowserRouter>}</AppRoot>;
+  // A page pre-rendered at build time (/login) already shows its screen: the app takes it over as
+  // it is. A signed-in visitor sees something else there (he is sent to his home), so the page is
+  // drawn afresh for him.
+  if (container.firstElementChild && !readStoredSession()) {
+    hydrateRoot(container, app);
+  } else {
+    container.replaceChildren();
+    createRoot(container).render(app);
+  }
 }
 
 void start();
