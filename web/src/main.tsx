@@ -2,6 +2,7 @@ import '@cloudscape-design/global-styles/index.css';
 import './styles/base.css';
 
 import { applyMode, Mode } from '@cloudscape-design/global-styles';
+import type { ReactNode } from 'react';
 import { createRoot, hydrateRoot } from 'react-dom/client';
 import { BrowserRouter } from 'react-router';
 
@@ -9,6 +10,7 @@ import { configureApi } from './api/api-client';
 import { AppRoot } from './app';
 import { readStoredSession } from './auth/session-storage';
 import { loadRuntimeConfig, setRuntimeConfig } from './config/runtime-config';
+import { takeOverEarlyInput } from './early-input';
 
 applyMode(Mode.Dark);
 
@@ -18,15 +20,15 @@ async function start(): Promise<void> {
   configureApi(config);
   const container = document.getElementById('root');
   if (!container) throw new Error('Élément #root introuvable');
-  const app = <AppRoot>{(tree) => <BrowserRouter>{tree}</BrowserRouter>}</AppRoot>;
+  const withRouter = (tree: ReactNode) => <BrowserRouter>{tree}</BrowserRouter>;
   // A page pre-rendered at build time (/login) already shows its screen: the app takes it over as
-  // it is. A signed-in visitor sees something else there (he is sent to his home), so the page is
-  // drawn afresh for him.
+  // it is, with what the visitor typed meanwhile. A signed-in visitor sees something else there
+  // (he is sent to his home), so the page is drawn afresh for him.
   if (container.firstElementChild && !readStoredSession()) {
-    hydrateRoot(container, app);
+    hydrateRoot(container, <AppRoot onMounted={() => takeOverEarlyInput(container)}>{withRouter}</AppRoot>);
   } else {
     container.replaceChildren();
-    createRoot(container).render(app);
+    createRoot(container).render(<AppRoot>{withRouter}</AppRoot>);
   }
 }
 
