@@ -8,6 +8,7 @@ import { BrowserRouter } from 'react-router';
 
 import { configureApi } from './api/api-client';
 import { AppRoot } from './app';
+import { preloadSignedInPage } from './app-routes';
 import { readStoredSession } from './auth/session-storage';
 import { loadRuntimeConfig, setRuntimeConfig } from './config/runtime-config';
 import { takeOverEarlyInput } from './early-input';
@@ -20,11 +21,13 @@ async function start(): Promise<void> {
   configureApi(config);
   const container = document.getElementById('root');
   if (!container) throw new Error('Élément #root introuvable');
+  const session = readStoredSession();
+  if (session) preloadSignedInPage(window.location.pathname, session.role);
   const withRouter = (tree: ReactNode) => <BrowserRouter>{tree}</BrowserRouter>;
   // A page pre-rendered at build time (/login) already shows its screen: the app takes it over as
   // it is, with what the visitor typed meanwhile. A signed-in visitor sees something else there
   // (he is sent to his home), so the page is drawn afresh for him.
-  if (container.firstElementChild && !readStoredSession()) {
+  if (container.firstElementChild && !session) {
     hydrateRoot(container, <AppRoot onMounted={() => takeOverEarlyInput(container)}>{withRouter}</AppRoot>);
   } else {
     container.replaceChildren();
