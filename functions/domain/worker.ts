@@ -10,6 +10,7 @@ import { SchedulerRunRepository } from '../data/scheduler-runs';
 import type { Table } from '../data/table';
 import { WorkflowRepository } from '../data/workflows';
 import type { Logger } from '../runtime/dependencies';
+import { METRIC, type Metrics, noMetrics } from './metrics';
 import { WEBHOOK_QUEUE } from './scheduling-settings';
 import { callWorkflowWebhook, type WebhookCallSettings } from './webhook-call';
 
@@ -17,6 +18,8 @@ export interface WorkerDependencies extends WebhookCallSettings {
   readonly table: Table;
   readonly queue: DispatchQueue;
   readonly logger: Logger;
+  /** Deliveries by outcome and the dispatch lag. @default noMetrics */
+  readonly metrics?: Metrics;
 }
 
 /** One received queue message, as the Lambda event source (or the local poller) hands it over. */
@@ -158,6 +161,18 @@ export class WorkerService {
       failure: outcome.failure,
       retry,
     });
+    const metrics = this.deps.metrics ?? noMetrics;
+    if (attempt === 1)
+      metrics.duration(METRIC.dispatchLag, Date.parse(startedAt) - Date.parse(dispatch.dueAt));
+    metrics.count(
+      outcome.ok
+        ? METRIC.deliverySucceeded
+        : retry === 'scheduled'
+          ? METRIC.deliveryRetried
+          : retry === 'dead_letter'
+            ? METRIC.deliveryDeadLettered
+            : METRIC.deliveryFailed,
+    );
     if (!retry) return 'done';
 
     // After the last attempt the message goes to the dead-letter queue at its next receive: now.
