@@ -11,7 +11,13 @@ import { type ApiBenchFigures, runApiBench } from './api';
 import { baselineSpecs, bundlesMarkdown, extractCommit, measureBundles } from './bundles';
 import { FIRST_LOAD_SECTION, firstLoadMarkdown, runFirstLoadBench } from './first-load';
 import { costOf, PRICES_EU_WEST_3, projectedTickSeconds, runScaleTick, type ScaleScenario } from './scale';
-import { formatFigure, markdownTable, runSchedulerBench, schedulerBenchMarkdown } from './scheduler';
+import {
+  formatFigure,
+  markdownTable,
+  runSchedulerBench,
+  schedulerBenchMarkdown,
+  throughputFigures,
+} from './scheduler';
 
 /**
  * `npm run bench`: the benchmarks. The scheduler part runs against DynamoDB Local (in memory) and
@@ -20,7 +26,8 @@ import { formatFigure, markdownTable, runSchedulerBench, schedulerBenchMarkdown 
  * parts run on the real clock with the one-minute timer.
  *
  * `npm run bench -- api` (or `worker`, `ticks`, `first-load`, `bundles`; several may be named) runs
- * those parts only; results.md then says which parts ran. `--baseline <commit>` also measures the
+ * those parts only; results.md then says which parts ran. `throughput` runs the worker part's
+ * throughput figure alone (a minute; the worker part's lag figures take a quarter of an hour). `--baseline <commit>` also measures the
  * bundles of an earlier commit, built as they were deployed then.
  */
 const log = (line: string) => console.log(line);
@@ -38,6 +45,7 @@ const runs = (part: 'api' | 'worker' | 'ticks' | 'first-load' | 'bundles' | 'sca
 /** `--scale-workflows N`: the size of the scale part (default 200,000, with 150,000 due). */
 const scaleAt = args.indexOf('--scale-workflows');
 const scaleWorkflows = scaleAt >= 0 ? Number(args[scaleAt + 1]) : 200_000;
+const throughputAlone = parts.includes('throughput') && !runs('worker');
 const started = new Date();
 /** A claimer's memory (the AppFunction default, 512 MB), for the tick's GB-seconds. */
 const CLAIMS_CLAIMER_MEMORY_GB = 0.5;
@@ -161,6 +169,41 @@ if (runs('scale')) {
       ),
       '',
     );
+  } finally {
+    await dynamo.stop();
+  }
+}
+
+if (throughputAlone) {
+  const dynamo = await startDynamoDbLocal();
+  try {
+    log('Débit : 200 appels, récepteur à 200 ms, 5 en parallèle...');
+    const throughput = await throughputFigures(dynamo.endpoint, 200, 200);
+    const reached = throughput.callsPerSecond / throughput.boundPerSecond;
+    sections.push(
+      '## Dispatch throughput (worker + poller, 5 at once)',
+      '',
+      markdownTable(
+        ['calls', 'receiver delay', 'duration', 'calls/s', 'bound 5/delay (reached)', 'max concurrent seen'],
+        [
+          [
+            formatFigure(throughput.calls),
+            `${throughput.receiverDelayMs} ms`,
+            `${formatFigure(throughput.seconds, 1)} s`,
+            formatFigure(throughput.callsPerSecond, 1),
+            `${formatFigure(throughput.boundPerSecond, 1)} (${formatFigure(100 * reached)} %)`,
+            formatFigure(throughput.maxConcurrent),
+          ],
+        ],
+      ),
+      '',
+    );
+    targets.push([
+      `worker throughput, ${throughput.receiverDelayMs} ms receiver`,
+      '≥ 90 % of 5 / delay',
+      `${formatFigure(100 * reached)} % (${formatFigure(throughput.callsPerSecond, 1)}/s)`,
+      reached >= 0.9,
+    ]);
   } finally {
     await dynamo.stop();
   }
