@@ -36,6 +36,7 @@ const create = (deps: AppDependencies) => {
     queue: deps.webhookQueue,
     clock: deps.clock,
     logger: deps.logger,
+    metrics: deps.metrics,
   });
   const runs = new SchedulerRunRepository(deps.table);
   return async (event: unknown): Promise<DueClaimerResult> => {

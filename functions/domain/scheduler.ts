@@ -179,16 +179,24 @@ export class SchedulerService {
         );
         const refused = new Map(failed.map((failure) => [failure.index, failure.reason]));
         return Promise.all(
-          batch.map(async (claim, index): Promise<SchedulerExecution> => {
+          batch.map(async (claim, index): Promise<{ execution: SchedulerExecution; claimed: boolean }> => {
             const base = { workflowId: claim.workflow.id, workflowName: claim.workflow.name };
             const reason = refused.get(index);
             if (reason !== undefined) {
               this.deps.logger.error('Envoi à la file refusé', { workflowId: claim.workflow.id, reason });
-              return { ...base, status: 'failed', message: MESSAGES.scheduler.queueFailed };
+              return {
+                execution: { ...base, status: 'failed', message: MESSAGES.scheduler.queueFailed },
+                claimed: false,
+              };
             }
+            let claimed = false;
             try {
               // Lost to another run (a retried invocation, an admin's run): it sent this slot too.
-              await this.runs.claim(claim, { sortKey: claim.nextSortKey, nextRun: claim.slot.nextRun }, null);
+              claimed = await this.runs.claim(
+                claim,
+                { sortKey: claim.nextSortKey, nextRun: claim.slot.nextRun },
+                null,
+              );
             } catch (error) {
               // Queued but not moved on: the next tick sends it again under the same dispatch id.
               this.deps.logger.warn('Créneau envoyé mais non réservé', {
@@ -198,17 +206,24 @@ export class SchedulerService {
             }
             const delay = dispatchDelaySeconds(claim.slot.dueAt, now);
             return {
-              ...base,
-              status: 'queued',
-              message: delay > 0 ? MESSAGES.scheduler.queuedWithDelay(delay) : MESSAGES.scheduler.queued,
+              execution: {
+                ...base,
+                status: 'queued',
+                message: delay > 0 ? MESSAGES.scheduler.queuedWithDelay(delay) : MESSAGES.scheduler.queued,
+              },
+              claimed,
             };
           }),
         );
       },
     );
-    const executions = outcomes.flat();
+    const executions = outcomes.flat().map(({ execution }) => execution);
     const failures = executions.filter((execution) => execution.status === 'failed');
     const queued = executions.length - failures.length;
+    const metrics = this.deps.metrics ?? noMetrics;
+    metrics.count(METRIC.dueFound, candidates.length);
+    metrics.count(METRIC.dueClaimed, outcomes.flat().filter(({ claimed }) => claimed).length);
+    metrics.count(METRIC.dueEnqueued, queued);
     this.deps.logger.info('Lot du planificateur traité', {
       shard,
       checked: candidates.length,

@@ -18,6 +18,7 @@ export function inProcessClaimers(logger: Logger, options: { readonly wait: bool
           logger.error('Lot du planificateur en échec', {
             shard: request.shard,
             errorName: error instanceof Error ? error.name : 'inconnu',
+            errorMessage: error instanceof Error ? error.message : undefined,
           });
         }),
       );

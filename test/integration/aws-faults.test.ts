@@ -5,8 +5,11 @@ import { mockClient } from 'aws-sdk-client-mock';
 import { afterEach, beforeEach, describe, expect, inject, it } from 'vitest';
 
 import { createSqsDispatchQueue, type DispatchMessage } from '../../functions/adapters/dispatch-queue';
+import type { Table } from '../../functions/data/table';
 import { WorkflowRepository } from '../../functions/data/workflows';
 import { METRIC, RecordedMetrics } from '../../functions/domain/metrics';
+import { createDueClaimerHandler } from '../../functions/due-claimer';
+import { inProcessClaimers } from '../../functions/runtime/in-process-claimers';
 import { createScheduledTickHandler } from '../../functions/scheduled-tick';
 import { MESSAGES } from '../../shared/messages';
 import { createTestApp, disposeTestApp, type TestApp } from '../support/app';
@@ -42,6 +45,14 @@ describe('scheduler tick under AWS faults', () => {
     await disposeTestApp(app);
   });
 
+  /** The tick as deployed: the coordinator, and its claimers (in-process, awaited) on `table`. */
+  const tickOn = (table: Table = app.table) => {
+    const claimers = inProcessClaimers(app.logger, { wait: true });
+    const deps = { ...app, table, dueClaimers: claimers.claimers };
+    claimers.bind(createDueClaimerHandler(deps));
+    return createScheduledTickHandler(deps);
+  };
+
   const dueWorkflows = async (count: number) => {
     const repository = new WorkflowRepository(app.table);
     const records = Array.from({ length: count }, () =>
@@ -57,32 +68,44 @@ describe('scheduler tick under AWS faults', () => {
       .map((entry) => JSON.parse(entry.MessageBody ?? '{}') as DispatchMessage);
 
   it('gives back the slot of every entry SendMessageBatch refused, and queues it on the next tick', async () => {
-    // Arrange: two due workflows; SQS takes the first entry and refuses the second.
+    // Arrange: two due workflows; on the first tick SQS takes one and refuses the other's entry.
     const workflows = await dueWorkflows(2);
+    const refused = workflows[1]!.id;
+    let refusing = true;
     sqsMock
       .on(SendMessageBatchCommand)
-      .resolvesOnce({
-        Successful: [{ Id: 'm0', MessageId: '1', MD5OfMessageBody: 'x' }],
-        Failed: [{ Id: 'm1', Code: 'InternalError', SenderFault: false }],
-      })
-      .resolves({ Successful: [{ Id: 'm0', MessageId: '2', MD5OfMessageBody: 'x' }], Failed: [] });
-    const tick = createScheduledTickHandler(app);
+      .callsFake((input: { Entries?: { Id?: string; MessageBody?: string }[] }) => {
+        const entries = input.Entries ?? [];
+        const isRefused = (entry: { MessageBody?: string }) =>
+          refusing && (JSON.parse(entry.MessageBody ?? '{}') as DispatchMessage).workflowId === refused;
+        return {
+          Successful: entries
+            .filter((entry) => !isRefused(entry))
+            .map((entry) => ({ Id: entry.Id, MessageId: '1', MD5OfMessageBody: 'x' })),
+          Failed: entries
+            .filter(isRefused)
+            .map((entry) => ({ Id: entry.Id, Code: 'InternalError', SenderFault: false })),
+        };
+      });
+    const tick = tickOn();
 
     // Act
-    const first = await tick({});
-    const refused = sentBodies()[1]!.workflowId;
+    await tick({});
+    refusing = false;
     app.clock.advance(60_000);
-    const second = await tick({});
+    await tick({});
 
-    // Assert: the refused run was not lost — it went on the next tick, and only it.
-    expect(first).toEqual({ checked: 2, dispatched: 1, failed: 1 });
-    expect(second).toEqual({ checked: 1, dispatched: 1, failed: 0 });
-    expect(sentBodies().map((message) => message.workflowId)).toEqual([expect.any(String), refused, refused]);
+    // Assert: the refused run was not lost — it was not claimed (runs are queued first, claimed
+    // after), so the next tick queued it, and only it.
+    const sent = sentBodies().map((message) => message.workflowId);
+    expect(sent).toHaveLength(3);
+    expect(sent.filter((id) => id === refused)).toHaveLength(2);
+    expect(sent[2]).toBe(refused);
     expect(new Set(sentBodies().map((message) => message.workflowId))).toEqual(
       new Set(workflows.map((workflow) => workflow.id)),
     );
     expect(app.logger.lines.some((line) => line.includes('Envoi à la file refusé'))).toBe(true);
-    expect(metrics.countOf(METRIC.dueClaimed)).toBe(3);
+    expect(metrics.countOf(METRIC.dueClaimed)).toBe(2);
     expect(metrics.countOf(METRIC.dueEnqueued)).toBe(2);
     expect(metrics.countOf(METRIC.tickCompleted)).toBe(2);
   });
@@ -104,32 +127,32 @@ describe('scheduler tick under AWS faults', () => {
   });
 
   it.each(['ProvisionedThroughputExceededException', 'ThrottlingException'])(
-    'fails the tick on DynamoDB %s, with no heartbeat and the slot still due',
+    'fails the claimers on DynamoDB %s, logged in French, the slot still due',
     async (code) => {
-      // Arrange: one due workflow; the tick's table client is throttled on every call (as after the
-      // SDK's own retries), the data staying in DynamoDB Local for the tick that follows.
+      // Arrange: one due workflow; the claimers' table client is throttled on every call (as after
+      // the SDK's own retries), the data staying in DynamoDB Local for the tick that follows.
       const [workflow] = await dueWorkflows(1);
       const throttled = DynamoDBDocumentClient.from(
         new DynamoDBClient({ region: 'eu-west-3', credentials: { accessKeyId: 'x', secretAccessKey: 'y' } }),
       );
       mockClient(throttled).onAnyCommand().rejects(awsError(code));
-      const throttledTick = createScheduledTickHandler({ ...app, table: { ...app.table, doc: throttled } });
-      const tick = createScheduledTickHandler(app);
+      const throttledTick = tickOn({ ...app.table, doc: throttled });
 
       // Act
-      const failure = await throttledTick({}).catch((error: unknown) => error);
+      await throttledTick({});
 
-      // Assert: the invocation fails (Lambda's on-failure destination, Errors alarm), no heartbeat is
-      // counted (the heartbeat alarm), the log says why in French, and the run is still due.
-      expect((failure as Error).name).toBe(code);
-      expect(metrics.countOf(METRIC.tickCompleted)).toBe(0);
+      // Assert: each claimer fails (in AWS its invocation, retried twice, then the on-failure queue
+      // and its alarm), the log says so, nothing was sent, and the run is still due.
       expect(
-        app.logger.lines.some((line) => line.includes('Planificateur interrompu') && line.includes(code)),
+        app.logger.lines.some(
+          (line) => line.includes('Lot du planificateur en échec') && line.includes(code),
+        ),
       ).toBe(true);
+      expect(sentBodies()).toEqual([]);
       sqsMock
         .on(SendMessageBatchCommand)
         .resolves({ Successful: [{ Id: 'm0', MessageId: '1', MD5OfMessageBody: 'x' }] });
-      await expect(tick({})).resolves.toEqual({ checked: 1, dispatched: 1, failed: 0 });
+      await tickOn()({});
       expect(sentBodies().map((message) => message.workflowId)).toEqual([workflow!.id]);
     },
   );
