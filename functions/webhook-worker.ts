@@ -20,6 +20,7 @@ const create = (deps: AppDependencies) => {
     logger: deps.logger,
     webhookSigningSecret: deps.webhookSigningSecret,
     allowPrivateWebhooks: deps.allowPrivateWebhooks,
+    ...(deps.mail ? { mail: deps.mail } : {}),
   });
   return async (event: SQSEvent): Promise<SQSBatchResponse> => {
     const failures: SQSBatchItemFailure[] = [];

@@ -10,6 +10,8 @@ import { SchedulerRunRepository } from '../data/scheduler-runs';
 import type { Table } from '../data/table';
 import { WorkflowRepository } from '../data/workflows';
 import type { Logger } from '../runtime/dependencies';
+import { type AutomationHealth, type CallOutcome, createAutomationHealth } from './automation-health';
+import type { MailPorts } from './mailer';
 import { WEBHOOK_QUEUE } from './scheduling-settings';
 import { callWorkflowWebhook, type WebhookCallSettings } from './webhook-call';
 
@@ -17,6 +19,8 @@ export interface WorkerDependencies extends WebhookCallSettings {
   readonly table: Table;
   readonly queue: DispatchQueue;
   readonly logger: Logger;
+  /** The health alerts' e-mail (the worker declares the mailer). */
+  readonly mail?: MailPorts;
 }
 
 /** One received queue message, as the Lambda event source (or the local poller) hands it over. */
@@ -54,10 +58,12 @@ export type DispatchResult = 'done' | 'retry';
 export class WorkerService {
   private readonly workflows: WorkflowRepository;
   private readonly executions: ExecutionRepository;
+  private readonly health: AutomationHealth;
 
   constructor(private readonly deps: WorkerDependencies) {
     this.workflows = new WorkflowRepository(deps.table);
     this.executions = new ExecutionRepository(deps.table);
+    this.health = createAutomationHealth(deps);
   }
 
   async handle(received: ReceivedDispatch): Promise<DispatchResult> {
@@ -140,6 +146,31 @@ export class WorkerService {
       attempt,
       ...(retry ? { retry } : {}),
     });
+    const ended: CallOutcome = outcome.ok
+      ? 'succeeded'
+      : retry === 'scheduled'
+        ? 'retried'
+        : retry === 'dead_letter'
+          ? 'deadLettered'
+          : 'failed';
+    // Health follows the recorded call; it never decides the message's fate, so it cannot fail it.
+    await this.health
+      .callEnded(workflow, {
+        trigger: dispatch.trigger,
+        outcome: ended,
+        attempt,
+        startedAt,
+        durationMs: outcome.durationMs,
+        dueAt: dispatch.dueAt,
+        httpStatus: outcome.httpStatus,
+        message: outcome.message,
+      })
+      .catch((error: unknown) => {
+        this.deps.logger.error('Santé de l’automatisation non mise à jour', {
+          workflowId: workflow.id,
+          errorName: error instanceof Error ? error.name : 'inconnu',
+        });
+      });
     this.deps.logger.info('Webhook appelé', {
       workflowId: workflow.id,
       dispatchId: dispatch.dispatchId,

@@ -70,6 +70,8 @@ export const ADMIN_SETTINGS_TEXT = {
       'workflow.delete': "a supprimé l'automatisation",
       'workflow.toggle-active': "a activé ou désactivé l'automatisation",
       'workflow.toggle-scheduling': "a activé ou désactivé la planification de l'automatisation",
+      'workflow.resume': "a repris la planification de l'automatisation suspendue",
+      'health.settings.update': 'a modifié les réglages de santé des automatisations :',
       'folder.create': 'a créé le dossier',
       'folder.update': 'a modifié le dossier',
       'folder.delete': 'a supprimé le dossier',
