@@ -7,7 +7,6 @@ export * from './schemas/billing';
 export * from './schemas/common';
 export * from './schemas/directory';
 export * from './schemas/folder';
-export * from './schemas/health';
 export * from './schemas/lawyer';
 export * from './schemas/scheduler';
 export * from './schemas/second-factor';

@@ -251,47 +251,6 @@ export const MESSAGES = {
     /** Ours, to Stripe (never shown to a user): a 409 while the event is being applied elsewhere. */
     webhookBusy: 'Événement en cours de traitement : il sera appliqué à la prochaine livraison.',
   },
-  /**
-   * Automation health (issue 16): states, the automatic pause, the connection test and the alert
-   * e-mails. Ours, in the product's voice.
-   */
-  health: {
-    states: {
-      healthy: 'En bonne santé',
-      degraded: 'Dégradée',
-      failing: 'En échec',
-      paused: 'Suspendue',
-    },
-    /** The reason of an automatic pause, shown on the card and sent in the alerts. */
-    pauseReason: (failures: number, lastMessage: string) =>
-      `Suspendue après ${failures} échecs consécutifs — dernier message : ${lastMessage}`,
-    /** Added to a reason or a test result when n8n answered 404. */
-    inactiveHint: 'Le workflow n8n est probablement inactif, ou le chemin du webhook est erroné.',
-    resumed: 'Planification reprise',
-    resumeFailed: 'Impossible de reprendre la planification',
-    /** Resuming a workflow that is not paused. */
-    notPaused: "Cette automatisation n'est pas suspendue",
-    testSucceeded: (status: number | null) =>
-      status === null ? 'Connexion réussie' : `Connexion réussie (HTTP ${status})`,
-    testFailed: 'Échec du test de connexion',
-    /** The message recorded in the history for a test call. */
-    testRecorded: (outcome: string) => `Test de connexion : ${outcome}`,
-    pauseAfterFailuresInvalid: `Le nombre d'échecs avant suspension doit être un entier entre 1 et 50`,
-    alertEmailInvalid: "Adresse e-mail d'alerte invalide",
-    settingsSaved: 'Réglages de santé enregistrés',
-    email: {
-      pausedSubject: (name: string) => `Assistant IA juridique : automatisation « ${name} » suspendue`,
-      paused: (name: string, failures: number) =>
-        `L'automatisation « ${name} » a été suspendue après ${failures} échecs consécutifs : ses exécutions planifiées sont arrêtées.`,
-      lastError: (message: string) => `Dernier message : ${message}`,
-      link: (url: string) => `Pour la consulter, tester sa connexion et la reprendre : ${url}`,
-      oncePerDay: "Vous ne recevrez pas d'autre alerte pour cette automatisation aujourd'hui.",
-      digestSubject: (count: number) => `Assistant IA juridique : ${count} automatisation(s) en échec`,
-      digestIntro: 'Les automatisations suivantes sont en échec ou suspendues :',
-      digestLine: (name: string, state: string, failures: number, message: string) =>
-        `- ${name} (${state}, ${failures} échec(s) consécutif(s)) : ${message}`,
-    },
-  },
   dates: {
     invalid: 'Date invalide',
   },
@@ -309,6 +268,9 @@ export const MESSAGES = {
     officeName: "Le nom de l'étude doit contenir au moins 2 caractères",
     googlePassword: 'Le mot de passe Google est requis',
     required: 'Required',
+    /** Same voice: the automatic pause's threshold (issue 16). */
+    pauseAfterFailures: "Le nombre d'échecs avant suspension doit être un entier entre 1 et 50",
+    alertEmail: "Adresse e-mail d'alerte invalide",
   },
   /**
    * The billing e-mails (plain text): the licence key after payment and the confirmation of a

@@ -1,3 +1,4 @@
+import { HEALTH_MESSAGES } from '../../shared/health-messages';
 import { MESSAGES } from '../../shared/messages';
 import {
   type DeliveryHour,
@@ -207,8 +208,8 @@ export function deliveryHoursOf(hours: readonly HourCounters[], now: Date): Deli
 
 /** The reason of an automatic pause, with the n8n hint after a 404. */
 export function pauseReasonOf(failures: number, message: string, httpStatus: number | null): string {
-  const reason = MESSAGES.health.pauseReason(failures, message);
-  return httpStatus === 404 ? `${reason}. ${MESSAGES.health.inactiveHint}` : reason;
+  const reason = HEALTH_MESSAGES.pauseReason(failures, message);
+  return httpStatus === 404 ? `${reason}. ${HEALTH_MESSAGES.inactiveHint}` : reason;
 }
 
 /** The pause threshold in force: the admin's, else the default. */

@@ -1,3 +1,4 @@
+import { HEALTH_MESSAGES } from '../../shared/health-messages';
 import { MESSAGES } from '../../shared/messages';
 import { HealthRepository } from '../data/health-repository';
 import { LawyerRepository } from '../data/lawyers';
@@ -7,7 +8,7 @@ import type { WorkflowRecord } from '../data/workflows';
 import type { Clock, Logger } from '../runtime/dependencies';
 import { addressOf, type MailMessage, type MailPorts } from './mailer';
 
-const TEXTS = MESSAGES.health.email;
+const TEXTS = HEALTH_MESSAGES.email;
 
 /** The day of a time in the firms' time zone (`yyyy-mm-dd`): alerts and digests count by it. */
 export const parisDayOf = (at: Date) =>
@@ -68,7 +69,7 @@ export class HealthAlerts {
         TEXTS.paused(workflow.name, pause.failures),
         [
           TEXTS.lastError(pause.lastMessage),
-          ...(pause.httpStatus === 404 ? [MESSAGES.health.inactiveHint] : []),
+          ...(pause.httpStatus === 404 ? [HEALTH_MESSAGES.inactiveHint] : []),
         ].join('\n'),
         TEXTS.link(`${site}${path}`),
         TEXTS.oncePerDay,
@@ -93,7 +94,7 @@ export class HealthAlerts {
     const lines = failing.map((item) =>
       TEXTS.digestLine(
         item.workflowName,
-        MESSAGES.health.states.failing,
+        HEALTH_MESSAGES.states.failing,
         item.consecutiveFailures,
         item.lastFailureMessage ?? '',
       ),

@@ -1,4 +1,5 @@
 import { randomUUID } from 'node:crypto';
+import { HEALTH_MESSAGES } from '../../shared/health-messages';
 
 import { MESSAGES } from '../../shared/messages';
 import type {
@@ -119,7 +120,7 @@ export class HealthService {
     const workflow = await this.visible(session, workflowId);
     const summary = await this.health.summary(workflow.id);
     if (toWorkflowHealth(summary, workflow).state !== 'paused')
-      throw new ConflictError(MESSAGES.health.notPaused);
+      throw new ConflictError(HEALTH_MESSAGES.notPaused);
     const resumed = await new WorkflowService(this.deps.table, this.deps.clock).switchScheduling(
       workflow.id,
       true,
@@ -169,9 +170,9 @@ export class HealthService {
       this.deps,
     );
     const message = outcome.ok
-      ? MESSAGES.health.testSucceeded(outcome.httpStatus)
+      ? HEALTH_MESSAGES.testSucceeded(outcome.httpStatus)
       : outcome.httpStatus === 404
-        ? `${outcome.message}. ${MESSAGES.health.inactiveHint}`
+        ? `${outcome.message}. ${HEALTH_MESSAGES.inactiveHint}`
         : outcome.message;
     await new ExecutionRepository(this.deps.table).record({
       workflowId: workflow.id,
@@ -181,7 +182,7 @@ export class HealthService {
       durationMs: Math.round(outcome.durationMs),
       httpStatus: outcome.httpStatus,
       outcome: outcome.ok ? 'success' : 'failed',
-      message: MESSAGES.health.testRecorded(message),
+      message: HEALTH_MESSAGES.testRecorded(message),
       attempt: 1,
     });
     this.deps.logger.info('Test de connexion', {

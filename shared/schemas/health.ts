@@ -92,12 +92,12 @@ export const PAUSE_AFTER_FAILURES = { default: 5, min: 1, max: 50 } as const;
 export const HealthSettings = z.object({
   /** Consecutive failed due runs after which scheduling is paused. */
   pauseAfterFailures: z
-    .number({ error: MESSAGES.health.pauseAfterFailuresInvalid })
-    .int({ error: MESSAGES.health.pauseAfterFailuresInvalid })
-    .min(PAUSE_AFTER_FAILURES.min, { error: MESSAGES.health.pauseAfterFailuresInvalid })
-    .max(PAUSE_AFTER_FAILURES.max, { error: MESSAGES.health.pauseAfterFailuresInvalid }),
+    .number({ error: MESSAGES.validation.pauseAfterFailures })
+    .int({ error: MESSAGES.validation.pauseAfterFailures })
+    .min(PAUSE_AFTER_FAILURES.min, { error: MESSAGES.validation.pauseAfterFailures })
+    .max(PAUSE_AFTER_FAILURES.max, { error: MESSAGES.validation.pauseAfterFailures }),
   /** Where the admin's alerts go; null: the sender address of the product's e-mails. */
-  alertEmail: EmailAddress(MESSAGES.health.alertEmailInvalid).nullable(),
+  alertEmail: EmailAddress(MESSAGES.validation.alertEmail).nullable(),
   /** A daily e-mail to the admin listing the automations in failure. */
   dailyDigest: z.boolean(),
 });

@@ -1,6 +1,5 @@
 import fc from 'fast-check';
 import { afterEach, beforeEach, describe, expect, inject, it } from 'vitest';
-
 import type { DispatchQueue } from '../../functions/adapters/dispatch-queue';
 import { ExecutionRepository } from '../../functions/data/executions';
 import { HealthRepository } from '../../functions/data/health-repository';
@@ -11,6 +10,7 @@ import type { MailMessage, MailPorts } from '../../functions/domain/mailer';
 import { SchedulerService } from '../../functions/domain/scheduler';
 import { type LocalQueues, startLocalQueues } from '../../lib/local/queue/local-queues';
 import type { QueuePoller } from '../../lib/local/queue/poller';
+import { HEALTH_MESSAGES } from '../../shared/health-messages';
 import { MESSAGES } from '../../shared/messages';
 import type {
   ConnectionTestReply,
@@ -135,15 +135,15 @@ describe('automation health', () => {
       state: 'paused',
       consecutiveFailures: 5,
       lastFailureStatus: 500,
-      pauseReason: MESSAGES.health.pauseReason(5, MESSAGES.execution.serverError),
+      pauseReason: HEALTH_MESSAGES.pauseReason(5, MESSAGES.execution.serverError),
       last24Hours: { runs: 5, succeeded: 0, successRate: 0 },
     });
     expect(mailer.sent.map((message) => message.to).sort()).toEqual(
       ['alertes@cabinet.test', lawyer.email].sort(),
     );
     for (const message of mailer.sent) {
-      expect(message.subject).toBe(MESSAGES.health.email.pausedSubject(workflow.name));
-      expect(message.text).toContain(MESSAGES.health.email.lastError(MESSAGES.execution.serverError));
+      expect(message.subject).toBe(HEALTH_MESSAGES.email.pausedSubject(workflow.name));
+      expect(message.text).toContain(HEALTH_MESSAGES.email.lastError(MESSAGES.execution.serverError));
     }
     expect(mailer.sent.find((message) => message.to === lawyer.email)?.text).toContain(
       'https://app.cabinet.test/lawyer/workflows',
@@ -176,7 +176,7 @@ describe('automation health', () => {
     expect(receiver.callsOn('/inactif')).toHaveLength(2);
     const summary = await health().summary(workflow.id);
     expect(summary.pauseReason).toBe(
-      `${MESSAGES.health.pauseReason(2, MESSAGES.execution.notFoundInactive)}. ${MESSAGES.health.inactiveHint}`,
+      `${HEALTH_MESSAGES.pauseReason(2, MESSAGES.execution.notFoundInactive)}. ${HEALTH_MESSAGES.inactiveHint}`,
     );
     expect(mailer.sent.map((message) => message.to)).toContain('veille@cabinet.test');
     const audit = await callRoute<{ entries: { action: string }[] }>(app, 'listAudit', {
@@ -328,11 +328,11 @@ describe('automation health', () => {
       params: { id: broken.id },
     });
 
-    expect(ok.body).toEqual({ success: true, status: 204, message: MESSAGES.health.testSucceeded(204) });
+    expect(ok.body).toEqual({ success: true, status: 204, message: HEALTH_MESSAGES.testSucceeded(204) });
     expect(notFound.body).toEqual({
       success: false,
       status: 404,
-      message: `${MESSAGES.execution.notFoundInactive}. ${MESSAGES.health.inactiveHint}`,
+      message: `${MESSAGES.execution.notFoundInactive}. ${HEALTH_MESSAGES.inactiveHint}`,
     });
     const [call] = receiver.callsOn('/ok');
     expect(call?.signatureValid).toBe(true);
@@ -351,7 +351,7 @@ describe('automation health', () => {
       body: { pauseAfterFailures: 0, alertEmail: null, dailyDigest: false },
     });
     expect(reply.statusCode).toBe(400);
-    expect(JSON.stringify(reply.body)).toContain(MESSAGES.health.pauseAfterFailuresInvalid);
+    expect(JSON.stringify(reply.body)).toContain(MESSAGES.validation.pauseAfterFailures);
     const defaults = await callRoute<HealthSettings>(app, 'healthSettings', { token: admin.token });
     expect(defaults.body).toEqual({ pauseAfterFailures: 5, alertEmail: null, dailyDigest: false });
   });
