@@ -1,4 +1,3 @@
-import { MESSAGES } from '../../../../shared';
 import { HEALTH_MESSAGES } from '../../../../shared/health-messages';
 
 /**
@@ -14,6 +13,8 @@ export const HEALTH_TEXT = {
   resumeOf: (name: string) => `Reprendre la planification de ${name}`,
   test: 'Tester la connexion',
   testOf: (name: string) => `Tester la connexion de ${name}`,
+  testSavedUrl:
+    "'Tester la connexion' appelle l'adresse enregistrée, signée, avec un corps marqué comme test.",
   detail: {
     state: 'État',
     lastSuccess: 'Dernier succès',

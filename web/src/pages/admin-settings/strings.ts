@@ -1,5 +1,6 @@
 /** Texts of /admin/settings (spec §2 'Paramètres Administrateur'). */
 export const ADMIN_SETTINGS_TEXT = {
+  healthLoading: 'Chargement de la santé des automatisations',
   title: 'Paramètres Administrateur',
   description: 'Le planificateur des automatisations et le journal des actions des administrateurs.',
   statusError: "L'état du planificateur n'a pas pu être chargé",

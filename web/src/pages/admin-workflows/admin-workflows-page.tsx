@@ -17,6 +17,7 @@ import { callApi } from '../../api/api-client';
 import { endedSession } from '../../api/api-errors';
 import { READ_PAGE, usePagedList } from '../../api/paged-list';
 import { ConfirmDeleteModal } from '../../components/dialogs/confirm-delete-modal';
+import { useWorkflowChanges } from '../../components/workflows/health-store';
 import { usePageTitle } from '../../layout/use-page-title';
 import { useNotifications } from '../../notifications/notifications-context';
 import { STRINGS } from '../../strings';
@@ -88,6 +89,8 @@ export function AdminWorkflowsPage() {
         ? current.map((workflow) => (workflow.id === saved.id ? saved : workflow))
         : [saved, ...(current ?? [])],
     );
+  // 'Reprendre' on a card turns scheduling back on: the card's badge follows at once.
+  useWorkflowChanges(replaceWorkflow);
 
   const toggle = async (workflow: Workflow, flag: 'active' | 'scheduling') => {
     try {
