@@ -1,6 +1,6 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-
+import type { HourCounters } from '../../functions/data/health-repository';
 import {
   bucketOf,
   DURATION_BOUNDS_MS,
@@ -75,7 +75,10 @@ describe('the histograms', () => {
         fc.array(fc.integer({ min: 0, max: 12_000 }), { minLength: 1, maxLength: 300 }),
         (values) => {
           const counts = Array.from({ length: DURATION_BOUNDS_MS.length + 1 }, () => 0);
-          for (const value of values) counts[bucketOf(value, DURATION_BOUNDS_MS)] += 1;
+          for (const value of values) {
+            const index = bucketOf(value, DURATION_BOUNDS_MS);
+            counts[index] = (counts[index] ?? 0) + 1;
+          }
           const p95 = p95Of(counts, DURATION_BOUNDS_MS) as number;
           const sorted = [...values].sort((a, b) => a - b);
           const exact = sorted[Math.ceil(values.length * 0.95) - 1] as number;
@@ -114,7 +117,7 @@ describe('the counters of a call', () => {
 
 describe('the windows', () => {
   it('count ended runs only (a retried attempt is not a run) and their success rate', () => {
-    const hours = [
+    const hours: HourCounters[] = [
       { hour: '2026-11-20T10', counts: { succeeded: 1 } },
       {
         hour: '2026-11-23T09',
