@@ -16,7 +16,9 @@ async function pauseAlerts(name: string): Promise<{ to: string; subject: string;
   const messages = await Promise.all(files.map((file) => readFile(join(directory, file), 'utf8')));
   return messages
     .map((message) => {
-      const [head = '', text = ''] = message.split('\r\n\r\n');
+      const end = message.indexOf('\r\n\r\n');
+      const head = message.slice(0, end);
+      const text = message.slice(end + 4);
       const header = (field: string) => new RegExp(`^${field}: (.*)$`, 'm').exec(head)?.[1]?.trim() ?? '';
       const encoded = /^=\?UTF-8\?B\?(.*)\?=$/.exec(header('Subject'))?.[1];
       const subject = encoded ? Buffer.from(encoded, 'base64').toString('utf8') : header('Subject');
@@ -124,7 +126,7 @@ describe('automation health', () => {
 
   it('shows it first on the dashboard, with its failed deliveries in the chart', async () => {
     await lawyer.goto('/lawyer/cron');
-    const failing = lawyer.getByRole('table').filter({ hasText: 'Automatisations en échec' });
+    const failing = lawyer.getByRole('table', { name: 'Automatisations en échec' });
     await failing.getByRole('link', { name: automation }).waitFor();
     await failing.getByText('Suspendue', { exact: true }).first().waitFor();
     await lawyer.getByText('Afficher les données sous forme de tableau').click();

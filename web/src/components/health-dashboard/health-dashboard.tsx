@@ -62,6 +62,7 @@ function FailingTable({
   return (
     <Table<FailingWorkflow>
       variant="embedded"
+      ariaLabels={{ tableLabel: TEXT.failingTitle }}
       header={<Header variant="h3">{TEXT.failingTitle}</Header>}
       items={[...failing]}
       trackBy="workflowId"
