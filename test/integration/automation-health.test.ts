@@ -6,6 +6,7 @@ import { HealthRepository } from '../../functions/data/health-repository';
 import { healthHourOf } from '../../functions/data/keys';
 import { type WorkflowRecord, WorkflowRepository } from '../../functions/data/workflows';
 import { type CallOutcome, createAutomationHealth } from '../../functions/domain/automation-health';
+import { healthAlertsOf } from '../../functions/domain/health-alerts';
 import type { MailMessage, MailPorts } from '../../functions/domain/mailer';
 import { SchedulerService } from '../../functions/domain/scheduler';
 import { type LocalQueues, startLocalQueues } from '../../lib/local/queue/local-queues';
@@ -342,6 +343,40 @@ describe('automation health', () => {
     expect(await health().workflowHours(broken.id, '0000')).toEqual([]);
     expect((await health().summary(broken.id)).consecutiveFailures).toBe(0);
     expect((await new WorkflowRepository(app.table).getById(broken.id))?.cronLastRun).toBeNull();
+  });
+
+  it("sends the admin's daily digest once a day, when he asked for it and something fails", async () => {
+    const admin = await issueAndSignIn(app, 'admin');
+    const failing = workflowRecord({ name: 'Classement bloqué' });
+    await new WorkflowRepository(app.table).create(failing);
+    await createAutomationHealth(app).callEnded(failing, {
+      trigger: 'manual',
+      outcome: 'failed',
+      attempt: 1,
+      startedAt: app.clock.now().toISOString(),
+      durationMs: 10,
+      dueAt: null,
+      httpStatus: 500,
+      message: MESSAGES.execution.serverError,
+    });
+    const alerts = healthAlertsOf({ ...app, mail: app.mail as MailPorts });
+
+    await alerts.dailyDigest();
+    expect(mailer.sent).toHaveLength(0);
+
+    await callRoute(app, 'updateHealthSettings', {
+      token: admin.token,
+      body: { pauseAfterFailures: 5, alertEmail: 'veille@cabinet.test', dailyDigest: true },
+    });
+    await alerts.dailyDigest();
+    await alerts.dailyDigest();
+
+    expect(mailer.sent).toHaveLength(1);
+    expect(mailer.sent[0]).toMatchObject({
+      to: 'veille@cabinet.test',
+      subject: HEALTH_MESSAGES.email.digestSubject(1),
+    });
+    expect(mailer.sent[0]?.text).toContain('Classement bloqué');
   });
 
   it('refuses bad settings with a French message naming the field', async () => {
