@@ -143,11 +143,7 @@ describe('automation health', () => {
     await screenshot(lawyer, 'health-dashboard-lawyer');
 
     await admin.goto('/admin/settings');
-    await admin
-      .getByRole('table')
-      .filter({ hasText: 'Automatisations en échec' })
-      .getByText(automation)
-      .waitFor();
+    await admin.getByRole('table', { name: 'Automatisations en échec' }).getByText(automation).waitFor();
     await admin.waitForLoadState('networkidle');
     expect(await seriousAccessibilityViolations(admin)).toEqual([]);
     await screenshot(admin, 'health-dashboard-admin');

@@ -117,65 +117,75 @@ export function HealthDashboard({ workflowsPath }: { readonly workflowsPath: str
       <SpaceBetween size="l">
         <FailingTable failing={query.data?.failing ?? []} workflowsPath={workflowsPath} />
         <ColumnLayout columns={2}>
-          <BarChart
-            statusType={status}
-            errorText={TEXT.loadFailed}
-            onRecoveryClick={() => void query.reload()}
-            stackedBars
-            hideFilter
-            height={220}
-            ariaLabel={TEXT.deliveriesAria}
-            xTitle={TEXT.hour}
-            yTitle={TEXT.calls}
-            xScaleType="categorical"
-            xDomain={labels}
-            series={
-              anyCall
-                ? OUTCOMES.map((outcome) => ({
-                    title: TEXT.series[outcome],
-                    type: 'bar' as const,
-                    color: OUTCOME_COLORS[outcome],
-                    data: hours.map((hour, index) => ({ x: labels[index] ?? '', y: hour[outcome] })),
-                  }))
-                : []
-            }
-            empty={
-              <Box textAlign="center" color="inherit">
-                {TEXT.empty}
-              </Box>
-            }
-          />
-          <LineChart
-            statusType={status}
-            errorText={TEXT.loadFailed}
-            onRecoveryClick={() => void query.reload()}
-            hideFilter
-            height={220}
-            ariaLabel={TEXT.lagAria}
-            xTitle={TEXT.hour}
-            yTitle={TEXT.seconds}
-            xScaleType="categorical"
-            xDomain={labels}
-            series={
-              hours.some((hour) => hour.lagP95Ms !== null)
-                ? [
-                    {
-                      title: TEXT.series.lag,
-                      type: 'line' as const,
-                      valueFormatter: (seconds: number) => `≤ ${seconds} s`,
-                      data: hours.flatMap((hour, index) =>
-                        hour.lagP95Ms === null ? [] : [{ x: labels[index] ?? '', y: hour.lagP95Ms / 1000 }],
-                      ),
-                    },
-                  ]
-                : []
-            }
-            empty={
-              <Box textAlign="center" color="inherit">
-                {TEXT.empty}
-              </Box>
-            }
-          />
+          <SpaceBetween size="xs">
+            <Header variant="h3">{TEXT.deliveriesTitle}</Header>
+            <BarChart
+              statusType={status}
+              errorText={TEXT.loadFailed}
+              onRecoveryClick={() => void query.reload()}
+              stackedBars
+              hideFilter
+              height={220}
+              ariaLabel={TEXT.deliveriesAria}
+              xTitle={TEXT.hour}
+              yTitle={TEXT.calls}
+              xScaleType="categorical"
+              xDomain={labels}
+              series={
+                anyCall
+                  ? OUTCOMES.map((outcome) => ({
+                      title: TEXT.series[outcome],
+                      type: 'bar' as const,
+                      color: OUTCOME_COLORS[outcome],
+                      data: hours.map((hour, index) => ({ x: labels[index] ?? '', y: hour[outcome] })),
+                    }))
+                  : []
+              }
+              empty={
+                <Box textAlign="center" color="inherit">
+                  {TEXT.empty}
+                </Box>
+              }
+            />
+          </SpaceBetween>
+          <SpaceBetween size="xs">
+            <Header variant="h3">{TEXT.lagTitle}</Header>
+            <LineChart
+              statusType={status}
+              errorText={TEXT.loadFailed}
+              onRecoveryClick={() => void query.reload()}
+              hideFilter
+              height={220}
+              ariaLabel={TEXT.lagAria}
+              ariaDescription={TEXT.lagDescription}
+              xTitle={TEXT.hour}
+              yTitle={TEXT.seconds}
+              xScaleType="categorical"
+              xDomain={labels}
+              series={
+                hours.some((hour) => hour.lagP95Ms !== null)
+                  ? [
+                      {
+                        title: TEXT.series.lag,
+                        type: 'line' as const,
+                        valueFormatter: (seconds: number) => `≤ ${seconds} s`,
+                        // Every hour, so the line is drawn even with one scheduled hour: an hour
+                        // without scheduled calls reads 0 (the table says '—').
+                        data: hours.map((hour, index) => ({
+                          x: labels[index] ?? '',
+                          y: (hour.lagP95Ms ?? 0) / 1000,
+                        })),
+                      },
+                    ]
+                  : []
+              }
+              empty={
+                <Box textAlign="center" color="inherit">
+                  {TEXT.empty}
+                </Box>
+              }
+            />
+          </SpaceBetween>
         </ColumnLayout>
         <ExpandableSection headerText={TEXT.tableToggle}>
           <HoursTable hours={hours} />

@@ -40,6 +40,7 @@ export const HEALTH_TEXT = {
     deliveriesTitle: 'Appels par heure (24 heures)',
     deliveriesAria: 'Appels des webhooks par heure sur les dernières 24 heures, empilés par issue',
     lagTitle: 'Retard de déclenchement (p95)',
+    lagDescription: 'Une heure sans appel planifié vaut 0 sur le graphique ; le tableau indique alors « — ».',
     lagAria: 'Retard entre l’heure prévue et le premier appel, 95e centile par heure',
     hour: 'Heure',
     calls: 'Appels',
@@ -51,8 +52,9 @@ export const HEALTH_TEXT = {
       deadLettered: 'En file des échecs',
       lag: 'Retard p95',
     },
+    /** '14 h': the hour in the firms' time zone, as fr-FR writes it. */
     hourLabel: (iso: string) =>
-      `${new Intl.DateTimeFormat('fr-FR', { hour: '2-digit', timeZone: 'Europe/Paris' }).format(new Date(iso))} h`,
+      new Intl.DateTimeFormat('fr-FR', { hour: '2-digit', timeZone: 'Europe/Paris' }).format(new Date(iso)),
     lagValue: (ms: number | null) => (ms === null ? '—' : `≤ ${ms / 1000} s`),
     empty: 'Aucun appel sur les dernières 24 heures',
     tableToggle: 'Afficher les données sous forme de tableau',
