@@ -141,6 +141,19 @@ describe('automation health', () => {
     await lawyer.waitForLoadState('networkidle');
     expect(await seriousAccessibilityViolations(lawyer)).toEqual([]);
     await screenshot(lawyer, 'health-dashboard-lawyer');
+    // Usable on a phone: the same page at 390 px.
+    const phone = await (await newContext(browser, baseUrl, 390)).newPage();
+    await phone.context().addCookies(await lawyer.context().cookies());
+    await phone.addInitScript(
+      (stored) => {
+        for (const [key, value] of Object.entries(stored)) window.localStorage.setItem(key, value);
+      },
+      await lawyer.evaluate(() => ({ ...window.localStorage })),
+    );
+    await phone.goto('/lawyer/cron');
+    await phone.getByRole('table', { name: 'Automatisations en échec' }).getByText(automation).waitFor();
+    await screenshot(phone, 'health-dashboard-lawyer-390');
+    await phone.context().close();
 
     await admin.goto('/admin/settings');
     await admin.getByRole('table', { name: 'Automatisations en échec' }).getByText(automation).waitFor();
