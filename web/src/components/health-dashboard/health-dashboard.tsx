@@ -30,6 +30,9 @@ const OUTCOME_COLORS: Record<(typeof OUTCOMES)[number], string> = {
   deadLettered: '#962249',
 };
 
+/** A chart's grid cell: allowed to shrink to its column, never to grow with the chart it holds. */
+const CHART_CELL = { minWidth: 0 } as const;
+
 /** The data of both charts as a table: the accessible view of what the bars and the line show. */
 function HoursTable({ hours }: { readonly hours: readonly DeliveryHour[] }) {
   return (
@@ -117,7 +120,8 @@ export function HealthDashboard({ workflowsPath }: { readonly workflowsPath: str
       <SpaceBetween size="l">
         <FailingTable failing={query.data?.failing ?? []} workflowsPath={workflowsPath} />
         <ColumnLayout columns={2}>
-          <SpaceBetween size="xs">
+          {/* A grid cell no wider than its column: the chart sizes itself to its container. */}
+          <div style={CHART_CELL}>
             <Header variant="h3">{TEXT.deliveriesTitle}</Header>
             <BarChart
               statusType={status}
@@ -147,8 +151,8 @@ export function HealthDashboard({ workflowsPath }: { readonly workflowsPath: str
                 </Box>
               }
             />
-          </SpaceBetween>
-          <SpaceBetween size="xs">
+          </div>
+          <div style={CHART_CELL}>
             <Header variant="h3">{TEXT.lagTitle}</Header>
             <LineChart
               statusType={status}
@@ -185,7 +189,7 @@ export function HealthDashboard({ workflowsPath }: { readonly workflowsPath: str
                 </Box>
               }
             />
-          </SpaceBetween>
+          </div>
         </ColumnLayout>
         <ExpandableSection headerText={TEXT.tableToggle}>
           <HoursTable hours={hours} />
