@@ -1,5 +1,4 @@
 import { HEALTH_MESSAGES } from '../../shared/health-messages';
-import { MESSAGES } from '../../shared/messages';
 import {
   type DeliveryHour,
   type HealthState,
