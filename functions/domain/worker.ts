@@ -8,9 +8,14 @@ import { backoffSeconds } from '../adapters/webhook-delivery';
 import { ExecutionRepository } from '../data/executions';
 import { SchedulerRunRepository } from '../data/scheduler-runs';
 import type { Table } from '../data/table';
-import { WorkflowRepository } from '../data/workflows';
+import { type WorkflowRecord, WorkflowRepository } from '../data/workflows';
 import type { Logger } from '../runtime/dependencies';
-import { type AutomationHealth, type CallOutcome, createAutomationHealth } from './automation-health';
+import {
+  type AutomationHealth,
+  type CallOutcome,
+  createAutomationHealth,
+  type EndedCall,
+} from './automation-health';
 import type { MailPorts } from './mailer';
 import { WEBHOOK_QUEUE } from './scheduling-settings';
 import { callWorkflowWebhook, type WebhookCallSettings } from './webhook-call';
@@ -134,7 +139,7 @@ export class WorkerService {
           ? ('dead_letter' as const)
           : ('scheduled' as const)
         : undefined;
-    await this.executions.record({
+    const recorded = await this.executions.record({
       workflowId: workflow.id,
       dispatchId: dispatch.dispatchId,
       trigger: dispatch.trigger,
@@ -153,9 +158,10 @@ export class WorkerService {
         : retry === 'dead_letter'
           ? 'deadLettered'
           : 'failed';
-    // Health follows the recorded call; it never decides the message's fate, so it cannot fail it.
-    await this.health
-      .callEnded(workflow, {
+    // Health follows the recorded call (none for a workflow deleted meanwhile); it never decides
+    // the message's fate, so it cannot fail it.
+    if (recorded)
+      await this.recordHealth(workflow, {
         trigger: dispatch.trigger,
         outcome: ended,
         attempt,
@@ -164,12 +170,6 @@ export class WorkerService {
         dueAt: dispatch.dueAt,
         httpStatus: outcome.httpStatus,
         message: outcome.message,
-      })
-      .catch((error: unknown) => {
-        this.deps.logger.error('Santé de l’automatisation non mise à jour', {
-          workflowId: workflow.id,
-          errorName: error instanceof Error ? error.name : 'inconnu',
-        });
       });
     this.deps.logger.info('Webhook appelé', {
       workflowId: workflow.id,
@@ -200,6 +200,15 @@ export class WorkerService {
       });
     });
     return 'retry';
+  }
+
+  private async recordHealth(workflow: WorkflowRecord, call: EndedCall): Promise<void> {
+    await this.health.callEnded(workflow, call).catch((error: unknown) => {
+      this.deps.logger.error('Santé de l’automatisation non mise à jour', {
+        workflowId: workflow.id,
+        errorName: error instanceof Error ? error.name : 'inconnu',
+      });
+    });
   }
 
   private async reportToRun(
