@@ -15,7 +15,8 @@ import { callApi } from '../../api/api-client';
 import { endedSession } from '../../api/api-errors';
 import { useApiQuery } from '../../api/use-api-query';
 import { formatDateTime } from '../../format/dates';
-import { HEALTH_TEXT } from '../workflows/health-strings';
+import { useFollow } from '../../layout/use-follow';
+import { automationLink, HEALTH_TEXT } from '../workflows/health-strings';
 import { HealthStatus } from '../workflows/workflow-health';
 
 const TEXT = HEALTH_TEXT.dashboard;
@@ -62,6 +63,7 @@ function FailingTable({
   readonly workflowsPath: string;
 }) {
   const columns = TEXT.columns;
+  const follow = useFollow();
   return (
     <Table<FailingWorkflow>
       variant="embedded"
@@ -73,7 +75,11 @@ function FailingTable({
         {
           id: 'name',
           header: columns.name,
-          cell: (item) => <Link href={workflowsPath}>{item.workflowName}</Link>,
+          cell: (item) => (
+            <Link href={automationLink(workflowsPath, item.workflowName)} onFollow={follow}>
+              {item.workflowName}
+            </Link>
+          ),
         },
         { id: 'state', header: columns.state, cell: (item) => <HealthStatus state={item.state} /> },
         { id: 'consecutive', header: columns.consecutive, cell: (item) => item.consecutiveFailures },

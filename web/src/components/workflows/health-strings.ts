@@ -1,5 +1,9 @@
 import { HEALTH_MESSAGES } from '../../../../shared/health-messages';
 
+/** The page of an automation's list, searched for its name (the admin's list reads `recherche`). */
+export const automationLink = (workflowsPath: string, name: string) =>
+  `${workflowsPath}?recherche=${encodeURIComponent(name)}`;
+
 /**
  * The texts of automation health (issue 16): the cards' state, the history dialog's figures, the
  * dashboard and the settings. Apart from `STRINGS` so that /login's bundle does not carry them.

@@ -11,6 +11,7 @@ import StatusIndicator from '@cloudscape-design/components/status-indicator';
 import Tabs from '@cloudscape-design/components/tabs';
 import TextFilter from '@cloudscape-design/components/text-filter';
 import { useState } from 'react';
+import { useSearchParams } from 'react-router';
 
 import { type Folder, MESSAGES, type Workflow } from '../../../../shared';
 import { callApi } from '../../api/api-client';
@@ -150,12 +151,17 @@ export function AdminWorkflowsPage() {
     }
   };
 
+  const [searchParams] = useSearchParams();
   const allWorkflows = workflows.data ?? [];
   const selectedFolder = folders.data?.find((folder) => folder.id === selectedFolderId) ?? null;
   // The search runs over the automations loaded so far; the rest follow within a few requests,
   // and the search box says so until they are all in.
   const collection = useCollection(allWorkflows, {
-    filtering: { filteringFunction: (workflow, text) => matchesWorkflow(workflow, text) },
+    filtering: {
+      filteringFunction: (workflow, text) => matchesWorkflow(workflow, text),
+      // A link from the health dashboard or an alert names the automation to show.
+      defaultFilteringText: searchParams.get('recherche') ?? '',
+    },
     pagination: { pageSize: WORKFLOWS_PER_PAGE },
   });
   const query = collection.filterProps.filteringText;
