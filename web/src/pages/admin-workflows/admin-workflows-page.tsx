@@ -11,7 +11,7 @@ import StatusIndicator from '@cloudscape-design/components/status-indicator';
 import Tabs from '@cloudscape-design/components/tabs';
 import TextFilter from '@cloudscape-design/components/text-filter';
 import { useState } from 'react';
-import { useSearchParams } from 'react-router';
+import { useLocation } from 'react-router';
 
 import { type Folder, MESSAGES, type Workflow } from '../../../../shared';
 import { callApi } from '../../api/api-client';
@@ -151,7 +151,7 @@ export function AdminWorkflowsPage() {
     }
   };
 
-  const [searchParams] = useSearchParams();
+  const { search } = useLocation();
   const allWorkflows = workflows.data ?? [];
   const selectedFolder = folders.data?.find((folder) => folder.id === selectedFolderId) ?? null;
   // The search runs over the automations loaded so far; the rest follow within a few requests,
@@ -160,7 +160,7 @@ export function AdminWorkflowsPage() {
     filtering: {
       filteringFunction: (workflow, text) => matchesWorkflow(workflow, text),
       // A link from the health dashboard or an alert names the automation to show.
-      defaultFilteringText: searchParams.get('recherche') ?? '',
+      defaultFilteringText: new URLSearchParams(search).get('recherche') ?? '',
     },
     pagination: { pageSize: WORKFLOWS_PER_PAGE },
   });
