@@ -10,6 +10,7 @@ import { allDuePartitions, createdSortKey, DUE_SHARDS, dueBound, workflowKey } f
 import { createTable, type Table } from '../functions/data/table';
 import type { WorkflowRecord } from '../functions/data/workflows';
 import { chunks, mapWithConcurrency } from '../functions/domain/concurrency';
+import { noMetrics } from '../functions/domain/metrics';
 import { SchedulerService } from '../functions/domain/scheduler';
 import type { AppDependencies, Clock, Logger } from '../functions/runtime/dependencies';
 import { systemClock } from '../functions/runtime/dependencies';
@@ -360,6 +361,7 @@ function benchDependencies(table: Table, queue: AppDependencies['webhookQueue'])
     },
     clock: systemClock,
     logger: quietLogger,
+    metrics: noMetrics,
     lawyerSecrets: {
       put: () => Promise.reject(new Error('Pas de secrets dans le banc')),
       get: async () => null,

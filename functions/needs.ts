@@ -37,7 +37,11 @@ export interface FunctionNeeds {
    * reveal the stored copy of a licence key.
    */
   readonly keys?: readonly ServerKeyName[];
-  /** Reads the secret CloudFront sends, to trust `CloudFront-Viewer-Address` (sign-in throttling). */
+  /**
+   * Reads the secret CloudFront sends: every API function has it (`API_DEFAULTS`), to refuse a
+   * request that did not come through CloudFront and to trust `CloudFront-Viewer-Address`
+   * (sign-in throttling).
+   */
   readonly originSecret?: true;
   /** Creates, reads, replaces and deletes lawyers' Google secrets. */
   readonly lawyerSecrets?: true;
@@ -57,6 +61,12 @@ export interface FunctionNeeds {
   readonly mailer?: true;
   /** Knows the site's address, whose host name is the WebAuthn relying party (passkeys). */
   readonly relyingParty?: true;
+  /**
+   * Invoked asynchronously (by EventBridge Scheduler): an event whose every attempt threw goes to
+   * the function's on-failure queue, sent by Lambda with the function's role (send on that queue
+   * only). `AppFunction` refuses an on-failure destination a function does not declare.
+   */
+  readonly asyncFailures?: true;
   /** Its time-out, for an API function under API Gateway's 30 s. @default 10 */
   readonly timeoutSeconds?: number;
 }
@@ -64,7 +74,15 @@ export interface FunctionNeeds {
 /** Every protected call verifies its session: the session key and a read of session and licence. */
 const SESSION = ['sessionSigning'] as const;
 
-export const NEEDS = {
+/**
+ * What every API function needs besides its own declaration: the origin secret, as each route
+ * refuses a request without it (only CloudFront reaches the API).
+ */
+const API_DEFAULTS = { originSecret: true } as const satisfies FunctionNeeds;
+
+const EVENT_FUNCTIONS: readonly EventFunctionName[] = ['scheduled-tick', 'webhook-worker', 'data-retention'];
+
+const DECLARED = {
   // Sign-in: the licence by key hash, the throttle counters (client addresses hashed with the
   // same key) and the new session, ending the licence's oldest beyond 20 (its sessions by GSI2);
   // trusts CloudFront's client address only with the origin secret.
@@ -167,7 +185,12 @@ export const NEEDS = {
     timeoutSeconds: 29,
   },
   // The minute tick: due workflows (DueIndex), claimed and queued.
-  'scheduled-tick': { table: { access: 'readWrite', indexes: ['DueIndex'] }, webhookQueue: 'send' },
+  // A tick that throws is kept in its on-failure queue.
+  'scheduled-tick': {
+    table: { access: 'readWrite', indexes: ['DueIndex'] },
+    webhookQueue: 'send',
+    asyncFailures: true,
+  },
   // The worker: one due run, signed, recorded; its back-off changes the message's visibility.
   'webhook-worker': {
     table: { access: 'readWrite', indexes: [] },
@@ -176,19 +199,29 @@ export const NEEDS = {
     // The health of each run, and the alert e-mails when it pauses an automation.
     mailer: true,
   },
-  // The hourly purge: licences due (GSI1), their lawyers' workflows (GSI2), Google secrets.
-  // The admin's daily digest of failing automations (issue 16) leaves from this hourly run.
+  // The hourly purge: licences due (GSI1), their lawyers' workflows (GSI2), Google secrets; a run
+  // that throws on every attempt is kept in its on-failure queue. The admin's daily digest of
+  // failing automations (issue 16) leaves from this hourly run.
   'data-retention': {
     table: { access: 'readWrite', indexes: ['GSI1', 'GSI2'] },
     lawyerSecrets: true,
+    asyncFailures: true,
     mailer: true,
   },
 } as const satisfies Record<FunctionName, FunctionNeeds>;
 
+/** Every function's needs: its declaration, plus `API_DEFAULTS` for an API function. */
+export const NEEDS: Readonly<Record<FunctionName, FunctionNeeds>> = Object.fromEntries(
+  (Object.entries(DECLARED) as [FunctionName, FunctionNeeds][]).map(([name, needs]) => [
+    name,
+    (EVENT_FUNCTIONS as readonly string[]).includes(name) ? needs : { ...API_DEFAULTS, ...needs },
+  ]),
+) as Record<FunctionName, FunctionNeeds>;
+
 /** The needs of a function, widened to the declaration's type. */
 export const needsOf = (name: FunctionName): FunctionNeeds => NEEDS[name];
 
-export const FUNCTION_NAMES = Object.keys(NEEDS) as FunctionName[];
+export const FUNCTION_NAMES = Object.keys(DECLARED) as FunctionName[];
 
 /**
  * Compile-time constants of a function's bundle (esbuild `define`): each adapter the AWS root may

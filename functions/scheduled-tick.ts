@@ -1,3 +1,4 @@
+import { METRIC } from './domain/metrics';
 import { runScheduler } from './domain/run-scheduler';
 import type { AppDependencies } from './runtime/dependencies';
 import { declaredFunction, lambdaEntry } from './runtime/entry';
@@ -23,6 +24,8 @@ const create =
   async (_event: ScheduledTickEvent): Promise<ScheduledTickResult> => {
     const { run, failure } = await runScheduler(deps, 'schedule');
     if (failure) throw failure;
+    // The heartbeat: its absence for five minutes is an alarm (lib/constructs/monitoring.ts).
+    deps.metrics.count(METRIC.tickCompleted);
     const dispatched = run.executions.filter((execution) => execution.status === 'queued').length;
     return {
       checked: run.workflows_checked,

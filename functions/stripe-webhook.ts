@@ -6,8 +6,9 @@ import type { StripeWebhookReply } from '../shared/routes/billing';
 import { billingContextOf } from './domain/billing-context';
 import { UnreadableWebhookEventError, WebhookSignatureInvalidError } from './domain/billing-errors';
 import { ConflictError } from './domain/errors';
+import { METRIC } from './domain/metrics';
 import { type ApiEvent, type ApiHandler, type ApiResult, jsonResult } from './http/api-event';
-import { bodyTextOf, errorReply, type RouteContext } from './http/middlewares';
+import { bodyTextOf, errorReply, originVerified, type RouteContext } from './http/middlewares';
 import { byRouteKey } from './http/route-handler';
 import type { AppDependencies } from './runtime/dependencies';
 import { declaredFunction, lambdaEntry } from './runtime/entry';
@@ -26,13 +27,16 @@ export const MAX_WEBHOOK_BODY_BYTES = 512 * 1024;
  * for the last three). Being applied by a concurrent delivery: 409, so that Stripe delivers it again.
  *
  * Not built with `apiHandler`: the route has no JSON schema and no session, and the body must
- * reach the signature check untouched, so the pipeline is the error handler alone; the size
- * check (a larger limit) and the route dispatch are the pipeline's own.
+ * reach the signature check untouched, so the pipeline is the origin check and the error handler;
+ * the size check (a larger limit) and the route dispatch are the pipeline's own. Stripe posts to
+ * the site's address (`<SiteUrl>/api/stripe-webhook`), so CloudFront adds the origin secret to its
+ * requests too.
  */
 const create = (deps: AppDependencies): ApiHandler => {
   const route = ROUTES.stripeWebhook;
   const billing = billingContextOf(deps);
   const pipeline = middy<ApiEvent, ApiResult, Error, RouteContext>()
+    .use(originVerified(deps.originSecret))
     .use(errorReply(deps.logger, route))
     .handler(async (event) => {
       // The body exactly as Stripe sent it: the signature covers the bytes.
@@ -52,8 +56,10 @@ const create = (deps: AppDependencies): ApiHandler => {
           const ignored: StripeWebhookReply = { received: true, outcome: 'ignored' };
           return jsonResult(200, ignored);
         }
-        if (error instanceof WebhookSignatureInvalidError)
+        if (error instanceof WebhookSignatureInvalidError) {
           deps.logger.warn('Webhook Stripe refusé', { errorName: error.name, reason: error.message });
+          deps.metrics.count(METRIC.stripeWebhookRejected);
+        }
         throw error;
       }
       const outcome = await service.handleWebhookEvent(verified);
@@ -62,6 +68,7 @@ const create = (deps: AppDependencies): ApiHandler => {
         // A conflict, so that Stripe delivers it again later (its status comes from the one table).
         throw new ConflictError(MESSAGES.subscription.webhookBusy);
       }
+      if (outcome === 'applied') deps.metrics.count(METRIC.stripeEventApplied);
       const reply: StripeWebhookReply = { received: true, outcome };
       return jsonResult(200, reply);
     });

@@ -1,4 +1,5 @@
 import { TooManyAttemptsError } from './domain/errors';
+import { METRIC } from './domain/metrics';
 import { SignInService } from './domain/sign-in';
 import { statusOfClass } from './http/error-statuses';
 import { apiHandler, withStatus } from './http/route-handler';
@@ -13,6 +14,8 @@ const create = (deps: AppDependencies) =>
     verifyLicense: async ({ body, clientAddress }) => {
       const signIn = new SignInService(deps.table, await deps.appKeys(), deps.clock, deps.secondFactor);
       const outcome = await signIn.verify(body.licenseKey, await clientAddress());
+      if (outcome.throttled) deps.metrics.count(METRIC.signInThrottled);
+      else if (!outcome.reply.valid) deps.metrics.count(METRIC.signInFailed);
       // The refusal keeps the sign-in reply's shape (the form reads `valid`), so it is not an error.
       return outcome.throttled ? withStatus(TOO_MANY_ATTEMPTS, outcome.reply) : outcome.reply;
     },

@@ -1,16 +1,25 @@
-import type { SQSBatchItemFailure, SQSBatchResponse, SQSEvent } from 'aws-lambda';
-import { mapWithConcurrency } from './domain/concurrency';
-import { WEBHOOK_QUEUE } from './domain/scheduling-settings';
+import { BatchProcessor, EventType, processPartialResponse } from '@aws-lambda-powertools/batch';
+import type { SQSBatchResponse, SQSEvent, SQSRecord } from 'aws-lambda';
 import { WorkerService } from './domain/worker';
 import type { AppDependencies } from './runtime/dependencies';
 import { declaredFunction, lambdaEntry } from './runtime/entry';
 
+/** A run the worker gives back to the queue: reported as a batch item failure, not an error. */
+class RunGivenBack extends Error {
+  override readonly name = 'RunGivenBack';
+}
+
 /**
  * The consumer of the webhook queue (SQS event source with ReportBatchItemFailures): each record is
- * one due run. A record the worker gives back (to retry, or to dead-letter after the last attempt)
- * or that fails unexpectedly is reported in `batchItemFailures`; the others are deleted by the
- * event source. The event source's maximum concurrency (5) with batches of one caps the calls in
- * flight at spec §3's maxConcurrentWorkflows; within a batch the same cap holds.
+ * one due run. Powertools' batch processor reports in `batchItemFailures` each record the worker
+ * gives back (to retry, or to dead-letter after the last attempt) or that fails unexpectedly; the
+ * others are deleted by the event source. The event source's maximum concurrency (5) with batches
+ * of one caps the calls in flight at spec §3's maxConcurrentWorkflows; records of one batch are
+ * handled one after the other, so a larger batch could never raise that cap.
+ *
+ * A batch whose every record is given back is still a normal answer (`throwOnFullBatchFailure:
+ * false`): a webhook that answers 503 is a retry, not a failure of this function, and must not
+ * raise its Errors alarm.
  */
 const create = (deps: AppDependencies) => {
   const worker = new WorkerService({
@@ -18,32 +27,36 @@ const create = (deps: AppDependencies) => {
     queue: deps.webhookQueue,
     clock: deps.clock,
     logger: deps.logger,
+    metrics: deps.metrics,
     webhookSigningSecret: deps.webhookSigningSecret,
     allowPrivateWebhooks: deps.allowPrivateWebhooks,
     ...(deps.mail ? { mail: deps.mail } : {}),
   });
-  return async (event: SQSEvent): Promise<SQSBatchResponse> => {
-    const failures: SQSBatchItemFailure[] = [];
-    await mapWithConcurrency(event.Records, WEBHOOK_QUEUE.maxConcurrency, async (record) => {
-      try {
-        const result = await worker.handle({
-          messageId: record.messageId,
-          body: record.body,
-          receiptHandle: record.receiptHandle,
-          receiveCount: Number(record.attributes.ApproximateReceiveCount) || 1,
-        });
-        if (result === 'retry') failures.push({ itemIdentifier: record.messageId });
-      } catch (error) {
-        deps.logger.error('Exécution de webhook interrompue', {
-          messageId: record.messageId,
-          errorName: error instanceof Error ? error.name : 'inconnu',
-          errorMessage: error instanceof Error ? error.message : undefined,
-        });
-        failures.push({ itemIdentifier: record.messageId });
-      }
-    });
-    return { batchItemFailures: failures };
+  const processor = new BatchProcessor(EventType.SQS);
+  const handleRecord = async (record: SQSRecord): Promise<void> => {
+    let result: Awaited<ReturnType<WorkerService['handle']>>;
+    try {
+      result = await worker.handle({
+        messageId: record.messageId,
+        body: record.body,
+        receiptHandle: record.receiptHandle,
+        receiveCount: Number(record.attributes.ApproximateReceiveCount) || 1,
+      });
+    } catch (error) {
+      deps.logger.error('Exécution de webhook interrompue', {
+        messageId: record.messageId,
+        errorName: error instanceof Error ? error.name : 'inconnu',
+        errorMessage: error instanceof Error ? error.message : undefined,
+      });
+      throw error;
+    }
+    if (result === 'retry') throw new RunGivenBack(record.messageId);
   };
+  return (event: SQSEvent): Promise<SQSBatchResponse> =>
+    processPartialResponse(event, handleRecord, processor, {
+      processInParallel: false,
+      throwOnFullBatchFailure: false,
+    });
 };
 
 /** The factory, held to its declared needs (`functions/needs.ts`). */

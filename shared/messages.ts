@@ -77,6 +77,8 @@ export const MESSAGES = {
     conflict: 'Les données ont été modifiées en même temps par une autre requête. Veuillez réessayer.',
     /** Same voice: an unexpected server failure, never with details. */
     internal: 'Erreur interne du serveur. Veuillez réessayer.',
+    /** Same voice: a request that did not come through the site (CloudFront), refused. */
+    directAccess: 'Accès direct refusé : l’API ne répond qu’au travers du site.',
   },
   purchase: {
     checkoutFailed: 'Erreur lors de la création du paiement',

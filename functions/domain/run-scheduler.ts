@@ -25,6 +25,7 @@ export async function runScheduler(
     queue: deps.webhookQueue,
     clock: deps.clock,
     logger: deps.logger,
+    metrics: deps.metrics,
   });
   let recorded: RecordedSchedulerRun;
   try {

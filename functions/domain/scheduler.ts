@@ -16,6 +16,7 @@ import type { Table } from '../data/table';
 import { type DueWorkflow, WorkflowRunRepository } from '../data/workflow-runs';
 import type { Clock, Logger } from '../runtime/dependencies';
 import { chunks, mapWithConcurrency } from './concurrency';
+import { METRIC, type Metrics, noMetrics } from './metrics';
 import { WEBHOOK_QUEUE } from './scheduling-settings';
 
 /** What starts a scheduler run: the minute schedule, or an admin (spec §7 workflow-scheduler). */
@@ -26,6 +27,8 @@ export interface SchedulerDependencies {
   readonly queue: DispatchQueue;
   readonly clock: Clock;
   readonly logger: Logger;
+  /** Due slots found, claimed and enqueued per run. @default noMetrics */
+  readonly metrics?: Metrics;
 }
 
 /**
@@ -98,6 +101,10 @@ export class SchedulerService {
 
     const queued = executions.filter((execution) => execution.status === 'queued').length;
     const failed = executions.length - queued;
+    const metrics = this.deps.metrics ?? noMetrics;
+    metrics.count(METRIC.dueFound, candidates.length);
+    metrics.count(METRIC.dueClaimed, claims.length);
+    metrics.count(METRIC.dueEnqueued, queued);
     const summary = forced ? MESSAGES.scheduler.forcedSummary : MESSAGES.scheduler.summary;
     this.deps.logger.info('Planificateur exécuté', {
       trigger,

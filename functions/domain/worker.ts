@@ -17,6 +17,7 @@ import {
   type EndedCall,
 } from './automation-health';
 import type { MailPorts } from './mailer';
+import { METRIC, type Metrics, noMetrics } from './metrics';
 import { WEBHOOK_QUEUE } from './scheduling-settings';
 import { callWorkflowWebhook, type WebhookCallSettings } from './webhook-call';
 
@@ -26,6 +27,8 @@ export interface WorkerDependencies extends WebhookCallSettings {
   readonly logger: Logger;
   /** The health alerts' e-mail (the worker declares the mailer). */
   readonly mail?: MailPorts;
+  /** Deliveries by outcome and the dispatch lag. @default noMetrics */
+  readonly metrics?: Metrics;
 }
 
 /** One received queue message, as the Lambda event source (or the local poller) hands it over. */
@@ -181,6 +184,18 @@ export class WorkerService {
       failure: outcome.failure,
       retry,
     });
+    const metrics = this.deps.metrics ?? noMetrics;
+    if (attempt === 1)
+      metrics.duration(METRIC.dispatchLag, Date.parse(startedAt) - Date.parse(dispatch.dueAt));
+    metrics.count(
+      outcome.ok
+        ? METRIC.deliverySucceeded
+        : retry === 'scheduled'
+          ? METRIC.deliveryRetried
+          : retry === 'dead_letter'
+            ? METRIC.deliveryDeadLettered
+            : METRIC.deliveryFailed,
+    );
     // Its end reaches the scheduler run that queued it (the last result on /admin/settings).
     if (retry !== 'scheduled') {
       await this.reportToRun(dispatch, {

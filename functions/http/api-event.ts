@@ -30,9 +30,14 @@ export const ORIGIN_VERIFY_HEADER = 'x-origin-verify';
  */
 export function clientAddressOf(event: ApiEvent, originSecret: string | undefined): string {
   const viewer = event.headers?.['cloudfront-viewer-address'];
-  const proof = event.headers?.[ORIGIN_VERIFY_HEADER];
-  if (viewer && originSecret && proof && sameSecret(proof, originSecret)) return viewer.replace(/:\d+$/, '');
+  if (viewer && originSecret && fromOrigin(event, originSecret)) return viewer.replace(/:\d+$/, '');
   return event.requestContext.http.sourceIp;
+}
+
+/** Whether a request carries the origin secret, i.e. came through our CloudFront distribution. */
+export function fromOrigin(event: ApiEvent, originSecret: string): boolean {
+  const proof = event.headers?.[ORIGIN_VERIFY_HEADER];
+  return proof !== undefined && sameSecret(proof, originSecret);
 }
 
 /** Constant-time comparison, so the response time says nothing about the secret. */

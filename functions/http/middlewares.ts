@@ -13,7 +13,7 @@ import {
 } from '../domain/errors';
 import type { SessionContext, SessionService } from '../domain/sessions';
 import type { Logger } from '../runtime/dependencies';
-import { type ApiEvent, type ApiResult, bearerTokenOf, jsonResult } from './api-event';
+import { type ApiEvent, type ApiResult, bearerTokenOf, fromOrigin, jsonResult } from './api-event';
 import { errorReplyOf, RequestTooLargeError } from './error-statuses';
 import { fieldOf } from './parameters';
 
@@ -24,6 +24,23 @@ export interface RouteContext extends Context {
 }
 
 type ApiMiddleware = MiddlewareObj<ApiEvent, ApiResult, Error, RouteContext>;
+
+/**
+ * Refuses, before anything else, a request that did not come through CloudFront: in AWS every
+ * route (the Stripe webhook included, Stripe posts to the site's address) requires the origin
+ * secret CloudFront adds, so the execute-api address answers nothing but 403. Where no origin
+ * secret exists (the local runtime, tests) there is nothing to check.
+ */
+export function originVerified(originSecret: (() => Promise<string>) | undefined): ApiMiddleware {
+  return {
+    name: 'originVerified',
+    before: async (request) => {
+      if (!originSecret) return;
+      if (!fromOrigin(request.event, await originSecret()))
+        throw new ForbiddenError(MESSAGES.request.directAccess);
+    },
+  };
+}
 
 /**
  * The body as the client sent it, decoded if API Gateway base64-encoded it, never re-serialised

@@ -5,8 +5,15 @@ import { MESSAGES } from '../../shared/messages';
 import { ROUTES, type RouteDefinition, type RouteName, type Routes, routeKey } from '../../shared/routes';
 import { SessionService } from '../domain/sessions';
 import type { AppDependencies } from '../runtime/dependencies';
+import type { AppKeys } from '../security/app-keys';
 import { type ApiEvent, type ApiHandler, type ApiResult, clientAddressOf, jsonResult } from './api-event';
-import { authorizedSession, errorReply, type RouteContext, validatedJsonBody } from './middlewares';
+import {
+  authorizedSession,
+  errorReply,
+  originVerified,
+  type RouteContext,
+  validatedJsonBody,
+} from './middlewares';
 
 type BodyOf<N extends RouteName> = Routes[N] extends { request: infer S extends z.ZodType }
   ? z.output<S>
@@ -48,23 +55,25 @@ export type RouteImplementations = { [N in RouteName]?: RouteImplementation<N> }
 
 /**
  * Builds the Lambda handler of one backend call or resource: for each route it serves, a middy
- * pipeline (session and role, validated body, then the error handler last) around the route's
+ * pipeline (origin secret, session and role, validated body, then the error handler last) around the route's
  * implementation. A resource handler serving several routes dispatches on the route key.
  */
 export function apiHandler(deps: AppDependencies, implementations: RouteImplementations): ApiHandler {
-  let sessions: Promise<SessionService> | undefined;
-  const sessionService = () => {
-    sessions ??= deps.appKeys().then((keys) => new SessionService(deps.table, keys, deps.clock));
-    sessions.catch(() => {
-      sessions = undefined;
-    });
-    return sessions;
+  // Rebuilt when the keys change: the AWS keys are re-read at most every 5 minutes, so a rotated
+  // session key is used without a deployment.
+  let sessions: { keys: AppKeys; service: SessionService } | undefined;
+  const sessionService = async () => {
+    const keys = await deps.appKeys();
+    if (sessions?.keys !== keys)
+      sessions = { keys, service: new SessionService(deps.table, keys, deps.clock) };
+    return sessions.service;
   };
   const pipelines = new Map<string, ApiHandler>();
   for (const [name, implementation] of Object.entries(implementations)) {
     const route: RouteDefinition = ROUTES[name as RouteName];
     const run = implementation as (request: RouteRequest<RouteName>) => Promise<unknown>;
     const pipeline = middy<ApiEvent, ApiResult, Error, RouteContext>()
+      .use(originVerified(deps.originSecret))
       .use(authorizedSession(route, sessionService))
       .use(validatedJsonBody(route))
       .use(errorReply(deps.logger, route))

@@ -3,8 +3,9 @@ import type { MailPorts } from '../domain/mailer';
 import { type FunctionName, type FunctionNeeds, NEEDS, type ServerKeyName } from '../needs';
 import { type AppKeys, parseServerKey } from '../security/app-keys';
 import type { BillingPorts } from './billing-ports';
-import { type AppDependencies, createJsonLogger, relyingPartyOf, systemClock } from './dependencies';
+import { type AppDependencies, relyingPartyOf, systemClock } from './dependencies';
 import { type Environment, KEY_VARIABLES, variable } from './environment';
+import { powertoolsLogger, powertoolsMetrics, tracer } from './powertools';
 
 /**
  * Where a part is not built: `declaredDependencies` refuses an undeclared use before it reaches
@@ -29,25 +30,42 @@ const notBuilt = <T extends object>(what: string): T =>
  */
 export async function awsDependencies(fn: FunctionName, env: Environment): Promise<AppDependencies> {
   const needs: FunctionNeeds = NEEDS[fn];
-  let readSecret: (<T>(arn: string, parse: (value: string) => T) => () => Promise<T>) | undefined;
+  // Secrets go through Powertools Parameters (kept SECRET_MAX_AGE_SECONDS, so a rotated secret is
+  // picked up without a deployment); a failed read is counted and logged by `cachedSecret`.
+  let readSecret:
+    | (<T>(name: string, arn: string, parse: (value: string) => T) => () => Promise<T>)
+    | undefined;
   if (process.env.BUNDLED_NEED_SECRETS ?? true) {
-    const [{ SecretsManagerClient }, { cachedSecret }] = await Promise.all([
+    const [{ SecretsManagerClient }, { SecretsProvider }, { cachedSecret }] = await Promise.all([
       import('@aws-sdk/client-secrets-manager'),
+      import('@aws-lambda-powertools/parameters/secrets'),
       import('./cached-secret'),
     ]);
-    const client = new SecretsManagerClient({});
-    readSecret = (arn, parse) => cachedSecret(client, () => arn, parse);
+    const client = tracer.captureAWSv3Client(new SecretsManagerClient({}));
+    const reading = {
+      provider: new SecretsProvider({ awsSdkV3Client: client }),
+      metrics: powertoolsMetrics,
+      logger: powertoolsLogger,
+    };
+    readSecret = (name, arn, parse) => cachedSecret(reading, name, () => arn, parse);
   }
-  const secret = <T>(arn: string, parse: (value: string) => T) => {
+  const secret = <T>(name: string, arn: string, parse: (value: string) => T) => {
     if (!readSecret) throw new Error('Composition AWS : Secrets Manager non construit');
-    return readSecret(arn, parse);
+    return readSecret(name, arn, parse);
   };
 
   // One secret per declared key, read on the first call that needs keys, then kept.
   const keyNames: readonly ServerKeyName[] = needs.keys ?? [];
   const keyReaders = new Map(
-    keyNames.map((key) => [key, secret(variable(env, KEY_VARIABLES[key]), parseServerKey)] as const),
+    keyNames.map(
+      (key) => [key, secret(`de la clé ${key}`, variable(env, KEY_VARIABLES[key]), parseServerKey)] as const,
+    ),
   );
+  // The same object while no key changed (each reader gives the same value until its secret
+  // does), so what callers build from the keys is rebuilt only after a rotation.
+  let current:
+    | { readonly values: ReadonlyMap<ServerKeyName, Uint8Array>; readonly keys: AppKeys }
+    | undefined;
   const appKeys = async (): Promise<AppKeys> => {
     const values = new Map<ServerKeyName, Uint8Array>();
     await Promise.all(
@@ -55,12 +73,15 @@ export async function awsDependencies(fn: FunctionName, env: Environment): Promi
         values.set(key, await read());
       }),
     );
+    if (current && [...values].every(([key, value]) => current?.values.get(key) === value)) {
+      return current.keys;
+    }
     const get = (key: ServerKeyName) => {
       const value = values.get(key);
       if (!value) throw new Error(`Composition AWS : clé ${key} non lue`);
       return value;
     };
-    return {
+    const keys: AppKeys = {
       get sessionSigningKey() {
         return get('sessionSigning');
       },
@@ -71,6 +92,8 @@ export async function awsDependencies(fn: FunctionName, env: Environment): Promi
         return get('licenseEncryption');
       },
     };
+    current = { values, keys };
+    return keys;
   };
 
   let lawyerSecrets: AppDependencies['lawyerSecrets'] = notBuilt('les secrets des avocats');
@@ -80,7 +103,10 @@ export async function awsDependencies(fn: FunctionName, env: Environment): Promi
       import('../adapters/secrets-manager-store'),
     ]);
     const prefix = variable(env, 'lawyerSecretsPrefix');
-    lawyerSecrets = new SecretsManagerLawyerSecretStore(new SecretsManagerClient({}), () => prefix);
+    lawyerSecrets = new SecretsManagerLawyerSecretStore(
+      tracer.captureAWSv3Client(new SecretsManagerClient({})),
+      () => prefix,
+    );
   }
 
   let webhookQueue: AppDependencies['webhookQueue'] = notBuilt('la file des webhooks');
@@ -93,7 +119,7 @@ export async function awsDependencies(fn: FunctionName, env: Environment): Promi
     const deadLetterQueueUrl =
       needs.webhookQueue === 'redrive' ? variable(env, 'webhookDeadLetterQueueUrl') : undefined;
     webhookQueue = createSqsDispatchQueue({
-      client: new SQSClient({}),
+      client: tracer.captureAWSv3Client(new SQSClient({})),
       queueUrl: () => queueUrl,
       deadLetterQueueUrl: () => {
         if (!deadLetterQueueUrl) throw new Error('Composition AWS : file des échecs non déclarée');
@@ -107,7 +133,11 @@ export async function awsDependencies(fn: FunctionName, env: Environment): Promi
   );
   if (needs.webhookSigning) {
     const { webhookSecretOf } = await import('./scheduling-ports');
-    webhookSigningSecret = secret(variable(env, 'webhookSecretArn'), webhookSecretOf);
+    webhookSigningSecret = secret(
+      'de signature des webhooks',
+      variable(env, 'webhookSecretArn'),
+      webhookSecretOf,
+    );
   }
 
   let mail: MailPorts | undefined;
@@ -119,7 +149,11 @@ export async function awsDependencies(fn: FunctionName, env: Environment): Promi
     ]);
     const from = variable(env, 'mailFrom');
     const site = publicOriginOf(variable(env, 'publicBaseUrl'));
-    mail = { mailer: new SesMailer(new SESv2Client({}), () => from), sender: from, publicUrl: () => site };
+    mail = {
+      mailer: new SesMailer(tracer.captureAWSv3Client(new SESv2Client({})), () => from, powertoolsMetrics),
+      sender: from,
+      publicUrl: () => site,
+    };
   }
 
   let billing: BillingPorts | undefined;
@@ -129,28 +163,36 @@ export async function awsDependencies(fn: FunctionName, env: Environment): Promi
       import('./billing-ports'),
     ]);
     const apiKey = secret(
+      'de la clé API Stripe',
       variable(env, 'stripeSecretKeyArn'),
       stripeKeyOf(['sk_live_', 'sk_test_', 'rk_live_', 'rk_test_'], 'une clé secrète sk_…'),
     );
     const webhookSecret =
       needs.payments === 'webhook'
         ? secret(
+            'de signature du webhook Stripe',
             variable(env, 'stripeWebhookSecretArn'),
             stripeKeyOf(['whsec_'], 'un secret de signature whsec_…'),
           )
         : async () => undefined;
     const publicUrl = publicOriginOf(variable(env, 'publicBaseUrl'));
     const mailer: BillingPorts['mailer'] = mail?.mailer ?? notBuilt("l'envoi d'e-mails");
-    let payments: Promise<InstanceType<typeof StripePayments>> | undefined;
+    // The secrets are read again at most every 5 minutes; a new key builds a new Stripe client, so
+    // a rolled key is picked up without a deployment.
+    let current:
+      | { key: string; signingSecret: string | undefined; payments: InstanceType<typeof StripePayments> }
+      | undefined;
     billing = {
-      payments: () => {
-        payments ??= Promise.all([apiKey(), webhookSecret()]).then(
-          ([key, signingSecret]) => new StripePayments({ apiKey: key, webhookSecret: signingSecret }),
-        );
-        payments.catch(() => {
-          payments = undefined;
-        });
-        return payments;
+      payments: async () => {
+        const [key, signingSecret] = await Promise.all([apiKey(), webhookSecret()]);
+        if (current?.key !== key || current.signingSecret !== signingSecret) {
+          current = {
+            key,
+            signingSecret,
+            payments: new StripePayments({ apiKey: key, webhookSecret: signingSecret }),
+          };
+        }
+        return current.payments;
       },
       mailer,
       publicUrl: () => publicUrl,
@@ -158,13 +200,20 @@ export async function awsDependencies(fn: FunctionName, env: Environment): Promi
   }
 
   return {
-    table: needs.table ? createTable(variable(env, 'tableName')) : notBuilt('la table'),
+    table: needs.table ? tracedTable(createTable(variable(env, 'tableName'))) : notBuilt('la table'),
     appKeys,
     ...(needs.originSecret
-      ? { originSecret: secret(variable(env, 'originVerifySecretArn'), (value) => value) }
+      ? {
+          originSecret: secret(
+            'd’origine CloudFront',
+            variable(env, 'originVerifySecretArn'),
+            (value) => value,
+          ),
+        }
       : {}),
     clock: systemClock,
-    logger: createJsonLogger(fn),
+    logger: powertoolsLogger,
+    metrics: powertoolsMetrics,
     lawyerSecrets,
     webhookQueue,
     webhookSigningSecret,
@@ -177,4 +226,10 @@ export async function awsDependencies(fn: FunctionName, env: Environment): Promi
     ...(billing ? { billing } : {}),
     ...(mail ? { mail } : {}),
   };
+}
+
+/** The table with its DynamoDB calls traced (subsegments of the function's X-Ray trace). */
+function tracedTable<T extends { doc: Parameters<typeof tracer.captureAWSv3Client>[0] }>(table: T): T {
+  tracer.captureAWSv3Client(table.doc);
+  return table;
 }

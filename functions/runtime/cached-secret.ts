@@ -1,26 +1,92 @@
-import { GetSecretValueCommand, type SecretsManagerClient } from '@aws-sdk/client-secrets-manager';
+import type { SecretsProvider } from '@aws-lambda-powertools/parameters/secrets';
+
+import { METRIC, type Metrics } from '../domain/metrics';
+import type { Logger } from './dependencies';
 
 /**
- * A Secrets Manager value read once per execution environment, on first use, and parsed. A failed
- * read is retried on the next call rather than cached for the container's life.
+ * How long a secret's value is kept before Secrets Manager is asked again: a rotated secret (a
+ * new Stripe key, a new webhook signing secret, a new session key) is in use within 5 minutes,
+ * without a deployment, while a busy function still reads it about once per 5 minutes.
+ */
+export const SECRET_MAX_AGE_SECONDS = 300;
+
+/** A secret the function needs could not be read, is empty, or holds no usable value. */
+export class SecretUnavailableError extends Error {
+  override readonly name = 'SecretUnavailableError';
+}
+
+/** Where the secrets are read, and what a failure to read one is reported to. */
+export interface SecretReading {
+  /** Powertools Parameters' Secrets Manager provider: it keeps each value `maxAge` seconds. */
+  readonly provider: Pick<SecretsProvider, 'get'>;
+  readonly metrics: Metrics;
+  readonly logger: Logger;
+}
+
+/**
+ * A Secrets Manager value read on first use, kept `SECRET_MAX_AGE_SECONDS` (Powertools
+ * Parameters' cache), and parsed. Callers at the same moment share one read; the parsed value is
+ * the same object while the stored value does not change, so callers may keep what they build
+ * from it until it does.
  *
+ * A failure — Secrets Manager unreachable or refusing, the secret empty (the Stripe secrets are
+ * created empty) or unusable — is counted (`SecretUnavailable`, alarmed), logged with the secret's
+ * name and the error's name only, and thrown as a `SecretUnavailableError` with a French message;
+ * the next call tries again.
+ *
+ * @param name what the secret is, for the logs and the message (`clé API Stripe`)
  * @param secretId the secret's ARN, looked up on first use (only the functions that read a secret
  *   have its environment variable)
  */
 export function cachedSecret<T>(
-  secrets: SecretsManagerClient,
+  reading: SecretReading,
+  name: string,
   secretId: () => string,
   parse: (value: string) => T,
 ): () => Promise<T> {
-  let value: Promise<T> | undefined;
+  let pending: Promise<T> | undefined;
+  let last: { readonly raw: string; readonly parsed: T } | undefined;
+
+  const fail = (message: string, cause?: unknown): SecretUnavailableError => {
+    const root = cause instanceof Error && cause.cause instanceof Error ? cause.cause : cause;
+    reading.metrics.count(METRIC.secretUnavailable);
+    reading.logger.error('Secret indisponible', {
+      secret: name,
+      errorName: root instanceof Error ? root.name : undefined,
+    });
+    return new SecretUnavailableError(message, { cause });
+  };
+
+  const read = async (): Promise<T> => {
+    let raw: unknown;
+    try {
+      raw = await reading.provider.get(secretId(), { maxAge: SECRET_MAX_AGE_SECONDS });
+    } catch (error) {
+      const root = error instanceof Error && error.cause instanceof Error ? error.cause : error;
+      throw fail(
+        `Secret ${name} illisible (${root instanceof Error ? root.name : 'erreur inconnue'})`,
+        error,
+      );
+    }
+    if (typeof raw !== 'string' || raw.trim() === '') {
+      throw fail(`Secret ${name} vide : sa valeur reste à renseigner (docs/operations.md)`);
+    }
+    if (last?.raw === raw) return last.parsed;
+    let parsed: T;
+    try {
+      parsed = parse(raw);
+    } catch (error) {
+      // The parser's message names what was expected, never the value.
+      throw fail(error instanceof Error ? error.message : `Secret ${name} invalide`, error);
+    }
+    last = { raw, parsed };
+    return parsed;
+  };
+
   return () => {
-    value ??= secrets.send(new GetSecretValueCommand({ SecretId: secretId() })).then(({ SecretString }) => {
-      if (!SecretString) throw new Error('Secret vide');
-      return parse(SecretString);
+    pending ??= read().finally(() => {
+      pending = undefined;
     });
-    value.catch(() => {
-      value = undefined;
-    });
-    return value;
+    return pending;
   };
 }

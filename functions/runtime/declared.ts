@@ -140,6 +140,7 @@ export function declaredDependencies(fn: FunctionName, deps: AppDependencies): A
     ...(needs.originSecret && deps.originSecret ? { originSecret: deps.originSecret } : {}),
     clock: deps.clock,
     logger: deps.logger,
+    metrics: deps.metrics,
     lawyerSecrets: needs.lawyerSecrets ? deps.lawyerSecrets : refusingSecretStore(fn),
     webhookQueue: declaredQueue(fn, needs, deps.webhookQueue),
     webhookSigningSecret: needs.webhookSigning

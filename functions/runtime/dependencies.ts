@@ -1,6 +1,7 @@
 import type { LawyerSecrets } from '../../shared/schemas/lawyer';
 import type { Table } from '../data/table';
 import type { MailPorts } from '../domain/mailer';
+import type { Metrics } from '../domain/metrics';
 import type { AppKeys } from '../security/app-keys';
 import type { BillingPorts } from './billing-ports';
 import type { SchedulingPorts } from './scheduling-ports';
@@ -16,28 +17,14 @@ export const systemClock: Clock = {
   sleep: (milliseconds) => new Promise((resolve) => setTimeout(resolve, milliseconds)),
 };
 
-/** Structured logs. Callers pass facts, never a body, a header, a key or a token. */
+/**
+ * Structured logs (Powertools' Logger in Lambda and locally: `runtime/powertools.ts`). Callers pass
+ * facts, never a body, a header, a key or a token.
+ */
 export interface Logger {
   info(message: string, facts?: Record<string, unknown>): void;
   warn(message: string, facts?: Record<string, unknown>): void;
   error(message: string, facts?: Record<string, unknown>): void;
-}
-
-/** One JSON line per entry on stdout/stderr, as CloudWatch Logs likes them. */
-export function createJsonLogger(
-  service: string,
-  write = (line: string, level: string) => {
-    (level === 'error' ? console.error : console.log)(line);
-  },
-): Logger {
-  const log =
-    (level: string) =>
-    (message: string, facts: Record<string, unknown> = {}) =>
-      write(
-        JSON.stringify({ level, service, message, ...facts, timestamp: new Date().toISOString() }),
-        level,
-      );
-  return { info: log('info'), warn: log('warn'), error: log('error') };
 }
 
 /**
@@ -93,6 +80,8 @@ export interface AppDependencies extends SchedulingPorts {
   readonly originSecret?: () => Promise<string>;
   readonly clock: Clock;
   readonly logger: Logger;
+  /** Business and failure metrics (`functions/domain/metrics.ts`): EMF in Lambda, memory elsewhere. */
+  readonly metrics: Metrics;
   readonly lawyerSecrets: LawyerSecretStore;
   readonly secondFactor: SecondFactorSettings;
   /**

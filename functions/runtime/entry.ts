@@ -1,3 +1,4 @@
+import type { Context } from 'aws-lambda';
 import type { FunctionName } from '../needs';
 import { NEEDS } from '../needs';
 import { declaredDependencies } from './declared';
@@ -30,8 +31,14 @@ export function lambdaEntry<E, R, C>(
 ): LambdaHandler<E, R, C> {
   let handler: Promise<LambdaHandler<E, R, C>> | undefined;
   const build = (environment: Environment) => {
-    handler = import('./aws').then(async ({ awsDependencies }) =>
-      create(await awsDependencies(name, environment)),
+    // Each invocation is observed by Powertools: request id and cold start on the logs, metrics
+    // flushed at its end.
+    handler = Promise.all([import('./aws'), import('./powertools')]).then(
+      async ([{ awsDependencies }, { observeInvocation }]) => {
+        const run = create(await awsDependencies(name, environment));
+        return (event: E, context: C) =>
+          observeInvocation(context as Context | undefined, () => run(event, context));
+      },
     );
     // Awaited by the first invocation, which reports the failure; not an unhandled rejection.
     handler.catch(() => undefined);

@@ -34,6 +34,16 @@ export const ENVIRONMENT = {
 
 export type EnvironmentKey = keyof typeof ENVIRONMENT;
 
+/**
+ * Powertools' settings, the same for every function whatever its needs (set by
+ * `lib/constructs/app-function.ts`, read by Powertools itself, never by our code).
+ */
+export const POWERTOOLS_VARIABLES = {
+  serviceName: 'POWERTOOLS_SERVICE_NAME',
+  metricsNamespace: 'POWERTOOLS_METRICS_NAMESPACE',
+  logLevel: 'POWERTOOLS_LOG_LEVEL',
+} as const;
+
 /** The variable of each server key's secret. */
 export const KEY_VARIABLES = {
   sessionSigning: 'sessionSigningKeyArn',

@@ -1,5 +1,7 @@
+import { ArnFormat, Stack } from 'aws-cdk-lib';
 import type * as cloudwatch from 'aws-cdk-lib/aws-cloudwatch';
 import * as cloudwatchActions from 'aws-cdk-lib/aws-cloudwatch-actions';
+import * as iam from 'aws-cdk-lib/aws-iam';
 import * as sns from 'aws-cdk-lib/aws-sns';
 import * as subscriptions from 'aws-cdk-lib/aws-sns-subscriptions';
 import { NagSuppressions } from 'cdk-nag';
@@ -17,8 +19,13 @@ export interface AlarmTopicProps {
 const EMAIL = /^[^\s@]+@[^\s@]+\.[^\s@]+$/;
 
 /**
- * Where the stack's alarms go: one SNS topic (TLS only), optionally with an e-mail subscription.
- * An alarm nobody hears is a failure kept silently, which the dead-letter queues exist to avoid.
+ * Where the stack's alarms go: one SNS topic, optionally with an e-mail subscription (required in
+ * prod by the stage settings). An alarm nobody hears is a failure kept silently.
+ *
+ * Its resource policy is written whole, and replaces SNS's default one (which let the account
+ * publish): it denies any request not made over TLS, and allows CloudWatch to publish for this
+ * account's alarms only (`aws:SourceAccount`, `aws:SourceArn`), the confused-deputy conditions AWS
+ * documents for service principals.
  */
 export class AlarmTopic extends Construct {
   readonly topic: sns.Topic;
@@ -32,6 +39,26 @@ export class AlarmTopic extends Construct {
       displayName: 'Alertes de l’assistant juridique',
       enforceSSL: true,
     });
+    const stack = Stack.of(this);
+    this.topic.addToResourcePolicy(
+      new iam.PolicyStatement({
+        sid: 'CloudWatchAlarmsPublish',
+        principals: [new iam.ServicePrincipal('cloudwatch.amazonaws.com')],
+        actions: ['sns:Publish'],
+        resources: [this.topic.topicArn],
+        conditions: {
+          StringEquals: { 'aws:SourceAccount': stack.account },
+          ArnLike: {
+            'aws:SourceArn': stack.formatArn({
+              service: 'cloudwatch',
+              resource: 'alarm',
+              resourceName: '*',
+              arnFormat: ArnFormat.COLON_RESOURCE_NAME,
+            }),
+          },
+        },
+      }),
+    );
     NagSuppressions.addResourceSuppressions(this.topic, [
       {
         id: 'AwsSolutions-SNS2',
@@ -54,7 +81,7 @@ export class AlarmTopic extends Construct {
   }
 
   /** Sends each alarm to the topic when it goes off. */
-  notify(...alarms: readonly cloudwatch.Alarm[]): void {
+  notify(...alarms: readonly cloudwatch.AlarmBase[]): void {
     const action = new cloudwatchActions.SnsAction(this.topic);
     for (const alarm of alarms) alarm.addAlarmAction(action);
   }

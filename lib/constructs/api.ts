@@ -1,4 +1,4 @@
-import { Duration } from 'aws-cdk-lib';
+import { Duration, RemovalPolicy } from 'aws-cdk-lib';
 import * as apigateway from 'aws-cdk-lib/aws-apigateway';
 import * as apigwv2 from 'aws-cdk-lib/aws-apigatewayv2';
 import { HttpLambdaIntegration } from 'aws-cdk-lib/aws-apigatewayv2-integrations';
@@ -7,16 +7,32 @@ import { NagSuppressions } from 'cdk-nag';
 import { Construct } from 'constructs';
 
 import { type FunctionNeeds, NEEDS } from '../../functions/needs';
-import { type HandlerName, handlerNames, ROUTES } from '../../shared/routes';
+import { type HandlerName, handlerNames, ROUTES, type RouteDefinition, routeKey } from '../../shared/routes';
+import type { Throttle } from '../settings';
 import { AppFunction } from './app-function';
 import { repositoryPath } from './repository';
 
 export interface ApiProps {
   /**
-   * Stage-wide throttling, before any Lambda runs.
+   * Throttling before any Lambda runs, applied to each route that has none of its own.
    * @default { rateLimit: 50, burstLimit: 100 }
    */
-  readonly throttle?: apigwv2.ThrottleSettings;
+  readonly throttle?: Throttle;
+  /**
+   * Routes with a throttle of their own, by route key (`POST /api/verify-license`).
+   * @default - none
+   */
+  readonly routeThrottles?: Readonly<Record<string, Throttle>>;
+  /**
+   * How long the access logs are kept.
+   * @default logs.RetentionDays.ONE_MONTH
+   */
+  readonly accessLogRetention?: logs.RetentionDays;
+  /**
+   * What happens to the access logs when the stack is deleted.
+   * @default RemovalPolicy.RETAIN
+   */
+  readonly removalPolicy?: RemovalPolicy;
 }
 
 /** Fields of the JSON access log (HTTP API `$context` variables); no header, body or token. */
@@ -36,7 +52,9 @@ const ACCESS_LOG_FORMAT = JSON.stringify({
 /**
  * The HTTP API: one Lambda function per handler of the route table, one route per entry. The
  * stack grants each function what `functions/needs.ts` declares for it. Served to browsers
- * through CloudFront under `/api/*` (same origin, so no CORS).
+ * through CloudFront under `/api/*` (same origin, so no CORS), and only through it: every
+ * function reads the origin secret CloudFront adds (a need every API function has), and refuses a
+ * request without it (the execute-api address stays reachable, but answers nothing but 403).
  */
 export class Api extends Construct {
   readonly httpApi: apigwv2.HttpApi;
@@ -46,15 +64,19 @@ export class Api extends Construct {
   constructor(scope: Construct, id: string, props: ApiProps = {}) {
     super(scope, id);
     const throttle = props.throttle ?? { rateLimit: 50, burstLimit: 100 };
+    const routeThrottles = props.routeThrottles ?? {};
     const handlers = handlerNames();
-    validate(throttle);
+    validate(throttle, routeThrottles);
 
     this.httpApi = new apigwv2.HttpApi(this, 'HttpApi', {
       description: 'API de l’assistant juridique (servie sous /api/* par CloudFront)',
       createDefaultStage: false,
     });
-    const accessLogs = new logs.LogGroup(this, 'AccessLogs', { retention: logs.RetentionDays.ONE_MONTH });
-    new apigwv2.HttpStage(this, 'DefaultStage', {
+    const accessLogs = new logs.LogGroup(this, 'AccessLogs', {
+      retention: props.accessLogRetention ?? logs.RetentionDays.ONE_MONTH,
+      removalPolicy: props.removalPolicy ?? RemovalPolicy.RETAIN,
+    });
+    const stage = new apigwv2.HttpStage(this, 'DefaultStage', {
       httpApi: this.httpApi,
       autoDeploy: true,
       throttle,
@@ -85,7 +107,8 @@ export class Api extends Construct {
       integrations.set(name, new HttpLambdaIntegration(`${name}Integration`, fn));
     }
 
-    for (const [routeName, route] of Object.entries(ROUTES)) {
+    const routes: apigwv2.HttpRoute[] = [];
+    for (const [routeName, route] of Object.entries(ROUTES as Readonly<Record<string, RouteDefinition>>)) {
       const httpRoute = new apigwv2.HttpRoute(this, routeName, {
         httpApi: this.httpApi,
         routeKey: apigwv2.HttpRouteKey.with(route.path, apigwv2.HttpMethod[route.method]),
@@ -104,7 +127,25 @@ export class Api extends Construct {
                 `("${route.access}") before any work, as the route table declares.`,
         },
       ]);
+      routes.push(httpRoute);
     }
+
+    // Route-level throttles (the L2 stage has only the default one). A route's settings can only
+    // be written once the route exists.
+    const cfnStage = stage.node.defaultChild as apigwv2.CfnStage;
+    cfnStage.routeSettings = Object.fromEntries(
+      Object.entries(routeThrottles).map(([key, limit]) => [
+        key,
+        // A JSON property: CloudFormation's own (Pascal-case) names.
+        { ThrottlingRateLimit: limit.rateLimit, ThrottlingBurstLimit: limit.burstLimit },
+      ]),
+    );
+    for (const route of routes) stage.node.addDependency(route);
+  }
+
+  /** Every function of the API, for the alarms. */
+  get allFunctions(): readonly AppFunction[] {
+    return [...this.functions.values()];
   }
 
   /** The API's own endpoint (`https://<id>.execute-api.<region>.amazonaws.com`). */
@@ -113,8 +154,14 @@ export class Api extends Construct {
   }
 }
 
-function validate(throttle: apigwv2.ThrottleSettings): void {
-  if (!((throttle.rateLimit ?? 0) > 0 && (throttle.burstLimit ?? 0) > 0)) {
-    throw new Error('Api: throttle needs a positive rateLimit and burstLimit');
+function validate(throttle: Throttle, routeThrottles: Readonly<Record<string, Throttle>>): void {
+  const problems: string[] = [];
+  const positive = (limit: Throttle) => limit.rateLimit > 0 && limit.burstLimit > 0;
+  if (!positive(throttle)) problems.push('throttle needs a positive rateLimit and burstLimit');
+  const keys = new Set(Object.values(ROUTES as Readonly<Record<string, RouteDefinition>>).map(routeKey));
+  for (const [key, limit] of Object.entries(routeThrottles)) {
+    if (!keys.has(key)) problems.push(`routeThrottles names no route of the table: "${key}"`);
+    if (!positive(limit)) problems.push(`the throttle of ${key} needs a positive rateLimit and burstLimit`);
   }
+  if (problems.length > 0) throw new Error(`Api: ${problems.join('; ')}`);
 }

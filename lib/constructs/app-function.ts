@@ -1,16 +1,22 @@
 import { existsSync } from 'node:fs';
 import { extname, isAbsolute } from 'node:path';
 
-import { Duration } from 'aws-cdk-lib';
+import { Duration, RemovalPolicy, Stack } from 'aws-cdk-lib';
 import * as iam from 'aws-cdk-lib/aws-iam';
 import * as lambda from 'aws-cdk-lib/aws-lambda';
+import * as destinations from 'aws-cdk-lib/aws-lambda-destinations';
 import { NodejsFunction, OutputFormat } from 'aws-cdk-lib/aws-lambda-nodejs';
 import * as logs from 'aws-cdk-lib/aws-logs';
+import type * as sqs from 'aws-cdk-lib/aws-sqs';
+import * as ssm from 'aws-cdk-lib/aws-ssm';
 import { NagSuppressions } from 'cdk-nag';
 import type { Construct } from 'constructs';
 
-import type { FunctionName } from '../../functions/needs';
-import { bundleSettingsOf } from './bundling';
+import { METRICS_SERVICE } from '../../functions/domain/metrics';
+import { type FunctionName, NEEDS } from '../../functions/needs';
+import { POWERTOOLS_VARIABLES } from '../../functions/runtime/environment';
+import { stageSettingsOf } from '../settings';
+import { bundleSettingsOf, POWERTOOLS_LAYER_PARAMETER } from './bundling';
 import { REPOSITORY_ROOT, repositoryPath } from './repository';
 
 export interface AppFunctionProps {
@@ -35,17 +41,29 @@ export interface AppFunctionProps {
   readonly memorySize?: number;
   /**
    * How long the function's logs are kept.
-   * @default logs.RetentionDays.ONE_MONTH
+   * @default the stage's log retention, else logs.RetentionDays.ONE_MONTH
    */
   readonly logRetention?: logs.RetentionDays;
+  /**
+   * For a function invoked asynchronously (by EventBridge Scheduler): the on-failure destination
+   * where Lambda puts an event whose every attempt threw, after `retryAttempts` retries, with the
+   * error, so that a failing run is kept rather than dropped.
+   * @default - none (a function called synchronously or by an event source mapping)
+   */
+  readonly asyncFailures?: {
+    readonly queue: sqs.IQueue;
+    readonly retryAttempts: number;
+    readonly maxEventAge: Duration;
+  };
 }
 
 /**
  * Our one way to build a Lambda function: `NodejsFunction` bundled locally by esbuild (no Docker)
- * with the settings of `bundling.ts` (minified ESM, the AWS SDK from the runtime, no source map,
- * only the declared adapters), Node.js 22 on arm64, X-Ray tracing, its own log group with a
+ * with the settings of `bundling.ts` (minified ESM, the AWS SDK from the runtime, Powertools from
+ * its official layer, no source map, only the declared adapters), Node.js 22 on arm64, X-Ray tracing, its own log group with a
  * retention, and its own role that may only write to that log group until the stack grants what
- * the function declares (`function-needs.ts`). Its environment is set by those grants alone.
+ * the function declares (`function-needs.ts`). Its environment is set by those grants alone, plus
+ * the POWERTOOLS_* settings every function shares.
  */
 export class AppFunction extends NodejsFunction {
   constructor(scope: Construct, id: string, props: AppFunctionProps) {
@@ -56,8 +74,10 @@ export class AppFunction extends NodejsFunction {
     // The role and the log group are created beside the function (constructor arguments), so
     // the role gets no AWSLambdaBasicExecutionRole managed policy: it may write to this log
     // group only, not create log groups anywhere.
+    const stage = stageSettingsOf(scope);
     const logGroup = new logs.LogGroup(scope, `${id}Logs`, {
-      retention: props.logRetention ?? logs.RetentionDays.ONE_MONTH,
+      retention: props.logRetention ?? stage?.logRetention ?? logs.RetentionDays.ONE_MONTH,
+      removalPolicy: stage?.removalPolicy ?? RemovalPolicy.RETAIN,
     });
     const role = new iam.Role(scope, `${id}Role`, {
       assumedBy: new iam.ServicePrincipal('lambda.amazonaws.com'),
@@ -76,8 +96,27 @@ export class AppFunction extends NodejsFunction {
       role,
       logGroup,
       tracing: lambda.Tracing.ACTIVE,
+      // Powertools (and the X-Ray SDK its Tracer uses) from the official layer; the bundle leaves
+      // `@aws-lambda-powertools/*` out (bundling.ts).
+      layers: [powertoolsLayerOf(scope)],
+      // Powertools writes one JSON object per line; in Lambda's JSON format they stay as they are
+      // (no text prefix), and Lambda's own lines (START, REPORT) are JSON too.
+      loggingFormat: lambda.LoggingFormat.JSON,
       projectRoot: REPOSITORY_ROOT,
       depsLockFilePath: repositoryPath('package-lock.json'),
+      environment: {
+        // Powertools: one metrics namespace per stack, so two stages in one account never mix.
+        [POWERTOOLS_VARIABLES.serviceName]: METRICS_SERVICE,
+        [POWERTOOLS_VARIABLES.metricsNamespace]: Stack.of(scope).stackName,
+        [POWERTOOLS_VARIABLES.logLevel]: stage?.logLevel ?? 'INFO',
+      },
+      ...(props.asyncFailures
+        ? {
+            onFailure: new destinations.SqsDestination(props.asyncFailures.queue),
+            retryAttempts: props.asyncFailures.retryAttempts,
+            maxEventAge: props.asyncFailures.maxEventAge,
+          }
+        : {}),
       bundling: {
         format: OutputFormat.ESM,
         target: settings.target,
@@ -102,6 +141,16 @@ export class AppFunction extends NodejsFunction {
         reason: 'Pinned to nodejs22.x on purpose, see AwsSolutions-L1.',
       },
     ]);
+    if (props.asyncFailures) {
+      NagSuppressions.addResourceSuppressions(this, [
+        {
+          id: 'Serverless-LambdaDLQ',
+          reason:
+            'Its asynchronous failures go to an on-failure destination (asyncFailures), which keeps ' +
+            'the error with the event; a dead-letter queue as well would keep each failure twice.',
+        },
+      ]);
+    }
     NagSuppressions.addResourceSuppressions(
       role,
       [
@@ -118,6 +167,22 @@ export class AppFunction extends NodejsFunction {
   }
 }
 
+/**
+ * The official Powertools layer of the installed version, one per stack: its ARN is read at
+ * deployment from the public SSM parameter AWS publishes for the release in the stack's region.
+ */
+function powertoolsLayerOf(scope: Construct): lambda.ILayerVersion {
+  const stack = Stack.of(scope);
+  const id = 'PowertoolsLayer';
+  const existing = stack.node.tryFindChild(id) as lambda.ILayerVersion | undefined;
+  if (existing) return existing;
+  return lambda.LayerVersion.fromLayerVersionArn(
+    stack,
+    id,
+    ssm.StringParameter.valueForStringParameter(stack, POWERTOOLS_LAYER_PARAMETER),
+  );
+}
+
 function validate(id: string, props: AppFunctionProps, timeout: Duration, memorySize: number): void {
   const problems: string[] = [];
   if (!isAbsolute(props.entry) || extname(props.entry) !== '.ts') {
@@ -129,6 +194,16 @@ function validate(id: string, props: AppFunctionProps, timeout: Duration, memory
   if (seconds < 1 || seconds > 900) problems.push(`timeout must be 1 to 900 seconds (got ${seconds})`);
   if (!Number.isInteger(memorySize) || memorySize < 128 || memorySize > 10_240) {
     problems.push(`memorySize must be an integer from 128 to 10240 MB (got ${memorySize})`);
+  }
+  // The on-failure destination is a grant (Lambda sends with the function's role): only a
+  // function that declares it in functions/needs.ts may have one, and it must have one then.
+  const declared = props.needs !== undefined && NEEDS[props.needs].asyncFailures === true;
+  if (declared !== (props.asyncFailures !== undefined)) {
+    problems.push(
+      declared
+        ? `needs "${props.needs}" declares asyncFailures: give it an asyncFailures queue`
+        : 'asyncFailures is given but functions/needs.ts does not declare it for this function',
+    );
   }
   if (problems.length > 0) throw new Error(`AppFunction ${id}: ${problems.join('; ')}`);
 }

@@ -44,22 +44,42 @@ const NOT_ROTATED =
  * keys are never rewritten. Nothing secret is in the template or the custom resource's reply.
  *
  * Never change the secrets' generation settings: CloudFormation would generate new values and the
- * custom resource would then write new keys. For the same reason they are retained when the stack
- * is deleted, like the table.
+ * custom resource would then write new keys, signing everyone out and invalidating every licence
+ * key. For the same reason they are retained when the stack is deleted (unless the stage says
+ * otherwise), like the table, and prod keeps a replica of each in a second region.
  */
+export interface AppKeysProps {
+  /**
+   * What happens to the secrets when the stack is deleted.
+   * @default RemovalPolicy.RETAIN (losing the keys makes every licence key unreadable)
+   */
+  readonly removalPolicy?: RemovalPolicy;
+  /**
+   * A second region where Secrets Manager keeps a read-only replica of each key secret, kept in sync
+   * with every change: the keys survive the loss of the main region's secret (it can be promoted
+   * to a standalone secret there; docs/operations.md, "Recovering the server keys").
+   * @default - no replica
+   */
+  readonly replicaRegion?: string;
+}
+
 export class AppKeys extends Construct {
   /** The combined secret of deployments made before the split: the migration's source only. */
   readonly legacySecret: secretsmanager.Secret;
   readonly secrets: Readonly<Record<ServerKeyName, secretsmanager.Secret>>;
   private readonly keys: CustomResource;
 
-  constructor(scope: Construct, id: string) {
+  constructor(scope: Construct, id: string, props: AppKeysProps = {}) {
     super(scope, id);
+    const retention = {
+      removalPolicy: props.removalPolicy ?? RemovalPolicy.RETAIN,
+      ...(props.replicaRegion ? { replicaRegions: [{ region: props.replicaRegion }] } : {}),
+    };
     // Same construct id as before the split, so an existing deployment keeps (and migrates) it.
     this.legacySecret = new secretsmanager.Secret(this, 'Secret', {
       description:
         'Ancien secret des clés du serveur (les trois clés ensemble) : source de la migration vers un secret par clé',
-      removalPolicy: RemovalPolicy.RETAIN,
+      ...retention,
     });
     const secrets = {} as Record<ServerKeyName, secretsmanager.Secret>;
     for (const [name, { id: secretId, description }] of Object.entries(KEY_SECRETS) as [
@@ -68,7 +88,7 @@ export class AppKeys extends Construct {
     ][]) {
       secrets[name] = new secretsmanager.Secret(this, secretId, {
         description,
-        removalPolicy: RemovalPolicy.RETAIN,
+        ...retention,
       });
     }
     this.secrets = secrets;

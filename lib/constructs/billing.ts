@@ -1,4 +1,4 @@
-import { CfnParameter, Fn, RemovalPolicy, Stack, Token } from 'aws-cdk-lib';
+import { RemovalPolicy, Stack } from 'aws-cdk-lib';
 import * as iam from 'aws-cdk-lib/aws-iam';
 import type * as lambda from 'aws-cdk-lib/aws-lambda';
 import * as secretsmanager from 'aws-cdk-lib/aws-secretsmanager';
@@ -11,14 +11,18 @@ import { ENVIRONMENT } from '../../functions/runtime/environment';
 export interface BillingProps {
   /**
    * The sender of the billing e-mails, a bare address (`licences@cabinet.example`) of an SES
-   * identity verified in the stack's region. From the `mailFrom` context value when given
-   * (`cdk deploy -c mailFrom=…`), otherwise the deployment parameter `MailFrom`.
-   * @default the `MailFrom` CloudFormation parameter
+   * identity verified in the stack's region: the `mailFrom` context value (`-c mailFrom=…`),
+   * checked at synthesis, so a deployment never stops on a missing parameter.
    */
-  readonly mailFrom?: string;
+  readonly mailFrom: string;
+  /**
+   * What happens to the two Stripe secrets when the stack is deleted.
+   * @default RemovalPolicy.RETAIN (their values are set by hand)
+   */
+  readonly removalPolicy?: RemovalPolicy;
 }
 
-const EMAIL_PATTERN = '^[^\\s@<>]+@[^\\s@<>]+\\.[^\\s@<>]+$';
+const EMAIL = /^[^\s@<>]+@[^\s@<>]+\.[^\s@<>]+$/;
 
 /**
  * Billing's AWS resources and grants (issue #5):
@@ -33,11 +37,11 @@ const EMAIL_PATTERN = '^[^\\s@<>]+@[^\\s@<>]+\\.[^\\s@<>]+$';
 export class Billing extends Construct {
   readonly stripeSecretKey: secretsmanager.Secret;
   readonly stripeWebhookSecret: secretsmanager.Secret;
-  /** The sender address (a token when it is the deployment parameter). */
+  /** The sender address. */
   readonly mailFrom: string;
   private readonly identityArns: string[];
 
-  constructor(scope: Construct, id: string, props: BillingProps = {}) {
+  constructor(scope: Construct, id: string, props: BillingProps) {
     super(scope, id);
     validate(props);
     const stack = Stack.of(this);
@@ -46,24 +50,17 @@ export class Billing extends Construct {
       this,
       'StripeSecretKey',
       'Clé secrète de l’API Stripe (sk_live_… ou sk_test_…)',
+      props.removalPolicy,
     );
     this.stripeWebhookSecret = emptySecret(
       this,
       'StripeWebhookSecret',
       'Secret de signature du point de terminaison webhook Stripe (whsec_…)',
+      props.removalPolicy,
     );
 
-    this.mailFrom =
-      props.mailFrom ??
-      new CfnParameter(stack, 'MailFrom', {
-        type: 'String',
-        description: "Adresse d'expédition des e-mails de facturation (identité SES vérifiée de la région)",
-        allowedPattern: EMAIL_PATTERN,
-        constraintDescription: 'une adresse e-mail, sans nom affiché',
-      }).valueAsString;
-    const domain = Token.isUnresolved(this.mailFrom)
-      ? Fn.select(1, Fn.split('@', this.mailFrom))
-      : (this.mailFrom.split('@')[1] as string);
+    this.mailFrom = props.mailFrom;
+    const domain = this.mailFrom.split('@')[1] as string;
     const identityArn = (identity: string) =>
       stack.formatArn({ service: 'ses', resource: 'identity', resourceName: identity });
     // SES authorises a send against the identity it uses: the address if it is verified itself,
@@ -112,11 +109,16 @@ function grantGetSecretValue(fn: lambda.Function, secret: secretsmanager.Secret)
 }
 
 /** A secret with no value at all: CloudFormation creates it, ops put the value. */
-function emptySecret(scope: Construct, id: string, description: string): secretsmanager.Secret {
+function emptySecret(
+  scope: Construct,
+  id: string,
+  description: string,
+  removalPolicy = RemovalPolicy.RETAIN,
+): secretsmanager.Secret {
   const secret = new secretsmanager.Secret(scope, id, {
     description,
-    // The value is set by hand and outlives the stack, like the keys it guards.
-    removalPolicy: RemovalPolicy.RETAIN,
+    // The value is set by hand: prod keeps it when the stack goes, like the keys it guards.
+    removalPolicy,
   });
   // The L2 construct always asks CloudFormation to generate a value; this one must stay empty
   // until ops put Stripe's, so that a generated string is never mistaken for a key.
@@ -133,7 +135,7 @@ function emptySecret(scope: Construct, id: string, description: string): secrets
 }
 
 function validate(props: BillingProps): void {
-  if (props.mailFrom !== undefined && !new RegExp(EMAIL_PATTERN).test(props.mailFrom)) {
+  if (!EMAIL.test(props.mailFrom)) {
     throw new Error(
       `Billing: mailFrom must be a bare e-mail address of a verified SES identity (got "${props.mailFrom}")`,
     );

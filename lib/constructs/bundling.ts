@@ -1,6 +1,9 @@
+import { readFileSync } from 'node:fs';
+
 import type { BuildOptions } from 'esbuild';
 
 import { bundleDefines, type FunctionName, type FunctionNeeds, NEEDS } from '../../functions/needs';
+import { repositoryPath } from './repository';
 
 /**
  * esbuild's ESM output still meets CommonJS code in some dependencies that calls `require` for
@@ -17,6 +20,9 @@ export const ESM_REQUIRE_BANNER =
  * - ESM, module-first main fields, minified, for Node.js 22.
  * - The AWS SDK v3 is taken from the Lambda runtime (`@aws-sdk/*` external): bundled, it was
  *   about 450 KB of every function (README, "Bundles").
+ * - Powertools is taken from its official Lambda layer (`@aws-lambda-powertools/*` external, the
+ *   layer of the installed version: `POWERTOOLS_LAYER_PARAMETER`): bundled, Logger, Metrics,
+ *   Tracer and the X-Ray SDK it carries were about 160 KB of every function, over the budget.
  * - No source map: a map shipped in the bundle costs its size and, with
  *   `--enable-source-maps`, import time at every cold start; the build is reproducible, so the map
  *   of a deployed commit is rebuilt when a stack trace needs it (README).
@@ -30,7 +36,7 @@ export function bundleSettingsOf(name: FunctionName | undefined) {
     mainFields: ['module', 'main'],
     minify: true,
     sourcemap: false,
-    external: ['@aws-sdk/*'],
+    external: ['@aws-sdk/*', '@aws-lambda-powertools/*'],
     banner: ESM_REQUIRE_BANNER,
     define: name ? bundleDefines(NEEDS[name]) : {},
   };
@@ -53,6 +59,23 @@ export function esbuildOptionsOf(name: FunctionName | undefined): BuildOptions {
     logLevel: 'error',
   };
 }
+
+/** The Powertools packages the functions import, all of one version (`package.json`). */
+export const POWERTOOLS_PACKAGES = ['batch', 'commons', 'logger', 'metrics', 'parameters', 'tracer'] as const;
+
+/** The installed Powertools version: the one the tests ran, so the one the layer must carry. */
+export const POWERTOOLS_VERSION: string = (
+  JSON.parse(
+    readFileSync(repositoryPath('node_modules', '@aws-lambda-powertools', 'logger', 'package.json'), 'utf8'),
+  ) as { version: string }
+).version;
+
+/**
+ * The public SSM parameter (in every commercial region) that AWS publishes for each Powertools
+ * release, holding the ARN of that release's layer in the region: CloudFormation resolves it at
+ * deployment, so synthesis stays offline and the layer is exactly the installed version's.
+ */
+export const POWERTOOLS_LAYER_PARAMETER = `/aws/service/powertools/typescript/generic/all/${POWERTOOLS_VERSION}`;
 
 /**
  * Largest minified bundle of a function, of one that declares payments (Stripe's SDK), and of the

@@ -2,6 +2,7 @@ import { Duration } from 'aws-cdk-lib';
 import type * as cloudwatch from 'aws-cdk-lib/aws-cloudwatch';
 import * as scheduler from 'aws-cdk-lib/aws-scheduler';
 import * as targets from 'aws-cdk-lib/aws-scheduler-targets';
+import type * as sqs from 'aws-cdk-lib/aws-sqs';
 import { NagSuppressions } from 'cdk-nag';
 import { Construct } from 'constructs';
 
@@ -20,22 +21,29 @@ export const RETENTION_SCHEDULE = 'rate(1 hour)';
  */
 export class DataRetention extends Construct {
   readonly purge: AppFunction;
+  /** Purge runs that threw on every attempt (its asynchronous on-failure destination). */
+  readonly failedRuns: sqs.Queue;
   readonly alarms: readonly cloudwatch.Alarm[];
 
   constructor(scope: Construct, id: string) {
     super(scope, id);
 
+    // A purge that throws (a deletion failed) is retried twice by Lambda, then kept here under an
+    // alarm: the schedule's own dead-letter queue only gets the invocations Lambda refused.
+    this.failedRuns = deadLetterQueue(this, 'FailedRuns');
     this.purge = new AppFunction(this, 'Purge', {
       entry: repositoryPath('functions', 'data-retention.ts'),
       needs: 'data-retention',
       description: 'Rétention : supprime les données des avocats 30 jours après la résiliation',
       timeout: Duration.minutes(5),
+      asyncFailures: { queue: this.failedRuns, retryAttempts: 2, maxEventAge: Duration.hours(1) },
     });
     NagSuppressions.addResourceSuppressions(this.purge, [
       {
         id: 'Serverless-LambdaDLQ',
         reason:
-          'Invoked by EventBridge Scheduler, whose target has its own retry policy and dead-letter queue.',
+          'Invoked by EventBridge Scheduler, whose target has its own retry policy and dead-letter queue; ' +
+          'a run that throws goes to the on-failure destination.',
       },
     ]);
 
@@ -69,6 +77,12 @@ export class DataRetention extends Construct {
         this,
         'ScheduleDeadLetterAlarm',
         failed,
+        'Le planificateur n’a pas pu lancer la suppression des données 30 jours après résiliation.',
+      ),
+      deadLetterAlarm(
+        this,
+        'FailedRunsAlarm',
+        this.failedRuns,
         'La suppression des données 30 jours après résiliation a échoué après les nouvelles tentatives.',
       ),
     ];

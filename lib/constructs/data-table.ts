@@ -33,25 +33,39 @@ const INDEX_ACTIONS = ['dynamodb:Query'];
 
 const attribute = (name: string): dynamodb.Attribute => ({ name, type: dynamodb.AttributeType.STRING });
 
+export interface DataTableProps {
+  /**
+   * What happens to the table when the stack is deleted or the table replaced.
+   * @default RemovalPolicy.RETAIN (it holds the only copy of licences and lawyers)
+   */
+  readonly removalPolicy?: RemovalPolicy;
+  /**
+   * DynamoDB deletion protection: no API call, console click or CloudFormation update can delete
+   * the table while it is on.
+   * @default true
+   */
+  readonly deletionProtection?: boolean;
+}
+
 /**
  * The single DynamoDB table, built from `TABLE_DEFINITION` (the local runtime builds its table
- * from the same definition): on-demand, point-in-time recovery, deletion protection, TTL, every
- * GSI projecting all attributes. It holds the only copy of licences and lawyers, so it is
- * retained when the stack is deleted.
+ * from the same definition): on-demand, point-in-time recovery (35 days of restorable history),
+ * deletion protection, TTL, every GSI projecting all attributes. It holds the only copy of
+ * licences and lawyers, so prod retains it when the stack is deleted; a dev stage may drop it.
  */
 export class DataTable extends Construct {
   readonly table: dynamodb.Table;
 
-  constructor(scope: Construct, id: string) {
+  constructor(scope: Construct, id: string, props: DataTableProps = {}) {
     super(scope, id);
     this.table = new dynamodb.Table(this, 'Table', {
       partitionKey: attribute(TABLE_DEFINITION.partitionKey),
       sortKey: attribute(TABLE_DEFINITION.sortKey),
       billingMode: dynamodb.BillingMode.PAY_PER_REQUEST,
       pointInTimeRecoverySpecification: { pointInTimeRecoveryEnabled: true },
-      deletionProtection: true,
+      deletionProtection: props.deletionProtection ?? true,
       timeToLiveAttribute: TABLE_DEFINITION.timeToLiveAttribute,
-      removalPolicy: RemovalPolicy.RETAIN,
+      removalPolicy: props.removalPolicy ?? RemovalPolicy.RETAIN,
     });
     for (const index of TABLE_DEFINITION.globalSecondaryIndexes) {
       this.table.addGlobalSecondaryIndex({

@@ -25,9 +25,21 @@ export function deadLetterQueue(scope: Construct, id: string, props: sqs.QueuePr
   return queue;
 }
 
-/** An alarm raised as soon as a dead-letter queue holds a message. */
-export function deadLetterAlarm(scope: Construct, id: string, queue: sqs.Queue, description: string) {
+/**
+ * An alarm's name: the stack's (so two stages never mix in the console or an e-mail), the
+ * construct's and the alarm's own id, e.g. `AssistantJuridique-prod-WebhookDelivery-DeadLetterAlarm`.
+ */
+export const alarmNameOf = (scope: Construct, id: string): string =>
+  `${Stack.of(scope).stackName}-${scope.node.id}-${id}`;
+
+/**
+ * An alarm raised as soon as a dead-letter queue holds a message. It stays in ALARM while the
+ * queue is not empty (SQS keeps reporting the depth of a queue that holds messages); the
+ * monitoring construct sends it again periodically until someone empties the queue.
+ */
+export function deadLetterAlarm(scope: Construct, id: string, queue: sqs.IQueue, description: string) {
   return new cloudwatch.Alarm(scope, id, {
+    alarmName: alarmNameOf(scope, id),
     alarmDescription: description,
     metric: queue.metricApproximateNumberOfMessagesVisible({
       period: Duration.minutes(1),

@@ -1,8 +1,9 @@
 import { existsSync, readFileSync, statSync } from 'node:fs';
 import { isAbsolute, join } from 'node:path';
 
-import { Duration, Stack, Token } from 'aws-cdk-lib';
+import { Duration, RemovalPolicy, Stack, Token } from 'aws-cdk-lib';
 import type * as apigwv2 from 'aws-cdk-lib/aws-apigatewayv2';
+import type * as acm from 'aws-cdk-lib/aws-certificatemanager';
 import * as cloudfront from 'aws-cdk-lib/aws-cloudfront';
 import * as origins from 'aws-cdk-lib/aws-cloudfront-origins';
 import * as iam from 'aws-cdk-lib/aws-iam';
@@ -13,6 +14,7 @@ import { NagSuppressions } from 'cdk-nag';
 import { Construct } from 'constructs';
 
 import { inlineRuntimeConfig } from '../runtime-config-html';
+import { stageSettingsOf } from '../settings';
 import { CONTENT_SECURITY_POLICY } from '../site-headers';
 
 export interface SiteProps {
@@ -34,6 +36,17 @@ export interface SiteProps {
    * @default Duration.days(30)
    */
   readonly accessLogRetention?: Duration;
+  /**
+   * The site's own domain name and its ACM certificate (in us-east-1, the edge stack's): the
+   * distribution answers to it with TLS 1.2 at least, and the site's address becomes it.
+   * @default - the distribution's *.cloudfront.net name
+   */
+  readonly customDomain?: { readonly domainName: string; readonly certificate: acm.ICertificate };
+  /**
+   * The ARN of a WAF web ACL (scope CLOUDFRONT, in us-east-1) in front of the distribution.
+   * @default - none
+   */
+  readonly webAclArn?: string;
 }
 
 /** Vite's folder of content-hashed files, which can be cached for good. */
@@ -77,12 +90,14 @@ const SPA_FALLBACK = `function handler(event) {
 export class Site extends Construct {
   readonly distribution: cloudfront.Distribution;
   readonly bucket: s3.Bucket;
+  private readonly domainName?: string;
 
   constructor(scope: Construct, id: string, props: SiteProps) {
     super(scope, id);
     validate(props);
     const stack = Stack.of(this);
     const retention = props.accessLogRetention ?? Duration.days(30);
+    this.domainName = props.customDomain?.domainName;
 
     const logBucket = new s3.Bucket(this, 'AccessLogs', {
       blockPublicAccess: s3.BlockPublicAccess.BLOCK_ALL,
@@ -153,6 +168,16 @@ export class Site extends Construct {
       enableLogging: true,
       logBucket,
       logFilePrefix: 'cloudfront/',
+      // A custom domain brings its own certificate, so its TLS policy can be chosen: TLS 1.2 at
+      // least (the default certificate's policy is CloudFront's and allows TLS 1.0).
+      ...(props.customDomain
+        ? {
+            domainNames: [props.customDomain.domainName],
+            certificate: props.customDomain.certificate,
+            minimumProtocolVersion: cloudfront.SecurityPolicyProtocol.TLS_V1_2_2021,
+          }
+        : {}),
+      ...(props.webAclArn ? { webAclId: props.webAclArn } : {}),
       defaultBehavior: {
         origin: origins.S3BucketOrigin.withOriginAccessControl(this.bucket),
         viewerProtocolPolicy: cloudfront.ViewerProtocolPolicy.REDIRECT_TO_HTTPS,
@@ -191,34 +216,48 @@ export class Site extends Construct {
           'No geo restriction: lawyers travel and sign in from abroad; access is controlled by ' +
           'licence keys and sessions, not by country.',
       },
-      {
-        id: 'AwsSolutions-CFR2',
-        reason:
-          'No WAF web ACL yet: its monthly cost is out of proportion for a few firms; the API is ' +
-          'throttled at the stage and repeated wrong licence keys are slowed then refused per client ' +
-          'address by the application. To revisit when traffic grows.',
-      },
-      {
-        id: 'AwsSolutions-CFR4',
-        reason:
-          'The distribution uses its default *.cloudfront.net certificate, whose TLS policy ' +
-          'CloudFront fixes; a custom domain with an ACM certificate would allow TLSv1.2_2021.',
-      },
     ]);
+    if (!props.webAclArn) {
+      NagSuppressions.addResourceSuppressions(this.distribution, [
+        {
+          id: 'AwsSolutions-CFR2',
+          reason:
+            'WAF off (the default, `-c waf=true` turns it on): its monthly cost is out of proportion ' +
+            'for a few firms; the API is throttled per route and repeated wrong licence keys are ' +
+            'slowed then refused per client address by the application.',
+        },
+      ]);
+    }
+    if (!props.customDomain) {
+      NagSuppressions.addResourceSuppressions(this.distribution, [
+        {
+          id: 'AwsSolutions-CFR4',
+          reason:
+            'No custom domain (the default, `-c domainName=` sets one): the distribution uses its ' +
+            '*.cloudfront.net certificate, whose TLS policy CloudFront fixes; with a custom domain ' +
+            'the minimum is TLSv1.2_2021.',
+        },
+      ]);
+    }
 
     this.deploy(props);
   }
 
-  /** `https://<distribution>.cloudfront.net`, the site and, under `/api`, the API. */
+  /**
+   * The site and, under `/api`, the API: `https://<custom domain>` if the stage has one, else
+   * `https://<distribution>.cloudfront.net`.
+   */
   get url(): string {
-    return `https://${this.distribution.distributionDomainName}`;
+    return `https://${this.domainName ?? this.distribution.distributionDomainName}`;
   }
 
   private deploy(props: SiteProps): void {
     // One role and one log group for the deployment function CDK provides, so it gets no
     // managed policy and no log group of unlimited retention.
+    const stage = stageSettingsOf(this);
     const deploymentLogs = new logs.LogGroup(this, 'DeploymentLogs', {
-      retention: logs.RetentionDays.ONE_MONTH,
+      retention: stage?.logRetention ?? logs.RetentionDays.ONE_MONTH,
+      removalPolicy: stage?.removalPolicy ?? RemovalPolicy.RETAIN,
     });
     const deploymentRole = new iam.Role(this, 'DeploymentRole', {
       assumedBy: new iam.ServicePrincipal('lambda.amazonaws.com'),

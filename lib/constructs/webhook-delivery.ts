@@ -61,6 +61,8 @@ export class WebhookDelivery extends Construct {
   readonly queue: sqs.Queue;
   readonly deadLetterQueue: sqs.Queue;
   readonly scheduleDeadLetterQueue: sqs.Queue;
+  /** Tick invocations that threw (its asynchronous on-failure destination), kept for diagnosis. */
+  readonly tickFailures: sqs.Queue;
   readonly signingSecret: secretsmanager.Secret;
   readonly worker: AppFunction;
   readonly tick: AppFunction;
@@ -124,17 +126,24 @@ export class WebhookDelivery extends Construct {
       true,
     );
 
+    // The schedule's dead-letter queue only gets the invocations Lambda refused; a tick that
+    // throws is an asynchronous failure of the function, kept here. It is not retried: the next
+    // minute's tick reads the same due slots. Its Errors alarm and the heartbeat say when it matters;
+    // the events stay four days for diagnosis.
+    this.tickFailures = deadLetterQueue(this, 'TickFailures', { retentionPeriod: Duration.days(4) });
     this.tick = new AppFunction(this, 'Tick', {
       entry: repositoryPath('functions', 'scheduled-tick.ts'),
       needs: 'scheduled-tick',
       description: 'Planificateur : envoie les automatisations dues dans la file (chaque minute)',
       timeout: Duration.seconds(SCHEDULER_SCHEDULE.tickTimeoutSeconds),
+      asyncFailures: { queue: this.tickFailures, retryAttempts: 0, maxEventAge: Duration.minutes(1) },
     });
     NagSuppressions.addResourceSuppressions(this.tick, [
       {
         id: 'Serverless-LambdaDLQ',
         reason:
-          'Invoked by EventBridge Scheduler, whose target has its own retry policy and dead-letter queue.',
+          'Invoked by EventBridge Scheduler, whose target has its own retry policy and dead-letter queue; ' +
+          'a run that throws goes to the on-failure destination.',
       },
     ]);
 

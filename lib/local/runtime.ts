@@ -4,16 +4,17 @@ import { join, resolve } from 'node:path';
 import { StripePayments } from '../../functions/adapters/stripe-payments';
 import { createTable } from '../../functions/data/table';
 import { createDataRetentionHandler } from '../../functions/data-retention';
+import { RecordedMetrics } from '../../functions/domain/metrics';
 import { API_HANDLERS } from '../../functions/handlers';
 import type { ApiHandler } from '../../functions/http/api-event';
 import type { BillingPorts } from '../../functions/runtime/billing-ports';
 import {
   type AppDependencies,
-  createJsonLogger,
   type Logger,
   relyingPartyOf,
   systemClock,
 } from '../../functions/runtime/dependencies';
+import { processLogger } from '../../functions/runtime/powertools';
 import { createLicenseKeyVault } from '../../functions/security/license-key-vault';
 import { DEFAULT_HOSTING_REGION } from '../../shared/constants';
 import { type HandlerName, ROUTES, type RouteDefinition } from '../../shared/routes';
@@ -128,7 +129,7 @@ async function startStandIn(
  * handlers behind an HTTP API v2 adapter, and the built SPA on the same origin.
  */
 export async function startLocalRuntime(options: LocalRuntimeOptions): Promise<LocalRuntime> {
-  const logger = options.logger ?? createJsonLogger('local');
+  const logger = options.logger ?? processLogger('local');
   const dataDirectory = resolve(options.dataDirectory);
   mkdirSync(dataDirectory, { recursive: true, mode: 0o700 });
 
@@ -181,6 +182,8 @@ export async function startLocalRuntime(options: LocalRuntimeOptions): Promise<L
       appKeys: async () => keys,
       clock: systemClock,
       logger,
+      // Kept in memory: locally nobody alarms on them.
+      metrics: new RecordedMetrics(),
       lawyerSecrets: new FileLawyerSecretStore(join(dataDirectory, 'lawyer-secrets.json')),
       billing,
       mail: { mailer, sender: mailFrom, publicUrl: () => publicUrl },

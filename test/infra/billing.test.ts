@@ -98,11 +98,11 @@ describe('Billing', () => {
     expect(actionsOf(statementsOf(template, stack, checkout))).not.toContain('ses:SendEmail');
   });
 
-  it('takes the sender from a deployment parameter when no context gives it', () => {
-    const other = new Stack(createTestApp(), 'BillingParameter', { env: TEST_ENV });
-    new Billing(other, 'Billing').grantMail(bareFunction(other, 'Fn'));
-
-    Template.fromStack(other).hasParameter('MailFrom', { Type: 'String', AllowedPattern: Match.anyValue() });
+  it('asks for no deployment parameter: the sender is a checked context value', () => {
+    expect(template.toJSON().Parameters ?? {}).not.toHaveProperty('MailFrom');
+    template.hasResourceProperties('AWS::Lambda::Function', {
+      Environment: { Variables: Match.objectLike({ [ENVIRONMENT.mailFrom]: SENDER }) },
+    });
   });
 
   it('refuses a sender that is not a bare e-mail address', () => {

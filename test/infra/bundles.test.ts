@@ -1,3 +1,4 @@
+import { readFileSync } from 'node:fs';
 import { mkdtemp, rm } from 'node:fs/promises';
 import { join } from 'node:path';
 
@@ -5,7 +6,12 @@ import { build, type Metafile } from 'esbuild';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 
 import { FUNCTION_NAMES, type FunctionName, NEEDS } from '../../functions/needs';
-import { budgetOf, esbuildOptionsOf } from '../../lib/constructs/bundling';
+import {
+  budgetOf,
+  esbuildOptionsOf,
+  POWERTOOLS_PACKAGES,
+  POWERTOOLS_VERSION,
+} from '../../lib/constructs/bundling';
 import { repositoryPath } from '../../lib/constructs/repository';
 
 /**
@@ -60,6 +66,24 @@ describe('function bundles', () => {
     // The AWS SDK is never bundled: the runtime's is used.
     expect(inputsOf(name).filter((input) => input.includes('node_modules/@aws-sdk/'))).toEqual([]);
     expect(inputsOf(name).filter((input) => input.includes('node_modules/@smithy/'))).toEqual([]);
+  });
+
+  it.each(FUNCTION_NAMES)('%s takes Powertools and the X-Ray SDK from the layer, not the bundle', (name) => {
+    expect(inputsOf(name).filter((input) => input.includes('node_modules/@aws-lambda-powertools/'))).toEqual(
+      [],
+    );
+    expect(inputsOf(name).filter((input) => input.includes('node_modules/aws-xray-sdk'))).toEqual([]);
+    // Every function logs and counts through Powertools: it imports it, from the layer.
+    expect(externalsOf(name)).toContain('@aws-lambda-powertools/logger');
+  });
+
+  it('has every Powertools package at the one version whose layer the functions get', () => {
+    for (const pkg of POWERTOOLS_PACKAGES) {
+      const { version } = JSON.parse(
+        readFileSync(repositoryPath('node_modules', '@aws-lambda-powertools', pkg, 'package.json'), 'utf8'),
+      ) as { version: string };
+      expect(version, pkg).toBe(POWERTOOLS_VERSION);
+    }
   });
 
   it('is ESM with module-first main fields and no source map', () => {

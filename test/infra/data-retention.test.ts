@@ -30,8 +30,29 @@ describe('DataRetention', () => {
         DeadLetterConfig: { Arn: Match.anyValue() },
       },
     });
-    expect(retention.alarms).toHaveLength(1);
-    template.resourceCountIs('AWS::CloudWatch::Alarm', 1);
+  });
+
+  it('keeps a purge that threw on every attempt in an on-failure queue, not dropped', () => {
+    template.hasResourceProperties('AWS::Lambda::EventInvokeConfig', {
+      FunctionName: { Ref: idOf(retention.purge) },
+      MaximumRetryAttempts: 2,
+      DestinationConfig: {
+        OnFailure: { Destination: { 'Fn::GetAtt': [idOf(retention.failedRuns), 'Arn'] } },
+      },
+    });
+  });
+
+  it('alarms as soon as the function’s or the schedule’s failure queue holds a message', () => {
+    const schedulesQueue = stack.node.findChild('DataRetention').node.findChild('ScheduleDeadLetterQueue');
+    for (const queue of [retention.failedRuns, schedulesQueue]) {
+      template.hasResourceProperties('AWS::CloudWatch::Alarm', {
+        Namespace: 'AWS/SQS',
+        MetricName: 'ApproximateNumberOfMessagesVisible',
+        Dimensions: [{ Name: 'QueueName', Value: { 'Fn::GetAtt': [idOf(queue), 'QueueName'] } }],
+        Threshold: 0,
+        ComparisonOperator: 'GreaterThanThreshold',
+      });
+    }
   });
   // Its grants and variables come from its declaration: test/infra/needs.test.ts.
 });

@@ -5,7 +5,7 @@ import type { IConstruct } from 'constructs';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 
 import { FUNCTION_NAMES, type FunctionName, type FunctionNeeds, NEEDS } from '../../functions/needs';
-import { ENVIRONMENT, variablesOf } from '../../functions/runtime/environment';
+import { ENVIRONMENT, POWERTOOLS_VARIABLES, variablesOf } from '../../functions/runtime/environment';
 import { createSiteFixture, createTestStack } from './support';
 
 /**
@@ -103,8 +103,24 @@ const CONSUME = [
   'sqs:GetQueueAttributes',
 ];
 
+/**
+ * The queue a function's asynchronous invocations go to when every attempt threw, as its
+ * `AWS::Lambda::EventInvokeConfig` names it; undefined without one.
+ */
+function onFailureDestinationOf(functionId: string): string | undefined {
+  const configs = Object.values(resources).filter(
+    (r) =>
+      r.Type === 'AWS::Lambda::EventInvokeConfig' &&
+      JSON.stringify(r.Properties.FunctionName) === JSON.stringify({ Ref: functionId }),
+  );
+  const destination = (
+    configs[0]?.Properties.DestinationConfig as { OnFailure?: { Destination: unknown } } | undefined
+  )?.OnFailure?.Destination;
+  return destination === undefined ? undefined : JSON.stringify(destination);
+}
+
 /** Every grant a function with these needs must have, and may have, beside its logs and traces. */
-function expectedGrants(needs: FunctionNeeds): Expected[] {
+function expectedGrants(needs: FunctionNeeds, functionId: string): Expected[] {
   const expected: Expected[] = [];
   const add = (actions: readonly string[], resource: (json: string) => boolean, what: string) => {
     for (const action of actions) expected.push({ action, resource, what });
@@ -136,7 +152,7 @@ function expectedGrants(needs: FunctionNeeds): Expected[] {
         'secretsmanager:PutSecretValue',
         'secretsmanager:DeleteSecret',
       ],
-      (json) => json.includes(':secret:AssistantJuridique/lawyer-secrets/*'),
+      (json) => json.includes(`:secret:${stack.stackName}/lawyer-secrets/*`),
       'lawyer secrets',
     );
   const queue = arnOf('WebhookDelivery', 'Queue');
@@ -158,6 +174,11 @@ function expectedGrants(needs: FunctionNeeds): Expected[] {
   if (needs.payments === 'webhook')
     add(['secretsmanager:GetSecretValue'], is(refOf('Billing', 'StripeWebhookSecret')), 'Stripe webhook');
   if (needs.mailer) add(['ses:SendEmail'], (json) => json.includes(':identity/'), 'SES sender');
+  if (needs.asyncFailures) {
+    // Its own on-failure queue (an SQS queue of the stack), nothing else.
+    const destination = onFailureDestinationOf(functionId) ?? 'no on-failure destination';
+    add(sendActions, is(destination), `on-failure queue ${destination}`);
+  }
   return expected;
 }
 
@@ -172,7 +193,7 @@ describe('each function is granted exactly what functions/needs.ts declares', ()
     const logGroupId = (resources[functionId]!.Properties.LoggingConfig as { LogGroup: { Ref: string } })
       .LogGroup.Ref;
     const grants = grantsOf(roleOf(functionId)).filter((grant) => !isBaseline(grant, logGroupId));
-    const expected = expectedGrants(NEEDS[name]);
+    const expected = expectedGrants(NEEDS[name], functionId);
 
     const undeclared = grants.filter(
       (grant) => !expected.some((e) => e.action === grant.action && e.resource(grant.resource)),
@@ -188,6 +209,14 @@ describe('each function is granted exactly what functions/needs.ts declares', ()
       missing.map((e) => `${e.action} (${e.what})`),
       `${name}: declared, not granted`,
     ).toEqual([]);
+  });
+
+  it.each(FUNCTION_NAMES)('%s has an on-failure queue if and only if it declares asyncFailures', (name) => {
+    const destination = onFailureDestinationOf(idOf(functionConstruct(name)));
+    expect(destination !== undefined, name).toBe(NEEDS[name].asyncFailures === true);
+    if (destination === undefined) return;
+    const queueId = (JSON.parse(destination) as { 'Fn::GetAtt': [string, string] })['Fn::GetAtt'][0];
+    expect(resources[queueId]?.Type).toBe('AWS::SQS::Queue');
   });
 
   it('gives no table access to a function that reads nothing (create-checkout)', () => {
@@ -212,7 +241,10 @@ describe('each function is given exactly the environment variables of its needs'
     const environment = resources[idOf(functionConstruct(name))]?.Properties.Environment as
       | { Variables: Record<string, unknown> }
       | undefined;
-    const expected = variablesOf(NEEDS[name]).map((key) => ENVIRONMENT[key]);
+    const expected = [
+      ...variablesOf(NEEDS[name]).map((key) => ENVIRONMENT[key]),
+      ...Object.values(POWERTOOLS_VARIABLES),
+    ];
     expect(Object.keys(environment?.Variables ?? {}).sort()).toEqual(expected.sort());
   });
 });

@@ -31,6 +31,7 @@ let removeSite: () => Promise<void>;
 beforeAll(async () => {
   const site = await createSiteFixture();
   removeSite = site.remove;
+  // The template alone: the functions are bundled (and so proven to bundle) by billing.test.ts.
   stack = createTestStack(site.dir);
   template = Template.fromStack(stack);
   resources = template.toJSON().Resources;
@@ -128,7 +129,7 @@ describe('functions', () => {
     template.resourceCountIs('AWS::Lambda::Function', handlerNames().length + 5);
   });
 
-  it('keeps every function log for one month in its own log group', () => {
+  it('keeps every function log for the prod stage’s 30 days (spec §9) in its own log group', () => {
     for (const name of handlerNames()) {
       const logGroup = (propertiesOf(functionIdOf(name)).LoggingConfig as { LogGroup: { Ref: string } })
         .LogGroup.Ref;
@@ -376,13 +377,17 @@ describe('site', () => {
 });
 
 describe('outputs', () => {
-  it('gives the site URL, the API URL, the table name and the key secrets the admin-licence command reads', () => {
-    for (const output of ['SiteUrl', 'ApiUrl', 'TableName']) {
+  it('gives the site URL, the table name, the key secrets the admin-licence command reads, the alarm topic and the dashboard', () => {
+    for (const output of ['SiteUrl', 'TableName', 'AlarmTopicArn', 'DashboardName']) {
       template.hasOutput(output, { Value: Match.anyValue() });
     }
     template.hasOutput('LicenseHashKeySecretArn', { Value: { Ref: keySecretId('LicenseHashKey') } });
     template.hasOutput('LicenseEncryptionKeySecretArn', {
       Value: { Ref: keySecretId('LicenseEncryptionKey') },
     });
+  });
+
+  it('no longer advertises the execute-api address: only CloudFront reaches the API', () => {
+    expect(Object.keys(template.toJSON().Outputs)).not.toContain('ApiUrl');
   });
 });

@@ -6,10 +6,23 @@ import { join } from 'node:path';
 import { App } from 'aws-cdk-lib';
 
 import { repositoryPath } from '../../lib/constructs/repository';
-import { AssistantJuridiqueStack } from '../../lib/stack';
+import { buildDeployment, type Deployment } from '../../lib/deployment';
+import { type StageSettings, stageSettings } from '../../lib/settings';
+import type { AssistantJuridiqueStack } from '../../lib/stack';
 
 /** The account and region the test stack is synthesized for, as `cdk deploy` would. */
 export const TEST_ENV = { account: '123456789012', region: 'eu-west-3' } as const;
+
+/** The context values `npm run synth` is given for prod in docs/operations.md. */
+export const PROD_CONTEXT = {
+  stage: 'prod',
+  mailFrom: 'licences@cabinet.example',
+  alarmEmail: 'ops@cabinet.example',
+} as const;
+
+/** The settings of a stage from context values, as `bin/app.ts` reads them. */
+export const settingsFrom = (context: Readonly<Record<string, unknown>>): StageSettings =>
+  stageSettings((key) => context[key]);
 
 /**
  * An app with the feature flags of `cdk.json`, so tests synthesize what `cdk synth` does — except
@@ -42,7 +55,22 @@ export async function createSiteFixture(): Promise<{
   return { dir, remove: () => rm(dir, { recursive: true, force: true }) };
 }
 
-/** The production stack over the real handlers (not bundled, see `createTestApp`) and the given site directory. */
-export function createTestStack(siteDir: string): AssistantJuridiqueStack {
-  return new AssistantJuridiqueStack(createTestApp(), 'AssistantJuridique', { siteDir, env: TEST_ENV });
+/** The prod stack over the real handlers (not bundled, see `createTestApp`) and the given site directory. */
+export function createTestStack(
+  siteDir: string,
+  options: { readonly settings?: StageSettings } = {},
+): AssistantJuridiqueStack {
+  return createTestDeployment(siteDir, options).stack;
+}
+
+/**
+ * The stacks of a stage as `bin/app.ts` builds them (`buildDeployment`): the stage's stack, and
+ * its us-east-1 edge stack when the settings ask for a custom domain or a WAF.
+ */
+export function createTestDeployment(
+  siteDir: string,
+  options: { readonly settings?: StageSettings } = {},
+): Deployment {
+  const settings = options.settings ?? settingsFrom(PROD_CONTEXT);
+  return buildDeployment(createTestApp(), settings, { siteDir, account: TEST_ENV.account });
 }

@@ -3,6 +3,7 @@ import { randomUUID } from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 
 import { StripeEventRepository } from '../../functions/data/stripe-events';
+import { METRIC } from '../../functions/domain/metrics';
 import type { ApiHandler } from '../../functions/http/api-event';
 import type { AppDependencies } from '../../functions/runtime/dependencies';
 import { createStripeWebhookHandler, MAX_WEBHOOK_BODY_BYTES } from '../../functions/stripe-webhook';
@@ -277,14 +278,16 @@ describe('billing routes through their handlers', () => {
       // Arrange
       const altered = alter(await undelivered());
       const before = await scanTable(app.table);
+      const rejected = app.metrics.countOf(METRIC.stripeWebhookRejected);
 
       // Act
       const { statusCode, body } = await post(altered);
 
-      // Assert
+      // Assert: refused, nothing written, counted for the StripeWebhookRejected alarm.
       expect(statusCode).toBe(400);
       expect(body.error).toEqual(expect.any(String));
       expect(await scanTable(app.table)).toEqual(before);
+      expect(app.metrics.countOf(METRIC.stripeWebhookRejected)).toBe(rejected + 1);
     });
 
     it('refuses a delivery without a Stripe-Signature header with a 400 and writes nothing', async () => {

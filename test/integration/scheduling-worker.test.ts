@@ -2,6 +2,7 @@ import { afterEach, beforeEach, describe, expect, inject, it } from 'vitest';
 import type { DispatchQueue } from '../../functions/adapters/dispatch-queue';
 import { ExecutionRepository } from '../../functions/data/executions';
 import { type WorkflowRecord, WorkflowRepository } from '../../functions/data/workflows';
+import { METRIC } from '../../functions/domain/metrics';
 import { SchedulerService } from '../../functions/domain/scheduler';
 import { createWebhookWorkerHandler } from '../../functions/webhook-worker';
 import { type LocalQueues, startLocalQueues } from '../../lib/local/queue/local-queues';
@@ -149,6 +150,10 @@ describe('webhook worker', () => {
       { outcome: 'success', httpStatus: 200, attempt: 2 },
     ]);
     expect(await queueDepth(queues, 'dead-letter')).toMatchObject({ total: 0 });
+    expect(app.metrics.countOf(METRIC.deliveryRetried)).toBe(1);
+    expect(app.metrics.countOf(METRIC.deliverySucceeded)).toBe(1);
+    // The lag is measured on the first attempt only: a retry's wait is the back-off, not a lag.
+    expect(app.metrics.durations.get(METRIC.dispatchLag)).toHaveLength(1);
   });
 
   it('honours Retry-After on a 429', async () => {
@@ -183,6 +188,8 @@ describe('webhook worker', () => {
       [4, 'failed', 'scheduled'],
       [5, 'failed', 'dead_letter'],
     ]);
+    expect(app.metrics.countOf(METRIC.deliveryRetried)).toBe(4);
+    expect(app.metrics.countOf(METRIC.deliveryDeadLettered)).toBe(1);
 
     behaviour = () => ({ status: 200 });
     const admin = await issueAndSignIn(app, 'admin');

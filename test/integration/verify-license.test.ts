@@ -500,12 +500,13 @@ describe('verify-license', () => {
     it.each([
       ['without the origin secret', undefined],
       ['with a wrong origin secret', 'secret-origine-devine-0123456789'],
-    ])('ignores a viewer address sent %s and counts by the source address', async (_case, proof) => {
-      // Act: a caller of the execute-api address forging a new viewer address on every try.
+    ])('refuses a request %s with 403, before looking at the key', async (_case, proof) => {
+      // Act: a caller of the execute-api address, forging a new viewer address on every try.
       const replies = await failFromViewers(SIGN_IN_THROTTLE.lockAfter + 1, uniqueIp(), proof);
 
-      // Assert: he is locked out all the same.
-      expect(replies.at(-1)?.statusCode).toBe(429);
+      // Assert: every try is refused as a direct access, none is even counted as a wrong key.
+      expect(new Set(replies.map(({ statusCode }) => statusCode))).toEqual(new Set([403]));
+      expect(replies[0]?.body).toEqual({ error: MESSAGES.request.directAccess });
     });
   });
 });

@@ -4,6 +4,7 @@ import { DeleteTableCommand } from '@aws-sdk/client-dynamodb';
 import type { Context } from 'aws-lambda';
 
 import { createTable, type Table } from '../../functions/data/table';
+import { RecordedMetrics } from '../../functions/domain/metrics';
 import type { ApiEvent, ApiHandler, ApiResult } from '../../functions/http/api-event';
 import type { AppDependencies, Clock, LawyerSecretStore, Logger } from '../../functions/runtime/dependencies';
 import { type AppKeys, generateStoredAppKeys, parseAppKeys } from '../../functions/security/app-keys';
@@ -59,6 +60,7 @@ export interface TestApp extends AppDependencies {
   readonly clock: TestClock;
   readonly logger: MemoryLogger;
   readonly lawyerSecrets: MemoryLawyerSecretStore;
+  readonly metrics: RecordedMetrics;
   /** The `whsec_…` secret the test app signs webhook calls with. */
   readonly webhookSecret: string;
 }
@@ -81,6 +83,7 @@ export async function createTestApp(
     appKeys: async () => keys,
     clock: new TestClock(),
     logger: new MemoryLogger(),
+    metrics: new RecordedMetrics(),
     lawyerSecrets: new MemoryLawyerSecretStore(),
     secondFactor: {
       requiredForAdmins: options.requireSecondFactor ?? false,

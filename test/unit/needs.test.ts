@@ -1,7 +1,7 @@
 import { GetCommand, PutCommand, QueryCommand } from '@aws-sdk/lib-dynamodb';
 import { describe, expect, it } from 'vitest';
-
 import type { Table } from '../../functions/data/table';
+import { RecordedMetrics } from '../../functions/domain/metrics';
 import { bundleDefines, FUNCTION_NAMES, NEEDS } from '../../functions/needs';
 import { declaredDependencies, UndeclaredNeedError } from '../../functions/runtime/declared';
 import type { AppDependencies } from '../../functions/runtime/dependencies';
@@ -24,6 +24,7 @@ function everything(table: Table): AppDependencies {
     appKeys: async () => keys,
     clock: new TestClock(),
     logger: new MemoryLogger(),
+    metrics: new RecordedMetrics(),
     lawyerSecrets: new MemoryLawyerSecretStore(),
     secondFactor: {
       requiredForAdmins: true,
@@ -84,16 +85,31 @@ describe('declaredDependencies: a function gets what functions/needs.ts declares
 
 describe('environment', () => {
   it('reads exactly the variables of the declared needs, at once, naming every missing one', () => {
-    expect(variablesOf(NEEDS['create-checkout'])).toEqual(['stripeSecretKeyArn', 'publicBaseUrl']);
+    // Every API function has the origin secret besides its own declaration (API_DEFAULTS).
+    expect(variablesOf(NEEDS['create-checkout'])).toEqual([
+      'originVerifySecretArn',
+      'stripeSecretKeyArn',
+      'publicBaseUrl',
+    ]);
     expect(() =>
-      readEnvironment(NEEDS['create-checkout'], { [ENVIRONMENT.stripeSecretKeyArn]: 'arn' }),
+      readEnvironment(NEEDS['create-checkout'], {
+        [ENVIRONMENT.originVerifySecretArn]: 'arn:origin',
+        [ENVIRONMENT.stripeSecretKeyArn]: 'arn',
+      }),
     ).toThrow("Variable(s) d'environnement manquante(s) : PUBLIC_BASE_URL");
     const environment = readEnvironment(NEEDS['sign-out'], {
       TABLE_NAME: 'table',
       SESSION_SIGNING_KEY_SECRET_ARN: 'arn:key',
+      ORIGIN_VERIFY_SECRET_ARN: 'arn:origin',
       STRIPE_SECRET_KEY_ARN: 'not read',
     });
-    expect(environment).toEqual({ tableName: 'table', sessionSigningKeyArn: 'arn:key' });
+    expect(environment).toEqual({
+      tableName: 'table',
+      sessionSigningKeyArn: 'arn:key',
+      originVerifySecretArn: 'arn:origin',
+    });
+    // The event functions are not behind the API: no origin secret.
+    expect(variablesOf(NEEDS['webhook-worker'])).not.toContain('originVerifySecretArn');
   });
 });
 

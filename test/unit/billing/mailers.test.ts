@@ -2,10 +2,12 @@ import { mkdtemp, readdir, readFile, rm, stat } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 
-import type { SESv2Client } from '@aws-sdk/client-sesv2';
+import { SESv2Client, SendEmailCommand } from '@aws-sdk/client-sesv2';
+import { mockClient } from 'aws-sdk-client-mock';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { SesMailer } from '../../../functions/adapters/ses-mailer';
+import { MailRefusedError, SesMailer } from '../../../functions/adapters/ses-mailer';
 import { licenseKeyEmail } from '../../../functions/domain/emails';
+import { METRIC, RecordedMetrics } from '../../../functions/domain/metrics';
 import { OutboxMailer } from '../../../lib/local/outbox-mailer';
 
 const LICENSE_KEY = 'NOTARY-AB12CD34';
@@ -95,7 +97,7 @@ describe('SesMailer', () => {
     } as unknown as SESv2Client;
 
     // Act
-    await new SesMailer(client, () => 'licences@cabinet.example').send(message);
+    await new SesMailer(client, () => 'licences@cabinet.example', new RecordedMetrics()).send(message);
 
     // Assert
     expect(sent).toEqual([
@@ -110,5 +112,48 @@ describe('SesMailer', () => {
         },
       },
     ]);
+  });
+});
+
+describe('SesMailer under SES faults (aws-sdk-client-mock)', () => {
+  const client = new SESv2Client({
+    region: 'eu-west-3',
+    credentials: { accessKeyId: 'x', secretAccessKey: 'y' },
+    // No retry wait in the test: the SDK's own retries are SES's business, not ours.
+    maxAttempts: 1,
+  });
+  const ses = mockClient(client);
+
+  beforeEach(() => {
+    ses.reset();
+  });
+
+  it('counts a sent e-mail', async () => {
+    ses.on(SendEmailCommand).resolves({ MessageId: 'm-1' });
+    const metrics = new RecordedMetrics();
+
+    await new SesMailer(client, () => 'licences@cabinet.example', metrics).send(message);
+
+    expect(metrics.countOf(METRIC.emailSent)).toBe(1);
+    expect(metrics.countOf(METRIC.emailFailed)).toBe(0);
+  });
+
+  it.each([
+    ['throttled', 'TooManyRequestsException'],
+    ['rejected', 'MessageRejected'],
+    ['refused for the sender', 'AccessDeniedException'],
+  ])('reports an e-mail SES %s in French and counts it, so the caller retries', async (_case, code) => {
+    ses.on(SendEmailCommand).rejects(Object.assign(new Error(`${code} (simulé)`), { name: code }));
+    const metrics = new RecordedMetrics();
+
+    const failure = await new SesMailer(client, () => 'licences@cabinet.example', metrics)
+      .send(message)
+      .catch((error: unknown) => error);
+
+    expect(failure).toBeInstanceOf(MailRefusedError);
+    expect((failure as Error).message).toBe(`Envoi de l’e-mail refusé par SES (${code})`);
+    expect((failure as Error).message).not.toContain(LICENSE_KEY);
+    expect(metrics.countOf(METRIC.emailFailed)).toBe(1);
+    expect(metrics.countOf(METRIC.emailSent)).toBe(0);
   });
 });

@@ -1,0 +1,71 @@
+/**
+ * The product's business and failure metrics. The code records them through the `Metrics` port
+ * (CloudWatch embedded metric format in Lambda, memory in tests); the CDK stack
+ * (`lib/constructs/monitoring.ts`) alarms and draws its dashboard on the same names, so a renamed
+ * metric cannot leave an alarm watching nothing.
+ */
+export const METRIC = {
+  /** A scheduler tick ran to its end (the heartbeat: its absence for 5 minutes is an alarm). */
+  tickCompleted: 'TickCompleted',
+  /** Due slots found, claimed and handed to the queue by one tick. */
+  dueFound: 'DueFound',
+  dueClaimed: 'DueClaimed',
+  dueEnqueued: 'DueEnqueued',
+  /** Webhook calls: succeeded, failed for good, given back to retry, sent to the dead-letter queue. */
+  deliverySucceeded: 'DeliverySucceeded',
+  deliveryFailed: 'DeliveryFailed',
+  deliveryRetried: 'DeliveryRetried',
+  deliveryDeadLettered: 'DeliveryDeadLettered',
+  /** Milliseconds from a run's due time to the start of its call. */
+  dispatchLag: 'DispatchLag',
+  /** Sign-in: wrong keys, and attempts refused by the per-address throttle. */
+  signInFailed: 'SignInFailed',
+  signInThrottled: 'SignInThrottled',
+  /** Stripe webhooks: events applied, deliveries refused (bad or missing signature). */
+  stripeEventApplied: 'StripeEventApplied',
+  stripeWebhookRejected: 'StripeWebhookRejected',
+  /** E-mails handed to SES, and refused by it (throttled, rejected, not allowed). */
+  emailSent: 'EmailSent',
+  emailFailed: 'EmailFailed',
+  /** A secret the function needs could not be read or holds no usable value. */
+  secretUnavailable: 'SecretUnavailable',
+} as const;
+
+export type MetricName = (typeof METRIC)[keyof typeof METRIC];
+
+/** The `service` dimension every metric carries (Powertools' default dimension). */
+export const METRICS_SERVICE = 'assistant-juridique';
+
+/**
+ * Where metrics go. `count` adds to a counter, `duration` records milliseconds; the AWS side
+ * flushes them at the end of each invocation. Never a customer value as a dimension.
+ */
+export interface Metrics {
+  count(name: MetricName, value?: number): void;
+  duration(name: MetricName, milliseconds: number): void;
+}
+
+/** Metrics nobody reads (a construct used outside any runtime). */
+export const noMetrics: Metrics = { count: () => {}, duration: () => {} };
+
+/**
+ * Metrics kept in memory, open to reading: the local runtime and the tests record through it, so a
+ * test can check that a failure ended in its metric.
+ */
+export class RecordedMetrics implements Metrics {
+  readonly counts = new Map<MetricName, number>();
+  readonly durations = new Map<MetricName, number[]>();
+
+  count(name: MetricName, value = 1): void {
+    this.counts.set(name, (this.counts.get(name) ?? 0) + value);
+  }
+
+  duration(name: MetricName, milliseconds: number): void {
+    this.durations.set(name, [...(this.durations.get(name) ?? []), milliseconds]);
+  }
+
+  /** The total counted under a name (0 when never counted). */
+  countOf(name: MetricName): number {
+    return this.counts.get(name) ?? 0;
+  }
+}

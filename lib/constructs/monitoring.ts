@@ -1,0 +1,336 @@
+import { Duration, Stack } from 'aws-cdk-lib';
+import * as cloudwatch from 'aws-cdk-lib/aws-cloudwatch';
+import * as dynamodb from 'aws-cdk-lib/aws-dynamodb';
+import * as iam from 'aws-cdk-lib/aws-iam';
+import type * as lambda from 'aws-cdk-lib/aws-lambda';
+import * as scheduler from 'aws-cdk-lib/aws-scheduler';
+import * as targets from 'aws-cdk-lib/aws-scheduler-targets';
+import { Construct } from 'constructs';
+
+import { METRIC, METRICS_SERVICE, type MetricName } from '../../functions/domain/metrics';
+import { AlarmTopic } from './alarm-topic';
+import type { Api } from './api';
+import type { DataRetention } from './data-retention';
+import type { DataTable } from './data-table';
+import { alarmNameOf, scheduleRole } from './scheduled-parts';
+import type { WebhookDelivery } from './webhook-delivery';
+
+export interface MonitoringProps {
+  readonly api: Api;
+  readonly table: DataTable;
+  readonly delivery: WebhookDelivery;
+  readonly retention: DataRetention;
+  /**
+   * Receives every alarm by e-mail (the stage settings require one in prod).
+   * @default - no subscription
+   */
+  readonly alarmEmail?: string;
+  /**
+   * How often an alarm that stays in ALARM (dead letters still waiting) is sent again.
+   * @default Duration.hours(6)
+   */
+  readonly renotifyEvery?: Duration;
+}
+
+/** Thresholds, in one place so that the runbook's table and the tests read the same numbers. */
+export const THRESHOLDS = {
+  /** API 5xx replies, in % of requests over 5 minutes, counted once at least 10 requests came. */
+  api5xxPercent: 5,
+  api5xxMinimumRequests: 10,
+  /** API p99 latency in ms, over three 5-minute periods in a row (sign-in slows wrong keys to 3 s). */
+  apiLatencyP99Ms: 5000,
+  /** Oldest message of the webhook queue, in seconds: retries with back-off take at most ~1 h. */
+  webhookQueueOldestSeconds: 2 * 60 * 60,
+  /** DynamoDB requests throttled over 5 minutes (the SDK retries a few; more means a hot key). */
+  dynamoDbThrottledRequests: 5,
+  /** Stripe webhook deliveries refused over 15 minutes (Stripe retries, a wrong secret refuses all). */
+  stripeWebhookRejected: 3,
+  /** Minutes without a completed tick before the heartbeat alarm. */
+  tickHeartbeatMinutes: 5,
+} as const;
+
+/**
+ * What tells a human that something needs him (issue 12): an SNS topic CloudWatch may publish to,
+ * subscribed by e-mail; an alarm on every failure a customer would otherwise discover first; and a
+ * dashboard with those alarms next to the business metrics the functions record
+ * (`functions/domain/metrics.ts`).
+ *
+ * An alarm notifies once, when it enters ALARM. The dead-letter alarms stay in ALARM while dead
+ * letters wait, so one e-mail could be forgotten: an EventBridge Scheduler schedule per such alarm
+ * calls CloudWatch's SetAlarmState (a universal target, no code) to put it back to OK every
+ * `renotifyEvery`; if the queue still holds messages the next evaluation, a minute later, brings it
+ * back to ALARM and sends the e-mail again. An alarm already OK is left as it is (SetAlarmState to
+ * the current state triggers no action). These alarms have no OK action, so the reset sends nothing.
+ */
+export class Monitoring extends Construct {
+  readonly topic: AlarmTopic;
+  /** Every alarm, by its owner's id and its own (`WebhookDelivery-DeadLetterAlarm`, `Monitoring-TickHeartbeat`). */
+  readonly alarms = new Map<string, cloudwatch.Alarm>();
+  readonly dashboard: cloudwatch.Dashboard;
+  private readonly namespace: string;
+
+  constructor(scope: Construct, id: string, props: MonitoringProps) {
+    super(scope, id);
+    const { api, table, delivery, retention } = props;
+    this.namespace = Stack.of(this).stackName;
+    this.topic = new AlarmTopic(this, 'Alarms', { email: props.alarmEmail });
+
+    // Dead letters: raised by the constructs that own the queues, sent again until emptied.
+    const persisting = [...delivery.alarms, ...retention.alarms];
+    for (const alarm of persisting) this.alarms.set(ownedId(alarm), alarm);
+
+    const functions: readonly lambda.Function[] = [
+      ...api.allFunctions,
+      delivery.worker,
+      delivery.tick,
+      retention.purge,
+    ];
+    for (const fn of functions) {
+      const name = fn.node.id;
+      this.alarm(`${name}-Errors`, {
+        description: `La fonction ${name} a échoué (exception non gérée, délai dépassé ou plantage).`,
+        metric: fn.metricErrors({ period: Duration.minutes(5), statistic: 'Sum' }),
+        threshold: 1,
+      });
+      this.alarm(`${name}-Throttles`, {
+        description: `Des appels de la fonction ${name} ont été refusés faute de concurrence Lambda.`,
+        metric: fn.metricThrottles({ period: Duration.minutes(5), statistic: 'Sum' }),
+        threshold: 1,
+      });
+    }
+
+    this.alarm('TickHeartbeat', {
+      description:
+        `Aucun passage du planificateur n’a abouti depuis ${THRESHOLDS.tickHeartbeatMinutes} minutes : ` +
+        'les automatisations dues ne partent plus.',
+      metric: this.metric(METRIC.tickCompleted, Duration.minutes(1)),
+      threshold: 1,
+      comparisonOperator: cloudwatch.ComparisonOperator.LESS_THAN_THRESHOLD,
+      evaluationPeriods: THRESHOLDS.tickHeartbeatMinutes,
+      // No data is the very symptom: a tick that never runs records nothing.
+      treatMissingData: cloudwatch.TreatMissingData.BREACHING,
+    });
+
+    const requests = api.httpApi.metricCount({ period: Duration.minutes(5), statistic: 'Sum' });
+    const serverErrors = api.httpApi.metricServerError({ period: Duration.minutes(5), statistic: 'Sum' });
+    this.alarm('Api5xxRate', {
+      description: `Plus de ${THRESHOLDS.api5xxPercent} % des requêtes de l’API ont reçu une erreur 5xx.`,
+      metric: new cloudwatch.MathExpression({
+        expression: `IF(requests >= ${THRESHOLDS.api5xxMinimumRequests}, 100 * errors / requests, 0)`,
+        usingMetrics: { requests, errors: serverErrors },
+        label: 'Erreurs 5xx (%)',
+        period: Duration.minutes(5),
+      }),
+      threshold: THRESHOLDS.api5xxPercent,
+    });
+    this.alarm('ApiLatencyP99', {
+      description: `Le p99 du temps de réponse de l’API dépasse ${THRESHOLDS.apiLatencyP99Ms} ms depuis 15 minutes.`,
+      metric: api.httpApi.metricLatency({ period: Duration.minutes(5), statistic: 'p99' }),
+      threshold: THRESHOLDS.apiLatencyP99Ms,
+      evaluationPeriods: 3,
+    });
+
+    this.alarm('WebhookQueueOldestMessage', {
+      description:
+        'Un appel de webhook attend dans la file depuis plus de 2 heures : le worker ne suit plus ' +
+        '(la file garde 4 jours, après quoi les messages disparaissent sans passer par les échecs).',
+      metric: delivery.queue.metricApproximateAgeOfOldestMessage({
+        period: Duration.minutes(5),
+        statistic: 'Maximum',
+      }),
+      threshold: THRESHOLDS.webhookQueueOldestSeconds,
+    });
+
+    this.alarm('DynamoDbThrottles', {
+      description: 'Des requêtes à la table DynamoDB sont refusées pour dépassement de débit.',
+      metric: table.table.metricThrottledRequestsForOperations({
+        operations: [
+          dynamodb.Operation.GET_ITEM,
+          dynamodb.Operation.BATCH_GET_ITEM,
+          dynamodb.Operation.QUERY,
+          dynamodb.Operation.PUT_ITEM,
+          dynamodb.Operation.UPDATE_ITEM,
+          dynamodb.Operation.DELETE_ITEM,
+          dynamodb.Operation.BATCH_WRITE_ITEM,
+          dynamodb.Operation.TRANSACT_WRITE_ITEMS,
+        ],
+        period: Duration.minutes(5),
+      }),
+      threshold: THRESHOLDS.dynamoDbThrottledRequests,
+    });
+
+    this.alarm('StripeWebhookRejected', {
+      description:
+        'Des webhooks Stripe sont refusés (signature absente ou fausse) : secret whsec_ erroné ou envoi ' +
+        'qui ne vient pas de Stripe. Les licences payées ne sont plus émises.',
+      metric: this.metric(METRIC.stripeWebhookRejected, Duration.minutes(15)),
+      threshold: THRESHOLDS.stripeWebhookRejected,
+    });
+    this.alarm('EmailFailed', {
+      description:
+        'SES a refusé d’envoyer un e-mail (clé de licence ou confirmation de résiliation) : un cabinet ' +
+        'qui a payé peut ne pas avoir reçu sa clé.',
+      metric: this.metric(METRIC.emailFailed, Duration.minutes(5)),
+      threshold: 1,
+    });
+    this.alarm('SecretUnavailable', {
+      description:
+        'Un secret est illisible ou vide (clés Stripe non renseignées, accès refusé, Secrets Manager ' +
+        'indisponible) : les appels qui en dépendent échouent.',
+      metric: this.metric(METRIC.secretUnavailable, Duration.minutes(5)),
+      threshold: 1,
+    });
+
+    for (const alarm of this.alarms.values()) this.topic.notify(alarm);
+    this.renotify(persisting, props.renotifyEvery ?? Duration.hours(6));
+    this.dashboard = this.buildDashboard(props);
+  }
+
+  /** A business or failure metric the functions record (`functions/domain/metrics.ts`). */
+  metric(name: MetricName, period: Duration, statistic = 'Sum'): cloudwatch.Metric {
+    return new cloudwatch.Metric({
+      namespace: this.namespace,
+      metricName: name,
+      dimensionsMap: { service: METRICS_SERVICE },
+      period,
+      statistic,
+    });
+  }
+
+  private alarm(
+    id: string,
+    options: {
+      readonly description: string;
+      readonly metric: cloudwatch.IMetric;
+      readonly threshold: number;
+      readonly comparisonOperator?: cloudwatch.ComparisonOperator;
+      readonly evaluationPeriods?: number;
+      readonly treatMissingData?: cloudwatch.TreatMissingData;
+    },
+  ): cloudwatch.Alarm {
+    const alarm = new cloudwatch.Alarm(this, id, {
+      alarmName: alarmNameOf(this, id),
+      alarmDescription: `${options.description} Que faire : docs/operations.md, alarme ${id}.`,
+      metric: options.metric,
+      threshold: options.threshold,
+      comparisonOperator:
+        options.comparisonOperator ?? cloudwatch.ComparisonOperator.GREATER_THAN_OR_EQUAL_TO_THRESHOLD,
+      evaluationPeriods: options.evaluationPeriods ?? 1,
+      // Most metrics exist only when something happened: no data means nothing went wrong.
+      treatMissingData: options.treatMissingData ?? cloudwatch.TreatMissingData.NOT_BREACHING,
+    });
+    this.alarms.set(ownedId(alarm), alarm);
+    return alarm;
+  }
+
+  private renotify(alarms: readonly cloudwatch.Alarm[], every: Duration): void {
+    const role = scheduleRole(this, 'RenotifyRole', "Rôle des rappels d'alarme : remettre les alarmes à OK");
+    for (const alarm of alarms) {
+      new scheduler.Schedule(this, `Renotify-${ownedId(alarm)}`, {
+        description: `Renvoie l’alarme ${ownedId(alarm)} tant que sa condition dure`,
+        schedule: scheduler.ScheduleExpression.rate(every),
+        target: new targets.Universal({
+          service: 'cloudwatch',
+          action: 'setAlarmState',
+          role,
+          input: scheduler.ScheduleTargetInput.fromObject({
+            // The literal name (the alarm's `alarmName` is a Ref, which would reach the schedule as is).
+            AlarmName: (alarm.node.defaultChild as cloudwatch.CfnAlarm).alarmName,
+            StateValue: 'OK',
+            StateReason: 'Remise à OK périodique : l’alarme repartira si des messages attendent toujours.',
+          }),
+          // This alarm only (the target's default would be every alarm, "*").
+          policyStatements: [
+            new iam.PolicyStatement({ actions: ['cloudwatch:SetAlarmState'], resources: [alarm.alarmArn] }),
+          ],
+        }),
+      });
+    }
+  }
+
+  private buildDashboard(props: MonitoringProps): cloudwatch.Dashboard {
+    const { api, delivery, table } = props;
+    const five = Duration.minutes(5);
+    const graph = (title: string, left: cloudwatch.IMetric[], width = 8) =>
+      new cloudwatch.GraphWidget({ title, left, width, height: 6 });
+    const dashboard = new cloudwatch.Dashboard(this, 'Dashboard', {
+      dashboardName: `${this.namespace}-operations`,
+      defaultInterval: Duration.hours(24),
+    });
+    dashboard.addWidgets(
+      new cloudwatch.AlarmStatusWidget({
+        title: 'Alarmes',
+        alarms: [...this.alarms.values()],
+        width: 24,
+        height: 8,
+        sortBy: cloudwatch.AlarmStatusWidgetSortBy.STATE_UPDATED_TIMESTAMP,
+      }),
+    );
+    dashboard.addWidgets(
+      graph('API : requêtes et erreurs 5xx', [
+        api.httpApi.metricCount({ period: five, statistic: 'Sum' }),
+        api.httpApi.metricServerError({ period: five, statistic: 'Sum' }),
+        api.httpApi.metricClientError({ period: five, statistic: 'Sum' }),
+      ]),
+      graph('API : latence p50 / p99 (ms)', [
+        api.httpApi.metricLatency({ period: five, statistic: 'p50' }),
+        api.httpApi.metricLatency({ period: five, statistic: 'p99' }),
+      ]),
+      graph('Connexions : clés refusées, clients ralentis', [
+        this.metric(METRIC.signInFailed, five),
+        this.metric(METRIC.signInThrottled, five),
+      ]),
+    );
+    dashboard.addWidgets(
+      graph('Planificateur : passages, dus, réservés, envoyés', [
+        this.metric(METRIC.tickCompleted, five),
+        this.metric(METRIC.dueFound, five),
+        this.metric(METRIC.dueClaimed, five),
+        this.metric(METRIC.dueEnqueued, five),
+      ]),
+      graph('Webhooks : réussis, échoués, réessayés, en échec définitif', [
+        this.metric(METRIC.deliverySucceeded, five),
+        this.metric(METRIC.deliveryFailed, five),
+        this.metric(METRIC.deliveryRetried, five),
+        this.metric(METRIC.deliveryDeadLettered, five),
+      ]),
+      graph('Retard d’envoi p50 / p99 (ms)', [
+        this.metric(METRIC.dispatchLag, five, 'p50'),
+        this.metric(METRIC.dispatchLag, five, 'p99'),
+      ]),
+    );
+    dashboard.addWidgets(
+      graph('Files : profondeur et plus vieux message (s)', [
+        delivery.queue.metricApproximateNumberOfMessagesVisible({ period: five, statistic: 'Maximum' }),
+        delivery.deadLetterQueue.metricApproximateNumberOfMessagesVisible({
+          period: five,
+          statistic: 'Maximum',
+        }),
+        delivery.queue.metricApproximateAgeOfOldestMessage({ period: five, statistic: 'Maximum' }),
+      ]),
+      graph('Stripe : événements appliqués, webhooks refusés', [
+        this.metric(METRIC.stripeEventApplied, five),
+        this.metric(METRIC.stripeWebhookRejected, five),
+      ]),
+      graph('E-mails envoyés / refusés, secrets illisibles', [
+        this.metric(METRIC.emailSent, five),
+        this.metric(METRIC.emailFailed, five),
+        this.metric(METRIC.secretUnavailable, five),
+      ]),
+    );
+    dashboard.addWidgets(
+      graph(
+        'DynamoDB : capacité consommée et requêtes refusées',
+        [
+          table.table.metricConsumedReadCapacityUnits({ period: five, statistic: 'Sum' }),
+          table.table.metricConsumedWriteCapacityUnits({ period: five, statistic: 'Sum' }),
+        ],
+        24,
+      ),
+    );
+    return dashboard;
+  }
+}
+
+/** An alarm's id with its owner's: two constructs may both have a `ScheduleDeadLetterAlarm`. */
+const ownedId = (alarm: cloudwatch.Alarm): string => `${alarm.node.scope?.node.id}-${alarm.node.id}`;

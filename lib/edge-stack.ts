@@ -1,0 +1,92 @@
+import { CfnOutput, Stack, type StackProps } from 'aws-cdk-lib';
+import * as acm from 'aws-cdk-lib/aws-certificatemanager';
+import * as wafv2 from 'aws-cdk-lib/aws-wafv2';
+import type { Construct } from 'constructs';
+
+import type { StageSettings } from './settings';
+
+/** CloudFront takes certificates and web ACLs from us-east-1 only. */
+export const EDGE_REGION = 'us-east-1';
+
+/** The web ACL's metric and rule names, for its CloudWatch metrics and sampled requests. */
+export const WAF_RATE_RULE = 'LimiteParAdresse';
+
+export interface EdgeStackProps extends StackProps {
+  /** The stage's settings: its custom domain and WAF settings decide what this stack holds. */
+  readonly settings: StageSettings;
+}
+
+/**
+ * The small companion stack of a stage in us-east-1, deployed only when the stage asks for a
+ * custom domain or a WAF (both off by default): the ACM certificate of the domain (DNS
+ * validation: the operator adds the CNAME ACM asks for, docs/operations.md §10) and a WAF web ACL
+ * whose rate-based rule blocks a client address that sends more than `waf.rateLimit` requests in
+ * 5 minutes. The stage's stack reads both through CDK's cross-region references.
+ */
+export class AssistantJuridiqueEdgeStack extends Stack {
+  readonly certificate?: acm.Certificate;
+  readonly webAclArn?: string;
+
+  constructor(scope: Construct, id: string, props: EdgeStackProps) {
+    super(scope, id, { ...props, crossRegionReferences: true });
+    const { settings } = props;
+    if (this.region !== EDGE_REGION) {
+      throw new Error(`AssistantJuridiqueEdgeStack: must be deployed in ${EDGE_REGION} (got ${this.region})`);
+    }
+    if (!settings.customDomain && !settings.waf) {
+      throw new Error('AssistantJuridiqueEdgeStack: the stage asks for neither a custom domain nor a WAF');
+    }
+
+    if (settings.customDomain) {
+      this.certificate = new acm.Certificate(this, 'Certificate', {
+        domainName: settings.customDomain.domainName,
+        // No hosted zone is assumed (the domain may be managed anywhere): CloudFormation waits
+        // until the CNAME that ACM asks for is in the domain's DNS.
+        validation: acm.CertificateValidation.fromDns(),
+      });
+      new CfnOutput(this, 'CertificateArn', {
+        description: 'Le certificat ACM du domaine (validation DNS : docs/operations.md §10)',
+        value: this.certificate.certificateArn,
+      });
+    }
+
+    if (settings.waf) {
+      const webAcl = new wafv2.CfnWebACL(this, 'WebAcl', {
+        // CloudFormation takes ASCII only here.
+        description: `Rate limit per client address, site ${settings.stackName}`,
+        scope: 'CLOUDFRONT',
+        defaultAction: { allow: {} },
+        visibilityConfig: {
+          cloudWatchMetricsEnabled: true,
+          metricName: `${settings.stackName}-waf`,
+          sampledRequestsEnabled: true,
+        },
+        rules: [
+          {
+            name: WAF_RATE_RULE,
+            priority: 0,
+            // A client address over the limit gets 403 until its rate falls back under it.
+            action: { block: {} },
+            statement: {
+              rateBasedStatement: {
+                limit: settings.wafRateLimit,
+                aggregateKeyType: 'IP',
+                evaluationWindowSec: 300,
+              },
+            },
+            visibilityConfig: {
+              cloudWatchMetricsEnabled: true,
+              metricName: `${settings.stackName}-${WAF_RATE_RULE}`,
+              sampledRequestsEnabled: true,
+            },
+          },
+        ],
+      });
+      this.webAclArn = webAcl.attrArn;
+      new CfnOutput(this, 'WebAclArn', {
+        description: 'Le web ACL WAF devant CloudFront (limite de débit par adresse)',
+        value: webAcl.attrArn,
+      });
+    }
+  }
+}

@@ -1,0 +1,223 @@
+import { Duration, RemovalPolicy, Stack } from 'aws-cdk-lib';
+import * as logs from 'aws-cdk-lib/aws-logs';
+import type { IConstruct } from 'constructs';
+
+import { ROUTES, routeKey } from '../shared/routes';
+
+/** The deployment stages: two can live in one account, each its own stack. */
+export const STAGES = ['dev', 'prod'] as const;
+export type StageName = (typeof STAGES)[number];
+
+/** Requests per second (steady) and burst of one API Gateway throttle. */
+export interface Throttle {
+  readonly rateLimit: number;
+  readonly burstLimit: number;
+}
+
+/** The optional custom domain of the site (certificate and WAF live in a us-east-1 companion stack). */
+export interface CustomDomain {
+  /** The site's host name, e.g. `app.cabinet.example`. */
+  readonly domainName: string;
+}
+
+/**
+ * Everything a deployment may differ in, read once from the CDK context (`-c key=value`) and
+ * checked before any construct is built, so a missing or wrong setting fails the synthesis with
+ * one message naming each problem and the flag that fixes it.
+ */
+export interface StageSettings {
+  readonly stage: StageName;
+  /** `AssistantJuridique-<stage>`: two stages never share a resource name. */
+  readonly stackName: string;
+  /** Where the data lives: eu-west-3 (Paris) unless `-c region=` says otherwise. */
+  readonly region: string;
+  /** Sender of the billing e-mails, a verified SES identity of the region. */
+  readonly mailFrom: string;
+  /** Receives every alarm by e-mail; required in prod. */
+  readonly alarmEmail?: string;
+  /** The API stage's throttle, applied to each route without one of its own. */
+  readonly apiThrottle: Throttle;
+  /**
+   * Routes with a throttle of their own (route key → throttle): signing in (guessing keys),
+   * buying (creates Stripe sessions) and Stripe's webhooks, so that none of them can eat the
+   * others' budget nor the firms' everyday calls.
+   */
+  readonly routeThrottles: Readonly<Record<string, Throttle>>;
+  /** How long function and API access logs are kept. */
+  readonly logRetention: logs.RetentionDays;
+  /** Log level of the functions (Powertools `POWERTOOLS_LOG_LEVEL`). */
+  readonly logLevel: 'DEBUG' | 'INFO' | 'WARN' | 'ERROR';
+  /**
+   * What happens to the data (table, server keys, Stripe secrets, logs) when the stack is
+   * deleted: kept in prod, deleted with a dev stage so that it can be destroyed and rebuilt.
+   */
+  readonly removalPolicy: RemovalPolicy;
+  /** DynamoDB deletion protection: on in prod; off in dev so that `cdk destroy` can finish. */
+  readonly tableDeletionProtection: boolean;
+  /** How often an alarm that stays in ALARM (dead letters waiting) is sent again. */
+  readonly renotifyEvery: Duration;
+  /** A second region holding a read replica of the server-keys secret (recovery), if any. */
+  readonly keysReplicaRegion?: string;
+  /** The site's own domain name, if any (off by default). */
+  readonly customDomain?: CustomDomain;
+  /** A WAF web ACL with a rate-based rule in front of CloudFront (off by default). */
+  readonly waf: boolean;
+  /**
+   * With the WAF: requests one client address may send in 5 minutes before it is blocked (WAF's
+   * minimum is 10). A firm's lawyers may share one office address: the limit is per firm, then.
+   */
+  readonly wafRateLimit: number;
+}
+
+export const DEFAULT_REGION = 'eu-west-3';
+/** The keys' replica region in prod by default: another EU region, for the same data rules. */
+export const DEFAULT_KEYS_REPLICA_REGION = 'eu-central-1';
+
+const EMAIL = /^[^\s@<>]+@[^\s@<>]+\.[^\s@<>]+$/;
+const REGION = /^[a-z]{2}(-gov)?-[a-z]+-\d$/;
+const DOMAIN = /^(?=.{1,253}$)([a-z0-9]([a-z0-9-]{0,61}[a-z0-9])?\.)+[a-z]{2,63}$/;
+
+const PER_STAGE = {
+  dev: {
+    apiThrottle: { rateLimit: 10, burstLimit: 20 },
+    signIn: { rateLimit: 2, burstLimit: 5 },
+    checkout: { rateLimit: 1, burstLimit: 3 },
+    stripeWebhook: { rateLimit: 5, burstLimit: 10 },
+    logRetention: logs.RetentionDays.ONE_WEEK,
+    logLevel: 'DEBUG',
+    removalPolicy: RemovalPolicy.DESTROY,
+    tableDeletionProtection: false,
+    renotifyEvery: Duration.hours(24),
+    wafRateLimit: 500,
+  },
+  prod: {
+    apiThrottle: { rateLimit: 50, burstLimit: 100 },
+    // A firm signs in a few times a day; 5/s across every firm leaves room and caps guessing.
+    signIn: { rateLimit: 5, burstLimit: 10 },
+    checkout: { rateLimit: 2, burstLimit: 5 },
+    // Stripe sends bursts after an outage or a billing run; its retries absorb a 429.
+    stripeWebhook: { rateLimit: 20, burstLimit: 40 },
+    // Spec §9 and /privacy: technical logs are deleted within 30 days.
+    logRetention: logs.RetentionDays.ONE_MONTH,
+    logLevel: 'INFO',
+    removalPolicy: RemovalPolicy.RETAIN,
+    tableDeletionProtection: true,
+    renotifyEvery: Duration.hours(6),
+    // A page opens with a few calls; 2000 in 5 minutes is far above a busy office's use.
+    wafRateLimit: 2000,
+  },
+} as const;
+
+/** A CDK context value as the CLI gives it: strings, or `true` for a bare `-c flag`. */
+export type ContextReader = (key: string) => unknown;
+
+/**
+ * The settings of the stage named by `-c stage=` (dev by default), from the context values:
+ * `region`, `mailFrom` (required), `alarmEmail` (required in prod), `keysReplicaRegion` (prod:
+ * eu-central-1 by default, `none` to go without), `domainName` and `waf` (optional).
+ *
+ * @throws Error naming every missing or invalid value and how to give it
+ */
+export function stageSettings(context: ContextReader): StageSettings {
+  const problems: string[] = [];
+  const text = (key: string): string | undefined => {
+    const value = context(key);
+    if (value === undefined || value === null || value === '') return undefined;
+    if (typeof value !== 'string') {
+      problems.push(`-c ${key} must be a text value (got ${JSON.stringify(value)})`);
+      return undefined;
+    }
+    return value.trim();
+  };
+
+  const stageValue = text('stage') ?? 'dev';
+  const known = (STAGES as readonly string[]).includes(stageValue);
+  if (!known) problems.push(`-c stage must be one of ${STAGES.join(', ')} (got "${stageValue}")`);
+  const stage: StageName = known ? (stageValue as StageName) : 'dev';
+  const perStage = PER_STAGE[stage];
+
+  const region = text('region') ?? DEFAULT_REGION;
+  if (!REGION.test(region))
+    problems.push(`-c region must be an AWS region such as eu-west-3 (got "${region}")`);
+
+  const mailFrom = text('mailFrom');
+  if (mailFrom === undefined) {
+    problems.push(
+      '-c mailFrom=<address> is required: the sender of the licence and cancellation e-mails, an ' +
+        'SES identity verified in the region (docs/operations.md, "Before the first deployment")',
+    );
+  } else if (!EMAIL.test(mailFrom)) {
+    problems.push(`-c mailFrom must be a bare e-mail address, without a display name (got "${mailFrom}")`);
+  }
+
+  const alarmEmail = text('alarmEmail');
+  if (alarmEmail === undefined && stage === 'prod') {
+    problems.push(
+      '-c alarmEmail=<address> is required for prod: the alarms must reach someone (AWS sends the ' +
+        'address a confirmation link first; docs/operations.md, "Alarms")',
+    );
+  } else if (alarmEmail !== undefined && !EMAIL.test(alarmEmail)) {
+    problems.push(`-c alarmEmail must be an e-mail address (got "${alarmEmail}")`);
+  }
+
+  const replicaValue = text('keysReplicaRegion') ?? (stage === 'prod' ? DEFAULT_KEYS_REPLICA_REGION : 'none');
+  const keysReplicaRegion = replicaValue === 'none' ? undefined : replicaValue;
+  if (keysReplicaRegion !== undefined && !REGION.test(keysReplicaRegion)) {
+    problems.push(`-c keysReplicaRegion must be an AWS region or "none" (got "${keysReplicaRegion}")`);
+  } else if (keysReplicaRegion === region) {
+    problems.push(`-c keysReplicaRegion must differ from the stack's region ${region}`);
+  }
+
+  const domainName = text('domainName')?.toLowerCase();
+  if (domainName !== undefined && !DOMAIN.test(domainName)) {
+    problems.push(`-c domainName must be a host name such as app.cabinet.example (got "${domainName}")`);
+  }
+
+  const wafValue = context('waf');
+  const waf = wafValue === true || wafValue === 'true';
+  if (wafValue !== undefined && wafValue !== true && wafValue !== 'true' && wafValue !== 'false') {
+    problems.push(`-c waf must be true or false (got ${JSON.stringify(wafValue)})`);
+  }
+
+  if (problems.length > 0) {
+    throw new Error(`Deployment settings (stage ${stage}):\n  - ${problems.join('\n  - ')}`);
+  }
+  return {
+    stage,
+    stackName: `AssistantJuridique-${stage}`,
+    region,
+    mailFrom: mailFrom as string,
+    ...(alarmEmail ? { alarmEmail } : {}),
+    apiThrottle: perStage.apiThrottle,
+    routeThrottles: {
+      [routeKey(ROUTES.verifyLicense)]: perStage.signIn,
+      [routeKey(ROUTES.createCheckout)]: perStage.checkout,
+      [routeKey(ROUTES.stripeWebhook)]: perStage.stripeWebhook,
+    },
+    logRetention: perStage.logRetention,
+    logLevel: perStage.logLevel,
+    removalPolicy: perStage.removalPolicy,
+    tableDeletionProtection: perStage.tableDeletionProtection,
+    renotifyEvery: perStage.renotifyEvery,
+    ...(keysReplicaRegion ? { keysReplicaRegion } : {}),
+    ...(domainName ? { customDomain: { domainName } } : {}),
+    waf,
+    wafRateLimit: perStage.wafRateLimit,
+  };
+}
+
+const STACK_SETTINGS = new WeakMap<Stack, StageSettings>();
+
+/** Makes a stack's stage settings the defaults of the constructs built in it (`stageSettingsOf`). */
+export function applyStageSettings(stack: Stack, settings: StageSettings): void {
+  STACK_SETTINGS.set(stack, settings);
+}
+
+/**
+ * The stage settings of the stack a construct is in, for the defaults every function shares (log
+ * retention and level, removal of its log group); undefined for a construct built in a bare test
+ * stack, which then gets the construct's own defaults.
+ */
+export function stageSettingsOf(scope: IConstruct): StageSettings | undefined {
+  return STACK_SETTINGS.get(Stack.of(scope));
+}
