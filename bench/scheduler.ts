@@ -117,6 +117,8 @@ function benchWorkflow(overrides: Partial<WorkflowRecord>): WorkflowRecord {
     active: true,
     type: 'client_reminder',
     folderId: null,
+    tags: [],
+    category: null,
     cronEnabled: true,
     cronInterval: 60,
     cronLastRun: null,

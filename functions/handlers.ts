@@ -13,6 +13,7 @@ import { createLawyersHandler } from './lawyers';
 import { createLicensesHandler } from './licenses';
 import { createMeHandler } from './me';
 import type { HandlerName } from './needs';
+import { createRequestPortalLinkHandler } from './request-portal-link';
 import type { AppDependencies } from './runtime/dependencies';
 import { createSecondFactorHandler } from './second-factor';
 import { createSignOutHandler } from './sign-out';
@@ -48,6 +49,7 @@ export const API_HANDLERS = {
   'create-checkout': createCreateCheckoutHandler,
   'check-subscription': createCheckSubscriptionHandler,
   'customer-portal': createCustomerPortalHandler,
+  'request-portal-link': createRequestPortalLinkHandler,
   'cancel-subscription': createCancelSubscriptionHandler,
   'update-license-email': createUpdateLicenseEmailHandler,
   'create-promo-code': createCreatePromoCodeHandler,

@@ -87,6 +87,7 @@ const DECLARED = {
   // same key) and the new session, ending the licence's oldest beyond 20 (its sessions by GSI2);
   // trusts CloudFront's client address only with the origin secret.
   'verify-license': {
+    // GSI2 also finds the lawyer of a licence by his own e-mail when the licence names another.
     table: { access: 'readWrite', indexes: ['GSI2'] },
     keys: ['sessionSigning', 'licenseHash'],
     originSecret: true,
@@ -162,6 +163,17 @@ const DECLARED = {
     table: { access: 'read', indexes: [] },
     keys: ['sessionSigning', 'licenseHash'],
     payments: 'api',
+  },
+  // Public: the billing records of a billing address (GSI2), else the licences of an e-mail
+  // (GSI1, records older than the billing address) and their billing records, the per-client counter
+  // (client addresses hashed with the licence-hash key, CloudFront's trusted with the origin
+  // secret), a portal session at Stripe, e-mailed.
+  'request-portal-link': {
+    table: { access: 'readWrite', indexes: ['GSI1', 'GSI2'] },
+    keys: ['licenseHash'],
+    originSecret: true,
+    payments: 'api',
+    mailer: true,
   },
   'cancel-subscription': {
     table: { access: 'readWrite', indexes: [] },

@@ -191,6 +191,8 @@ export function stageSettings(context: ContextReader): StageSettings {
     apiThrottle: perStage.apiThrottle,
     routeThrottles: {
       [routeKey(ROUTES.verifyLicense)]: perStage.signIn,
+      // Public like sign-in, and each accepted call may send an e-mail: the same limits.
+      [routeKey(ROUTES.requestPortalLink)]: perStage.signIn,
       [routeKey(ROUTES.createCheckout)]: perStage.checkout,
       [routeKey(ROUTES.stripeWebhook)]: perStage.stripeWebhook,
     },

@@ -77,6 +77,11 @@ export const FORM_BOUNDS = {
   personNameMin: 2,
   phoneMin: 10,
   officeNameMin: 2,
+  /** A workflow's tags (spec §3 optional display fields): at most this many, each this long at most. */
+  workflowTagsMax: 10,
+  workflowTagLengthMax: 30,
+  /** A workflow's category, as long at most. */
+  workflowCategoryLengthMax: 40,
 } as const;
 
 /** Retention (spec §9), in days. */

@@ -241,6 +241,8 @@ export const MESSAGES = {
     fetchFailed: "Impossible de récupérer les informations d'abonnement",
     cancelFailed: "Impossible de résilier l'abonnement. Veuillez réessayer ou contacter le support.",
     customerPortalFailed: "Impossible d'ouvrir le portail client",
+    /** The reply to request-portal-link, the same whether or not a licence has this e-mail. */
+    portalLinkSent: 'Si un abonnement est facturé à cette adresse, vous y recevrez un lien par e-mail.',
     statusRefreshed: "Statut d'abonnement mis à jour",
     licenseUpdated: 'Licence mise à jour',
     canceled: 'Abonnement résilié',
@@ -268,6 +270,9 @@ export const MESSAGES = {
     mainEmail: 'Email principal invalide',
     phoneNumber: 'Le numéro de téléphone doit contenir au moins 10 chiffres',
     officeName: "Le nom de l'étude doit contenir au moins 2 caractères",
+    /** Ours (spec §3 names tags and category as display fields only): the field, then the rule. */
+    workflowTags: 'Les étiquettes sont limitées à 10, de 30 caractères au plus chacune',
+    workflowCategory: 'La catégorie doit contenir au plus 40 caractères',
     googlePassword: 'Le mot de passe Google est requis',
     required: 'Required',
     /** Same voice: the automatic pause's threshold (issue 16). */
@@ -310,6 +315,16 @@ export const MESSAGES = {
       reactivate:
         // Said as it works: a cancelled licence cannot sign in, so the portal inside the app is out of reach.
         "Pour réactiver votre abonnement, répondez à cet e-mail ou contactez le support : nous réactivons votre licence et vos données, tant qu'elles sont conservées.",
+      // The portal reached without signing in: a link e-mailed to the billing address (issue 15).
+      portal:
+        'Pour consulter vos factures ou gérer votre abonnement, choisissez « Gérer mon abonnement » sur la page de connexion : un lien vers le portail client vous sera envoyé à cette adresse.',
+    },
+    portalLink: {
+      subject: 'Assistant IA juridique : gérer votre abonnement',
+      intro: "Vous avez demandé à gérer l'abonnement associé à cette adresse.",
+      link: (url: string) =>
+        `Ce lien ouvre le portail client de Stripe (factures, moyen de paiement, abonnement) ; il expire rapidement :\n${url}`,
+      notYou: "Si vous n'êtes pas à l'origine de cette demande, ignorez cet e-mail.",
     },
   },
 } as const;

@@ -131,6 +131,11 @@ export const subscriptionLockKey = (subscriptionId: string) => ({
 });
 /** The billing side of a licence: its subscription, customer and cancellation. */
 export const licenseBillingKey = (keyHash: string) => ({ PK: `LICENSE_BILLING#${keyHash}`, SK: 'BILLING' });
+/**
+ * GSI2: the billing records of one billing address (the buyer's checkout e-mail), which stays the
+ * address of the portal link and the licence's e-mails when the licence is associated elsewhere.
+ */
+export const billingEmailPartition = (email: string) => `BILLING_EMAIL#${normaliseLicenseEmail(email)}`;
 export const checkoutKey = (checkoutSessionId: string) => ({
   PK: `CHECKOUT#${checkoutSessionId}`,
   SK: 'CHECKOUT',

@@ -10,8 +10,10 @@ import {
 
 import { RETENTION_DAYS } from '../../shared/constants';
 import {
+  billingEmailPartition,
   checkoutKey,
   licenseBillingKey,
+  normaliseLicenseEmail,
   PURGE_DUE_PARTITION,
   purgeDueBound,
   purgeDueSortKey,
@@ -47,6 +49,11 @@ export interface LicenseBilling {
   readonly keyHash: string;
   readonly subscriptionId: string;
   readonly customerId: string;
+  /**
+   * The buyer's checkout e-mail: where the portal link and the licence's e-mails go, whatever
+   * e-mail the licence is later associated with. Null for records written before it was kept.
+   */
+  readonly billingEmail: string | null;
   readonly createdAt: string;
   readonly canceledAt: string | null;
   /** From this date the lawyer's data may be purged (spec §9: 30 days after cancellation). */
@@ -85,6 +92,19 @@ export interface CheckoutLink {
   readonly keyHash: string;
   readonly email: string | null;
   readonly now: Date;
+}
+
+function toLicenseBilling(item: Record<string, unknown>): LicenseBilling {
+  return {
+    keyHash: item.keyHash as string,
+    subscriptionId: item.subscriptionId as string,
+    customerId: item.customerId as string,
+    billingEmail: text(item.billingEmail),
+    createdAt: item.createdAt as string,
+    canceledAt: text(item.canceledAt),
+    purgeAfter: text(item.purgeAfter),
+    cancellationEmailSentAt: text(item.cancellationEmailSentAt),
+  };
 }
 
 export class SubscriptionRepository {
@@ -138,7 +158,17 @@ export class SubscriptionRepository {
         expiresAt: epochSeconds(addYears(link.now, RETENTION_DAYS.billingYears)),
       }),
       put(subscriptionKey(link.subscriptionId), { entity: 'Subscription', ...ids }),
-      put(licenseBillingKey(link.keyHash), { entity: 'LicenseBilling', ...ids }),
+      put(licenseBillingKey(link.keyHash), {
+        entity: 'LicenseBilling',
+        ...ids,
+        ...(link.email
+          ? {
+              billingEmail: normaliseLicenseEmail(link.email),
+              GSI2PK: billingEmailPartition(link.email),
+              GSI2SK: link.keyHash,
+            }
+          : {}),
+      }),
     ];
   }
 
@@ -165,16 +195,20 @@ export class SubscriptionRepository {
   /** The subscription of a licence, or null (an admin's licence, one issued by hand). */
   async billingOfLicense(keyHash: string): Promise<LicenseBilling | null> {
     const item = await this.get(licenseBillingKey(keyHash));
-    if (!item) return null;
-    return {
-      keyHash: item.keyHash as string,
-      subscriptionId: item.subscriptionId as string,
-      customerId: item.customerId as string,
-      createdAt: item.createdAt as string,
-      canceledAt: text(item.canceledAt),
-      purgeAfter: text(item.purgeAfter),
-      cancellationEmailSentAt: text(item.cancellationEmailSentAt),
-    };
+    return item ? toLicenseBilling(item) : null;
+  }
+
+  /** The billing records whose billing address is this e-mail (GSI2), in no particular order. */
+  async billingOfEmail(email: string): Promise<LicenseBilling[]> {
+    const { Items = [] } = await this.table.doc.send(
+      new QueryCommand({
+        TableName: this.table.name,
+        IndexName: 'GSI2',
+        KeyConditionExpression: 'GSI2PK = :pk',
+        ExpressionAttributeValues: { ':pk': billingEmailPartition(email) },
+      }),
+    );
+    return Items.map(toLicenseBilling);
   }
 
   /**

@@ -29,6 +29,9 @@ export interface WorkflowRecord {
   active: boolean;
   type: WorkflowType;
   folderId: string | null;
+  /** Display fields an admin sets (spec §3): free labels, none for a workflow stored before them. */
+  tags: string[];
+  category: string | null;
   cronEnabled: boolean;
   cronInterval: number | null;
   cronLastRun: string | null;
@@ -47,6 +50,8 @@ export type WorkflowChanges = Partial<
     | 'lawyerEmail'
     | 'type'
     | 'folderId'
+    | 'tags'
+    | 'category'
     | 'cronEnabled'
     | 'cronInterval'
   >
@@ -61,6 +66,8 @@ const WORKFLOW_FIELDS = [
   'active',
   'type',
   'folderId',
+  'tags',
+  'category',
   'cronEnabled',
   'cronInterval',
   'cronLastRun',
@@ -70,9 +77,11 @@ const WORKFLOW_FIELDS = [
 ] as const satisfies readonly (keyof WorkflowRecord)[];
 
 export function toWorkflowRecord(item: Record<string, unknown>): WorkflowRecord {
-  return Object.fromEntries(
+  const record = Object.fromEntries(
     WORKFLOW_FIELDS.map((field) => [field, item[field] ?? null]),
   ) as unknown as WorkflowRecord;
+  // Stored before tags existed: none.
+  return { ...record, tags: Array.isArray(item.tags) ? (item.tags as string[]) : [] };
 }
 
 /** The indexed attributes of a workflow: all-list, owner list and, when it has one, its folder. */

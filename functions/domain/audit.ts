@@ -19,8 +19,13 @@ export type AuditAction =
   | 'workflow.create'
   | 'workflow.update'
   | 'workflow.delete'
-  | 'workflow.toggle-active'
-  | 'workflow.toggle-scheduling'
+  // A switch is recorded by what it came to, so the trail says which way it went. (Entries
+  // written before say 'workflow.toggle-active' or 'workflow.toggle-scheduling'.)
+  | 'workflow.activate'
+  | 'workflow.deactivate'
+  | 'workflow.schedule'
+  | 'workflow.unschedule'
+  // 'Reprendre' after the automatic pause, and the health settings of /admin/settings (issue 16).
   | 'workflow.resume'
   | 'health.settings.update'
   | 'folder.create'

@@ -365,10 +365,11 @@ export class BillingService {
     const now = this.deps.clock.now();
     const purgeAfter = new Date(now.getTime() + RETENTION_DAYS.afterCancellation * DAY_MS);
     const billing = await this.subscriptions.recordCancellation(license.keyHash, now, purgeAfter);
-    if (!billing?.canceledAt || !billing.purgeAfter || billing.cancellationEmailSentAt || !license.userEmail)
-      return;
+    // The billing address (the buyer's), not the e-mail the licence was associated with since.
+    const to = billing?.billingEmail ?? license.userEmail;
+    if (!billing?.canceledAt || !billing.purgeAfter || billing.cancellationEmailSentAt || !to) return;
     const message = cancellationEmail({
-      to: license.userEmail,
+      to,
       canceledAt: new Date(billing.canceledAt),
       purgeAfter: new Date(billing.purgeAfter),
     });

@@ -64,6 +64,17 @@ export function cancellationEmail(input: { to: string; canceledAt: Date; purgeAf
         texts.billingRetention(RETENTION_DAYS.billingYears),
       ],
       texts.reactivate,
+      texts.portal,
     ),
+  };
+}
+
+/** A customer-portal link asked for from the sign-in page, sent only to the licence's own e-mail. */
+export function portalLinkEmail(input: { to: string; url: string }): MailMessage {
+  const texts = TEXTS.portalLink;
+  return {
+    to: input.to,
+    subject: texts.subject,
+    text: body(texts.intro, texts.link(input.url), texts.notYou),
   };
 }

@@ -29,6 +29,8 @@ export function toWorkflowView(record: WorkflowRecord): Workflow {
     active: record.active,
     type: record.type,
     folderId: record.folderId,
+    tags: record.tags,
+    category: record.category,
     cronSettings: {
       enabled: record.cronEnabled,
       interval: record.cronInterval,
@@ -107,6 +109,8 @@ export class WorkflowService {
       active: true,
       type: input.type,
       folderId: input.folderId ?? null,
+      tags: input.tags ?? [],
+      category: input.category ?? null,
       cronEnabled: false,
       cronInterval: schedulingIntervalOf(input.type),
       cronLastRun: null,
@@ -139,6 +143,8 @@ export class WorkflowService {
       ...(input.lawyerEmail !== undefined ? { lawyerEmail: input.lawyerEmail } : {}),
       ...(input.type !== undefined ? { type: input.type } : {}),
       ...(input.folderId !== undefined ? { folderId: input.folderId } : {}),
+      ...(input.tags !== undefined ? { tags: input.tags } : {}),
+      ...(input.category !== undefined ? { category: input.category } : {}),
       ...(input.cronEnabled !== undefined
         ? { cronEnabled: input.cronEnabled }
         : movesTheCalls(current, input)
@@ -167,13 +173,13 @@ export class WorkflowService {
   /** Spec §4: flips the active flag from the value read. */
   async toggleActive(id: string, session: SessionContext): Promise<Workflow> {
     await this.existing(id);
-    return this.toggle(id, 'active', session, 'workflow.toggle-active');
+    return this.toggle(id, 'active', session);
   }
 
   /** Spec §4: flips scheduling; a lawyer or notary only on his own workflows. */
   async toggleScheduling(id: string, session: SessionContext): Promise<Workflow> {
     await this.visible(id, session);
-    return this.toggle(id, 'cronEnabled', session, 'workflow.toggle-scheduling');
+    return this.toggle(id, 'cronEnabled', session);
   }
 
   /**
@@ -196,11 +202,18 @@ export class WorkflowService {
     id: string,
     flag: 'active' | 'cronEnabled',
     session: SessionContext,
-    action: AuditAction,
   ): Promise<Workflow> {
     const updated = await this.guarded(id, () =>
       this.workflows.toggle(id, flag, this.clock.now().toISOString()),
     );
+    const action: AuditAction =
+      flag === 'active'
+        ? updated.active
+          ? 'workflow.activate'
+          : 'workflow.deactivate'
+        : updated.cronEnabled
+          ? 'workflow.schedule'
+          : 'workflow.unschedule';
     // The trail records admin actions; a lawyer's own scheduling switch is his to make.
     if (session.role === 'admin') await this.audit.record(session, action, auditTarget.workflow(updated));
     return toWorkflowView(updated);

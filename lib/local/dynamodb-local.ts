@@ -41,12 +41,18 @@ const PORT_ATTEMPTS = 3;
  * up to 3 times; a port given by the caller is not changed behind his back.
  */
 export async function startDynamoDbLocal(
-  options: { dataDir?: string; port?: number } = {},
+  options: {
+    dataDir?: string;
+    port?: number;
+    /** Draws a free port; tests pass one that hands out a taken port first, to play the race. */
+    choosePort?: () => Promise<number>;
+  } = {},
 ): Promise<RunningDynamoDb> {
+  const choosePort = options.choosePort ?? freePort;
   const path = options.dataDir ? resolve(options.dataDir) : null;
   if (path) mkdirSync(path, { recursive: true });
   for (let attempt = 1; ; attempt++) {
-    const port = options.port ?? (await freePort());
+    const port = options.port ?? (await choosePort());
     try {
       return await startOn(port, path);
     } catch (error) {

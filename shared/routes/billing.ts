@@ -5,6 +5,8 @@ import {
   CheckoutRequest,
   LicenseKeyRequest,
   OptionalLicenseKeyRequest,
+  PortalLinkReply,
+  PortalLinkRequest,
   PortalReply,
   PromoCodeReply,
   SubscriptionView,
@@ -44,6 +46,18 @@ export const BILLING_ROUTES = {
     access: 'member',
     request: OptionalLicenseKeyRequest,
     response: PortalReply,
+  },
+  /**
+   * The customer portal without signing in (a suspended or cancelled firm cannot): a link
+   * e-mailed to the licence's address. Throttled per client; the reply never says if it exists.
+   */
+  requestPortalLink: {
+    method: 'POST',
+    path: '/api/request-portal-link',
+    handler: 'request-portal-link',
+    access: 'public',
+    request: PortalLinkRequest,
+    response: PortalLinkReply,
   },
   cancelSubscription: {
     method: 'POST',

@@ -60,3 +60,11 @@ export type PromoCodeReply = z.infer<typeof PromoCodeReply>;
 /** update-license-email and cancel-subscription request. */
 export const LicenseKeyRequest = z.object({ licenseKey: LicenseKeyInput });
 export type LicenseKeyRequest = z.infer<typeof LicenseKeyRequest>;
+
+/** request-portal-link (public): the billing e-mail a customer-portal link is sent to. */
+export const PortalLinkRequest = z.object({ email: EmailAddress(MESSAGES.purchase.emailInvalid) });
+export type PortalLinkRequest = z.infer<typeof PortalLinkRequest>;
+
+/** request-portal-link reply: the same neutral sentence whatever the e-mail. */
+export const PortalLinkReply = z.object({ message: z.string() });
+export type PortalLinkReply = z.infer<typeof PortalLinkReply>;

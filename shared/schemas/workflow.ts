@@ -27,11 +27,39 @@ export const Workflow = z.object({
   folderId: EntityId.nullable(),
   cronSettings: CronSettings,
   tags: z.array(z.string()).optional(),
-  category: z.string().optional(),
+  category: z.string().nullable().optional(),
   createdAt: IsoTimestamp,
   updatedAt: IsoTimestamp,
 });
 export type Workflow = z.infer<typeof Workflow>;
+
+/** Tags differing only by case or spacing are one tag: the first spelling stays. */
+function distinctTags(tags: readonly string[]): string[] {
+  const seen = new Set<string>();
+  return tags.filter((tag) => {
+    const key = tag.toLocaleLowerCase('fr');
+    if (!tag || seen.has(key)) return false;
+    seen.add(key);
+    return true;
+  });
+}
+
+/**
+ * A workflow's tags, free labels an admin sets (spec §3 optional display fields): trimmed, blank
+ * ones dropped, repeats merged; at most 10 of at most 30 characters.
+ */
+export const WorkflowTags = z
+  .array(z.string().trim().max(FORM_BOUNDS.workflowTagLengthMax, MESSAGES.validation.workflowTags))
+  .max(FORM_BOUNDS.workflowTagsMax, MESSAGES.validation.workflowTags)
+  .transform(distinctTags);
+
+/** A workflow's category, free text (spec §3 optional display field); blank means none (null). */
+export const WorkflowCategoryText = z
+  .string()
+  .trim()
+  .max(FORM_BOUNDS.workflowCategoryLengthMax, MESSAGES.validation.workflowCategory)
+  .nullable()
+  .transform((value) => value || null);
 
 /** Create a workflow: it starts active, with scheduling off and the fixed interval of its type. */
 export const WorkflowCreateInput = z.object({
@@ -45,6 +73,9 @@ export const WorkflowCreateInput = z.object({
   lawyerEmail: EmailAddress(MESSAGES.validation.lawyerEmail),
   type: WorkflowTypeSchema,
   folderId: EntityId.nullable().optional(),
+  // Absent: none on a create, unchanged on an update.
+  tags: WorkflowTags.optional(),
+  category: WorkflowCategoryText.optional(),
 });
 export type WorkflowCreateInput = z.infer<typeof WorkflowCreateInput>;
 

@@ -106,6 +106,10 @@ describe('buying, using and cancelling a licence', () => {
   it('buys a licence through the checkout page and receives its key by e-mail', async () => {
     page = await (await newContext(browser, baseUrl)).newPage();
     licenseKey = await buyLicense(page, email, promoCode);
+    // Paid 0 € with the promo code: the e-mail must not say a payment was received.
+    const [keyEmail] = await emailsTo(email);
+    expect(keyEmail).toContain("rien n'a été prélevé aujourd'hui");
+    expect(keyEmail).not.toMatch(/paiement .*a bien été reçu/);
   });
 
   it("signs in with the key and sees the subscription 'Actif'", async () => {
@@ -114,6 +118,21 @@ describe('buying, using and cancelling a licence', () => {
     await page.getByText(licenseKey).first().waitFor();
     expect(await seriousAccessibilityViolations(page)).toEqual([]);
     await screenshot(page, 'subscription-settings');
+
+    // The 'Actions' card: the same space between each line of explanation and the next button.
+    const buttons = ['Portail client', 'Associer la licence à mon e-mail', "Résilier l'abonnement"];
+    const hints = [
+      "Relit l'état de votre abonnement",
+      'Moyen de paiement, factures',
+      'Rattache cette licence',
+    ];
+    const gaps: number[] = [];
+    for (const [index, name] of buttons.entries()) {
+      const hint = await page.getByText(hints[index]!).boundingBox();
+      const button = await page.getByRole('button', { name: new RegExp(`^${name}`) }).boundingBox();
+      gaps.push(button!.y - (hint!.y + hint!.height));
+    }
+    expect(Math.max(...gaps) - Math.min(...gaps), `écarts ${gaps.join(', ')} px`).toBeLessThanOrEqual(1);
   });
 
   it('cancels at once: signed out, confirmed by e-mail, and refused from then on', async () => {
@@ -142,7 +161,29 @@ describe('buying, using and cancelling a licence', () => {
     await expect.poll(async () => (await emailsTo(email)).length, { timeout: 20_000 }).toBe(2);
     const confirmation = (await emailsTo(email))[1] ?? '';
     expect(confirmation).toContain('Nous confirmons la résiliation de votre abonnement');
+    expect(confirmation).toContain('« Gérer mon abonnement » sur la page de connexion');
     await screenshot(page, 'after-cancellation');
+  });
+
+  it("lets the cancelled firm reach its customer portal from /login: 'Gérer mon abonnement' e-mails the link", async () => {
+    // Act: the lazily loaded form, as a visitor who cannot sign in any more.
+    await page.goto('/login');
+    await page.getByRole('button', { name: 'Gérer mon abonnement' }).click();
+    await page.getByLabel('Adresse e-mail de facturation').fill(email);
+    await page.getByRole('button', { name: 'Recevoir le lien' }).click();
+
+    // Assert: the neutral reply on screen, the link at the billing address, and it opens the portal.
+    await page
+      .getByText('Si un abonnement est facturé à cette adresse, vous y recevrez un lien par e-mail.')
+      .waitFor();
+    expect(await seriousAccessibilityViolations(page)).toEqual([]);
+    await screenshot(page, 'portal-link-requested');
+    await expect.poll(async () => (await emailsTo(email)).length, { timeout: 20_000 }).toBe(3);
+    const link = /https?:\/\/\S+\/portal\/\S+/.exec((await emailsTo(email))[2] ?? '')?.[0];
+    expect(link).toBeTruthy();
+    await page.goto(link!);
+    await page.getByRole('heading', { name: 'Portail client' }).waitFor();
+    expect(await page.getByText(email).count()).toBeGreaterThan(0);
   });
 });
 

@@ -111,6 +111,36 @@ describe('mobile pass (390x844): no sideways scroll, every action reachable', ()
     expect(await bar.getByRole('link', { name: 'Se connecter' }).isVisible()).toBe(true);
   });
 
+  it("fits 'Gérer mon abonnement' of /login (a firm that cannot sign in) on the phone", async () => {
+    const page = await phonePage(null);
+    await page.goto('/login');
+    await page.getByRole('button', { name: 'Gérer mon abonnement' }).click();
+    await page.getByLabel('Adresse e-mail de facturation').waitFor();
+    await screenshot(page, 'mobile-login-portal-link');
+
+    expect(await scrollsSideways(page)).toBe(false);
+    expect(await unreachableActions(page)).toEqual([]);
+  });
+
+  it("fits the automation dialog, with its 'Catégorie' and 'Étiquettes' fields, on the phone", async () => {
+    const page = (await signedIn.get('admin')) ?? (await phonePage(keys.admin));
+    await page.goto('/admin/workflows');
+    await page.getByRole('button', { name: 'Nouvelle Automatisation' }).first().click();
+    const dialog = page.getByRole('dialog');
+    const tags = dialog.getByLabel('Étiquettes (facultatif)');
+    await tags.scrollIntoViewIfNeeded();
+    await screenshot(page, 'mobile-automation-dialog');
+
+    const box = await tags.boundingBox();
+    expect(box && box.x >= 0 && box.x + box.width <= PHONE.width).toBe(true);
+    await dialog.getByRole('button', { name: 'Créer' }).scrollIntoViewIfNeeded();
+    const create = await dialog.getByRole('button', { name: 'Créer' }).boundingBox();
+    expect(create && create.x + create.width <= PHONE.width && create.y + create.height <= PHONE.height).toBe(
+      true,
+    );
+    expect(await scrollsSideways(page)).toBe(false);
+  });
+
   it('shows the Actions of /admin/notaries on screen, without sideways scrolling', async () => {
     const page = (await signedIn.get('admin')) ?? (await phonePage(keys.admin));
     await page.goto('/admin/notaries');

@@ -120,8 +120,13 @@ describe('operations', () => {
       expect(retentions(devTemplate)).toEqual(new Set([7]));
     });
 
-    it('throttles the API per route, with sign-in, checkout and the Stripe webhook on limits of their own', () => {
-      const own = [ROUTES.verifyLicense, ROUTES.createCheckout, ROUTES.stripeWebhook].map(routeKey);
+    it('throttles the API per route, with sign-in, the portal link, checkout and the Stripe webhook on limits of their own', () => {
+      const own = [
+        ROUTES.verifyLicense,
+        ROUTES.requestPortalLink,
+        ROUTES.createCheckout,
+        ROUTES.stripeWebhook,
+      ].map(routeKey);
       for (const [template, defaults] of [
         [prodTemplate, { rate: 50, burst: 100 }],
         [devTemplate, { rate: 10, burst: 20 }],

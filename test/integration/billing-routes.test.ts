@@ -2,6 +2,7 @@ import { randomUUID } from 'node:crypto';
 
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 
+import { LicenseRepository } from '../../functions/data/licenses';
 import { StripeEventRepository } from '../../functions/data/stripe-events';
 import { METRIC } from '../../functions/domain/metrics';
 import type { ApiHandler } from '../../functions/http/api-event';
@@ -12,11 +13,12 @@ import {
   signWebhookPayload,
   type WebhookDelivery,
 } from '../../lib/local/stripe/stand-in';
-import { TEST_PROMO } from '../../shared/constants';
+import { SIGN_IN_THROTTLE, TEST_PROMO } from '../../shared/constants';
 import { MESSAGES } from '../../shared/messages';
 import { ROUTES, type RouteName } from '../../shared/routes';
 import type {
   CheckoutReply,
+  PortalLinkReply,
   PortalReply,
   PromoCodeReply,
   SubscriptionView,
@@ -201,6 +203,20 @@ describe('billing routes through their handlers', () => {
 
       // Assert
       expect(eleventh).toMatchObject({ statusCode: 400, body: { error: MESSAGES.purchase.promoInvalid } });
+    });
+
+    it("sends a 0 € purchase's key saying nothing was charged, never 'Votre paiement … a bien été reçu'", async () => {
+      // Arrange
+      const { body } = await call<PromoCodeReply>('createPromoCode', { token: admin.token });
+
+      // Act
+      const bought = await purchase(body.promoCode!);
+      await deliver(bought.deliveries);
+
+      // Assert: the amount the stand-in's checkout really charged (0) reached the e-mail.
+      const [message] = bed.mailer.to(bought.email);
+      expect(message?.text).toContain("rien n'a été prélevé aujourd'hui");
+      expect(message?.text).not.toMatch(/paiement .*a bien été reçu/);
     });
   });
 
@@ -448,6 +464,88 @@ describe('billing routes through their handlers', () => {
 
       expect(statusCode).toBe(200);
       expect(body).toEqual({ received: true, outcome: 'ignored' });
+    });
+  });
+
+  describe('POST /api/request-portal-link (a firm that cannot sign in)', () => {
+    const PORTAL_SUBJECT = 'Assistant IA juridique : gérer votre abonnement';
+
+    it("e-mails a customer-portal link to a licence's address, even once cancelled", async () => {
+      // Arrange: a firm that bought a licence, then cancelled: it can no longer sign in.
+      const { email, token } = await subscriber();
+      expect((await call('cancelSubscription', { token, body: {} })).statusCode).toBe(200);
+
+      // Act
+      const { statusCode, body } = await call<PortalLinkReply>('requestPortalLink', { body: { email } });
+
+      // Assert
+      expect(statusCode).toBe(200);
+      expect(body.message).toBe(MESSAGES.subscription.portalLinkSent);
+      const sent = bed.mailer.to(email).filter((message) => message.subject === PORTAL_SUBJECT);
+      expect(sent).toHaveLength(1);
+      expect(sent[0]!.text).toMatch(new RegExp(`${bed.harness.standIn.url}/portal/\\S+`));
+    });
+
+    it('gives the same reply for an unknown e-mail, and sends nothing', async () => {
+      // Arrange
+      const email = uniqueEmail('inconnu');
+
+      // Act
+      const { statusCode, body } = await call<PortalLinkReply>('requestPortalLink', { body: { email } });
+
+      // Assert
+      expect(statusCode).toBe(200);
+      expect(body).toEqual({ message: MESSAGES.subscription.portalLinkSent });
+      expect(bed.mailer.to(email)).toEqual([]);
+    });
+
+    it("refuses a client past the throttle's lock with 429 and 'Trop de tentatives', sending nothing more", async () => {
+      // Arrange: one client asks for the links of the lock's worth of addresses (a probe of who is a customer).
+      const sourceIp = '192.0.2.77';
+      const { email } = await subscriber();
+      for (let attempt = 0; attempt < SIGN_IN_THROTTLE.lockAfter; attempt++) {
+        const probe = await call('requestPortalLink', { body: { email: uniqueEmail('sonde') }, sourceIp });
+        expect(probe.statusCode).toBe(200);
+      }
+
+      // Act
+      const refused = await call('requestPortalLink', { body: { email }, sourceIp });
+      const elsewhere = await call('requestPortalLink', { body: { email }, sourceIp: '192.0.2.78' });
+
+      // Assert: the form shows the reply's `error`; another client is not held back.
+      expect(refused).toMatchObject({ statusCode: 429, body: { error: MESSAGES.login.tooManyAttempts } });
+      expect(elsewhere.statusCode).toBe(200);
+      expect(bed.mailer.to(email).filter((message) => message.subject === PORTAL_SUBJECT)).toHaveLength(1);
+    });
+
+    it("keeps the buyer's address for the link and the cancellation e-mail once the licence is associated with the Google address", async () => {
+      // Arrange: the firm's lawyer configures his account with the firm's dedicated Google address,
+      // then 'Associer la licence à mon e-mail'.
+      const { email: buyer, token, licenseKey } = await subscriber();
+      const google = uniqueEmail('cabinet-google');
+      expect((await call('saveProfile', { token, body: lawyerFields({ email: google }) })).statusCode).toBe(
+        200,
+      );
+      expect((await call('updateLicenseEmail', { token, body: { licenseKey } })).statusCode).toBe(200);
+      const licenses = new LicenseRepository(app.table);
+      expect((await licenses.findByUserEmail(google, 'lawyer'))?.userEmail).toBe(google);
+
+      // Act
+      await call('requestPortalLink', { body: { email: google }, sourceIp: '192.0.2.90' });
+      await call('requestPortalLink', { body: { email: buyer }, sourceIp: '192.0.2.90' });
+      expect((await call('cancelSubscription', { token, body: {} })).statusCode).toBe(200);
+
+      // Assert: everything billing-related goes to the buyer, nothing to the Google mailbox.
+      const subjects = (to: string) => bed.mailer.to(to).map((message) => message.subject);
+      expect(subjects(google)).toEqual([]);
+      expect(subjects(buyer)).toEqual(expect.arrayContaining([PORTAL_SUBJECT, CANCELLATION_SUBJECT]));
+    });
+
+    it('names the field of a malformed e-mail', async () => {
+      const { statusCode, body } = await call('requestPortalLink', { body: { email: 'pas-une-adresse' } });
+
+      expect(statusCode).toBe(400);
+      expect(JSON.stringify(body)).toContain(MESSAGES.purchase.emailInvalid);
     });
   });
 

@@ -67,10 +67,17 @@ describe('audit trail (GET /api/audit)', () => {
     await step('workflow.update', target, () =>
       callRoute(app, 'updateWorkflow', { token: admin, params, body: { name: 'Gestion client' } }),
     );
-    await step('workflow.toggle-active', target, () =>
+    // Each switch is recorded by what it came to.
+    await step('workflow.deactivate', target, () =>
       callRoute(app, 'toggleWorkflowActive', { token: admin, params }),
     );
-    await step('workflow.toggle-scheduling', target, () =>
+    await step('workflow.activate', target, () =>
+      callRoute(app, 'toggleWorkflowActive', { token: admin, params }),
+    );
+    await step('workflow.schedule', target, () =>
+      callRoute(app, 'toggleWorkflowScheduling', { token: admin, params }),
+    );
+    await step('workflow.unschedule', target, () =>
       callRoute(app, 'toggleWorkflowScheduling', { token: admin, params }),
     );
     // The lawyer's own scheduling switch is not an admin action: not on the trail.

@@ -1,4 +1,4 @@
-import { PutCommand } from '@aws-sdk/lib-dynamodb';
+import { GetCommand, PutCommand } from '@aws-sdk/lib-dynamodb';
 import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
 
 import { workflowKey } from '../../functions/data/keys';
@@ -280,6 +280,78 @@ describe('workflows API', () => {
         params: { id: theirs.id },
       });
       expect(unchanged.body.cronSettings.enabled).toBe(false);
+    });
+  });
+
+  describe('tags and category (spec §3 optional display fields)', () => {
+    it('stores them trimmed, repeats merged and a blank category as none, and shows them in lists', async () => {
+      const { statusCode, body } = await create({
+        tags: [' Urgent ', 'divorce', 'URGENT', ''],
+        category: '  Droit de la famille ',
+      });
+
+      expect(statusCode).toBe(201);
+      expect(body).toMatchObject({ tags: ['Urgent', 'divorce'], category: 'Droit de la famille' });
+      const listed = await callRoute<WorkflowList>(app, 'listWorkflows', { token: admin });
+      expect(listed.body.workflows.find((workflow) => workflow.id === body.id)).toMatchObject({
+        tags: ['Urgent', 'divorce'],
+        category: 'Droit de la famille',
+      });
+    });
+
+    it('has none when not given, and an edit replaces them, or leaves them when it omits them', async () => {
+      const workflow = (await create()).body;
+      const edit = (body: Record<string, unknown>) =>
+        callRoute<Workflow>(app, 'updateWorkflow', { token: admin, params: { id: workflow.id }, body });
+
+      const set = await edit({ tags: ['succession'], category: 'Successions' });
+      const renamed = await edit({ name: 'Relances succession' });
+      const cleared = await edit({ tags: [], category: '  ' });
+
+      expect(workflow).toMatchObject({ tags: [], category: null });
+      expect(set.body).toMatchObject({ tags: ['succession'], category: 'Successions' });
+      expect(renamed.body).toMatchObject({ tags: ['succession'], category: 'Successions' });
+      expect(cleared.body).toMatchObject({ tags: [], category: null });
+    });
+
+    it.each([
+      [
+        '11 tags',
+        { tags: Array.from({ length: 11 }, (_, index) => `etiquette-${index}`) },
+        MESSAGES.validation.workflowTags,
+      ],
+      ['a tag of 31 characters', { tags: ['x'.repeat(31)] }, MESSAGES.validation.workflowTags],
+      ['a category of 41 characters', { category: 'x'.repeat(41) }, MESSAGES.validation.workflowCategory],
+      ['a tag that is not text', { tags: [42] }, 'Le champ tags[0] doit être une chaîne de caractères'],
+      ['tags that are not a list', { tags: 'urgent' }, 'Le champ tags doit être une liste'],
+    ])('refuses %s with a 400 naming the field, and stores nothing', async (label, overrides, message) => {
+      const name = `Refusée : ${label}`;
+
+      const { statusCode, body } = await create({ ...overrides, name });
+
+      expect(statusCode).toBe(400);
+      expect(body).toMatchObject({ error: message });
+      const listed = await callRoute<WorkflowList>(app, 'listWorkflows', {
+        token: admin,
+        query: { limit: '100' },
+      });
+      expect(listed.body.workflows.map((workflow) => workflow.name)).not.toContain(name);
+    });
+
+    it('reads a workflow stored before tags existed as having none', async () => {
+      const workflow = (await create()).body;
+      const { Item } = await app.table.doc.send(
+        new GetCommand({ TableName: app.table.name, Key: workflowKey(workflow.id) }),
+      );
+      const { tags: _tags, category: _category, ...older } = Item!;
+      await app.table.doc.send(new PutCommand({ TableName: app.table.name, Item: older }));
+
+      const { body } = await callRoute<Workflow>(app, 'getWorkflow', {
+        token: admin,
+        params: { id: workflow.id },
+      });
+
+      expect(body).toMatchObject({ tags: [], category: null });
     });
   });
 

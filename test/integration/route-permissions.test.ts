@@ -99,6 +99,8 @@ const EXPECTED = {
   // The matrix's licences were issued by an admin, not bought: past the permission check, the
   // portal and the cancellation find no subscription to act on (a bought one: billing-routes.test.ts).
   customerPortal: [401, 403, 404, 404, 401, 403, 401],
+  // Public, and the same neutral reply whoever asks.
+  requestPortalLink: [200, 200, 200, 200, 200, 200, 200],
   cancelSubscription: [401, 403, 404, 404, 401, 403, 401],
   updateLicenseEmail: [401, 403, 200, 200, 401, 403, 401],
   createPromoCode: [401, 200, 403, 403, 401, 403, 401],
@@ -198,6 +200,7 @@ const REQUESTS: Record<MatrixRoute, (cell: CellContext) => CallOptions | Promise
   createCheckout: () => ({ body: { email: lawyerFields().email, paymentType: 'initial' } }),
   checkSubscription: ({ target }) => ({ body: { licenseKey: target.licenseKey } }),
   customerPortal: ({ target }) => ({ body: { licenseKey: target.licenseKey } }),
+  requestPortalLink: () => ({ body: { email: lawyerFields().email } }),
   cancelSubscription: ({ target }) => ({ body: { licenseKey: target.licenseKey } }),
   updateLicenseEmail: ({ target }) => ({ body: { licenseKey: target.licenseKey } }),
   createPromoCode: () => ({}),

@@ -37,6 +37,8 @@ export interface CallOptions {
   readonly body?: unknown;
   readonly rawBody?: string;
   readonly query?: Record<string, string>;
+  /** The client's address, as API Gateway sees it (throttles count per address). */
+  readonly sourceIp?: string;
 }
 
 /** Calls a route by its name in the route table, as API Gateway would route it to its handler. */
@@ -56,6 +58,7 @@ export function callRoute<T = Record<string, unknown>>(
       body: options.body,
       rawBody: options.rawBody,
       query: options.query,
+      sourceIp: options.sourceIp,
     }),
   );
 }

@@ -72,6 +72,8 @@ export function workflowRecord(overrides: Partial<WorkflowRecord> = {}): Workflo
     active: true,
     type: 'client_management',
     folderId: null,
+    tags: [],
+    category: null,
     cronEnabled: false,
     cronInterval: 2,
     cronLastRun: null,

@@ -1,6 +1,15 @@
+import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 
-import { AutomationForm, WorkflowCreateInput } from '../../shared/schemas/workflow';
+import { FORM_BOUNDS } from '../../shared/constants';
+import { MESSAGES } from '../../shared/messages';
+import {
+  AutomationForm,
+  WorkflowCategoryText,
+  WorkflowCreateInput,
+  WorkflowTags,
+  WorkflowUpdateInput,
+} from '../../shared/schemas/workflow';
 
 const VALID_WORKFLOW = {
   name: 'Gestion client',
@@ -99,5 +108,53 @@ describe('AutomationForm', () => {
 
     // Assert
     expect(messages).toEqual({ [field]: message });
+  });
+});
+
+describe('WorkflowTags and WorkflowCategoryText (the admin sets them; spec §3 display fields)', () => {
+  const tag = fc.string({ maxLength: FORM_BOUNDS.workflowTagLengthMax });
+
+  it('keeps any accepted list as trimmed, non-blank tags, each once whatever its case, in order', () => {
+    fc.assert(
+      fc.property(fc.array(tag, { maxLength: FORM_BOUNDS.workflowTagsMax }), (tags) => {
+        const parsed = WorkflowTags.safeParse(tags);
+        if (!parsed.success) {
+          // Refused only for a tag still too long once trimmed (never for blanks or repeats).
+          expect(tags.some((value) => value.trim().length > FORM_BOUNDS.workflowTagLengthMax)).toBe(true);
+          return;
+        }
+        const kept = parsed.data;
+        expect(kept.every((value) => value === value.trim() && value.length > 0)).toBe(true);
+        expect(new Set(kept.map((value) => value.toLocaleLowerCase('fr'))).size).toBe(kept.length);
+        const trimmed = tags.map((value) => value.trim()).filter(Boolean);
+        expect(kept.every((value) => trimmed.includes(value))).toBe(true);
+        expect(kept[0]).toBe(trimmed[0]);
+      }),
+      { seed: 15, numRuns: 500 },
+    );
+  });
+
+  it('refuses more than 10 tags or a tag over 30 characters with its French message', () => {
+    const eleven = Array.from({ length: 11 }, (_, index) => `t${index}`);
+
+    for (const tags of [eleven, ['x'.repeat(31)]]) {
+      const parsed = WorkflowTags.safeParse(tags);
+      expect(parsed.success).toBe(false);
+      expect(parsed.error?.issues[0]?.message).toBe(MESSAGES.validation.workflowTags);
+    }
+  });
+
+  it('reads a blank category as none and refuses one over 40 characters', () => {
+    expect(WorkflowCategoryText.parse('   ')).toBeNull();
+    expect(WorkflowCategoryText.parse(null)).toBeNull();
+    expect(WorkflowCategoryText.parse(' Successions ')).toBe('Successions');
+    expect(WorkflowCategoryText.safeParse('c'.repeat(41)).error?.issues[0]?.message).toBe(
+      MESSAGES.validation.workflowCategory,
+    );
+  });
+
+  it('leaves tags and category out of an update that omits them (unchanged), and none on a create', () => {
+    expect(WorkflowCreateInput.parse(VALID_WORKFLOW)).not.toHaveProperty('tags');
+    expect(WorkflowUpdateInput.parse({ name: 'Relances' })).toEqual({ name: 'Relances' });
   });
 });

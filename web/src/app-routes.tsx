@@ -122,7 +122,17 @@ export function preloadRoutes(): Promise<void> {
       SubscriptionPage,
     ]
       .map((page) => page.preload())
-      .concat(import('./pages/login/login-page').then((module) => module.PurchaseForm.preload())),
+      // The login card's own lazy forms: a form left unfetched suspends on the click that opens it,
+      // inside user-event's act, and React does not retry it there (it stays on 'Chargement…').
+      .concat(
+        import('./pages/login/login-page').then((module) =>
+          Promise.all([
+            module.PurchaseForm.preload(),
+            module.PortalLinkForm.preload(),
+            module.SecondFactorStep.preload(),
+          ]).then(() => undefined),
+        ),
+      ),
   ).then(() => undefined);
 }
 

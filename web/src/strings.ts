@@ -114,6 +114,12 @@ export const STRINGS = {
     submit: 'Procéder au paiement',
     backToLogin: 'Retour à la connexion',
   },
+  /** The customer portal for a firm that cannot sign in: a link e-mailed to the billing address. */
+  portalLink: {
+    // The rest of the form's texts are in its own lazily loaded chunk (portal-link-form.tsx).
+    open: 'Gérer mon abonnement',
+    title: 'Gérer mon abonnement',
+  },
   paymentSuccess: {
     title: 'Paiement réussi !',
     activated: 'Votre licence a été activée.',

@@ -38,7 +38,7 @@ describe("/admin/settings 'Journal d'audit' (issue 3 item 5)", () => {
           target: 'lawyer:6f1c1c40-8a52-4d39-9d1d-3f3b5d1e2a01',
           targetLabel: 'Camille Martin (camille.martin@gmail.com)',
         }),
-        auditEntry(2, { action: 'workflow.toggle-scheduling', targetLabel: 'Relance des pièces' }),
+        auditEntry(2, { action: 'workflow.unschedule', targetLabel: 'Relance des pièces' }),
         auditEntry(3, {
           action: 'lawyer.purge',
           actorEmail: 'rétention automatique',
@@ -63,7 +63,7 @@ describe("/admin/settings 'Journal d'audit' (issue 3 item 5)", () => {
     expect(first?.[0]).toMatch(/^23\/11\/2026 \d{2}:59$/);
     expect(rows().map((row) => row[1])).toEqual([
       "L'administrateur admin@cabinet.fr a supprimé l'avocat Camille Martin (camille.martin@gmail.com)",
-      "L'administrateur admin@cabinet.fr a activé ou désactivé la planification de l'automatisation Relance des pièces",
+      "L'administrateur admin@cabinet.fr a arrêté la planification de l'automatisation Relance des pièces",
       "La rétention automatique a supprimé, 30 jours après la résiliation, les données de l'avocat Louis Bernard (louis@gmail.com)",
       'Un administrateur a supprimé le dossier (folder:9a1c, nom non conservé)',
     ]);

@@ -40,3 +40,19 @@ export function toasts(): string[] {
       .map((item) => item.findContent()?.getElement().textContent ?? '') ?? []
   );
 }
+
+/** The titles of the cards on screen, in order. */
+export function cardTitles(): string[] {
+  const cards = createWrapper(document.body).findCards();
+  return cards?.findItems().map((item) => item.findCardHeader()?.getElement().textContent ?? '') ?? [];
+}
+
+/** The card titled `name`. */
+export function cardOf(name: string): HTMLElement {
+  const card = createWrapper(document.body)
+    .findCards()
+    ?.findItems()
+    .find((item) => item.findCardHeader()?.getElement().textContent === name);
+  if (!card) throw new Error(`Aucune carte « ${name} »`);
+  return card.getElement();
+}

@@ -1,4 +1,4 @@
-import { screen, waitFor } from '@testing-library/react';
+import { screen, waitFor, within } from '@testing-library/react';
 import { afterEach, describe, expect, it } from 'vitest';
 
 import { DEFAULT_RUNTIME_CONFIG, setRuntimeConfig } from '../../../web/src/config/runtime-config';
@@ -6,7 +6,7 @@ import { lawyerFixture, workflowFixture } from '../back-office/fixtures';
 import { jsonResponse } from '../support/fetch-mock';
 import { choose, errorOf, formField, inputOf } from '../support/form-fields';
 import { mockAdminBackend } from './admin-backend';
-import { cardAction, dialogButton, openAdminWorkflows, openCreateDialog } from './admin-page';
+import { cardAction, cardOf, dialogButton, openAdminWorkflows, openCreateDialog } from './admin-page';
 
 const LAWYER = lawyerFixture();
 
@@ -104,6 +104,64 @@ describe('automation form messages (spec §5)', () => {
     // Assert
     expect(errorOf('Client (avocat)')).toBe("L'avocat sélectionné n'existe pas dans notre base de données");
     expect(backend.sent('PUT', `/api/workflows/${workflow.id}`)).toEqual([]);
+  });
+});
+
+describe('tags and category (spec §2 card, §3 optional display fields)', () => {
+  it('sends the category and the comma-separated tags, then shows them on the new card', async () => {
+    // Arrange
+    const { app, backend } = await openWithOneLawyer();
+    await fill(app, 'Catégorie (facultatif)', '  Droit de la famille ');
+    await fill(app, 'Étiquettes (facultatif)', 'urgent, , divorce ,');
+
+    // Act
+    await app.user.click(dialogButton('Créer'));
+
+    // Assert
+    expect(await screen.findByText('Automatisation créée')).toBeTruthy();
+    expect(backend.sent('POST', '/api/workflows')[0]?.body).toMatchObject({
+      tags: ['urgent', 'divorce'],
+      category: 'Droit de la famille',
+    });
+    await waitFor(() => expect(screen.queryByRole('dialog')).toBeNull());
+    const card = within(cardOf('Gestion des e-mails'));
+    expect(card.getByText('Droit de la famille')).toBeTruthy();
+    expect(card.getByText('urgent')).toBeTruthy();
+    expect(card.getByText('divorce')).toBeTruthy();
+  });
+
+  it.each([
+    ['Catégorie (facultatif)', 'x'.repeat(41), 'La catégorie doit contenir au plus 40 caractères'],
+    [
+      'Étiquettes (facultatif)',
+      Array.from({ length: 11 }, (_, index) => `e${index}`).join(', '),
+      'Les étiquettes sont limitées à 10, de 30 caractères au plus chacune',
+    ],
+    [
+      'Étiquettes (facultatif)',
+      `urgent, ${'x'.repeat(31)}`,
+      'Les étiquettes sont limitées à 10, de 30 caractères au plus chacune',
+    ],
+  ])('%s = %j: the field says why, and nothing is sent', async (label, value, message) => {
+    const { app, backend } = await openWithOneLawyer();
+    await fill(app, label, value);
+
+    await app.user.click(dialogButton('Créer'));
+
+    expect(errorOf(label)).toBe(message);
+    expect(backend.sent('POST', '/api/workflows')).toEqual([]);
+  });
+
+  it('accepts the bounds: 10 tags of 30 characters and a category of 40', async () => {
+    const { app, backend } = await openWithOneLawyer();
+    const tags = Array.from({ length: 10 }, (_, index) => `${index}`.padEnd(30, 'x'));
+    await fill(app, 'Catégorie (facultatif)', 'c'.repeat(40));
+    await fill(app, 'Étiquettes (facultatif)', tags.join(','));
+
+    await app.user.click(dialogButton('Créer'));
+
+    expect(await screen.findByText('Automatisation créée')).toBeTruthy();
+    expect(backend.sent('POST', '/api/workflows')[0]?.body).toMatchObject({ tags, category: 'c'.repeat(40) });
   });
 });
 

@@ -7,24 +7,16 @@ import { lawyerFixture, workflowFixture } from '../back-office/fixtures';
 import { jsonResponse } from '../support/fetch-mock';
 import { choose, formField, inputOf } from '../support/form-fields';
 import { folderFixture, mockAdminBackend } from './admin-backend';
-import { cardAction, dialogButton, openAdminWorkflows, openCreateDialog } from './admin-page';
+import {
+  cardAction,
+  cardOf,
+  cardTitles,
+  dialogButton,
+  openAdminWorkflows,
+  openCreateDialog,
+} from './admin-page';
 
 const LAWYER = lawyerFixture();
-
-/** The cards of the all tab, by their header. */
-function cardTitles(): string[] {
-  const cards = createWrapper(document.body).findCards();
-  return cards?.findItems().map((item) => item.findCardHeader()?.getElement().textContent ?? '') ?? [];
-}
-
-function cardOf(name: string): HTMLElement {
-  const card = createWrapper(document.body)
-    .findCards()
-    ?.findItems()
-    .find((item) => item.findCardHeader()?.getElement().textContent === name);
-  if (!card) throw new Error(`Aucune carte « ${name} »`);
-  return card.getElement();
-}
 
 describe('all automations tab', () => {
   it('shows each card with its type, scheduling, state and owning lawyer', async () => {
@@ -135,6 +127,8 @@ describe('create and edit', () => {
       lawyerEmail: LAWYER.email,
       type: 'client_reminder',
       folderId: null,
+      tags: [],
+      category: null,
     });
     await waitFor(() => expect(screen.queryByRole('dialog')).toBeNull());
     expect(cardTitles()).toEqual(['Relance Dossier Client']);
@@ -164,6 +158,8 @@ describe('create and edit', () => {
     const workflow = workflowFixture({
       lawyerEmail: LAWYER.email,
       cronSettings: { enabled: true, interval: 1, lastRun: null, nextRun: null },
+      tags: ['urgent', 'divorce'],
+      category: 'Droit de la famille',
     });
     const backend = mockAdminBackend({
       lawyers: [LAWYER, lawyerFixture({ id: crypto.randomUUID(), email: 'autre@cabinet.fr' })],
@@ -174,6 +170,8 @@ describe('create and edit', () => {
     const dialog = within(await screen.findByRole('dialog'));
     expect(formField('Client (avocat)').findControl()?.findSelect()?.isDisabled()).toBe(true);
     expect(inputOf('Nom').value).toBe(workflow.name);
+    expect(inputOf('Catégorie (facultatif)').value).toBe('Droit de la famille');
+    expect(inputOf('Étiquettes (facultatif)').value).toBe('urgent, divorce');
     expect(
       dialog.getByText("La planification reste active (toutes les minutes) après l'enregistrement."),
     ).toBeTruthy();
@@ -190,6 +188,8 @@ describe('create and edit', () => {
       lawyerEmail: LAWYER.email,
       type: workflow.type,
       folderId: null,
+      tags: ['urgent', 'divorce'],
+      category: 'Droit de la famille',
     });
     await waitFor(() => expect(cardTitles()).toEqual(['Relance hebdomadaire']));
     expect(within(cardOf('Relance hebdomadaire')).getByText('Planifié (1 min)')).toBeTruthy();

@@ -69,6 +69,11 @@ export const ADMIN_SETTINGS_TEXT = {
       'workflow.create': "a créé l'automatisation",
       'workflow.update': "a modifié l'automatisation",
       'workflow.delete': "a supprimé l'automatisation",
+      'workflow.activate': "a activé l'automatisation",
+      'workflow.deactivate': "a désactivé l'automatisation",
+      'workflow.schedule': "a activé la planification de l'automatisation",
+      'workflow.unschedule': "a arrêté la planification de l'automatisation",
+      // Entries written before the trail said which way a switch went.
       'workflow.toggle-active': "a activé ou désactivé l'automatisation",
       'workflow.toggle-scheduling': "a activé ou désactivé la planification de l'automatisation",
       'workflow.resume': "a repris la planification de l'automatisation suspendue",

@@ -17,6 +17,8 @@ import {
   MESSAGES,
   WORKFLOW_TYPES,
   type Workflow,
+  WorkflowCategoryText,
+  WorkflowTags,
   type WorkflowType,
 } from '../../../../shared';
 import { callApi } from '../../api/api-client';
@@ -29,11 +31,18 @@ import { ADMIN_WORKFLOWS_TEXT } from './strings';
 
 const TEXT = ADMIN_WORKFLOWS_TEXT.automationDialog;
 
-type Field = 'templateType' | 'name' | 'description' | 'webhookUrl' | 'lawyerEmail';
+type Field = 'templateType' | 'name' | 'description' | 'webhookUrl' | 'lawyerEmail' | 'category' | 'tags';
 type Values = Record<Field, string>;
 type Errors = Partial<Record<Field, string>>;
 
-/** Validates the form with the shared schema; one French message per field (spec §5). */
+/** The tags typed in the field, comma-separated: 'urgent, divorce' is ['urgent', 'divorce']. */
+export const tagsOfText = (text: string): string[] =>
+  text
+    .split(',')
+    .map((tag) => tag.trim())
+    .filter(Boolean);
+
+/** Validates the form with the shared schemas; one French message per field (spec §5). */
 export function validateAutomation(values: Values, lawyers: readonly Lawyer[]): Errors {
   const parsed = AutomationForm.safeParse({ ...values, enableCron: true });
   const errors: Errors = {};
@@ -43,6 +52,10 @@ export function validateAutomation(values: Values, lawyers: readonly Lawyer[]): 
       errors[field] ??= issue.message;
     }
   }
+  const tags = WorkflowTags.safeParse(tagsOfText(values.tags));
+  if (!tags.success) errors.tags = tags.error.issues[0]?.message;
+  const category = WorkflowCategoryText.safeParse(values.category);
+  if (!category.success) errors.category = category.error.issues[0]?.message;
   if (!errors.lawyerEmail && !lawyers.some((lawyer) => lawyer.email === values.lawyerEmail)) {
     errors.lawyerEmail = MESSAGES.workflow.unknownLawyer;
   }
@@ -106,8 +119,16 @@ export function AutomationDialog({
           description: workflow.description,
           webhookUrl: workflow.webhookUrl,
           lawyerEmail: workflow.lawyerEmail,
+          category: workflow.category ?? '',
+          tags: (workflow.tags ?? []).join(', '),
         }
-      : { templateType: 'client_management', lawyerEmail: '', ...templateValues('client_management') },
+      : {
+          templateType: 'client_management',
+          lawyerEmail: '',
+          category: '',
+          tags: '',
+          ...templateValues('client_management'),
+        },
   );
   const [folder, setFolder] = useState<string | null>(workflow ? workflow.folderId : folderId);
   const [submitted, setSubmitted] = useState(false);
@@ -135,6 +156,9 @@ export function AutomationDialog({
       lawyerEmail: values.lawyerEmail,
       type: values.templateType as WorkflowType,
       folderId: folder,
+      // Sent whole, even unchanged: an edit replaces the tags and category as the dialog shows them.
+      tags: tagsOfText(values.tags),
+      category: values.category.trim() || null,
     };
     try {
       // Spec §5: a new workflow starts with scheduling off (the server sees to it). An edit sends
@@ -250,6 +274,29 @@ export function AutomationDialog({
                 selectedOption={folderOptions.find((option) => option.value === (folder ?? '')) ?? null}
                 options={folderOptions}
                 onChange={({ detail }) => setFolder(detail.selectedOption.value || null)}
+              />
+            </FormField>
+            <FormField
+              label={TEXT.category}
+              constraintText={TEXT.categoryConstraint}
+              errorText={errors.category}
+            >
+              <Input
+                value={values.category}
+                placeholder={TEXT.categoryPlaceholder}
+                onChange={({ detail }) => set('category', detail.value)}
+              />
+            </FormField>
+            <FormField
+              label={TEXT.tags}
+              description={TEXT.tagsHint}
+              constraintText={TEXT.tagsConstraint}
+              errorText={errors.tags}
+            >
+              <Input
+                value={values.tags}
+                placeholder={TEXT.tagsPlaceholder}
+                onChange={({ detail }) => set('tags', detail.value)}
               />
             </FormField>
             {afterEdit ? (

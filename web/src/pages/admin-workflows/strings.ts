@@ -84,6 +84,13 @@ export const ADMIN_WORKFLOWS_TEXT = {
     lawyerLocked: "Le client d'une automatisation existante ne peut pas être changé.",
     folder: 'Dossier',
     folderNone: 'Aucun dossier',
+    category: 'Catégorie (facultatif)',
+    categoryPlaceholder: 'Par exemple : Droit de la famille',
+    categoryConstraint: '40 caractères au plus.',
+    tags: 'Étiquettes (facultatif)',
+    tagsHint: 'Séparées par des virgules ; affichées sur la carte.',
+    tagsPlaceholder: 'Par exemple : urgent, divorce',
+    tagsConstraint: '10 étiquettes au plus, de 30 caractères chacune.',
     enableCron: 'La planification est désactivée à la création ; activez-la ensuite depuis la carte.',
     schedulingStaysOn: (interval: number | null) =>
       interval

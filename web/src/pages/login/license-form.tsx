@@ -15,12 +15,14 @@ import styles from './login-page.module.css';
 
 interface LicenseFormProps {
   readonly onGetLicense: () => void;
+  /** A firm that cannot sign in asks for its customer-portal link. */
+  readonly onManageSubscription: () => void;
   /** The key was right; the licence's second factor comes next. */
   readonly onSecondFactor: (pending: PendingSignIn) => void;
 }
 
 /** The licence-key sign-in form of the login card. */
-export function LicenseForm({ onGetLicense, onSecondFactor }: LicenseFormProps) {
+export function LicenseForm({ onGetLicense, onManageSubscription, onSecondFactor }: LicenseFormProps) {
   const { login } = useAuth();
   const follow = useFollow();
   const [licenseKey, setLicenseKey] = useState('');
@@ -76,6 +78,11 @@ export function LicenseForm({ onGetLicense, onSecondFactor }: LicenseFormProps) 
             {STRINGS.login.discover}
           </Button>
         </div>
+        <Box textAlign="center">
+          <Button variant="inline-link" onClick={onManageSubscription}>
+            {STRINGS.portalLink.open}
+          </Button>
+        </Box>
       </SpaceBetween>
     </SpaceBetween>
   );

@@ -17,14 +17,25 @@ export const SecondFactorStep = lazyPage(() =>
   import('./second-factor-step').then((module) => module.SecondFactorStep),
 );
 
+/** The portal-link form (a suspended or cancelled firm) arrives only when asked for, like the purchase form. */
+export const PortalLinkForm = lazyPage(() =>
+  import('./portal-link-form').then((module) => module.PortalLinkForm),
+);
+
 /** /login: the licence-key card, which switches to the purchase form (spec §2). */
 export function LoginPage() {
   const { session } = useAuth();
-  const [mode, setMode] = useState<'sign-in' | 'purchase'>('sign-in');
+  const [mode, setMode] = useState<'sign-in' | 'purchase' | 'portal'>('sign-in');
   // The second step of a sign-in whose key was right: kept in memory only, never stored.
   const [pending, setPending] = useState<PendingSignIn | null>(null);
   usePageTitle(
-    pending ? SECOND_FACTOR_TEXT.title : mode === 'sign-in' ? STRINGS.login.title : STRINGS.purchase.title,
+    pending
+      ? SECOND_FACTOR_TEXT.title
+      : mode === 'sign-in'
+        ? STRINGS.login.title
+        : mode === 'purchase'
+          ? STRINGS.purchase.title
+          : STRINGS.portalLink.title,
   );
   if (session) return <Navigate to={homePathFor(session.role)} replace />;
 
@@ -33,9 +44,15 @@ export function LoginPage() {
       {pending ? (
         <SecondFactorStep pending={pending} onBack={() => setPending(null)} />
       ) : mode === 'sign-in' ? (
-        <LicenseForm onGetLicense={() => setMode('purchase')} onSecondFactor={setPending} />
-      ) : (
+        <LicenseForm
+          onGetLicense={() => setMode('purchase')}
+          onManageSubscription={() => setMode('portal')}
+          onSecondFactor={setPending}
+        />
+      ) : mode === 'purchase' ? (
         <PurchaseForm onBack={() => setMode('sign-in')} />
+      ) : (
+        <PortalLinkForm onBack={() => setMode('sign-in')} />
       )}
     </LoginCard>
   );

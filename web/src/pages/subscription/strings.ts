@@ -35,9 +35,10 @@ export const SUBSCRIPTION_TEXT = {
     refresh: 'Actualiser',
     refreshHint: "Relit l'état de votre abonnement auprès du service de paiement.",
     portal: 'Portail client',
-    portalHint: 'Moyen de paiement, factures et réactivation.',
+    portalHint: 'Moyen de paiement, factures et abonnement.',
     associate: 'Associer la licence à mon e-mail',
-    associateHint: "Rattache cette licence à l'adresse e-mail de votre compte.",
+    associateHint:
+      "Rattache cette licence à l'adresse e-mail de votre compte. Les factures et les e-mails de l'abonnement restent envoyés à l'adresse de facturation, celle de l'achat.",
     cancel: "Résilier l'abonnement",
     cancelHint: 'La résiliation est immédiate.',
   },
@@ -46,7 +47,8 @@ export const SUBSCRIPTION_TEXT = {
     text:
       'La résiliation est immédiate : votre licence devient inactive et vous serez déconnecté. ' +
       'Un e-mail de confirmation vous est envoyé. Vos données sont conservées 30 jours, ' +
-      'puis supprimées ; la réactivation passe par le portail client ou le support.',
+      'puis supprimées ; la réactivation passe par le support. Vos factures restent accessibles ' +
+      'par « Gérer mon abonnement » sur la page de connexion.',
     confirm: 'Résilier',
     dismiss: 'Annuler',
     close: 'Fermer',

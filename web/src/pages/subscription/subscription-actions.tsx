@@ -119,50 +119,53 @@ export function SubscriptionActions({
             {TEXT.actions.refreshHint}
           </Box>
         </SpaceBetween>
+        {/* Each group a direct child: inside a fragment they would share one slot, unspaced. */}
         {licenseKey !== null && (
-          <>
-            <SpaceBetween size="xxs">
-              <Button
-                fullWidth
-                iconName="external"
-                iconAlign="right"
-                ariaLabel={`${TEXT.actions.portal} ${TEXT.newTab}`}
-                loading={running === 'portal'}
-                onClick={() => void openPortal()}
-              >
-                {TEXT.actions.portal}
-              </Button>
-              <Box variant="small" color="text-body-secondary">
-                {TEXT.actions.portalHint}
-              </Box>
-            </SpaceBetween>
-            <SpaceBetween size="xxs">
-              <Button
-                fullWidth
-                iconName="envelope"
-                loading={running === 'associate'}
-                onClick={() => void associate(licenseKey)}
-              >
-                {TEXT.actions.associate}
-              </Button>
-              <Box variant="small" color="text-body-secondary">
-                {TEXT.actions.associateHint}
-              </Box>
-            </SpaceBetween>
-            <SpaceBetween size="xxs">
-              <Button
-                fullWidth
-                iconName="close"
-                disabled={!licenseActive}
-                onClick={() => setConfirmingCancel(true)}
-              >
-                {TEXT.actions.cancel}
-              </Button>
-              <Box variant="small" color="text-body-secondary">
-                {TEXT.actions.cancelHint}
-              </Box>
-            </SpaceBetween>
-          </>
+          <SpaceBetween size="xxs">
+            <Button
+              fullWidth
+              iconName="external"
+              iconAlign="right"
+              ariaLabel={`${TEXT.actions.portal} ${TEXT.newTab}`}
+              loading={running === 'portal'}
+              onClick={() => void openPortal()}
+            >
+              {TEXT.actions.portal}
+            </Button>
+            <Box variant="small" color="text-body-secondary">
+              {TEXT.actions.portalHint}
+            </Box>
+          </SpaceBetween>
+        )}
+        {licenseKey !== null && (
+          <SpaceBetween size="xxs">
+            <Button
+              fullWidth
+              iconName="envelope"
+              loading={running === 'associate'}
+              onClick={() => void associate(licenseKey)}
+            >
+              {TEXT.actions.associate}
+            </Button>
+            <Box variant="small" color="text-body-secondary">
+              {TEXT.actions.associateHint}
+            </Box>
+          </SpaceBetween>
+        )}
+        {licenseKey !== null && (
+          <SpaceBetween size="xxs">
+            <Button
+              fullWidth
+              iconName="close"
+              disabled={!licenseActive}
+              onClick={() => setConfirmingCancel(true)}
+            >
+              {TEXT.actions.cancel}
+            </Button>
+            <Box variant="small" color="text-body-secondary">
+              {TEXT.actions.cancelHint}
+            </Box>
+          </SpaceBetween>
         )}
       </SpaceBetween>
       {licenseKey !== null && (
