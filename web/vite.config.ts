@@ -3,6 +3,7 @@ import { fileURLToPath } from 'node:url';
 import react from '@vitejs/plugin-react';
 import { defineConfig } from 'vite';
 
+import { chartTokensApart } from './build/chart-tokens';
 import { fontFiles } from './build/font-files';
 import { loginBudget } from './build/login-budget';
 
@@ -12,7 +13,7 @@ const proxy = { '/api': LOCAL_BACKEND, '/config.json': LOCAL_BACKEND };
 
 export default defineConfig({
   root: fileURLToPath(new URL('.', import.meta.url)),
-  plugins: [react(), fontFiles(), loginBudget()],
+  plugins: [react(), chartTokensApart(), fontFiles(), loginBudget()],
   resolve: {
     alias: [
       {
