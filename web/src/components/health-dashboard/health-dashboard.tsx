@@ -1,7 +1,6 @@
 import BarChart from '@cloudscape-design/components/bar-chart';
 import Box from '@cloudscape-design/components/box';
 import Button from '@cloudscape-design/components/button';
-import ColumnLayout from '@cloudscape-design/components/column-layout';
 import Container from '@cloudscape-design/components/container';
 import ExpandableSection from '@cloudscape-design/components/expandable-section';
 import Header from '@cloudscape-design/components/header';
@@ -30,9 +29,6 @@ const OUTCOME_COLORS: Record<(typeof OUTCOMES)[number], string> = {
   failed: '#eb6f6f',
   deadLettered: '#962249',
 };
-
-/** A chart's grid cell: allowed to shrink to its column, never to grow with the chart it holds. */
-const CHART_CELL = { minWidth: 0 } as const;
 
 /** The data of both charts as a table: the accessible view of what the bars and the line show. */
 function HoursTable({ hours }: { readonly hours: readonly DeliveryHour[] }) {
@@ -103,7 +99,9 @@ function FailingTable({
  * The health dashboard (issue 16): the calls of the last 24 hours per hour, stacked by outcome,
  * the dispatch lag's p95, and the automations in failure first, each linking to its page. An
  * admin sees everyone's (/admin/settings); a lawyer or notary his own (/lawyer/cron,
- * /notary/cron): the server decides. Loaded as its own chunk, on those pages only.
+ * /notary/cron): the server decides. Loaded as its own chunk, on those pages only. The charts are
+ * one above the other, each the container's full width: side by side in a column layout, a chart
+ * that had once measured itself wider kept its cell from shrinking back.
  */
 export function HealthDashboard({ workflowsPath }: { readonly workflowsPath: string }) {
   const query = useApiQuery((signal) => callApi('healthDashboard', { signal }));
@@ -125,78 +123,75 @@ export function HealthDashboard({ workflowsPath }: { readonly workflowsPath: str
     >
       <SpaceBetween size="l">
         <FailingTable failing={query.data?.failing ?? []} workflowsPath={workflowsPath} />
-        <ColumnLayout columns={2}>
-          {/* A grid cell no wider than its column: the chart sizes itself to its container. */}
-          <div style={CHART_CELL}>
-            <Header variant="h3">{TEXT.deliveriesTitle}</Header>
-            <BarChart
-              statusType={status}
-              errorText={TEXT.loadFailed}
-              onRecoveryClick={() => void query.reload()}
-              stackedBars
-              hideFilter
-              height={220}
-              ariaLabel={TEXT.deliveriesAria}
-              xTitle={TEXT.hour}
-              yTitle={TEXT.calls}
-              xScaleType="categorical"
-              xDomain={labels}
-              series={
-                anyCall
-                  ? OUTCOMES.map((outcome) => ({
-                      title: TEXT.series[outcome],
-                      type: 'bar' as const,
-                      color: OUTCOME_COLORS[outcome],
-                      data: hours.map((hour, index) => ({ x: labels[index] ?? '', y: hour[outcome] })),
-                    }))
-                  : []
-              }
-              empty={
-                <Box textAlign="center" color="inherit">
-                  {TEXT.empty}
-                </Box>
-              }
-            />
-          </div>
-          <div style={CHART_CELL}>
-            <Header variant="h3">{TEXT.lagTitle}</Header>
-            <LineChart
-              statusType={status}
-              errorText={TEXT.loadFailed}
-              onRecoveryClick={() => void query.reload()}
-              hideFilter
-              height={220}
-              ariaLabel={TEXT.lagAria}
-              ariaDescription={TEXT.lagDescription}
-              xTitle={TEXT.hour}
-              yTitle={TEXT.seconds}
-              xScaleType="categorical"
-              xDomain={labels}
-              series={
-                hours.some((hour) => hour.lagP95Ms !== null)
-                  ? [
-                      {
-                        title: TEXT.series.lag,
-                        type: 'line' as const,
-                        valueFormatter: (seconds: number) => `≤ ${seconds} s`,
-                        // Every hour, so the line is drawn even with one scheduled hour: an hour
-                        // without scheduled calls reads 0 (the table says '—').
-                        data: hours.map((hour, index) => ({
-                          x: labels[index] ?? '',
-                          y: (hour.lagP95Ms ?? 0) / 1000,
-                        })),
-                      },
-                    ]
-                  : []
-              }
-              empty={
-                <Box textAlign="center" color="inherit">
-                  {TEXT.empty}
-                </Box>
-              }
-            />
-          </div>
-        </ColumnLayout>
+        <div>
+          <Header variant="h3">{TEXT.deliveriesTitle}</Header>
+          <BarChart
+            statusType={status}
+            errorText={TEXT.loadFailed}
+            onRecoveryClick={() => void query.reload()}
+            stackedBars
+            hideFilter
+            height={220}
+            ariaLabel={TEXT.deliveriesAria}
+            xTitle={TEXT.hour}
+            yTitle={TEXT.calls}
+            xScaleType="categorical"
+            xDomain={labels}
+            series={
+              anyCall
+                ? OUTCOMES.map((outcome) => ({
+                    title: TEXT.series[outcome],
+                    type: 'bar' as const,
+                    color: OUTCOME_COLORS[outcome],
+                    data: hours.map((hour, index) => ({ x: labels[index] ?? '', y: hour[outcome] })),
+                  }))
+                : []
+            }
+            empty={
+              <Box textAlign="center" color="inherit">
+                {TEXT.empty}
+              </Box>
+            }
+          />
+        </div>
+        <div>
+          <Header variant="h3">{TEXT.lagTitle}</Header>
+          <LineChart
+            statusType={status}
+            errorText={TEXT.loadFailed}
+            onRecoveryClick={() => void query.reload()}
+            hideFilter
+            height={220}
+            ariaLabel={TEXT.lagAria}
+            ariaDescription={TEXT.lagDescription}
+            xTitle={TEXT.hour}
+            yTitle={TEXT.seconds}
+            xScaleType="categorical"
+            xDomain={labels}
+            series={
+              hours.some((hour) => hour.lagP95Ms !== null)
+                ? [
+                    {
+                      title: TEXT.series.lag,
+                      type: 'line' as const,
+                      valueFormatter: (seconds: number) => `≤ ${seconds} s`,
+                      // Every hour, so the line is drawn even with one scheduled hour: an hour
+                      // without scheduled calls reads 0 (the table says '—').
+                      data: hours.map((hour, index) => ({
+                        x: labels[index] ?? '',
+                        y: (hour.lagP95Ms ?? 0) / 1000,
+                      })),
+                    },
+                  ]
+                : []
+            }
+            empty={
+              <Box textAlign="center" color="inherit">
+                {TEXT.empty}
+              </Box>
+            }
+          />
+        </div>
         <ExpandableSection headerText={TEXT.tableToggle}>
           <HoursTable hours={hours} />
         </ExpandableSection>
