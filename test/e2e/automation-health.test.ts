@@ -78,7 +78,7 @@ describe('automation health', () => {
   it('the admin sets the pause at 2 failures and creates the automation on a failing receiver', async () => {
     await admin.goto('/admin/settings');
     const field = admin.getByLabel('Suspendre après ce nombre d’échecs consécutifs');
-    await expect.poll(() => field.inputValue()).toBe('5');
+    await expect.poll(() => field.inputValue(), { timeout: 30_000 }).toBe('5');
     await field.fill('2');
     await admin.getByRole('button', { name: 'Enregistrer' }).click();
     await admin.getByText('Réglages de santé enregistrés').first().waitFor();
