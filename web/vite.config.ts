@@ -6,24 +6,25 @@ import { defineConfig } from 'vite';
 import { chartTokensApart } from './build/chart-tokens';
 import { fontFiles } from './build/font-files';
 import { loginBudget } from './build/login-budget';
+import { prerenderRoutes } from './build/prerender';
 
 /** The local runtime (`npm start`) serves the API and /config.json on this origin. */
 const LOCAL_BACKEND = 'http://localhost:3000';
 const proxy = { '/api': LOCAL_BACKEND, '/config.json': LOCAL_BACKEND };
 
+const alias = [
+  {
+    // Cloudscape's French messages ship pre-compiled (ICU syntax trees), so its formatter never
+    // parses a message: FormatJS's parser-less build spares /login about 15 kB compressed.
+    find: /^@formatjs\/icu-messageformat-parser$/,
+    replacement: '@formatjs/icu-messageformat-parser/lib/no-parser.js',
+  },
+];
+
 export default defineConfig({
   root: fileURLToPath(new URL('.', import.meta.url)),
-  plugins: [react(), chartTokensApart(), fontFiles(), loginBudget()],
-  resolve: {
-    alias: [
-      {
-        // Cloudscape's French messages ship pre-compiled (ICU syntax trees), so its formatter never
-        // parses a message: FormatJS's parser-less build spares /login about 15 kB compressed.
-        find: /^@formatjs\/icu-messageformat-parser$/,
-        replacement: '@formatjs/icu-messageformat-parser/lib/no-parser.js',
-      },
-    ],
-  },
+  plugins: [react(), chartTokensApart(), fontFiles(), loginBudget(), prerenderRoutes({ alias })],
+  resolve: { alias },
   build: {
     outDir: 'dist',
     emptyOutDir: true,

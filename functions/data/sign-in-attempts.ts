@@ -5,8 +5,17 @@ import { isConditionFailure, type Table } from './table';
 
 /** One attempt reserved in a client's window, before its key is looked at. */
 export interface ReservedAttempt {
-  /** How many attempts the window held before this one (this one excluded). */
+  /**
+   * How many attempts the window held before this one (this one excluded): wrong keys, and the
+   * attempts still being evaluated. The lock reads it, so that parallel attempts all count.
+   */
   readonly earlier: number;
+  /**
+   * How many of them were found wrong (evaluated, not given back): the slow-down reads it, so that
+   * right keys being evaluated at the same time from one address (an office behind one NAT) do
+   * not slow each other down.
+   */
+  readonly earlierWrong: number;
   /** End of the window the attempt counts in, epoch seconds. */
   readonly windowEndsAt: number;
 }
@@ -42,6 +51,7 @@ export class SignInAttemptRepository {
         );
         return {
           earlier: (Attributes?.attempts as number) - 1,
+          earlierWrong: (Attributes?.wrongKeys as number | undefined) ?? 0,
           windowEndsAt: Attributes?.windowEndsAt as number,
         };
       } catch (error) {
@@ -54,22 +64,43 @@ export class SignInAttemptRepository {
             TableName: this.table.name,
             Key: signInAttemptsKey(clientHash),
             UpdateExpression:
-              'SET attempts = :one, windowEndsAt = :ends, expiresAt = :ends, entity = :entity',
+              'SET attempts = :one, wrongKeys = :zero, windowEndsAt = :ends, expiresAt = :ends, entity = :entity',
             ConditionExpression: 'attribute_not_exists(PK) OR windowEndsAt <= :now',
             ExpressionAttributeValues: {
               ':one': 1,
+              ':zero': 0,
               ':ends': windowEndsAt,
               ':now': nowSeconds,
               ':entity': 'SignInAttempts',
             },
           }),
         );
-        return { earlier: 0, windowEndsAt };
+        return { earlier: 0, earlierWrong: 0, windowEndsAt };
       } catch (error) {
         if (!isConditionFailure(error)) throw error;
       }
     }
     throw new Error('Tentative de connexion non comptée après plusieurs essais');
+  }
+
+  /**
+   * Notes that the key of a reserved attempt was wrong, in the window it was counted in (the
+   * attempt itself stays counted). A window over since then has nothing to note it in.
+   */
+  async markWrong(clientHash: string, reserved: ReservedAttempt): Promise<void> {
+    try {
+      await this.table.doc.send(
+        new UpdateCommand({
+          TableName: this.table.name,
+          Key: signInAttemptsKey(clientHash),
+          UpdateExpression: 'ADD wrongKeys :one',
+          ConditionExpression: 'windowEndsAt = :window',
+          ExpressionAttributeValues: { ':one': 1, ':window': reserved.windowEndsAt },
+        }),
+      );
+    } catch (error) {
+      if (!isConditionFailure(error)) throw error;
+    }
   }
 
   /**

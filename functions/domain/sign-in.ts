@@ -69,25 +69,33 @@ export class SignInService {
     if (reserved.earlier >= SIGN_IN_THROTTLE.lockAfter) {
       return { throttled: true, reply: { valid: false, error: MESSAGES.login.tooManyAttempts } };
     }
-    if (reserved.earlier >= SIGN_IN_THROTTLE.slowAfter) {
-      const steps = reserved.earlier - SIGN_IN_THROTTLE.slowAfter + 1;
+    // Slowed down by the wrong keys already found, not by the attempts still being evaluated: the
+    // right keys of colleagues signing in at once from one address do not hold each other up
+    // (that wait fed itself under load, every reply waiting for the waits before it). Parallel
+    // guesses are still bounded by the lock above, which counts every attempt.
+    if (reserved.earlierWrong >= SIGN_IN_THROTTLE.slowAfter) {
+      const steps = reserved.earlierWrong - SIGN_IN_THROTTLE.slowAfter + 1;
       await this.clock.sleep(Math.min(steps * SIGN_IN_THROTTLE.delayStepMs, SIGN_IN_THROTTLE.maxDelayMs));
     }
 
     const vault = createLicenseKeyVault(this.keys);
     const license = await this.licenses.getByAnyHash(vault.hashes(licenseKey));
     if (!license) {
+      await this.attempts.markWrong(client, reserved);
       return { throttled: false, reply: { valid: false, error: MESSAGES.login.invalidKey } };
     }
-    // A right key does not count against its client; the wrong ones before it still do.
-    await this.attempts.release(client, reserved);
+    // A right key does not count against its client; the wrong ones before it still do. The
+    // three writes and reads are independent: at once, one round trip instead of three.
+    const [, lawyer, secondFactor] = await Promise.all([
+      this.attempts.release(client, reserved),
+      license.isActive && license.licenseType !== 'admin' ? findLawyerOfLicense(this.lawyers, license) : null,
+      license.isActive ? secondFactorStepFor(this.factors, this.secondFactorSettings, license) : null,
+    ]);
     if (!license.isActive) {
       return { throttled: false, reply: { valid: false, error: MESSAGES.session.licenseInactive } };
     }
 
-    const lawyer = license.licenseType === 'admin' ? null : await findLawyerOfLicense(this.lawyers, license);
     const userEmail = lawyer?.email ?? license.userEmail ?? '';
-    const secondFactor = await secondFactorStepFor(this.factors, this.secondFactorSettings, license);
     const session = await this.sessions.open(license, userEmail, {
       secondFactorPending: secondFactor !== null,
     });

@@ -4,7 +4,7 @@ import { Tracer } from '@aws-lambda-powertools/tracer';
 import type { Context } from 'aws-lambda';
 
 import type { Metrics } from '../domain/metrics';
-import type { Logger } from './dependencies';
+import { loggerPort } from './powertools-logger';
 
 /**
  * Powertools for AWS Lambda behind the ports of `dependencies.ts`, one instance per execution
@@ -21,19 +21,8 @@ const logger = new PowertoolsLogger();
 const metrics = new PowertoolsMetrics();
 export const tracer = new Tracer();
 
-/** The Logger port over a Powertools Logger. */
-export const loggerPort = (target: PowertoolsLogger): Logger => ({
-  info: (message, facts = {}) => target.info(message, facts),
-  warn: (message, facts = {}) => target.warn(message, facts),
-  error: (message, facts = {}) => target.error(message, facts),
-});
-
 /** The Lambda function's logger. */
 export const powertoolsLogger = loggerPort(logger);
-
-/** A logger for a process outside Lambda (the local runtime), JSON lines like in Lambda. */
-export const processLogger = (serviceName: string): Logger =>
-  loggerPort(new PowertoolsLogger({ serviceName, logLevel: 'INFO' }));
 
 /** The Metrics port over Powertools' Metrics (EMF). */
 export const powertoolsMetrics: Metrics = {

@@ -13,6 +13,7 @@ import * as s3deploy from 'aws-cdk-lib/aws-s3-deployment';
 import { NagSuppressions } from 'cdk-nag';
 import { Construct } from 'constructs';
 
+import { PRERENDERED_ROUTES, prerenderedPageOf } from '../../shared/constants';
 import { inlineRuntimeConfig } from '../runtime-config-html';
 import { stageSettingsOf } from '../settings';
 import { CONTENT_SECURITY_POLICY } from '../site-headers';
@@ -56,14 +57,22 @@ const BUILD_METADATA = '.vite/*';
 
 /**
  * Viewer-request function of the default behaviour: a path whose last segment has no file
- * extension is a client-side route of the SPA, answered with `/index.html`. Unlike CloudFront
+ * extension is a client-side route of the SPA, answered with `/index.html`, or with its own page
+ * when the build pre-rendered it (`/login` → `/login.html`, web/build/prerender.ts). Unlike CloudFront
  * error responses, which apply to every behaviour, this leaves `/api/*` errors untouched and a
  * missing `/assets/x.js` a real error.
  */
-const SPA_FALLBACK = `function handler(event) {
+const SPA_FALLBACK = `var PRERENDERED = ${JSON.stringify(
+  Object.fromEntries(PRERENDERED_ROUTES.map((route) => [route, `/${prerenderedPageOf(route)}`])),
+)};
+function handler(event) {
   var request = event.request;
   var last = request.uri.substring(request.uri.lastIndexOf('/') + 1);
-  if (last.indexOf('.') === -1) request.uri = '/index.html';
+  if (last.indexOf('.') === -1) {
+    var page = PRERENDERED[request.uri];
+    if (page) request.uri = page;
+    else request.uri = '/index.html';
+  }
   return request;
 }`;
 
@@ -277,13 +286,19 @@ export class Site extends Construct {
     // Written at synthesis when the settings are known then; deploy-time values (a token) are
     // filled in by the deployment function.
     const configJson = JSON.stringify(config);
-    const indexWithConfig = s3deploy.Source.data(
+    const withConfig = (page: string) =>
+      s3deploy.Source.data(
+        page,
+        inlineRuntimeConfig(
+          readFileSync(join(props.siteDir, page), 'utf8'),
+          Token.isUnresolved(configJson) ? Stack.of(this).toJsonString(config) : configJson,
+        ),
+      );
+    // index.html and the pre-rendered pages the build wrote, each with the settings.
+    const pagesWithConfig = [
       'index.html',
-      inlineRuntimeConfig(
-        readFileSync(join(props.siteDir, 'index.html'), 'utf8'),
-        Token.isUnresolved(configJson) ? Stack.of(this).toJsonString(config) : configJson,
-      ),
-    );
+      ...PRERENDERED_ROUTES.map(prerenderedPageOf).filter((page) => existsSync(join(props.siteDir, page))),
+    ].map(withConfig);
 
     const assets = new s3deploy.BucketDeployment(this, 'DeployAssets', {
       ...common,
@@ -299,8 +314,8 @@ export class Site extends Construct {
     });
     const shell = new s3deploy.BucketDeployment(this, 'DeployShell', {
       ...common,
-      // Extracted in order: the page with its settings replaces the built index.html.
-      sources: [site, s3deploy.Source.jsonData('config.json', config), indexWithConfig],
+      // Extracted in order: the pages with their settings replace the built ones.
+      sources: [site, s3deploy.Source.jsonData('config.json', config), ...pagesWithConfig],
       // Pruning removes files of earlier releases, except the hashed assets (see above).
       exclude: [HASHED_ASSETS, BUILD_METADATA],
       cacheControl: [s3deploy.CacheControl.noCache()],

@@ -7,7 +7,7 @@ import type { Context } from 'aws-lambda';
 
 import type { ApiEvent, ApiHandler } from '../../functions/http/api-event';
 import type { Logger } from '../../functions/runtime/dependencies';
-import { MAX_BODY_BYTES } from '../../shared/constants';
+import { MAX_BODY_BYTES, PRERENDERED_ROUTES, prerenderedPageOf } from '../../shared/constants';
 import { MESSAGES } from '../../shared/messages';
 import { type RouteDefinition, routeKey } from '../../shared/routes';
 import { inlineRuntimeConfig } from '../runtime-config-html';
@@ -153,6 +153,12 @@ export function createHttpAdapter(options: HttpAdapterOptions) {
   const compiled = options.routes.map(({ route, handler }) => compile(route, handler));
   const siteRoot = resolve(options.siteDirectory);
   const indexFile = join(siteRoot, 'index.html');
+  /** The pre-rendered pages, each answering its route (as the CloudFront function does). */
+  const prerendered = new Map<string, string>(
+    PRERENDERED_ROUTES.map((route) => [route, join(siteRoot, prerenderedPageOf(route))]),
+  );
+  /** The pages that carry the runtime settings. */
+  const pages = new Set([indexFile, ...prerendered.values()]);
   const siteConfigJson = JSON.stringify(options.siteConfig);
   const siteFiles = new Map<string, SiteFile>();
 
@@ -162,8 +168,9 @@ export function createHttpAdapter(options: HttpAdapterOptions) {
     const known = siteFiles.get(file);
     if (known?.modifiedMs === modifiedMs) return known;
     const raw = readFileSync(file);
-    const body =
-      file === indexFile ? Buffer.from(inlineRuntimeConfig(raw.toString('utf8'), siteConfigJson)) : raw;
+    const body = pages.has(file)
+      ? Buffer.from(inlineRuntimeConfig(raw.toString('utf8'), siteConfigJson))
+      : raw;
     const fresh: SiteFile = { modifiedMs, body, encoded: new Map() };
     siteFiles.set(file, fresh);
     return fresh;
@@ -280,7 +287,9 @@ export function createHttpAdapter(options: HttpAdapterOptions) {
         response.writeHead(404, { 'content-type': 'text/plain; charset=utf-8', ...SECURITY_HEADERS });
         return response.end('Not found');
       }
-      file = join(siteRoot, 'index.html');
+      // A route pre-rendered at build time has its own page (when the build wrote it).
+      const page = prerendered.get(requested.replace(/\/+$/, ''));
+      file = page && existsSync(page) ? page : indexFile;
     }
     const hashedAsset = file.startsWith(join(siteRoot, 'assets') + sep);
     const { body, encoded } = siteFile(file);

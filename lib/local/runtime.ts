@@ -14,7 +14,7 @@ import {
   relyingPartyOf,
   systemClock,
 } from '../../functions/runtime/dependencies';
-import { processLogger } from '../../functions/runtime/powertools';
+import { processLogger } from '../../functions/runtime/powertools-logger';
 import { createLicenseKeyVault } from '../../functions/security/license-key-vault';
 import { DEFAULT_HOSTING_REGION } from '../../shared/constants';
 import { type HandlerName, ROUTES, type RouteDefinition } from '../../shared/routes';

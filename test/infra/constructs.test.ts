@@ -1,4 +1,4 @@
-import { mkdtemp, rm } from 'node:fs/promises';
+import { mkdtemp, readdir, readFile, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 
@@ -11,7 +11,7 @@ import { TABLE_DEFINITION } from '../../functions/data/table-definition';
 import { AppFunction } from '../../lib/constructs/app-function';
 import { DataTable } from '../../lib/constructs/data-table';
 import { Site } from '../../lib/constructs/site';
-import { createTestApp } from './support';
+import { createSiteFixture, createTestApp } from './support';
 
 const plainFunction = (stack: Stack, id: string) =>
   new lambda.Function(stack, id, {
@@ -97,6 +97,38 @@ describe('Site', () => {
       );
     } finally {
       await rm(empty, { recursive: true, force: true });
+    }
+  });
+});
+
+describe('Site with a pre-rendered /login', () => {
+  it('deploys login.html with the runtime settings written in, as index.html', async () => {
+    const { dir, remove } = await createSiteFixture();
+    try {
+      await writeFile(
+        join(dir, 'login.html'),
+        '<!doctype html><html lang="fr"><head><script id="runtime-config" type="application/json"></script>' +
+          '</head><body><div id="root"><main>Connexion</main></div></body></html>',
+      );
+      const app = createTestApp();
+      const stack = new Stack(app, 'SiteStack');
+      new Site(stack, 'Site', {
+        siteDir: dir,
+        httpApi: { apiId: 'abc' } as never,
+        config: { apiBaseUrl: '' },
+      });
+      const outdir = app.synth().directory;
+
+      const assets = (await readdir(outdir)).filter((entry) => entry.startsWith('asset.'));
+      const pages = await Promise.all(
+        assets.map((asset) => readFile(join(outdir, asset, 'login.html'), 'utf8').catch(() => '')),
+      );
+      const written = pages.filter(
+        (page) => page.includes('<main>Connexion</main>') && page.includes('"apiBaseUrl"'),
+      );
+      expect(written).toHaveLength(1);
+    } finally {
+      await remove();
     }
   });
 });

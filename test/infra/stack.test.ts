@@ -283,6 +283,10 @@ describe('site', () => {
     template.hasResourceProperties('AWS::CloudFront::Function', {
       FunctionCode: Match.stringLikeRegexp("request\\.uri = '/index\\.html'"),
     });
+    // /login is answered with the page the build pre-rendered for it.
+    template.hasResourceProperties('AWS::CloudFront::Function', {
+      FunctionCode: Match.stringLikeRegexp('var PRERENDERED = \\{"/login":"/login\\.html"\\}'),
+    });
   });
 
   it('sends the strict Content-Security-Policy and the other security headers', () => {

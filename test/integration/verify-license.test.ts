@@ -366,6 +366,27 @@ describe('verify-license', () => {
       expect(waits).toEqual([SIGN_IN_THROTTLE.delayStepMs]);
     });
 
+    it('does not slow down right keys signing in at once from one address (an office behind one NAT)', async () => {
+      // Arrange: as many colleagues at once as the lock leaves room for, three rounds.
+      const { licenseKey } = await issue('admin', null);
+      const sourceIp = uniqueIp();
+      const sleepsBefore = app.clock.sleeps.length;
+      const statuses: number[] = [];
+
+      // Act
+      for (let round = 0; round < 3; round++) {
+        const replies = await Promise.all(
+          Array.from({ length: SIGN_IN_THROTTLE.lockAfter - 1 }, () => signIn(licenseKey, sourceIp)),
+        );
+        statuses.push(...replies.map((reply) => reply.statusCode));
+      }
+
+      // Assert
+      expect(statuses.every((status) => status === 200)).toBe(true);
+      expect(app.clock.sleeps.length).toBe(sleepsBefore);
+      expect(await attemptsOf(sourceIp)).toBe(0);
+    });
+
     it('counts every one of 200 parallel wrong keys and evaluates no more than the lock allows', async () => {
       // Arrange
       const sourceIp = uniqueIp();

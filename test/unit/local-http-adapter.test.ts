@@ -101,6 +101,28 @@ describe('the local server', () => {
     }
   });
 
+  it('answers /login with its pre-rendered page when the build wrote one, settings written in', async () => {
+    const page = join(siteDirectory, 'login.html');
+    writeFileSync(
+      page,
+      '<!doctype html><html lang="fr"><head><script id="runtime-config" type="application/json"></script>' +
+        '</head><body><div id="root"><main>Connexion</main></div></body></html>',
+    );
+    try {
+      for (const path of ['/login', '/login/']) {
+        const html = decoded(await get(path, 'br'));
+        const data = /<script id="runtime-config" type="application\/json">([^<]*)<\/script>/.exec(html);
+
+        expect(html).toContain('<main>Connexion</main>');
+        expect(JSON.parse(data?.[1] ?? '')).toEqual(SITE_CONFIG);
+      }
+      // Every other route keeps the SPA's empty page.
+      expect(decoded(await get('/admin/workflows'))).not.toContain('Connexion');
+    } finally {
+      rmSync(page);
+    }
+  });
+
   it('keeps serving /config.json', async () => {
     const reply = await get('/config.json');
 

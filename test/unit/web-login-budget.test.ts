@@ -129,6 +129,24 @@ describe('the built SPA', () => {
     expect(assets.filter((file) => file.endsWith('.woff2')).length).toBeGreaterThanOrEqual(2);
   });
 
+  it('pre-renders /login into login.html: the card in #root, started once painted, settings left to the server', () => {
+    const index = readFileSync(join(outDir, 'index.html'), 'utf8');
+    const login = readFileSync(join(outDir, 'login.html'), 'utf8');
+    const entry = /<script type="module" crossorigin src="([^"]+)"><\/script>/.exec(index)?.[1];
+
+    expect(login).toMatch(/<div id="root"><.+Connexion<\/span><\/h1>.+<\/div>/s);
+    expect(login).toContain('Propulsé par');
+    expect(entry).toBeDefined();
+    expect(login).toContain(
+      `<script type="module" src="/start-after-paint.js" data-entry="${entry}"></script>`,
+    );
+    expect(login).not.toContain(`src="${entry}"`);
+    expect(login).toContain('<script id="runtime-config" type="application/json"></script>');
+    // The same styles as every other page, in the head, so that the card shows styled at once.
+    expect(login).toContain(/<link rel="stylesheet"[^>]+>/.exec(index)?.[0]);
+    expect(readFileSync(join(outDir, 'start-after-paint.js'), 'utf8')).toContain('data-entry');
+  });
+
   it('leaves the runtime settings block of index.html empty, for the server to fill', () => {
     const html = readFileSync(join(outDir, 'index.html'), 'utf8');
 

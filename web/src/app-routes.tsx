@@ -1,5 +1,6 @@
 import { Route, Routes } from 'react-router';
 
+import { readFirstPagesEarly } from './api/list-pages';
 import { RequireAuth, RequireRole } from './auth/guards';
 import { CardLayout } from './layout/card-layout';
 import { lazyPage } from './layout/lazy-page';
@@ -90,6 +91,49 @@ const PrivacyPage = lazyPage(() =>
 const SubscriptionPage = lazyPage(() =>
   import('./pages/subscription/subscription-page').then((module) => module.SubscriptionPage),
 );
+
+/**
+ * The signed-in pages by path, with the lists their first screen shows: at start (main.tsx) the
+ * page's code, the signed-in shell's and the first page of those lists are all fetched at once,
+ * instead of the shell, then the page, then its data, one after the other.
+ */
+const SIGNED_IN_PAGES: Record<
+  string,
+  { readonly page: { preload(): Promise<void> }; readonly lists?: readonly ('workflows' | 'folders')[] }
+> = {
+  '/admin/workflows': { page: AdminWorkflowsPage, lists: ['workflows', 'folders'] },
+  '/admin/workflows-new': { page: AdminWorkflowsPage, lists: ['workflows', 'folders'] },
+  '/admin/lawyers': { page: AdminLawyersPage },
+  '/admin/notaries': { page: AdminNotariesPage },
+  '/admin/test-promo': { page: AdminTestPromoPage },
+  '/admin/settings': { page: AdminSettingsPage },
+  '/lawyer/welcome': { page: LawyerWelcomePage },
+  '/lawyer/workflows': { page: LawyerWorkflowsPage },
+  '/lawyer/account-config': { page: LawyerAccountConfigPage },
+  '/lawyer/google': { page: LawyerAccountConfigPage },
+  '/lawyer/google-ecosystem': { page: LawyerGoogleEcosystemPage },
+  '/lawyer/cron': { page: PlanningPage },
+  '/lawyer/settings': { page: SubscriptionPage },
+  '/notary/welcome': { page: NotaryWelcomePage },
+  '/notary/settings': { page: NotarySettingsPage },
+  '/notary/workflows': { page: NotaryWorkflowsPage },
+  '/notary/google': { page: NotaryAccountConfigPage },
+  '/notary/google-ecosystem': { page: NotaryGoogleEcosystemPage },
+  '/notary/cron': { page: PlanningPage },
+};
+
+/**
+ * Fetches what a signed-in page at `pathname` needs, all at once, for a visitor of `role` (only
+ * the pages of his own side: another side's would only send him home).
+ */
+export function preloadSignedInPage(pathname: string, role: string): void {
+  const target = SIGNED_IN_PAGES[pathname.replace(/\/+$/, '')];
+  if (!target || !pathname.startsWith(`/${role}/`)) return;
+  // A failure shows when the page renders ('Rechargez la page'), not here.
+  AppShell.preload().catch(() => undefined);
+  target.page.preload().catch(() => undefined);
+  if (target.lists) readFirstPagesEarly(target.lists);
+}
 
 /** Fetches every page's code ahead of use (component tests render any route at once with it). */
 export function preloadRoutes(): Promise<void> {

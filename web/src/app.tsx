@@ -1,6 +1,8 @@
 import { I18nProvider } from '@cloudscape-design/components/i18n';
 import frenchMessages from '@cloudscape-design/components/i18n/messages/all.fr';
 
+import { type ReactNode, StrictMode, useEffect, useRef } from 'react';
+
 import { AppRoutes } from './app-routes';
 import { AuthProvider } from './auth/auth-context';
 import { StepUpProvider } from './components/second-factor/step-up-dialog';
@@ -22,4 +24,36 @@ export function App() {
       </NotificationsProvider>
     </I18nProvider>
   );
+}
+
+/**
+ * The whole tree, inside the router `withRouter` gives it (the browser's, or the static one of the
+ * build's pre-rendering): one definition, so that the pre-rendered markup is the tree the browser
+ * hydrates, node for node.
+ */
+export function AppRoot({
+  children: withRouter,
+  onMounted,
+}: {
+  readonly children: (app: ReactNode) => ReactNode;
+  /** Runs once the tree is on the page (hydrated, for a pre-rendered page). */
+  readonly onMounted?: () => void;
+}) {
+  return (
+    <StrictMode>
+      {withRouter(<App />)}
+      {onMounted ? <Mounted onMounted={onMounted} /> : null}
+    </StrictMode>
+  );
+}
+
+/** Calls back once mounted: an effect runs after the whole tree before it is committed. */
+function Mounted({ onMounted }: { readonly onMounted: () => void }) {
+  const called = useRef(false);
+  useEffect(() => {
+    if (called.current) return;
+    called.current = true;
+    onMounted();
+  }, [onMounted]);
+  return null;
 }

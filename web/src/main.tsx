@@ -2,13 +2,16 @@ import '@cloudscape-design/global-styles/index.css';
 import './styles/base.css';
 
 import { applyMode, Mode } from '@cloudscape-design/global-styles';
-import { StrictMode } from 'react';
-import { createRoot } from 'react-dom/client';
+import type { ReactNode } from 'react';
+import { createRoot, hydrateRoot } from 'react-dom/client';
 import { BrowserRouter } from 'react-router';
 
 import { configureApi } from './api/api-client';
-import { App } from './app';
+import { AppRoot } from './app';
+import { preloadSignedInPage } from './app-routes';
+import { readStoredSession } from './auth/session-storage';
 import { loadRuntimeConfig, setRuntimeConfig } from './config/runtime-config';
+import { takeOverEarlyInput } from './early-input';
 
 applyMode(Mode.Dark);
 
@@ -18,13 +21,18 @@ async function start(): Promise<void> {
   configureApi(config);
   const container = document.getElementById('root');
   if (!container) throw new Error('Élément #root introuvable');
-  createRoot(container).render(
-    <StrictMode>
-      <BrowserRouter>
-        <App />
-      </BrowserRouter>
-    </StrictMode>,
-  );
+  const session = readStoredSession();
+  if (session) preloadSignedInPage(window.location.pathname, session.role);
+  const withRouter = (tree: ReactNode) => <BrowserRouter>{tree}</BrowserRouter>;
+  // A page pre-rendered at build time (/login) already shows its screen: the app takes it over as
+  // it is, with what the visitor typed meanwhile. A signed-in visitor sees something else there
+  // (he is sent to his home), so the page is drawn afresh for him.
+  if (container.firstElementChild && !session) {
+    hydrateRoot(container, <AppRoot onMounted={() => takeOverEarlyInput(container)}>{withRouter}</AppRoot>);
+  } else {
+    container.replaceChildren();
+    createRoot(container).render(<AppRoot>{withRouter}</AppRoot>);
+  }
 }
 
 void start();

@@ -1,4 +1,5 @@
 import {
+  ChangeMessageVisibilityCommand,
   DeleteMessageCommand,
   type Message,
   ReceiveMessageCommand,
@@ -26,7 +27,10 @@ export interface QueuePollerOptions {
 export interface QueuePoller {
   /** Resolves once the poller stopped receiving and every invocation in flight has finished. */
   stop(): Promise<void>;
-  /** Invocations in flight now. */
+  /**
+   * What the poller holds now: invocations in flight, their deletes, and the messages received
+   * ahead for the next free slot. 0 once everything it received is settled.
+   */
   readonly inFlight: number;
 }
 
@@ -37,41 +41,76 @@ export interface QueuePoller {
  * others to the queue (they come back after their visibility time-out, or the back-off the worker
  * set, and move to the dead-letter queue after the last attempt). A worker that throws fails its
  * whole batch, as in Lambda.
+ *
+ * As Lambda's pollers do, it receives ahead of the free slots (one batch per slot at most) and
+ * deletes after the invocation has returned, outside its slot: a slot that frees starts the next
+ * batch at once, instead of waiting for a delete and then a receive (at 200 ms per call and 5
+ * slots, those round trips cost a tenth of the throughput).
  */
 export function startQueuePoller(options: QueuePollerOptions): QueuePoller {
   const { client, queueUrl, handler, maxConcurrency, batchSize, logger } = options;
   const waitTimeSeconds = options.waitTimeSeconds ?? 5;
   const abort = new AbortController();
+  /** Invocations in flight (at most `maxConcurrency`). */
   const running = new Set<Promise<void>>();
+  /** Deletes of finished invocations' records. */
+  const deleting = new Set<Promise<void>>();
+  /** Messages received for the next free slots, oldest first. */
+  const ahead: Message[] = [];
+  /** Messages held at most: one batch per slot in flight, and one waiting for each. */
+  const holdAtMost = 2 * maxConcurrency * batchSize;
   let slotFreed: (() => void) | undefined;
 
-  const invoke = async (messages: Message[]) => {
+  const remove = (messages: Message[]) => {
+    const deletion = (async () => {
+      for (const message of messages) {
+        await client
+          .send(new DeleteMessageCommand({ QueueUrl: queueUrl, ReceiptHandle: message.ReceiptHandle }))
+          .catch((error: unknown) =>
+            logger.warn('Message non supprimé (il sera redistribué)', {
+              errorName: error instanceof Error ? error.name : 'inconnu',
+            }),
+          );
+      }
+    })();
+    deleting.add(deletion);
+    void deletion.finally(() => deleting.delete(deletion));
+  };
+
+  /** Runs the worker on one batch; resolves with the records to delete. */
+  const invoke = async (messages: Message[]): Promise<Message[]> => {
     const event: SQSEvent = { Records: messages.map((message) => toRecord(message, queueUrl)) };
-    let failed: Set<string>;
     try {
       const response = await handler(event);
-      failed = new Set(response.batchItemFailures.map((failure) => failure.itemIdentifier));
+      const failed = new Set(response.batchItemFailures.map((failure) => failure.itemIdentifier));
+      return messages.filter((message) => !failed.has(message.MessageId ?? ''));
     } catch (error) {
       logger.error('Worker en échec : le lot reviendra après son délai de visibilité', {
         errorName: error instanceof Error ? error.name : 'inconnu',
       });
-      return;
+      return [];
     }
-    for (const message of messages) {
-      if (failed.has(message.MessageId ?? '')) continue;
-      await client
-        .send(new DeleteMessageCommand({ QueueUrl: queueUrl, ReceiptHandle: message.ReceiptHandle }))
-        .catch((error: unknown) =>
-          logger.warn('Message non supprimé (il sera redistribué)', {
-            errorName: error instanceof Error ? error.name : 'inconnu',
-          }),
-        );
+  };
+
+  /** Starts batches of the messages received ahead while slots are free. */
+  const fillSlots = () => {
+    while (running.size < maxConcurrency && ahead.length > 0) {
+      const batch = ahead.splice(0, batchSize);
+      const invocation = invoke(batch).then((done) => {
+        running.delete(invocation);
+        if (done.length > 0) remove(done);
+        fillSlots();
+        slotFreed?.();
+        slotFreed = undefined;
+      });
+      running.add(invocation);
     }
   };
 
   const loop = async () => {
     while (!abort.signal.aborted) {
-      if (running.size >= maxConcurrency) {
+      const room = holdAtMost - running.size * batchSize - ahead.length;
+      if (room <= 0) {
         await new Promise<void>((resolve) => {
           slotFreed = resolve;
         });
@@ -82,7 +121,7 @@ export function startQueuePoller(options: QueuePollerOptions): QueuePoller {
         ({ Messages: messages = [] } = await client.send(
           new ReceiveMessageCommand({
             QueueUrl: queueUrl,
-            MaxNumberOfMessages: Math.min(10, (maxConcurrency - running.size) * batchSize),
+            MaxNumberOfMessages: Math.min(10, room),
             WaitTimeSeconds: waitTimeSeconds,
             MessageSystemAttributeNames: ['All'],
           }),
@@ -96,27 +135,38 @@ export function startQueuePoller(options: QueuePollerOptions): QueuePoller {
         await new Promise((resolve) => setTimeout(resolve, 1_000));
         continue;
       }
-      for (let start = 0; start < messages.length; start += batchSize) {
-        const invocation = invoke(messages.slice(start, start + batchSize)).finally(() => {
-          running.delete(invocation);
-          slotFreed?.();
-          slotFreed = undefined;
-        });
-        running.add(invocation);
-      }
+      ahead.push(...messages);
+      fillSlots();
     }
   };
   const polling = loop();
 
   return {
     get inFlight() {
-      return running.size;
+      return running.size + deleting.size + ahead.length;
     },
     stop: async () => {
       abort.abort();
       slotFreed?.();
       await polling;
+      // Messages received ahead and never handed over go back to the queue at once.
+      const unused = ahead.splice(0);
+      await Promise.all(
+        unused.map((message) =>
+          client
+            .send(
+              new ChangeMessageVisibilityCommand({
+                QueueUrl: queueUrl,
+                ReceiptHandle: message.ReceiptHandle,
+                VisibilityTimeout: 0,
+              }),
+            )
+            // Then it comes back after its visibility time-out.
+            .catch(() => undefined),
+        ),
+      );
       await Promise.all(running);
+      await Promise.all(deleting);
     },
   };
 }

@@ -1,35 +1,9 @@
 import { useCallback, useEffect, useRef, useState } from 'react';
 
 import { LIST_PAGE } from '../../../shared';
-import { callApi } from './api-client';
+import { type PageReader, takeEarlyPage } from './list-pages';
 
-/** One page of a list call, as every list route answers it. */
-export interface ListPage<T> {
-  readonly items: T[];
-  readonly nextCursor: string | null;
-}
-
-/** Reads one page after `cursor` (none: the first page), `limit` items at most. */
-export type PageReader<T> = (
-  query: { readonly limit?: string; readonly cursor?: string },
-  signal: AbortSignal,
-) => Promise<ListPage<T>>;
-
-/** The page readers of the list routes the screens use. */
-export const READ_PAGE = {
-  workflows: (async ({ limit, cursor }, signal) => {
-    const { workflows, nextCursor } = await callApi('listWorkflows', { query: { limit, cursor }, signal });
-    return { items: workflows, nextCursor };
-  }) satisfies PageReader<unknown>,
-  lawyers: (async ({ limit, cursor }, signal) => {
-    const { lawyers, nextCursor } = await callApi('listLawyers', { query: { limit, cursor }, signal });
-    return { items: lawyers, nextCursor };
-  }) satisfies PageReader<unknown>,
-  folders: (async ({ limit, cursor }, signal) => {
-    const { folders, nextCursor } = await callApi('listFolders', { query: { limit, cursor }, signal });
-    return { items: folders, nextCursor };
-  }) satisfies PageReader<unknown>,
-};
+export { type ListPage, type PageReader, READ_PAGE, readFirstPagesEarly } from './list-pages';
 
 /**
  * Every page of a list, one request after the other, for the screens whose lists are small and
@@ -89,10 +63,8 @@ export function usePagedList<T>(read: PageReader<T>): PagedList<T> {
     try {
       do {
         // The first page at the server's default size (LIST_PAGE.default), the next at the largest.
-        const page = await readRef.current(
-          cursor ? { limit: String(LIST_PAGE.max), cursor } : {},
-          mine.signal,
-        );
+        const page = await ((first ? takeEarlyPage(readRef.current) : undefined) ??
+          readRef.current(cursor ? { limit: String(LIST_PAGE.max), cursor } : {}, mine.signal));
         if (mine.signal.aborted) return;
         // The updater may run later, when `first` has moved on: it reads its own copy.
         const replaces = first;

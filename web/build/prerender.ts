@@ -1,0 +1,84 @@
+import { readFileSync, writeFileSync } from 'node:fs';
+import { join, resolve } from 'node:path';
+import { pathToFileURL } from 'node:url';
+
+import react from '@vitejs/plugin-react';
+import { type AliasOptions, build, type Plugin, type ResolvedConfig } from 'vite';
+
+/** What `web/src/prerender.tsx` exports, as the server build of it is imported here. */
+interface PrerenderModule {
+  readonly PRERENDERED_ROUTES: readonly string[];
+  readonly prerenderedPageOf: (route: string) => string;
+  readonly renderRoute: (path: string) => string;
+}
+
+const ROOT_ELEMENT = '<div id="root"></div>';
+/** The entry script Vite writes into index.html. */
+const ENTRY_SCRIPT = /<script type="module" crossorigin src="([^"]+)"><\/script>/;
+
+/**
+ * The page of a pre-rendered route: the built index.html with the route's markup in #root, and its
+ * entry script fetched and run once that markup is painted, by web/public/start-after-paint.js.
+ */
+export function pageWithMarkup(indexHtml: string, markup: string): string {
+  if (!indexHtml.includes(ROOT_ELEMENT))
+    throw new Error(`index.html sans ${ROOT_ELEMENT} : rien à pré-rendre`);
+  if (!ENTRY_SCRIPT.test(indexHtml)) throw new Error("index.html sans script d'entrée : rien à hydrater");
+  return indexHtml
+    .replace(
+      ENTRY_SCRIPT,
+      (_script, entry: string) =>
+        `<script type="module" src="/start-after-paint.js" data-entry="${entry}"></script>`,
+    )
+    .replace(ROOT_ELEMENT, () => `<div id="root">${markup}</div>`);
+}
+
+/**
+ * Writes the first screen of the routes of `web/src/prerender.tsx` into their own page
+ * (`login.html`) after the browser build: the same components built for Node (Vite's server
+ * build, every dependency bundled so that Cloudscape's CSS imports resolve), rendered to HTML and
+ * put in the built index.html, which keeps its scripts and styles. The servers answer the route
+ * with that page (lib/local/http-adapter.ts, the CloudFront function of lib/constructs/site.ts);
+ * the browser paints it as soon as the CSS is in, and main.tsx hydrates it.
+ */
+export function prerenderRoutes(options: { readonly alias: AliasOptions }): Plugin {
+  let config: ResolvedConfig;
+  return {
+    name: 'assistant:prerender',
+    apply: (_config, env) => env.command === 'build' && !env.isSsrBuild,
+    configResolved(resolved) {
+      config = resolved;
+    },
+    async closeBundle() {
+      const outDir = resolve(config.root, config.build.outDir);
+      const serverDir = join(config.cacheDir, 'prerender');
+      await build({
+        configFile: false,
+        root: config.root,
+        mode: config.mode,
+        logLevel: 'warn',
+        plugins: [react()],
+        resolve: { alias: options.alias },
+        ssr: { noExternal: true },
+        build: {
+          ssr: 'src/prerender.tsx',
+          outDir: serverDir,
+          emptyOutDir: true,
+          minify: false,
+          rolldownOptions: { output: { entryFileNames: 'prerender.mjs' } },
+        },
+      });
+      // A query of its own each build: Node caches a module by its URL.
+      const module = (await import(
+        `${pathToFileURL(join(serverDir, 'prerender.mjs')).href}?build=${Date.now()}`
+      )) as PrerenderModule;
+      const indexHtml = readFileSync(join(outDir, 'index.html'), 'utf8');
+      for (const route of module.PRERENDERED_ROUTES) {
+        writeFileSync(
+          join(outDir, module.prerenderedPageOf(route)),
+          pageWithMarkup(indexHtml, module.renderRoute(route)),
+        );
+      }
+    },
+  };
+}

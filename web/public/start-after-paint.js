@@ -1,0 +1,29 @@
+// The start of the pre-rendered pages (web/build/prerender.ts): the page already shows its screen,
+// so the application's code is fetched and run once that screen is painted in its own fonts. On a
+// phone and a poor network the styles and fonts of the card then come first instead of sharing
+// the bandwidth with 180 kB of code, and the second the phone spends hydrating comes after the
+// card is readable instead of holding its final paint back. The code is the same entry as
+// index.html's, with the page's markup for it to take over (main.tsx).
+// Until the application has taken the page over, a form sent is held back; the application sends
+// it then (web/src/early-input.ts) instead of the browser reloading the page with it.
+document.addEventListener(
+  'submit',
+  (event) => {
+    if ('hydrated' in document.documentElement.dataset) return;
+    event.preventDefault();
+    event.target.dataset.sendWhenReady = '';
+  },
+  true,
+);
+const afterPaint = () => new Promise((resolve) => requestAnimationFrame(() => setTimeout(resolve, 0)));
+const { entry } = document.querySelector('script[data-entry]').dataset;
+afterPaint()
+  .then(() => document.fonts.ready)
+  .then(afterPaint)
+  .then(() => {
+    const script = document.createElement('script');
+    script.type = 'module';
+    script.crossOrigin = '';
+    script.src = entry;
+    document.head.append(script);
+  });
