@@ -1,3 +1,4 @@
+import { healthAlertsOf } from './domain/health-alerts';
 import { lawyerServiceOf } from './domain/lawyers';
 import { DataRetention, type RetentionRun } from './domain/retention';
 import type { AppDependencies } from './runtime/dependencies';
@@ -17,6 +18,16 @@ const create = (deps: AppDependencies) => async (_event: unknown) => {
     clock: deps.clock,
     logger: deps.logger,
   }).purgeDue();
+  // The digest never fails the purge: it is logged and tried again at the next run of the day.
+  if (deps.mail) {
+    await healthAlertsOf({ ...deps, mail: deps.mail })
+      .dailyDigest()
+      .catch((error: unknown) => {
+        deps.logger.error('Résumé quotidien de santé non envoyé', {
+          errorName: error instanceof Error ? error.name : 'inconnu',
+        });
+      });
+  }
   if (run.failed > 0) throw new Error(`Rétention : ${run.failed} suppression(s) en échec`);
   return run;
 };

@@ -1,4 +1,5 @@
 import { createAuditHandler } from './audit';
+import { createAutomationHealthHandler } from './automation-health';
 import { createCancelSubscriptionHandler } from './cancel-subscription';
 import { createCheckSubscriptionHandler } from './check-subscription';
 import { createCreateCheckoutHandler } from './create-checkout';
@@ -44,6 +45,7 @@ export const API_HANDLERS = {
   'workflow-scheduler': createWorkflowSchedulerHandler,
   'execute-webhook': createExecuteWebhookHandler,
   executions: createExecutionsHandler,
+  'automation-health': createAutomationHealthHandler,
   'create-checkout': createCreateCheckoutHandler,
   'check-subscription': createCheckSubscriptionHandler,
   'customer-portal': createCustomerPortalHandler,

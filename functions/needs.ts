@@ -145,6 +145,14 @@ const DECLARED = {
     timeoutSeconds: EXECUTE_WEBHOOK_TIMEOUT_SECONDS,
   },
   executions: { table: { access: 'read', indexes: [] }, keys: SESSION },
+  // Health: summaries and counters; the workflows lists (GSI1, GSI2) it follows; 'Reprendre' and
+  // the settings write (audited); 'Tester la connexion' calls a webhook, signed, and records it.
+  'automation-health': {
+    table: { access: 'readWrite', indexes: ['GSI1', 'GSI2'] },
+    keys: SESSION,
+    webhookSigning: true,
+    timeoutSeconds: EXECUTE_WEBHOOK_TIMEOUT_SECONDS,
+  },
   // Public, reads nothing of ours: a Stripe Checkout session.
   'create-checkout': { payments: 'api' },
   // Refreshes the licence from Stripe (the reply shows the licence key, decrypted); an ended
@@ -209,13 +217,17 @@ const DECLARED = {
     table: { access: 'readWrite', indexes: [] },
     webhookQueue: 'consume',
     webhookSigning: true,
+    // The health of each run, and the alert e-mails when it pauses an automation.
+    mailer: true,
   },
   // The hourly purge: licences due (GSI1), their lawyers' workflows (GSI2), Google secrets; a run
-  // that throws on every attempt is kept in its on-failure queue.
+  // that throws on every attempt is kept in its on-failure queue. The admin's daily digest of
+  // failing automations (issue 16) leaves from this hourly run.
   'data-retention': {
     table: { access: 'readWrite', indexes: ['GSI1', 'GSI2'] },
     lawyerSecrets: true,
     asyncFailures: true,
+    mailer: true,
   },
 } as const satisfies Record<FunctionName, FunctionNeeds>;
 

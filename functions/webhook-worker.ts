@@ -31,6 +31,7 @@ const create = (deps: AppDependencies) => {
     metrics: deps.metrics,
     webhookSigningSecret: deps.webhookSigningSecret,
     allowPrivateWebhooks: deps.allowPrivateWebhooks,
+    ...(deps.mail ? { mail: deps.mail } : {}),
   });
   const processor = new BatchProcessor(EventType.SQS);
   const handleRecord = async (record: SQSRecord): Promise<void> => {

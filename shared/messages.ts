@@ -275,6 +275,9 @@ export const MESSAGES = {
     workflowCategory: 'La catégorie doit contenir au plus 40 caractères',
     googlePassword: 'Le mot de passe Google est requis',
     required: 'Required',
+    /** Same voice: the automatic pause's threshold (issue 16). */
+    pauseAfterFailures: "Le nombre d'échecs avant suspension doit être un entier entre 1 et 50",
+    alertEmail: "Adresse e-mail d'alerte invalide",
   },
   /**
    * The billing e-mails (plain text): the licence key after payment and the confirmation of a

@@ -2,6 +2,7 @@ import type { z } from 'zod';
 
 import { BILLING_ROUTES } from './routes/billing';
 import { DIRECTORY_ROUTES } from './routes/directory';
+import { HEALTH_ROUTES } from './routes/health';
 import { SCHEDULING_ROUTES } from './routes/scheduling';
 import { SECOND_FACTOR_ROUTES } from './routes/second-factor';
 import { SESSION_ROUTES } from './routes/session';
@@ -17,6 +18,7 @@ export const ROUTES = {
   ...SESSION_ROUTES,
   ...DIRECTORY_ROUTES,
   ...SCHEDULING_ROUTES,
+  ...HEALTH_ROUTES,
   ...BILLING_ROUTES,
   ...SECOND_FACTOR_ROUTES,
 } as const satisfies Record<string, RouteDefinition>;

@@ -3,6 +3,7 @@ import { fileURLToPath } from 'node:url';
 import react from '@vitejs/plugin-react';
 import { defineConfig } from 'vite';
 
+import { chartTokensApart } from './build/chart-tokens';
 import { fontFiles } from './build/font-files';
 import { loginBudget } from './build/login-budget';
 import { prerenderRoutes } from './build/prerender';
@@ -22,7 +23,7 @@ const alias = [
 
 export default defineConfig({
   root: fileURLToPath(new URL('.', import.meta.url)),
-  plugins: [react(), fontFiles(), loginBudget(), prerenderRoutes({ alias })],
+  plugins: [react(), chartTokensApart(), fontFiles(), loginBudget(), prerenderRoutes({ alias })],
   resolve: { alias },
   build: {
     outDir: 'dist',

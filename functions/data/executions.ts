@@ -64,8 +64,8 @@ export class ExecutionRepository {
       await this.table.doc.send(
         new TransactWriteCommand({
           TransactItems: [
-            // A cancelled run did not run: the last run stays as it was.
-            execution.outcome === 'cancelled'
+            // A cancelled run did not run, a connection test is not a run: the last run stays.
+            execution.outcome === 'cancelled' || execution.trigger === 'test'
               ? {
                   ConditionCheck: {
                     TableName: this.table.name,

@@ -188,3 +188,43 @@ export const auditEntryKey = (entry: { readonly at: string; readonly id: string 
 });
 /** GSI1 partition of every audit entry, newest first. */
 export const AUDIT_INDEX_PARTITION = 'AUDIT';
+
+// ---------------------------------------------------------------------------- automation health
+
+/** The health of a workflow (last success, last failure, consecutive failures, pause), in its partition. */
+export const workflowHealthKey = (workflowId: string) => ({ PK: workflowKey(workflowId).PK, SK: 'HEALTH' });
+
+/** The hour of a time, as counter items name it: `yyyy-mm-ddThh` (UTC). */
+export const healthHourOf = (at: Date) => at.toISOString().slice(0, 13);
+
+/** The counters of one hour of a workflow's calls, beside it (TTL 8 days). */
+export const HEALTH_HOUR_PREFIX = 'HEALTH_HOUR#';
+export const workflowHealthHourKey = (workflowId: string, hour: string) => ({
+  PK: workflowKey(workflowId).PK,
+  SK: `${HEALTH_HOUR_PREFIX}${hour}`,
+});
+
+/** The counters of one hour of every call (the admin's dashboard). */
+export const ALL_DELIVERIES_PARTITION = 'HEALTH#ALL';
+/** The counters of one hour of one lawyer's calls (his own dashboard), by his e-mail at the time. */
+export const ownerDeliveriesPartition = (email: string) => `HEALTH#OWNER#${email.toLowerCase()}`;
+export const deliveryHourKey = (partition: string, hour: string) => ({
+  PK: partition,
+  SK: `${HEALTH_HOUR_PREFIX}${hour}`,
+});
+
+/** The automations whose last run failed, one item each, so that the dashboard lists them in one Query. */
+export const FAILING_PARTITION = 'HEALTH#FAILING';
+export const failingWorkflowKey = (workflowId: string) => ({ PK: FAILING_PARTITION, SK: workflowId });
+
+/** The health settings of /admin/settings (pause threshold, alert address, daily digest). */
+export const healthSettingsKey = () => ({ PK: 'SETTINGS', SK: 'HEALTH' });
+
+/** The one alert of a day about a workflow (conditional put: at most one e-mail a day). */
+export const healthAlertKey = (workflowId: string, day: string) => ({
+  PK: workflowKey(workflowId).PK,
+  SK: `HEALTH_ALERT#${day}`,
+});
+
+/** The daily digest of a day, sent once. */
+export const healthDigestKey = (day: string) => ({ PK: 'HEALTH#DIGEST', SK: day });

@@ -235,11 +235,18 @@ export class WorkflowRepository {
    * Flips a boolean flag (active or cronEnabled) from the value read: the write is conditional on
    * that value, so two concurrent toggles cannot both apply the same flip.
    */
-  async toggle(id: string, flag: 'active' | 'cronEnabled', now: string): Promise<WorkflowRecord> {
+  async toggle(
+    id: string,
+    flag: 'active' | 'cronEnabled',
+    now: string,
+    /** Flip only from this value (the automatic pause, 'Reprendre'); by default from the value read. */
+    from?: boolean,
+  ): Promise<WorkflowRecord> {
     const current = await this.getById(id);
     if (!current) throw new WorkflowNotFoundError();
+    const previous = from ?? current[flag];
     // The flip moves the workflow into or out of the sparse due index (only active and scheduled).
-    const due = dueIndexKeys({ ...current, [flag]: !current[flag] });
+    const due = dueIndexKeys({ ...current, [flag]: !previous });
     try {
       const { Attributes } = await this.table.doc.send(
         new UpdateCommand({
@@ -251,8 +258,8 @@ export class WorkflowRepository {
           ConditionExpression: '#flag = :current',
           ExpressionAttributeNames: { '#flag': flag },
           ExpressionAttributeValues: {
-            ':next': !current[flag],
-            ':current': current[flag],
+            ':next': !previous,
+            ':current': previous,
             ':now': now,
             ...(due ? { ':duePk': due.DuePK, ':dueSk': due.DueSK } : {}),
           },

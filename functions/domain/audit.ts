@@ -25,6 +25,9 @@ export type AuditAction =
   | 'workflow.deactivate'
   | 'workflow.schedule'
   | 'workflow.unschedule'
+  // 'Reprendre' after the automatic pause, and the health settings of /admin/settings (issue 16).
+  | 'workflow.resume'
+  | 'health.settings.update'
   | 'folder.create'
   | 'folder.update'
   | 'folder.delete'
@@ -54,6 +57,15 @@ export const auditTarget = {
   folder: (folder: { id: string; name: string }): AuditTarget => ({
     ref: `folder:${folder.id}`,
     label: folder.name,
+  }),
+  /** The health settings, named by what they now say. */
+  healthSettings: (settings: {
+    pauseAfterFailures: number;
+    alertEmail: string | null;
+    dailyDigest: boolean;
+  }): AuditTarget => ({
+    ref: 'settings:health',
+    label: `suspension après ${settings.pauseAfterFailures} échecs, alertes à ${settings.alertEmail ?? "l'adresse d'envoi"}, résumé quotidien ${settings.dailyDigest ? 'activé' : 'désactivé'}`,
   }),
   /** A licence nobody holds as a lawyer (an admin licence): named by its type only. */
   license: (type: string): AuditTarget => ({ ref: `license:${type}`, label: `licence ${type}` }),

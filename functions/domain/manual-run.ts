@@ -9,6 +9,7 @@ import type { Table } from '../data/table';
 import { WorkflowRunRepository } from '../data/workflow-runs';
 import { WorkflowRepository } from '../data/workflows';
 import type { Logger } from '../runtime/dependencies';
+import { createAutomationHealth } from './automation-health';
 import { ConflictError, InvalidInputError, TooManyAttemptsError } from './errors';
 import { visibleWorkflow } from './members';
 import type { SessionContext } from './sessions';
@@ -69,6 +70,24 @@ export class ManualRunService {
       message: outcome.message,
       attempt: 1,
     });
+    // A manual run counts in the health like any run (it never pauses: only due runs do).
+    await createAutomationHealth(this.deps)
+      .callEnded(workflow, {
+        trigger: 'manual',
+        outcome: outcome.ok ? 'succeeded' : 'failed',
+        attempt: 1,
+        startedAt,
+        durationMs: outcome.durationMs,
+        dueAt: null,
+        httpStatus: outcome.httpStatus,
+        message: outcome.message,
+      })
+      .catch((error: unknown) => {
+        this.deps.logger.error('Santé de l’automatisation non mise à jour', {
+          workflowId: workflow.id,
+          errorName: error instanceof Error ? error.name : 'inconnu',
+        });
+      });
     this.deps.logger.info('Exécution manuelle', {
       workflowId: workflow.id,
       role: caller.role,

@@ -16,6 +16,8 @@ export interface WebhookBody {
   /** When this attempt started. */
   readonly timestamp: string;
   readonly source: 'notary_app';
+  /** 'Tester la connexion': a test call, for the workflow to answer without doing its work. */
+  readonly test?: true;
 }
 
 export interface WebhookCallSettings {
@@ -33,6 +35,8 @@ export interface WebhookCall {
   readonly dueAt: string | null;
   /** The webhook-id header: the same for every attempt of one run. */
   readonly messageId: string;
+  /** A connection test: the body says so. */
+  readonly test?: true;
 }
 
 /**
@@ -53,6 +57,7 @@ export async function callWorkflowWebhook(
     dueAt: call.dueAt,
     timestamp: started.toISOString(),
     source: 'notary_app',
+    ...(call.test ? { test: true as const } : {}),
   };
   const outcome = await deliverWebhook({
     url: workflow.webhookUrl,

@@ -9,8 +9,15 @@ import { ExecutionRepository } from '../data/executions';
 import { type FirmSlot, FirmSlotRepository } from '../data/firm-slots';
 import { SchedulerRunRepository } from '../data/scheduler-runs';
 import type { Table } from '../data/table';
-import { WorkflowRepository } from '../data/workflows';
+import { type WorkflowRecord, WorkflowRepository } from '../data/workflows';
 import type { Logger } from '../runtime/dependencies';
+import {
+  type AutomationHealth,
+  type CallOutcome,
+  createAutomationHealth,
+  type EndedCall,
+} from './automation-health';
+import type { MailPorts } from './mailer';
 import { METRIC, type Metrics, noMetrics } from './metrics';
 import { FIRM_CALLS, WEBHOOK_QUEUE } from './scheduling-settings';
 import { callWorkflowWebhook, type WebhookCallSettings } from './webhook-call';
@@ -19,6 +26,8 @@ export interface WorkerDependencies extends WebhookCallSettings {
   readonly table: Table;
   readonly queue: DispatchQueue;
   readonly logger: Logger;
+  /** The health alerts' e-mail (the worker declares the mailer). */
+  readonly mail?: MailPorts;
   /** Deliveries by outcome and the dispatch lag. @default noMetrics */
   readonly metrics?: Metrics;
 }
@@ -64,11 +73,13 @@ export class WorkerService {
   private readonly workflows: WorkflowRepository;
   private readonly executions: ExecutionRepository;
   private readonly slots: FirmSlotRepository;
+  private readonly health: AutomationHealth;
 
   constructor(private readonly deps: WorkerDependencies) {
     this.workflows = new WorkflowRepository(deps.table);
     this.executions = new ExecutionRepository(deps.table);
     this.slots = new FirmSlotRepository(deps.table);
+    this.health = createAutomationHealth(deps);
   }
 
   async handle(received: ReceivedDispatch): Promise<DispatchResult> {
@@ -163,7 +174,7 @@ export class WorkerService {
     // The history, and the end of the run reaching the scheduler run that queued it (the last
     // result on /admin/settings), written at once: independent items, one round trip instead of
     // two on every call. The report never throws (a line missing there is only logged).
-    await Promise.all([
+    const [recorded] = await Promise.all([
       this.executions.record({
         workflowId: workflow.id,
         dispatchId: dispatch.dispatchId,
@@ -180,6 +191,26 @@ export class WorkerService {
         ? undefined
         : this.reportToRun(dispatch, { status: outcome.ok ? 'success' : 'failed', message: outcome.message }),
     ]);
+    const ended: CallOutcome = outcome.ok
+      ? 'succeeded'
+      : retry === 'scheduled'
+        ? 'retried'
+        : retry === 'dead_letter'
+          ? 'deadLettered'
+          : 'failed';
+    // Health follows the recorded call (none for a workflow deleted meanwhile); it never decides
+    // the message's fate, so it cannot fail it.
+    if (recorded)
+      await this.recordHealth(workflow, {
+        trigger: dispatch.trigger,
+        outcome: ended,
+        attempt,
+        startedAt,
+        durationMs: outcome.durationMs,
+        dueAt: dispatch.dueAt,
+        httpStatus: outcome.httpStatus,
+        message: outcome.message,
+      });
     this.deps.logger.info('Webhook appelé', {
       workflowId: workflow.id,
       dispatchId: dispatch.dispatchId,
@@ -259,6 +290,15 @@ export class WorkerService {
     await this.slots.release(firm, slot).catch((error: unknown) => {
       // The lease expires by itself (FIRM_CALLS.leaseSeconds): the firm has one slot less till then.
       this.deps.logger.warn('Créneau du cabinet non rendu', {
+        errorName: error instanceof Error ? error.name : 'inconnu',
+      });
+    });
+  }
+
+  private async recordHealth(workflow: WorkflowRecord, call: EndedCall): Promise<void> {
+    await this.health.callEnded(workflow, call).catch((error: unknown) => {
+      this.deps.logger.error('Santé de l’automatisation non mise à jour', {
+        workflowId: workflow.id,
         errorName: error instanceof Error ? error.name : 'inconnu',
       });
     });

@@ -182,6 +182,22 @@ export class WorkflowService {
     return this.toggle(id, 'cronEnabled', session);
   }
 
+  /**
+   * Turns scheduling on or off when it is not already (the automatic pause, 'Reprendre'): the same
+   * conditional flip as the switch, from the other value only. Null when there was nothing to flip
+   * (already so, changed meanwhile, or deleted).
+   */
+  async switchScheduling(id: string, enabled: boolean): Promise<Workflow | null> {
+    try {
+      return toWorkflowView(
+        await this.workflows.toggle(id, 'cronEnabled', this.clock.now().toISOString(), !enabled),
+      );
+    } catch (error) {
+      if (error instanceof WorkflowNotFoundError) return null;
+      throw error;
+    }
+  }
+
   private async toggle(
     id: string,
     flag: 'active' | 'cronEnabled',

@@ -1,4 +1,5 @@
 import { createTable } from '../data/table';
+import type { MailPorts } from '../domain/mailer';
 import { type FunctionName, type FunctionNeeds, NEEDS, type ServerKeyName } from '../needs';
 import { type AppKeys, parseServerKey } from '../security/app-keys';
 import type { BillingPorts } from './billing-ports';
@@ -149,6 +150,22 @@ export async function awsDependencies(fn: FunctionName, env: Environment): Promi
     );
   }
 
+  let mail: MailPorts | undefined;
+  if ((process.env.BUNDLED_NEED_MAILER ?? true) && needs.mailer) {
+    const [{ SESv2Client }, { SesMailer }, { publicOriginOf }] = await Promise.all([
+      import('@aws-sdk/client-sesv2'),
+      import('../adapters/ses-mailer'),
+      import('./billing-ports'),
+    ]);
+    const from = variable(env, 'mailFrom');
+    const site = publicOriginOf(variable(env, 'publicBaseUrl'));
+    mail = {
+      mailer: new SesMailer(tracer.captureAWSv3Client(new SESv2Client({})), () => from, powertoolsMetrics),
+      sender: from,
+      publicUrl: () => site,
+    };
+  }
+
   let billing: BillingPorts | undefined;
   if ((process.env.BUNDLED_NEED_PAYMENTS ?? true) && needs.payments) {
     const [{ StripePayments }, { stripeKeyOf, publicOriginOf }] = await Promise.all([
@@ -169,15 +186,7 @@ export async function awsDependencies(fn: FunctionName, env: Environment): Promi
           )
         : async () => undefined;
     const publicUrl = publicOriginOf(variable(env, 'publicBaseUrl'));
-    let mailer: BillingPorts['mailer'] = notBuilt("l'envoi d'e-mails");
-    if ((process.env.BUNDLED_NEED_MAILER ?? true) && needs.mailer) {
-      const [{ SESv2Client }, { SesMailer }] = await Promise.all([
-        import('@aws-sdk/client-sesv2'),
-        import('../adapters/ses-mailer'),
-      ]);
-      const from = variable(env, 'mailFrom');
-      mailer = new SesMailer(tracer.captureAWSv3Client(new SESv2Client({})), () => from, powertoolsMetrics);
-    }
+    const mailer: BillingPorts['mailer'] = mail?.mailer ?? notBuilt("l'envoi d'e-mails");
     // The secrets are read again at most every 5 minutes; a new key builds a new Stripe client, so
     // a rolled key is picked up without a deployment.
     let current:
@@ -226,6 +235,7 @@ export async function awsDependencies(fn: FunctionName, env: Environment): Promi
       relyingParty: () => relyingPartyOf(variable(env, 'siteUrl')),
     },
     ...(billing ? { billing } : {}),
+    ...(mail ? { mail } : {}),
   };
 }
 

@@ -156,5 +156,7 @@ export function declaredDependencies(fn: FunctionName, deps: AppDependencies): A
     },
     // Without payments there are no billing ports at all: a billing call fails at once.
     ...(needs.payments && deps.billing ? { billing: declaredBilling(fn, needs, deps.billing) } : {}),
+    // Without the mailer there is no mail port: its users (the health alerts) go without.
+    ...(needs.mailer && deps.mail ? { mail: deps.mail } : {}),
   };
 }

@@ -1,5 +1,6 @@
 import type { LawyerSecrets } from '../../shared/schemas/lawyer';
 import type { Table } from '../data/table';
+import type { MailPorts } from '../domain/mailer';
 import type { Metrics } from '../domain/metrics';
 import type { AppKeys } from '../security/app-keys';
 import type { BillingPorts } from './billing-ports';
@@ -88,4 +89,6 @@ export interface AppDependencies extends SchedulingPorts {
    * that exercise no billing call; a billing handler without it fails at once.
    */
   readonly billing?: BillingPorts;
+  /** E-mail for the health alerts: built for the functions that declare the mailer. */
+  readonly mail?: MailPorts;
 }

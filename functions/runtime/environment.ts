@@ -64,7 +64,9 @@ export function variablesOf(needs: FunctionNeeds): EnvironmentKey[] {
   if (needs.webhookQueue === 'redrive') keys.push('webhookDeadLetterQueueUrl');
   if (needs.dueClaimers) keys.push('dueClaimerFunctionName');
   if (needs.webhookSigning) keys.push('webhookSecretArn');
-  if (needs.payments) keys.push('stripeSecretKeyArn', 'publicBaseUrl');
+  if (needs.payments) keys.push('stripeSecretKeyArn');
+  // Return links to Stripe, and links in e-mails.
+  if (needs.payments || needs.mailer) keys.push('publicBaseUrl');
   if (needs.payments === 'webhook') keys.push('stripeWebhookSecretArn');
   if (needs.mailer) keys.push('mailFrom');
   if (needs.relyingParty) keys.push('siteUrl');

@@ -18,7 +18,7 @@ export interface NeedResources {
   readonly originVerify: OriginVerify;
   readonly delivery: WebhookDelivery;
   readonly billing: Billing;
-  /** The site's public origin, for the functions that build Stripe return links. */
+  /** The site's public origin, for the functions that build Stripe return links or e-mail links. */
   readonly publicUrl: string;
 }
 
@@ -39,6 +39,10 @@ export function grantNeeds(fn: lambda.Function, name: FunctionName, resources: N
   if (needs.webhookSigning) resources.delivery.grantSigning(fn);
   if (needs.dueClaimers) resources.delivery.grantClaimers(fn);
   if (needs.payments) resources.billing.grantPayments(fn, resources.publicUrl, needs.payments);
-  if (needs.mailer) resources.billing.grantMail(fn);
+  if (needs.mailer) {
+    resources.billing.grantMail(fn);
+    // Links in the e-mails (the health alerts); the payments need sets it already.
+    if (!needs.payments) fn.addEnvironment(ENVIRONMENT.publicBaseUrl, resources.publicUrl);
+  }
   if (needs.relyingParty) fn.addEnvironment(ENVIRONMENT.siteUrl, resources.publicUrl);
 }

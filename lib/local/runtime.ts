@@ -165,15 +165,13 @@ export async function startLocalRuntime(options: LocalRuntimeOptions): Promise<L
       standIn = await startStandIn(options.stripePort ?? options.port + 2, webhookUrl, webhookSecret, logger);
       payments = new StripePayments({ apiKey: STAND_IN_API_KEY, webhookSecret, ...standIn.connection });
     }
-    const billing: BillingPorts = {
-      payments: async () => payments,
-      mailer: new OutboxMailer({
-        directory: outboxDirectory,
-        from: options.mailFrom ?? 'Assistant IA juridique <no-reply@localhost>',
-        announce: (line) => logger.info(line),
-      }),
-      publicUrl: () => publicUrl,
-    };
+    const mailFrom = options.mailFrom ?? 'Assistant IA juridique <no-reply@localhost>';
+    const mailer = new OutboxMailer({
+      directory: outboxDirectory,
+      from: mailFrom,
+      announce: (line) => logger.info(line),
+    });
+    const billing: BillingPorts = { payments: async () => payments, mailer, publicUrl: () => publicUrl };
 
     const requireSecondFactor = options.requireSecondFactor ?? true;
     const deps: AppDependencies = {
@@ -188,6 +186,7 @@ export async function startLocalRuntime(options: LocalRuntimeOptions): Promise<L
       metrics: new RecordedMetrics(),
       lawyerSecrets: new FileLawyerSecretStore(join(dataDirectory, 'lawyer-secrets.json')),
       billing,
+      mail: { mailer, sender: mailFrom, publicUrl: () => publicUrl },
     };
 
     const seed = await seedLocalData(

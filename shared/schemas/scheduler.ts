@@ -2,8 +2,8 @@ import * as z from 'zod';
 
 import { EntityId, IsoTimestamp, NextCursor } from './common';
 
-/** What started an execution. */
-export const ExecutionTrigger = z.enum(['schedule', 'manual', 'manual_force', 'redrive']);
+/** What started an execution; 'test': 'Tester la connexion' (recorded, never counted in health). */
+export const ExecutionTrigger = z.enum(['schedule', 'manual', 'manual_force', 'redrive', 'test']);
 export type ExecutionTrigger = z.infer<typeof ExecutionTrigger>;
 
 /** workflow-scheduler request (spec §7). */

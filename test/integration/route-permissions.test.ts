@@ -8,6 +8,7 @@ import { createLicenseKeyVault } from '../../functions/security/license-key-vaul
 import { type LocalQueues, startLocalQueues } from '../../lib/local/queue/local-queues';
 import { BILLING_ROUTES } from '../../shared/routes/billing';
 import { DIRECTORY_ROUTES } from '../../shared/routes/directory';
+import { HEALTH_ROUTES } from '../../shared/routes/health';
 import { SCHEDULING_ROUTES } from '../../shared/routes/scheduling';
 import { SECOND_FACTOR_ROUTES } from '../../shared/routes/second-factor';
 import type { Folder } from '../../shared/schemas/folder';
@@ -32,6 +33,7 @@ import { type StandInHarness, startHarness } from '../unit/billing/support/strip
 const MATRIX_ROUTES = {
   ...DIRECTORY_ROUTES,
   ...SCHEDULING_ROUTES,
+  ...HEALTH_ROUTES,
   ...BILLING_ROUTES,
   ...SECOND_FACTOR_ROUTES,
 };
@@ -82,6 +84,15 @@ const EXPECTED = {
   redriveDeadLetters: [401, 200, 403, 403, 401, 403, 401],
   executeWebhook: [401, 200, 200, 200, 401, 404, 401],
   workflowExecutions: [401, 200, 200, 200, 401, 404, 401],
+  // Health: a member reads his own (the list and the dashboard name nobody: he gets his own).
+  workflowsHealth: [401, 200, 200, 200, 401, 200, 401],
+  workflowHealth: [401, 200, 200, 200, 401, 404, 401],
+  healthDashboard: [401, 200, 200, 200, 401, 200, 401],
+  // Past the permission check, a workflow that is not paused does not resume.
+  resumeWorkflow: [401, 409, 409, 409, 401, 404, 401],
+  testWorkflowConnection: [401, 200, 200, 200, 401, 404, 401],
+  healthSettings: [401, 200, 403, 403, 401, 403, 401],
+  updateHealthSettings: [401, 200, 403, 403, 401, 403, 401],
   // Buying a licence needs no session, whoever asks.
   createCheckout: [200, 200, 200, 200, 200, 200, 200],
   checkSubscription: [401, 403, 200, 200, 401, 403, 401],
@@ -177,6 +188,15 @@ const REQUESTS: Record<MatrixRoute, (cell: CellContext) => CallOptions | Promise
     body: { workflowId: await fresh.runnableWorkflow(target.email) },
   }),
   workflowExecutions: ({ target }) => ({ params: { id: target.workflowId } }),
+  workflowsHealth: () => ({}),
+  workflowHealth: ({ target }) => ({ params: { id: target.workflowId } }),
+  healthDashboard: () => ({}),
+  resumeWorkflow: ({ target }) => ({ params: { id: target.workflowId } }),
+  testWorkflowConnection: async ({ target, fresh }) => ({
+    params: { id: await fresh.runnableWorkflow(target.email) },
+  }),
+  healthSettings: () => ({}),
+  updateHealthSettings: () => ({ body: { pauseAfterFailures: 5, alertEmail: null, dailyDigest: false } }),
   createCheckout: () => ({ body: { email: lawyerFields().email, paymentType: 'initial' } }),
   checkSubscription: ({ target }) => ({ body: { licenseKey: target.licenseKey } }),
   customerPortal: ({ target }) => ({ body: { licenseKey: target.licenseKey } }),

@@ -222,7 +222,7 @@ export function AppRoutes() {
             <Route path="lawyer/account-config" element={<LawyerAccountConfigPage />} />
             <Route path="lawyer/google" element={<LawyerAccountConfigPage />} />
             <Route path="lawyer/google-ecosystem" element={<LawyerGoogleEcosystemPage />} />
-            <Route path="lawyer/cron" element={<PlanningPage />} />
+            <Route path="lawyer/cron" element={<PlanningPage workflowsPath="/lawyer/workflows" />} />
             <Route path="lawyer/settings" element={<SubscriptionPage reading="settings" />} />
           </Route>
           <Route element={<RequireRole allow="notary" />}>
@@ -231,7 +231,7 @@ export function AppRoutes() {
             <Route path="notary/workflows" element={<NotaryWorkflowsPage />} />
             <Route path="notary/google" element={<NotaryAccountConfigPage />} />
             <Route path="notary/google-ecosystem" element={<NotaryGoogleEcosystemPage />} />
-            <Route path="notary/cron" element={<PlanningPage />} />
+            <Route path="notary/cron" element={<PlanningPage workflowsPath="/notary/workflows" />} />
           </Route>
           <Route path="*" element={<NotFoundPage />} />
         </Route>

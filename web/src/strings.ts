@@ -187,6 +187,7 @@ export const STRINGS = {
       manual: 'Manuel',
       manual_force: 'Forcé',
       redrive: 'Relancé',
+      test: 'Test de connexion',
     },
     outcomes: { success: 'Réussi', failed: 'Échec', cancelled: 'Annulé' },
     retries: {

@@ -2,7 +2,7 @@ import createWrapper, { type ContainerWrapper } from '@cloudscape-design/compone
 import { screen } from '@testing-library/react';
 
 import type { AuditEntry, AuditPage, SchedulerRun, SchedulerStatusReply } from '../../../shared';
-import { jsonResponse, mockNetwork, type SentRequest } from '../support/fetch-mock';
+import { emptyBackend, jsonResponse, mockNetwork, type SentRequest } from '../support/fetch-mock';
 import { renderApp } from '../support/render-app';
 import { storeSessionOf } from '../support/sessions';
 
@@ -50,6 +50,8 @@ export interface SettingsBackend {
   readonly redrive: Responder;
   /** GET /api/audit, given the query string's cursor (null for the first page). */
   readonly audit: (cursor: string | null) => Response | Promise<Response>;
+  /** The health routes (/api/health/*): the dashboard and the settings. */
+  readonly health: Responder;
 }
 
 const EMPTY_TRAIL: AuditPage = { entries: [], nextCursor: null };
@@ -61,6 +63,7 @@ export function openSettings(backend: Partial<SettingsBackend> = {}) {
     scheduler: () => jsonResponse(200, schedulerRun({ trigger: 'manual' })),
     redrive: () => jsonResponse(200, { moved: 0, message: 'Aucune exécution en échec à relancer' }),
     audit: () => jsonResponse(200, EMPTY_TRAIL),
+    health: emptyBackend,
     ...backend,
   };
   const network = mockNetwork((request) => {
@@ -72,6 +75,7 @@ export function openSettings(backend: Partial<SettingsBackend> = {}) {
       return parts.redrive(request);
     if (request.method === 'GET' && url.pathname === '/api/audit')
       return parts.audit(url.searchParams.get('cursor'));
+    if (url.pathname.startsWith('/api/health/')) return parts.health(request);
     return jsonResponse(404, { error: 'Ressource introuvable.' });
   });
   storeSessionOf('admin');

@@ -19,6 +19,10 @@ const EMPTY_LISTS: Record<string, unknown> = {
   '/api/workflows': { workflows: [] },
   '/api/folders': { folders: [] },
   '/api/lawyers': { lawyers: [] },
+  // Automation health: nothing has run yet, the settings at their defaults.
+  '/api/health/workflows': { workflows: [] },
+  '/api/health/dashboard': { hours: [], failing: [] },
+  '/api/health/settings': { pauseAfterFailures: 5, alertEmail: null, dailyDigest: false },
   // No second factor enrolled yet.
   '/api/second-factor': {
     required: false,

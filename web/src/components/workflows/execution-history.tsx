@@ -2,6 +2,7 @@ import Badge from '@cloudscape-design/components/badge';
 import Box from '@cloudscape-design/components/box';
 import Button from '@cloudscape-design/components/button';
 import Modal from '@cloudscape-design/components/modal';
+import SpaceBetween from '@cloudscape-design/components/space-between';
 import StatusIndicator from '@cloudscape-design/components/status-indicator';
 import Table from '@cloudscape-design/components/table';
 import { useState } from 'react';
@@ -13,6 +14,7 @@ import { useApiQuery } from '../../api/use-api-query';
 import { formatDateTime } from '../../format/dates';
 import { useNotifications } from '../../notifications/notifications-context';
 import { STRINGS } from '../../strings';
+import { TestConnectionButton, WorkflowHealthDetails } from './workflow-health';
 
 const TEXT = STRINGS.executions;
 
@@ -103,11 +105,18 @@ function ExecutionTable({ workflowId }: { readonly workflowId: string }) {
 }
 
 /**
- * 'Historique' of one workflow: a button opening a dialog with its recorded webhook calls, newest
- * first (time, trigger, status, duration, message).
+ * 'Historique' of one workflow: a button opening a dialog with its health (state, last runs, 24
+ * hours and 7 days) and its recorded webhook calls, newest first (time, trigger, status, duration,
+ * message); 'Tester la connexion' in its footer.
  */
-export function ExecutionHistoryButton({ workflow }: { readonly workflow: Pick<Workflow, 'id' | 'name'> }) {
+export function ExecutionHistoryButton({
+  workflow,
+}: {
+  readonly workflow: Pick<Workflow, 'id' | 'name' | 'webhookUrl'>;
+}) {
   const [open, setOpen] = useState(false);
+  // A test call lands in the history: the table is read again after one.
+  const [tests, setTests] = useState(0);
   return (
     <>
       <Button
@@ -125,13 +134,19 @@ export function ExecutionHistoryButton({ workflow }: { readonly workflow: Pick<W
           onDismiss={() => setOpen(false)}
           footer={
             <Box float="right">
-              <Button variant="primary" onClick={() => setOpen(false)}>
-                {TEXT.close}
-              </Button>
+              <SpaceBetween direction="horizontal" size="xs">
+                <TestConnectionButton workflow={workflow} onTested={() => setTests((count) => count + 1)} />
+                <Button variant="primary" onClick={() => setOpen(false)}>
+                  {TEXT.close}
+                </Button>
+              </SpaceBetween>
             </Box>
           }
         >
-          <ExecutionTable workflowId={workflow.id} />
+          <SpaceBetween size="l">
+            <WorkflowHealthDetails workflowId={workflow.id} />
+            <ExecutionTable key={tests} workflowId={workflow.id} />
+          </SpaceBetween>
         </Modal>
       )}
     </>

@@ -6,8 +6,10 @@ import Toggle from '@cloudscape-design/components/toggle';
 import type { Workflow } from '../../../../shared';
 import { STRINGS } from '../../strings';
 import { ExecutionHistoryButton } from './execution-history';
+import { HEALTH_TEXT } from './health-strings';
 import { RunWorkflowButton } from './run-workflow-button';
 import { WorkflowBadges } from './workflow-badges';
+import { WorkflowHealthSection } from './workflow-health';
 
 const TEXT = STRINGS.workflows;
 
@@ -42,6 +44,11 @@ export function memberWorkflowCard(options: MemberCardOptions = {}): CardsProps.
             )}
           </WorkflowBadges>
         ),
+      },
+      {
+        id: 'health',
+        header: HEALTH_TEXT.section,
+        content: (workflow) => <WorkflowHealthSection workflow={workflow} />,
       },
       {
         id: 'actions',

@@ -5,6 +5,7 @@ import { callApi } from '../../api/api-client';
 import { READ_PAGE, readAllPages } from '../../api/paged-list';
 import { useApiQuery } from '../../api/use-api-query';
 import { useNotifications } from '../../notifications/notifications-context';
+import { useWorkflowChanges } from './health-store';
 import { newestFirst } from './workflow-display';
 
 /**
@@ -16,6 +17,10 @@ export function useMemberWorkflows() {
   // A lawyer has a handful of workflows: all their pages before showing, so the counts are exact.
   const workflows = useApiQuery(async (signal) =>
     newestFirst(await readAllPages(READ_PAGE.workflows, signal)),
+  );
+  // 'Reprendre' on a card turns scheduling back on: the list shows it at once.
+  useWorkflowChanges((saved) =>
+    workflows.setData((current) => current?.map((item) => (item.id === saved.id ? saved : item))),
   );
   const [busyIds, setBusyIds] = useState<ReadonlySet<string>>(new Set());
 

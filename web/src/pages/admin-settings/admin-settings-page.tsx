@@ -8,7 +8,7 @@ import Header from '@cloudscape-design/components/header';
 import KeyValuePairs from '@cloudscape-design/components/key-value-pairs';
 import SpaceBetween from '@cloudscape-design/components/space-between';
 import StatusIndicator from '@cloudscape-design/components/status-indicator';
-import { useState } from 'react';
+import { lazy, Suspense, useState } from 'react';
 
 import { GLOBAL_SCHEDULING, MESSAGES, type SchedulerResult } from '../../../../shared';
 import { callApi } from '../../api/api-client';
@@ -18,6 +18,7 @@ import { ResetSecondFactor, SecuritySettings } from '../../components/second-fac
 import { usePageTitle } from '../../layout/use-page-title';
 import { useNotifications } from '../../notifications/notifications-context';
 import { AuditTrail } from './audit-trail';
+import { HealthSettingsForm } from './health-settings';
 import { SchedulerResultView } from './scheduler-result';
 import { ADMIN_SETTINGS_TEXT as TEXT } from './strings';
 
@@ -33,9 +34,17 @@ function failureMessage(error: unknown): string {
   return MESSAGES.scheduler.unexpected;
 }
 
+/** The health dashboard and its charts: a chunk of their own, loaded when this page shows. */
+const HealthDashboard = lazy(() =>
+  import('../../components/health-dashboard/health-dashboard').then((module) => ({
+    default: module.HealthDashboard,
+  })),
+);
+
 /**
- * 'Paramètres Administrateur' (/admin/settings, spec §2): 'Déclencher Maintenant' (forced or not),
- * the last results, the scheduler status, the dead-lettered runs, and the audit trail.
+ * 'Paramètres Administrateur' (/admin/settings, spec §2): the automations' health dashboard,
+ * 'Déclencher Maintenant' (forced or not), the last results, the scheduler status, the
+ * dead-lettered runs, the health settings, and the audit trail.
  */
 export function AdminSettingsPage() {
   usePageTitle(TEXT.title);
@@ -106,6 +115,9 @@ export function AdminSettingsPage() {
             {status.error?.message}
           </Alert>
         )}
+        <Suspense fallback={<StatusIndicator type="loading">{TEXT.healthLoading}</StatusIndicator>}>
+          <HealthDashboard workflowsPath="/admin/workflows" />
+        </Suspense>
         <Container
           header={
             <Header
@@ -180,6 +192,7 @@ export function AdminSettingsPage() {
             />
           </Container>
         </ColumnLayout>
+        <HealthSettingsForm />
         <SecuritySettings />
         <ResetSecondFactor />
         <AuditTrail />

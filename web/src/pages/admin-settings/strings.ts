@@ -1,5 +1,6 @@
 /** Texts of /admin/settings (spec §2 'Paramètres Administrateur'). */
 export const ADMIN_SETTINGS_TEXT = {
+  healthLoading: 'Chargement de la santé des automatisations',
   title: 'Paramètres Administrateur',
   description: 'Le planificateur des automatisations et le journal des actions des administrateurs.',
   statusError: "L'état du planificateur n'a pas pu être chargé",
@@ -75,6 +76,8 @@ export const ADMIN_SETTINGS_TEXT = {
       // Entries written before the trail said which way a switch went.
       'workflow.toggle-active': "a activé ou désactivé l'automatisation",
       'workflow.toggle-scheduling': "a activé ou désactivé la planification de l'automatisation",
+      'workflow.resume': "a repris la planification de l'automatisation suspendue",
+      'health.settings.update': 'a modifié les réglages de santé des automatisations :',
       'folder.create': 'a créé le dossier',
       'folder.update': 'a modifié le dossier',
       'folder.delete': 'a supprimé le dossier',

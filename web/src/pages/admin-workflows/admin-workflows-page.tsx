@@ -11,12 +11,14 @@ import StatusIndicator from '@cloudscape-design/components/status-indicator';
 import Tabs from '@cloudscape-design/components/tabs';
 import TextFilter from '@cloudscape-design/components/text-filter';
 import { useState } from 'react';
+import { useLocation } from 'react-router';
 
 import { type Folder, MESSAGES, type Workflow } from '../../../../shared';
 import { callApi } from '../../api/api-client';
 import { endedSession } from '../../api/api-errors';
 import { READ_PAGE, usePagedList } from '../../api/paged-list';
 import { ConfirmDeleteModal } from '../../components/dialogs/confirm-delete-modal';
+import { useWorkflowChanges } from '../../components/workflows/health-store';
 import { usePageTitle } from '../../layout/use-page-title';
 import { useNotifications } from '../../notifications/notifications-context';
 import { STRINGS } from '../../strings';
@@ -88,6 +90,8 @@ export function AdminWorkflowsPage() {
         ? current.map((workflow) => (workflow.id === saved.id ? saved : workflow))
         : [saved, ...(current ?? [])],
     );
+  // 'Reprendre' on a card turns scheduling back on: the card's badge follows at once.
+  useWorkflowChanges(replaceWorkflow);
 
   const toggle = async (workflow: Workflow, flag: 'active' | 'scheduling') => {
     try {
@@ -147,12 +151,17 @@ export function AdminWorkflowsPage() {
     }
   };
 
+  const { search } = useLocation();
   const allWorkflows = workflows.data ?? [];
   const selectedFolder = folders.data?.find((folder) => folder.id === selectedFolderId) ?? null;
   // The search runs over the automations loaded so far; the rest follow within a few requests,
   // and the search box says so until they are all in.
   const collection = useCollection(allWorkflows, {
-    filtering: { filteringFunction: (workflow, text) => matchesWorkflow(workflow, text) },
+    filtering: {
+      filteringFunction: (workflow, text) => matchesWorkflow(workflow, text),
+      // A link from the health dashboard or an alert names the automation to show.
+      defaultFilteringText: new URLSearchParams(search).get('recherche') ?? '',
+    },
     pagination: { pageSize: WORKFLOWS_PER_PAGE },
   });
   const query = collection.filterProps.filteringText;

@@ -22,7 +22,9 @@ import {
   type WorkflowType,
 } from '../../../../shared';
 import { callApi } from '../../api/api-client';
+import { HEALTH_TEXT } from '../../components/workflows/health-strings';
 import { workflowTypeLabel } from '../../components/workflows/workflow-display';
+import { TestConnectionButton } from '../../components/workflows/workflow-health';
 import { defaultWebhookUrl, WORKFLOW_TEMPLATES } from '../../config/workflow-templates';
 import { useNotifications } from '../../notifications/notifications-context';
 import { ADMIN_WORKFLOWS_TEXT } from './strings';
@@ -239,7 +241,12 @@ export function AutomationDialog({
                 onChange={({ detail }) => set('description', detail.value)}
               />
             </FormField>
-            <FormField label={TEXT.webhookUrl} errorText={errors.webhookUrl}>
+            <FormField
+              label={TEXT.webhookUrl}
+              errorText={errors.webhookUrl}
+              description={workflow ? HEALTH_TEXT.testSavedUrl : undefined}
+              secondaryControl={workflow && <TestConnectionButton workflow={workflow} />}
+            >
               <Input
                 type="url"
                 inputMode="url"

@@ -7,8 +7,10 @@ import StatusIndicator from '@cloudscape-design/components/status-indicator';
 
 import type { Lawyer, Workflow } from '../../../../shared';
 import { ExecutionHistoryButton } from '../../components/workflows/execution-history';
+import { HEALTH_TEXT } from '../../components/workflows/health-strings';
 import { RunWorkflowButton } from '../../components/workflows/run-workflow-button';
 import { WorkflowBadges } from '../../components/workflows/workflow-badges';
+import { WorkflowHealthSection } from '../../components/workflows/workflow-health';
 import { STRINGS } from '../../strings';
 import { ADMIN_WORKFLOWS_TEXT } from './strings';
 
@@ -63,6 +65,11 @@ export function adminWorkflowCard(
           ) : (
             <StatusIndicator type="stopped">{STRINGS.workflows.inactive}</StatusIndicator>
           ),
+      },
+      {
+        id: 'health',
+        header: HEALTH_TEXT.section,
+        content: (workflow: Workflow) => <WorkflowHealthSection workflow={workflow} />,
       },
       ...(compact
         ? []

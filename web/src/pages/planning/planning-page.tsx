@@ -7,10 +7,13 @@ import ContentLayout from '@cloudscape-design/components/content-layout';
 import Header from '@cloudscape-design/components/header';
 import KeyValuePairs from '@cloudscape-design/components/key-value-pairs';
 import SpaceBetween from '@cloudscape-design/components/space-between';
+import StatusIndicator from '@cloudscape-design/components/status-indicator';
 import Toggle from '@cloudscape-design/components/toggle';
+import { lazy, Suspense } from 'react';
 
 import { GLOBAL_SCHEDULING, MESSAGES, type Workflow } from '../../../../shared';
 import { ExecutionHistoryButton } from '../../components/workflows/execution-history';
+import { HEALTH_TEXT } from '../../components/workflows/health-strings';
 import { RunWorkflowButton } from '../../components/workflows/run-workflow-button';
 import { useMemberWorkflows } from '../../components/workflows/use-member-workflows';
 import {
@@ -18,17 +21,25 @@ import {
   WORKFLOW_TYPE_BADGE_COLORS,
   workflowTypeLabel,
 } from '../../components/workflows/workflow-display';
+import { WorkflowHealthSection } from '../../components/workflows/workflow-health';
 import { formatDateTime } from '../../format/dates';
 import { usePageTitle } from '../../layout/use-page-title';
 import { STRINGS } from '../../strings';
 import { PLANNING_TEXT as TEXT } from './strings';
 
+/** The member's health dashboard and its charts: a chunk of their own, loaded with this page. */
+const HealthDashboard = lazy(() =>
+  import('../../components/health-dashboard/health-dashboard').then((module) => ({
+    default: module.HealthDashboard,
+  })),
+);
+
 /**
  * Workflow planning, the same for lawyers and notaries (/lawyer/cron, /notary/cron; spec §2): the
  * global scheduling settings (fixed, spec §3) and one card per workflow with its interval (60 when
- * none), last run and 'Exécuter'.
+ * none), last run and 'Exécuter'; above them, his automations' health dashboard.
  */
-export function PlanningPage() {
+export function PlanningPage({ workflowsPath }: { readonly workflowsPath: string }) {
   usePageTitle(TEXT.title);
   const { workflows } = useMemberWorkflows();
   return (
@@ -54,6 +65,9 @@ export function PlanningPage() {
             />
           </SpaceBetween>
         </Container>
+        <Suspense fallback={<StatusIndicator type="loading">{HEALTH_TEXT.unknown}</StatusIndicator>}>
+          <HealthDashboard workflowsPath={workflowsPath} />
+        </Suspense>
         {workflows.error && <Alert type="error">{MESSAGES.workflow.listLoadFailed}</Alert>}
         {/* A plain heading: as the Cards' own header it sat alone in an empty box. */}
         <Header variant="h2">{TEXT.workflowsTitle}</Header>
@@ -99,6 +113,11 @@ export function PlanningPage() {
                     ]}
                   />
                 ),
+              },
+              {
+                id: 'health',
+                header: HEALTH_TEXT.section,
+                content: (workflow) => <WorkflowHealthSection workflow={workflow} />,
               },
               {
                 id: 'actions',

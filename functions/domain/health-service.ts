@@ -1,0 +1,237 @@
+import { randomUUID } from 'node:crypto';
+import { HEALTH_MESSAGES } from '../../shared/health-messages';
+
+import { MESSAGES } from '../../shared/messages';
+import type {
+  ConnectionTestReply,
+  FailingWorkflow,
+  HealthDashboard,
+  HealthSettings,
+  HealthState,
+  WorkflowHealthDetail,
+  WorkflowHealthList,
+} from '../../shared/schemas/health';
+import type { Workflow } from '../../shared/schemas/workflow';
+import { ExecutionRepository } from '../data/executions';
+import { HealthRepository } from '../data/health-repository';
+import { ALL_DELIVERIES_PARTITION, ownerDeliveriesPartition } from '../data/keys';
+import { LawyerRepository } from '../data/lawyers';
+import type { Table } from '../data/table';
+import { type WorkflowRecord, WorkflowRepository } from '../data/workflows';
+import type { Logger } from '../runtime/dependencies';
+import { AuditTrail, auditTarget } from './audit';
+import {
+  deliveryHoursOf,
+  hourBefore,
+  pauseThresholdOf,
+  toWorkflowHealth,
+  windowOf,
+} from './automation-health';
+import { ConflictError } from './errors';
+import { ownerEmailOf, ownWorkflowsPage, visibleWorkflow } from './members';
+import type { SessionContext } from './sessions';
+import { callWorkflowWebhook, type WebhookCallSettings } from './webhook-call';
+import { WorkflowService } from './workflows';
+
+export interface HealthServiceDependencies extends WebhookCallSettings {
+  readonly table: Table;
+  readonly logger: Logger;
+}
+
+/** Failing first: paused, then failing, then degraded; the longest streak first within each. */
+const STATE_ORDER: Record<HealthState, number> = { paused: 0, failing: 1, degraded: 2, healthy: 3 };
+
+/**
+ * Automation health as the API shows it (issue 16). An admin sees every automation's; a lawyer or
+ * notary his own only, decided by `members.ts` from his licence re-read for the request (another's
+ * workflow answers 404, as a missing one).
+ */
+export class HealthService {
+  private readonly health: HealthRepository;
+  private readonly workflows: WorkflowRepository;
+  private readonly lawyers: LawyerRepository;
+
+  constructor(private readonly deps: HealthServiceDependencies) {
+    this.health = new HealthRepository(deps.table);
+    this.workflows = new WorkflowRepository(deps.table);
+    this.lawyers = new LawyerRepository(deps.table);
+  }
+
+  /** The health of one page of the caller's workflows list, in its order. */
+  async list(session: SessionContext, limit: number, cursor?: string): Promise<WorkflowHealthList> {
+    const page =
+      session.role === 'admin'
+        ? await this.workflows.page(limit, cursor)
+        : await ownWorkflowsPage(this.workflows, this.lawyers, session, limit, cursor);
+    const summaries = await this.health.summaries(page.items.map((workflow) => workflow.id));
+    return {
+      workflows: page.items.map((workflow) =>
+        toWorkflowHealth(summaries.get(workflow.id) ?? emptySummary(workflow.id), workflow),
+      ),
+      nextCursor: page.nextCursor,
+    };
+  }
+
+  /** One workflow's health with its windows: one GetItem and one Query of its week of hours. */
+  async detail(session: SessionContext, workflowId: string): Promise<WorkflowHealthDetail> {
+    const workflow = await this.visible(session, workflowId);
+    const now = this.deps.clock.now();
+    const [summary, hours] = await Promise.all([
+      this.health.summary(workflow.id),
+      this.health.workflowHours(workflow.id, hourBefore(now, 7 * 24 - 1)),
+    ]);
+    return {
+      ...toWorkflowHealth(summary, workflow),
+      last24Hours: windowOf(hours, hourBefore(now, 23)),
+      last7Days: windowOf(hours, hourBefore(now, 7 * 24 - 1)),
+    };
+  }
+
+  /**
+   * The last 24 hours of deliveries and the automations in failure: everyone's for an admin (the
+   * failing set, one Query), a member's own (his hours, and his workflows' summaries).
+   */
+  async dashboard(session: SessionContext): Promise<HealthDashboard> {
+    const now = this.deps.clock.now();
+    const since = hourBefore(now, 23);
+    if (session.role === 'admin') {
+      const [hours, failingSet] = await Promise.all([
+        this.health.deliveryHours(ALL_DELIVERIES_PARTITION, since),
+        this.health.failing(),
+      ]);
+      const workflows = await Promise.all(failingSet.map((item) => this.workflows.getById(item.workflowId)));
+      const present = workflows.filter((workflow): workflow is WorkflowRecord => workflow !== null);
+      return { hours: deliveryHoursOf(hours, now), failing: await this.failingOf(present) };
+    }
+    const owner = await ownerEmailOf(this.lawyers, session);
+    if (owner === null) return { hours: deliveryHoursOf([], now), failing: [] };
+    const [hours, own] = await Promise.all([
+      this.health.deliveryHours(ownerDeliveriesPartition(owner), since),
+      this.workflows.listByOwner(owner),
+    ]);
+    return { hours: deliveryHoursOf(hours, now), failing: await this.failingOf(own) };
+  }
+
+  /**
+   * 'Reprendre': scheduling back on through the scheduling service's switch, and the pause record
+   * cleared; the failure streak stays until a success ends it. Only a paused workflow resumes.
+   */
+  async resume(session: SessionContext, workflowId: string): Promise<Workflow> {
+    const workflow = await this.visible(session, workflowId);
+    const summary = await this.health.summary(workflow.id);
+    if (toWorkflowHealth(summary, workflow).state !== 'paused')
+      throw new ConflictError(HEALTH_MESSAGES.notPaused);
+    const resumed = await new WorkflowService(this.deps.table, this.deps.clock).switchScheduling(
+      workflow.id,
+      true,
+    );
+    if (!resumed) throw new ConflictError(MESSAGES.workflow.changed);
+    await this.health.clearPause(workflow.id);
+    if (session.role === 'admin') {
+      await new AuditTrail(this.deps.table, this.deps.clock).record(
+        session,
+        'workflow.resume',
+        auditTarget.workflow(workflow),
+      );
+    }
+    this.deps.logger.info('Planification reprise', { workflowId: workflow.id, role: session.role });
+    return resumed;
+  }
+
+  async settings(): Promise<HealthSettings> {
+    const stored = await this.health.settings();
+    return {
+      pauseAfterFailures: pauseThresholdOf(stored.pauseAfterFailures),
+      alertEmail: stored.alertEmail,
+      dailyDigest: stored.dailyDigest,
+    };
+  }
+
+  /** Saves the settings of /admin/settings, audited. */
+  async saveSettings(session: SessionContext, settings: HealthSettings): Promise<HealthSettings> {
+    await this.health.saveSettings(settings, this.deps.clock.now().toISOString());
+    await new AuditTrail(this.deps.table, this.deps.clock).record(
+      session,
+      'health.settings.update',
+      auditTarget.healthSettings(settings),
+    );
+    return settings;
+  }
+
+  /**
+   * 'Tester la connexion': one signed call of the workflow's webhook through the same guarded
+   * delivery, its body marked as a test; recorded in the history as a test, never in the health.
+   */
+  async testConnection(session: SessionContext, workflowId: string): Promise<ConnectionTestReply> {
+    const workflow = await this.visible(session, workflowId);
+    const { startedAt, outcome } = await callWorkflowWebhook(
+      workflow,
+      { trigger: 'test', dueAt: null, messageId: `${workflow.id}:test:${randomUUID()}`, test: true },
+      this.deps,
+    );
+    const message = outcome.ok
+      ? HEALTH_MESSAGES.testSucceeded(outcome.httpStatus)
+      : outcome.httpStatus === 404
+        ? `${outcome.message}. ${HEALTH_MESSAGES.inactiveHint}`
+        : outcome.message;
+    await new ExecutionRepository(this.deps.table).record({
+      workflowId: workflow.id,
+      dispatchId: null,
+      trigger: 'test',
+      startedAt,
+      durationMs: Math.round(outcome.durationMs),
+      httpStatus: outcome.httpStatus,
+      outcome: outcome.ok ? 'success' : 'failed',
+      message: HEALTH_MESSAGES.testRecorded(message),
+      attempt: 1,
+    });
+    this.deps.logger.info('Test de connexion', {
+      workflowId: workflow.id,
+      role: session.role,
+      httpStatus: outcome.httpStatus,
+      ok: outcome.ok,
+      failure: outcome.failure,
+    });
+    return { success: outcome.ok, status: outcome.httpStatus, message };
+  }
+
+  /** The workflows of a list that are not healthy, failing first. */
+  private async failingOf(workflows: readonly WorkflowRecord[]): Promise<FailingWorkflow[]> {
+    const summaries = await this.health.summaries(workflows.map((workflow) => workflow.id));
+    return workflows
+      .map((workflow) => ({
+        workflow,
+        health: toWorkflowHealth(summaries.get(workflow.id) ?? emptySummary(workflow.id), workflow),
+      }))
+      .filter(({ health }) => health.state !== 'healthy')
+      .sort(
+        (left, right) =>
+          STATE_ORDER[left.health.state] - STATE_ORDER[right.health.state] ||
+          right.health.consecutiveFailures - left.health.consecutiveFailures,
+      )
+      .map(({ workflow, health }) => ({
+        workflowId: workflow.id,
+        workflowName: workflow.name,
+        state: health.state,
+        consecutiveFailures: health.consecutiveFailures,
+        lastFailureAt: health.lastFailureAt,
+        lastFailureMessage: health.lastFailureMessage,
+      }));
+  }
+
+  private visible(session: SessionContext, workflowId: string): Promise<WorkflowRecord> {
+    return visibleWorkflow(this.workflows, this.lawyers, session, workflowId);
+  }
+}
+
+const emptySummary = (workflowId: string) => ({
+  workflowId,
+  lastSuccessAt: null,
+  lastSuccessRetried: false,
+  lastFailureAt: null,
+  lastFailureMessage: null,
+  lastFailureStatus: null,
+  consecutiveFailures: 0,
+  pausedAt: null,
+  pauseReason: null,
+});

@@ -1,0 +1,73 @@
+import { PageQuery } from '../schemas/common';
+import {
+  ConnectionTestReply,
+  HealthDashboard,
+  HealthSettings,
+  WorkflowHealthDetail,
+  WorkflowHealthList,
+} from '../schemas/health';
+import { Workflow } from '../schemas/workflow';
+import type { RouteDefinition } from './route-definition';
+
+/**
+ * Automation health (issue 16): states, dashboard, 'Reprendre', 'Tester la connexion' and the
+ * settings of the automatic pause. Admin: every automation; lawyer or notary: his own.
+ */
+export const HEALTH_ROUTES = {
+  /** The health of one page of the workflows list (the cards), in the list's order. */
+  workflowsHealth: {
+    method: 'GET',
+    path: '/api/health/workflows',
+    handler: 'automation-health',
+    access: 'signed-in',
+    query: PageQuery,
+    response: WorkflowHealthList,
+  },
+  /** One workflow's health with its 24-hour and 7-day figures (the history dialog). */
+  workflowHealth: {
+    method: 'GET',
+    path: '/api/workflows/{id}/health',
+    handler: 'automation-health',
+    access: 'signed-in',
+    response: WorkflowHealthDetail,
+  },
+  /** Deliveries per hour over 24 hours and the automations in failure: everyone's or his own. */
+  healthDashboard: {
+    method: 'GET',
+    path: '/api/health/dashboard',
+    handler: 'automation-health',
+    access: 'signed-in',
+    response: HealthDashboard,
+  },
+  /** 'Reprendre': scheduling back on after the automatic pause. */
+  resumeWorkflow: {
+    method: 'POST',
+    path: '/api/workflows/{id}/resume',
+    handler: 'automation-health',
+    access: 'signed-in',
+    response: Workflow,
+  },
+  /** 'Tester la connexion': one signed test call, recorded as a test. */
+  testWorkflowConnection: {
+    method: 'POST',
+    path: '/api/workflows/{id}/test-connection',
+    handler: 'automation-health',
+    access: 'signed-in',
+    response: ConnectionTestReply,
+  },
+  healthSettings: {
+    method: 'GET',
+    path: '/api/health/settings',
+    handler: 'automation-health',
+    access: 'admin',
+    response: HealthSettings,
+  },
+  updateHealthSettings: {
+    method: 'PUT',
+    path: '/api/health/settings',
+    handler: 'automation-health',
+    access: 'admin',
+    request: HealthSettings,
+    response: HealthSettings,
+  },
+} as const satisfies Record<string, RouteDefinition>;

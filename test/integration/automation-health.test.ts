@@ -1,0 +1,393 @@
+import fc from 'fast-check';
+import { afterEach, beforeEach, describe, expect, inject, it } from 'vitest';
+import type { DispatchQueue } from '../../functions/adapters/dispatch-queue';
+import { ExecutionRepository } from '../../functions/data/executions';
+import { HealthRepository } from '../../functions/data/health-repository';
+import { healthHourOf } from '../../functions/data/keys';
+import { type WorkflowRecord, WorkflowRepository } from '../../functions/data/workflows';
+import { type CallOutcome, createAutomationHealth } from '../../functions/domain/automation-health';
+import { healthAlertsOf } from '../../functions/domain/health-alerts';
+import type { MailMessage, MailPorts } from '../../functions/domain/mailer';
+import { SchedulerService } from '../../functions/domain/scheduler';
+import { type LocalQueues, startLocalQueues } from '../../lib/local/queue/local-queues';
+import type { QueuePoller } from '../../lib/local/queue/poller';
+import { HEALTH_MESSAGES } from '../../shared/health-messages';
+import { MESSAGES } from '../../shared/messages';
+import type {
+  ConnectionTestReply,
+  HealthDashboard,
+  HealthSettings,
+  WorkflowHealthDetail,
+  WorkflowHealthList,
+} from '../../shared/schemas/health';
+import type { Workflow } from '../../shared/schemas/workflow';
+import { createTestApp, disposeTestApp, type TestApp } from '../support/app';
+import { callRoute, createSignedInLawyer, issueAndSignIn } from '../support/directory';
+import { workflowRecord } from '../support/records';
+import {
+  eventually,
+  queueDepth,
+  type ReceiverBehaviour,
+  startTestReceiver,
+  startWorkerPoller,
+  type TestReceiver,
+} from '../support/scheduling';
+
+/** The outbox of the tests: every e-mail the health alerts send, kept for assertions. */
+class MemoryMailer {
+  readonly sent: MailMessage[] = [];
+  async send(message: MailMessage) {
+    this.sent.push(message);
+  }
+}
+
+const SENDER = 'Assistant IA juridique <alertes@cabinet.test>';
+
+/**
+ * Automation health end to end on real parts: DynamoDB Local, the local queue (fauxqs) with the
+ * poller playing the event source, a real HTTP receiver. Retries come at once (the back-off asked
+ * for is shortened to nothing), so five failed due runs are 25 calls in a few seconds.
+ */
+describe('automation health', () => {
+  let base: TestApp;
+  let app: TestApp;
+  let queues: LocalQueues;
+  let receiver: TestReceiver;
+  let poller: QueuePoller | undefined;
+  let behaviour: ReceiverBehaviour;
+  let mailer: MemoryMailer;
+
+  beforeEach(async () => {
+    behaviour = () => ({ status: 500 });
+    mailer = new MemoryMailer();
+    queues = await startLocalQueues({ visibilityTimeoutSeconds: 30 });
+    base = await createTestApp(inject('dynamoEndpoint'));
+    const queue: DispatchQueue = {
+      ...queues.dispatchQueue,
+      changeVisibility: (receiptHandle) => queues.dispatchQueue.changeVisibility(receiptHandle, 0),
+    };
+    const mail: MailPorts = { mailer, sender: SENDER, publicUrl: () => 'https://app.cabinet.test' };
+    app = { ...base, webhookQueue: queue, mail };
+    receiver = await startTestReceiver(app, (path, index) => behaviour(path, index));
+  });
+  afterEach(async () => {
+    await poller?.stop();
+    poller = undefined;
+    await receiver.stop();
+    await queues.stop();
+    await disposeTestApp(base);
+  });
+
+  const health = () => new HealthRepository(app.table);
+  const tick = () =>
+    new SchedulerService({
+      table: app.table,
+      queue: app.webhookQueue,
+      clock: app.clock,
+      logger: app.logger,
+    }).run('schedule');
+  const drained = async () => (await queueDepth(queues)).total === 0 && poller?.inFlight === 0;
+
+  /** Runs `runs` due runs one after the other, each to its end, the clock moved an interval each time. */
+  async function dueRuns(workflow: WorkflowRecord, runs: number) {
+    poller ??= startWorkerPoller(queues, app);
+    for (let run = 0; run < runs; run += 1) {
+      const before = (await new ExecutionRepository(app.table).listByWorkflow(workflow.id, 100)).items.length;
+      await tick();
+      await eventually(
+        async () => {
+          const after = (await new ExecutionRepository(app.table).listByWorkflow(workflow.id, 100)).items;
+          return after.length > before && (await drained());
+        },
+        `exécution ${run + 1} terminée`,
+      );
+      app.clock.advance(3 * 60_000);
+    }
+  }
+
+  async function lawyerWithWorkflow(path: string) {
+    const admin = await issueAndSignIn(app, 'admin');
+    const lawyer = await createSignedInLawyer(app, admin.token);
+    const workflow = workflowRecord({
+      lawyerEmail: lawyer.email,
+      cronEnabled: true,
+      webhookUrl: `${receiver.baseUrl}${path}`,
+    });
+    await new WorkflowRepository(app.table).create(workflow);
+    return { admin, lawyer, workflow };
+  }
+
+  it('pauses after 5 failed due runs and sends the two e-mails once', async () => {
+    const { lawyer, workflow } = await lawyerWithWorkflow('/panne');
+
+    await dueRuns(workflow, 4);
+    expect((await new WorkflowRepository(app.table).getById(workflow.id))?.cronEnabled).toBe(true);
+    expect(mailer.sent).toHaveLength(0);
+    await dueRuns(workflow, 1);
+
+    // Each due run was tried 5 times (4 retries, then the dead-letter queue): 25 calls.
+    expect(receiver.callsOn('/panne')).toHaveLength(25);
+    expect((await new WorkflowRepository(app.table).getById(workflow.id))?.cronEnabled).toBe(false);
+    const seen = await callRoute<WorkflowHealthDetail>(app, 'workflowHealth', {
+      token: lawyer.token,
+      params: { id: workflow.id },
+    });
+    expect(seen.body).toMatchObject({
+      state: 'paused',
+      consecutiveFailures: 5,
+      lastFailureStatus: 500,
+      pauseReason: HEALTH_MESSAGES.pauseReason(5, MESSAGES.execution.serverError),
+      last24Hours: { runs: 5, succeeded: 0, successRate: 0 },
+    });
+    expect(mailer.sent.map((message) => message.to).sort()).toEqual(
+      ['alertes@cabinet.test', lawyer.email].sort(),
+    );
+    for (const message of mailer.sent) {
+      expect(message.subject).toBe(HEALTH_MESSAGES.email.pausedSubject(workflow.name));
+      expect(message.text).toContain(HEALTH_MESSAGES.email.lastError(MESSAGES.execution.serverError));
+    }
+    expect(mailer.sent.find((message) => message.to === lawyer.email)?.text).toContain(
+      'https://app.cabinet.test/lawyer/workflows',
+    );
+
+    // Resumed and failing again the same day: paused again at once, but no second e-mail.
+    const resumed = await callRoute<Workflow>(app, 'resumeWorkflow', {
+      token: lawyer.token,
+      params: { id: workflow.id },
+    });
+    expect(resumed.statusCode).toBe(200);
+    expect(resumed.body.cronSettings.enabled).toBe(true);
+    await dueRuns(workflow, 1);
+    expect((await new WorkflowRepository(app.table).getById(workflow.id))?.cronEnabled).toBe(false);
+    expect(mailer.sent).toHaveLength(2);
+  });
+
+  it('a 404 pauses with the n8n hint, at the threshold the admin set', async () => {
+    behaviour = () => ({ status: 404 });
+    const { admin, workflow } = await lawyerWithWorkflow('/inactif');
+    const saved = await callRoute<HealthSettings>(app, 'updateHealthSettings', {
+      token: admin.token,
+      body: { pauseAfterFailures: 2, alertEmail: 'Veille@Cabinet.test', dailyDigest: true },
+    });
+    expect(saved.statusCode).toBe(200);
+
+    await dueRuns(workflow, 2);
+
+    // A 404 is final: one call per run.
+    expect(receiver.callsOn('/inactif')).toHaveLength(2);
+    const summary = await health().summary(workflow.id);
+    expect(summary.pauseReason).toBe(
+      `${HEALTH_MESSAGES.pauseReason(2, MESSAGES.execution.notFoundInactive)}. ${HEALTH_MESSAGES.inactiveHint}`,
+    );
+    expect(mailer.sent.map((message) => message.to)).toContain('veille@cabinet.test');
+    const audit = await callRoute<{ entries: { action: string }[] }>(app, 'listAudit', {
+      token: admin.token,
+    });
+    expect(audit.body.entries.map((entry) => entry.action)).toContain('health.settings.update');
+  });
+
+  it('the first success after Reprendre brings it back to healthy and off the dashboard', async () => {
+    const { admin, workflow } = await lawyerWithWorkflow('/reparee');
+    await callRoute(app, 'updateHealthSettings', {
+      token: admin.token,
+      body: { pauseAfterFailures: 2, alertEmail: null, dailyDigest: false },
+    });
+    await dueRuns(workflow, 2);
+    const failing = await callRoute<HealthDashboard>(app, 'healthDashboard', { token: admin.token });
+    expect(failing.body.failing).toMatchObject([{ workflowId: workflow.id, state: 'paused' }]);
+    expect(failing.body.hours.at(-1)).toMatchObject({ retried: 8, deadLettered: 2, succeeded: 0 });
+
+    // Manual runs still work while paused.
+    behaviour = () => ({ status: 200 });
+    const manual = await callRoute(app, 'executeWebhook', {
+      token: admin.token,
+      body: { workflowId: workflow.id },
+    });
+    expect(manual.body).toMatchObject({ success: true });
+    const stillPaused = await callRoute<WorkflowHealthDetail>(app, 'workflowHealth', {
+      token: admin.token,
+      params: { id: workflow.id },
+    });
+    expect(stillPaused.body.state).toBe('paused');
+
+    await callRoute(app, 'resumeWorkflow', { token: admin.token, params: { id: workflow.id } });
+    await dueRuns(workflow, 1);
+
+    const healed = await callRoute<WorkflowHealthDetail>(app, 'workflowHealth', {
+      token: admin.token,
+      params: { id: workflow.id },
+    });
+    expect(healed.body).toMatchObject({ state: 'healthy', consecutiveFailures: 0, pausedAt: null });
+    const after = await callRoute<HealthDashboard>(app, 'healthDashboard', { token: admin.token });
+    expect(after.body.failing).toEqual([]);
+    const audit = await callRoute<{ entries: { action: string }[] }>(app, 'listAudit', {
+      token: admin.token,
+    });
+    expect(audit.body.entries.map((entry) => entry.action)).toContain('workflow.resume');
+  });
+
+  it('counts every call of runs ending at once (atomic counters)', async () => {
+    const workflow = workflowRecord();
+    await new WorkflowRepository(app.table).create(workflow);
+    const outcomes = fc.sample(
+      fc.array(fc.constantFrom<CallOutcome>('succeeded', 'retried', 'failed', 'deadLettered'), {
+        minLength: 20,
+        maxLength: 40,
+      }),
+      { numRuns: 1, seed: 16 },
+    )[0] as CallOutcome[];
+    const recorder = createAutomationHealth(app);
+    const startedAt = app.clock.now().toISOString();
+
+    await Promise.all(
+      outcomes.map((outcome) =>
+        recorder.callEnded(workflow, {
+          trigger: 'manual',
+          outcome,
+          attempt: 1,
+          startedAt,
+          durationMs: 120,
+          dueAt: null,
+          httpStatus: outcome === 'succeeded' ? 200 : 500,
+          message: 'x',
+        }),
+      ),
+    );
+
+    const [hour] = await health().workflowHours(workflow.id, healthHourOf(app.clock.now()));
+    const tally = (outcome: CallOutcome) => outcomes.filter((each) => each === outcome).length;
+    expect(hour?.counts).toMatchObject({
+      ...(tally('succeeded') ? { succeeded: tally('succeeded') } : {}),
+      ...(tally('retried') ? { retried: tally('retried') } : {}),
+      ...(tally('failed') ? { failed: tally('failed') } : {}),
+      ...(tally('deadLettered') ? { deadLettered: tally('deadLettered') } : {}),
+      duration1: outcomes.length,
+    });
+    // Only failures: the streak counts each of them, none lost to a concurrent write.
+    const streak = workflowRecord();
+    await new WorkflowRepository(app.table).create(streak);
+    await Promise.all(
+      Array.from({ length: 30 }, () =>
+        recorder.callEnded(streak, {
+          trigger: 'manual',
+          outcome: 'failed',
+          attempt: 1,
+          startedAt,
+          durationMs: 50,
+          dueAt: null,
+          httpStatus: 500,
+          message: 'x',
+        }),
+      ),
+    );
+    expect((await health().summary(streak.id)).consecutiveFailures).toBe(30);
+  });
+
+  it('a member sees only his own health', async () => {
+    const { admin, lawyer, workflow } = await lawyerWithWorkflow('/a');
+    const other = await createSignedInLawyer(app, admin.token);
+    const theirs = workflowRecord({ lawyerEmail: other.email, webhookUrl: `${receiver.baseUrl}/b` });
+    await new WorkflowRepository(app.table).create(theirs);
+    await createAutomationHealth(app).callEnded(theirs, {
+      trigger: 'manual',
+      outcome: 'failed',
+      attempt: 1,
+      startedAt: app.clock.now().toISOString(),
+      durationMs: 10,
+      dueAt: null,
+      httpStatus: 500,
+      message: 'panne',
+    });
+
+    const list = await callRoute<WorkflowHealthList>(app, 'workflowsHealth', { token: lawyer.token });
+    expect(list.body.workflows.map((item) => item.workflowId)).toEqual([workflow.id]);
+    for (const name of ['workflowHealth', 'resumeWorkflow', 'testWorkflowConnection'] as const) {
+      const refused = await callRoute(app, name, { token: lawyer.token, params: { id: theirs.id } });
+      expect(refused).toMatchObject({ statusCode: 404, body: { error: MESSAGES.workflow.notFound } });
+    }
+    const dashboard = await callRoute<HealthDashboard>(app, 'healthDashboard', { token: lawyer.token });
+    expect(dashboard.body.failing).toEqual([]);
+    expect(dashboard.body.hours.every((hour) => hour.failed === 0)).toBe(true);
+    const adminView = await callRoute<HealthDashboard>(app, 'healthDashboard', { token: admin.token });
+    expect(adminView.body.failing.map((item) => item.workflowId)).toEqual([theirs.id]);
+    const settings = await callRoute(app, 'healthSettings', { token: lawyer.token });
+    expect(settings.statusCode).toBe(403);
+  });
+
+  it('tests the connection with a signed call marked as a test, recorded but not counted', async () => {
+    behaviour = (path) => ({ status: path === '/absent' ? 404 : 204 });
+    const { lawyer, workflow } = await lawyerWithWorkflow('/ok');
+    const broken = workflowRecord({ lawyerEmail: lawyer.email, webhookUrl: `${receiver.baseUrl}/absent` });
+    await new WorkflowRepository(app.table).create(broken);
+
+    const ok = await callRoute<ConnectionTestReply>(app, 'testWorkflowConnection', {
+      token: lawyer.token,
+      params: { id: workflow.id },
+    });
+    const notFound = await callRoute<ConnectionTestReply>(app, 'testWorkflowConnection', {
+      token: lawyer.token,
+      params: { id: broken.id },
+    });
+
+    expect(ok.body).toEqual({ success: true, status: 204, message: HEALTH_MESSAGES.testSucceeded(204) });
+    expect(notFound.body).toEqual({
+      success: false,
+      status: 404,
+      message: `${MESSAGES.execution.notFoundInactive}. ${HEALTH_MESSAGES.inactiveHint}`,
+    });
+    const [call] = receiver.callsOn('/ok');
+    expect(call?.signatureValid).toBe(true);
+    expect(call?.body).toMatchObject({ workflowId: workflow.id, trigger: 'test', test: true });
+    const [recorded] = (await new ExecutionRepository(app.table).listByWorkflow(broken.id, 10)).items;
+    expect(recorded).toMatchObject({ trigger: 'test', outcome: 'failed', httpStatus: 404 });
+    expect(await health().workflowHours(broken.id, '0000')).toEqual([]);
+    expect((await health().summary(broken.id)).consecutiveFailures).toBe(0);
+    expect((await new WorkflowRepository(app.table).getById(broken.id))?.cronLastRun).toBeNull();
+  });
+
+  it("sends the admin's daily digest once a day, when he asked for it and something fails", async () => {
+    const admin = await issueAndSignIn(app, 'admin');
+    const failing = workflowRecord({ name: 'Classement bloqué' });
+    await new WorkflowRepository(app.table).create(failing);
+    await createAutomationHealth(app).callEnded(failing, {
+      trigger: 'manual',
+      outcome: 'failed',
+      attempt: 1,
+      startedAt: app.clock.now().toISOString(),
+      durationMs: 10,
+      dueAt: null,
+      httpStatus: 500,
+      message: MESSAGES.execution.serverError,
+    });
+    const alerts = healthAlertsOf({ ...app, mail: app.mail as MailPorts });
+
+    await alerts.dailyDigest();
+    expect(mailer.sent).toHaveLength(0);
+
+    await callRoute(app, 'updateHealthSettings', {
+      token: admin.token,
+      body: { pauseAfterFailures: 5, alertEmail: 'veille@cabinet.test', dailyDigest: true },
+    });
+    await alerts.dailyDigest();
+    await alerts.dailyDigest();
+
+    expect(mailer.sent).toHaveLength(1);
+    expect(mailer.sent[0]).toMatchObject({
+      to: 'veille@cabinet.test',
+      subject: HEALTH_MESSAGES.email.digestSubject(1),
+    });
+    expect(mailer.sent[0]?.text).toContain('Classement bloqué');
+  });
+
+  it('refuses bad settings with a French message naming the field', async () => {
+    const admin = await issueAndSignIn(app, 'admin');
+    const reply = await callRoute(app, 'updateHealthSettings', {
+      token: admin.token,
+      body: { pauseAfterFailures: 0, alertEmail: null, dailyDigest: false },
+    });
+    expect(reply.statusCode).toBe(400);
+    expect(JSON.stringify(reply.body)).toContain(MESSAGES.validation.pauseAfterFailures);
+    const defaults = await callRoute<HealthSettings>(app, 'healthSettings', { token: admin.token });
+    expect(defaults.body).toEqual({ pauseAfterFailures: 5, alertEmail: null, dailyDigest: false });
+  });
+});

@@ -1,0 +1,94 @@
+import { screen, waitFor, within } from '@testing-library/react';
+import { describe, expect, it } from 'vitest';
+
+import type { WorkflowHealth } from '../../../shared/schemas/health';
+import { workflowFixture } from '../back-office/fixtures';
+import { jsonResponse } from '../support/fetch-mock';
+import { openAsMember } from './support';
+
+const paused = workflowFixture({
+  id: '0b7e3a56-7c0e-4a55-b0f6-2c61a4d6f016',
+  name: 'Relance en panne',
+  type: 'client_reminder',
+  cronSettings: { enabled: false, interval: 1, lastRun: null, nextRun: null },
+});
+const reason = 'Suspendue après 5 échecs consécutifs — dernier message : Erreur serveur du webhook';
+const health = (overrides: Partial<WorkflowHealth> = {}): WorkflowHealth => ({
+  workflowId: paused.id,
+  state: 'paused',
+  lastSuccessAt: null,
+  lastFailureAt: '2026-11-23T10:00:00.000Z',
+  lastFailureMessage: 'Erreur serveur du webhook',
+  lastFailureStatus: 500,
+  consecutiveFailures: 5,
+  pausedAt: '2026-11-23T10:00:01.000Z',
+  pauseReason: reason,
+  ...overrides,
+});
+
+function card(name: string): HTMLElement {
+  const item = screen.getByText(name).closest('li');
+  if (!item) throw new Error(`Aucune carte « ${name} »`);
+  return item;
+}
+
+describe('automation health on the member cards', () => {
+  it("shows 'Suspendue' with its reason, and 'Reprendre' turns scheduling back on", async () => {
+    let resumed = false;
+    const { app, network } = openAsMember('lawyer', '/lawyer/workflows', {
+      workflows: [paused],
+      override: (request) => {
+        if (request.url.includes('/api/health/workflows')) {
+          return jsonResponse(200, {
+            workflows: [resumed ? health({ state: 'failing', pausedAt: null, pauseReason: null }) : health()],
+            nextCursor: null,
+          });
+        }
+        if (request.url.endsWith(`/api/workflows/${paused.id}/resume`)) {
+          resumed = true;
+          return jsonResponse(200, { ...paused, cronSettings: { ...paused.cronSettings, enabled: true } });
+        }
+        return undefined;
+      },
+    });
+
+    expect(await within(await waitFor(() => card('Relance en panne'))).findByText('Suspendue')).toBeTruthy();
+    expect(within(card('Relance en panne')).getByText(reason)).toBeTruthy();
+    await app.user.click(
+      screen.getByRole('button', { name: 'Reprendre la planification de Relance en panne' }),
+    );
+
+    expect(await screen.findByText('Planification reprise')).toBeTruthy();
+    expect(network.to(`/api/workflows/${paused.id}/resume`).map((request) => request.method)).toEqual([
+      'POST',
+    ]);
+    expect(await within(card('Relance en panne')).findByText('En échec')).toBeTruthy();
+    expect(
+      (
+        within(card('Relance en panne')).getByRole('checkbox', {
+          name: 'Planification automatique',
+        }) as HTMLInputElement
+      ).checked,
+    ).toBe(true);
+    expect(within(card('Relance en panne')).queryByRole('button', { name: /Reprendre/ })).toBeNull();
+  });
+
+  it("'Tester la connexion' says the n8n workflow is probably inactive after a 404", async () => {
+    const message =
+      "Webhook introuvable - vérifiez l'URL (workflow inactif dans n8n ?). Le workflow n8n est probablement inactif, ou le chemin du webhook est erroné.";
+    const { app, network } = openAsMember('lawyer', '/lawyer/workflows', {
+      workflows: [paused],
+      override: (request) =>
+        request.url.endsWith(`/api/workflows/${paused.id}/test-connection`)
+          ? jsonResponse(200, { success: false, status: 404, message })
+          : undefined,
+    });
+
+    await app.user.click(
+      await screen.findByRole('button', { name: 'Tester la connexion de Relance en panne' }),
+    );
+
+    expect(await screen.findByText(message)).toBeTruthy();
+    expect(network.to(`/api/workflows/${paused.id}/test-connection`)).toHaveLength(1);
+  });
+});
