@@ -166,7 +166,7 @@ describe('operations', () => {
         const ours = resourcesOf(template, 'AWS::Lambda::Function').filter(
           ([, fn]) => fn.Properties.Runtime === 'nodejs22.x',
         );
-        expect(ours.length).toBe(handlerNames().length + 4);
+        expect(ours.length).toBe(handlerNames().length + 5); // + app keys, tick, claimer, worker, purge
         for (const [id, fn] of ours) {
           expect(fn.Properties.Environment, id).toMatchObject({
             Variables: {
@@ -193,7 +193,7 @@ describe('operations', () => {
     const ours = resourcesOf(prodTemplate, 'AWS::Lambda::Function').filter(
       ([, fn]) => fn.Properties.Runtime === 'nodejs22.x',
     );
-    expect(ours.length).toBe(handlerNames().length + 4);
+    expect(ours.length).toBe(handlerNames().length + 5); // + app keys, tick, claimer, worker, purge
     for (const [id, fn] of ours) expect(fn.Properties.Layers, id).toEqual([{ Ref: parameterId }]);
   });
 
