@@ -4,14 +4,28 @@
 // the bandwidth with 180 kB of code, and the second the phone spends hydrating comes after the
 // card is readable instead of holding its final paint back. The code is the same entry as
 // index.html's, with the page's markup for it to take over (main.tsx).
-// Until the application has taken the page over, a form sent is held back; the application sends
-// it then (web/src/early-input.ts) instead of the browser reloading the page with it.
+// Until the application has taken the page over, a form sent is held back and a button pressed is
+// remembered; the application sends or presses them then (web/src/early-input.ts) instead of the
+// browser reloading the page with the form, or the press being lost.
 document.addEventListener(
   'submit',
   (event) => {
     if ('hydrated' in document.documentElement.dataset) return;
     event.preventDefault();
     event.target.dataset.sendWhenReady = '';
+  },
+  true,
+);
+// A button pressed then (other than one sending a form: that is the submit above) does nothing
+// until the application answers it: it is marked, and the application presses it again.
+document.addEventListener(
+  'click',
+  (event) => {
+    if ('hydrated' in document.documentElement.dataset) return;
+    const button = event.target instanceof Element ? event.target.closest('button') : null;
+    if (!button || button.type === 'submit') return;
+    event.preventDefault();
+    button.dataset.clickWhenReady = '';
   },
   true,
 );

@@ -1,0 +1,96 @@
+import { readFileSync } from 'node:fs';
+import { resolve } from 'node:path';
+
+import { act, fireEvent, screen, waitFor } from '@testing-library/react';
+import { useEffect, useState } from 'react';
+import { hydrateRoot } from 'react-dom/client';
+import { renderToString } from 'react-dom/server';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+
+import { takeOverEarlyInput } from '../../web/src/early-input';
+
+/** A pre-rendered card as /login's: a field, a button opening something, a form sending it. */
+function Card({ onMounted }: { readonly onMounted?: () => void }) {
+  const [email, setEmail] = useState('');
+  const [opened, setOpened] = useState(false);
+  const [sent, setSent] = useState<string | null>(null);
+  useEffect(() => onMounted?.(), [onMounted]);
+  return (
+    <div>
+      <form
+        onSubmit={(event) => {
+          event.preventDefault();
+          setSent(email);
+        }}
+      >
+        <label>
+          Adresse email
+          <input value={email} onChange={(event) => setEmail(event.target.value)} />
+        </label>
+        <button type="submit">Envoyer</button>
+      </form>
+      <button type="button" onClick={() => setOpened(true)}>
+        Obtenir votre licence
+      </button>
+      {opened ? <p>Formulaire d'achat ouvert</p> : null}
+      {sent !== null ? <p>Envoyé pour {sent}</p> : null}
+    </div>
+  );
+}
+
+/** Runs web/public/start-after-paint.js as the pre-rendered page does, before any application code. */
+function startAfterPaint() {
+  const entry = document.createElement('script');
+  entry.dataset.entry = '/assets/none.js';
+  document.head.append(entry);
+  // jsdom has no font loading; the page's fonts are taken as loaded.
+  Object.defineProperty(document, 'fonts', { value: { ready: Promise.resolve() }, configurable: true });
+  const source = readFileSync(resolve('web/public/start-after-paint.js'), 'utf8');
+  new Function(source)();
+}
+
+describe('what a visitor does on the pre-rendered /login before its code has run', () => {
+  let container: HTMLDivElement;
+
+  beforeAll(() => {
+    delete document.documentElement.dataset.hydrated;
+    startAfterPaint();
+    container = document.createElement('div');
+    container.innerHTML = renderToString(<Card />);
+    document.body.append(container);
+  });
+
+  afterAll(() => {
+    container?.remove();
+  });
+
+  it('is handed to the application once it takes the page over: typed text, a pressed button, a sent form', async () => {
+    // Arrange: typed, pressed and sent while the page is still the static markup
+    const field = screen.getByLabelText('Adresse email') as HTMLInputElement;
+    field.value = 'cabinet@example.fr';
+    fireEvent.click(screen.getByRole('button', { name: 'Obtenir votre licence' }));
+    fireEvent.submit(field.form as HTMLFormElement);
+    expect(screen.queryByText("Formulaire d'achat ouvert")).toBeNull();
+
+    // Act
+    await act(async () => {
+      hydrateRoot(container, <Card onMounted={() => takeOverEarlyInput(container)} />);
+    });
+
+    // Assert
+    await waitFor(() => expect(screen.getByText("Formulaire d'achat ouvert")).toBeTruthy());
+    expect(screen.getByText('Envoyé pour cabinet@example.fr')).toBeTruthy();
+    expect(container.querySelector('[data-click-when-ready], [data-send-when-ready]')).toBeNull();
+  });
+
+  it('leaves a button alone once the application has the page', () => {
+    // Arrange
+    const button = screen.getByRole('button', { name: 'Obtenir votre licence' });
+
+    // Act
+    fireEvent.click(button);
+
+    // Assert
+    expect(button.dataset.clickWhenReady).toBeUndefined();
+  });
+});
