@@ -114,6 +114,9 @@ describe('mobile pass (390x844): no sideways scroll, every action reachable', ()
   it("fits 'Gérer mon abonnement' of /login (a firm that cannot sign in) on the phone", async () => {
     const page = await phonePage(null);
     await page.goto('/login');
+    // Known issue (closing note): a press while the application takes the pre-rendered card over
+    // can be lost; the form is tested once it has.
+    await page.locator('html[data-hydrated]').waitFor({ state: 'attached' });
     await page.getByRole('button', { name: 'Gérer mon abonnement' }).click();
     await page.getByLabel('Adresse e-mail de facturation').waitFor();
     await screenshot(page, 'mobile-login-portal-link');

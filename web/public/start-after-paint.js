@@ -17,7 +17,7 @@ document.addEventListener(
   true,
 );
 // A button pressed then (other than one sending a form: that is the submit above) does nothing
-// until the application answers it: it is marked, and the application presses it again.
+// until the application answers it: it is marked, and pressed again below.
 document.addEventListener(
   'click',
   (event) => {
@@ -29,6 +29,23 @@ document.addEventListener(
   },
   true,
 );
+// Pressed again once the application has taken the card over and the button carries its handler
+// (a lazily loaded page hydrates after the root); given up after about 30 s.
+const pressAgain = (tries) => {
+  const pressed = [...document.querySelectorAll('button[data-click-when-ready]')];
+  const ready =
+    'hydrated' in document.documentElement.dataset &&
+    pressed.every((button) => Object.keys(button).some((key) => key.startsWith('__reactProps$')));
+  if (!ready && tries > 0) {
+    setTimeout(() => pressAgain(tries - 1), 50);
+    return;
+  }
+  for (const button of pressed) {
+    delete button.dataset.clickWhenReady;
+    if (ready) button.click();
+  }
+};
+pressAgain(600);
 const afterPaint = () => new Promise((resolve) => requestAnimationFrame(() => setTimeout(resolve, 0)));
 const { entry } = document.querySelector('script[data-entry]').dataset;
 afterPaint()
