@@ -95,6 +95,13 @@ if (runs('scale')) {
     });
     const perRun = (name: string) => formatFigure((tick.commands[name] ?? 0) / Math.max(1, tick.queued), 2);
     const projectedTick = projectedTickSeconds(150_000);
+    const tickQueued = tick.queued - tick.alone.reduce((sum, claimer) => sum + claimer.runs, 0);
+    // The simulation of a 150,000-run tick: each claimer measured alone on this machine, its time
+    // scaled to its share of 150,000 runs; in AWS the 64 run at once, each on its own Lambda and
+    // its own index partition, so the tick lasts as long as the slowest.
+    const simulatedTick = Math.max(
+      ...tick.alone.map((claimer) => (Math.ceil(150_000 / DUE_SHARDS) / claimer.runs) * claimer.seconds),
+    );
     sections.push(
       '## Scale: one fanned-out tick (issue 13)',
       '',
@@ -108,10 +115,19 @@ if (runs('scale')) {
             'bulk load (BatchWriteItem by 25, 16 in flight)',
             `${formatFigure(tick.loadSeconds, 1)} s (${formatFigure(tick.loadItemsPerSecond)} items/s)`,
           ],
-          ['runs queued and claimed by the tick', formatFigure(tick.queued)],
-          ['tick, coordinator to last claimer done', `${formatFigure(tick.tickSeconds, 1)} s`],
-          ['claimers (one per shard, all at once)', formatFigure(tick.claimers)],
-          ['claim rate, all claimers together', `${formatFigure(tick.queued / tick.tickSeconds)} runs/s`],
+          ['runs queued and claimed', formatFigure(tick.queued)],
+          ...tick.alone.map((claimer): [string, string] => [
+            `claimer of shard ${claimer.shard} alone (the emulator to itself)`,
+            `${formatFigure(claimer.runs)} runs in ${formatFigure(claimer.seconds, 1)} s (${formatFigure(claimer.runs / claimer.seconds)} runs/s)`,
+          ]),
+          [
+            `the other ${formatFigure(tick.claimers)} claimers at once, coordinator to last done`,
+            `${formatFigure(tick.tickSeconds, 1)} s`,
+          ],
+          [
+            'claim rate, those claimers together (one emulator process)',
+            `${formatFigure(tickQueued / tick.tickSeconds)} runs/s`,
+          ],
           [
             'claim rate per claimer, median / slowest',
             `${formatFigure(tick.claimRateMedian)} / ${formatFigure(tick.claimRateMin)} runs/s`,
@@ -129,6 +145,12 @@ if (runs('scale')) {
         `(${formatFigure(DUE_SHARDS * CLAIMS_CLAIMER_MEMORY_GB * projectedTick.seconds, 0)} GB-s a tick).`,
       '',
     );
+    targets.push([
+      `tick: 150,000 due runs, its slowest claimer measured alone (${formatFigure(Math.ceil(150_000 / DUE_SHARDS))} runs)`,
+      '≤ 60 s',
+      `${formatFigure(simulatedTick, 1)} s`,
+      simulatedTick <= 60,
+    ]);
     targets.push([
       'tick: 150,000 due runs queued and claimed (projected to AWS)',
       '≤ 60 s',

@@ -133,6 +133,12 @@ export interface TickFigures {
   /** Per claimer: runs / its own duration (they ran at once, sharing one DynamoDB Local). */
   readonly claimRateMedian: number;
   readonly claimRateMin: number;
+  /**
+   * Claimers run one at a time before the tick, each with the emulator to itself, as each claimer
+   * has its own Lambda and its shard its own index partition in AWS: their shard's due runs and
+   * how long they took. The tick's other claimers then share the emulator, all at once.
+   */
+  readonly alone: readonly { readonly shard: number; readonly runs: number; readonly seconds: number }[];
   readonly commands: Readonly<Record<string, number>>;
   readonly sendBatches: number;
   readonly loadAverage: string;
@@ -162,6 +168,8 @@ export async function runScaleTick(options: {
   readonly workflows: number;
   readonly firms: number;
   readonly due: number;
+  /** How many shards are claimed one at a time, alone, before the tick (shards 0, 1…). @default 3 */
+  readonly aloneShards?: number;
   readonly log: (line: string) => void;
 }): Promise<TickFigures> {
   const table = await benchTable(options.endpoint);
@@ -221,8 +229,18 @@ export async function runScaleTick(options: {
       allowPrivateWebhooks: true,
     } as AppDependencies;
     const claimer = createDueClaimerHandler(deps);
+    const aloneShards = options.aloneShards ?? 3;
+    const alone: { shard: number; runs: number; seconds: number }[] = [];
+    for (let shard = 0; shard < aloneShards; shard++) {
+      const started = performance.now();
+      const result = await claimer({ shard, tickAt: new Date().toISOString() });
+      alone.push({ shard, runs: result.queued, seconds: (performance.now() - started) / 1000 });
+      options.log(`  lot ${shard} seul : ${result.queued} créneaux en ${alone.at(-1)?.seconds.toFixed(1)} s`);
+    }
     const durations: { runs: number; seconds: number }[] = [];
     claimers.bind(async (request) => {
+      // Claimed alone above: its runs are no longer due (claiming it again would take the next slot).
+      if (request.shard < aloneShards) return { shard: request.shard, checked: 0, queued: 0, failed: 0 };
       const started = performance.now();
       const result = await claimer(request);
       durations.push({ runs: result.queued, seconds: (performance.now() - started) / 1000 });
@@ -235,7 +253,7 @@ export async function runScaleTick(options: {
       .filter((duration) => duration.runs > 0)
       .map((duration) => duration.runs / duration.seconds)
       .sort((a, b) => a - b);
-    const queued = durations.reduce((sum, duration) => sum + duration.runs, 0);
+    const queued = [...alone, ...durations].reduce((sum, duration) => sum + duration.runs, 0);
     return {
       workflows: options.workflows,
       firms: options.firms,
@@ -247,6 +265,7 @@ export async function runScaleTick(options: {
       claimers: durations.length,
       claimRateMedian: rates[Math.floor(rates.length / 2)] ?? 0,
       claimRateMin: rates[0] ?? 0,
+      alone,
       commands: counts,
       sendBatches,
       loadAverage: loadavg()
