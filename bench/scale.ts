@@ -10,7 +10,7 @@ import { systemClock } from '../functions/runtime/dependencies';
 import { inProcessClaimers } from '../functions/runtime/in-process-claimers';
 import { createScheduledTickHandler } from '../functions/scheduled-tick';
 import { startLocalQueues } from '../lib/local/queue/local-queues';
-import { batchWrite, benchTable, benchWorkflow, dropTable, itemOf } from './scheduler';
+import { batchWrite, benchTable, benchWorkflow, dropTable, itemsOf } from './scheduler';
 
 /**
  * `npm run bench -- scale`: the simulation and cost model of issue 13.
@@ -176,13 +176,13 @@ export async function runScaleTick(options: {
         const index = start + offset;
         // The first `due` are due now; the others later within the hour.
         const nextRun = index < options.due ? now - 1_000 : now + 120_000 + (index % 3_480) * 1_000;
-        return itemOf(
+        return itemsOf(
           benchWorkflow({
             lawyerEmail: firms[index % options.firms] as string,
             cronNextRun: new Date(nextRun).toISOString(),
           }),
         );
-      });
+      }).flat();
       await batchWrite(table, items);
       options.log(`  chargé ${start + items.length} / ${options.workflows}`);
     }
