@@ -15,7 +15,14 @@ import { scheduleItem, toScheduleRecord } from './workflows';
  * The attributes a workflow item carried before schedule items (issue 13): the schedule state and
  * the due-index keys, now on the schedule item alone.
  */
-const FORMER_SCHEDULE_ATTRIBUTES = ['cronLastRun', 'cronNextRun', 'claimedAt', 'manualRunAt', 'DuePK', 'DueSK'];
+const FORMER_SCHEDULE_ATTRIBUTES = [
+  'cronLastRun',
+  'cronNextRun',
+  'claimedAt',
+  'manualRunAt',
+  'DuePK',
+  'DueSK',
+];
 
 /** How many times one workflow is read again when a write (a claim, an edit) lands between. */
 const ATTEMPTS = 5;
@@ -114,12 +121,15 @@ function migrationOf(table: Table, item: Record<string, unknown>) {
   // Unchanged since read: every former schedule attribute as it was (absent, null or its value),
   // and the version, which every edit and switch moves.
   const names: Record<string, string> = {};
-  const values: Record<string, unknown> = { ':updatedAt': item.updatedAt, ':nullType': 'NULL' };
+  const values: Record<string, unknown> = { ':updatedAt': item.updatedAt };
   const conditions = FORMER_SCHEDULE_ATTRIBUTES.map((attribute, index) => {
     names[`#a${index}`] = attribute;
     const value = item[attribute];
     if (value === undefined) return `attribute_not_exists(#a${index})`;
-    if (value === null) return `attribute_type(#a${index}, :nullType)`;
+    if (value === null) {
+      values[':nullType'] = 'NULL';
+      return `attribute_type(#a${index}, :nullType)`;
+    }
     values[`:a${index}`] = value;
     return `#a${index} = :a${index}`;
   });

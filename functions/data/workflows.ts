@@ -215,7 +215,12 @@ export class WorkflowRepository {
   async getById(id: string): Promise<WorkflowRecord | null> {
     const items = await batchGetAll(this.table, [workflowKey(id), scheduleKey(id)], { consistent: true });
     const workflow = items.find((item) => item.SK === workflowKey(id).SK);
-    return workflow ? toWorkflowRecord(workflow, items.find((item) => item.SK === scheduleKey(id).SK)) : null;
+    return workflow
+      ? toWorkflowRecord(
+          workflow,
+          items.find((item) => item.SK === scheduleKey(id).SK),
+        )
+      : null;
   }
 
   /**
@@ -299,7 +304,10 @@ export class WorkflowRepository {
           Key: workflowKey(id),
           ...workflowUpdate,
           ConditionExpression: 'updatedAt = :previous',
-          ExpressionAttributeValues: { ...workflowUpdate.ExpressionAttributeValues, ':previous': current.updatedAt },
+          ExpressionAttributeValues: {
+            ...workflowUpdate.ExpressionAttributeValues,
+            ':previous': current.updatedAt,
+          },
         },
       },
     ];
