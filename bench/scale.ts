@@ -244,7 +244,8 @@ export async function runScaleTick(options: {
       firms: options.firms,
       due: options.due,
       loadSeconds,
-      loadItemsPerSecond: options.workflows / loadSeconds,
+      // Two items an automation: the workflow and its schedule item.
+      loadItemsPerSecond: (options.workflows * 2) / loadSeconds,
       queued,
       tickSeconds,
       claimers: durations.length,
