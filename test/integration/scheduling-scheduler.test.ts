@@ -138,8 +138,8 @@ describe('scheduler', () => {
       expect(await queueDepth(queues)).toMatchObject({ delayed: 1 });
     });
 
-    it('does not let an admin edit made during a claim make the claimed slot due again', async () => {
-      const workflow = await scheduled();
+    /** A repository whose edit reads the workflow, then a tick claims it, then the edit writes. */
+    const claimedWhileEditing = () => {
       const racing = new WorkflowRepository(app.table);
       const read = racing.getById.bind(racing);
       racing.getById = async (id: string) => {
@@ -147,6 +147,12 @@ describe('scheduler', () => {
         await scheduler().run('schedule');
         return before;
       };
+      return racing;
+    };
+
+    it('does not let an admin edit made during a claim make the claimed slot due again', async () => {
+      const workflow = await scheduled();
+      const racing = claimedWhileEditing();
 
       await expect(
         racing.update(workflow.id, { name: 'Renommée' }, app.clock.now().toISOString()),
@@ -159,13 +165,7 @@ describe('scheduler', () => {
 
     it('lets an edit of a field the schedule does not copy pass a claim, and the slot stays claimed', async () => {
       const workflow = await scheduled();
-      const racing = new WorkflowRepository(app.table);
-      const read = racing.getById.bind(racing);
-      racing.getById = async (id: string) => {
-        const before = await read(id);
-        await scheduler().run('schedule');
-        return before;
-      };
+      const racing = claimedWhileEditing();
 
       // The description is on the workflow item alone: the claim wrote the schedule item only.
       await racing.update(workflow.id, { description: 'Relance modifiée' }, app.clock.now().toISOString());
