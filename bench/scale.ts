@@ -10,7 +10,7 @@ import { systemClock } from '../functions/runtime/dependencies';
 import { inProcessClaimers } from '../functions/runtime/in-process-claimers';
 import { createScheduledTickHandler } from '../functions/scheduled-tick';
 import { startLocalQueues } from '../lib/local/queue/local-queues';
-import { batchWrite, benchTable, benchWorkflow, dropTable, itemOf } from './scheduler';
+import { batchWrite, benchTable, benchWorkflow, dropTable, itemsOf } from './scheduler';
 
 /**
  * `npm run bench -- scale`: the simulation and cost model of issue 13.
@@ -46,22 +46,25 @@ export const PRICES_EU_WEST_3 = {
 
 /**
  * The cost model, per run (one scheduled call of one automation), written from the code:
- * - tick: the claimer's Query reads ≈ 0.6 KB a due item (eventually consistent: 0.5 RRU per 4 KB,
- *   so 1 RRU per ~13 items); one SendMessageBatch per 10 runs; the claim, one UpdateItem of the
- *   workflow item (1 WRU) whose copies in GSI1, GSI2 (attributes projected ALL change) and the due
- *   index (its key moves: delete + put) are rewritten: 5 WRU;
- * - worker: the workflow and the dispatch marker read strongly (2 RRU), the firm slot taken and
- *   given back (2 WRU), the record: a transaction of 3 items (cronLastRun on the workflow, whose
- *   GSI1, GSI2 and due-index copies follow; the execution; the dispatch marker): 2 × 3 WRU
- *   transactional + 3 WRU of index copies = 9 WRU; one SQS receive and one delete (the event
- *   source receives and deletes per message at batch size 1); one Lambda invocation of the
- *   worker (512 MB) lasting the receiver's answer plus ~60 ms of our own; ~1 KB of logs.
+ * - tick: the claimer's Query reads the due schedule items (≈ 0.4 KB each, ≈ 0.5 KB as an index
+ *   entry; eventually consistent: 0.5 RRU per 4 KB, so 1 RRU per ~16 items); one SendMessageBatch
+ *   per 10 runs; the claim, one UpdateItem of the workflow's schedule item alone (under 1 KB:
+ *   1 WRU) whose due-index entry moves (its sort key changes: delete + put, 2 WRU): 3 WRU, as
+ *   DynamoDB Local counts it (test/integration/schedule-item-writes.test.ts). The workflow item and
+ *   its list-index copies (GSI1, GSI2, GSI3) are not written: that was 5-6 WRU a claim before.
+ * - worker: the workflow and its schedule item (one BatchGetItem) and the dispatch marker read
+ *   strongly (3 RRU), the firm slot taken and given back (2 WRU), the record: a transaction of 3
+ *   items (cronLastRun on the schedule item; the execution; the dispatch marker): 2 × 3 WRU
+ *   transactional + 1 WRU for the schedule item's due-index entry (cronLastRun is projected there:
+ *   the entry is rewritten, its key unchanged) = 7 WRU; one SQS receive and one delete (the event
+ *   source receives and deletes per message at batch size 1); one Lambda invocation of the worker
+ *   (512 MB) lasting the receiver's answer plus ~60 ms of our own; ~1 KB of logs.
  */
 export const MODEL_PER_RUN = {
-  tickReadUnits: 1 / 13,
-  claimWriteUnits: 5,
-  workerReadUnits: 2,
-  workerWriteUnits: 2 + 9,
+  tickReadUnits: 1 / 16,
+  claimWriteUnits: 3,
+  workerReadUnits: 3,
+  workerWriteUnits: 2 + 7,
   sqsRequests: 0.1 + 2,
   workerMemoryGb: 0.5,
   workerOwnMs: 60,
@@ -184,13 +187,13 @@ export async function runScaleTick(options: {
         const index = start + offset;
         // The first `due` are due now; the others later within the hour.
         const nextRun = index < options.due ? now - 1_000 : now + 120_000 + (index % 3_480) * 1_000;
-        return itemOf(
+        return itemsOf(
           benchWorkflow({
             lawyerEmail: firms[index % options.firms] as string,
             cronNextRun: new Date(nextRun).toISOString(),
           }),
         );
-      });
+      }).flat();
       await batchWrite(table, items);
       options.log(`  chargé ${start + items.length} / ${options.workflows}`);
     }
@@ -259,7 +262,8 @@ export async function runScaleTick(options: {
       firms: options.firms,
       due: options.due,
       loadSeconds,
-      loadItemsPerSecond: options.workflows / loadSeconds,
+      // Two items an automation: the workflow and its schedule item.
+      loadItemsPerSecond: (options.workflows * 2) / loadSeconds,
       queued,
       tickSeconds,
       claimers: durations.length,

@@ -5,10 +5,10 @@ import type { AddressInfo } from 'node:net';
 import { DeleteTableCommand } from '@aws-sdk/client-dynamodb';
 import { BatchWriteCommand, QueryCommand, ScanCommand } from '@aws-sdk/lib-dynamodb';
 import { generateWebhookSecret } from '../functions/adapters/webhook-signature';
-import { dueIndexKeys, LOOK_AHEAD_MS } from '../functions/data/due-index';
-import { allDuePartitions, createdSortKey, DUE_SHARDS, dueBound, workflowKey } from '../functions/data/keys';
+import { LOOK_AHEAD_MS } from '../functions/data/due-index';
+import { allDuePartitions, DUE_SHARDS, dueBound } from '../functions/data/keys';
 import { createTable, type Table } from '../functions/data/table';
-import type { WorkflowRecord } from '../functions/data/workflows';
+import { scheduleItem, type WorkflowRecord, workflowItem } from '../functions/data/workflows';
 import { chunks, mapWithConcurrency } from '../functions/domain/concurrency';
 import { noMetrics } from '../functions/domain/metrics';
 import { SchedulerService } from '../functions/domain/scheduler';
@@ -131,19 +131,9 @@ export function benchWorkflow(overrides: Partial<WorkflowRecord>): WorkflowRecor
   };
 }
 
-/** The item the repository writes for a workflow (same keys and indexes). */
-export function itemOf(record: WorkflowRecord) {
-  const sortKey = createdSortKey(record.createdAt, record.id);
-  return {
-    ...workflowKey(record.id),
-    entity: 'Workflow',
-    GSI1PK: 'WORKFLOWS',
-    GSI1SK: sortKey,
-    GSI2PK: `OWNER#${record.lawyerEmail}`,
-    GSI2SK: sortKey,
-    ...(dueIndexKeys(record) ?? {}),
-    ...record,
-  };
+/** The items the repository writes for a workflow: the workflow item and its schedule item. */
+export function itemsOf(record: WorkflowRecord) {
+  return [workflowItem(record), scheduleItem(record)];
 }
 
 /** Writes items fast: BatchWriteItem by 25, several batches in flight, unprocessed items retried. */
@@ -226,9 +216,9 @@ function readThroughScan(table: Table, now: Date): Promise<ReadCount> {
             Segment: segment,
             TotalSegments: DUE_SHARDS,
             FilterExpression:
-              'entity = :workflow AND active = :true AND cronEnabled = :true AND (attribute_type(cronNextRun, :null) OR cronNextRun <= :bound)',
+              'entity = :schedule AND active = :true AND cronEnabled = :true AND (attribute_type(cronNextRun, :null) OR cronNextRun <= :bound)',
             ExpressionAttributeValues: {
-              ':workflow': 'Workflow',
+              ':schedule': 'Schedule',
               ':true': true,
               ':null': 'NULL',
               ':bound': bound,
@@ -260,7 +250,7 @@ async function tickFigures(
     const now = new Date();
     const dueCount = Math.round(workflows / 100);
     const items = Array.from({ length: workflows }, (_, index) =>
-      itemOf(
+      itemsOf(
         benchWorkflow(
           index < dueCount
             ? { cronNextRun: new Date(now.getTime() - 30_000 - index).toISOString() }
@@ -269,7 +259,7 @@ async function tickFigures(
               },
         ),
       ),
-    );
+    ).flat();
     const written = await timed(() => batchWrite(table, items));
     log(`  ${workflows} automatisations écrites en ${(written.ms / 1000).toFixed(1)} s`);
 
@@ -405,7 +395,7 @@ export async function throughputFigures(
   try {
     await batchWrite(
       table,
-      Array.from({ length: calls }, () => itemOf(benchWorkflow({ webhookUrl: receiver.url }))),
+      Array.from({ length: calls }, () => itemsOf(benchWorkflow({ webhookUrl: receiver.url }))).flat(),
     );
     await new SchedulerService({ ...deps, queue: deps.webhookQueue }).run('schedule');
     const started = Date.now();
@@ -453,13 +443,13 @@ async function lagFigures(endpoint: string, workflows: number, spreadSeconds: nu
     await batchWrite(
       table,
       Array.from({ length: workflows }, () =>
-        itemOf(
+        itemsOf(
           benchWorkflow({
             webhookUrl: receiver.url,
             cronNextRun: new Date(start + Math.random() * spreadSeconds * 1000).toISOString(),
           }),
         ),
-      ),
+      ).flat(),
     );
     const poller = startQueuePoller({
       client: queues.client,
@@ -522,7 +512,7 @@ async function realClockRun(
   const receiver = await startBenchReceiver(receiverDelayMs);
   const deps = benchDependencies(table, queues.dispatchQueue);
   try {
-    await batchWrite(table, workflows(receiver.url).map(itemOf));
+    await batchWrite(table, workflows(receiver.url).flatMap(itemsOf));
     const poller = startQueuePoller({
       client: queues.client,
       queueUrl: queues.queueUrl,

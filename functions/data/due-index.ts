@@ -9,8 +9,8 @@ import { duePartition, dueShardOf, dueSortKey } from './keys';
  * The due index (GSI `DueIndex`): the scheduler reads only workflows that are due, never the
  * whole table.
  *
- * - Sparse: a workflow item carries `DuePK`/`DueSK` only while it is active and scheduled, so the
- *   index holds nothing else.
+ * - Sparse: a workflow's schedule item (keys.ts `scheduleKey`) carries `DuePK`/`DueSK` only while
+ *   the workflow is active and scheduled, so the index holds nothing else.
  * - Write-sharded: `DuePK` is `DUE#<shard>` with the shard a stable hash of the workflow id, so
  *   no single index partition takes every write of the minute.
  * - `DueSK` is `<due time ISO>#<workflow id>`: one range query per shard (`DueSK <= bound`)
@@ -39,7 +39,7 @@ export interface SchedulableWorkflow {
   readonly cronNextRun: string | null;
 }
 
-/** The index attributes of a workflow item. */
+/** The index attributes of a schedule item. */
 export interface DueIndexKeys {
   readonly DuePK: string;
   readonly DueSK: string;
@@ -72,8 +72,8 @@ export function dueAtOf(workflow: SchedulableWorkflow): string {
 }
 
 /**
- * The index attributes a workflow item must carry: both keys while it is active and scheduled,
- * none otherwise (the repository then REMOVEs them, which takes the item out of the index).
+ * The index attributes a schedule item must carry: both keys while the workflow is active and
+ * scheduled, none otherwise (the repository then REMOVEs them, which takes the item out of the index).
  */
 export function dueIndexKeys(workflow: SchedulableWorkflow): DueIndexKeys | null {
   if (!isScheduled(workflow)) return null;
@@ -117,10 +117,11 @@ export function dispatchDelaySeconds(dueAt: string, now: Date): number {
 export const dispatchIdOf = (workflowId: string, dueAt: string) => `${workflowId}:${dueAt}`;
 
 /**
- * The condition under which a whole-item rewrite of a workflow (an admin's edit) keeps the
- * scheduler's state as it was read: the next run the scheduler claims moves with every claim, so
- * a claim between the read and the write fails the write instead of being undone by it (which
- * would make a slot already dispatched due again).
+ * The condition under which an admin's edit of the schedule item's copies (name, owner, type,
+ * interval, scheduling), which recomputes its due key, keeps the scheduler's state as it was read:
+ * the next run the scheduler claims moves with every claim, so a claim between the read and the
+ * write fails the write instead of being undone by it (which would make a slot already dispatched
+ * due again). An edit of the workflow item alone does not write the schedule item: it needs none.
  */
 export function scheduleUnchangedCondition(read: Pick<SchedulableWorkflow, 'cronNextRun'>): {
   readonly expression: string;

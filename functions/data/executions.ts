@@ -4,7 +4,7 @@ import { GetCommand, TransactWriteCommand } from '@aws-sdk/lib-dynamodb';
 
 import { RETENTION_DAYS } from '../../shared/constants';
 import type { Execution } from '../../shared/schemas/scheduler';
-import { dispatchDoneKey, EXECUTION_PREFIX, executionSortKey, workflowKey } from './keys';
+import { dispatchDoneKey, EXECUTION_PREFIX, executionSortKey, scheduleKey, workflowKey } from './keys';
 import { type Page, queryPage, tablePageKey } from './page-cursor';
 import { isConditionFailure, type Table } from './table';
 
@@ -36,7 +36,8 @@ export class ExecutionRepository {
   constructor(private readonly table: Table) {}
 
   /**
-   * Records a call and sets the workflow's last run, together; a scheduled run that reached its end
+   * Records a call and sets the workflow's last run (on its schedule item, which exists exactly
+   * while the workflow does: no list-index copy follows), together; a scheduled run that reached its end
    * (no retry follows) is also marked done, so that a duplicate SQS delivery of it is not called
    * again. Returns false, recording nothing, when the workflow no longer exists.
    */
@@ -69,14 +70,14 @@ export class ExecutionRepository {
               ? {
                   ConditionCheck: {
                     TableName: this.table.name,
-                    Key: workflowKey(execution.workflowId),
+                    Key: scheduleKey(execution.workflowId),
                     ConditionExpression: 'attribute_exists(PK)',
                   },
                 }
               : {
                   Update: {
                     TableName: this.table.name,
-                    Key: workflowKey(execution.workflowId),
+                    Key: scheduleKey(execution.workflowId),
                     UpdateExpression: 'SET cronLastRun = :startedAt',
                     ConditionExpression: 'attribute_exists(PK)',
                     ExpressionAttributeValues: { ':startedAt': execution.startedAt },

@@ -69,9 +69,14 @@ export const FOLDERS_PARTITION = 'FOLDERS';
 
 export const workflowKey = (id: string) => ({ PK: `WORKFLOW#${id}`, SK: 'WORKFLOW' });
 /**
- * GSI1 partition of every workflow before issue 13: one partition key, rewritten by every claim
- * and every recorded run (GSI1 projects every attribute), capped near 1,000 writes/s. Items
- * written before still carry it until their next write; the list reads it with the shards.
+ * The schedule state of a workflow (next run, last run, claim, manual-run lock, due-index keys and
+ * the few workflow fields the claimer sends a run with), beside it. It carries no list-index key,
+ * so a claim or a recorded run writes this small item and its due-index entry alone.
+ */
+export const scheduleKey = (id: string) => ({ PK: `WORKFLOW#${id}`, SK: 'SCHEDULE' });
+/**
+ * The prefix of the all-workflows list's GSI1 partitions. Before issue 13 it was itself the one
+ * partition of every workflow; `npm run migrate` (bin/migrate.ts) moves such items to their shard.
  */
 export const WORKFLOWS_PARTITION = 'WORKFLOWS';
 /** Shards of the all-workflows list in GSI1: each a partition of its own. */
@@ -79,11 +84,9 @@ export const WORKFLOW_LIST_SHARDS = 16;
 /** The GSI1 partition of a workflow in the all-workflows list: `WORKFLOWS#<hash of id % 16>`. */
 export const workflowListPartition = (workflowId: string) =>
   `${WORKFLOWS_PARTITION}#${createHash('sha256').update(workflowId).digest().readUInt32BE(0) % WORKFLOW_LIST_SHARDS}`;
-/** Every partition the all-workflows list reads: the shards, and the single key of older items. */
-export const allWorkflowListPartitions = () => [
-  ...Array.from({ length: WORKFLOW_LIST_SHARDS }, (_, shard) => `${WORKFLOWS_PARTITION}#${shard}`),
-  WORKFLOWS_PARTITION,
-];
+/** Every partition the all-workflows list reads: its shards. */
+export const allWorkflowListPartitions = () =>
+  Array.from({ length: WORKFLOW_LIST_SHARDS }, (_, shard) => `${WORKFLOWS_PARTITION}#${shard}`);
 /** GSI2: the workflows of one lawyer. */
 export const workflowOwnerPartition = (email: string) => `OWNER#${email}`;
 /** GSI3 (sparse): the workflows of one folder. */
@@ -94,11 +97,8 @@ export const workflowFolderPartition = (folderId: string) => `FOLDER#${folderId}
 /**
  * Due index partitions, one claimer each at every tick. 64 keeps each partition of the index far
  * under DynamoDB's 1,000 writes/s (a claim moves the item's sort key: 2 index writes) with 150,000
- * runs due in one minute, and lets 64 claimers work at once.
- *
- * Raised from 8: a multiple of the old count, so an item written under the old count sits in
- * `DUE#<hash % 8>`, one of the shards every tick still reads; its next claim moves it to
- * `DUE#<hash % 64>`. Any later change must keep that property (a multiple of 64).
+ * runs due in one minute, and lets 64 claimers work at once. Changing it moves every item's
+ * partition: a migration rewriting the schedule items' `DuePK`.
  */
 export const DUE_SHARDS = 64;
 

@@ -1,26 +1,22 @@
 import { UpdateCommand } from '@aws-sdk/lib-dynamodb';
 
-import {
-  allDuePartitions,
-  dueBound,
-  duePartition,
-  dueShardOf,
-  workflowKey,
-  workflowListPartition,
-} from './keys';
+import { allDuePartitions, dueBound, duePartition, scheduleKey } from './keys';
 import { queryAll } from './query-all';
 import { isConditionFailure, type Table } from './table';
-import { toWorkflowRecord, type WorkflowRecord } from './workflows';
+import { type ScheduleRecord, toScheduleRecord } from './workflows';
 
-/** A due workflow as read from the due index, with the `DueSK` value a claim is conditional on. */
+/**
+ * A due workflow as read from the due index (its schedule item), with the `DueSK` value a claim is
+ * conditional on.
+ */
 export interface DueWorkflow {
-  readonly workflow: WorkflowRecord;
+  readonly workflow: ScheduleRecord;
   readonly dueSortKey: string;
 }
 
 /** A claim to give back: the slot as it was read, and as the claim moved it. */
 export interface ClaimToRelease {
-  readonly workflow: WorkflowRecord;
+  readonly workflow: ScheduleRecord;
   /** `DueSK` as read before the claim. */
   readonly dueSortKey: string;
   /** `DueSK` as the claim wrote it. */
@@ -30,6 +26,8 @@ export interface ClaimToRelease {
 /**
  * The writes that decide when a workflow runs, each conditional so that concurrent runs cannot
  * both win: reading the due index, claiming a due slot, giving it back, and the manual-run lock.
+ * Each writes the workflow's schedule item alone (keys.ts `scheduleKey`): 1 write unit and its
+ * due-index entry, never the workflow item and its list-index copies.
  */
 export class WorkflowRunRepository {
   constructor(private readonly table: Table) {}
@@ -53,7 +51,14 @@ export class WorkflowRunRepository {
         ? { ':pk': partition, ':bound': dueBound(bound) }
         : { ':pk': partition },
     });
-    return items.map((item) => ({ workflow: toWorkflowRecord(item), dueSortKey: item.DueSK as string }));
+    return (
+      items
+        // A workflow item of the shape before schedule items still carries the due keys until
+        // `npm run migrate` moves them to its schedule item (run right after the deploy): its runs
+        // wait for it rather than being sent without a schedule item to claim.
+        .filter((item) => item.SK === scheduleKey(item.id as string).SK)
+        .map((item) => ({ workflow: toScheduleRecord(item), dueSortKey: item.DueSK as string }))
+    );
   }
 
   /**
@@ -71,18 +76,14 @@ export class WorkflowRunRepository {
       await this.table.doc.send(
         new UpdateCommand({
           TableName: this.table.name,
-          Key: workflowKey(read.workflow.id),
+          Key: scheduleKey(read.workflow.id),
           // Every claim stamps its time, so that a forced run can tell a workflow claimed within its
           // window (by a tick, or by another forced run that read it after this claim) and skip it.
-          // DuePK and GSI1PK too: an item written under the 8-shard due index or the single-partition
-          // workflow list moves to its shards of today at its first claim.
-          UpdateExpression: `SET GSI1PK = :list, DuePK = :shard, DueSK = :next, cronNextRun = :nextRun, claimedAt = :now${forced ? ', cronLastRun = :null' : ''}`,
+          UpdateExpression: `SET DueSK = :next, cronNextRun = :nextRun, claimedAt = :now${forced ? ', cronLastRun = :null' : ''}`,
           ConditionExpression: `DueSK = :read AND active = :true AND cronEnabled = :true${
             forced ? ' AND (attribute_not_exists(claimedAt) OR claimedAt <= :windowStart)' : ''
           }`,
           ExpressionAttributeValues: {
-            ':shard': duePartition(dueShardOf(read.workflow.id)),
-            ':list': workflowListPartition(read.workflow.id),
             ':next': next.sortKey,
             ':nextRun': next.nextRun,
             ':now': (forced?.now ?? new Date()).toISOString(),
@@ -109,7 +110,7 @@ export class WorkflowRunRepository {
       await this.table.doc.send(
         new UpdateCommand({
           TableName: this.table.name,
-          Key: workflowKey(workflow.id),
+          Key: scheduleKey(workflow.id),
           UpdateExpression: `SET DueSK = :read, cronNextRun = :previousNext${forced ? ', cronLastRun = :previousLast' : ''}`,
           ConditionExpression: 'DueSK = :claimed',
           ExpressionAttributeValues: {
@@ -136,7 +137,7 @@ export class WorkflowRunRepository {
       await this.table.doc.send(
         new UpdateCommand({
           TableName: this.table.name,
-          Key: workflowKey(workflowId),
+          Key: scheduleKey(workflowId),
           UpdateExpression: 'SET manualRunAt = :now',
           ConditionExpression:
             'attribute_exists(PK) AND (attribute_not_exists(manualRunAt) OR manualRunAt <= :unlocked)',

@@ -1,18 +1,19 @@
 import {
   BatchWriteCommand,
-  DeleteCommand,
-  GetCommand,
-  PutCommand,
   QueryCommand,
+  TransactWriteCommand,
+  type TransactWriteCommandInput,
   UpdateCommand,
 } from '@aws-sdk/lib-dynamodb';
 import * as z from 'zod';
 
 import type { WorkflowType } from '../../shared/constants';
-import { dueIndexKeys, scheduleUnchangedCondition } from './due-index';
+import { batchGetAll } from './batch-get';
+import { dueIndexKeys, type SchedulableWorkflow, scheduleUnchangedCondition } from './due-index';
 import {
   allWorkflowListPartitions,
   createdSortKey,
+  scheduleKey,
   workflowFolderPartition,
   workflowKey,
   workflowListPartition,
@@ -20,9 +21,12 @@ import {
 } from './keys';
 import { decodeCursor, encodeCursor, indexPageKey, type Page, queryPage } from './page-cursor';
 import { queryAll } from './query-all';
-import { isConditionFailure, type Table } from './table';
+import { isConditionFailure, isWriteConflict, type Table } from './table';
 
-/** A workflow as stored (spec §3 workflows table, camelCase). */
+/**
+ * A workflow as the application sees it (spec §3 workflows table, camelCase): the workflow item
+ * joined with the schedule state of its schedule item (`cronLastRun`, `cronNextRun`).
+ */
 export interface WorkflowRecord {
   id: string;
   name: string;
@@ -60,7 +64,8 @@ export type WorkflowChanges = Partial<
   >
 >;
 
-const WORKFLOW_FIELDS = [
+/** The fields the workflow item stores: every field but the schedule state. */
+const WORKFLOW_ITEM_FIELDS = [
   'id',
   'name',
   'description',
@@ -73,22 +78,52 @@ const WORKFLOW_FIELDS = [
   'category',
   'cronEnabled',
   'cronInterval',
-  'cronLastRun',
-  'cronNextRun',
   'createdAt',
   'updatedAt',
 ] as const satisfies readonly (keyof WorkflowRecord)[];
 
-export function toWorkflowRecord(item: Record<string, unknown>): WorkflowRecord {
-  const record = Object.fromEntries(
-    WORKFLOW_FIELDS.map((field) => [field, item[field] ?? null]),
-  ) as unknown as WorkflowRecord;
+/**
+ * The workflow fields the schedule item copies, so that a claimer sends a run without reading the
+ * workflow: its name (the scheduler's result list), owner (the firm: the SQS message group), type
+ * and interval (the next slot), and the two flags a claim is conditional on. Any write that changes
+ * one writes both items in one transaction.
+ */
+const SCHEDULE_COPIES = ['name', 'lawyerEmail', 'type', 'cronInterval', 'active', 'cronEnabled'] as const;
+
+/** The schedule state: what a claim, a release and a recorded run write, on the schedule item alone. */
+const SCHEDULE_STATE = ['cronLastRun', 'cronNextRun'] as const;
+
+/** The schedule item of a workflow, as the scheduler reads it from the due index. */
+export type ScheduleRecord = Pick<
+  WorkflowRecord,
+  'id' | (typeof SCHEDULE_COPIES)[number] | (typeof SCHEDULE_STATE)[number]
+>;
+
+/** The projection of a list's join: the two schedule fields a list shows, and the key to match. */
+const LIST_SCHEDULE_PROJECTION = `PK, ${SCHEDULE_STATE.join(', ')}`;
+
+const pick = (item: object, fields: readonly string[]) =>
+  Object.fromEntries(fields.map((field) => [field, (item as Record<string, unknown>)[field] ?? null]));
+
+/** A workflow from its workflow item and, when there is one, its schedule item (or the part of it read). */
+export function toWorkflowRecord(
+  item: Record<string, unknown>,
+  schedule?: Record<string, unknown>,
+): WorkflowRecord {
+  const record = {
+    ...pick(item, WORKFLOW_ITEM_FIELDS),
+    ...pick(schedule ?? {}, SCHEDULE_STATE),
+  } as unknown as WorkflowRecord;
   // Stored before tags existed: none.
   return { ...record, tags: Array.isArray(item.tags) ? (item.tags as string[]) : [] };
 }
 
-/** The indexed attributes of a workflow: all-list, owner list and, when it has one, its folder. */
-function indexKeys(record: WorkflowRecord) {
+export function toScheduleRecord(item: Record<string, unknown>): ScheduleRecord {
+  return pick(item, ['id', ...SCHEDULE_COPIES, ...SCHEDULE_STATE]) as unknown as ScheduleRecord;
+}
+
+/** The list-index attributes of a workflow item: all-list, owner list and, when it has one, its folder. */
+function listIndexKeys(record: WorkflowRecord) {
   const sortKey = createdSortKey(record.createdAt, record.id);
   return {
     GSI1PK: workflowListPartition(record.id),
@@ -96,9 +131,59 @@ function indexKeys(record: WorkflowRecord) {
     GSI2PK: workflowOwnerPartition(record.lawyerEmail),
     GSI2SK: sortKey,
     ...(record.folderId ? { GSI3PK: workflowFolderPartition(record.folderId), GSI3SK: sortKey } : {}),
-    // Sparse due index: only while active and scheduled (functions/data/due-index.ts).
+  };
+}
+
+/** The workflow item of a workflow: its fields and list-index keys, no schedule state. */
+export function workflowItem(record: WorkflowRecord): Record<string, unknown> {
+  return {
+    ...workflowKey(record.id),
+    entity: 'Workflow',
+    ...listIndexKeys(record),
+    ...pick(record, WORKFLOW_ITEM_FIELDS),
+    tags: record.tags,
+  };
+}
+
+/**
+ * The schedule item of a workflow: the copies, the schedule state and, only while it is active and
+ * scheduled, the sparse due-index keys (functions/data/due-index.ts). No list-index key.
+ */
+export function scheduleItem(
+  record: SchedulableWorkflow & Pick<WorkflowRecord, 'name' | 'lawyerEmail'>,
+): Record<string, unknown> {
+  return {
+    ...scheduleKey(record.id),
+    entity: 'Schedule',
+    ...pick(record, ['id', ...SCHEDULE_COPIES, ...SCHEDULE_STATE]),
     ...(dueIndexKeys(record) ?? {}),
   };
+}
+
+/** An UpdateItem's expression and names/values from the attributes to set and to remove. */
+function updateOf(set: Record<string, unknown>, remove: readonly string[] = []) {
+  const names: Record<string, string> = {};
+  const values: Record<string, unknown> = {};
+  const assignments = Object.entries(set).map(([attribute, value], index) => {
+    names[`#s${index}`] = attribute;
+    values[`:s${index}`] = value;
+    return `#s${index} = :s${index}`;
+  });
+  const removals = remove.map((attribute, index) => {
+    names[`#r${index}`] = attribute;
+    return `#r${index}`;
+  });
+  return {
+    UpdateExpression: `SET ${assignments.join(', ')}${removals.length ? ` REMOVE ${removals.join(', ')}` : ''}`,
+    ExpressionAttributeNames: names,
+    ExpressionAttributeValues: values,
+  };
+}
+
+/** The due-index keys a schedule item must carry now: set while scheduled, removed otherwise. */
+function dueKeysUpdate(workflow: SchedulableWorkflow) {
+  const due = dueIndexKeys(workflow);
+  return due ? { set: { ...due }, remove: [] } : { set: {}, remove: ['DuePK', 'DueSK'] };
 }
 
 /** The cursor of the all-workflows list: the last sort key shown, and nothing else. */
@@ -115,27 +200,33 @@ export class WorkflowNotFoundError extends Error {
 export class WorkflowRepository {
   constructor(private readonly table: Table) {}
 
+  /** Writes the workflow item and its schedule item, together. */
   async create(record: WorkflowRecord): Promise<void> {
     await this.table.doc.send(
-      new PutCommand({
-        TableName: this.table.name,
-        Item: { ...workflowKey(record.id), entity: 'Workflow', ...indexKeys(record), ...record },
-        ConditionExpression: 'attribute_not_exists(PK)',
+      new TransactWriteCommand({
+        TransactItems: [workflowItem(record), scheduleItem(record)].map((Item) => ({
+          Put: { TableName: this.table.name, Item, ConditionExpression: 'attribute_not_exists(PK)' },
+        })),
       }),
     );
   }
 
+  /** A workflow with its schedule state: both items in one strongly consistent BatchGetItem. */
   async getById(id: string): Promise<WorkflowRecord | null> {
-    const { Item } = await this.table.doc.send(
-      new GetCommand({ TableName: this.table.name, Key: workflowKey(id), ConsistentRead: true }),
-    );
-    return Item ? toWorkflowRecord(Item) : null;
+    const items = await batchGetAll(this.table, [workflowKey(id), scheduleKey(id)], { consistent: true });
+    const workflow = items.find((item) => item.SK === workflowKey(id).SK);
+    return workflow
+      ? toWorkflowRecord(
+          workflow,
+          items.find((item) => item.SK === scheduleKey(id).SK),
+        )
+      : null;
   }
 
   /**
-   * One page of all workflows, newest first, over the list's shards (and the single partition of
-   * items not rewritten since): the newest `limit` of each shard after the cursor, merged. The
-   * cursor is the last sort key shown (`<createdAt>#<id>`, unique), which orders every shard alike.
+   * One page of all workflows, newest first, over the list's shards: the newest `limit` of each
+   * shard after the cursor, merged. The cursor is the last sort key shown (`<createdAt>#<id>`,
+   * unique), which orders every shard alike.
    */
   async page(limit: number, cursor?: string): Promise<Page<WorkflowRecord>> {
     const after =
@@ -162,7 +253,7 @@ export class WorkflowRepository {
     const more = merged.length > limit || shards.some((shard) => shard.more);
     const last = items[items.length - 1];
     return {
-      items: items.map(toWorkflowRecord),
+      items: await this.withSchedules(items),
       nextCursor: more && last ? encodeCursor({ after: last.GSI1SK }) : null,
     };
   }
@@ -182,58 +273,72 @@ export class WorkflowRepository {
     return this.listBy('GSI3', 'GSI3PK', workflowFolderPartition(folderId));
   }
 
-  /** Applies an admin's changes and returns the workflow as it now is. */
   /**
-   * Writes the edited fields and the index keys they move, and nothing else: attributes this
-   * method does not own (the manual-run lock, the last run the worker records) stay as they are.
-   * Conditional on the version read, and on the scheduler not having claimed the slot since.
+   * Applies an admin's changes and returns the workflow as it now is. Writes the edited fields and
+   * the list-index keys they move on the workflow item, conditional on the version read; when the
+   * edit changes a field the schedule item copies, the schedule item too in the same transaction,
+   * conditional on the scheduler not having claimed the slot since the read (its due key is
+   * recomputed from the next run read). The schedule state itself (next and last run, the claim,
+   * the manual-run lock) is never written here.
    */
   async update(id: string, changes: WorkflowChanges, now: string): Promise<WorkflowRecord> {
     const current = await this.getById(id);
     if (!current) throw new WorkflowNotFoundError();
     const edited = Object.fromEntries(Object.entries(changes).filter(([, value]) => value !== undefined));
     const next: WorkflowRecord = { ...current, ...edited, updatedAt: now };
-    const keys: Record<string, unknown> = indexKeys(next);
-    const set: Record<string, unknown> = { ...edited, updatedAt: now };
-    // Index keys the change removes: leaving a folder, or leaving the due index.
-    const removed = [
-      ...(next.folderId ? [] : ['GSI3PK', 'GSI3SK']),
-      ...(keys.DuePK === undefined ? ['DuePK', 'DueSK'] : []),
-    ];
-    // GSI1PK too: an item of the single-partition list moves to its shard at its next edit.
-    for (const attribute of ['GSI1PK', 'GSI2PK', 'GSI3PK', 'GSI3SK', 'DuePK', 'DueSK']) {
-      if (keys[attribute] !== undefined) set[attribute] = keys[attribute];
-    }
-    const names = Object.fromEntries(Object.keys(set).map((field, index) => [`#f${index}`, field]));
-    const values = Object.fromEntries(Object.values(set).map((value, index) => [`:v${index}`, value]));
-    const assignments = Object.keys(names).map((name, index) => `${name} = :v${index}`);
-    const removals = removed.map((attribute) => {
-      const name = `#r${attribute}`;
-      names[name] = attribute;
-      return name;
-    });
-    const schedule = scheduleUnchangedCondition(current);
-    try {
-      await this.table.doc.send(
-        new UpdateCommand({
+    const listKeys: Record<string, unknown> = listIndexKeys(next);
+    // The owner and folder lists' keys follow the edit; leaving a folder leaves its index.
+    const moved = Object.fromEntries(
+      ['GSI2PK', 'GSI3PK', 'GSI3SK']
+        .filter((attribute) => listKeys[attribute] !== undefined)
+        .map((attribute) => [attribute, listKeys[attribute]]),
+    );
+    const workflowUpdate = updateOf(
+      { ...edited, updatedAt: now, ...moved },
+      next.folderId ? [] : ['GSI3PK', 'GSI3SK'],
+    );
+    const transactItems: NonNullable<TransactWriteCommandInput['TransactItems']> = [
+      {
+        Update: {
           TableName: this.table.name,
           Key: workflowKey(id),
-          UpdateExpression: `SET ${assignments.join(', ')}${removals.length ? ` REMOVE ${removals.join(', ')}` : ''}`,
-          ConditionExpression: `updatedAt = :previous AND ${schedule.expression}`,
-          ExpressionAttributeNames: names,
-          ExpressionAttributeValues: { ...values, ':previous': current.updatedAt, ...schedule.values },
-        }),
-      );
-    } catch (error) {
-      if (isConditionFailure(error)) throw new WorkflowNotFoundError('Automatisation modifiée entre-temps');
-      throw error;
+          ...workflowUpdate,
+          ConditionExpression: 'updatedAt = :previous',
+          ExpressionAttributeValues: {
+            ...workflowUpdate.ExpressionAttributeValues,
+            ':previous': current.updatedAt,
+          },
+        },
+      },
+    ];
+    const copies = SCHEDULE_COPIES.filter((field) => field in edited && edited[field] !== current[field]);
+    if (copies.length > 0) {
+      const due = dueKeysUpdate(next);
+      const scheduleUpdate = updateOf({ ...pick(next, copies), ...due.set }, due.remove);
+      const schedule = scheduleUnchangedCondition(current);
+      transactItems.push({
+        Update: {
+          TableName: this.table.name,
+          Key: scheduleKey(id),
+          ...scheduleUpdate,
+          ConditionExpression: `attribute_exists(PK) AND ${schedule.expression}`,
+          ExpressionAttributeValues: { ...scheduleUpdate.ExpressionAttributeValues, ...schedule.values },
+        },
+      });
     }
+    const [alone] = transactItems;
+    await this.changed(() =>
+      transactItems.length === 1 && alone?.Update
+        ? this.table.doc.send(new UpdateCommand(alone.Update))
+        : this.table.doc.send(new TransactWriteCommand({ TransactItems: transactItems })),
+    );
     return next;
   }
 
   /**
-   * Flips a boolean flag (active or cronEnabled) from the value read: the write is conditional on
-   * that value, so two concurrent toggles cannot both apply the same flip.
+   * Flips a boolean flag (active or cronEnabled) from the value read, on both items (the schedule
+   * item copies it, and moves into or out of the sparse due index with it). The write is
+   * conditional on that value, so two concurrent toggles cannot both apply the same flip.
    */
   async toggle(
     id: string,
@@ -245,32 +350,36 @@ export class WorkflowRepository {
     const current = await this.getById(id);
     if (!current) throw new WorkflowNotFoundError();
     const previous = from ?? current[flag];
-    // The flip moves the workflow into or out of the sparse due index (only active and scheduled).
-    const due = dueIndexKeys({ ...current, [flag]: !previous });
-    try {
-      const { Attributes } = await this.table.doc.send(
-        new UpdateCommand({
-          TableName: this.table.name,
-          Key: workflowKey(id),
-          UpdateExpression: due
-            ? 'SET #flag = :next, updatedAt = :now, DuePK = :duePk, DueSK = :dueSk'
-            : 'SET #flag = :next, updatedAt = :now REMOVE DuePK, DueSK',
-          ConditionExpression: '#flag = :current',
-          ExpressionAttributeNames: { '#flag': flag },
-          ExpressionAttributeValues: {
-            ':next': !previous,
-            ':current': previous,
-            ':now': now,
-            ...(due ? { ':duePk': due.DuePK, ':dueSk': due.DueSK } : {}),
-          },
-          ReturnValues: 'ALL_NEW',
+    const next: WorkflowRecord = { ...current, [flag]: !previous, updatedAt: now };
+    const due = dueKeysUpdate(next);
+    const scheduleUpdate = updateOf({ [flag]: !previous, ...due.set }, due.remove);
+    await this.changed(() =>
+      this.table.doc.send(
+        new TransactWriteCommand({
+          TransactItems: [
+            {
+              Update: {
+                TableName: this.table.name,
+                Key: workflowKey(id),
+                UpdateExpression: 'SET #flag = :next, updatedAt = :now',
+                ConditionExpression: '#flag = :current',
+                ExpressionAttributeNames: { '#flag': flag },
+                ExpressionAttributeValues: { ':next': !previous, ':current': previous, ':now': now },
+              },
+            },
+            {
+              Update: {
+                TableName: this.table.name,
+                Key: scheduleKey(id),
+                ...scheduleUpdate,
+                ConditionExpression: 'attribute_exists(PK)',
+              },
+            },
+          ],
         }),
-      );
-      return toWorkflowRecord(Attributes ?? {});
-    } catch (error) {
-      if (isConditionFailure(error)) throw new WorkflowNotFoundError('Automatisation modifiée entre-temps');
-      throw error;
-    }
+      ),
+    );
+    return next;
   }
 
   /** Removes the folder association of every workflow of a folder (the workflows stay). */
@@ -296,36 +405,81 @@ export class WorkflowRepository {
   }
 
   /**
-   * Deletes a workflow: the item every screen, the scheduler and the worker read, so it is gone
-   * for all of them at once. Its history (executions, dispatch markers) stays under the deleted
-   * workflow's partition, unreachable (every read of it starts from the workflow, and the worker
-   * records nothing for a workflow that no longer exists), until its TTL removes it within 30 days:
-   * the request's cost never depends on the history's size.
+   * Deletes a workflow: its item, which every screen and the worker read, and its schedule item,
+   * which the scheduler reads, together, so it is gone for all of them at once. Its history
+   * (executions, dispatch markers) stays under the deleted workflow's partition, unreachable
+   * (every read of it starts from the workflow, and the worker records nothing for a workflow that
+   * no longer exists), until its TTL removes it within 30 days: the request's cost never depends on
+   * the history's size.
    */
   async delete(id: string): Promise<void> {
-    await this.table.doc.send(new DeleteCommand({ TableName: this.table.name, Key: workflowKey(id) }));
+    await this.table.doc.send(
+      new TransactWriteCommand({
+        TransactItems: [workflowKey(id), scheduleKey(id)].map((Key) => ({
+          Delete: { TableName: this.table.name, Key },
+        })),
+      }),
+    );
   }
 
-  /** Deletes every workflow of a lawyer (their histories left to the TTL, as `delete` does). */
+  /**
+   * Deletes every workflow of a lawyer (their histories left to the TTL, as `delete` does). Of each
+   * batch, the schedule items go first: stopped by a failure, a re-run still finds the workflows
+   * left through the owner index, and none is left scheduled without its workflow.
+   */
   async deleteByOwner(lawyerEmail: string): Promise<number> {
     const items = await queryAll(this.table, {
       IndexName: 'GSI2',
       KeyConditionExpression: 'GSI2PK = :pk',
       ExpressionAttributeValues: { ':pk': workflowOwnerPartition(lawyerEmail) },
-      ProjectionExpression: 'PK, SK',
+      ProjectionExpression: '#id',
+      ExpressionAttributeNames: { '#id': 'id' },
     });
-    for (let start = 0; start < items.length; start += 25) {
-      let requests = items
-        .slice(start, start + 25)
-        .map((item) => ({ DeleteRequest: { Key: { PK: item.PK, SK: item.SK } } }));
-      while (requests.length > 0) {
-        const { UnprocessedItems } = await this.table.doc.send(
-          new BatchWriteCommand({ RequestItems: { [this.table.name]: requests } }),
-        );
-        requests = (UnprocessedItems?.[this.table.name] ?? []) as typeof requests;
-      }
+    const ids = items.map((item) => item.id as string);
+    for (let start = 0; start < ids.length; start += 25) {
+      const batch = ids.slice(start, start + 25);
+      await this.deleteAll(batch.map(scheduleKey));
+      await this.deleteAll(batch.map(workflowKey));
     }
-    return items.length;
+    return ids.length;
+  }
+
+  /** Deletes up to 25 items in one BatchWriteItem, its unprocessed items sent again. */
+  private async deleteAll(keys: readonly Record<string, string>[]): Promise<void> {
+    let requests = keys.map((Key) => ({ DeleteRequest: { Key } }));
+    while (requests.length > 0) {
+      const { UnprocessedItems } = await this.table.doc.send(
+        new BatchWriteCommand({ RequestItems: { [this.table.name]: requests } }),
+      );
+      requests = (UnprocessedItems?.[this.table.name] ?? []) as typeof requests;
+    }
+  }
+
+  /** Runs a conditional write; refused (changed or deleted meanwhile, or a concurrent write), a WorkflowNotFoundError. */
+  private async changed(write: () => Promise<unknown>): Promise<void> {
+    try {
+      await write();
+    } catch (error) {
+      if (isConditionFailure(error) || isWriteConflict(error)) {
+        throw new WorkflowNotFoundError('Automatisation modifiée entre-temps', { cause: error });
+      }
+      throw error;
+    }
+  }
+
+  /**
+   * The records of a page of workflow items: their schedule state (the last and next run a list
+   * shows) joined in one BatchGetItem of the page's schedule items, projected to those fields.
+   */
+  private async withSchedules(items: readonly Record<string, unknown>[]): Promise<WorkflowRecord[]> {
+    if (items.length === 0) return [];
+    const schedules = await batchGetAll(
+      this.table,
+      items.map((item) => scheduleKey(item.id as string)),
+      { projection: LIST_SCHEDULE_PROJECTION },
+    );
+    const byPartition = new Map(schedules.map((schedule) => [schedule.PK, schedule]));
+    return items.map((item) => toWorkflowRecord(item, byPartition.get(item.PK)));
   }
 
   private async pageBy(
@@ -347,7 +501,7 @@ export class WorkflowRepository {
       limit,
       cursor,
     );
-    return { items: page.items.map(toWorkflowRecord), nextCursor: page.nextCursor };
+    return { items: await this.withSchedules(page.items), nextCursor: page.nextCursor };
   }
 
   private async listBy(indexName: string, partitionAttribute: string, partition: string) {
@@ -357,6 +511,6 @@ export class WorkflowRepository {
       ExpressionAttributeValues: { ':pk': partition },
       ScanIndexForward: false,
     });
-    return items.map(toWorkflowRecord);
+    return this.withSchedules(items);
   }
 }

@@ -3,6 +3,7 @@ import { createServer } from 'node:http';
 import { join, resolve } from 'node:path';
 import { StripePayments } from '../../functions/adapters/stripe-payments';
 import { createTable } from '../../functions/data/table';
+import { migrateWorkflows } from '../../functions/data/workflow-migration';
 import { createDataRetentionHandler } from '../../functions/data-retention';
 import { RecordedMetrics } from '../../functions/domain/metrics';
 import { API_HANDLERS } from '../../functions/handlers';
@@ -140,6 +141,9 @@ export async function startLocalRuntime(options: LocalRuntimeOptions): Promise<L
     await ensureTable(dynamo.endpoint, TABLE_NAME);
     const keys = loadOrCreateAppKeys(join(dataDirectory, 'app-keys.json'));
     const table = createTable(TABLE_NAME, { ...LOCAL_AWS, endpoint: dynamo.endpoint });
+    // A data directory of an older version keeps its items: brought to today's shape as a deployed
+    // stack is by `npm run migrate` (idempotent: a few empty queries when there is nothing to do).
+    await migrateWorkflows(table);
     const localScheduling = await startLocalScheduling({
       dataDirectory,
       allowPrivateWebhooks: options.allowPrivateWebhooks ?? true,

@@ -38,10 +38,17 @@ describe('deletes with a large execution history', () => {
     bed.deps.table.doc.middlewareStack.add(
       (next) => async (args) => {
         touched.calls += 1;
-        const input = args.input as { RequestItems?: Record<string, unknown[]> };
-        for (const requests of Object.values(input.RequestItems ?? {})) touched.items += requests.length;
+        const input = args.input as {
+          RequestItems?: Record<string, unknown[] | { Keys?: unknown[] }>;
+          TransactItems?: unknown[];
+        };
+        // BatchWriteItem's requests, BatchGetItem's keys, a transaction's items.
+        for (const requests of Object.values(input.RequestItems ?? {})) {
+          touched.items += Array.isArray(requests) ? requests.length : (requests.Keys?.length ?? 0);
+        }
+        touched.items += input.TransactItems?.length ?? 0;
         const result = await next(args);
-        const output = result.output as { Items?: unknown[]; Item?: unknown; Count?: number };
+        const output = result.output as { Items?: unknown[]; Item?: unknown; Responses?: unknown };
         touched.items += output.Items?.length ?? (output.Item ? 1 : 0);
         return result;
       },

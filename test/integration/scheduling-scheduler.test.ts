@@ -2,7 +2,7 @@ import { GetCommand } from '@aws-sdk/lib-dynamodb';
 import { afterEach, beforeEach, describe, expect, inject, it } from 'vitest';
 import type { DispatchQueue } from '../../functions/adapters/dispatch-queue';
 import { NEVER_RAN } from '../../functions/data/due-index';
-import { workflowKey } from '../../functions/data/keys';
+import { scheduleKey, workflowKey } from '../../functions/data/keys';
 import {
   WorkflowNotFoundError,
   type WorkflowRecord,
@@ -44,9 +44,9 @@ describe('scheduler', () => {
     return record;
   }
 
-  async function storedItem(id: string) {
+  async function storedSchedule(id: string) {
     const { Item } = await app.table.doc.send(
-      new GetCommand({ TableName: app.table.name, Key: workflowKey(id), ConsistentRead: true }),
+      new GetCommand({ TableName: app.table.name, Key: scheduleKey(id), ConsistentRead: true }),
     );
     return Item ?? {};
   }
@@ -78,15 +78,15 @@ describe('scheduler', () => {
 
     it('takes a workflow out of the index when scheduling or the workflow is switched off, and back in', async () => {
       const workflow = await scheduled();
-      expect(await storedItem(workflow.id)).toMatchObject({ DueSK: `${NEVER_RAN}#${workflow.id}` });
+      expect(await storedSchedule(workflow.id)).toMatchObject({ DueSK: `${NEVER_RAN}#${workflow.id}` });
 
       await workflows.toggle(workflow.id, 'cronEnabled', app.clock.now().toISOString());
-      expect(await storedItem(workflow.id)).not.toHaveProperty('DueSK');
+      expect(await storedSchedule(workflow.id)).not.toHaveProperty('DueSK');
       expect((await scheduler().run('schedule')).workflows_checked).toBe(0);
 
       await workflows.toggle(workflow.id, 'cronEnabled', app.clock.now().toISOString());
       await workflows.toggle(workflow.id, 'active', app.clock.now().toISOString());
-      expect(await storedItem(workflow.id)).not.toHaveProperty('DuePK');
+      expect(await storedSchedule(workflow.id)).not.toHaveProperty('DuePK');
 
       await workflows.toggle(workflow.id, 'active', app.clock.now().toISOString());
       const result = await scheduler().run('schedule');
@@ -138,8 +138,8 @@ describe('scheduler', () => {
       expect(await queueDepth(queues)).toMatchObject({ delayed: 1 });
     });
 
-    it('does not let an admin edit made during a claim make the claimed slot due again', async () => {
-      const workflow = await scheduled();
+    /** A repository whose edit reads the workflow, then a tick claims it, then the edit writes. */
+    const claimedWhileEditing = () => {
       const racing = new WorkflowRepository(app.table);
       const read = racing.getById.bind(racing);
       racing.getById = async (id: string) => {
@@ -147,6 +147,12 @@ describe('scheduler', () => {
         await scheduler().run('schedule');
         return before;
       };
+      return racing;
+    };
+
+    it('does not let an admin edit made during a claim make the claimed slot due again', async () => {
+      const workflow = await scheduled();
+      const racing = claimedWhileEditing();
 
       await expect(
         racing.update(workflow.id, { name: 'Renommée' }, app.clock.now().toISOString()),
@@ -155,6 +161,21 @@ describe('scheduler', () => {
 
       expect((await scheduler().run('schedule')).executions).toHaveLength(0);
       expect(await receiveAll(queues)).toHaveLength(1);
+    });
+
+    it('lets an edit of a field the schedule does not copy pass a claim, and the slot stays claimed', async () => {
+      const workflow = await scheduled();
+      const racing = claimedWhileEditing();
+
+      // The description is on the workflow item alone: the claim wrote the schedule item only.
+      await racing.update(workflow.id, { description: 'Relance modifiée' }, app.clock.now().toISOString());
+
+      expect((await scheduler().run('schedule')).executions).toHaveLength(0);
+      expect(await receiveAll(queues)).toHaveLength(1);
+      expect(await workflows.getById(workflow.id)).toMatchObject({
+        description: 'Relance modifiée',
+        cronNextRun: expect.any(String),
+      });
     });
   });
 

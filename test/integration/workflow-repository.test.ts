@@ -1,15 +1,22 @@
 import { randomUUID } from 'node:crypto';
 
-import { type DynamoDBDocumentClient, GetCommand, PutCommand, QueryCommand } from '@aws-sdk/lib-dynamodb';
+import {
+  BatchGetCommand,
+  type DynamoDBDocumentClient,
+  GetCommand,
+  PutCommand,
+  QueryCommand,
+} from '@aws-sdk/lib-dynamodb';
 import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
-import { workflowKey } from '../../functions/data/keys';
-import type { Table } from '../../functions/data/table';
+import { scheduleKey, workflowKey } from '../../functions/data/keys';
+import { isConditionFailure, type Table } from '../../functions/data/table';
+import { WorkflowRunRepository } from '../../functions/data/workflow-runs';
 import { WorkflowNotFoundError, WorkflowRepository } from '../../functions/data/workflows';
 import { createTestApp, disposeTestApp, type TestApp } from '../support/app';
 import { minutesAfterOrigin, uniqueEmail, workflowRecord } from '../support/records';
 
 /**
- * A view of the table whose reads (GetItem) wait until `readers` of them have completed, so that
+ * A view of the table whose reads (GetItem, BatchGetItem) wait until `readers` of them have completed, so that
  * concurrent read-then-write operations are sure to have all read before any of them writes.
  */
 function tableWhereReadsMeet(table: Table, readers: number): Table {
@@ -20,7 +27,7 @@ function tableWhereReadsMeet(table: Table, readers: number): Table {
   });
   const send = async (command: Parameters<DynamoDBDocumentClient['send']>[0]) => {
     const output = await table.doc.send(command as never);
-    if (command instanceof GetCommand) {
+    if (command instanceof GetCommand || command instanceof BatchGetCommand) {
       completed += 1;
       if (completed >= readers) release();
       await allRead;
@@ -66,7 +73,7 @@ describe('WorkflowRepository', () => {
       const attempt = workflows.create({ ...workflow, name: 'Autre nom' });
 
       // Assert
-      await expect(attempt).rejects.toMatchObject({ name: 'ConditionalCheckFailedException' });
+      await expect(attempt).rejects.toSatisfy(isConditionFailure);
       expect(await workflows.getById(workflow.id)).toEqual(workflow);
     });
 
@@ -170,37 +177,32 @@ describe('WorkflowRepository', () => {
       expect(await workflows.getById(workflow.id)).toMatchObject({ folderId: null });
     });
 
-    it('keeps the attributes it does not own, such as the manual-run lock', async () => {
+    it('keeps the schedule state it does not own, such as the manual-run lock, through an edit of both items', async () => {
       // Arrange: a workflow someone just ran by hand (the lock is written by the manual run).
-      const workflow = workflowRecord();
+      const workflow = workflowRecord({ cronEnabled: true, cronLastRun: minutesAfterOrigin(3) });
       await workflows.create(workflow);
-      await app.table.doc.send(
-        new PutCommand({
-          TableName: app.table.name,
-          Item: {
-            ...(
-              await app.table.doc.send(
-                new GetCommand({ TableName: app.table.name, Key: workflowKey(workflow.id) }),
-              )
-            ).Item,
-            manualRunAt: minutesAfterOrigin(9),
-          },
-        }),
-      );
+      const at = new Date(minutesAfterOrigin(9));
+      expect(await new WorkflowRunRepository(app.table).lockManualRun(workflow.id, at, at)).toBe(true);
 
-      // Act
+      // Act: the name is copied on the schedule item, so this edit writes both items.
       await workflows.update(
         workflow.id,
-        { description: 'Relance des clients sans réponse' },
+        { name: 'Relance renommée', description: 'Relance des clients sans réponse' },
         minutesAfterOrigin(10),
       );
 
       // Assert
-      const { Item } = await app.table.doc.send(
-        new GetCommand({ TableName: app.table.name, Key: workflowKey(workflow.id) }),
-      );
-      expect(Item).toMatchObject({
+      const read = async (Key: Record<string, string>) =>
+        (await app.table.doc.send(new GetCommand({ TableName: app.table.name, Key, ConsistentRead: true })))
+          .Item;
+      expect(await read(scheduleKey(workflow.id))).toMatchObject({
         manualRunAt: minutesAfterOrigin(9),
+        cronLastRun: minutesAfterOrigin(3),
+        name: 'Relance renommée',
+        entity: 'Schedule',
+      });
+      expect(await read(workflowKey(workflow.id))).toMatchObject({
+        name: 'Relance renommée',
         description: 'Relance des clients sans réponse',
         entity: 'Workflow',
       });
@@ -210,23 +212,20 @@ describe('WorkflowRepository', () => {
       // Arrange
       const workflow = workflowRecord({ active: true, cronEnabled: false });
       await workflows.create(workflow);
-      const read = async () =>
-        (
-          await app.table.doc.send(
-            new GetCommand({ TableName: app.table.name, Key: workflowKey(workflow.id) }),
-          )
-        ).Item;
+      const read = async (Key: Record<string, string>) =>
+        (await app.table.doc.send(new GetCommand({ TableName: app.table.name, Key }))).Item;
 
       // Act
       await workflows.update(workflow.id, { cronEnabled: true }, minutesAfterOrigin(10));
-      const scheduled = await read();
+      const scheduled = await read(scheduleKey(workflow.id));
       await workflows.update(workflow.id, { cronEnabled: false }, minutesAfterOrigin(11));
-      const unscheduled = await read();
+      const unscheduled = await read(scheduleKey(workflow.id));
 
-      // Assert
+      // Assert: the due keys are on the schedule item only, never on the workflow item.
       expect(scheduled?.DuePK).toMatch(/^DUE#/);
       expect(unscheduled).not.toHaveProperty('DuePK');
       expect(unscheduled).not.toHaveProperty('DueSK');
+      expect(await read(workflowKey(workflow.id))).not.toHaveProperty('DuePK');
     });
 
     it('refuses an unknown workflow without creating it', async () => {
@@ -329,7 +328,7 @@ describe('WorkflowRepository', () => {
   });
 
   describe('delete', () => {
-    it('removes the workflow item alone, its history left to the TTL', async () => {
+    it('removes the workflow item and its schedule item, its history left to the TTL', async () => {
       // Arrange
       const workflow = workflowRecord();
       const neighbour = workflowRecord({ lawyerEmail: workflow.lawyerEmail });

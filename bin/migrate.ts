@@ -1,0 +1,31 @@
+import { parseArgs } from 'node:util';
+
+import { createTable } from '../functions/data/table';
+import { migrateWorkflows } from '../functions/data/workflow-migration';
+
+/**
+ * Moves the items of a deployed table to the current shape, once after the deploy that introduced
+ * the workflows' schedule items (issue 13; docs/operations.md):
+ *
+ *   npm run migrate -- --table <TableName output>
+ *
+ * Idempotent and safe while the application runs (functions/data/workflow-migration.ts): run it
+ * again when it reports workflows not migrated. Uses the caller's AWS credentials and region
+ * (AWS_PROFILE / AWS_REGION as usual); `--endpoint` points it at DynamoDB Local instead.
+ */
+const { values } = parseArgs({
+  options: { table: { type: 'string' }, endpoint: { type: 'string' } },
+});
+if (!values.table) {
+  console.error('Usage : npm run migrate -- --table <nom de la table> [--endpoint <URL de DynamoDB Local>]');
+  process.exit(2);
+}
+const table = createTable(values.table, values.endpoint ? { endpoint: values.endpoint } : {});
+const run = await migrateWorkflows(table);
+console.log(
+  `Automatisations lues : ${run.read} ; migrées : ${run.migrated} ; non migrées (modifiées pendant la migration) : ${run.failed}`,
+);
+if (run.failed > 0) {
+  console.error('Relancez la commande : elle reprend les automatisations restantes.');
+  process.exit(1);
+}
