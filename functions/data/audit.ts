@@ -1,5 +1,4 @@
 import { PutCommand, type TransactWriteCommandInput } from '@aws-sdk/lib-dynamodb';
-import * as z from 'zod';
 
 import { RETENTION_DAYS } from '../../shared/constants';
 import { AUDIT_INDEX_PARTITION, auditEntryKey, auditListPartition, listPartitions } from './keys';
