@@ -79,45 +79,47 @@ export async function readShardedList(
 ): Promise<{ items: Record<string, unknown>[]; more: boolean }> {
   const sortAttribute = `${list.index}SK`;
   const wanted = read.limit + 1;
+  // DynamoDB orders string sort keys by their UTF-8 bytes (`localeCompare` would not: case, `-`,
+  // `_`), so keys are compared as bytes, each converted once.
   const compare =
-    read.order === 'newest first'
-      ? (a: string, b: string) => compareKeys(b, a)
-      : (a: string, b: string) => compareKeys(a, b);
+    read.order === 'newest first' ? (a: Buffer, b: Buffer) => Buffer.compare(b, a) : Buffer.compare;
   let shards: Shard[] = list.partitions.map((partition) => ({
     partition,
     after: undefined,
     last: undefined,
   }));
-  let merged: Record<string, unknown>[] = [];
+  let merged: { readonly key: Buffer; readonly item: Record<string, unknown> }[] = [];
   let share = shareOf(wanted, shards.length);
   for (;;) {
     const reads = await Promise.all(
-      shards.map(async (shard) => {
+      shards.map(async ({ partition, after }) => {
         const { Items = [], LastEvaluatedKey } = await table.doc.send(
-          new QueryCommand(queryInput(table, list, read, shard, share)),
+          new QueryCommand(queryInput(table, list, read, { partition, after }, share)),
         );
         // An index query's last evaluated key holds the index's sort key: the shard's position.
-        const last = LastEvaluatedKey?.[sortAttribute] as string | undefined;
-        return { items: Items, shard: { partition: shard.partition, after: LastEvaluatedKey, last } };
+        const last = LastEvaluatedKey && keyBytes(LastEvaluatedKey[sortAttribute]);
+        return { items: Items, shard: { partition, after: LastEvaluatedKey, last } };
       }),
     );
-    merged = [...merged, ...reads.flatMap((shardRead) => shardRead.items)].sort((a, b) =>
-      compare(sortKeyOf(list, a), sortKeyOf(list, b)),
-    );
-    const end = merged[wanted - 1];
-    const pageEnd = end === undefined ? undefined : sortKeyOf(list, end);
-    // A shard whose last-read key is at or after the page's end holds nothing more for this page.
+    merged = [
+      ...merged,
+      ...reads.flatMap(({ items }) => items.map((item) => ({ key: keyBytes(item[sortAttribute]), item }))),
+    ]
+      .sort((a, b) => compare(a.key, b.key))
+      .slice(0, wanted);
+    const pageEnd = merged.length === wanted ? merged[wanted - 1]?.key : undefined;
+    // A shard whose position is at or after the page's end holds nothing more for this page.
     shards = reads
-      .map((shardRead) => shardRead.shard)
+      .map(({ shard }) => shard)
       .filter(
         (shard) => shard.last !== undefined && (pageEnd === undefined || compare(shard.last, pageEnd) < 0),
       );
-    const frontier = shards.map((shard) => shard.last as string).sort(compare)[0];
+    const frontier = shards.map((shard) => shard.last as Buffer).sort(compare)[0];
     if (frontier === undefined) break;
-    const final = merged.filter((item) => compare(sortKeyOf(list, item), frontier) <= 0).length;
+    const final = merged.filter(({ key }) => compare(key, frontier) <= 0).length;
     share = shareOf(wanted - final, shards.length);
   }
-  return { items: merged.slice(0, read.limit), more: merged.length > read.limit };
+  return { items: merged.slice(0, read.limit).map(({ item }) => item), more: merged.length > read.limit };
 }
 
 interface Shard {
@@ -125,14 +127,14 @@ interface Shard {
   /** Where the next read of this shard starts (DynamoDB's last evaluated key); none on the first. */
   readonly after: Record<string, unknown> | undefined;
   /** The sort key of that position: everything this shard has not given yet comes after it. */
-  readonly last: string | undefined;
+  readonly last: Buffer | undefined;
 }
 
 function queryInput(
   table: Table,
   list: ShardedList,
   read: { readonly order: ListOrder; readonly bound?: SortKeyBound | undefined },
-  shard: Shard,
+  shard: Pick<Shard, 'partition' | 'after'>,
   limit: number,
 ): QueryCommandInput {
   const { bound } = read;
@@ -165,7 +167,6 @@ function sortKeyOf(list: ShardedList, item: Record<string, unknown>): string {
   return item[`${list.index}SK`] as string;
 }
 
-/** DynamoDB orders string sort keys by their UTF-8 bytes; `localeCompare` would not (case, `-`, `_`). */
-function compareKeys(a: string, b: string): number {
-  return Buffer.compare(Buffer.from(a, 'utf8'), Buffer.from(b, 'utf8'));
+function keyBytes(sortKey: unknown): Buffer {
+  return Buffer.from(String(sortKey), 'utf8');
 }
