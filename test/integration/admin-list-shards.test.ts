@@ -65,22 +65,38 @@ describe('admin lists over their shards', () => {
     return items;
   }
 
+  /**
+   * Writes `records` in both shapes: one in three as before issue 13 (the list's single key
+   * `partition`, sorted by creation), the others through the repository.
+   */
+  async function createBothShapes<T extends { id: string; createdAt: string }>(
+    records: readonly T[],
+    before: { key: (id: string) => { PK: string; SK: string }; entity: string; partition: string },
+    create: (record: T) => Promise<void>,
+  ) {
+    for (const [index, record] of records.entries()) {
+      if (index % 3 === 0)
+        await putBefore({
+          ...before.key(record.id),
+          entity: before.entity,
+          GSI1PK: before.partition,
+          GSI1SK: createdSortKey(record.createdAt, record.id),
+          ...record,
+        });
+      else await create(record);
+    }
+  }
+
   it('lists lawyers of both shapes newest first, and moves an older one to a shard when saved', async () => {
     const lawyers = new LawyerRepository(app.table);
     const created = Array.from({ length: 11 }, (_, index) =>
       lawyerRecord({ createdAt: minutesAfterOrigin(index) }),
     );
-    for (const [index, record] of created.entries()) {
-      if (index % 3 === 0)
-        await putBefore({
-          ...lawyerKey(record.id),
-          entity: 'Lawyer',
-          GSI1PK: LAWYERS_PARTITION,
-          GSI1SK: createdSortKey(record.createdAt, record.id),
-          ...record,
-        });
-      else await lawyers.create(record);
-    }
+    await createBothShapes(
+      created,
+      { key: lawyerKey, entity: 'Lawyer', partition: LAWYERS_PARTITION },
+      (record) => lawyers.create(record),
+    );
     expect(await heldBy(LAWYERS_PARTITION)).toBe(4);
 
     const listed = await allPages((cursor) => lawyers.page(3, cursor), 3);
@@ -98,17 +114,11 @@ describe('admin lists over their shards', () => {
     const created = Array.from({ length: 8 }, (_, index) =>
       folderRecord({ createdAt: minutesAfterOrigin(index) }),
     );
-    for (const [index, record] of created.entries()) {
-      if (index % 3 === 1)
-        await putBefore({
-          ...folderKey(record.id),
-          entity: 'Folder',
-          GSI1PK: FOLDERS_PARTITION,
-          GSI1SK: createdSortKey(record.createdAt, record.id),
-          ...record,
-        });
-      else await folders.create(record);
-    }
+    await createBothShapes(
+      created,
+      { key: folderKey, entity: 'Folder', partition: FOLDERS_PARTITION },
+      (record) => folders.create(record),
+    );
 
     const listed = await allPages((cursor) => folders.page(2, cursor), 2);
 

@@ -51,6 +51,12 @@ const entriesArb = (shards: number, max: number) =>
     { maxLength: max, size: 'max', selector: (entry) => entry.sortKey },
   );
 
+/** A shard count, items spread over that many shards, and what else a property draws. */
+const shardedArb = <T>(maxShards: number, maxItems: number, rest: fc.Arbitrary<T>) =>
+  fc
+    .integer({ min: 1, max: maxShards })
+    .chain((shards) => fc.tuple(fc.constant(shards), entriesArb(shards, maxItems), rest));
+
 /**
  * The pager against DynamoDB Local: whatever the items, their spread over the shards and the page
  * size, a sharded list pages exactly like one partition would, and reads about a page per page.
@@ -116,11 +122,7 @@ describe('sharded list pager', () => {
   it('pages to the end through exactly the list sorted newest first, full pages but the last', async () => {
     await fc.assert(
       fc.asyncProperty(
-        fc
-          .integer({ min: 1, max: 6 })
-          .chain((shards) =>
-            fc.tuple(fc.constant(shards), entriesArb(shards, 60), fc.integer({ min: 2, max: 25 })),
-          ),
+        shardedArb(6, 60, fc.integer({ min: 2, max: 25 })),
         async ([shards, entries, limit]) => {
           const list = freshList(shards);
           await write(list, entries);
@@ -146,17 +148,15 @@ describe('sharded list pager', () => {
     );
     await fc.assert(
       fc.asyncProperty(
-        fc
-          .integer({ min: 1, max: 5 })
-          .chain((shards) =>
-            fc.tuple(
-              fc.constant(shards),
-              entriesArb(shards, 40),
-              fc.integer({ min: 2, max: 8 }),
-              fc.array(fc.array(change, { maxLength: 4 }), { maxLength: 12 }),
-            ),
+        shardedArb(
+          5,
+          40,
+          fc.tuple(
+            fc.integer({ min: 2, max: 8 }),
+            fc.array(fc.array(change, { maxLength: 4 }), { maxLength: 12 }),
           ),
-        async ([shards, entries, limit, changes]) => {
+        ),
+        async ([shards, entries, [limit, changes]]) => {
           const list = freshList(shards);
           await write(list, entries);
           const present = new Map(entries.map((entry) => [entry.sortKey, entry]));
@@ -200,17 +200,8 @@ describe('sharded list pager', () => {
   it('reads the oldest items up to a bound, oldest first, and says whether more are due', async () => {
     await fc.assert(
       fc.asyncProperty(
-        fc
-          .integer({ min: 1, max: 5 })
-          .chain((shards) =>
-            fc.tuple(
-              fc.constant(shards),
-              entriesArb(shards, 60),
-              fc.integer({ min: 1, max: 25 }),
-              sortKeyArb,
-            ),
-          ),
-        async ([shards, entries, limit, bound]) => {
+        shardedArb(5, 60, fc.tuple(fc.integer({ min: 1, max: 25 }), sortKeyArb)),
+        async ([shards, entries, [limit, bound]]) => {
           const list = freshList(shards);
           await write(list, entries);
 
