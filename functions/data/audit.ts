@@ -1,9 +1,8 @@
 import { PutCommand, type TransactWriteCommandInput } from '@aws-sdk/lib-dynamodb';
-import * as z from 'zod';
 
 import { RETENTION_DAYS } from '../../shared/constants';
-import { AUDIT_INDEX_PARTITION, auditEntryKey } from './keys';
-import { indexPageKey, queryPage } from './page-cursor';
+import { AUDIT_INDEX_PARTITION, auditEntryKey, auditListPartition, listPartitions } from './keys';
+import { pageShardedList, type ShardedList } from './sharded-list';
 import type { Table } from './table';
 
 /** One audit entry as stored: who did what, when, to what. */
@@ -26,6 +25,13 @@ export interface AuditRecord {
 
 type TransactItem = NonNullable<TransactWriteCommandInput['TransactItems']>[number];
 
+/** Every entry in GSI1, newest first across months, over the trail's shards. */
+const AUDIT_LIST: ShardedList = {
+  name: AUDIT_INDEX_PARTITION,
+  index: 'GSI1',
+  partitions: listPartitions(AUDIT_INDEX_PARTITION),
+};
+
 /** Audit entries are kept as long as contractual records (spec §9: 5 years), then TTL removes them. */
 const RETENTION_SECONDS = Math.round(RETENTION_DAYS.billingYears * 365.25 * 24 * 60 * 60);
 
@@ -41,8 +47,8 @@ function toRecord(item: Record<string, unknown>): AuditRecord {
 }
 
 /**
- * The admin audit trail. Entries are partitioned by month in the table and all listed, newest
- * first, from one GSI1 partition: admin actions are a few a day, far below one partition's limits.
+ * The admin audit trail. Entries are partitioned by month in the table and listed, newest first,
+ * from the trail's GSI1 shards (functions/data/sharded-list.ts).
  */
 export class AuditRepository {
   constructor(private readonly table: Table) {}
@@ -59,18 +65,7 @@ export class AuditRepository {
 
   /** One page of entries, newest first, and the cursor of the next page (null on the last). */
   async page(limit: number, cursor?: string): Promise<{ entries: AuditRecord[]; nextCursor: string | null }> {
-    const page = await queryPage(
-      this.table,
-      {
-        IndexName: 'GSI1',
-        KeyConditionExpression: 'GSI1PK = :pk',
-        ExpressionAttributeValues: { ':pk': AUDIT_INDEX_PARTITION },
-        ScanIndexForward: false,
-      },
-      indexPageKey('GSI1PK', AUDIT_INDEX_PARTITION),
-      limit,
-      cursor,
-    );
+    const page = await pageShardedList(this.table, AUDIT_LIST, limit, cursor);
     return { entries: page.items.map(toRecord), nextCursor: page.nextCursor };
   }
 
@@ -81,7 +76,7 @@ export class AuditRepository {
       Item: {
         ...key,
         entity: 'AuditEntry',
-        GSI1PK: AUDIT_INDEX_PARTITION,
+        GSI1PK: auditListPartition(record.id),
         GSI1SK: key.SK,
         ...record,
         expiresAt: Math.floor(Date.parse(record.at) / 1000) + RETENTION_SECONDS,

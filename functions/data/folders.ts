@@ -1,6 +1,7 @@
 import { DeleteCommand, GetCommand, PutCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
-import { createdSortKey, FOLDERS_PARTITION, folderKey } from './keys';
-import { indexPageKey, type Page, queryPage } from './page-cursor';
+import { createdSortKey, FOLDERS_PARTITION, folderKey, folderListPartition, listPartitions } from './keys';
+import type { Page } from './page-cursor';
+import { pageShardedList, type ShardedList } from './sharded-list';
 import { isConditionFailure, type Table } from './table';
 
 /** A folder as stored. */
@@ -22,6 +23,13 @@ function toRecord(item: Record<string, unknown>): FolderRecord {
   };
 }
 
+/** Every folder in GSI1, newest first, over the list's shards. */
+const FOLDER_LIST: ShardedList = {
+  name: FOLDERS_PARTITION,
+  index: 'GSI1',
+  partitions: listPartitions(FOLDERS_PARTITION),
+};
+
 /** No folder has that id. */
 export class FolderNotFoundError extends Error {
   override name = 'FolderNotFoundError';
@@ -38,7 +46,7 @@ export class FolderRepository {
         Item: {
           ...folderKey(record.id),
           entity: 'Folder',
-          GSI1PK: FOLDERS_PARTITION,
+          GSI1PK: folderListPartition(record.id),
           GSI1SK: createdSortKey(record.createdAt, record.id),
           ...record,
         },
@@ -56,18 +64,7 @@ export class FolderRepository {
 
   /** One page of folders, newest first. */
   async page(limit: number, cursor?: string): Promise<Page<FolderRecord>> {
-    const page = await queryPage(
-      this.table,
-      {
-        IndexName: 'GSI1',
-        KeyConditionExpression: 'GSI1PK = :pk',
-        ExpressionAttributeValues: { ':pk': FOLDERS_PARTITION },
-        ScanIndexForward: false,
-      },
-      indexPageKey('GSI1PK', FOLDERS_PARTITION),
-      limit,
-      cursor,
-    );
+    const page = await pageShardedList(this.table, FOLDER_LIST, limit, cursor);
     return { items: page.items.map(toRecord), nextCursor: page.nextCursor };
   }
 

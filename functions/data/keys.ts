@@ -11,6 +11,33 @@ import { createHash } from 'node:crypto';
 /** `${createdAt}#${id}`: lists in creation order, unique even for items created the same millisecond. */
 export const createdSortKey = (createdAt: string, id: string) => `${createdAt}#${id}`;
 
+/** The shard of an id among `shards`: stable across processes, deploys and runtimes. */
+export const shardOf = (id: string, shards: number) =>
+  createHash('sha256').update(id).digest().readUInt32BE(0) % shards;
+
+/**
+ * Shards of the lists written only by an admin's action or a billing event (lawyers, folders, the
+ * audit trail, the licences due for purge): a handful of writes a minute, so 4 partitions already
+ * give them 4,000 writes/s of room, while each shard costs every page one more Query (on DynamoDB
+ * Local, about 1.3 ms of the emulator and 0.5 ms of the function's CPU). No write path of these
+ * lists is on one partition key (issue 13).
+ */
+export const ADMIN_LIST_SHARDS = 4;
+
+/** The index partition of an item of a sharded list: `<list>#<shard of its id>`. */
+export const listShardPartition = (list: string, id: string, shards = ADMIN_LIST_SHARDS) =>
+  `${list}#${shardOf(id, shards)}`;
+
+/**
+ * Every partition a sharded list reads (functions/data/sharded-list.ts): its shards, and `list`
+ * itself, the single key its items had before it was sharded. Those items stay there until their
+ * next write and are read as one more shard, so no migration is needed; the key sorts alike.
+ */
+export const listPartitions = (list: string, shards = ADMIN_LIST_SHARDS) => [
+  ...Array.from({ length: shards }, (_, shard) => `${list}#${shard}`),
+  list,
+];
+
 // ---------------------------------------------------------------------------- licences
 
 /**
@@ -60,12 +87,16 @@ export const lawyerLicenseClaimKey = (keyHash: string) => ({
   PK: `UNIQUE#LAWYER_LICENSE#${keyHash}`,
   SK: 'UNIQUE',
 });
-/** GSI1 partition of every lawyer. */
+/** GSI1 partition of every lawyer before issue 13; the list's shards are `LAWYERS#<0..3>`. */
 export const LAWYERS_PARTITION = 'LAWYERS';
+/** The GSI1 partition of a lawyer in the lawyers list (moved there from `LAWYERS` at his next save). */
+export const lawyerListPartition = (lawyerId: string) => listShardPartition(LAWYERS_PARTITION, lawyerId);
 
 export const folderKey = (id: string) => ({ PK: `FOLDER#${id}`, SK: 'FOLDER' });
-/** GSI1 partition of every folder. */
+/** GSI1 partition of every folder before issue 13; the list's shards are `FOLDERS#<0..3>`. */
 export const FOLDERS_PARTITION = 'FOLDERS';
+/** The GSI1 partition of a folder in the folders list (a folder written before stays in `FOLDERS`). */
+export const folderListPartition = (folderId: string) => listShardPartition(FOLDERS_PARTITION, folderId);
 
 export const workflowKey = (id: string) => ({ PK: `WORKFLOW#${id}`, SK: 'WORKFLOW' });
 /**
@@ -83,8 +114,11 @@ export const WORKFLOWS_PARTITION = 'WORKFLOWS';
 export const WORKFLOW_LIST_SHARDS = 16;
 /** The GSI1 partition of a workflow in the all-workflows list: `WORKFLOWS#<hash of id % 16>`. */
 export const workflowListPartition = (workflowId: string) =>
-  `${WORKFLOWS_PARTITION}#${createHash('sha256').update(workflowId).digest().readUInt32BE(0) % WORKFLOW_LIST_SHARDS}`;
-/** Every partition the all-workflows list reads: its shards. */
+  listShardPartition(WORKFLOWS_PARTITION, workflowId, WORKFLOW_LIST_SHARDS);
+/**
+ * Every partition the all-workflows list reads: its shards only. Items of the single key before
+ * issue 13 are moved to their shard by `npm run migrate` (functions/data/workflow-migration.ts).
+ */
 export const allWorkflowListPartitions = () =>
   Array.from({ length: WORKFLOW_LIST_SHARDS }, (_, shard) => `${WORKFLOWS_PARTITION}#${shard}`);
 /** GSI2: the workflows of one lawyer. */
@@ -104,7 +138,7 @@ export const DUE_SHARDS = 64;
 
 /** The due index partition of a workflow id: stable across processes, deploys and runtimes. */
 export function dueShardOf(workflowId: string): number {
-  return createHash('sha256').update(workflowId).digest().readUInt32BE(0) % DUE_SHARDS;
+  return shardOf(workflowId, DUE_SHARDS);
 }
 
 /** The `DuePK` value of a shard. */
@@ -168,8 +202,13 @@ export const checkoutKey = (checkoutSessionId: string) => ({
   PK: `CHECKOUT#${checkoutSessionId}`,
   SK: 'CHECKOUT',
 });
-/** GSI1 partition of the licences whose data is due for purge, oldest first. */
+/**
+ * GSI1 partition of the licences whose data is due for purge before issue 13; the list's shards
+ * are `LAWYER_PURGE_DUE#<0..3>`, read oldest first by the hourly retention run.
+ */
 export const PURGE_DUE_PARTITION = 'LAWYER_PURGE_DUE';
+/** The GSI1 partition of a licence due for purge, by its key hash. */
+export const purgeDuePartition = (keyHash: string) => listShardPartition(PURGE_DUE_PARTITION, keyHash);
 /** GSI1 sort key of a licence due for purge: `<purge date ISO>#<key hash>`. */
 export const purgeDueSortKey = (purgeAfter: Date, keyHash: string) =>
   `${purgeAfter.toISOString()}#${keyHash}`;
@@ -186,8 +225,13 @@ export const auditEntryKey = (entry: { readonly at: string; readonly id: string 
   PK: `${AUDIT_PREFIX}${entry.at.slice(0, 7)}`,
   SK: `${entry.at}#${entry.id}`,
 });
-/** GSI1 partition of every audit entry, newest first. */
+/**
+ * GSI1 partition of every audit entry before issue 13; the trail's shards are `AUDIT#<0..3>` (GSI1
+ * keys: the table's own `AUDIT#<yyyy-mm>` are a different attribute), newest first across months.
+ */
 export const AUDIT_INDEX_PARTITION = 'AUDIT';
+/** The GSI1 partition of an audit entry, by its id. */
+export const auditListPartition = (entryId: string) => listShardPartition(AUDIT_INDEX_PARTITION, entryId);
 
 // ---------------------------------------------------------------------------- automation health
 

@@ -5,8 +5,11 @@ import {
   lawyerEmailClaimKey,
   lawyerKey,
   lawyerLicenseClaimKey,
+  lawyerListPartition,
+  listPartitions,
 } from './keys';
-import { indexPageKey, type Page, queryPage } from './page-cursor';
+import type { Page } from './page-cursor';
+import { pageShardedList, type ShardedList } from './sharded-list';
 import { isConditionFailure, type Table } from './table';
 
 /** A lawyer (or notary) profile as stored; secrets live in Secrets Manager, the key as hash + cipher. */
@@ -29,6 +32,13 @@ export interface LawyerRecord {
 }
 
 type TransactItem = NonNullable<TransactWriteCommandInput['TransactItems']>[number];
+
+/** Every lawyer in GSI1, newest first, over the list's shards. */
+const LAWYER_LIST: ShardedList = {
+  name: LAWYERS_PARTITION,
+  index: 'GSI1',
+  partitions: listPartitions(LAWYERS_PARTITION),
+};
 
 const RECORD_FIELDS = [
   'id',
@@ -147,18 +157,7 @@ export class LawyerRepository {
 
   /** One page of lawyers, newest first (spec: select all, a page at a time). */
   async page(limit: number, cursor?: string): Promise<Page<LawyerRecord>> {
-    const page = await queryPage(
-      this.table,
-      {
-        IndexName: 'GSI1',
-        KeyConditionExpression: 'GSI1PK = :pk',
-        ExpressionAttributeValues: { ':pk': LAWYERS_PARTITION },
-        ScanIndexForward: false,
-      },
-      indexPageKey('GSI1PK', LAWYERS_PARTITION),
-      limit,
-      cursor,
-    );
+    const page = await pageShardedList(this.table, LAWYER_LIST, limit, cursor);
     return { items: page.items.map(toRecord), nextCursor: page.nextCursor };
   }
 
@@ -178,7 +177,7 @@ export class LawyerRepository {
     return {
       ...lawyerKey(record.id),
       entity: 'Lawyer',
-      GSI1PK: LAWYERS_PARTITION,
+      GSI1PK: lawyerListPartition(record.id),
       GSI1SK: createdSortKey(record.createdAt, record.id),
       ...record,
     };

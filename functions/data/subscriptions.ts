@@ -13,15 +13,25 @@ import {
   billingEmailPartition,
   checkoutKey,
   licenseBillingKey,
+  listPartitions,
   normaliseLicenseEmail,
   PURGE_DUE_PARTITION,
   purgeDueBound,
+  purgeDuePartition,
   purgeDueSortKey,
   subscriptionKey,
   subscriptionLockKey,
 } from './keys';
 import { type LicenseRecord, putLicenseItem } from './licenses';
+import { readShardedList, type ShardedList } from './sharded-list';
 import { isConditionFailure, type Table } from './table';
+
+/** The licences due for purge in GSI1, by purge date, over the list's shards. */
+const PURGE_DUE_LIST: ShardedList = {
+  name: PURGE_DUE_PARTITION,
+  index: 'GSI1',
+  partitions: listPartitions(PURGE_DUE_PARTITION),
+};
 
 /**
  * The billing side of a licence, kept apart from the licence record itself:
@@ -213,8 +223,8 @@ export class SubscriptionRepository {
 
   /**
    * Records that a licence's subscription ended, once: the first cancellation date and purge date
-   * stay. The purge date is also indexed (GSI1, partition `LAWYER_PURGE_DUE`, sorted by date) for
-   * the purge job. Returns the billing record as it now stands, or null if the licence has none.
+   * stay. The purge date is also indexed (GSI1, shards `LAWYER_PURGE_DUE#<0..3>`, sorted by date)
+   * for the purge job. Returns the billing record as it now stands, or null if the licence has none.
    */
   async recordCancellation(
     keyHash: string,
@@ -232,7 +242,7 @@ export class SubscriptionRepository {
           ExpressionAttributeValues: {
             ':canceledAt': canceledAt.toISOString(),
             ':purgeAfter': purgeAfter.toISOString(),
-            ':gpk': PURGE_DUE_PARTITION,
+            ':gpk': purgeDuePartition(keyHash),
             ':gsk': purgeDueSortKey(purgeAfter, keyHash),
           },
         }),
@@ -248,16 +258,12 @@ export class SubscriptionRepository {
     now: Date,
     limit = 100,
   ): Promise<{ keyHash: string; purgeAfter: string; canceledAt: string }[]> {
-    const { Items = [] } = await this.table.doc.send(
-      new QueryCommand({
-        TableName: this.table.name,
-        IndexName: 'GSI1',
-        KeyConditionExpression: 'GSI1PK = :pk AND GSI1SK <= :now',
-        ExpressionAttributeValues: { ':pk': PURGE_DUE_PARTITION, ':now': purgeDueBound(now) },
-        Limit: limit,
-      }),
-    );
-    return Items.map((item) => ({
+    const { items } = await readShardedList(this.table, PURGE_DUE_LIST, {
+      order: 'oldest first',
+      limit,
+      bound: { operator: '<=', value: purgeDueBound(now) },
+    });
+    return items.map((item) => ({
       keyHash: item.keyHash as string,
       purgeAfter: item.purgeAfter as string,
       canceledAt: item.canceledAt as string,

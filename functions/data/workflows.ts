@@ -1,11 +1,9 @@
 import {
   BatchWriteCommand,
-  QueryCommand,
   TransactWriteCommand,
   type TransactWriteCommandInput,
   UpdateCommand,
 } from '@aws-sdk/lib-dynamodb';
-import * as z from 'zod';
 
 import type { WorkflowType } from '../../shared/constants';
 import { batchGetAll } from './batch-get';
@@ -14,13 +12,15 @@ import {
   allWorkflowListPartitions,
   createdSortKey,
   scheduleKey,
+  WORKFLOWS_PARTITION,
   workflowFolderPartition,
   workflowKey,
   workflowListPartition,
   workflowOwnerPartition,
 } from './keys';
-import { decodeCursor, encodeCursor, indexPageKey, type Page, queryPage } from './page-cursor';
+import { indexPageKey, type Page, queryPage } from './page-cursor';
 import { queryAll } from './query-all';
+import { pageShardedList, type ShardedList } from './sharded-list';
 import { isConditionFailure, isWriteConflict, type Table } from './table';
 
 /**
@@ -186,10 +186,12 @@ function dueKeysUpdate(workflow: SchedulableWorkflow) {
   return due ? { set: { ...due }, remove: [] } : { set: {}, remove: ['DuePK', 'DueSK'] };
 }
 
-/** The cursor of the all-workflows list: the last sort key shown, and nothing else. */
-const AllWorkflowsCursor = z.strictObject({
-  after: z.string().regex(/^\d{4}-\d{2}-\d{2}T[\d:.]+Z#[\w-]{1,100}$/),
-});
+/** Every workflow in GSI1, newest first, over the list's shards. */
+const WORKFLOW_LIST: ShardedList = {
+  name: WORKFLOWS_PARTITION,
+  index: 'GSI1',
+  partitions: allWorkflowListPartitions(),
+};
 
 /** No workflow has that id. */
 export class WorkflowNotFoundError extends Error {
@@ -223,39 +225,10 @@ export class WorkflowRepository {
       : null;
   }
 
-  /**
-   * One page of all workflows, newest first, over the list's shards: the newest `limit` of each
-   * shard after the cursor, merged. The cursor is the last sort key shown (`<createdAt>#<id>`,
-   * unique), which orders every shard alike.
-   */
+  /** One page of all workflows, newest first, over the list's shards (functions/data/sharded-list.ts). */
   async page(limit: number, cursor?: string): Promise<Page<WorkflowRecord>> {
-    const after =
-      cursor === undefined ? undefined : (decodeCursor(cursor, AllWorkflowsCursor).after as string);
-    const shards = await Promise.all(
-      allWorkflowListPartitions().map(async (partition) => {
-        const { Items = [], LastEvaluatedKey } = await this.table.doc.send(
-          new QueryCommand({
-            TableName: this.table.name,
-            IndexName: 'GSI1',
-            KeyConditionExpression: after ? 'GSI1PK = :pk AND GSI1SK < :after' : 'GSI1PK = :pk',
-            ExpressionAttributeValues: after ? { ':pk': partition, ':after': after } : { ':pk': partition },
-            ScanIndexForward: false,
-            Limit: limit,
-          }),
-        );
-        return { items: Items, more: LastEvaluatedKey !== undefined };
-      }),
-    );
-    const merged = shards
-      .flatMap((shard) => shard.items)
-      .sort((a, b) => String(b.GSI1SK).localeCompare(String(a.GSI1SK)));
-    const items = merged.slice(0, limit);
-    const more = merged.length > limit || shards.some((shard) => shard.more);
-    const last = items[items.length - 1];
-    return {
-      items: await this.withSchedules(items),
-      nextCursor: more && last ? encodeCursor({ after: last.GSI1SK }) : null,
-    };
+    const page = await pageShardedList(this.table, WORKFLOW_LIST, limit, cursor);
+    return { items: await this.withSchedules(page.items), nextCursor: page.nextCursor };
   }
 
   /** One page of a lawyer's workflows, newest first; a cursor of another lawyer's list is refused. */
