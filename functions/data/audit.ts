@@ -26,7 +26,7 @@ export interface AuditRecord {
 type TransactItem = NonNullable<TransactWriteCommandInput['TransactItems']>[number];
 
 /** Every entry in GSI1, newest first across months, over the trail's shards. */
-const AUDIT_LIST: ShardedList = {
+export const AUDIT_LIST: ShardedList = {
   name: AUDIT_INDEX_PARTITION,
   index: 'GSI1',
   partitions: listPartitions(AUDIT_INDEX_PARTITION),
