@@ -126,7 +126,7 @@ export class SessionRepository {
       ScanIndexForward: false,
     });
     const ended = items.slice(keep);
-    for (const item of ended) await this.delete(item.sessionId as string);
+    await Promise.all(ended.map((item) => this.delete(item.sessionId as string)));
     return ended.length;
   }
 

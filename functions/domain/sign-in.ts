@@ -82,33 +82,30 @@ export class SignInService {
       await this.attempts.markWrong(client, reserved);
       return { throttled: false, reply: { valid: false, error: MESSAGES.login.invalidKey } };
     }
-    const { license } = found;
-    // A right key does not count against its client; the wrong ones before it still do. The
-    // write and the profile's read are independent: at once.
-    const [, lawyer] = await Promise.all([
-      this.attempts.release(client, reserved),
-      license.isActive && license.licenseType !== 'admin' ? this.lawyerOf(found) : null,
-    ]);
-    if (!license.isActive) {
-      return { throttled: false, reply: { valid: false, error: MESSAGES.session.licenseInactive } };
-    }
-    const secondFactor = secondFactorStepOf(found.secondFactor, this.secondFactorSettings, license);
+    // A right key does not count against its client (the wrong ones before it still do): its
+    // attempt is given back while the session opens, not before (one write less on the reply's path).
+    const [, reply] = await Promise.all([this.attempts.release(client, reserved), this.open(found)]);
+    return { throttled: false, reply };
+  }
 
+  /** The reply to a right key: a session for an active licence, with what it must ask next. */
+  private async open(found: SignInItems): Promise<VerifyLicenseReply> {
+    const { license } = found;
+    if (!license.isActive) return { valid: false, error: MESSAGES.session.licenseInactive };
+    const lawyer = license.licenseType === 'admin' ? null : await this.lawyerOf(found);
+    const secondFactor = secondFactorStepOf(found.secondFactor, this.secondFactorSettings, license);
     const userEmail = lawyer?.email ?? license.userEmail ?? '';
     const session = await this.sessions.open(license, userEmail, {
       secondFactorPending: secondFactor !== null,
     });
     return {
-      throttled: false,
-      reply: {
-        valid: true,
-        licenseType: license.licenseType,
-        userEmail,
-        displayName: displayNameOf(license.licenseType, lawyer),
-        token: session.token,
-        expiresAt: session.expiresAt,
-        ...(secondFactor ? { secondFactor } : {}),
-      },
+      valid: true,
+      licenseType: license.licenseType,
+      userEmail,
+      displayName: displayNameOf(license.licenseType, lawyer),
+      token: session.token,
+      expiresAt: session.expiresAt,
+      ...(secondFactor ? { secondFactor } : {}),
     };
   }
 
