@@ -1,14 +1,18 @@
 import { DeleteCommand, GetCommand, PutCommand, QueryCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
 
 import type { LicenseType } from '../../shared/schemas/session';
+import { getItemsByKey } from './batch-get';
 import {
+  lawyerLicenseClaimKey,
   licenseEmailPartition,
   licenseItemKey,
   licenseTypePrefix,
   licenseTypeSortKey,
   normaliseLicenseEmail,
+  secondFactorKey,
 } from './keys';
 import { queryAll } from './query-all';
+import { type SecondFactorRecord, secondFactorFromItem } from './second-factors';
 import { isConditionFailure, type Table } from './table';
 
 /** A licence as stored: the key only as its look-up hash and an encrypted copy. */
@@ -30,7 +34,8 @@ const emailIndexKeys = (record: Pick<LicenseRecord, 'userEmail' | 'licenseType' 
   GSI1SK: licenseTypeSortKey(record.licenseType, record.keyHash),
 });
 
-function toRecord(item: Record<string, unknown>): LicenseRecord {
+/** A licence item as a record (also for the reads that fetch it beside other items). */
+export function licenseFromItem(item: Record<string, unknown>): LicenseRecord {
   return {
     keyHash: item.keyHash as string,
     keyCiphertext: item.keyCiphertext as string,
@@ -64,6 +69,15 @@ export function deleteLicenseItem(table: Table, keyHash: string) {
   return { TableName: table.name, Key: licenseItemKey(keyHash) };
 }
 
+/** What a sign-in needs to know about the licence of a key, read at once. */
+export interface SignInItems {
+  readonly license: LicenseRecord;
+  /** The licence's second factor, if it has one. */
+  readonly secondFactor: SecondFactorRecord | null;
+  /** The profile holding the licence's key (its uniqueness claim), if one does. */
+  readonly boundLawyerId: string | null;
+}
+
 /** Licence records (spec §7 license_keys calls). Every access is a GetItem or a Query. */
 export class LicenseRepository {
   constructor(private readonly table: Table) {}
@@ -78,7 +92,7 @@ export class LicenseRepository {
     const { Item } = await this.table.doc.send(
       new GetCommand({ TableName: this.table.name, Key: licenseItemKey(keyHash), ConsistentRead: true }),
     );
-    return Item ? toRecord(Item) : null;
+    return Item ? licenseFromItem(Item) : null;
   }
 
   /** The licence stored under the first of these hashes that has one (a key's `vault.hashes`). */
@@ -86,6 +100,35 @@ export class LicenseRepository {
     for (const keyHash of keyHashes) {
       const found = await this.getByHash(keyHash);
       if (found) return found;
+    }
+    return null;
+  }
+
+  /**
+   * The licence stored under the first of these hashes that has one (a key's `vault.hashes`), with
+   * its second factor and the claim naming the profile that holds its key: every item of every hash
+   * in one BatchGetItem, instead of the licence look-ups one after the other and then the other two.
+   * Null when no hash has a licence (a wrong key).
+   */
+  async getForSignIn(keyHashes: readonly string[]): Promise<SignInItems | null> {
+    const found = await getItemsByKey(
+      this.table,
+      keyHashes.flatMap((keyHash) => [
+        licenseItemKey(keyHash),
+        secondFactorKey(keyHash),
+        lawyerLicenseClaimKey(keyHash),
+      ]),
+    );
+    for (const keyHash of keyHashes) {
+      const license = found.get(licenseItemKey(keyHash));
+      if (!license) continue;
+      const secondFactor = found.get(secondFactorKey(keyHash));
+      const claim = found.get(lawyerLicenseClaimKey(keyHash));
+      return {
+        license: licenseFromItem(license),
+        secondFactor: secondFactor ? secondFactorFromItem(keyHash, secondFactor) : null,
+        boundLawyerId: typeof claim?.lawyerId === 'string' ? claim.lawyerId : null,
+      };
     }
     return null;
   }
@@ -105,7 +148,7 @@ export class LicenseRepository {
       }),
     );
     const item = Items?.[0];
-    return item ? toRecord(item) : null;
+    return item ? licenseFromItem(item) : null;
   }
 
   /** Every licence associated with an e-mail, of any type (a lawyer's deletion removes his). */
@@ -115,7 +158,7 @@ export class LicenseRepository {
       KeyConditionExpression: 'GSI1PK = :pk',
       ExpressionAttributeValues: { ':pk': licenseEmailPartition(userEmail) },
     });
-    return items.map(toRecord);
+    return items.map(licenseFromItem);
   }
 
   /** Associates a licence with an e-mail (spec: update user_email by license_key). */

@@ -39,6 +39,25 @@ export class SecondFactorChangedError extends Error {
   override name = 'SecondFactorChangedError';
 }
 
+/** A licence's second-factor item as a record (also for the reads that fetch it beside its licence). */
+export function secondFactorFromItem(keyHash: string, item: Record<string, unknown>): SecondFactorRecord {
+  const totp = item.totp as { secret: string; lastStep: number } | undefined;
+  return {
+    licenseKeyHash: keyHash,
+    totp: totp ? { secret: totp.secret, lastStep: totp.lastStep } : null,
+    pendingTotpSecret: (item.pendingTotpSecret as string | undefined) ?? null,
+    passkeys: ((item.passkeys as PasskeyRecord[] | undefined) ?? []).map((passkey) => ({
+      id: passkey.id,
+      publicKey: passkey.publicKey,
+      counter: passkey.counter,
+      transports: passkey.transports ?? [],
+      createdAt: passkey.createdAt,
+    })),
+    recoveryCodeHashes: [...((item.recoveryCodes as Set<string> | undefined) ?? [])],
+    enrolledAt: (item.enrolledAt as string | undefined) ?? null,
+  };
+}
+
 /**
  * Every write that consumes something (a time step, a recovery code, an enrolment) is a conditional
  * update, so two concurrent requests can never both use the same code.
@@ -50,22 +69,7 @@ export class SecondFactorRepository {
     const { Item } = await this.table.doc.send(
       new GetCommand({ TableName: this.table.name, Key: secondFactorKey(keyHash), ConsistentRead: true }),
     );
-    if (!Item) return null;
-    const totp = Item.totp as { secret: string; lastStep: number } | undefined;
-    return {
-      licenseKeyHash: keyHash,
-      totp: totp ? { secret: totp.secret, lastStep: totp.lastStep } : null,
-      pendingTotpSecret: (Item.pendingTotpSecret as string | undefined) ?? null,
-      passkeys: ((Item.passkeys as PasskeyRecord[] | undefined) ?? []).map((passkey) => ({
-        id: passkey.id,
-        publicKey: passkey.publicKey,
-        counter: passkey.counter,
-        transports: passkey.transports ?? [],
-        createdAt: passkey.createdAt,
-      })),
-      recoveryCodeHashes: [...((Item.recoveryCodes as Set<string> | undefined) ?? [])],
-      enrolledAt: (Item.enrolledAt as string | undefined) ?? null,
-    };
+    return Item ? secondFactorFromItem(keyHash, Item) : null;
   }
 
   /** Keeps a TOTP secret shown for scanning until a first code confirms it (replaces any earlier one). */

@@ -1,7 +1,9 @@
 import { DeleteCommand, GetCommand, PutCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
 
 import type { Role } from '../../shared/schemas/session';
-import { createdSortKey, licenseSessionsPartition, sessionKey } from './keys';
+import { getItemsByKey } from './batch-get';
+import { createdSortKey, licenseItemKey, licenseSessionsPartition, sessionKey } from './keys';
+import { type LicenseRecord, licenseFromItem } from './licenses';
 import { queryAll } from './query-all';
 import { isConditionFailure, type Table } from './table';
 
@@ -18,6 +20,19 @@ export interface SessionRecord {
   secondFactorPending?: boolean;
   /** When this session last passed the licence's second factor (ISO). */
   secondFactorAt?: string;
+}
+
+function sessionFromItem(item: Record<string, unknown>): SessionRecord {
+  return {
+    sessionId: item.sessionId as string,
+    licenseKeyHash: item.licenseKeyHash as string,
+    role: item.role as Role,
+    email: item.email as string,
+    createdAt: item.createdAt as string,
+    expiresAt: item.expiresAt as number,
+    ...(item.secondFactorPending === true ? { secondFactorPending: true } : {}),
+    ...(typeof item.secondFactorAt === 'string' ? { secondFactorAt: item.secondFactorAt } : {}),
+  };
 }
 
 export class SessionRepository {
@@ -43,16 +58,23 @@ export class SessionRepository {
     const { Item } = await this.table.doc.send(
       new GetCommand({ TableName: this.table.name, Key: sessionKey(sessionId), ConsistentRead: true }),
     );
-    if (!Item) return null;
+    return Item ? sessionFromItem(Item) : null;
+  }
+
+  /**
+   * A session and the licence it claims to belong to, in one BatchGetItem (every protected request
+   * reads both): the caller still checks that the session names that licence.
+   */
+  async getWithLicense(
+    sessionId: string,
+    licenseKeyHash: string,
+  ): Promise<{ session: SessionRecord | null; license: LicenseRecord | null }> {
+    const found = await getItemsByKey(this.table, [sessionKey(sessionId), licenseItemKey(licenseKeyHash)]);
+    const session = found.get(sessionKey(sessionId));
+    const license = found.get(licenseItemKey(licenseKeyHash));
     return {
-      sessionId: Item.sessionId as string,
-      licenseKeyHash: Item.licenseKeyHash as string,
-      role: Item.role as Role,
-      email: Item.email as string,
-      createdAt: Item.createdAt as string,
-      expiresAt: Item.expiresAt as number,
-      ...(Item.secondFactorPending === true ? { secondFactorPending: true } : {}),
-      ...(typeof Item.secondFactorAt === 'string' ? { secondFactorAt: Item.secondFactorAt } : {}),
+      session: session ? sessionFromItem(session) : null,
+      license: license ? licenseFromItem(license) : null,
     };
   }
 
@@ -104,7 +126,7 @@ export class SessionRepository {
       ScanIndexForward: false,
     });
     const ended = items.slice(keep);
-    for (const item of ended) await this.delete(item.sessionId as string);
+    await Promise.all(ended.map((item) => this.delete(item.sessionId as string)));
     return ended.length;
   }
 

@@ -22,7 +22,18 @@ export async function findLawyerOfLicense(
   lawyers: LawyerRepository,
   license: LicenseRecord,
 ): Promise<LawyerRecord | null> {
-  const bound = await lawyers.findByLicenseHash(license.keyHash);
+  return lawyerOfLicense(lawyers, license, await lawyers.findByLicenseHash(license.keyHash));
+}
+
+/**
+ * The same rule once the profile holding the licence's key (`bound`, null when none does) is known,
+ * for a caller that read it beside the licence.
+ */
+export async function lawyerOfLicense(
+  lawyers: LawyerRepository,
+  license: LicenseRecord,
+  bound: LawyerRecord | null,
+): Promise<LawyerRecord | null> {
   if (bound) return bound;
   if (!license.userEmail) return null;
   const byEmail = await lawyers.findByEmail(license.userEmail);

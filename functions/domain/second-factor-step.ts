@@ -23,7 +23,15 @@ export async function secondFactorStepFor(
   settings: Pick<SecondFactorSettings, 'requiredForAdmins'>,
   license: LicenseRecord,
 ): Promise<SecondFactorStep | null> {
-  const record = await factors.get(license.keyHash);
+  return secondFactorStepOf(await factors.get(license.keyHash), settings, license);
+}
+
+/** The same, from the licence's factor already read (`record`, null when it has none). */
+export function secondFactorStepOf(
+  record: SecondFactorRecord | null,
+  settings: Pick<SecondFactorSettings, 'requiredForAdmins'>,
+  license: LicenseRecord,
+): SecondFactorStep | null {
   if (isEnrolled(record)) return { step: 'verify', methods: methodsOf(record) };
   if (license.licenseType === 'admin' && settings.requiredForAdmins) return { step: 'enrol', methods: [] };
   return null;

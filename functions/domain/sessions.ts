@@ -125,18 +125,16 @@ export class SessionService {
       }
       throw error;
     }
-    // Both reads at once; a token from before the claim existed reads the session first.
-    const [session, claimedLicense] = await Promise.all([
-      this.sessions.get(sessionId),
-      licenseClaim === undefined ? Promise.resolve(undefined) : this.licenses.getByHash(licenseClaim),
-    ]);
+    // Both items in one read; a token from before the claim existed reads the session first.
+    const { session, license } =
+      licenseClaim === undefined
+        ? await this.sessionThenLicense(sessionId)
+        : await this.sessions.getWithLicense(sessionId, licenseClaim);
     if (!session || session.expiresAt * 1000 <= now.getTime())
       throw new UnauthenticatedError(MESSAGES.session.required);
     // The session record stays the authority on which licence it belongs to.
     if (licenseClaim !== undefined && licenseClaim !== session.licenseKeyHash)
       throw new UnauthenticatedError(MESSAGES.session.required);
-    const license =
-      claimedLicense === undefined ? await this.licenses.getByHash(session.licenseKeyHash) : claimedLicense;
     if (!license?.isActive) throw new UnauthenticatedError(MESSAGES.session.licenseInactive);
     return {
       sessionId,
@@ -147,6 +145,11 @@ export class SessionService {
       secondFactorPending: session.secondFactorPending === true,
       secondFactorAt: session.secondFactorAt ?? null,
     };
+  }
+
+  private async sessionThenLicense(sessionId: string) {
+    const session = await this.sessions.get(sessionId);
+    return { session, license: session ? await this.licenses.getByHash(session.licenseKeyHash) : null };
   }
 
   /**

@@ -4,15 +4,14 @@ import { SIGN_IN_THROTTLE } from '../../shared/constants';
 import { MESSAGES } from '../../shared/messages';
 import type { Role, VerifyLicenseReply } from '../../shared/schemas/session';
 import { type LawyerRecord, LawyerRepository } from '../data/lawyers';
-import { LicenseRepository } from '../data/licenses';
-import { SecondFactorRepository } from '../data/second-factors';
+import { LicenseRepository, type SignInItems } from '../data/licenses';
 import { SignInAttemptRepository } from '../data/sign-in-attempts';
 import type { Table } from '../data/table';
 import type { Clock, SecondFactorSettings } from '../runtime/dependencies';
 import type { AppKeys } from '../security/app-keys';
 import { createLicenseKeyVault } from '../security/license-key-vault';
-import { findLawyerOfLicense } from './members';
-import { secondFactorStepFor } from './second-factor-step';
+import { lawyerOfLicense } from './members';
+import { secondFactorStepOf } from './second-factor-step';
 import { SessionService } from './sessions';
 
 /** The outcome of a sign-in attempt: the reply, and whether the client is refused for trying too often. */
@@ -46,7 +45,6 @@ export class SignInService {
   private readonly lawyers: LawyerRepository;
   private readonly attempts: SignInAttemptRepository;
   private readonly sessions: SessionService;
-  private readonly factors: SecondFactorRepository;
 
   constructor(
     table: Table,
@@ -58,7 +56,6 @@ export class SignInService {
     this.lawyers = new LawyerRepository(table);
     this.attempts = new SignInAttemptRepository(table);
     this.sessions = new SessionService(table, keys, clock);
-    this.factors = new SecondFactorRepository(table);
   }
 
   async verify(licenseKey: string, clientAddress: string): Promise<SignInOutcome> {
@@ -79,38 +76,43 @@ export class SignInService {
     }
 
     const vault = createLicenseKeyVault(this.keys);
-    const license = await this.licenses.getByAnyHash(vault.hashes(licenseKey));
-    if (!license) {
+    // The licence, its second factor and the claim of the profile holding its key: one read.
+    const found = await this.licenses.getForSignIn(vault.hashes(licenseKey));
+    if (!found) {
       await this.attempts.markWrong(client, reserved);
       return { throttled: false, reply: { valid: false, error: MESSAGES.login.invalidKey } };
     }
-    // A right key does not count against its client; the wrong ones before it still do. The
-    // three writes and reads are independent: at once, one round trip instead of three.
-    const [, lawyer, secondFactor] = await Promise.all([
-      this.attempts.release(client, reserved),
-      license.isActive && license.licenseType !== 'admin' ? findLawyerOfLicense(this.lawyers, license) : null,
-      license.isActive ? secondFactorStepFor(this.factors, this.secondFactorSettings, license) : null,
-    ]);
-    if (!license.isActive) {
-      return { throttled: false, reply: { valid: false, error: MESSAGES.session.licenseInactive } };
-    }
+    // A right key does not count against its client (the wrong ones before it still do): its
+    // attempt is given back while the session opens, not before (one write less on the reply's path).
+    const [, reply] = await Promise.all([this.attempts.release(client, reserved), this.open(found)]);
+    return { throttled: false, reply };
+  }
 
+  /** The reply to a right key: a session for an active licence, with what it must ask next. */
+  private async open(found: SignInItems): Promise<VerifyLicenseReply> {
+    const { license } = found;
+    if (!license.isActive) return { valid: false, error: MESSAGES.session.licenseInactive };
+    const lawyer = license.licenseType === 'admin' ? null : await this.lawyerOf(found);
+    const secondFactor = secondFactorStepOf(found.secondFactor, this.secondFactorSettings, license);
     const userEmail = lawyer?.email ?? license.userEmail ?? '';
     const session = await this.sessions.open(license, userEmail, {
       secondFactorPending: secondFactor !== null,
     });
     return {
-      throttled: false,
-      reply: {
-        valid: true,
-        licenseType: license.licenseType,
-        userEmail,
-        displayName: displayNameOf(license.licenseType, lawyer),
-        token: session.token,
-        expiresAt: session.expiresAt,
-        ...(secondFactor ? { secondFactor } : {}),
-      },
+      valid: true,
+      licenseType: license.licenseType,
+      userEmail,
+      displayName: displayNameOf(license.licenseType, lawyer),
+      token: session.token,
+      expiresAt: session.expiresAt,
+      ...(secondFactor ? { secondFactor } : {}),
     };
+  }
+
+  /** The profile of a member's licence (spec §5), its key's claim already read. */
+  private async lawyerOf({ license, boundLawyerId }: SignInItems): Promise<LawyerRecord | null> {
+    const bound = boundLawyerId === null ? null : await this.lawyers.getById(boundLawyerId);
+    return lawyerOfLicense(this.lawyers, license, bound);
   }
 
   /** Client addresses are kept only as a keyed hash. */

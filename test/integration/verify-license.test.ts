@@ -391,7 +391,7 @@ describe('verify-license', () => {
       // Arrange
       const sourceIp = uniqueIp();
       // Spied on, not replaced: counts the keys actually evaluated.
-      const lookups = vi.spyOn(LicenseRepository.prototype, 'getByHash');
+      const lookups = vi.spyOn(LicenseRepository.prototype, 'getForSignIn');
 
       // Act
       const replies = await Promise.all(

@@ -141,6 +141,9 @@ describe('the built SPA', () => {
       `<script type="module" src="/start-after-paint.js" data-entry="${entry}"></script>`,
     );
     expect(login).not.toContain(`src="${entry}"`);
+    // A signed-in page's first lists are asked for by index.html; /login has none to ask for.
+    expect(index).toContain('<script src="/first-reads.js"></script>');
+    expect(login).not.toContain('first-reads');
     expect(login).toContain('<script id="runtime-config" type="application/json"></script>');
     // The same styles as every other page, in the head, so that the card shows styled at once.
     expect(login).toContain(/<link rel="stylesheet"[^>]+>/.exec(index)?.[0]);

@@ -13,6 +13,9 @@ interface PrerenderModule {
 }
 
 const ROOT_ELEMENT = '<div id="root"></div>';
+/** The script of index.html reading a signed-in page's first lists: nothing for a pre-rendered page to read. */
+const FIRST_READS_SCRIPT =
+  /\s*<!--[^>]*-->\s*<script src="\/first-reads\.js"><\/script>|\s*<script src="\/first-reads\.js"><\/script>/;
 /** The entry script Vite writes into index.html. */
 const ENTRY_SCRIPT = /<script type="module" crossorigin src="([^"]+)"><\/script>/;
 
@@ -25,6 +28,7 @@ export function pageWithMarkup(indexHtml: string, markup: string): string {
     throw new Error(`index.html sans ${ROOT_ELEMENT} : rien à pré-rendre`);
   if (!ENTRY_SCRIPT.test(indexHtml)) throw new Error("index.html sans script d'entrée : rien à hydrater");
   return indexHtml
+    .replace(FIRST_READS_SCRIPT, '')
     .replace(
       ENTRY_SCRIPT,
       (_script, entry: string) =>

@@ -1,6 +1,5 @@
 import { Route, Routes } from 'react-router';
 
-import { readFirstPagesEarly } from './api/list-pages';
 import { RequireAuth, RequireRole } from './auth/guards';
 import { CardLayout } from './layout/card-layout';
 import { lazyPage } from './layout/lazy-page';
@@ -93,16 +92,13 @@ const SubscriptionPage = lazyPage(() =>
 );
 
 /**
- * The signed-in pages by path, with the lists their first screen shows: at start (main.tsx) the
- * page's code, the signed-in shell's and the first page of those lists are all fetched at once,
- * instead of the shell, then the page, then its data, one after the other.
+ * The signed-in pages by path: at start (main.tsx) the page's code and the signed-in shell's are
+ * fetched at once, instead of the shell, then the page, one after the other; the first page of
+ * the lists its first screen shows was asked for earlier still (web/public/first-reads.js).
  */
-const SIGNED_IN_PAGES: Record<
-  string,
-  { readonly page: { preload(): Promise<void> }; readonly lists?: readonly ('workflows' | 'folders')[] }
-> = {
-  '/admin/workflows': { page: AdminWorkflowsPage, lists: ['workflows', 'folders'] },
-  '/admin/workflows-new': { page: AdminWorkflowsPage, lists: ['workflows', 'folders'] },
+const SIGNED_IN_PAGES: Record<string, { readonly page: { preload(): Promise<void> } }> = {
+  '/admin/workflows': { page: AdminWorkflowsPage },
+  '/admin/workflows-new': { page: AdminWorkflowsPage },
   '/admin/lawyers': { page: AdminLawyersPage },
   '/admin/notaries': { page: AdminNotariesPage },
   '/admin/test-promo': { page: AdminTestPromoPage },
@@ -123,7 +119,7 @@ const SIGNED_IN_PAGES: Record<
 };
 
 /**
- * Fetches what a signed-in page at `pathname` needs, all at once, for a visitor of `role` (only
+ * Fetches the code a signed-in page at `pathname` needs, all at once, for a visitor of `role` (only
  * the pages of his own side: another side's would only send him home).
  */
 export function preloadSignedInPage(pathname: string, role: string): void {
@@ -132,7 +128,6 @@ export function preloadSignedInPage(pathname: string, role: string): void {
   // A failure shows when the page renders ('Rechargez la page'), not here.
   AppShell.preload().catch(() => undefined);
   target.page.preload().catch(() => undefined);
-  if (target.lists) readFirstPagesEarly(target.lists);
 }
 
 /** Fetches every page's code ahead of use (component tests render any route at once with it). */

@@ -1,23 +1,50 @@
-import { screen } from '@testing-library/react';
-import { describe, expect, it } from 'vitest';
+import { readFileSync } from 'node:fs';
+import { resolve } from 'node:path';
 
-import { preloadSignedInPage } from '../../../web/src/app-routes';
+import { screen } from '@testing-library/react';
+import { afterEach, describe, expect, it } from 'vitest';
+
 import { workflowFixture } from '../back-office/fixtures';
+import { renderApp } from '../support/render-app';
 import { storeSessionOf } from '../support/sessions';
 import { mockAdminBackend } from './admin-backend';
 import { openAdminWorkflows } from './admin-page';
 
+/** web/public/first-reads.js, the classic script index.html runs before the application's code. */
+const FIRST_READS = readFileSync(resolve('web/public/first-reads.js'), 'utf8');
+
+/** Runs first-reads.js as index.html does at `path`, with the runtime settings written in. */
+function runFirstReads(path: string) {
+  const settings = document.createElement('script');
+  settings.id = 'runtime-config';
+  settings.type = 'application/json';
+  settings.textContent = '{"apiBaseUrl":""}';
+  document.head.append(settings);
+  window.history.replaceState(null, '', path);
+  try {
+    new Function(FIRST_READS)();
+  } finally {
+    settings.remove();
+    window.history.replaceState(null, '', '/');
+  }
+}
+
 describe('/admin/workflows opened directly (issue 11: its first cards within a second)', () => {
-  it('reads the first page of automations at start, alongside the code, and the screen shows that page without asking again', async () => {
+  afterEach(() => {
+    delete (window as { firstReads?: unknown }).firstReads;
+  });
+
+  it('asks for the first page of automations and folders before the code runs, and the screen shows that page without asking again', async () => {
+    // Arrange
     const workflow = workflowFixture({ id: crypto.randomUUID(), name: 'Relance dossier Dupont' });
     const backend = mockAdminBackend({ workflows: [workflow] });
     storeSessionOf('admin');
 
-    // Act: what main.tsx does before the first render.
-    preloadSignedInPage('/admin/workflows', 'admin');
+    // Act: index.html's first-reads.js, then the application, with the same session.
+    runFirstReads('/admin/workflows');
     expect(backend.sent('GET', '/api/workflows')).toHaveLength(1);
     expect(backend.sent('GET', '/api/folders')).toHaveLength(1);
-    openAdminWorkflows();
+    renderApp('/admin/workflows');
 
     // Assert
     await screen.findByText(workflow.name);
@@ -25,12 +52,31 @@ describe('/admin/workflows opened directly (issue 11: its first cards within a s
     expect(backend.sent('GET', '/api/folders')).toHaveLength(1);
   });
 
-  it("reads nothing ahead for another side's page: the visitor would only be sent home", () => {
+  it("asks for nothing ahead on another side's page (the visitor would only be sent home) or without a session", () => {
     const backend = mockAdminBackend({});
 
-    preloadSignedInPage('/admin/workflows', 'lawyer');
-    preloadSignedInPage('/lawyer/workflows/', 'admin');
+    storeSessionOf('lawyer');
+    runFirstReads('/admin/workflows');
+    storeSessionOf('admin');
+    runFirstReads('/lawyer/workflows/');
+    localStorage.clear();
+    runFirstReads('/admin/workflows');
 
     expect(backend.requests).toEqual([]);
+  });
+
+  it('does not hand a page asked for with a session that has since changed to the new one', async () => {
+    // Arrange: asked for with a session since ended; another one is stored when the page opens.
+    const workflow = workflowFixture({ id: crypto.randomUUID(), name: 'Relance dossier Martin' });
+    const backend = mockAdminBackend({ workflows: [workflow] });
+    storeSessionOf('admin', { token: 'jeton-de-la-session-precedente' });
+    runFirstReads('/admin/workflows');
+
+    // Act
+    openAdminWorkflows();
+
+    // Assert: read again, with the session now stored.
+    await screen.findByText(workflow.name);
+    expect(backend.sent('GET', '/api/workflows')).toHaveLength(2);
   });
 });

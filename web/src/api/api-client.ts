@@ -24,6 +24,8 @@ export interface CallOptions<B = unknown> {
   /** The session token to send; by default the stored session's, for every non-public route. */
   readonly token?: string;
   readonly signal?: AbortSignal;
+  /** The request already sent for this call (web/public/first-reads.js): its reply is read instead. */
+  readonly sent?: Promise<Response>;
 }
 
 /** Called when a protected call is refused with 401: the session it used is over. */
@@ -106,12 +108,13 @@ export async function callRoute(route: RouteDefinition, options: CallOptions = {
         (entry): entry is [string, string] => entry[1] !== undefined,
       ),
     ).toString();
-    response = await fetch(`${apiBaseUrl}${routePath(route, options.params)}${query ? `?${query}` : ''}`, {
-      method: route.method,
-      headers,
-      body,
-      signal: options.signal,
-    });
+    response = await (options.sent ??
+      fetch(`${apiBaseUrl}${routePath(route, options.params)}${query ? `?${query}` : ''}`, {
+        method: route.method,
+        headers,
+        body,
+        signal: options.signal,
+      }));
   } catch (error) {
     if (options.signal?.aborted) throw error;
     throw new ApiNetworkError(STRINGS.api.networkError, { cause: error });

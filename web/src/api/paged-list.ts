@@ -3,7 +3,7 @@ import { useCallback, useEffect, useRef, useState } from 'react';
 import { LIST_PAGE } from '../../../shared';
 import { type PageReader, takeEarlyPage } from './list-pages';
 
-export { type ListPage, type PageReader, READ_PAGE, readFirstPagesEarly } from './list-pages';
+export { type ListPage, type PageReader, READ_PAGE } from './list-pages';
 
 /**
  * Every page of a list, one request after the other, for the screens whose lists are small and
