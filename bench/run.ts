@@ -1,7 +1,3 @@
-import { writeFileSync } from 'node:fs';
-import { cpus, loadavg } from 'node:os';
-import { fileURLToPath } from 'node:url';
-
 import { DUE_SHARDS } from '../functions/data/keys';
 import { FUNCTION_NAMES } from '../functions/needs';
 import { esbuildOptionsOf } from '../lib/constructs/bundling';
@@ -9,14 +5,17 @@ import { repositoryPath } from '../lib/constructs/repository';
 import { startDynamoDbLocal } from '../lib/local/dynamodb-local';
 import { type ApiBenchFigures, runApiBench } from './api';
 import { baselineSpecs, bundlesMarkdown, extractCommit, measureBundles } from './bundles';
-import { FIRST_LOAD_SECTION, firstLoadMarkdown, runFirstLoadBench } from './first-load';
+import { FIRST_LOAD_SECTION, firstLoadMarkdown, firstLoadTargets, runFirstLoadBench } from './first-load';
+import { type BenchTarget, measuredNow, type PartResult, writeResults } from './results-file';
 import { costOf, PRICES_EU_WEST_3, projectedTickSeconds, runScaleTick, type ScaleScenario } from './scale';
 import {
   formatFigure,
   markdownTable,
   runSchedulerBench,
   schedulerBenchMarkdown,
+  type ThroughputFigures,
   throughputFigures,
+  throughputMarkdown,
 } from './scheduler';
 
 /**
@@ -25,10 +24,12 @@ import {
  * Prints the figures and writes them to bench/results.md. Takes a quarter of an hour: the lag
  * parts run on the real clock with the one-minute timer.
  *
- * `npm run bench -- api` (or `worker`, `ticks`, `first-load`, `bundles`; several may be named) runs
- * those parts only; results.md then says which parts ran. `throughput` runs the worker part's
- * throughput figure alone (a minute; the worker part's lag figures take a quarter of an hour). `--baseline <commit>` also measures the
- * bundles of an earlier commit, built as they were deployed then.
+ * `npm run bench -- api` (or `worker`, `ticks`, `first-load`, `bundles`, `scale`; several may be
+ * named) runs those parts only; results.md keeps the other parts' figures as last measured, each
+ * with its date and load average, and its Targets table every part's targets at their latest
+ * figure. `throughput` runs the worker part's throughput figure alone (a minute; the worker part's
+ * lag figures take a quarter of an hour). `--baseline <commit>` also measures the bundles of an
+ * earlier commit, built as they were deployed then.
  */
 const log = (line: string) => console.log(line);
 const args = process.argv.slice(2);
@@ -49,8 +50,19 @@ const throughputAlone = parts.includes('throughput') && !runs('worker');
 const started = new Date();
 /** A claimer's memory (the AppFunction default, 512 MB), for the tick's GB-seconds. */
 const CLAIMS_CLAIMER_MEMORY_GB = 0.5;
-const sections: string[] = [];
-const targets: (readonly [string, string, string, boolean])[] = [];
+const results: PartResult[] = [];
+/** A part's figures, measured now. */
+const ran = (part: string, sections: readonly string[], targets: readonly BenchTarget[]) =>
+  results.push({ part, measured: measuredNow(), targets, markdown: sections.join('\n') });
+const throughputTarget = (figures: ThroughputFigures): BenchTarget => {
+  const reached = figures.callsPerSecond / figures.boundPerSecond;
+  return {
+    figure: `worker throughput, ${figures.receiverDelayMs} ms receiver`,
+    target: '≥ 90 % of 5 / delay',
+    measured: `${formatFigure(100 * reached)} % (${formatFigure(figures.callsPerSecond, 1)}/s)`,
+    met: reached >= 0.9,
+  };
+};
 
 if (runs('worker') || runs('ticks')) {
   const dynamo = await startDynamoDbLocal();
@@ -68,14 +80,26 @@ if (runs('worker') || runs('ticks')) {
       mixMinutes: 4,
       log,
     });
-    sections.push('## Scheduler', '', schedulerBenchMarkdown(figures));
-    const reached = figures.throughput.callsPerSecond / figures.throughput.boundPerSecond;
-    targets.push([
-      `worker throughput, ${figures.throughput.receiverDelayMs} ms receiver`,
-      '≥ 90 % of 5 / delay',
-      `${formatFigure(100 * reached)} % (${formatFigure(figures.throughput.callsPerSecond, 1)}/s)`,
-      reached >= 0.9,
-    ]);
+    const { lagUnderLoad, mix } = figures;
+    ran(
+      'worker',
+      ['## Scheduler', '', schedulerBenchMarkdown(figures)],
+      [
+        throughputTarget(figures.throughput),
+        {
+          figure: `dispatch lag under load, ${formatFigure(lagUnderLoad.workflows)} due in ${lagUnderLoad.spreadSeconds} s`,
+          target: 'reported',
+          measured: `p50 ${formatFigure(lagUnderLoad.p50Ms)} ms, p99 ${formatFigure(lagUnderLoad.p99Ms)} ms, ${formatFigure(lagUnderLoad.maxBacklog)} waiting at most`,
+          met: null,
+        },
+        {
+          figure: `product mix, ${formatFigure(mix.workflows)} workflows at 1–2 min`,
+          target: 'reported',
+          measured: `p50 ${formatFigure(mix.p50Ms)} ms, p99 ${formatFigure(mix.p99Ms)} ms, ${formatFigure(mix.calls)} of ${formatFigure(mix.expectedCalls)} calls`,
+          met: null,
+        },
+      ],
+    );
   } finally {
     await dynamo.stop();
   }
@@ -102,7 +126,7 @@ if (runs('scale')) {
     const simulatedTick = Math.max(
       ...tick.alone.map((claimer) => (Math.ceil(150_000 / DUE_SHARDS) / claimer.runs) * claimer.seconds),
     );
-    sections.push(
+    const sections = [
       '## Scale: one fanned-out tick (issue 13)',
       '',
       `Measured: ${formatFigure(tick.workflows)} automations of ${formatFigure(tick.firms)} firms in DynamoDB Local, ` +
@@ -144,19 +168,7 @@ if (runs('scale')) {
         `partition): about ${formatFigure(projectedTick.seconds, 1)} s for the tick, 64 claimers at once ` +
         `(${formatFigure(DUE_SHARDS * CLAIMS_CLAIMER_MEMORY_GB * projectedTick.seconds, 0)} GB-s a tick).`,
       '',
-    );
-    targets.push([
-      `tick: 150,000 due runs, its slowest claimer measured alone (${formatFigure(Math.ceil(150_000 / DUE_SHARDS))} runs)`,
-      '≤ 60 s',
-      `${formatFigure(simulatedTick, 1)} s`,
-      simulatedTick <= 60,
-    ]);
-    targets.push([
-      'tick: 150,000 due runs queued and claimed (projected to AWS)',
-      '≤ 60 s',
-      `${formatFigure(projectedTick.seconds, 1)} s`,
-      projectedTick.seconds <= 60,
-    ]);
+    ];
     const scenarios: (readonly [string, ScaleScenario])[] = [
       [
         'measured size',
@@ -191,6 +203,20 @@ if (runs('scale')) {
       ),
       '',
     );
+    ran('scale', sections, [
+      {
+        figure: `tick: 150,000 due runs, its slowest claimer measured alone (${formatFigure(Math.ceil(150_000 / DUE_SHARDS))} runs)`,
+        target: '≤ 60 s',
+        measured: `${formatFigure(simulatedTick, 1)} s`,
+        met: simulatedTick <= 60,
+      },
+      {
+        figure: 'tick: 150,000 due runs queued and claimed (projected to AWS)',
+        target: '≤ 60 s',
+        measured: `${formatFigure(projectedTick.seconds, 1)} s`,
+        met: projectedTick.seconds <= 60,
+      },
+    ]);
   } finally {
     await dynamo.stop();
   }
@@ -201,31 +227,11 @@ if (throughputAlone) {
   try {
     log('Débit : 200 appels, récepteur à 200 ms, 5 en parallèle...');
     const throughput = await throughputFigures(dynamo.endpoint, 200, 200);
-    const reached = throughput.callsPerSecond / throughput.boundPerSecond;
-    sections.push(
-      '## Dispatch throughput (worker + poller, 5 at once)',
-      '',
-      markdownTable(
-        ['calls', 'receiver delay', 'duration', 'calls/s', 'bound 5/delay (reached)', 'max concurrent seen'],
-        [
-          [
-            formatFigure(throughput.calls),
-            `${throughput.receiverDelayMs} ms`,
-            `${formatFigure(throughput.seconds, 1)} s`,
-            formatFigure(throughput.callsPerSecond, 1),
-            `${formatFigure(throughput.boundPerSecond, 1)} (${formatFigure(100 * reached)} %)`,
-            formatFigure(throughput.maxConcurrent),
-          ],
-        ],
-      ),
-      '',
+    ran(
+      'throughput',
+      ['## Dispatch throughput (worker + poller, 5 at once)', '', throughputMarkdown(throughput)],
+      [throughputTarget(throughput)],
     );
-    targets.push([
-      `worker throughput, ${throughput.receiverDelayMs} ms receiver`,
-      '≥ 90 % of 5 / delay',
-      `${formatFigure(100 * reached)} % (${formatFigure(throughput.callsPerSecond, 1)}/s)`,
-      reached >= 0.9,
-    ]);
   } finally {
     await dynamo.stop();
   }
@@ -234,7 +240,7 @@ if (throughputAlone) {
 if (runs('api')) {
   const figures: ApiBenchFigures = await runApiBench({ workflows: 1_000, rate: 100, seconds: 20, log });
   const { page } = figures;
-  sections.push(
+  const sections = [
     '## API under load (autocannon, local runtime as `npm start`, loopback)',
     '',
     markdownTable(
@@ -253,7 +259,8 @@ if (runs('api')) {
       ]),
     ),
     '',
-  );
+  ];
+  const targets: BenchTarget[] = [];
   if (page) {
     sections.push(
       '## /admin/workflows in Chromium (headless, assets cached, local runtime)',
@@ -273,12 +280,12 @@ if (runs('api')) {
       ),
       '',
     );
-    targets.push([
-      `/admin/workflows with ${formatFigure(page.workflows)} automations, first card`,
-      '≤ 1,000 ms',
-      `${formatFigure(page.firstCardMs)} ms (${formatFigure(page.domNodes)} DOM nodes)`,
-      page.firstCardMs <= 1_000,
-    ]);
+    targets.push({
+      figure: `/admin/workflows with ${formatFigure(page.workflows)} automations, first card`,
+      target: '≤ 1,000 ms',
+      measured: `${formatFigure(page.firstCardMs)} ms (${formatFigure(page.domNodes)} DOM nodes)`,
+      met: page.firstCardMs <= 1_000,
+    });
   } else {
     sections.push(
       '## /admin/workflows in Chromium',
@@ -286,16 +293,22 @@ if (runs('api')) {
       `Not measured: ${figures.pageFailure ?? 'unknown'}`,
       '',
     );
-    targets.push(['/admin/workflows, first card', '≤ 1,000 ms', 'not measured', false]);
+    targets.push({
+      figure: `/admin/workflows with ${formatFigure(figures.workflows)} automations, first card`,
+      target: '≤ 1,000 ms',
+      measured: 'not measured',
+      met: false,
+    });
   }
   for (const run of figures.runs) {
-    targets.push([
-      `${run.route} p99 at ${run.rate}/s`,
-      `≤ ${run.targetP99Ms} ms`,
-      `${formatFigure(run.p99Ms, 1)} ms`,
-      run.p99Ms <= run.targetP99Ms && run.non2xx === 0 && run.errors === 0,
-    ]);
+    targets.push({
+      figure: `${run.route} p99 at ${run.rate}/s`,
+      target: `≤ ${run.targetP99Ms} ms`,
+      measured: `${formatFigure(run.p99Ms, 1)} ms`,
+      met: run.p99Ms <= run.targetP99Ms && run.non2xx === 0 && run.errors === 0,
+    });
   }
+  ran('api', sections, targets);
 }
 
 if (runs('bundles')) {
@@ -308,7 +321,7 @@ if (runs('bundles')) {
     })),
     repositoryPath('.bench', 'bundles'),
   );
-  sections.push(
+  const sections = [
     '## Bundles',
     '',
     'Each function built as `cdk synth` builds it (minified ESM, AWS SDK external, no source map, only',
@@ -318,7 +331,7 @@ if (runs('bundles')) {
     '',
     bundlesMarkdown(after),
     '',
-  );
+  ];
   if (baseline) {
     const source = extractCommit(baseline, repositoryPath('.bench', 'baseline-src'), repositoryPath());
     const before = await measureBundles(
@@ -334,31 +347,16 @@ if (runs('bundles')) {
       '',
     );
   }
+  ran('bundles', sections, []);
 }
 
 if (runs('first-load')) {
   const firstLoad = await runFirstLoadBench({ runs: 3, log });
-  sections.push(`## ${FIRST_LOAD_SECTION}`, '', firstLoadMarkdown(firstLoad), '');
+  ran(
+    'first-load',
+    [`## ${FIRST_LOAD_SECTION}`, '', firstLoadMarkdown(firstLoad)],
+    firstLoadTargets(firstLoad),
+  );
 }
 
-const markdown = [
-  '# Benchmarks',
-  '',
-  `Run ${started.toISOString()} on ${cpus().length} CPU(s) (${cpus()[0]?.model ?? 'unknown'}), Node.js ${process.version},`,
-  'against DynamoDB Local (in memory) and fauxqs in the same machine: absolute times are those of the',
-  'emulators, not of AWS; items read and ratios carry over.',
-  `Parts run: ${parts.length === 0 ? 'all' : parts.join(', ')}. The machine's load average during the run: ${loadavg()
-    .map((value) => value.toFixed(1))
-    .join(', ')} (1, 5, 15 min).`,
-  '',
-  '## Targets',
-  '',
-  markdownTable(
-    ['figure', 'target', 'measured', 'met'],
-    targets.map(([figure, target, measured, met]) => [figure, target, measured, met ? 'yes' : 'no']),
-  ),
-  '',
-  ...sections,
-].join('\n');
-console.log(`\n${markdown}`);
-writeFileSync(fileURLToPath(new URL('./results.md', import.meta.url)), markdown);
+console.log(`\n${writeResults(results, started.toISOString())}`);

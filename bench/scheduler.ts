@@ -23,6 +23,7 @@ import { startLocalQueues } from '../lib/local/queue/local-queues';
 import { startMinuteTimer } from '../lib/local/queue/minute-timer';
 import { startQueuePoller } from '../lib/local/queue/poller';
 import { GLOBAL_SCHEDULING } from '../shared/constants';
+import { markdownTable } from './results-file';
 
 /** Figures of the scheduler benchmark, as printed and written to bench/results.md. */
 export interface SchedulerBenchFigures {
@@ -692,23 +693,25 @@ export async function runSchedulerBench(options: SchedulerBenchOptions): Promise
 const format = (value: number, digits = 0) =>
   value.toLocaleString('en-US', { minimumFractionDigits: digits, maximumFractionDigits: digits });
 
-/** A Markdown table with right-aligned columns, padded as the formatter (Biome) lays tables out. */
-function markdownTable(header: readonly string[], rows: readonly (readonly string[])[]): string {
-  const width = (text: string) => [...text].length;
-  const widths = header.map((title, column) =>
-    Math.max(3, width(title), ...rows.map((row) => width(row[column] ?? ''))),
-  );
-  const line = (cells: readonly string[]) =>
-    `| ${cells.map((cell, column) => ' '.repeat((widths[column] ?? 0) - width(cell)) + cell).join(' | ')} |`;
-  return [
-    line(header),
-    `| ${widths.map((size) => `${'-'.repeat(size - 1)}:`).join(' | ')} |`,
-    ...rows.map(line),
-  ].join('\n');
-}
-
 /** The figures as Markdown tables (printed, and written to bench/results.md). */
 export { format as formatFigure, markdownTable };
+
+/** The throughput figure's table (the worker part's, or `npm run bench -- throughput` alone). */
+export function throughputMarkdown(throughput: ThroughputFigures): string {
+  return markdownTable(
+    ['calls', 'receiver delay', 'duration', 'calls/s', 'bound 5/delay (reached)', 'max concurrent seen'],
+    [
+      [
+        format(throughput.calls),
+        `${throughput.receiverDelayMs} ms`,
+        `${format(throughput.seconds, 1)} s`,
+        format(throughput.callsPerSecond, 1),
+        `${format(throughput.boundPerSecond, 1)} (${format((100 * throughput.callsPerSecond) / throughput.boundPerSecond)} %)`,
+        format(throughput.maxConcurrent),
+      ],
+    ],
+  );
+}
 
 export function schedulerBenchMarkdown(figures: SchedulerBenchFigures): string {
   const { throughput, lag } = figures;
@@ -744,19 +747,7 @@ export function schedulerBenchMarkdown(figures: SchedulerBenchFigures): string {
     '',
     '### Dispatch throughput (worker + poller, 5 at once)',
     '',
-    markdownTable(
-      ['calls', 'receiver delay', 'duration', 'calls/s', 'bound 5/delay (reached)', 'max concurrent seen'],
-      [
-        [
-          format(throughput.calls),
-          `${throughput.receiverDelayMs} ms`,
-          `${format(throughput.seconds, 1)} s`,
-          format(throughput.callsPerSecond, 1),
-          `${format(throughput.boundPerSecond, 1)} (${format((100 * throughput.callsPerSecond) / throughput.boundPerSecond)} %)`,
-          format(throughput.maxConcurrent),
-        ],
-      ],
-    ),
+    throughputMarkdown(throughput),
     '',
     '### Dispatch lag (due time → call start, real clock, one-minute timer)',
     '',

@@ -29,6 +29,11 @@ export const DispatchMessage = z.object({
   attemptsBefore: z.number().int().min(0).optional(),
   /** How many times the run was sent back for want of a free slot of its firm (its next delay). */
   deferrals: z.number().int().min(0).optional(),
+  /**
+   * The firm (the entry's `firm`, written by `sendBatch`): the worker takes one of its call slots
+   * while it reads the workflow, instead of after. Absent from messages queued before it was added.
+   */
+  firm: z.string().min(1).optional(),
 });
 export type DispatchMessage = z.infer<typeof DispatchMessage>;
 
@@ -85,7 +90,7 @@ export function createSqsDispatchQueue({
           QueueUrl: queueUrl(),
           Entries: entries.map((entry, index) => ({
             Id: `m${index}`,
-            MessageBody: JSON.stringify(entry.message),
+            MessageBody: JSON.stringify({ ...entry.message, firm: entry.firm }),
             DelaySeconds: entry.delaySeconds,
             MessageGroupId: entry.firm,
           })),

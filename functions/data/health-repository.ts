@@ -8,6 +8,7 @@ import {
 } from '@aws-sdk/lib-dynamodb';
 
 import {
+  allDeliveriesPartitions,
   deliveryHourKey,
   FAILING_PARTITION,
   failingWorkflowKey,
@@ -97,10 +98,16 @@ export class HealthRepository {
 
   /**
    * A run ended in success: the failure streak ends. The pause record goes too when the workflow
-   * is scheduled again (a manual run while paused leaves the pause to 'Reprendre').
+   * is scheduled again (a manual run while paused leaves the pause to 'Reprendre'). Returns the
+   * streak it ended (0 when there was none), so that the failing set is written only then.
    */
-  async recordSuccess(workflowId: string, at: string, retried: boolean, clearPause: boolean) {
-    await this.table.doc.send(
+  async recordSuccess(
+    workflowId: string,
+    at: string,
+    retried: boolean,
+    clearPause: boolean,
+  ): Promise<{ readonly endedStreak: number }> {
+    const { Attributes } = await this.table.doc.send(
       new UpdateCommand({
         TableName: this.table.name,
         Key: workflowHealthKey(workflowId),
@@ -115,8 +122,10 @@ export class HealthRepository {
           ':zero': 0,
           ':expires': epochSeconds(new Date(at)) + SUMMARY_TTL_SECONDS,
         },
+        ReturnValues: 'UPDATED_OLD',
       }),
     );
+    return { endedStreak: (Attributes?.consecutiveFailures as number | undefined) ?? 0 };
   }
 
   /**
@@ -228,6 +237,18 @@ export class HealthRepository {
   /** A deliveries partition's hour counters from `fromHour` on, oldest first. */
   async deliveryHours(partition: string, fromHour: string): Promise<HourCounters[]> {
     return this.hours(partition, fromHour);
+  }
+
+  /**
+   * Everyone's hour counters from `fromHour` on: one Query per shard, all at once. An hour comes
+   * once per shard it has counts in; their sum is the hour's figure (exact: each call added to
+   * one shard only).
+   */
+  async allDeliveryHours(fromHour: string): Promise<HourCounters[]> {
+    const shards = await Promise.all(
+      allDeliveriesPartitions().map((partition) => this.hours(partition, fromHour)),
+    );
+    return shards.flat();
   }
 
   /** Puts a workflow in the failing set (or updates its line). */

@@ -248,8 +248,24 @@ export const workflowHealthHourKey = (workflowId: string, hour: string) => ({
   SK: `${HEALTH_HOUR_PREFIX}${hour}`,
 });
 
-/** The counters of one hour of every call (the admin's dashboard). */
-export const ALL_DELIVERIES_PARTITION = 'HEALTH#ALL';
+/**
+ * The counters of one hour of every call (the admin's dashboard), in `ALL_DELIVERIES_SHARDS`
+ * partitions: every call adds to its hour, so one item would take every delivery of the platform
+ * (2,200 a second at 1,000,000 automations, past the 1,000 writes a second one item takes). A call
+ * adds to the shard of its workflow; the dashboard sums the shards of an hour.
+ */
+export const ALL_DELIVERIES_SHARDS = 16;
+const ALL_DELIVERIES_PREFIX = 'HEALTH#ALL';
+export const allDeliveriesPartition = (workflowId: string) =>
+  `${ALL_DELIVERIES_PREFIX}#${createHash('sha256').update(workflowId).digest().readUInt32BE(0) % ALL_DELIVERIES_SHARDS}`;
+/**
+ * Every partition of everyone's counters: the shards, and the single key written before them
+ * (`HEALTH#ALL`, its items gone by TTL 8 days after the sharding was deployed; then drop it here).
+ */
+export const allDeliveriesPartitions = () => [
+  ...Array.from({ length: ALL_DELIVERIES_SHARDS }, (_, shard) => `${ALL_DELIVERIES_PREFIX}#${shard}`),
+  ALL_DELIVERIES_PREFIX,
+];
 /** The counters of one hour of one lawyer's calls (his own dashboard), by his e-mail at the time. */
 export const ownerDeliveriesPartition = (email: string) => `HEALTH#OWNER#${email.toLowerCase()}`;
 export const deliveryHourKey = (partition: string, hour: string) => ({
@@ -257,7 +273,11 @@ export const deliveryHourKey = (partition: string, hour: string) => ({
   SK: `${HEALTH_HOUR_PREFIX}${hour}`,
 });
 
-/** The automations whose last run failed, one item each, so that the dashboard lists them in one Query. */
+/**
+ * The automations whose last run failed, one item each, so that the dashboard lists them in one
+ * Query. Written at a failure and when a success ends a streak, never by the successes of a healthy
+ * workflow (the most of the platform's calls), so that this one partition stays off the hot path.
+ */
 export const FAILING_PARTITION = 'HEALTH#FAILING';
 export const failingWorkflowKey = (workflowId: string) => ({ PK: FAILING_PARTITION, SK: workflowId });
 

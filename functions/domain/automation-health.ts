@@ -13,7 +13,7 @@ import {
   type HourCounters,
   type HourIncrements,
 } from '../data/health-repository';
-import { ALL_DELIVERIES_PARTITION, healthHourOf, ownerDeliveriesPartition } from '../data/keys';
+import { allDeliveriesPartition, healthHourOf, ownerDeliveriesPartition } from '../data/keys';
 import type { Table } from '../data/table';
 import type { WorkflowRecord } from '../data/workflows';
 import type { Clock, Logger } from '../runtime/dependencies';
@@ -186,12 +186,14 @@ export function windowOf(hours: readonly HourCounters[], fromHour: string): Heal
 export const hourBefore = (now: Date, hoursBack: number) =>
   healthHourOf(new Date(now.getTime() - hoursBack * 3_600_000));
 
-/** The last 24 hours of a deliveries partition, oldest first, every hour present (zeros when idle). */
+/**
+ * The last 24 hours of deliveries, oldest first, every hour present (zeros when idle); an hour
+ * read from several shards is their sum.
+ */
 export function deliveryHoursOf(hours: readonly HourCounters[], now: Date): DeliveryHour[] {
-  const byHour = new Map(hours.map((hour) => [hour.hour, hour.counts]));
   return Array.from({ length: 24 }, (_, index) => {
     const hour = hourBefore(now, 23 - index);
-    const counts = byHour.get(hour) ?? {};
+    const counts = sum(hours.filter((each) => each.hour === hour));
     return {
       hour: `${hour}:00:00.000Z`,
       succeeded: counts.succeeded ?? 0,
@@ -235,33 +237,54 @@ export interface AutomationHealthDependencies {
 export class AutomationHealth {
   constructor(private readonly deps: AutomationHealthDependencies) {}
 
-  async callEnded(workflow: WorkflowRecord, call: EndedCall): Promise<void> {
+  /**
+   * `recorded` is the call's history write when it runs alongside (the worker's): it says whether
+   * the workflow still existed, which only the failing set and the pause wait for.
+   */
+  async callEnded(
+    workflow: WorkflowRecord,
+    call: EndedCall,
+    recorded: Promise<boolean> = Promise.resolve(true),
+  ): Promise<void> {
     if (call.trigger === 'test') return;
     const { health } = this.deps;
     const now = this.deps.clock.now();
     const hour = healthHourOf(new Date(call.startedAt));
     const delivery = deliveryHourIncrements(call);
-    await Promise.all([
+    // The counters and the summary are independent items: written at once, one round trip.
+    const counted = Promise.all([
       health.addToWorkflowHour(workflow.id, hour, workflowHourIncrements(call), now),
-      health.addToDeliveryHour(ALL_DELIVERIES_PARTITION, hour, delivery, now),
+      health.addToDeliveryHour(allDeliveriesPartition(workflow.id), hour, delivery, now),
       health.addToDeliveryHour(ownerDeliveriesPartition(workflow.lawyerEmail), hour, delivery, now),
     ]);
-    if (call.outcome === 'retried') return;
-
-    if (call.outcome === 'succeeded') {
-      const scheduled = workflow.active && workflow.cronEnabled;
-      await Promise.all([
-        health.recordSuccess(workflow.id, call.startedAt, call.attempt > 1, scheduled),
-        health.clearFailing(workflow.id),
-      ]);
+    if (call.outcome === 'retried') {
+      await counted;
       return;
     }
 
-    const summary = await health.recordFailure(workflow.id, {
-      at: call.startedAt,
-      message: call.message,
-      httpStatus: call.httpStatus,
-    });
+    if (call.outcome === 'succeeded') {
+      const scheduled = workflow.active && workflow.cronEnabled;
+      const [, { endedStreak }] = await Promise.all([
+        counted,
+        health.recordSuccess(workflow.id, call.startedAt, call.attempt > 1, scheduled),
+      ]);
+      // Only a success that ends a streak leaves the failing set: the successes of healthy
+      // workflows, most calls, never write to its one partition.
+      if (endedStreak > 0) await health.clearFailing(workflow.id);
+      return;
+    }
+
+    const [, summary, isRecorded] = await Promise.all([
+      counted,
+      health.recordFailure(workflow.id, {
+        at: call.startedAt,
+        message: call.message,
+        httpStatus: call.httpStatus,
+      }),
+      recorded,
+    ]);
+    // A workflow deleted during its call: no failing line, no pause for what no longer exists.
+    if (!isRecorded) return;
     await health.markFailing({
       workflowId: workflow.id,
       workflowName: workflow.name,

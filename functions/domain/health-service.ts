@@ -14,7 +14,7 @@ import type {
 import type { Workflow } from '../../shared/schemas/workflow';
 import { ExecutionRepository } from '../data/executions';
 import { HealthRepository } from '../data/health-repository';
-import { ALL_DELIVERIES_PARTITION, ownerDeliveriesPartition } from '../data/keys';
+import { ownerDeliveriesPartition } from '../data/keys';
 import { LawyerRepository } from '../data/lawyers';
 import type { Table } from '../data/table';
 import { type WorkflowRecord, WorkflowRepository } from '../data/workflows';
@@ -96,7 +96,7 @@ export class HealthService {
     const since = hourBefore(now, 23);
     if (session.role === 'admin') {
       const [hours, failingSet] = await Promise.all([
-        this.health.deliveryHours(ALL_DELIVERIES_PARTITION, since),
+        this.health.allDeliveryHours(since),
         this.health.failing(),
       ]);
       const workflows = await Promise.all(failingSet.map((item) => this.workflows.getById(item.workflowId)));

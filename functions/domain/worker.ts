@@ -91,18 +91,31 @@ export class WorkerService {
       });
       return 'retry';
     }
-    // Both reads at once: the marker is under the workflow's partition, named by the message alone.
-    const [workflow, alreadyDone] = await Promise.all([
+    // The reads and the firm's slot at once: the marker is under the workflow's partition, and the
+    // message names the firm, so the call waits for one round trip instead of two. A run that is
+    // not called after all gives the slot back.
+    const taking = dispatch.firm === undefined ? undefined : this.takeSlot(dispatch.firm, received.messageId);
+    const [workflow, alreadyDone, early] = await Promise.all([
       this.workflows.getById(dispatch.workflowId),
       this.executions.isDone(dispatch.workflowId, dispatch.dispatchId),
-    ]);
+      taking,
+    ]).catch(async (error: unknown) => {
+      // A read failed: a slot taken meanwhile goes back before the message is retried.
+      const lease = await taking?.catch(() => null);
+      if (lease) await this.releaseSlot(lease);
+      throw error;
+    });
+    const notCalled = async (result: DispatchResult) => {
+      if (early) await this.releaseSlot(early);
+      return result;
+    };
     if (!workflow) {
       // Deleted with its history: there is no history left to write to, so the log says it.
       this.deps.logger.warn('Exécution annulée : automatisation supprimée', {
         workflowId: dispatch.workflowId,
         dispatchId: dispatch.dispatchId,
       });
-      return 'done';
+      return notCalled('done');
     }
     if (alreadyDone) {
       // SQS delivers a message at least once: a second delivery of a finished run is not called.
@@ -110,7 +123,7 @@ export class WorkerService {
         workflowId: workflow.id,
         dispatchId: dispatch.dispatchId,
       });
-      return 'done';
+      return notCalled('done');
     }
 
     const attempt = (dispatch.attemptsBefore ?? 0) + Math.max(1, received.receiveCount);
@@ -118,7 +131,7 @@ export class WorkerService {
       // A sent-back message whose last attempt failed: its own receive count is still short of the
       // dead-letter rule, so it is handed back unseen until SQS moves it there. Never called again.
       await this.giveBack(received, dispatch, 0);
-      return 'retry';
+      return notCalled('retry');
     }
     if (!workflow.active || !workflow.cronEnabled) {
       // Switched off since it was queued (perhaps between two attempts): not called, and its
@@ -143,17 +156,12 @@ export class WorkerService {
         message,
       });
       await this.reportToRun(dispatch, { status: 'failed', message });
-      return 'done';
+      return notCalled('done');
     }
-    const now = this.deps.clock.now();
-    const slot = await this.slots.take(
-      workflow.lawyerEmail,
-      received.messageId,
-      now,
-      new Date(now.getTime() + FIRM_CALLS.leaseSeconds * 1000),
-      FIRM_CALLS.maxConcurrent,
-    );
-    if (!slot) return this.defer(received, dispatch, workflow.lawyerEmail, attempt);
+    // A message queued before it named its firm takes the slot now, from the workflow's owner.
+    const firm = dispatch.firm ?? workflow.lawyerEmail;
+    const slot = early === undefined ? await this.takeSlot(firm, received.messageId) : early;
+    if (!slot) return this.defer(received, dispatch, firm, attempt);
     let call: Awaited<ReturnType<typeof callWorkflowWebhook>>;
     try {
       call = await callWorkflowWebhook(
@@ -161,8 +169,10 @@ export class WorkerService {
         { trigger: dispatch.trigger, dueAt: dispatch.dueAt, messageId: dispatch.dispatchId },
         this.deps,
       );
-    } finally {
-      await this.releaseSlot(workflow.lawyerEmail, slot);
+    } catch (error) {
+      // Only a configuration error (the signing secret) ends here: the slot goes back, the run is retried.
+      await this.releaseSlot(slot);
+      throw error;
     }
     const { startedAt, outcome } = call;
     const retry =
@@ -171,26 +181,18 @@ export class WorkerService {
           ? ('dead_letter' as const)
           : ('scheduled' as const)
         : undefined;
-    // The history, and the end of the run reaching the scheduler run that queued it (the last
-    // result on /admin/settings), written at once: independent items, one round trip instead of
-    // two on every call. The report never throws (a line missing there is only logged).
-    const [recorded] = await Promise.all([
-      this.executions.record({
-        workflowId: workflow.id,
-        dispatchId: dispatch.dispatchId,
-        trigger: dispatch.trigger,
-        startedAt,
-        durationMs: Math.round(outcome.durationMs),
-        httpStatus: outcome.httpStatus,
-        outcome: outcome.ok ? 'success' : 'failed',
-        message: outcome.message,
-        attempt,
-        ...(retry ? { retry } : {}),
-      }),
-      retry === 'scheduled'
-        ? undefined
-        : this.reportToRun(dispatch, { status: outcome.ok ? 'success' : 'failed', message: outcome.message }),
-    ]);
+    const recorded = this.executions.record({
+      workflowId: workflow.id,
+      dispatchId: dispatch.dispatchId,
+      trigger: dispatch.trigger,
+      startedAt,
+      durationMs: Math.round(outcome.durationMs),
+      httpStatus: outcome.httpStatus,
+      outcome: outcome.ok ? 'success' : 'failed',
+      message: outcome.message,
+      attempt,
+      ...(retry ? { retry } : {}),
+    });
     const ended: CallOutcome = outcome.ok
       ? 'succeeded'
       : retry === 'scheduled'
@@ -198,19 +200,33 @@ export class WorkerService {
         : retry === 'dead_letter'
           ? 'deadLettered'
           : 'failed';
-    // Health follows the recorded call (none for a workflow deleted meanwhile); it never decides
-    // the message's fate, so it cannot fail it.
-    if (recorded)
-      await this.recordHealth(workflow, {
-        trigger: dispatch.trigger,
-        outcome: ended,
-        attempt,
-        startedAt,
-        durationMs: outcome.durationMs,
-        dueAt: dispatch.dueAt,
-        httpStatus: outcome.httpStatus,
-        message: outcome.message,
-      });
+    // Every write of the call's end at once, one round trip instead of five in sequence (the
+    // invocation, and so the worker's concurrency slot, lasts until the last one): the slot given
+    // back, the history (with the done marker), the end reported to the scheduler run that listed
+    // it (/admin/settings), and the health. Only the history decides the message's fate; the others
+    // never throw. The health's counters are the call's, made whether or not the workflow was
+    // deleted meanwhile; its failing set and pause wait for the history to say it still exists.
+    await Promise.all([
+      recorded,
+      this.releaseSlot(slot),
+      retry === 'scheduled'
+        ? undefined
+        : this.reportToRun(dispatch, { status: outcome.ok ? 'success' : 'failed', message: outcome.message }),
+      this.recordHealth(
+        workflow,
+        {
+          trigger: dispatch.trigger,
+          outcome: ended,
+          attempt,
+          startedAt,
+          durationMs: outcome.durationMs,
+          dueAt: dispatch.dueAt,
+          httpStatus: outcome.httpStatus,
+          message: outcome.message,
+        },
+        recorded,
+      ),
+    ]);
     this.deps.logger.info('Webhook appelé', {
       workflowId: workflow.id,
       dispatchId: dispatch.dispatchId,
@@ -286,7 +302,20 @@ export class WorkerService {
     return 'retry';
   }
 
-  private async releaseSlot(firm: string, slot: FirmSlot): Promise<void> {
+  /** Takes one of the firm's call slots for this message, or null when all are held. */
+  private async takeSlot(firm: string, holder: string): Promise<FirmLease | null> {
+    const now = this.deps.clock.now();
+    const slot = await this.slots.take(
+      firm,
+      holder,
+      now,
+      new Date(now.getTime() + FIRM_CALLS.leaseSeconds * 1000),
+      FIRM_CALLS.maxConcurrent,
+    );
+    return slot ? { firm, slot } : null;
+  }
+
+  private async releaseSlot({ firm, slot }: FirmLease): Promise<void> {
     await this.slots.release(firm, slot).catch((error: unknown) => {
       // The lease expires by itself (FIRM_CALLS.leaseSeconds): the firm has one slot less till then.
       this.deps.logger.warn('Créneau du cabinet non rendu', {
@@ -295,8 +324,12 @@ export class WorkerService {
     });
   }
 
-  private async recordHealth(workflow: WorkflowRecord, call: EndedCall): Promise<void> {
-    await this.health.callEnded(workflow, call).catch((error: unknown) => {
+  private async recordHealth(
+    workflow: WorkflowRecord,
+    call: EndedCall,
+    recorded: Promise<boolean>,
+  ): Promise<void> {
+    await this.health.callEnded(workflow, call, recorded).catch((error: unknown) => {
       this.deps.logger.error('Santé de l’automatisation non mise à jour', {
         workflowId: workflow.id,
         errorName: error instanceof Error ? error.name : 'inconnu',
@@ -319,6 +352,12 @@ export class WorkerService {
         });
       });
   }
+}
+
+/** A firm's call slot held by this worker. */
+interface FirmLease {
+  readonly firm: string;
+  readonly slot: FirmSlot;
 }
 
 function parseDispatch(body: string): DispatchMessage | null {

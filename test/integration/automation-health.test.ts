@@ -1,3 +1,5 @@
+import { randomUUID } from 'node:crypto';
+
 import fc from 'fast-check';
 import { afterEach, beforeEach, describe, expect, inject, it } from 'vitest';
 import type { DispatchQueue } from '../../functions/adapters/dispatch-queue';
@@ -79,6 +81,30 @@ describe('automation health', () => {
   });
 
   const health = () => new HealthRepository(app.table);
+  /**
+   * The partition keys written through the table's client while `work` runs: a spy on the real
+   * client, the writes still go to DynamoDB Local.
+   */
+  async function partitionsWritten(work: () => Promise<unknown>): Promise<string[]> {
+    const written: string[] = [];
+    const name = `partitions-written-${randomUUID()}`;
+    app.table.doc.middlewareStack.add(
+      (next, context) => async (args) => {
+        const input = args.input as { Key?: { PK?: unknown }; Item?: { PK?: unknown } };
+        const partition = input.Key?.PK ?? input.Item?.PK;
+        if (context.commandName !== 'GetItemCommand' && typeof partition === 'string')
+          written.push(partition);
+        return next(args);
+      },
+      { step: 'initialize', name },
+    );
+    try {
+      await work();
+    } finally {
+      app.table.doc.middlewareStack.remove(name);
+    }
+    return written;
+  }
   const tick = () =>
     new SchedulerService({
       table: app.table,
@@ -281,6 +307,63 @@ describe('automation health', () => {
       ),
     );
     expect((await health().summary(streak.id)).consecutiveFailures).toBe(30);
+  });
+
+  it("adds each call to one shard of everyone's hour, and the admin's dashboard sums the shards and the key of before", async () => {
+    const admin = await issueAndSignIn(app, 'admin');
+    const workflows = Array.from({ length: 40 }, () => workflowRecord());
+    await Promise.all(workflows.map((workflow) => new WorkflowRepository(app.table).create(workflow)));
+    const now = app.clock.now();
+    // Counts of the hour written under the single key, before the sharding.
+    await health().addToDeliveryHour('HEALTH#ALL', healthHourOf(now), { succeeded: 3, failed: 1 }, now);
+    const recorder = createAutomationHealth(app);
+
+    const written = await partitionsWritten(() =>
+      Promise.all(
+        workflows.map((workflow, index) =>
+          recorder.callEnded(workflow, {
+            trigger: 'manual',
+            outcome: index < 30 ? 'succeeded' : 'failed',
+            attempt: 1,
+            startedAt: now.toISOString(),
+            durationMs: 80,
+            dueAt: null,
+            httpStatus: index < 30 ? 200 : 500,
+            message: 'x',
+          }),
+        ),
+      ),
+    );
+
+    const dashboard = await callRoute<HealthDashboard>(app, 'healthDashboard', { token: admin.token });
+    expect(dashboard.body.hours.at(-1)).toMatchObject({ succeeded: 33, failed: 11, retried: 0 });
+    const shards = new Set(written.filter((partition) => partition.startsWith('HEALTH#ALL')));
+    expect(shards.size).toBeGreaterThan(1);
+    expect(shards.has('HEALTH#ALL')).toBe(false);
+    // The successes of healthy workflows leave the failing set alone: only the 10 failures wrote there.
+    expect(written.filter((partition) => partition === 'HEALTH#FAILING')).toHaveLength(10);
+  });
+
+  it('a success that ends a streak takes the workflow out of the failing set', async () => {
+    const workflow = workflowRecord();
+    await new WorkflowRepository(app.table).create(workflow);
+    const recorder = createAutomationHealth(app);
+    const ended = (outcome: CallOutcome) =>
+      recorder.callEnded(workflow, {
+        trigger: 'manual',
+        outcome,
+        attempt: 1,
+        startedAt: app.clock.now().toISOString(),
+        durationMs: 80,
+        dueAt: null,
+        httpStatus: outcome === 'succeeded' ? 200 : 500,
+        message: 'x',
+      });
+
+    await ended('failed');
+    expect((await health().failing()).map((item) => item.workflowId)).toEqual([workflow.id]);
+    await ended('succeeded');
+    expect(await health().failing()).toEqual([]);
   });
 
   it('a member sees only his own health', async () => {
