@@ -38,8 +38,10 @@ describe('deletes with a large execution history', () => {
     bed.deps.table.doc.middlewareStack.add(
       (next) => async (args) => {
         touched.calls += 1;
-        const input = args.input as { RequestItems?: Record<string, unknown[]> };
-        for (const requests of Object.values(input.RequestItems ?? {})) touched.items += requests.length;
+        // A BatchWrite lists its requests per table, a BatchGet its keys (what it reads).
+        const input = args.input as { RequestItems?: Record<string, unknown[] | { Keys: unknown[] }> };
+        for (const requests of Object.values(input.RequestItems ?? {}))
+          touched.items += Array.isArray(requests) ? requests.length : requests.Keys.length;
         const result = await next(args);
         const output = result.output as { Items?: unknown[]; Item?: unknown; Count?: number };
         touched.items += output.Items?.length ?? (output.Item ? 1 : 0);
