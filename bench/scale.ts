@@ -52,19 +52,21 @@ export const PRICES_EU_WEST_3 = {
  *   1 WRU) whose due-index entry moves (its sort key changes: delete + put, 2 WRU): 3 WRU, as
  *   DynamoDB Local counts it (test/integration/schedule-item-writes.test.ts). The workflow item and
  *   its list-index copies (GSI1, GSI2, GSI3) are not written: that was 5-6 WRU a claim before.
- * - worker: the workflow and its schedule item (one BatchGetItem) and the dispatch marker read
- *   strongly (3 RRU), the firm slot taken and given back (2 WRU), the record: a transaction of 3
+ * - worker: the workflow item (not its schedule item) and the dispatch marker read strongly
+ *   (2 RRU), the firm slot taken and given back (2 WRU), the record: a transaction of 3
  *   items (cronLastRun on the schedule item; the execution; the dispatch marker): 2 × 3 WRU
  *   transactional + 1 WRU for the schedule item's due-index entry (cronLastRun is projected there:
- *   the entry is rewritten, its key unchanged) = 7 WRU; one SQS receive and one delete (the event
+ *   the entry is rewritten, its key unchanged) = 7 WRU; the health at the run's end: the summary
+ *   and three hour counters (the workflow's, everyone's shard, the lawyer's), 4 WRU (the failing
+ *   set only when a state changes: left out); one SQS receive and one delete (the event
  *   source receives and deletes per message at batch size 1); one Lambda invocation of the worker
  *   (512 MB) lasting the receiver's answer plus ~60 ms of our own; ~1 KB of logs.
  */
 export const MODEL_PER_RUN = {
   tickReadUnits: 1 / 16,
   claimWriteUnits: 3,
-  workerReadUnits: 3,
-  workerWriteUnits: 2 + 7,
+  workerReadUnits: 2,
+  workerWriteUnits: 2 + 7 + 4,
   sqsRequests: 0.1 + 2,
   workerMemoryGb: 0.5,
   workerOwnMs: 60,

@@ -110,17 +110,27 @@ export const scheduleKey = (id: string) => ({ PK: `WORKFLOW#${id}`, SK: 'SCHEDUL
  * partition of every workflow; `npm run migrate` (bin/migrate.ts) moves such items to their shard.
  */
 export const WORKFLOWS_PARTITION = 'WORKFLOWS';
-/** Shards of the all-workflows list in GSI1: each a partition of its own. */
-export const WORKFLOW_LIST_SHARDS = 16;
-/** The GSI1 partition of a workflow in the all-workflows list: `WORKFLOWS#<hash of id % 16>`. */
+/**
+ * Shards of the all-workflows list in GSI1: as many as an admin list. Since the schedule state has
+ * an item of its own (issue 13), only an admin's creation, edit or switch writes a workflow item, a
+ * handful a minute, and every shard is one more Query for each page of the list. It had 16 while
+ * every claim rewrote the workflow item (`formerWorkflowListPartitions`).
+ */
+export const WORKFLOW_LIST_SHARDS = ADMIN_LIST_SHARDS;
+/** The GSI1 partition of a workflow in the all-workflows list: `WORKFLOWS#<hash of id % 4>`. */
 export const workflowListPartition = (workflowId: string) =>
   listShardPartition(WORKFLOWS_PARTITION, workflowId, WORKFLOW_LIST_SHARDS);
 /**
- * Every partition the all-workflows list reads: its shards only. Items of the single key before
- * issue 13 are moved to their shard by `npm run migrate` (functions/data/workflow-migration.ts).
+ * Every partition the all-workflows list reads: its shards only. Items of a former layout are moved
+ * to their shard by `npm run migrate` (functions/data/workflow-migration.ts).
  */
 export const allWorkflowListPartitions = () =>
   Array.from({ length: WORKFLOW_LIST_SHARDS }, (_, shard) => `${WORKFLOWS_PARTITION}#${shard}`);
+/** Where the all-workflows list was written before: the single key, then 16 shards (`WORKFLOWS#0..15`). */
+export const formerWorkflowListPartitions = () => [
+  WORKFLOWS_PARTITION,
+  ...Array.from({ length: 16 }, (_, shard) => `${WORKFLOWS_PARTITION}#${shard}`),
+];
 /** GSI2: the workflows of one lawyer. */
 export const workflowOwnerPartition = (email: string) => `OWNER#${email}`;
 /** GSI3 (sparse): the workflows of one folder. */

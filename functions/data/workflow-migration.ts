@@ -1,10 +1,10 @@
-import { GetCommand, QueryCommand, TransactWriteCommand } from '@aws-sdk/lib-dynamodb';
+import { GetCommand, QueryCommand, TransactWriteCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
 
 import { batchGetAll } from './batch-get';
 import {
   allWorkflowListPartitions,
+  formerWorkflowListPartitions,
   scheduleKey,
-  WORKFLOWS_PARTITION,
   workflowKey,
   workflowListPartition,
 } from './keys';
@@ -31,7 +31,7 @@ const ATTEMPTS = 5;
 export interface MigrationRun {
   /** Workflow items read through the list index. */
   readonly read: number;
-  /** Workflows given their schedule item (and moved to their list shard when in the old partition). */
+  /** Workflows given their schedule item, or moved to their list shard from a former layout. */
   readonly migrated: number;
   /** Workflows not migrated: changed at every attempt; run the command again. */
   readonly failed: number;
@@ -41,8 +41,9 @@ export interface MigrationRun {
  * Moves workflows stored in the shape before schedule items to the current one: for each workflow
  * item without a schedule item, writes its schedule item from its fields (schedule state,
  * manual-run lock, due-index keys recomputed under today's shard count) and removes those
- * attributes from the workflow item; a workflow still in the single `WORKFLOWS` GSI1 partition moves
- * to its shard in the same transaction.
+ * attributes from the workflow item; a workflow still in a former GSI1 partition of the list (the
+ * single `WORKFLOWS` key, or one of its 16 shards) moves to its shard of today in the same
+ * transaction, or alone (one conditional update) when it has its schedule item already.
  *
  * Idempotent and safe beside the running application: every workflow is read through the list
  * index partitions (Query, never Scan), and each transaction is conditional on the schedule item
@@ -53,7 +54,7 @@ export async function migrateWorkflows(table: Table, pageSize = 100): Promise<Mi
   let read = 0;
   let migrated = 0;
   let failed = 0;
-  for (const partition of [...allWorkflowListPartitions(), WORKFLOWS_PARTITION]) {
+  for (const partition of new Set([...allWorkflowListPartitions(), ...formerWorkflowListPartitions()])) {
     let startKey: Record<string, unknown> | undefined;
     do {
       const page = await table.doc.send(
@@ -78,7 +79,11 @@ export async function migrateWorkflows(table: Table, pageSize = 100): Promise<Mi
         ).map((schedule) => schedule.PK),
       );
       for (const item of items) {
-        if (present.has(item.PK)) continue;
+        if (present.has(item.PK)) {
+          if (item.GSI1PK !== workflowListPartition(item.id as string) && (await moveToShard(table, item)))
+            migrated++;
+          continue;
+        }
         if (await migrateOne(table, item)) migrated++;
         else failed++;
       }
@@ -86,6 +91,32 @@ export async function migrateWorkflows(table: Table, pageSize = 100): Promise<Mi
     } while (startKey);
   }
   return { read, migrated, failed };
+}
+
+/**
+ * Moves a workflow item that has its schedule item to its list shard of today; conditional on the
+ * list key read, so an edit that moved it meanwhile stands. False when there was nothing left to do.
+ */
+async function moveToShard(table: Table, item: Record<string, unknown>): Promise<boolean> {
+  try {
+    await table.doc.send(
+      new UpdateCommand({
+        TableName: table.name,
+        Key: workflowKey(item.id as string),
+        UpdateExpression: 'SET GSI1PK = :list',
+        ConditionExpression: 'GSI1PK = :read',
+        ExpressionAttributeValues: {
+          ':list': workflowListPartition(item.id as string),
+          ':read': item.GSI1PK,
+        },
+      }),
+    );
+    return true;
+  } catch (error) {
+    // Deleted or moved by an edit meanwhile (every write puts the item in its shard of today).
+    if (isConditionFailure(error)) return false;
+    throw error;
+  }
 }
 
 /** Migrates one workflow item, read again after each refused attempt; false when it never held. */

@@ -1,5 +1,6 @@
 import {
   BatchWriteCommand,
+  GetCommand,
   TransactWriteCommand,
   type TransactWriteCommandInput,
   UpdateCommand,
@@ -11,6 +12,7 @@ import { dueIndexKeys, type SchedulableWorkflow, scheduleUnchangedCondition } fr
 import {
   allWorkflowListPartitions,
   createdSortKey,
+  failingWorkflowKey,
   scheduleKey,
   WORKFLOWS_PARTITION,
   workflowFolderPartition,
@@ -225,6 +227,17 @@ export class WorkflowRepository {
       : null;
   }
 
+  /**
+   * The workflow item alone, its schedule state left out (null): what a webhook call needs (its
+   * address, its owner), in one strongly consistent GetItem instead of reading the schedule item too.
+   */
+  async getDefinition(id: string): Promise<WorkflowRecord | null> {
+    const { Item } = await this.table.doc.send(
+      new GetCommand({ TableName: this.table.name, Key: workflowKey(id), ConsistentRead: true }),
+    );
+    return Item ? toWorkflowRecord(Item) : null;
+  }
+
   /** One page of all workflows, newest first, over the list's shards (functions/data/sharded-list.ts). */
   async page(limit: number, cursor?: string): Promise<Page<WorkflowRecord>> {
     const page = await pageShardedList(this.table, WORKFLOW_LIST, limit, cursor);
@@ -388,7 +401,8 @@ export class WorkflowRepository {
   async delete(id: string): Promise<void> {
     await this.table.doc.send(
       new TransactWriteCommand({
-        TransactItems: [workflowKey(id), scheduleKey(id)].map((Key) => ({
+        // Its place in the failing set too: the dashboard and the digest would list it forever.
+        TransactItems: [workflowKey(id), scheduleKey(id), failingWorkflowKey(id)].map((Key) => ({
           Delete: { TableName: this.table.name, Key },
         })),
       }),
@@ -412,6 +426,7 @@ export class WorkflowRepository {
     for (let start = 0; start < ids.length; start += 25) {
       const batch = ids.slice(start, start + 25);
       await this.deleteAll(batch.map(scheduleKey));
+      await this.deleteAll(batch.map(failingWorkflowKey));
       await this.deleteAll(batch.map(workflowKey));
     }
     return ids.length;

@@ -96,7 +96,7 @@ export class WorkerService {
     // not called after all gives the slot back.
     const taking = dispatch.firm === undefined ? undefined : this.takeSlot(dispatch.firm, received.messageId);
     const [workflow, alreadyDone, early] = await Promise.all([
-      this.workflows.getById(dispatch.workflowId),
+      this.workflows.getDefinition(dispatch.workflowId),
       this.executions.isDone(dispatch.workflowId, dispatch.dispatchId),
       taking,
     ]).catch(async (error: unknown) => {

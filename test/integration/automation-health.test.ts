@@ -366,6 +366,37 @@ describe('automation health', () => {
     expect(await health().failing()).toEqual([]);
   });
 
+  it('a failing workflow leaves the failing set when it is deleted, alone or with its lawyer', async () => {
+    const workflows = new WorkflowRepository(app.table);
+    const alone = workflowRecord();
+    const owned = [
+      workflowRecord({ lawyerEmail: 'owner@example.com' }),
+      workflowRecord({ lawyerEmail: 'owner@example.com' }),
+    ];
+    const recorder = createAutomationHealth(app);
+    for (const workflow of [alone, ...owned]) {
+      await workflows.create(workflow);
+      await recorder.callEnded(workflow, {
+        trigger: 'manual',
+        outcome: 'failed',
+        attempt: 1,
+        startedAt: app.clock.now().toISOString(),
+        durationMs: 80,
+        dueAt: null,
+        httpStatus: 500,
+        message: 'x',
+      });
+    }
+    expect((await health().failing()).length).toBe(3);
+
+    await workflows.delete(alone.id);
+    expect((await health().failing()).map((item) => item.workflowId).sort()).toEqual(
+      owned.map((workflow) => workflow.id).sort(),
+    );
+    await workflows.deleteByOwner('owner@example.com');
+    expect(await health().failing()).toEqual([]);
+  });
+
   it('a member sees only his own health', async () => {
     const { admin, lawyer, workflow } = await lawyerWithWorkflow('/a');
     const other = await createSignedInLawyer(app, admin.token);

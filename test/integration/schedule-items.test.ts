@@ -7,6 +7,8 @@ import {
   createdSortKey,
   dueShardOf,
   scheduleKey,
+  shardOf,
+  WORKFLOW_LIST_SHARDS,
   WORKFLOWS_PARTITION,
   workflowKey,
   workflowListPartition,
@@ -290,6 +292,30 @@ describe('schedule items', () => {
       expect((await workflows.listByOwner(owner)).map((workflow) => workflow.id).sort()).toEqual(
         [dueNever.id, dueClaimed.id, off.id].sort(),
       );
+    });
+
+    it('moves a workflow of the 16-shard list to its shard of today, once, and the list shows it', async () => {
+      // A workflow whose shard among the former 16 is not one of today's 4.
+      let record = workflowRecord();
+      while (shardOf(record.id, 16) < WORKFLOW_LIST_SHARDS) record = workflowRecord();
+      await workflows.create(record);
+      const former = `${WORKFLOWS_PARTITION}#${shardOf(record.id, 16)}`;
+      await app.table.doc.send(
+        new UpdateCommand({
+          TableName: app.table.name,
+          Key: workflowKey(record.id),
+          UpdateExpression: 'SET GSI1PK = :former',
+          ExpressionAttributeValues: { ':former': former },
+        }),
+      );
+      const listed = async () => (await workflows.page(100)).items.map((workflow) => workflow.id);
+      expect(await listed()).not.toContain(record.id);
+
+      expect(await migrateWorkflows(app.table)).toMatchObject({ migrated: 1, failed: 0 });
+      expect(await migrateWorkflows(app.table)).toMatchObject({ migrated: 0, failed: 0 });
+
+      expect(await read(workflowKey(record.id))).toMatchObject({ GSI1PK: workflowListPartition(record.id) });
+      expect(await listed()).toContain(record.id);
     });
 
     it('takes a claim the former code makes while it runs into the schedule item, not the slot read before', async () => {
