@@ -26,6 +26,8 @@ export interface ApiLoadFigures {
   readonly p99Ms: number;
   readonly maxMs: number;
   readonly non2xx: number;
+  /** The statuses other than 2xx and how many of each, e.g. `429: 12`. */
+  readonly non2xxStatuses: string;
   readonly errors: number;
   readonly replyBytes: number;
 }
@@ -171,6 +173,10 @@ async function load(
     p99Ms: result.latency.p99,
     maxMs: result.latency.max,
     non2xx: result.non2xx,
+    non2xxStatuses: Object.entries(result.statusCodeStats ?? {})
+      .filter(([status]) => !status.startsWith('2'))
+      .map(([status, stats]) => `${status}: ${stats.count}`)
+      .join(', '),
     errors: result.errors + result.timeouts,
     replyBytes,
   };

@@ -253,7 +253,7 @@ if (runs('api')) {
         `${formatFigure(run.p50Ms, 1)} ms`,
         `${formatFigure(run.p99Ms, 1)} ms`,
         `${formatFigure(run.maxMs, 0)} ms`,
-        formatFigure(run.non2xx),
+        run.non2xxStatuses ? `${formatFigure(run.non2xx)} (${run.non2xxStatuses})` : formatFigure(run.non2xx),
         formatFigure(run.errors),
         `${formatFigure(run.replyBytes)} B`,
       ]),
