@@ -185,7 +185,9 @@ export async function runScaleTick(options: {
     const loadStart = performance.now();
     const step = 20_000;
     for (let start = 0; start < options.workflows; start += step) {
-      const items = Array.from({ length: Math.min(step, options.workflows - start) }, (_, offset) => {
+      const count = Math.min(step, options.workflows - start);
+      // Two items an automation: the workflow and its schedule.
+      const items = Array.from({ length: count }, (_, offset) => {
         const index = start + offset;
         // The first `due` are due now; the others later within the hour.
         const nextRun = index < options.due ? now - 1_000 : now + 120_000 + (index % 3_480) * 1_000;
@@ -197,7 +199,7 @@ export async function runScaleTick(options: {
         );
       }).flat();
       await batchWrite(table, items);
-      options.log(`  chargé ${start + items.length} / ${options.workflows}`);
+      options.log(`  chargé ${start + count} / ${options.workflows} automatisations`);
     }
     const loadSeconds = (performance.now() - loadStart) / 1000;
 

@@ -101,7 +101,7 @@ describe('back office: lawyers, folders and automations', () => {
     await admin.getByRole('option', { name: new RegExp(lawyerName) }).click();
     await dialog.getByRole('button', { name: 'Créer' }).click();
     await seen(admin, 'Automatisation créée', 'admin-folders');
-    await expect.poll(() => admin.getByText(automationName).count()).toBeGreaterThan(0);
+    await expect.poll(() => admin.getByText(automationName).count(), { timeout: 30_000 }).toBeGreaterThan(0);
 
     // New automations are created active (spec §4): the admin holds it back until the lawyer is ready.
     await admin.getByRole('tab', { name: 'Toutes les Automatisations' }).click();

@@ -107,8 +107,10 @@ describe('mobile pass (390x844): no sideways scroll, every action reachable', ()
     await page.goto('/');
     const bar = page.locator('header').first();
 
-    await expect.poll(() => bar.getByText('Assistant IA Juridique').isVisible()).toBe(true);
-    expect(await bar.getByRole('link', { name: 'Se connecter' }).isVisible()).toBe(true);
+    // Waited for (30 s), not polled for a second: the landing page's code may still be arriving on a
+    // loaded machine.
+    await bar.getByText('Assistant IA Juridique').waitFor({ state: 'visible' });
+    await bar.getByRole('link', { name: 'Se connecter' }).waitFor({ state: 'visible' });
   });
 
   it("fits 'Gérer mon abonnement' of /login (a firm that cannot sign in) on the phone", async () => {

@@ -82,6 +82,6 @@ describe('scheduling and webhook delivery', () => {
     const run = admin.getByRole('button', { name: `Exécuter ${automation}` });
     await run.click();
     await admin.getByText('Workflow exécuté avec succès').first().waitFor();
-    await expect.poll(() => run.isDisabled()).toBe(true);
+    await expect.poll(() => run.isDisabled(), { timeout: 30_000 }).toBe(true);
   });
 });
