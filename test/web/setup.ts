@@ -1,5 +1,5 @@
 import { cleanup } from '@testing-library/react';
-import { afterEach, beforeAll, vi } from 'vitest';
+import { afterAll, afterEach, beforeAll, vi } from 'vitest';
 
 import { preloadRoutes } from '../../web/src/app-routes';
 import { installBrowserStubs, resetViewport } from './support/browser-stubs';
@@ -23,3 +23,8 @@ afterEach(() => {
   }
   resetViewport();
 });
+
+// A flash shown in a file's last test moves the focus to it 500 ms later (Cloudscape's Flashbar
+// debounce, FOCUS_DEBOUNCE_DELAY): the file's environment stays up until that call has run, else it
+// lands after the teardown ('CSS is not defined') and fails the whole run as an unhandled error.
+afterAll(() => new Promise<void>((resolve) => setTimeout(resolve, 600)));
