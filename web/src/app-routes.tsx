@@ -120,14 +120,13 @@ const SIGNED_IN_PAGES: Record<string, { readonly page: { preload(): Promise<void
 
 /**
  * Fetches the code a signed-in page at `pathname` needs, all at once, for a visitor of `role` (only
- * the pages of his own side: another side's would only send him home).
+ * the pages of his own side: another side's would only send him home). Resolves once it is in, or
+ * failed: a failure shows when the page renders ('Rechargez la page'), not here.
  */
-export function preloadSignedInPage(pathname: string, role: string): void {
+export async function preloadSignedInPage(pathname: string, role: string): Promise<void> {
   const target = SIGNED_IN_PAGES[pathname.replace(/\/+$/, '')];
   if (!target || !pathname.startsWith(`/${role}/`)) return;
-  // A failure shows when the page renders ('Rechargez la page'), not here.
-  AppShell.preload().catch(() => undefined);
-  target.page.preload().catch(() => undefined);
+  await Promise.all([AppShell.preload(), target.page.preload()]).catch(() => undefined);
 }
 
 /** Fetches every page's code ahead of use (component tests render any route at once with it). */
