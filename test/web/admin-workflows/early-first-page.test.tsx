@@ -5,6 +5,7 @@ import { screen } from '@testing-library/react';
 import { afterEach, describe, expect, it } from 'vitest';
 
 import { workflowFixture } from '../back-office/fixtures';
+import { jsonResponse } from '../support/fetch-mock';
 import { renderApp } from '../support/render-app';
 import { storeSessionOf } from '../support/sessions';
 import { mockAdminBackend } from './admin-backend';
@@ -78,5 +79,30 @@ describe('/admin/workflows opened directly (issue 11: its first cards within a s
     // Assert: read again, with the session now stored.
     await screen.findByText(workflow.name);
     expect(backend.sent('GET', '/api/workflows')).toHaveLength(2);
+  });
+});
+
+describe('/admin/workflows with more automations than a page', () => {
+  it('asks for the next page only once the first page is on the screen', async () => {
+    // Arrange: two pages; the second records what the screen showed when it was asked for.
+    const first = workflowFixture({ id: crypto.randomUUID(), name: 'Relance dossier Bernard' });
+    const second = workflowFixture({ id: crypto.randomUUID(), name: 'Relance dossier Petit' });
+    let firstShownWhenNextAsked: boolean | undefined;
+    mockAdminBackend({}, (request) => {
+      const url = new URL(request.url, 'http://localhost');
+      if (request.method !== 'GET' || url.pathname !== '/api/workflows') return undefined;
+      if (!url.searchParams.has('cursor')) {
+        return jsonResponse(200, { workflows: [first], nextCursor: 'page-2' });
+      }
+      firstShownWhenNextAsked = document.body.textContent?.includes(first.name);
+      return jsonResponse(200, { workflows: [second], nextCursor: null });
+    });
+
+    // Act
+    openAdminWorkflows();
+
+    // Assert
+    await screen.findByText(second.name);
+    expect(firstShownWhenNextAsked).toBe(true);
   });
 });

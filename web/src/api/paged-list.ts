@@ -21,6 +21,11 @@ export async function readAllPages<T>(read: PageReader<T>, signal: AbortSignal):
   return items;
 }
 
+/** Resolves once the browser has drawn what was just rendered: after the next frame's paint. */
+function afterNextPaint(): Promise<void> {
+  return new Promise((resolve) => requestAnimationFrame(() => setTimeout(resolve, 0)));
+}
+
 /** A list loaded page after page: what is loaded so far, and whether that is all of it. */
 export interface PagedList<T> {
   /** The items loaded so far, in the server's order; undefined until the first page is in. */
@@ -39,9 +44,9 @@ export interface PagedList<T> {
 
 /**
  * Loads a list a page at a time: the first page (a default-size page) shows as soon as it is in,
- * the next ones (the largest pages) follow in the background until the last, so a screen is
- * usable at once while its counts and search reach the whole list within a few requests. A reload
- * or an unmount drops the pages still coming.
+ * the next ones (the largest pages) follow in the background until the last, each once the one
+ * before is drawn, so a screen is usable at once while its counts and search reach the whole list
+ * within a few requests. A reload or an unmount drops the pages still coming.
  */
 export function usePagedList<T>(read: PageReader<T>): PagedList<T> {
   const [data, setDataState] = useState<T[] | undefined>(undefined);
@@ -72,6 +77,10 @@ export function usePagedList<T>(read: PageReader<T>): PagedList<T> {
         setError(undefined);
         first = false;
         cursor = page.nextCursor ?? undefined;
+        // The next page is asked once this one is drawn: the first cards show before the rest of
+        // the list is read (its replies and its renders would otherwise share the CPU with them).
+        if (cursor) await afterNextPaint();
+        if (mine.signal.aborted) return;
       } while (cursor);
       setComplete(true);
     } catch (caught) {
