@@ -25,7 +25,14 @@ async function start(): Promise<void> {
   // A signed-in page is drawn once its code is in: drawn before, its layout and page would each
   // show 'Chargement…' first, and React holds back what replaces a shown fallback for 300 ms
   // (measured: the first automation card of /admin/workflows came 300 ms later).
-  if (session) await preloadSignedInPage(window.location.pathname, session.role);
+  // The first pages index.html asked for are checked meanwhile, so that those already in show in
+  // the page's first render (list-pages.ts: its own chunk, kept out of /login's budget).
+  if (session) {
+    await Promise.all([
+      import('./api/list-pages').then((pages) => pages.checkEarlyPages()).catch(() => undefined),
+      preloadSignedInPage(window.location.pathname, session.role),
+    ]);
+  }
   const withRouter = (tree: ReactNode) => <BrowserRouter>{tree}</BrowserRouter>;
   // A page pre-rendered at build time (/login) already shows its screen: the app takes it over as
   // it is, with what the visitor typed meanwhile. A signed-in visitor sees something else there

@@ -2,8 +2,9 @@ import { readFileSync } from 'node:fs';
 import { resolve } from 'node:path';
 
 import { screen } from '@testing-library/react';
-import { afterEach, describe, expect, it } from 'vitest';
+import { afterEach, describe, expect, it, vi } from 'vitest';
 
+import { checkEarlyPages, READ_PAGE, settledEarlyPage } from '../../../web/src/api/list-pages';
 import { workflowFixture } from '../back-office/fixtures';
 import { jsonResponse } from '../support/fetch-mock';
 import { renderApp } from '../support/render-app';
@@ -51,6 +52,23 @@ describe('/admin/workflows opened directly (issue 11: its first cards within a s
     await screen.findByText(workflow.name);
     expect(backend.sent('GET', '/api/workflows')).toHaveLength(1);
     expect(backend.sent('GET', '/api/folders')).toHaveLength(1);
+  });
+
+  it('draws a first page already in with the screen, without a placeholder first', async () => {
+    // Arrange: asked for by first-reads.js and checked as the application starts (main.tsx).
+    const workflow = workflowFixture({ id: crypto.randomUUID(), name: 'Relance dossier Lefebvre' });
+    mockAdminBackend({ workflows: [workflow] });
+    storeSessionOf('admin');
+    runFirstReads('/admin/workflows');
+    checkEarlyPages();
+    await vi.waitFor(() => expect(settledEarlyPage(READ_PAGE.workflows)).toBeDefined());
+
+    // Act
+    renderApp('/admin/workflows');
+
+    // Assert: in the first render, not after one of skeletons.
+    expect(screen.getByText(workflow.name)).toBeDefined();
+    expect(screen.queryByText('Chargement des automatisations')).toBeNull();
   });
 
   it("asks for nothing ahead on another side's page (the visitor would only be sent home) or without a session", () => {

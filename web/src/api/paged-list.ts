@@ -1,7 +1,7 @@
 import { useCallback, useEffect, useRef, useState } from 'react';
 
 import { LIST_PAGE } from '../../../shared';
-import { type PageReader, takeEarlyPage } from './list-pages';
+import { type PageReader, settledEarlyPage, takeEarlyPage } from './list-pages';
 
 export { type ListPage, type PageReader, READ_PAGE } from './list-pages';
 
@@ -49,7 +49,8 @@ export interface PagedList<T> {
  * within a few requests. A reload or an unmount drops the pages still coming.
  */
 export function usePagedList<T>(read: PageReader<T>): PagedList<T> {
-  const [data, setDataState] = useState<T[] | undefined>(undefined);
+  // A first page first-reads.js asked for and already in shows in the first render.
+  const [data, setDataState] = useState<T[] | undefined>(() => settledEarlyPage(read)?.items);
   const [complete, setComplete] = useState(false);
   const [loading, setLoading] = useState(true);
   const [error, setError] = useState<Error | undefined>(undefined);
