@@ -3,7 +3,7 @@ import { chromium } from 'playwright-core';
 /** /admin/workflows in Chromium: time to the first card and the page's size once all is loaded. */
 export interface PageFigures {
   readonly workflows: number;
-  /** Navigation start to the first frame painted with an automation card, median of the runs. */
+  /** Navigation start to the frame that paints the first automation card, median of the runs. */
   readonly firstCardMs: number;
   readonly firstCardRunsMs: readonly number[];
   /** Navigation start to every page of automations loaded (the counter without '+'). */
@@ -51,19 +51,18 @@ export async function measureAdminWorkflowsPage(options: {
     await context.addInitScript((value) => {
       localStorage.setItem('session_user', value);
     }, JSON.stringify(session));
-    // The first card is timed inside the page, from the navigation's start to the first frame
-    // painted after the card entered the document: Playwright's own polling of the page would add
-    // its polling delay (up to 300 ms measured on a busy main thread) to the figure.
+    // The first card is timed inside the page, from the navigation's start to the frame that
+    // paints it (its animation-frame callbacks run just before that frame's layout and paint, a
+    // few milliseconds): Playwright's own polling of the page would add its polling delay (up to
+    // 300 ms measured on a busy main thread) to the figure.
     await context.addInitScript((cardText) => {
       const timed = window as unknown as { firstCardPaintedMs?: number };
       const observer = new MutationObserver(() => {
         if (!document.body?.textContent?.includes(cardText)) return;
         observer.disconnect();
-        requestAnimationFrame(() =>
-          setTimeout(() => {
-            timed.firstCardPaintedMs = performance.now();
-          }, 0),
-        );
+        requestAnimationFrame(() => {
+          timed.firstCardPaintedMs = performance.now();
+        });
       });
       observer.observe(document, { subtree: true, childList: true, characterData: true });
     }, CARD_TEXT);
