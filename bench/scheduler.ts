@@ -85,6 +85,10 @@ export interface ThroughputFigures {
   readonly callsPerSecond: number;
   readonly boundPerSecond: number;
   readonly maxConcurrent: number;
+  /** Mean time of one worker invocation (one message), the receiver's delay included. */
+  readonly msPerMessage: number;
+  /** DynamoDB calls the worker made per message (its round trips are what the gap is made of). */
+  readonly dynamoCallsPerMessage: number;
 }
 
 interface LagFigures {
@@ -399,11 +403,28 @@ export async function throughputFigures(
       Array.from({ length: calls }, () => itemsOf(benchWorkflow({ webhookUrl: receiver.url }))).flat(),
     );
     await new SchedulerService({ ...deps, queue: deps.webhookQueue }).run('schedule');
+    // Where the time goes beside the receiver: each invocation's length, and the worker's
+    // DynamoDB calls (counted from here on: only the worker uses the table now).
+    let dynamoCalls = 0;
+    table.doc.middlewareStack.add(
+      (next) => (args) => {
+        dynamoCalls += 1;
+        return next(args);
+      },
+      { step: 'initialize', name: 'bench-dynamo-calls' },
+    );
+    const worker = createWebhookWorkerHandler(deps);
+    const invocationMs: number[] = [];
     const started = Date.now();
     const poller = startQueuePoller({
       client: queues.client,
       queueUrl: queues.queueUrl,
-      handler: createWebhookWorkerHandler(deps),
+      handler: async (event) => {
+        const invoked = performance.now();
+        const response = await worker(event);
+        invocationMs.push(performance.now() - invoked);
+        return response;
+      },
       maxConcurrency: GLOBAL_SCHEDULING.maxConcurrentWorkflows,
       batchSize: 1,
       waitTimeSeconds: 1,
@@ -419,6 +440,8 @@ export async function throughputFigures(
       callsPerSecond: calls / seconds,
       boundPerSecond: GLOBAL_SCHEDULING.maxConcurrentWorkflows / (delayMs / 1000),
       maxConcurrent: receiver.maxConcurrent,
+      msPerMessage: invocationMs.reduce((sum, ms) => sum + ms, 0) / Math.max(1, invocationMs.length),
+      dynamoCallsPerMessage: dynamoCalls / Math.max(1, invocationMs.length),
     };
   } finally {
     await receiver.stop();
@@ -699,7 +722,16 @@ export { format as formatFigure, markdownTable };
 /** The throughput figure's table (the worker part's, or `npm run bench -- throughput` alone). */
 export function throughputMarkdown(throughput: ThroughputFigures): string {
   return markdownTable(
-    ['calls', 'receiver delay', 'duration', 'calls/s', 'bound 5/delay (reached)', 'max concurrent seen'],
+    [
+      'calls',
+      'receiver delay',
+      'duration',
+      'calls/s',
+      'bound 5/delay (reached)',
+      'max concurrent seen',
+      'time per message',
+      'DynamoDB calls per message',
+    ],
     [
       [
         format(throughput.calls),
@@ -708,6 +740,8 @@ export function throughputMarkdown(throughput: ThroughputFigures): string {
         format(throughput.callsPerSecond, 1),
         `${format(throughput.boundPerSecond, 1)} (${format((100 * throughput.callsPerSecond) / throughput.boundPerSecond)} %)`,
         format(throughput.maxConcurrent),
+        `${format(throughput.msPerMessage)} ms`,
+        format(throughput.dynamoCallsPerMessage, 1),
       ],
     ],
   );

@@ -164,6 +164,9 @@ const pools = new Map<string, HttpAgent>();
  * The connection pool of one pinned target: one agent per scheme, host name, port, set of checked
  * addresses and trust anchors, with keep-alive, whose lookup answers only those addresses. Two
  * targets that differ in any of these never share a socket: a new DNS answer makes a new pool.
+ * The set, not its order: a host behind several addresses (a load balancer) is often answered in
+ * rotating order, and keyed by order each call would open a new connection (and TLS handshake)
+ * to the same checked addresses. A socket of the pool went to one of them, all checked this call.
  */
 function pinnedAgent(target: CheckedWebhookUrl, ca: string | Buffer | undefined): HttpAgent {
   const { url, hostname, addresses } = target;
@@ -172,7 +175,7 @@ function pinnedAgent(target: CheckedWebhookUrl, ca: string | Buffer | undefined)
     url.protocol,
     hostname,
     url.port,
-    addresses.map(({ address, family }) => `${family}/${address}`),
+    addresses.map(({ address, family }) => `${family}/${address}`).sort(),
     anchors,
   ]);
   const existing = pools.get(key);

@@ -1,6 +1,6 @@
 import { randomUUID } from 'node:crypto';
 
-import { GetCommand, TransactWriteCommand } from '@aws-sdk/lib-dynamodb';
+import { TransactWriteCommand } from '@aws-sdk/lib-dynamodb';
 
 import { RETENTION_DAYS } from '../../shared/constants';
 import type { Execution } from '../../shared/schemas/scheduler';
@@ -105,18 +105,6 @@ export class ExecutionRepository {
       if (isConditionFailure(error)) return false;
       throw error;
     }
-  }
-
-  /** Whether a dispatched run already reached its end (a duplicate delivery of its message). */
-  async isDone(workflowId: string, dispatchId: string): Promise<boolean> {
-    const { Item } = await this.table.doc.send(
-      new GetCommand({
-        TableName: this.table.name,
-        Key: dispatchDoneKey(workflowId, dispatchId),
-        ConsistentRead: true,
-      }),
-    );
-    return Item !== undefined;
   }
 
   /** One page of a workflow's calls, newest first; a cursor of another workflow's history is refused. */

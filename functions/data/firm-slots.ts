@@ -24,7 +24,10 @@ export class FirmSlotRepository {
   /**
    * Takes a slot for `holder` until `until`, or null when all `capacity` are held. First one slot
    * drawn at random, by a conditional write alone (a firm with a free slot, the common case, costs
-   * one write); when that one is held, the item is read and each free or expired slot tried.
+   * one write); when that one is held, the item is read and each free or expired slot tried. A try
+   * lost to another taker, or a slot given back after the read, shows at the next read: null only
+   * once a read finds every slot held, so a run is not sent back (seconds late) while its firm has
+   * a slot free. Each lost try is a slot another call took, so the rounds are few.
    */
   async take(
     firm: string,
@@ -35,15 +38,18 @@ export class FirmSlotRepository {
   ): Promise<FirmSlot | null> {
     const first = Math.floor(Math.random() * capacity);
     if (await this.tryTake(firm, first, holder, now, until)) return { slot: first, holder };
-    const { Item = {} } = await this.table.doc.send(
-      new GetCommand({ TableName: this.table.name, Key: firmSlotsKey(firm), ConsistentRead: true }),
-    );
-    const free = Array.from({ length: capacity }, (_, slot) => slot).filter((slot) => {
-      const lease = Item[slotAttribute(slot)] as { until?: string } | undefined;
-      return slot !== first && (!lease?.until || lease.until <= now.toISOString());
-    });
-    for (const slot of free) {
-      if (await this.tryTake(firm, slot, holder, now, until)) return { slot, holder };
+    for (let round = 0; round <= capacity; round++) {
+      const { Item = {} } = await this.table.doc.send(
+        new GetCommand({ TableName: this.table.name, Key: firmSlotsKey(firm), ConsistentRead: true }),
+      );
+      const free = Array.from({ length: capacity }, (_, slot) => slot).filter((slot) => {
+        const lease = Item[slotAttribute(slot)] as { until?: string } | undefined;
+        return !lease?.until || lease.until <= now.toISOString();
+      });
+      if (free.length === 0) return null;
+      for (const slot of free) {
+        if (await this.tryTake(firm, slot, holder, now, until)) return { slot, holder };
+      }
     }
     return null;
   }

@@ -5,11 +5,12 @@ import {
   type DispatchQueue,
 } from '../adapters/dispatch-queue';
 import { backoffSeconds } from '../adapters/webhook-delivery';
+import { readDispatchState } from '../data/dispatch-state';
 import { ExecutionRepository } from '../data/executions';
 import { type FirmSlot, FirmSlotRepository } from '../data/firm-slots';
 import { SchedulerRunRepository } from '../data/scheduler-runs';
 import type { Table } from '../data/table';
-import { type WorkflowRecord, WorkflowRepository } from '../data/workflows';
+import type { WorkflowRecord } from '../data/workflows';
 import type { Logger } from '../runtime/dependencies';
 import {
   type AutomationHealth,
@@ -70,13 +71,11 @@ export type DispatchResult = 'done' | 'retry';
  *   and the dead-letter rule are the same as if it had stayed one message.
  */
 export class WorkerService {
-  private readonly workflows: WorkflowRepository;
   private readonly executions: ExecutionRepository;
   private readonly slots: FirmSlotRepository;
   private readonly health: AutomationHealth;
 
   constructor(private readonly deps: WorkerDependencies) {
-    this.workflows = new WorkflowRepository(deps.table);
     this.executions = new ExecutionRepository(deps.table);
     this.slots = new FirmSlotRepository(deps.table);
     this.health = createAutomationHealth(deps);
@@ -92,12 +91,13 @@ export class WorkerService {
       return 'retry';
     }
     // The reads and the firm's slot at once: the marker is under the workflow's partition, and the
-    // message names the firm, so the call waits for one round trip instead of two. A run that is
-    // not called after all gives the slot back.
+    // message names the firm, so the call waits for one round trip instead of two. The workflow and
+    // its done marker come in one BatchGetItem: DynamoDB Local serves a message's calls nearly one
+    // after another, so each call fewer is time off every message. A run that is not called after
+    // all gives the slot back.
     const taking = dispatch.firm === undefined ? undefined : this.takeSlot(dispatch.firm, received.messageId);
-    const [workflow, alreadyDone, early] = await Promise.all([
-      this.workflows.getDefinition(dispatch.workflowId),
-      this.executions.isDone(dispatch.workflowId, dispatch.dispatchId),
+    const [{ workflow, done: alreadyDone }, early] = await Promise.all([
+      readDispatchState(this.deps.table, dispatch.workflowId, dispatch.dispatchId),
       taking,
     ]).catch(async (error: unknown) => {
       // A read failed: a slot taken meanwhile goes back before the message is retried.

@@ -138,6 +138,19 @@ describe('pinnedRequest keeps connections alive per pinned target', () => {
     expect(listener.connections()).toBe(1);
   });
 
+  it('keeps the connection when the same checked addresses come back in another order', async () => {
+    const { listener, seen } = await connectionNoting();
+    const url = `http://n8n.invalid:${listener.port}/webhook/a`;
+
+    // A load balancer's name answered in rotating order: the same set of checked addresses.
+    await post(pinned(url, '127.0.0.1', '127.0.0.2'));
+    await post(pinned(url, '127.0.0.2', '127.0.0.1'));
+
+    expect(seen).toHaveLength(2);
+    expect(seen[1]?.connection).toBe(seen[0]?.connection);
+    expect(listener.connections()).toBe(1);
+  });
+
   it('never reuses a kept-alive connection for another host name or another checked address', async () => {
     const { listener, seen } = await connectionNoting();
     const port = listener.port;
