@@ -227,17 +227,6 @@ export class WorkflowRepository {
       : null;
   }
 
-  /**
-   * The workflow item alone, its schedule state left out (null): what a webhook call needs (its
-   * address, its owner), in one strongly consistent GetItem instead of reading the schedule item too.
-   */
-  async getDefinition(id: string): Promise<WorkflowRecord | null> {
-    const { Item } = await this.table.doc.send(
-      new GetCommand({ TableName: this.table.name, Key: workflowKey(id), ConsistentRead: true }),
-    );
-    return Item ? toWorkflowRecord(Item) : null;
-  }
-
   /** One page of all workflows, newest first, over the list's shards (functions/data/sharded-list.ts). */
   async page(limit: number, cursor?: string): Promise<Page<WorkflowRecord>> {
     const page = await pageShardedList(this.table, WORKFLOW_LIST, limit, cursor);
