@@ -1,6 +1,5 @@
 import {
   BatchWriteCommand,
-  GetCommand,
   TransactWriteCommand,
   type TransactWriteCommandInput,
   UpdateCommand,

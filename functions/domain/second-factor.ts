@@ -19,7 +19,7 @@ import type {
   TotpEnrolment,
   VerifySecondFactorReply,
 } from '../../shared/schemas/second-factor';
-import type { SecondFactorMethod, SecondFactorStep, VerifyLicenseReply } from '../../shared/schemas/session';
+import type { SecondFactorStep, VerifyLicenseReply } from '../../shared/schemas/session';
 import { LawyerRepository } from '../data/lawyers';
 import { type LicenseRecord, LicenseRepository } from '../data/licenses';
 import { SecondFactorAttemptRepository } from '../data/second-factor-attempts';
@@ -53,7 +53,7 @@ import {
   TooManySecondFactorAttemptsError,
 } from './errors';
 import { findLawyerOfLicense } from './members';
-import { methodsOf, secondFactorStepFor } from './second-factor-step';
+import { secondFactorStepFor } from './second-factor-step';
 import { type SessionContext, SessionService } from './sessions';
 import { displayNameOf } from './sign-in';
 
