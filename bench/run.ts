@@ -266,7 +266,7 @@ if (runs('api')) {
       '## /admin/workflows in Chromium (headless, assets cached, local runtime)',
       '',
       markdownTable(
-        ['automations', 'first card visible (median)', 'runs', 'every page loaded', 'DOM nodes', 'JS heap'],
+        ['automations', 'first card painted (median)', 'runs', 'every page loaded', 'DOM nodes', 'JS heap'],
         [
           [
             formatFigure(page.workflows),
