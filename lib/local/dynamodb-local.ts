@@ -127,8 +127,9 @@ function spawnLoopbackDynamoDb(port: number, path: string | null): ChildProcess 
       // as on a 2-CPU machine the optimising one spent as much CPU compiling as the emulator did
       // serving (DynamoDB Local's CPU per worker message 68-71 ms with it, 31-32 ms without, .bench
       // figures of 2026-11-25 at load 12-14). One on disk is `npm start`'s, serving for hours:
-      // there the optimised code pays its compilation back (the admin list at 100 requests/s:
-      // 43 served a second with the quick compiler only, 77 with both, measured 2026-11-25).
+      // there the optimised code pays its compilation back (the admin list at 100 requests/s, side
+      // by side on one data directory: 63-66 served a second with the quick compiler only, 88-97
+      // with both once warm, after a first 18 s at 58; 2026-11-25, load 1-2).
       ...(path ? [] : ['-XX:TieredStopAtLevel=1']),
       `-Djava.library.path=${join(home, 'DynamoDBLocal_lib')}`,
       '-cp',

@@ -23,8 +23,8 @@ async function start(): Promise<void> {
   if (!container) throw new Error('Élément #root introuvable');
   const session = readStoredSession();
   // A signed-in page is drawn once its code is in: drawn before, its layout and page would each
-  // show 'Chargement…' first, and React holds back what replaces a shown fallback for 300 ms
-  // (measured: the first automation card of /admin/workflows came 300 ms later).
+  // show 'Chargement…' first, and React holds back what replaces a shown fallback for up to 300 ms
+  // (a trace of /admin/workflows showed the wait: idle, then a timer, before the page's render).
   // The first pages index.html asked for are checked meanwhile, so that those already in show in
   // the page's first render (list-pages.ts: its own chunk, kept out of /login's budget).
   if (session) {

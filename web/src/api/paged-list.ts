@@ -23,6 +23,8 @@ export async function readAllPages<T>(read: PageReader<T>, signal: AbortSignal):
 
 /** Resolves once the browser has drawn what was just rendered: after the next frame's paint. */
 function afterNextPaint(): Promise<void> {
+  // A hidden page draws nothing, and its animation frames wait until it shows: no wait then.
+  if (document.visibilityState === 'hidden') return Promise.resolve();
   return new Promise((resolve) => requestAnimationFrame(() => setTimeout(resolve, 0)));
 }
 
