@@ -8,6 +8,7 @@ import autocannon from 'autocannon';
 
 import { freePort } from '../lib/local/free-port';
 import { measureAdminWorkflowsPage, type PageFigures } from './admin-workflows-page';
+import { childrenNamed, cpuSecondsDuring } from './cpu-time';
 
 /**
  * The API under load: the local runtime started as `npm start` starts it (bin/local.ts, a fresh
@@ -30,6 +31,12 @@ export interface ApiLoadFigures {
   readonly non2xxStatuses: string;
   readonly errors: number;
   readonly replyBytes: number;
+  /**
+   * CPU milliseconds per request served, by process, over the measured run: the runtime (the API's
+   * handlers, Node), the emulator (DynamoDB Local, Java) and autocannon (this process). Their sum
+   * at the rate, against the machine's CPUs, says whether the target is reachable here at all.
+   */
+  readonly cpuMsPerRequest: Readonly<Record<'runtime' | 'emulator' | 'loadGenerator', number | null>>;
 }
 
 export interface ApiBenchFigures {
@@ -84,6 +91,7 @@ async function startRuntime(log: (line: string) => void) {
   return {
     baseUrl: `http://127.0.0.1:${port}`,
     keys,
+    pids: { runtime: child.pid, emulator: childrenNamed(child.pid, 'java')[0] },
     stop: async () => {
       const exited = new Promise<void>((resolve) => child.once('exit', () => resolve()));
       child.kill('SIGINT');
@@ -159,12 +167,17 @@ async function load(
     readonly rate: number;
   },
   replyBytes: number,
+  pids: { readonly runtime: number | undefined; readonly emulator: number | undefined },
 ): Promise<ApiLoadFigures> {
   // A warm-up at the same rate, so that the figures are those of a running server: `npm start`'s
   // emulator compiles its hot code with Java's optimising compiler in its first seconds under load
   // (the list measured 58 requests/s served in its first 18 s, then 88-97; 2026-11-25, load 1).
   await autocannon({ ...options, duration: 20 });
-  const result = await autocannon(options);
+  const { result, cpuSeconds } = await cpuSecondsDuring({ ...pids, loadGenerator: process.pid }, () =>
+    autocannon(options),
+  );
+  const perRequest = (seconds: number | null) =>
+    seconds === null || result.requests.total === 0 ? null : (seconds * 1000) / result.requests.total;
   return {
     route: options.route,
     targetP99Ms: options.targetP99Ms,
@@ -181,6 +194,11 @@ async function load(
       .join(', '),
     errors: result.errors + result.timeouts,
     replyBytes,
+    cpuMsPerRequest: {
+      runtime: perRequest(cpuSeconds.runtime),
+      emulator: perRequest(cpuSeconds.emulator),
+      loadGenerator: perRequest(cpuSeconds.loadGenerator),
+    },
   };
 }
 
@@ -229,6 +247,7 @@ export async function runApiBench(options: ApiBenchOptions): Promise<ApiBenchFig
         targetP99Ms: 50,
       },
       list.bytes,
+      runtime.pids,
     );
     options.log(`  POST /api/verify-license à ${options.rate} requêtes/s pendant ${options.seconds} s...`);
     const verifyBody = JSON.stringify({ licenseKey: runtime.keys.lawyer });
@@ -246,6 +265,7 @@ export async function runApiBench(options: ApiBenchOptions): Promise<ApiBenchFig
         targetP99Ms: 100,
       },
       verified.bytes,
+      runtime.pids,
     );
     return {
       workflows: options.workflows,

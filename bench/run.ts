@@ -1,10 +1,12 @@
+import { cpus } from 'node:os';
 import { DUE_SHARDS } from '../functions/data/keys';
 import { FUNCTION_NAMES } from '../functions/needs';
 import { esbuildOptionsOf } from '../lib/constructs/bundling';
 import { repositoryPath } from '../lib/constructs/repository';
 import { startDynamoDbLocal } from '../lib/local/dynamodb-local';
-import { type ApiBenchFigures, runApiBench } from './api';
+import { type ApiBenchFigures, type ApiLoadFigures, runApiBench } from './api';
 import { baselineSpecs, bundlesMarkdown, extractCommit, measureBundles } from './bundles';
+import { type EmulatorCeilings, measureEmulatorCeilings } from './emulator-ceiling';
 import { FIRST_LOAD_SECTION, firstLoadMarkdown, firstLoadTargets, runFirstLoadBench } from './first-load';
 import { type BenchTarget, measuredNow, type PartResult, writeResults } from './results-file';
 import { costOf, PRICES_EU_WEST_3, projectedTickSeconds, runScaleTick, type ScaleScenario } from './scale';
@@ -69,6 +71,7 @@ if (runs('worker') || runs('ticks')) {
   try {
     const figures = await runSchedulerBench({
       endpoint: dynamo.endpoint,
+      emulatorPid: dynamo.pid,
       sizes: runs('ticks') ? [10_000, 100_000] : [],
       throughputCalls: 200,
       receiverDelayMs: 200,
@@ -226,7 +229,7 @@ if (throughputAlone) {
   const dynamo = await startDynamoDbLocal();
   try {
     log('Débit : 200 appels, récepteur à 200 ms, 5 en parallèle...');
-    const throughput = await throughputFigures(dynamo.endpoint, 200, 200);
+    const throughput = await throughputFigures(dynamo.endpoint, 200, 200, dynamo.pid);
     ran(
       'throughput',
       ['## Dispatch throughput (worker + poller, 5 at once)', '', throughputMarkdown(throughput)],
@@ -239,7 +242,10 @@ if (throughputAlone) {
 
 if (runs('api')) {
   const figures: ApiBenchFigures = await runApiBench({ workflows: 1_000, rate: 100, seconds: 20, log });
+  log('  plafonds de DynamoDB Local (sur disque, puis en mémoire)...');
+  const ceilings = [await measureEmulatorCeilings('on disk'), await measureEmulatorCeilings('in memory')];
   const { page } = figures;
+  const cpuCount = cpus().length;
   const sections = [
     '## API under load (autocannon, local runtime as `npm start`, loopback)',
     '',
@@ -259,6 +265,24 @@ if (runs('api')) {
       ]),
     ),
     '',
+    `### CPU per request served (same runs; this machine has ${cpuCount} CPUs)`,
+    '',
+    'A p99 target at a rate needs the CPU the requests use well below the CPUs there are: queueing',
+    'grows without bound as their use nears 100 %. The emulator does in Java what DynamoDB does on',
+    "AWS's servers; the runtime's part is what the functions would spend in Lambda.",
+    '',
+    markdownTable(
+      ['route', 'runtime (Node)', 'DynamoDB Local (Java)', 'autocannon', 'CPUs needed at the rate'],
+      figures.runs.map((run) => [
+        run.route,
+        cpuCell(run.cpuMsPerRequest.runtime),
+        cpuCell(run.cpuMsPerRequest.emulator),
+        cpuCell(run.cpuMsPerRequest.loadGenerator),
+        cpusNeededCell(run, cpuCount),
+      ]),
+    ),
+    '',
+    ...ceilingsMarkdown(ceilings),
   ];
   const targets: BenchTarget[] = [];
   if (page) {
@@ -360,3 +384,40 @@ if (runs('first-load')) {
 }
 
 console.log(`\n${writeResults(results, started.toISOString())}`);
+
+function cpuCell(ms: number | null): string {
+  return ms === null ? 'not measured' : `${formatFigure(ms, 1)} ms`;
+}
+
+/** The CPUs the route's requests would use at the target rate, from their CPU per request. */
+function cpusNeededCell(run: ApiLoadFigures, cpuCount: number): string {
+  const { runtime, emulator, loadGenerator } = run.cpuMsPerRequest;
+  if (runtime === null || emulator === null || loadGenerator === null) return 'not measured';
+  const needed = ((runtime + emulator + loadGenerator) * run.rate) / 1000;
+  return `${formatFigure(needed, 1)} of ${cpuCount} at ${run.rate}/s`;
+}
+
+function ceilingsMarkdown(ceilings: readonly EmulatorCeilings[]): string[] {
+  return [
+    '### DynamoDB Local at its ceiling (one call type at a time, 10 in flight)',
+    '',
+    markdownTable(
+      [
+        'call',
+        ...ceilings.map((ceiling) => `${ceiling.storage}: calls/s (Java CPU a call)`),
+        'SDK CPU a call',
+      ],
+      (ceilings[0]?.ceilings ?? []).map((first, index) => [
+        first.call,
+        ...ceilings.map((ceiling) => {
+          const figure = ceiling.ceilings[index];
+          return figure
+            ? `${formatFigure(figure.callsPerSecond)} (${cpuCell(figure.emulatorCpuMs)})`
+            : 'not measured';
+        }),
+        cpuCell(first.clientCpuMs),
+      ]),
+    ),
+    '',
+  ];
+}

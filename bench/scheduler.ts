@@ -23,6 +23,7 @@ import { startLocalQueues } from '../lib/local/queue/local-queues';
 import { startMinuteTimer } from '../lib/local/queue/minute-timer';
 import { startQueuePoller } from '../lib/local/queue/poller';
 import { GLOBAL_SCHEDULING } from '../shared/constants';
+import { processCpuSeconds } from './cpu-time';
 import { markdownTable } from './results-file';
 
 /** Figures of the scheduler benchmark, as printed and written to bench/results.md. */
@@ -89,6 +90,15 @@ export interface ThroughputFigures {
   readonly msPerMessage: number;
   /** DynamoDB calls the worker made per message (its round trips are what the gap is made of). */
   readonly dynamoCallsPerMessage: number;
+  /**
+   * Mean time from sending one of those calls to its answer, reads and writes apart: what the
+   * message waits on beside the receiver, the emulator's queue included.
+   */
+  readonly msPerDynamoCall: Readonly<Record<'read' | 'write', number>>;
+  /** DynamoDB Local's (Java's) CPU per message; null without its process id or /proc. */
+  readonly emulatorCpuMsPerMessage: number | null;
+  /** This process's CPU per message: worker, SDK, poller, fauxqs and the receiver together. */
+  readonly benchCpuMsPerMessage: number;
 }
 
 interface LagFigures {
@@ -99,6 +109,15 @@ interface LagFigures {
   readonly maxMs: number;
   readonly early: number;
 }
+
+/** The DynamoDB commands (as the client's middleware names them) that only read: the others write. */
+const READ_COMMANDS = new Set([
+  'GetItemCommand',
+  'BatchGetItemCommand',
+  'QueryCommand',
+  'ScanCommand',
+  'TransactGetItemsCommand',
+]);
 
 const quietLogger: Logger = { info: () => undefined, warn: () => undefined, error: () => undefined };
 
@@ -392,15 +411,21 @@ export async function throughputFigures(
   endpoint: string,
   calls: number,
   delayMs: number,
+  emulatorPid?: number,
 ): Promise<ThroughputFigures> {
   // A first run of the same shape, not counted: the emulator's and the worker's code compiled, the
   // figure is the steady state (as the API bench's warm-up). The first run of a fresh emulator
   // measured 58-68 %, the next ones 73-78 % (2026-11-25, load 1-2).
   await deliveryFigures(endpoint, Math.min(calls, 100), delayMs);
-  return deliveryFigures(endpoint, calls, delayMs);
+  return deliveryFigures(endpoint, calls, delayMs, emulatorPid);
 }
 
-async function deliveryFigures(endpoint: string, calls: number, delayMs: number): Promise<ThroughputFigures> {
+async function deliveryFigures(
+  endpoint: string,
+  calls: number,
+  delayMs: number,
+  emulatorPid?: number,
+): Promise<ThroughputFigures> {
   const table = await benchTable(endpoint);
   const queues = await startLocalQueues();
   const receiver = await startBenchReceiver(delayMs);
@@ -414,13 +439,23 @@ async function deliveryFigures(endpoint: string, calls: number, delayMs: number)
     // Where the time goes beside the receiver: each invocation's length, and the worker's
     // DynamoDB calls (counted from here on: only the worker uses the table now).
     let dynamoCalls = 0;
+    const dynamoTimes = { read: { calls: 0, ms: 0 }, write: { calls: 0, ms: 0 } };
     table.doc.middlewareStack.add(
-      (next) => (args) => {
+      (next, context) => async (args) => {
         dynamoCalls += 1;
-        return next(args);
+        const sent = performance.now();
+        try {
+          return await next(args);
+        } finally {
+          const kind = READ_COMMANDS.has(context.commandName ?? '') ? dynamoTimes.read : dynamoTimes.write;
+          kind.calls += 1;
+          kind.ms += performance.now() - sent;
+        }
       },
       { step: 'initialize', name: 'bench-dynamo-calls' },
     );
+    const emulatorCpuBefore = processCpuSeconds(emulatorPid);
+    const benchCpuBefore = process.cpuUsage();
     const worker = createWebhookWorkerHandler(deps);
     const invocationMs: number[] = [];
     const started = Date.now();
@@ -440,7 +475,10 @@ async function deliveryFigures(endpoint: string, calls: number, delayMs: number)
     });
     await waitFor(() => receiver.finished === calls, 10 * 60_000);
     const seconds = (Date.now() - started) / 1000;
+    const emulatorCpuAfter = processCpuSeconds(emulatorPid);
+    const benchCpu = process.cpuUsage(benchCpuBefore);
     await poller.stop();
+    const messages = Math.max(1, invocationMs.length);
     return {
       calls,
       receiverDelayMs: delayMs,
@@ -448,8 +486,17 @@ async function deliveryFigures(endpoint: string, calls: number, delayMs: number)
       callsPerSecond: calls / seconds,
       boundPerSecond: GLOBAL_SCHEDULING.maxConcurrentWorkflows / (delayMs / 1000),
       maxConcurrent: receiver.maxConcurrent,
-      msPerMessage: invocationMs.reduce((sum, ms) => sum + ms, 0) / Math.max(1, invocationMs.length),
-      dynamoCallsPerMessage: dynamoCalls / Math.max(1, invocationMs.length),
+      msPerMessage: invocationMs.reduce((sum, ms) => sum + ms, 0) / messages,
+      dynamoCallsPerMessage: dynamoCalls / messages,
+      msPerDynamoCall: {
+        read: dynamoTimes.read.ms / Math.max(1, dynamoTimes.read.calls),
+        write: dynamoTimes.write.ms / Math.max(1, dynamoTimes.write.calls),
+      },
+      emulatorCpuMsPerMessage:
+        emulatorCpuBefore === null || emulatorCpuAfter === null
+          ? null
+          : ((emulatorCpuAfter - emulatorCpuBefore) * 1000) / messages,
+      benchCpuMsPerMessage: (benchCpu.user + benchCpu.system) / 1000 / messages,
     };
   } finally {
     await receiver.stop();
@@ -667,6 +714,8 @@ async function mixFigures(
 
 export interface SchedulerBenchOptions {
   readonly endpoint: string;
+  /** DynamoDB Local's process: its CPU per worker message is reported. */
+  readonly emulatorPid?: number;
   readonly sizes: readonly number[];
   readonly throughputCalls: number;
   readonly receiverDelayMs: number;
@@ -695,6 +744,7 @@ export async function runSchedulerBench(options: SchedulerBenchOptions): Promise
     options.endpoint,
     options.throughputCalls,
     options.receiverDelayMs,
+    options.emulatorPid,
   );
   options.log(
     `Retard : ${options.lagWorkflows} automatisations dues dans les ${options.lagSpreadSeconds} s (horloge réelle)...`,
@@ -739,6 +789,8 @@ export function throughputMarkdown(throughput: ThroughputFigures): string {
       'max concurrent seen',
       'time per message',
       'DynamoDB calls per message',
+      'time per DynamoDB read / write',
+      'CPU per message: DynamoDB Local / bench process',
     ],
     [
       [
@@ -750,6 +802,8 @@ export function throughputMarkdown(throughput: ThroughputFigures): string {
         format(throughput.maxConcurrent),
         `${format(throughput.msPerMessage)} ms`,
         format(throughput.dynamoCallsPerMessage, 1),
+        `${format(throughput.msPerDynamoCall.read, 1)} / ${format(throughput.msPerDynamoCall.write, 1)} ms`,
+        `${throughput.emulatorCpuMsPerMessage === null ? 'not measured' : `${format(throughput.emulatorCpuMsPerMessage, 1)} ms`} / ${format(throughput.benchCpuMsPerMessage, 1)} ms`,
       ],
     ],
   );

@@ -22,6 +22,8 @@ export const LOCAL_AWS = {
 
 export interface RunningDynamoDb {
   readonly endpoint: string;
+  /** The Java process's id: the benchmarks read its CPU time. */
+  readonly pid: number | undefined;
   stop(): Promise<void>;
 }
 
@@ -82,6 +84,7 @@ async function startOn(port: number, path: string | null): Promise<RunningDynamo
   }
   return {
     endpoint,
+    pid: child.pid,
     stop: async () => {
       if (child.exitCode !== null || child.signalCode !== null) return;
       child.kill('SIGTERM');
