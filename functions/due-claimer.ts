@@ -42,7 +42,7 @@ const create = (deps: AppDependencies) => {
   return async (event: unknown): Promise<DueClaimerResult> => {
     const { shard, tickAt } = ShardClaimEvent.parse(event);
     const result = await service.claimShard(shard, new Date(tickAt));
-    await runs.addShard(tickAt, result).catch((error: unknown) => {
+    await runs.addShard(tickAt, shard, result).catch((error: unknown) => {
       deps.logger.warn('Résultat du lot non enregistré', {
         shard,
         errorName: error instanceof Error ? error.name : 'inconnu',

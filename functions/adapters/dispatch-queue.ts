@@ -20,8 +20,17 @@ export const DispatchMessage = z.object({
   /** The same for every attempt of this run: the webhook-id header, so n8n can drop duplicates. */
   dispatchId: z.string().min(1),
   trigger: ExecutionTrigger,
-  /** The scheduler run that queued it (its kind and time), so its outcome reaches that run's result. */
-  run: z.object({ kind: z.enum(['schedule', 'manual']), at: IsoTimestamp }).optional(),
+  /**
+   * The scheduler run that queued it (its kind and time, and for a minute tick the due-index shard
+   * that listed it), so that its outcome reaches that run's result.
+   */
+  run: z
+    .object({
+      kind: z.enum(['schedule', 'manual']),
+      at: IsoTimestamp,
+      shard: z.number().int().min(0).optional(),
+    })
+    .optional(),
   /**
    * Calls already made for this run by earlier messages: a run sent back because its firm's call
    * slots were all held travels as a new message, whose receive count starts again at 1.

@@ -189,6 +189,14 @@ export const schedulerRunKey = (kind: 'schedule' | 'manual') => ({
   PK: 'SCHEDULER',
   SK: `LAST_RESULT#${kind}`,
 });
+/**
+ * The runs one due-index shard listed in the last minute tick's result, and their ends: one item
+ * per shard, each in its own partition, so that a tick's reports spread over 64 small items.
+ */
+export const schedulerRunShardKey = (shard: number) => ({
+  PK: `SCHEDULER#LAST_RESULT#schedule#${String(shard).padStart(2, '0')}`,
+  SK: 'SHARD',
+});
 
 // ---------------------------------------------------------------------------- billing
 

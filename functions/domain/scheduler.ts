@@ -11,7 +11,7 @@ import {
   NEVER_RAN,
 } from '../data/due-index';
 import { dueAtOfSortKey, dueSortKey } from '../data/keys';
-import type { RunKind } from '../data/scheduler-runs';
+import { type RunKind, SchedulerRunRepository } from '../data/scheduler-runs';
 import type { Table } from '../data/table';
 import { type DueWorkflow, WorkflowRunRepository } from '../data/workflow-runs';
 import type { Clock, Logger } from '../runtime/dependencies';
@@ -77,9 +77,11 @@ interface Claim extends DueWorkflow {
  */
 export class SchedulerService {
   private readonly runs: WorkflowRunRepository;
+  private readonly lastResults: SchedulerRunRepository;
 
   constructor(private readonly deps: SchedulerDependencies) {
     this.runs = new WorkflowRunRepository(deps.table);
+    this.lastResults = new SchedulerRunRepository(deps.table);
   }
 
   async run(trigger: SchedulerTrigger): Promise<SchedulerRun> {
@@ -156,9 +158,19 @@ export class SchedulerService {
       );
       return { ...candidate, slot, nextSortKey: dueSortKey(slot.nextRun, candidate.workflow.id) };
     });
-    // Only the listed runs report their end to the last result: a handful per shard, not every run.
+    // Only the listed runs report their end to the last result: a handful per shard, not every run,
+    // each to its shard's item, made ready for this tick before the first of them is queued.
     const listed = new Set(planned.slice(0, CLAIMS.listedPerShard).map((claim) => claim.workflow.id));
-    const run = { kind: 'schedule' as const, at: tickAt.toISOString() };
+    const run = { kind: 'schedule' as const, at: tickAt.toISOString(), shard };
+    if (listed.size > 0) {
+      await this.lastResults.startShard(run.at, shard).catch((error: unknown) => {
+        // The runs still go: only their ends miss the last result.
+        this.deps.logger.warn('Résultat du lot non préparé', {
+          shard,
+          errorName: error instanceof Error ? error.name : 'inconnu',
+        });
+      });
+    }
     const outcomes = await mapWithConcurrency(
       chunks(planned, WEBHOOK_QUEUE.sendBatchSize),
       CLAIMS.sendConcurrency,

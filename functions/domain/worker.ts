@@ -343,7 +343,7 @@ export class WorkerService {
   ): Promise<void> {
     if (!dispatch.run) return;
     await new SchedulerRunRepository(this.deps.table)
-      .recordOutcome(dispatch.run.kind, dispatch.run.at, dispatch.workflowId, outcome)
+      .recordOutcome(dispatch.run, dispatch.workflowId, outcome)
       .catch((error: unknown) => {
         // The history has it already; the last result only misses this one line.
         this.deps.logger.warn('Résultat non reporté au planificateur', {

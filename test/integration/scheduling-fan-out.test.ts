@@ -1,8 +1,10 @@
+import { GetCommand } from '@aws-sdk/lib-dynamodb';
 import { afterEach, beforeEach, describe, expect, inject, it } from 'vitest';
-import { DUE_SHARDS, dueShardOf } from '../../functions/data/keys';
+import { DUE_SHARDS, dueShardOf, schedulerRunKey, schedulerRunShardKey } from '../../functions/data/keys';
 import { SchedulerRunRepository } from '../../functions/data/scheduler-runs';
 import type { Table } from '../../functions/data/table';
 import { WorkflowRepository } from '../../functions/data/workflows';
+import { CLAIMS } from '../../functions/domain/scheduling-settings';
 import { createDueClaimerHandler } from '../../functions/due-claimer';
 import type { AppDependencies } from '../../functions/runtime/dependencies';
 import { inProcessClaimers } from '../../functions/runtime/in-process-claimers';
@@ -146,5 +148,107 @@ describe('minute tick fanned out to claimers', () => {
     // And claimed now: a third tick finds nothing due.
     await createScheduledTickHandler(healthy)({});
     expect(await queueDepth(queues)).toMatchObject({ total: 0 });
+  });
+
+  it('shows the end of each listed run, kept in its shard’s small item rather than in one item growing with the tick', async () => {
+    const app = appWith();
+    const records = await scheduled(app, 40);
+    const { tickAt } = await createScheduledTickHandler(app)({});
+    poller = startWorkerPoller(queues, app);
+    await eventually(
+      async () =>
+        receiver.calls.length === 40 && (await queueDepth(queues)).total === 0 && poller?.inFlight === 0,
+      'appels terminés',
+    );
+
+    const { schedule } = await new SchedulerRunRepository(app.table).lastRuns();
+    expect(schedule).toMatchObject({ timestamp: tickAt, workflows_checked: 40 });
+    const shards = new Map<number, number>();
+    for (const record of records)
+      shards.set(dueShardOf(record.id), (shards.get(dueShardOf(record.id)) ?? 0) + 1);
+    const listed = [...shards.values()].reduce((sum, runs) => sum + Math.min(runs, CLAIMS.listedPerShard), 0);
+    expect(schedule?.executions).toHaveLength(listed);
+    expect(schedule?.executions.every((execution) => execution.status === 'success')).toBe(true);
+    expect(new Set(schedule?.executions.map((execution) => execution.workflowId)).size).toBe(listed);
+
+    // The tick's own item holds its counts only; each shard's item its few listed runs and ends.
+    const read = async (key: { PK: string; SK: string }) =>
+      (
+        await app.table.doc.send(
+          new GetCommand({ TableName: app.table.name, Key: key, ConsistentRead: true }),
+        )
+      ).Item;
+    const tick = await read(schedulerRunKey('schedule'));
+    expect(tick?.run.executions).toEqual([]);
+    expect(tick?.outcomes).toEqual({});
+    for (const [shard, runs] of shards) {
+      const item = await read(schedulerRunShardKey(shard));
+      expect(item?.run.timestamp).toBe(tickAt);
+      expect(item?.executions).toHaveLength(Math.min(runs, CLAIMS.listedPerShard));
+      expect(Object.keys(item?.outcomes ?? {})).toHaveLength(Math.min(runs, CLAIMS.listedPerShard));
+    }
+  });
+});
+
+/** The tick's last result kept shard by shard (functions/data/scheduler-runs.ts). */
+describe('the last minute tick’s result, shard by shard', () => {
+  let app: TestApp;
+  beforeEach(async () => {
+    app = await createTestApp(inject('dynamoEndpoint'));
+  });
+  afterEach(async () => {
+    await disposeTestApp(app);
+  });
+
+  const queued = (workflowId: string) => ({
+    workflowId,
+    workflowName: `Automatisation ${workflowId}`,
+    status: 'queued' as const,
+    message: MESSAGES.scheduler.queued,
+  });
+  const counts = { checked: 1, queued: 1, failed: 0 };
+
+  it('keeps the end of a run that ended before its claimer had listed it', async () => {
+    const runs = new SchedulerRunRepository(app.table);
+    const at = '2026-11-26T10:00:00.000Z';
+    await runs.startFanOut(at, DUE_SHARDS);
+    await runs.startShard(at, 3);
+    await runs.recordOutcome({ kind: 'schedule', at, shard: 3 }, 'wf-rapide', {
+      status: 'success',
+      message: MESSAGES.workflow.workflowExecuted,
+    });
+    await runs.addShard(at, 3, { ...counts, executions: [queued('wf-rapide')] });
+
+    const { schedule } = await runs.lastRuns();
+    expect(schedule?.executions).toEqual([
+      { ...queued('wf-rapide'), status: 'success', message: MESSAGES.workflow.workflowExecuted },
+    ]);
+  });
+
+  it('shows only the last tick’s lists: an older claimer, late, changes nothing', async () => {
+    const runs = new SchedulerRunRepository(app.table);
+    const first = '2026-11-26T10:00:00.000Z';
+    const second = '2026-11-26T10:01:00.000Z';
+    await runs.startFanOut(first, DUE_SHARDS);
+    await runs.startShard(first, 5);
+    await runs.addShard(first, 5, { ...counts, executions: [queued('wf-premier')] });
+    expect((await runs.lastRuns()).schedule?.executions.map((e) => e.workflowId)).toEqual(['wf-premier']);
+
+    // The next tick: shard 5 has not listed yet, so its older list is not this tick's.
+    await runs.startFanOut(second, DUE_SHARDS);
+    expect((await runs.lastRuns()).schedule?.executions).toEqual([]);
+    await runs.startShard(second, 5);
+    await runs.addShard(second, 5, { ...counts, executions: [queued('wf-second')] });
+
+    // The first tick's claimer, retried late, and a report of its run: all refused.
+    await runs.startShard(first, 5);
+    await runs.addShard(first, 5, { ...counts, executions: [queued('wf-premier')] });
+    await runs.recordOutcome({ kind: 'schedule', at: first, shard: 5 }, 'wf-premier', {
+      status: 'failed',
+      message: MESSAGES.execution.serverError,
+    });
+    const { schedule } = await runs.lastRuns();
+    expect(schedule).toMatchObject({ timestamp: second, workflows_checked: 1 });
+    expect(schedule?.executions).toEqual([queued('wf-second')]);
   });
 });
