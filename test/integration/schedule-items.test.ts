@@ -7,6 +7,7 @@ import {
   createdSortKey,
   dueShardOf,
   scheduleKey,
+  schedulerRunShardKey,
   shardOf,
   WORKFLOW_LIST_SHARDS,
   WORKFLOWS_PARTITION,
@@ -129,7 +130,10 @@ describe('schedule items', () => {
       expect(
         writes.flatMap((write) => write.keys).filter((key) => key.SK === workflowKey(workflow.id).SK),
       ).toEqual([]);
-      const [claim, recorded] = writes;
+      // Before the claim, the shard's last-result list made ready for this tick (its own small
+      // item, functions/data/scheduler-runs.ts); then the claim, on the schedule item alone.
+      const [listReady, claim, recorded] = writes;
+      expect(listReady?.keys).toEqual([schedulerRunShardKey(dueShardOf(workflow.id))]);
       expect(claim?.keys).toEqual([scheduleKey(workflow.id)]);
       expect(recorded?.keys[0]).toEqual(scheduleKey(workflow.id));
       expect(await workflows.getById(workflow.id)).toMatchObject({
