@@ -366,9 +366,12 @@ async function startBenchReceiver(delayMs: number) {
 }
 
 /** The dependencies of the real handlers on a bench table and local queues, with the real clock. */
-function benchDependencies(table: Table, queue: AppDependencies['webhookQueue']): AppDependencies {
+function benchDependencies(
+  table: Table,
+  queue: AppDependencies['webhookQueue'],
+  claimers = inProcessClaimers(quietLogger, { wait: false }),
+): AppDependencies {
   const secret = generateWebhookSecret();
-  const claimers = inProcessClaimers(quietLogger, { wait: false });
   const deps: AppDependencies = {
     table,
     appKeys: () => Promise.reject(new Error('Pas de clés dans le banc')),
@@ -429,13 +432,16 @@ async function deliveryFigures(
   const table = await benchTable(endpoint);
   const queues = await startLocalQueues();
   const receiver = await startBenchReceiver(delayMs);
-  const deps = benchDependencies(table, queues.dispatchQueue);
+  // The runs are queued by the minute tick as in production (its claimers awaited here, so that
+  // every run waits in the queue before the worker starts): each listed run reports its end to
+  // its shard's last-result item.
+  const deps = benchDependencies(table, queues.dispatchQueue, inProcessClaimers(quietLogger, { wait: true }));
   try {
     await batchWrite(
       table,
       Array.from({ length: calls }, () => itemsOf(benchWorkflow({ webhookUrl: receiver.url }))).flat(),
     );
-    await new SchedulerService({ ...deps, queue: deps.webhookQueue }).run('schedule');
+    await createScheduledTickHandler(deps)({});
     // Where the time goes beside the receiver: each invocation's length, and the worker's
     // DynamoDB calls (counted from here on: only the worker uses the table now).
     let dynamoCalls = 0;
