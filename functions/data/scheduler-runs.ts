@@ -149,7 +149,9 @@ export class SchedulerRunRepository {
               new UpdateCommand({
                 TableName: this.table.name,
                 Key: schedulerRunShardKey(shard),
-                UpdateExpression: 'SET executions = :executions',
+                // Appended: a claimer retried within its tick lists the runs still due after the
+                // first attempt, beside those the first attempt listed (and whose ends come here).
+                UpdateExpression: 'SET executions = list_append(executions, :executions)',
                 ConditionExpression: '#run.#timestamp = :at',
                 ExpressionAttributeNames: { '#run': 'run', '#timestamp': 'timestamp' },
                 ExpressionAttributeValues: { ':executions': result.executions, ':at': at },

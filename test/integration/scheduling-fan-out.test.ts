@@ -225,6 +225,22 @@ describe('the last minute tick’s result, shard by shard', () => {
     ]);
   });
 
+  it('keeps both lists of a claimer retried within its tick', async () => {
+    const runs = new SchedulerRunRepository(app.table);
+    const at = '2026-11-26T10:00:00.000Z';
+    await runs.startFanOut(at, DUE_SHARDS);
+    await runs.startShard(at, 7);
+    await runs.addShard(at, 7, { ...counts, executions: [queued('wf-essai-1')] });
+    await runs.startShard(at, 7);
+    await runs.addShard(at, 7, { ...counts, executions: [queued('wf-essai-2')] });
+
+    const { schedule } = await runs.lastRuns();
+    expect(schedule?.executions.map((execution) => execution.workflowId)).toEqual([
+      'wf-essai-1',
+      'wf-essai-2',
+    ]);
+  });
+
   it('shows only the last tick’s lists: an older claimer, late, changes nothing', async () => {
     const runs = new SchedulerRunRepository(app.table);
     const first = '2026-11-26T10:00:00.000Z';
