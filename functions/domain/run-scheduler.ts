@@ -2,7 +2,7 @@ import { MESSAGES } from '../../shared/messages';
 import type { SchedulerRun } from '../../shared/schemas/scheduler';
 import { SchedulerRunRepository } from '../data/scheduler-runs';
 import type { AppDependencies } from '../runtime/dependencies';
-import { SchedulerService, type SchedulerTrigger } from './scheduler';
+import { lastResultOf, SchedulerService, type SchedulerTrigger } from './scheduler';
 
 /** A scheduler run as its callers see it: the result, and the error that stopped it if any. */
 export interface RecordedSchedulerRun {
@@ -49,7 +49,7 @@ export async function runScheduler(
       failure,
     };
   }
-  await new SchedulerRunRepository(deps.table).save(recorded.run).catch((error: unknown) => {
+  await new SchedulerRunRepository(deps.table).save(lastResultOf(recorded.run)).catch((error: unknown) => {
     deps.logger.warn('Résultat du planificateur non enregistré', {
       errorName: error instanceof Error ? error.name : 'inconnu',
     });

@@ -17,7 +17,7 @@ import { type DueWorkflow, WorkflowRunRepository } from '../data/workflow-runs';
 import type { Clock, Logger } from '../runtime/dependencies';
 import { chunks, mapWithConcurrency } from './concurrency';
 import { METRIC, type Metrics, noMetrics } from './metrics';
-import { CLAIMS, WEBHOOK_QUEUE } from './scheduling-settings';
+import { ADMIN_RUN_RESULT, CLAIMS, WEBHOOK_QUEUE } from './scheduling-settings';
 
 /** What starts a scheduler run: the minute schedule, or an admin (spec §7 workflow-scheduler). */
 export type SchedulerTrigger = SchedulerRun['trigger'];
@@ -104,9 +104,16 @@ export class SchedulerService {
         status: 'failed',
         message: MESSAGES.scheduler.claimFailed,
       }));
+    // The first claims after the failed ones are the ones the last result keeps (`lastResultOf`):
+    // only they report their end to it. The reply lists the failed claims, then the claims in order.
+    const listed = new Set(
+      claims
+        .slice(0, Math.max(0, ADMIN_RUN_RESULT.listed - executions.length))
+        .map((claim) => claim.workflow.id),
+    );
     const batches = chunks(claims, WEBHOOK_QUEUE.sendBatchSize);
     const outcomes = await mapWithConcurrency(batches, SEND_CONCURRENCY, (batch) =>
-      this.send(batch, now, dispatchTrigger, forced, trigger === 'schedule' ? 'schedule' : 'manual'),
+      this.send(batch, now, dispatchTrigger, forced, trigger === 'schedule' ? 'schedule' : 'manual', listed),
     );
     for (const outcome of outcomes) executions.push(...outcome);
 
@@ -293,6 +300,7 @@ export class SchedulerService {
     trigger: ExecutionTrigger,
     forced: boolean,
     runKind: RunKind,
+    listed: ReadonlySet<string>,
   ): Promise<SchedulerExecution[]> {
     const entries: DispatchEntry[] = batch.map(({ workflow, slot }) => ({
       message: {
@@ -300,7 +308,7 @@ export class SchedulerService {
         dueAt: slot.dueAt,
         dispatchId: dispatchIdOf(workflow.id, slot.dueAt),
         trigger,
-        run: { kind: runKind, at: now.toISOString() },
+        ...(listed.has(workflow.id) ? { run: { kind: runKind, at: now.toISOString() } } : {}),
       },
       delaySeconds: dispatchDelaySeconds(slot.dueAt, now),
       firm: workflow.lawyerEmail,
@@ -340,4 +348,12 @@ export class SchedulerService {
       });
     }
   }
+}
+
+/**
+ * What an admin's run keeps as its last result: its first `ADMIN_RUN_RESULT.listed` runs (the
+ * failed claims, then the runs that report their end), the message still counting them all.
+ */
+export function lastResultOf(run: SchedulerRun): SchedulerRun {
+  return { ...run, executions: run.executions.slice(0, ADMIN_RUN_RESULT.listed) };
 }

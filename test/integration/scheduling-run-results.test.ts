@@ -1,8 +1,11 @@
+import { GetCommand } from '@aws-sdk/lib-dynamodb';
 import { afterEach, beforeEach, describe, expect, inject, it } from 'vitest';
 
+import { schedulerRunKey } from '../../functions/data/keys';
 import { SchedulerRunRepository } from '../../functions/data/scheduler-runs';
 import { WorkflowRepository } from '../../functions/data/workflows';
 import { runScheduler } from '../../functions/domain/run-scheduler';
+import { ADMIN_RUN_RESULT } from '../../functions/domain/scheduling-settings';
 import { type LocalQueues, startLocalQueues } from '../../lib/local/queue/local-queues';
 import type { QueuePoller } from '../../lib/local/queue/poller';
 import { MESSAGES } from '../../shared/messages';
@@ -77,5 +80,37 @@ describe('a scheduler run and the results of the calls it queued', () => {
 
     expect(run.message).toBe('Planificateur: 1 mise en file sur 1 workflow vérifié');
     expect(run.executions.filter((execution) => execution.status === 'success')).toEqual([]);
+  });
+
+  it('answers with every run it queued but keeps its first ones as its last result, and only they report there', async () => {
+    await poller.stop();
+    const count = ADMIN_RUN_RESULT.listed + 5;
+    for (let index = 0; index < count; index++) {
+      await new WorkflowRepository(app.table).create(
+        workflowRecord({ cronEnabled: true, webhookUrl: `${receiver.baseUrl}/ok-${index}` }),
+      );
+    }
+
+    const { run } = await runScheduler(app, 'manual_force');
+    expect(run.executions).toHaveLength(count);
+    expect(run.message).toBe(MESSAGES.scheduler.forcedSummary(count, count));
+    const listed = run.executions.slice(0, ADMIN_RUN_RESULT.listed).map((execution) => execution.workflowId);
+
+    poller = startWorkerPoller(queues, app);
+    await eventually(
+      async () =>
+        receiver.calls.length === count && (await queueDepth(queues)).total === 0 && poller.inFlight === 0,
+      'appels terminés',
+      60_000,
+    );
+    const { manual } = await new SchedulerRunRepository(app.table).lastRuns();
+    expect(manual?.message).toBe(MESSAGES.scheduler.forcedSummary(count, count));
+    expect(manual?.executions.map((execution) => execution.workflowId)).toEqual(listed);
+    expect(manual?.executions.every((execution) => execution.status === 'success')).toBe(true);
+    // The others did not write to the result: its item holds the listed runs' ends only.
+    const { Item } = await app.table.doc.send(
+      new GetCommand({ TableName: app.table.name, Key: schedulerRunKey('manual'), ConsistentRead: true }),
+    );
+    expect(Object.keys(Item?.outcomes ?? {}).sort()).toEqual([...listed].sort());
   });
 });
