@@ -80,8 +80,8 @@ export class SchedulerRunRepository {
    * or a later one (a retried claimer, a late one) is kept.
    */
   async startShard(at: string, shard: number): Promise<void> {
-    try {
-      await this.table.doc.send(
+    await unlessLaterRun(
+      this.table.doc.send(
         new PutCommand({
           TableName: this.table.name,
           Item: {
@@ -95,10 +95,8 @@ export class SchedulerRunRepository {
           ExpressionAttributeNames: { '#run': 'run', '#timestamp': 'timestamp' },
           ExpressionAttributeValues: { ':at': at },
         }),
-      );
-    } catch (error) {
-      if (!isConditionFailure(error)) throw error;
-    }
+      ),
+    );
   }
 
   /**
@@ -115,15 +113,8 @@ export class SchedulerRunRepository {
       readonly executions: readonly SchedulerExecution[];
     },
   ): Promise<void> {
-    const ignoringLaterTicks = (write: Promise<unknown>) =>
-      write.then(
-        () => undefined,
-        (error: unknown) => {
-          if (!isConditionFailure(error)) throw error;
-        },
-      );
     await Promise.all([
-      ignoringLaterTicks(
+      unlessLaterRun(
         this.table.doc.send(
           new UpdateCommand({
             TableName: this.table.name,
@@ -144,7 +135,7 @@ export class SchedulerRunRepository {
       ),
       result.executions.length === 0
         ? undefined
-        : ignoringLaterTicks(
+        : unlessLaterRun(
             this.table.doc.send(
               new UpdateCommand({
                 TableName: this.table.name,
@@ -171,8 +162,9 @@ export class SchedulerRunRepository {
     workflowId: string,
     outcome: { readonly status: 'success' | 'failed'; readonly message: string },
   ): Promise<void> {
-    try {
-      await this.table.doc.send(
+    // A later run is the last one now: this outcome stays in the workflow's history only.
+    await unlessLaterRun(
+      this.table.doc.send(
         new UpdateCommand({
           TableName: this.table.name,
           Key: run.shard === undefined ? schedulerRunKey(run.kind) : schedulerRunShardKey(run.shard),
@@ -181,11 +173,8 @@ export class SchedulerRunRepository {
           ExpressionAttributeNames: { '#workflow': workflowId, '#run': 'run', '#timestamp': 'timestamp' },
           ExpressionAttributeValues: { ':outcome': outcome, ':runAt': run.at },
         }),
-      );
-    } catch (error) {
-      // A later run is the last one now: this outcome stays in the workflow's history only.
-      if (!isConditionFailure(error)) throw error;
-    }
+      ),
+    );
   }
 
   /** The last run of each kind, with the ends its listed runs reported so far. */
@@ -228,6 +217,18 @@ export class SchedulerRunRepository {
       return { ...run, executions };
     };
     return { schedule: find('schedule'), manual: find('manual') };
+  }
+}
+
+/**
+ * A write conditional on which run an item keeps: refused, the item holds that run already or a
+ * later one, and the write has nothing to change.
+ */
+async function unlessLaterRun(write: Promise<unknown>): Promise<void> {
+  try {
+    await write;
+  } catch (error) {
+    if (!isConditionFailure(error)) throw error;
   }
 }
 
