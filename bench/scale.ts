@@ -3,6 +3,7 @@ import { loadavg } from 'node:os';
 import { DUE_SHARDS } from '../functions/data/keys';
 import type { Table } from '../functions/data/table';
 import { RecordedMetrics } from '../functions/domain/metrics';
+import { FORCED_RUN_WINDOW_MS } from '../functions/domain/scheduler';
 import { CLAIMS, FIRM_CALLS } from '../functions/domain/scheduling-settings';
 import { createDueClaimerHandler } from '../functions/due-claimer';
 import type { AppDependencies, Logger } from '../functions/runtime/dependencies';
@@ -144,6 +145,16 @@ export interface TickFigures {
    * how long they took. The tick's other claimers then share the emulator, all at once.
    */
   readonly alone: readonly { readonly shard: number; readonly runs: number; readonly seconds: number }[];
+  /**
+   * An admin's forced run after the tick, the claimers of the same shards one at a time (in AWS
+   * each is its own synchronous invocation, all at once, and the request waits for the slowest):
+   * every scheduled automation of the shard claimed and queued.
+   */
+  readonly forcedAlone: readonly {
+    readonly shard: number;
+    readonly runs: number;
+    readonly seconds: number;
+  }[];
   readonly commands: Readonly<Record<string, number>>;
   readonly sendBatches: number;
   readonly loadAverage: string;
@@ -247,7 +258,8 @@ export async function runScaleTick(options: {
     const durations: { runs: number; seconds: number }[] = [];
     claimers.bind(async (request) => {
       // Claimed alone above: its runs are no longer due (claiming it again would take the next slot).
-      if (request.shard < aloneShards) return { shard: request.shard, checked: 0, queued: 0, failed: 0 };
+      if (request.shard < aloneShards)
+        return { shard: request.shard, checked: 0, queued: 0, failed: 0, executions: [] };
       const started = performance.now();
       const result = await claimer(request);
       durations.push({ runs: result.queued, seconds: (performance.now() - started) / 1000 });
@@ -256,6 +268,20 @@ export async function runScaleTick(options: {
     const tickStart = performance.now();
     await createScheduledTickHandler(deps)({});
     const tickSeconds = (performance.now() - tickStart) / 1000;
+    const tickCommands = { ...counts };
+    const tickSendBatches = sendBatches;
+    // Dated a minute after the tick, so that the tick's claims fall outside the forced run's window
+    // (a workflow claimed within the last minute is not forced again).
+    const forcedAt = new Date(Date.now() + FORCED_RUN_WINDOW_MS + 1_000).toISOString();
+    const forcedAlone: { shard: number; runs: number; seconds: number }[] = [];
+    for (let shard = 0; shard < aloneShards; shard++) {
+      const started = performance.now();
+      const result = await claimer({ shard, tickAt: forcedAt, trigger: 'manual_force' });
+      forcedAlone.push({ shard, runs: result.queued, seconds: (performance.now() - started) / 1000 });
+      options.log(
+        `  exécution forcée, lot ${shard} seul : ${result.queued} automatisations en ${forcedAlone.at(-1)?.seconds.toFixed(1)} s`,
+      );
+    }
     const rates = durations
       .filter((duration) => duration.runs > 0)
       .map((duration) => duration.runs / duration.seconds)
@@ -274,8 +300,9 @@ export async function runScaleTick(options: {
       claimRateMedian: rates[Math.floor(rates.length / 2)] ?? 0,
       claimRateMin: rates[0] ?? 0,
       alone,
-      commands: counts,
-      sendBatches,
+      forcedAlone,
+      commands: tickCommands,
+      sendBatches: tickSendBatches,
       loadAverage: loadavg()
         .map((value) => value.toFixed(1))
         .join(', '),

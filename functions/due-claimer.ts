@@ -5,8 +5,9 @@ import { SchedulerRunRepository } from './data/scheduler-runs';
 import { SchedulerService } from './domain/scheduler';
 import type { AppDependencies } from './runtime/dependencies';
 import { declaredFunction, lambdaEntry } from './runtime/entry';
+import type { ShardClaimAnswer } from './runtime/scheduling-ports';
 
-/** What the coordinator sends each claimer (functions/scheduled-tick.ts). */
+/** What the coordinator sends each claimer (functions/scheduled-tick.ts, domain/run-scheduler.ts). */
 const ShardClaimEvent = z.object({
   shard: z
     .number()
@@ -14,21 +15,16 @@ const ShardClaimEvent = z.object({
     .min(0)
     .max(DUE_SHARDS - 1),
   tickAt: z.iso.datetime(),
+  trigger: z.enum(['manual', 'manual_force']).optional(),
 });
 
-/** What a claimer returns, for the logs of an invocation. */
-export interface DueClaimerResult {
-  readonly shard: number;
-  readonly checked: number;
-  readonly queued: number;
-  readonly failed: number;
-}
-
 /**
- * One claimer of the minute tick: queues and claims the due runs of one due-index shard
- * (`SchedulerService.claimShard`), then adds its counts to the tick's last result. A shard that
- * could not be read fails the invocation, which Lambda retries (asynchronous invocation); what is
- * still not done stays due for the next tick.
+ * One claimer of a scheduler run: the runs of one due-index shard. For the minute tick they are
+ * queued, then claimed (`SchedulerService.claimShard`); for an admin's run claimed, then queued
+ * (`runShard`). Its counts are added to the run's last result, and returned: an admin's run waits
+ * for them. A shard that could not be read fails the invocation: the tick's is retried by Lambda
+ * (asynchronous invocation) and what is still not done stays due for the next tick; an admin's
+ * run says the shard was not run.
  */
 const create = (deps: AppDependencies) => {
   const service = new SchedulerService({
@@ -39,16 +35,18 @@ const create = (deps: AppDependencies) => {
     metrics: deps.metrics,
   });
   const runs = new SchedulerRunRepository(deps.table);
-  return async (event: unknown): Promise<DueClaimerResult> => {
-    const { shard, tickAt } = ShardClaimEvent.parse(event);
-    const result = await service.claimShard(shard, new Date(tickAt));
-    await runs.addShard(tickAt, shard, result).catch((error: unknown) => {
+  return async (event: unknown): Promise<ShardClaimAnswer> => {
+    const { shard, tickAt, trigger } = ShardClaimEvent.parse(event);
+    const result = trigger
+      ? await service.runShard(shard, new Date(tickAt), trigger)
+      : await service.claimShard(shard, new Date(tickAt));
+    await runs.addShard(trigger ? 'manual' : 'schedule', tickAt, shard, result).catch((error: unknown) => {
       deps.logger.warn('Résultat du lot non enregistré', {
         shard,
         errorName: error instanceof Error ? error.name : 'inconnu',
       });
     });
-    return { shard, checked: result.checked, queued: result.queued, failed: result.failed };
+    return { shard, ...result, executions: [...result.executions] };
   };
 };
 

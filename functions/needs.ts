@@ -132,8 +132,10 @@ const DECLARED = {
   audit: { table: { access: 'read', indexes: ['GSI1'] }, keys: SESSION },
   // The admin's trigger claims due workflows and queues them; counts and redrives dead letters.
   'workflow-scheduler': {
-    table: { access: 'readWrite', indexes: ['DueIndex'] },
+    // An admin's run: one claimer per due-index shard, each awaited; its last result's items.
+    table: { access: 'readWrite', indexes: [] },
     keys: SESSION,
+    dueClaimers: true,
     webhookQueue: 'redrive',
     timeoutSeconds: 29,
   },

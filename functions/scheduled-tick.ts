@@ -26,11 +26,13 @@ const create =
   (deps: AppDependencies) =>
   async (_event: ScheduledTickEvent): Promise<ScheduledTickResult> => {
     const tickAt = deps.clock.now().toISOString();
-    await new SchedulerRunRepository(deps.table).startFanOut(tickAt, DUE_SHARDS).catch((error: unknown) => {
-      deps.logger.warn('Résultat du planificateur non enregistré', {
-        errorName: error instanceof Error ? error.name : 'inconnu',
+    await new SchedulerRunRepository(deps.table)
+      .startFanOut('schedule', tickAt, DUE_SHARDS)
+      .catch((error: unknown) => {
+        deps.logger.warn('Résultat du planificateur non enregistré', {
+          errorName: error instanceof Error ? error.name : 'inconnu',
+        });
       });
-    });
     const requests: ShardClaimRequest[] = Array.from({ length: DUE_SHARDS }, (_, shard) => ({
       shard,
       tickAt,

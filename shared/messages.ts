@@ -221,6 +221,9 @@ export const MESSAGES = {
     /** Same voice: the result's error when some runs could not be queued. */
     someQueueFailures: (failed: number) =>
       `Erreur du planificateur: ${failed} workflow(s) n'ont pas pu être mis en file d'exécution`,
+    /** Same voice: an admin's run whose claimers of some due-index shards never answered. */
+    shardsNotRun: (shards: number) =>
+      `Erreur du planificateur: ${shards} lot(s) de workflows non traités, relancez l'exécution`,
     /** Same voice: dead-lettered runs sent back. */
     redriven: (moved: number) =>
       moved === 0

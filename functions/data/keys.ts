@@ -190,11 +190,12 @@ export const schedulerRunKey = (kind: 'schedule' | 'manual') => ({
   SK: `LAST_RESULT#${kind}`,
 });
 /**
- * The runs one due-index shard listed in the last minute tick's result, and their ends: one item
- * per shard, each in its own partition, so that a tick's reports spread over 64 small items.
+ * The runs one due-index shard listed in the last result of a run of that kind (a minute tick, an
+ * admin's run), and their ends: one item per shard, each in its own partition, so that a run's
+ * reports spread over 64 small items.
  */
-export const schedulerRunShardKey = (shard: number) => ({
-  PK: `SCHEDULER#LAST_RESULT#schedule#${String(shard).padStart(2, '0')}`,
+export const schedulerRunShardKey = (kind: 'schedule' | 'manual', shard: number) => ({
+  PK: `SCHEDULER#LAST_RESULT#${kind}#${String(shard).padStart(2, '0')}`,
   SK: 'SHARD',
 });
 

@@ -1,6 +1,6 @@
 import { UpdateCommand } from '@aws-sdk/lib-dynamodb';
 
-import { allDuePartitions, dueBound, duePartition, scheduleKey } from './keys';
+import { dueBound, duePartition, scheduleKey } from './keys';
 import { queryAll } from './query-all';
 import { isConditionFailure, type Table } from './table';
 import { type ScheduleRecord, toScheduleRecord } from './workflows';
@@ -31,12 +31,6 @@ export interface ClaimToRelease {
  */
 export class WorkflowRunRepository {
   constructor(private readonly table: Table) {}
-
-  /** The indexed workflows due at or before `bound` (all indexed ones with no bound), every shard. */
-  async due(bound: Date | null): Promise<DueWorkflow[]> {
-    const pages = await Promise.all(allDuePartitions().map((partition) => this.dueIn(partition, bound)));
-    return pages.flat();
-  }
 
   /** The indexed workflows of one due-index shard due at or before `bound` (all with no bound). */
   async dueInShard(shard: number, bound: Date | null): Promise<DueWorkflow[]> {

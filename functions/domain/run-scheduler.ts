@@ -1,58 +1,86 @@
 import { MESSAGES } from '../../shared/messages';
 import type { SchedulerRun } from '../../shared/schemas/scheduler';
+import { DUE_SHARDS } from '../data/keys';
 import { SchedulerRunRepository } from '../data/scheduler-runs';
 import type { AppDependencies } from '../runtime/dependencies';
-import { lastResultOf, SchedulerService, type SchedulerTrigger } from './scheduler';
+import type { ShardClaimAnswer, ShardClaimRequest } from '../runtime/scheduling-ports';
+import { combinedResult } from './scheduler';
 
-/** A scheduler run as its callers see it: the result, and the error that stopped it if any. */
+/** An admin's run as its caller sees it: the result, and the error that stopped it if any. */
 export interface RecordedSchedulerRun {
   readonly run: SchedulerRun;
-  /** Set when the run could not finish (the table or the queue failed); the result says so too. */
+  /** Set when the run could not start its claimers; the result says so too. */
   readonly failure?: unknown;
 }
 
 /**
- * Runs the scheduler once and keeps its result for /admin/settings. Never throws: a run that
- * could not finish is a result with `success: false` and the French error, plus the failure for
- * the callers that must report it (the scheduled tick fails its invocation so it is retried).
+ * An admin's run ('Déclencher Maintenant', forced or not), fanned out as the minute tick is: one
+ * claimer per due-index shard, all at once, each claiming then queueing its shard's runs
+ * (`SchedulerService.runShard`) and adding its counts to the run's last result. The request waits
+ * for their answers, so it takes one shard's time whatever the number of automations (one request
+ * claiming them all took 19.5 s for 10,000 here, beyond the API's time-out), and its reply lists a
+ * few runs per shard with the counts of all (the list of every run passed Lambda's 6 MB reply near
+ * 40,000). A claimer that fails is tried once more; still failing, its shard is counted as not
+ * run (its runs stay due, or are not forced) and the result says so.
+ *
+ * Never throws: a run that could not start is a result with `success: false` and the French error,
+ * kept for /admin/settings.
  */
 export async function runScheduler(
   deps: AppDependencies,
-  trigger: SchedulerTrigger,
+  trigger: 'manual' | 'manual_force',
 ): Promise<RecordedSchedulerRun> {
-  const service = new SchedulerService({
-    table: deps.table,
-    queue: deps.webhookQueue,
-    clock: deps.clock,
-    logger: deps.logger,
-    metrics: deps.metrics,
-  });
-  let recorded: RecordedSchedulerRun;
+  const at = deps.clock.now().toISOString();
+  const lastResults = new SchedulerRunRepository(deps.table);
   try {
-    recorded = { run: await service.run(trigger) };
+    await lastResults.startFanOut(trigger, at, DUE_SHARDS).catch((error: unknown) => {
+      // The runs still go: only the last result misses them.
+      deps.logger.warn('Résultat du planificateur non enregistré', {
+        errorName: error instanceof Error ? error.name : 'inconnu',
+      });
+    });
+    const requests: ShardClaimRequest[] = Array.from({ length: DUE_SHARDS }, (_, shard) => ({
+      shard,
+      tickAt: at,
+      trigger,
+    }));
+    const answers = await deps.dueClaimers.run(requests);
+    const retried = requests.filter((_, index) => answers[index] === null);
+    const second = retried.length > 0 ? await deps.dueClaimers.run(retried) : [];
+    const answered = [...answers, ...second].filter((answer): answer is ShardClaimAnswer => answer !== null);
+    const notRun = DUE_SHARDS - answered.length;
+    if (notRun > 0) {
+      deps.logger.error('Lots du planificateur sans réponse', { trigger, notRun });
+      await lastResults.addShardsNotRun(at, notRun).catch(() => undefined);
+    }
+    const run = combinedResult(trigger, at, answered, notRun);
+    deps.logger.info('Planificateur exécuté', {
+      trigger,
+      checked: run.workflows_checked,
+      processed: run.workflows_processed,
+      notRun,
+    });
+    return { run };
   } catch (failure) {
     deps.logger.error('Planificateur interrompu', {
       trigger,
       errorName: failure instanceof Error ? failure.name : 'inconnu',
       errorMessage: failure instanceof Error ? failure.message : undefined,
     });
-    recorded = {
-      run: {
-        trigger,
-        success: false,
-        timestamp: deps.clock.now().toISOString(),
-        workflows_checked: 0,
-        executions: [],
-        message: MESSAGES.scheduler.failed,
-        error: MESSAGES.scheduler.unexpected,
-      },
-      failure,
+    const run: SchedulerRun = {
+      trigger,
+      success: false,
+      timestamp: at,
+      workflows_checked: 0,
+      executions: [],
+      message: MESSAGES.scheduler.failed,
+      error: MESSAGES.scheduler.unexpected,
     };
-  }
-  await new SchedulerRunRepository(deps.table).save(lastResultOf(recorded.run)).catch((error: unknown) => {
-    deps.logger.warn('Résultat du planificateur non enregistré', {
-      errorName: error instanceof Error ? error.name : 'inconnu',
+    await lastResults.save(run).catch((error: unknown) => {
+      deps.logger.warn('Résultat du planificateur non enregistré', {
+        errorName: error instanceof Error ? error.name : 'inconnu',
+      });
     });
-  });
-  return recorded;
+    return { run, failure };
+  }
 }

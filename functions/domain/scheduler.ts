@@ -10,14 +10,20 @@ import {
   LOOK_AHEAD_MS,
   NEVER_RAN,
 } from '../data/due-index';
-import { dueAtOfSortKey, dueSortKey } from '../data/keys';
-import { type RunKind, SchedulerRunRepository } from '../data/scheduler-runs';
+import { DUE_SHARDS, dueAtOfSortKey, dueSortKey } from '../data/keys';
+import {
+  fannedOutResult,
+  kindOf,
+  type RunReference,
+  SchedulerRunRepository,
+  type ShardResult,
+} from '../data/scheduler-runs';
 import type { Table } from '../data/table';
 import { type DueWorkflow, WorkflowRunRepository } from '../data/workflow-runs';
 import type { Clock, Logger } from '../runtime/dependencies';
 import { chunks, mapWithConcurrency } from './concurrency';
 import { METRIC, type Metrics, noMetrics } from './metrics';
-import { ADMIN_RUN_RESULT, CLAIMS, WEBHOOK_QUEUE } from './scheduling-settings';
+import { CLAIMS, WEBHOOK_QUEUE } from './scheduling-settings';
 
 /** What starts a scheduler run: the minute schedule, or an admin (spec §7 workflow-scheduler). */
 export type SchedulerTrigger = SchedulerRun['trigger'];
@@ -42,15 +48,6 @@ export const FORCED_RUN_WINDOW_MS = 60_000;
 const CLAIM_CONCURRENCY = 25;
 /** SendMessageBatch calls in flight at once. */
 const SEND_CONCURRENCY = 5;
-
-/** What one claimer did with its shard: counts of the whole shard, and the executions it lists. */
-export interface ShardResult {
-  readonly checked: number;
-  readonly queued: number;
-  readonly failed: number;
-  /** Every failure, then queued runs, at most `CLAIMS.listedPerShard` in all. */
-  readonly executions: SchedulerExecution[];
-}
 
 /** A due workflow this run won: its slot is moved on and it must now be sent. */
 interface Claim extends DueWorkflow {
@@ -84,19 +81,40 @@ export class SchedulerService {
     this.lastResults = new SchedulerRunRepository(deps.table);
   }
 
+  /**
+   * A whole run in this process, every due-index shard at once as `runShard`, summed as the
+   * coordinator of an admin's run sums its claimers (`functions/domain/run-scheduler.ts`).
+   */
   async run(trigger: SchedulerTrigger): Promise<SchedulerRun> {
-    const now = this.deps.clock.now();
+    const at = this.deps.clock.now();
+    const shards = await Promise.all(
+      Array.from({ length: DUE_SHARDS }, (_, shard) => this.runShard(shard, at, trigger)),
+    );
+    return combinedResult(trigger, at.toISOString(), shards);
+  }
+
+  /**
+   * One due-index shard of a run **claimed first, then queued** (an admin's 'Déclencher
+   * Maintenant', one claimer per shard): the workflows due up to one tick ahead, or every active
+   * and scheduled one when forced, each claimed with a conditional write and the claimed ones
+   * sent. Claimed first because the minute tick may be claiming the same slots meanwhile: a run
+   * sends only what it won. A claim that failed (not lost to another run) leaves the slot due: the
+   * next tick retries it. The first claims report their end to the run's last result (this
+   * shard's item), at most `CLAIMS.listedPerShard` with the failures.
+   */
+  async runShard(shard: number, at: Date, trigger: SchedulerTrigger): Promise<ShardResult> {
     const forced = trigger === 'manual_force';
     const dispatchTrigger: ExecutionTrigger = forced ? 'manual_force' : 'schedule';
-
-    const candidates = await this.runs.due(forced ? null : new Date(now.getTime() + LOOK_AHEAD_MS));
+    const candidates = await this.runs.dueInShard(
+      shard,
+      forced ? null : new Date(at.getTime() + LOOK_AHEAD_MS),
+    );
     const claimed = await mapWithConcurrency(candidates, CLAIM_CONCURRENCY, (candidate) =>
-      this.claim(candidate, now, forced),
+      this.claim(candidate, at, forced),
     );
     const claims = claimed.filter((claim): claim is Claim => typeof claim === 'object');
 
-    // A claim that failed (not lost to another run) leaves the slot due: the next tick retries it.
-    const executions: SchedulerExecution[] = candidates
+    const failures: SchedulerExecution[] = candidates
       .filter((_, index) => claimed[index] === 'failed')
       .map(({ workflow }) => ({
         workflowId: workflow.id,
@@ -104,41 +122,50 @@ export class SchedulerService {
         status: 'failed',
         message: MESSAGES.scheduler.claimFailed,
       }));
-    // The first claims after the failed ones are the ones the last result keeps (`lastResultOf`):
-    // only they report their end to it. The reply lists the failed claims, then the claims in order.
     const listed = new Set(
-      claims
-        .slice(0, Math.max(0, ADMIN_RUN_RESULT.listed - executions.length))
-        .map((claim) => claim.workflow.id),
+      claims.slice(0, Math.max(0, CLAIMS.listedPerShard - failures.length)).map((claim) => claim.workflow.id),
     );
-    const batches = chunks(claims, WEBHOOK_QUEUE.sendBatchSize);
-    const outcomes = await mapWithConcurrency(batches, SEND_CONCURRENCY, (batch) =>
-      this.send(batch, now, dispatchTrigger, forced, trigger === 'schedule' ? 'schedule' : 'manual', listed),
-    );
-    for (const outcome of outcomes) executions.push(...outcome);
-
-    const queued = executions.filter((execution) => execution.status === 'queued').length;
-    const failed = executions.length - queued;
+    const run: RunReference = { kind: kindOf(trigger), at: at.toISOString(), shard };
+    if (listed.size > 0) await this.startListing(run, shard);
+    const sent = (
+      await mapWithConcurrency(chunks(claims, WEBHOOK_QUEUE.sendBatchSize), SEND_CONCURRENCY, (batch) =>
+        this.send(batch, at, dispatchTrigger, forced, run, listed),
+      )
+    ).flat();
+    const sendFailures = sent.filter((execution) => execution.status === 'failed');
+    const queued = sent.length - sendFailures.length;
     const metrics = this.deps.metrics ?? noMetrics;
     metrics.count(METRIC.dueFound, candidates.length);
     metrics.count(METRIC.dueClaimed, claims.length);
     metrics.count(METRIC.dueEnqueued, queued);
-    const summary = forced ? MESSAGES.scheduler.forcedSummary : MESSAGES.scheduler.summary;
-    this.deps.logger.info('Planificateur exécuté', {
+    this.deps.logger.info('Lot du planificateur exécuté', {
       trigger,
+      shard,
       checked: candidates.length,
       dispatched: queued,
-      failed,
+      failed: failures.length + sendFailures.length,
     });
     return {
-      trigger,
-      success: failed === 0,
-      timestamp: now.toISOString(),
-      workflows_checked: candidates.length,
-      executions,
-      message: summary(queued, candidates.length),
-      ...(failed > 0 ? { error: MESSAGES.scheduler.someQueueFailures(failed) } : {}),
+      checked: candidates.length,
+      queued,
+      failed: failures.length + sendFailures.length,
+      executions: [
+        ...failures,
+        ...sendFailures,
+        ...sent.filter((execution) => listed.has(execution.workflowId) && execution.status === 'queued'),
+      ].slice(0, CLAIMS.listedPerShard),
     };
+  }
+
+  /** Makes a shard's item of the last result ready before its first listed run is queued. */
+  private async startListing(run: RunReference, shard: number): Promise<void> {
+    await this.lastResults.startShard(run.kind, run.at, shard).catch((error: unknown) => {
+      // The runs still go: only their ends miss the last result.
+      this.deps.logger.warn('Résultat du lot non préparé', {
+        shard,
+        errorName: error instanceof Error ? error.name : 'inconnu',
+      });
+    });
   }
 
   /**
@@ -168,16 +195,8 @@ export class SchedulerService {
     // Only the listed runs report their end to the last result: a handful per shard, not every run,
     // each to its shard's item, made ready for this tick before the first of them is queued.
     const listed = new Set(planned.slice(0, CLAIMS.listedPerShard).map((claim) => claim.workflow.id));
-    const run = { kind: 'schedule' as const, at: tickAt.toISOString(), shard };
-    if (listed.size > 0) {
-      await this.lastResults.startShard(run.at, shard).catch((error: unknown) => {
-        // The runs still go: only their ends miss the last result.
-        this.deps.logger.warn('Résultat du lot non préparé', {
-          shard,
-          errorName: error instanceof Error ? error.name : 'inconnu',
-        });
-      });
-    }
+    const run: RunReference = { kind: 'schedule', at: tickAt.toISOString(), shard };
+    if (listed.size > 0) await this.startListing(run, shard);
     const outcomes = await mapWithConcurrency(
       chunks(planned, WEBHOOK_QUEUE.sendBatchSize),
       CLAIMS.sendConcurrency,
@@ -299,7 +318,7 @@ export class SchedulerService {
     now: Date,
     trigger: ExecutionTrigger,
     forced: boolean,
-    runKind: RunKind,
+    run: RunReference,
     listed: ReadonlySet<string>,
   ): Promise<SchedulerExecution[]> {
     const entries: DispatchEntry[] = batch.map(({ workflow, slot }) => ({
@@ -308,7 +327,7 @@ export class SchedulerService {
         dueAt: slot.dueAt,
         dispatchId: dispatchIdOf(workflow.id, slot.dueAt),
         trigger,
-        ...(listed.has(workflow.id) ? { run: { kind: runKind, at: now.toISOString() } } : {}),
+        ...(listed.has(workflow.id) ? { run } : {}),
       },
       delaySeconds: dispatchDelaySeconds(slot.dueAt, now),
       firm: workflow.lawyerEmail,
@@ -351,9 +370,26 @@ export class SchedulerService {
 }
 
 /**
- * What an admin's run keeps as its last result: its first `ADMIN_RUN_RESULT.listed` runs (the
- * failed claims, then the runs that report their end), the message still counting them all.
+ * A run's result from its shards' (the claimers' answers): the counts of every run, the executions
+ * each shard listed; `notRun` shards never answered.
  */
-export function lastResultOf(run: SchedulerRun): SchedulerRun {
-  return { ...run, executions: run.executions.slice(0, ADMIN_RUN_RESULT.listed) };
+export function combinedResult(
+  trigger: SchedulerTrigger,
+  at: string,
+  shards: readonly ShardResult[],
+  notRun = 0,
+): SchedulerRun {
+  const sum = (count: (shard: ShardResult) => number) =>
+    shards.reduce((total, shard) => total + count(shard), 0);
+  return fannedOutResult(
+    trigger,
+    at,
+    {
+      checked: sum((shard) => shard.checked),
+      queued: sum((shard) => shard.queued),
+      failed: sum((shard) => shard.failed),
+      notRun,
+    },
+    shards.flatMap((shard) => shard.executions),
+  );
 }

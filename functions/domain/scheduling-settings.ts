@@ -90,14 +90,3 @@ export const CLAIMS = {
   /** Executions one claimer lists in the last scheduled result (the counts cover them all). */
   listedPerShard: 10,
 } as const;
-
-/**
- * An admin's run ('Déclencher Maintenant', forced or not) answers with every run it queued, but
- * keeps only its first ones as its last result, and only those report their end there: the result
- * is one item, which DynamoDB caps at 400 KB (about 2,500 runs listed), and every end written to
- * it costs as many write units as it weighs in KB.
- */
-export const ADMIN_RUN_RESULT = {
-  /** Runs kept in the last result, those whose claim failed first. */
-  listed: 100,
-} as const;

@@ -143,7 +143,9 @@ export function declaredDependencies(fn: FunctionName, deps: AppDependencies): A
     metrics: deps.metrics,
     lawyerSecrets: needs.lawyerSecrets ? deps.lawyerSecrets : refusingSecretStore(fn),
     webhookQueue: declaredQueue(fn, needs, deps.webhookQueue),
-    dueClaimers: needs.dueClaimers ? deps.dueClaimers : { start: refuse(fn, 'les lots du planificateur') },
+    dueClaimers: needs.dueClaimers
+      ? deps.dueClaimers
+      : { start: refuse(fn, 'les lots du planificateur'), run: refuse(fn, 'les lots du planificateur') },
     webhookSigningSecret: needs.webhookSigning
       ? deps.webhookSigningSecret
       : refuse(fn, 'le secret de signature des webhooks'),

@@ -1,34 +1,38 @@
 import type { Logger } from './dependencies';
-import type { DueClaimers, ShardClaimRequest } from './scheduling-ports';
+import type { DueClaimers, ShardClaimAnswer, ShardClaimRequest } from './scheduling-ports';
 
 /**
  * The claimers outside AWS: the claimer handler called in this process, as Lambda would invoke it.
- * The handler is bound after the dependencies are built (it needs them); `wait` makes `start`
- * return once every claimer finished (tests), otherwise it returns at once as an asynchronous
- * invocation does (the local runtime), and a failed claimer is logged.
+ * The handler is bound after the dependencies are built (it needs them). `start` (the minute tick)
+ * returns at once as an asynchronous invocation does, or once every claimer finished with `wait`
+ * (tests); `run` (an admin's run) always waits for their answers. A failed claimer is logged.
  */
 export function inProcessClaimers(logger: Logger, options: { readonly wait: boolean }) {
-  let claim: ((request: ShardClaimRequest) => Promise<unknown>) | undefined;
+  let claim: ((request: ShardClaimRequest) => Promise<ShardClaimAnswer>) | undefined;
+  const invoke = (request: ShardClaimRequest): Promise<ShardClaimAnswer | null> => {
+    const bound = claim;
+    if (!bound) return Promise.reject(new Error('Répartiteur du planificateur non relié'));
+    return bound(request).catch((error: unknown) => {
+      logger.error('Lot du planificateur en échec', {
+        shard: request.shard,
+        errorName: error instanceof Error ? error.name : 'inconnu',
+        errorMessage: error instanceof Error ? error.message : undefined,
+      });
+      return null;
+    });
+  };
   const claimers: DueClaimers = {
     async start(requests) {
-      const bound = claim;
-      if (!bound) throw new Error('Répartiteur du planificateur non relié');
-      const runs = requests.map((request) =>
-        bound(request).catch((error: unknown) => {
-          logger.error('Lot du planificateur en échec', {
-            shard: request.shard,
-            errorName: error instanceof Error ? error.name : 'inconnu',
-            errorMessage: error instanceof Error ? error.message : undefined,
-          });
-        }),
-      );
+      if (!claim) throw new Error('Répartiteur du planificateur non relié');
+      const runs = requests.map(invoke);
       if (options.wait) await Promise.all(runs);
       return { failed: [] };
     },
+    run: (requests) => Promise.all(requests.map(invoke)),
   };
   return {
     claimers,
-    bind(handler: (request: ShardClaimRequest) => Promise<unknown>) {
+    bind(handler: (request: ShardClaimRequest) => Promise<ShardClaimAnswer>) {
       claim = handler;
     },
   };

@@ -1,20 +1,46 @@
+import * as z from 'zod';
+
+import { SchedulerExecution } from '../../shared/schemas/scheduler';
 import type { DispatchQueue } from '../adapters/dispatch-queue';
 import { webhookSigningKey } from '../adapters/webhook-signature';
 
-/** One shard of one minute tick, handed to its claimer. */
+/** One due-index shard of one scheduler run, handed to its claimer. */
 export interface ShardClaimRequest {
   readonly shard: number;
-  /** The coordinator's time (ISO): the same for every shard and every retry of the tick. */
+  /**
+   * The run's time (ISO): the coordinator's, the same for every shard and every retry of the run
+   * (named for the minute tick, the first run that fanned out).
+   */
   readonly tickAt: string;
+  /** An admin's run ('Déclencher Maintenant', forced or not); absent for the minute tick. */
+  readonly trigger?: 'manual' | 'manual_force';
 }
 
+/** What a claimer answers: its shard's counts and the executions it lists (a few). */
+export const ShardClaimAnswer = z.object({
+  shard: z.number().int(),
+  checked: z.number().int(),
+  queued: z.number().int(),
+  failed: z.number().int(),
+  executions: z.array(SchedulerExecution),
+});
+export type ShardClaimAnswer = z.infer<typeof ShardClaimAnswer>;
+
 /**
- * The claimers of the minute tick: one asynchronous invocation of the claimer function per shard
- * in AWS, the claimer handler in-process locally and in tests.
+ * The claimers of a scheduler run: one invocation of the claimer function per shard in AWS, the
+ * claimer handler in-process locally and in tests.
  */
 export interface DueClaimers {
-  /** Starts one claimer per request without waiting for them; says which shards did not start. */
+  /**
+   * The minute tick: starts one claimer per request without waiting for them (asynchronous
+   * invocations); says which shards did not start.
+   */
   start(requests: readonly ShardClaimRequest[]): Promise<{ readonly failed: readonly number[] }>;
+  /**
+   * An admin's run: one claimer per request, all at once, each awaited (synchronous invocations);
+   * each request's answer in order, null for a shard whose claimer failed.
+   */
+  run(requests: readonly ShardClaimRequest[]): Promise<(ShardClaimAnswer | null)[]>;
 }
 
 /** What the scheduling handlers need from the world beyond the table, clock and logger. */

@@ -28,6 +28,12 @@ export const SchedulerResult = z.object({
   success: z.boolean(),
   timestamp: IsoTimestamp,
   workflows_checked: z.number().int(),
+  /**
+   * The runs queued or failed, all of them: `executions` lists a few per due-index shard (every
+   * run would make the reply grow with the firms' automations). Absent from results kept before
+   * it was added; `executions` counted them all then.
+   */
+  workflows_processed: z.number().int().optional(),
   executions: z.array(SchedulerExecution),
   message: z.string(),
   error: z.string().optional(),

@@ -8,12 +8,11 @@ import { createSqsDispatchQueue, type DispatchMessage } from '../../functions/ad
 import type { Table } from '../../functions/data/table';
 import { WorkflowRepository } from '../../functions/data/workflows';
 import { METRIC, RecordedMetrics } from '../../functions/domain/metrics';
-import { createDueClaimerHandler } from '../../functions/due-claimer';
-import { inProcessClaimers } from '../../functions/runtime/in-process-claimers';
 import { createScheduledTickHandler } from '../../functions/scheduled-tick';
 import { MESSAGES } from '../../shared/messages';
 import { createTestApp, disposeTestApp, type TestApp } from '../support/app';
 import { workflowRecord } from '../support/records';
+import { withClaimers } from '../support/scheduling';
 
 /** An AWS SDK error as the SDK throws it: its name is the service's error code. */
 const awsError = (name: string) => Object.assign(new Error(`${name} (simulé)`), { name, $fault: 'client' });
@@ -46,12 +45,7 @@ describe('scheduler tick under AWS faults', () => {
   });
 
   /** The tick as deployed: the coordinator, and its claimers (in-process, awaited) on `table`. */
-  const tickOn = (table: Table = app.table) => {
-    const claimers = inProcessClaimers(app.logger, { wait: true });
-    const deps = { ...app, table, dueClaimers: claimers.claimers };
-    claimers.bind(createDueClaimerHandler(deps));
-    return createScheduledTickHandler(deps);
-  };
+  const tickOn = (table: Table = app.table) => createScheduledTickHandler(withClaimers({ ...app, table }));
 
   const dueWorkflows = async (count: number) => {
     const repository = new WorkflowRepository(app.table);
@@ -117,7 +111,7 @@ describe('scheduler tick under AWS faults', () => {
 
     // Act
     const { runScheduler } = await import('../../functions/domain/run-scheduler');
-    const { run } = await runScheduler(app, 'manual');
+    const { run } = await runScheduler(withClaimers(app), 'manual');
 
     // Assert
     expect(run.success).toBe(false);

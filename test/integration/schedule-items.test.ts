@@ -133,7 +133,7 @@ describe('schedule items', () => {
       // Before the claim, the shard's last-result list made ready for this tick (its own small
       // item, functions/data/scheduler-runs.ts); then the claim, on the schedule item alone.
       const [listReady, claim, recorded] = writes;
-      expect(listReady?.keys).toEqual([schedulerRunShardKey(dueShardOf(workflow.id))]);
+      expect(listReady?.keys).toEqual([schedulerRunShardKey('schedule', dueShardOf(workflow.id))]);
       expect(claim?.keys).toEqual([scheduleKey(workflow.id)]);
       expect(recorded?.keys[0]).toEqual(scheduleKey(workflow.id));
       expect(await workflows.getById(workflow.id)).toMatchObject({

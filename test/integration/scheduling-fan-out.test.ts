@@ -182,7 +182,7 @@ describe('minute tick fanned out to claimers', () => {
     expect(tick?.run.executions).toEqual([]);
     expect(tick?.outcomes).toEqual({});
     for (const [shard, runs] of shards) {
-      const item = await read(schedulerRunShardKey(shard));
+      const item = await read(schedulerRunShardKey('schedule', shard));
       expect(item?.run.timestamp).toBe(tickAt);
       expect(item?.executions).toHaveLength(Math.min(runs, CLAIMS.listedPerShard));
       expect(Object.keys(item?.outcomes ?? {})).toHaveLength(Math.min(runs, CLAIMS.listedPerShard));
@@ -211,13 +211,13 @@ describe('the last minute tick’s result, shard by shard', () => {
   it('keeps the end of a run that ended before its claimer had listed it', async () => {
     const runs = new SchedulerRunRepository(app.table);
     const at = '2026-11-26T10:00:00.000Z';
-    await runs.startFanOut(at, DUE_SHARDS);
-    await runs.startShard(at, 3);
+    await runs.startFanOut('schedule', at, DUE_SHARDS);
+    await runs.startShard('schedule', at, 3);
     await runs.recordOutcome({ kind: 'schedule', at, shard: 3 }, 'wf-rapide', {
       status: 'success',
       message: MESSAGES.workflow.workflowExecuted,
     });
-    await runs.addShard(at, 3, { ...counts, executions: [queued('wf-rapide')] });
+    await runs.addShard('schedule', at, 3, { ...counts, executions: [queued('wf-rapide')] });
 
     const { schedule } = await runs.lastRuns();
     expect(schedule?.executions).toEqual([
@@ -228,11 +228,11 @@ describe('the last minute tick’s result, shard by shard', () => {
   it('keeps both lists of a claimer retried within its tick', async () => {
     const runs = new SchedulerRunRepository(app.table);
     const at = '2026-11-26T10:00:00.000Z';
-    await runs.startFanOut(at, DUE_SHARDS);
-    await runs.startShard(at, 7);
-    await runs.addShard(at, 7, { ...counts, executions: [queued('wf-essai-1')] });
-    await runs.startShard(at, 7);
-    await runs.addShard(at, 7, { ...counts, executions: [queued('wf-essai-2')] });
+    await runs.startFanOut('schedule', at, DUE_SHARDS);
+    await runs.startShard('schedule', at, 7);
+    await runs.addShard('schedule', at, 7, { ...counts, executions: [queued('wf-essai-1')] });
+    await runs.startShard('schedule', at, 7);
+    await runs.addShard('schedule', at, 7, { ...counts, executions: [queued('wf-essai-2')] });
 
     const { schedule } = await runs.lastRuns();
     expect(schedule?.executions.map((execution) => execution.workflowId)).toEqual([
@@ -245,20 +245,20 @@ describe('the last minute tick’s result, shard by shard', () => {
     const runs = new SchedulerRunRepository(app.table);
     const first = '2026-11-26T10:00:00.000Z';
     const second = '2026-11-26T10:01:00.000Z';
-    await runs.startFanOut(first, DUE_SHARDS);
-    await runs.startShard(first, 5);
-    await runs.addShard(first, 5, { ...counts, executions: [queued('wf-premier')] });
+    await runs.startFanOut('schedule', first, DUE_SHARDS);
+    await runs.startShard('schedule', first, 5);
+    await runs.addShard('schedule', first, 5, { ...counts, executions: [queued('wf-premier')] });
     expect((await runs.lastRuns()).schedule?.executions.map((e) => e.workflowId)).toEqual(['wf-premier']);
 
     // The next tick: shard 5 has not listed yet, so its older list is not this tick's.
-    await runs.startFanOut(second, DUE_SHARDS);
+    await runs.startFanOut('schedule', second, DUE_SHARDS);
     expect((await runs.lastRuns()).schedule?.executions).toEqual([]);
-    await runs.startShard(second, 5);
-    await runs.addShard(second, 5, { ...counts, executions: [queued('wf-second')] });
+    await runs.startShard('schedule', second, 5);
+    await runs.addShard('schedule', second, 5, { ...counts, executions: [queued('wf-second')] });
 
     // The first tick's claimer, retried late, and a report of its run: all refused.
-    await runs.startShard(first, 5);
-    await runs.addShard(first, 5, { ...counts, executions: [queued('wf-premier')] });
+    await runs.startShard('schedule', first, 5);
+    await runs.addShard('schedule', first, 5, { ...counts, executions: [queued('wf-premier')] });
     await runs.recordOutcome({ kind: 'schedule', at: first, shard: 5 }, 'wf-premier', {
       status: 'failed',
       message: MESSAGES.execution.serverError,

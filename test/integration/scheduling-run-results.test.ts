@@ -1,11 +1,14 @@
+import { randomUUID } from 'node:crypto';
 import { GetCommand } from '@aws-sdk/lib-dynamodb';
 import { afterEach, beforeEach, describe, expect, inject, it } from 'vitest';
 
-import { schedulerRunKey } from '../../functions/data/keys';
+import { dueShardOf, schedulerRunShardKey } from '../../functions/data/keys';
 import { SchedulerRunRepository } from '../../functions/data/scheduler-runs';
 import { WorkflowRepository } from '../../functions/data/workflows';
 import { runScheduler } from '../../functions/domain/run-scheduler';
-import { ADMIN_RUN_RESULT } from '../../functions/domain/scheduling-settings';
+import { CLAIMS } from '../../functions/domain/scheduling-settings';
+import { createDueClaimerHandler } from '../../functions/due-claimer';
+import { inProcessClaimers } from '../../functions/runtime/in-process-claimers';
 import { type LocalQueues, startLocalQueues } from '../../lib/local/queue/local-queues';
 import type { QueuePoller } from '../../lib/local/queue/poller';
 import { MESSAGES } from '../../shared/messages';
@@ -17,6 +20,7 @@ import {
   startTestReceiver,
   startWorkerPoller,
   type TestReceiver,
+  withClaimers,
 } from '../support/scheduling';
 
 /**
@@ -31,7 +35,10 @@ describe('a scheduler run and the results of the calls it queued', () => {
 
   beforeEach(async () => {
     queues = await startLocalQueues({ visibilityTimeoutSeconds: 30 });
-    app = { ...(await createTestApp(inject('dynamoEndpoint'))), webhookQueue: queues.dispatchQueue };
+    app = withClaimers({
+      ...(await createTestApp(inject('dynamoEndpoint'))),
+      webhookQueue: queues.dispatchQueue,
+    });
     // n8n answers 404 for a workflow inactive there: a final failure.
     receiver = await startTestReceiver(app, (path) => ({ status: path === '/inactif-dans-n8n' ? 404 : 200 }));
     poller = startWorkerPoller(queues, app);
@@ -82,19 +89,35 @@ describe('a scheduler run and the results of the calls it queued', () => {
     expect(run.executions.filter((execution) => execution.status === 'success')).toEqual([]);
   });
 
-  it('answers with every run it queued but keeps its first ones as its last result, and only they report there', async () => {
+  it('lists a few runs of each shard and counts them all; only the listed ones report their end, to their shard', async () => {
     await poller.stop();
-    const count = ADMIN_RUN_RESULT.listed + 5;
-    for (let index = 0; index < count; index++) {
+    // More workflows in one due-index shard than a shard lists, and a few in others.
+    const crowded: string[] = [];
+    const elsewhere: string[] = [];
+    while (crowded.length < CLAIMS.listedPerShard + 2 || elsewhere.length < 3) {
+      const id = randomUUID();
+      if (dueShardOf(id) === 0) {
+        if (crowded.length < CLAIMS.listedPerShard + 2) crowded.push(id);
+      } else if (elsewhere.length < 3) elsewhere.push(id);
+    }
+    const count = crowded.length + elsewhere.length;
+    for (const [index, id] of [...crowded, ...elsewhere].entries()) {
       await new WorkflowRepository(app.table).create(
-        workflowRecord({ cronEnabled: true, webhookUrl: `${receiver.baseUrl}/ok-${index}` }),
+        workflowRecord({ id, cronEnabled: true, webhookUrl: `${receiver.baseUrl}/ok-${index}` }),
       );
     }
 
     const { run } = await runScheduler(app, 'manual_force');
-    expect(run.executions).toHaveLength(count);
-    expect(run.message).toBe(MESSAGES.scheduler.forcedSummary(count, count));
-    const listed = run.executions.slice(0, ADMIN_RUN_RESULT.listed).map((execution) => execution.workflowId);
+
+    expect(run).toMatchObject({
+      success: true,
+      workflows_checked: count,
+      workflows_processed: count,
+      message: MESSAGES.scheduler.forcedSummary(count, count),
+    });
+    const listed = run.executions.map((execution) => execution.workflowId);
+    expect(listed.filter((id) => crowded.includes(id))).toHaveLength(CLAIMS.listedPerShard);
+    expect(listed.filter((id) => elsewhere.includes(id)).sort()).toEqual([...elsewhere].sort());
 
     poller = startWorkerPoller(queues, app);
     await eventually(
@@ -104,13 +127,56 @@ describe('a scheduler run and the results of the calls it queued', () => {
       60_000,
     );
     const { manual } = await new SchedulerRunRepository(app.table).lastRuns();
-    expect(manual?.message).toBe(MESSAGES.scheduler.forcedSummary(count, count));
-    expect(manual?.executions.map((execution) => execution.workflowId)).toEqual(listed);
+    expect(manual).toMatchObject({
+      workflows_checked: count,
+      workflows_processed: count,
+      message: MESSAGES.scheduler.forcedSummary(count, count),
+    });
+    expect(manual?.executions.map((execution) => execution.workflowId).sort()).toEqual([...listed].sort());
     expect(manual?.executions.every((execution) => execution.status === 'success')).toBe(true);
-    // The others did not write to the result: its item holds the listed runs' ends only.
+    // The others did not write to the result: the crowded shard's item holds its listed runs' ends.
     const { Item } = await app.table.doc.send(
-      new GetCommand({ TableName: app.table.name, Key: schedulerRunKey('manual'), ConsistentRead: true }),
+      new GetCommand({
+        TableName: app.table.name,
+        Key: schedulerRunShardKey('manual', 0),
+        ConsistentRead: true,
+      }),
     );
-    expect(Object.keys(Item?.outcomes ?? {}).sort()).toEqual([...listed].sort());
+    expect(Object.keys(Item?.outcomes ?? {}).sort()).toEqual(
+      listed.filter((id) => crowded.includes(id)).sort(),
+    );
+  });
+
+  it('says which shards were not run when their claimer fails twice, and keeps it', async () => {
+    await poller.stop();
+    const record = workflowRecord({ cronEnabled: true, webhookUrl: `${receiver.baseUrl}/ok` });
+    await new WorkflowRepository(app.table).create(record);
+    const claimers = inProcessClaimers(app.logger, { wait: true });
+    const deps = { ...app, dueClaimers: claimers.claimers };
+    const claimer = createDueClaimerHandler(deps);
+    const failingShard = dueShardOf(record.id);
+    let attempts = 0;
+    claimers.bind(async (request) => {
+      if (request.shard !== failingShard) return claimer(request);
+      attempts += 1;
+      throw new Error('Lot en échec');
+    });
+
+    const { run } = await runScheduler(deps, 'manual');
+
+    expect(attempts).toBe(2);
+    expect(run).toMatchObject({
+      success: false,
+      workflows_checked: 0,
+      workflows_processed: 0,
+      error: MESSAGES.scheduler.shardsNotRun(1),
+    });
+    expect(run.error).toBe(
+      "Erreur du planificateur: 1 lot(s) de workflows non traités, relancez l'exécution",
+    );
+    const { manual } = await new SchedulerRunRepository(app.table).lastRuns();
+    expect(manual).toMatchObject({ success: false, error: MESSAGES.scheduler.shardsNotRun(1) });
+    // Its run was not claimed: still due for the next tick.
+    expect(await queueDepth(queues)).toMatchObject({ total: 0 });
   });
 });

@@ -15,7 +15,7 @@ import type { SchedulerResult, SchedulerStatusReply } from '../../shared/schemas
 import { createTestApp, disposeTestApp, type TestApp } from '../support/app';
 import { callRoute, issueAndSignIn } from '../support/directory';
 import { workflowRecord } from '../support/records';
-import { queueDepth, receiveAll } from '../support/scheduling';
+import { queueDepth, receiveAll, withClaimers } from '../support/scheduling';
 
 const minutes = (count: number) => count * 60_000;
 
@@ -27,7 +27,7 @@ describe('scheduler', () => {
   beforeEach(async () => {
     queues = await startLocalQueues();
     const base = await createTestApp(inject('dynamoEndpoint'));
-    app = { ...base, webhookQueue: queues.dispatchQueue };
+    app = withClaimers({ ...base, webhookQueue: queues.dispatchQueue });
     workflows = new WorkflowRepository(app.table);
   });
   afterEach(async () => {

@@ -4,6 +4,8 @@ import type { AddressInfo } from 'node:net';
 import { GetQueueAttributesCommand, ReceiveMessageCommand } from '@aws-sdk/client-sqs';
 import type { DispatchMessage } from '../../functions/adapters/dispatch-queue';
 import { verifyWebhook } from '../../functions/adapters/webhook-signature';
+import { createDueClaimerHandler } from '../../functions/due-claimer';
+import { inProcessClaimers } from '../../functions/runtime/in-process-claimers';
 import { createWebhookWorkerHandler } from '../../functions/webhook-worker';
 import type { LocalQueues } from '../../lib/local/queue/local-queues';
 import { type QueuePoller, startQueuePoller } from '../../lib/local/queue/poller';
@@ -158,4 +160,16 @@ export function startWorkerPoller(
     waitTimeSeconds: 1,
     logger: app.logger,
   });
+}
+
+/**
+ * The app with the claimers of a scheduler run in this process, awaited (`inProcessClaimers`), as
+ * the minute tick and an admin's run use them: the tick's coordinator and `runScheduler` then run
+ * the real claimer handler on the app's table and queue.
+ */
+export function withClaimers<T extends TestApp>(app: T): T {
+  const claimers = inProcessClaimers(app.logger, { wait: true });
+  const deps = { ...app, dueClaimers: claimers.claimers };
+  claimers.bind(createDueClaimerHandler(deps));
+  return deps;
 }

@@ -57,6 +57,32 @@ describe('/admin/settings last results (spec §2, §3 scheduler run result)', ()
     expect(pairsOf(card(MANUAL_CARD))).toEqual({ Heure: 'Jamais' });
   });
 
+  it('counts every run of a large run as processed, and says the other counts are over the runs it follows', async () => {
+    // Arrange & Act: 10,000 runs queued, 2 of them followed to their end (a few per shard).
+    withStatus({
+      ...NO_RUN_YET,
+      lastScheduledRun: schedulerRun({
+        workflows_checked: 10_000,
+        workflows_processed: 10_000,
+        message: 'Planificateur: 10000 mises en file sur 10000 workflows vérifiés',
+      }),
+    });
+    await pageLoaded();
+
+    // Assert
+    await waitFor(() =>
+      expect(pairsOf(card(SCHEDULE_CARD))['Automatisations traitées / vérifiées']).toBe('10000 / 10000'),
+    );
+    const pairs = pairsOf(card(SCHEDULE_CARD));
+    expect(pairs.Réussies).toBe('1');
+    expect(pairs.Échouées).toBe('1');
+    expect(card(SCHEDULE_CARD).getElement().textContent).toContain(
+      'Réussies, échouées et en file : sur 2 des 10000 exécutions, suivies jusqu’à leur fin',
+    );
+    // A run whose every run is listed says nothing of the kind.
+    expect(card(MANUAL_CARD).getElement().textContent).not.toContain('suivies jusqu’à leur fin');
+  });
+
   it("shows the last manual run kept by the server, with the failure badge and '❌ Erreur: {message}'", async () => {
     // Arrange & Act
     withStatus({

@@ -11,13 +11,16 @@ const TEXT = ADMIN_SETTINGS_TEXT.lastResult;
 
 /**
  * The counts of a run: processed (dispatched), succeeded, failed and still queued, out of the
- * checked ones. A queued run becomes a success or a failure when its call ends.
+ * checked ones. A queued run becomes a success or a failure when its call ends. Processed counts
+ * every run; the others count the runs the result follows (`listed`), a few per due-index shard
+ * of a large run.
  */
 export function resultCounts(result: SchedulerResult) {
   const count = (status: SchedulerResult['executions'][number]['status']) =>
     result.executions.filter((execution) => execution.status === status).length;
   return {
-    processed: result.executions.length,
+    processed: result.workflows_processed ?? result.executions.length,
+    listed: result.executions.length,
     succeeded: count('success'),
     failed: count('failed'),
     queued: count('queued'),
@@ -29,7 +32,7 @@ export function SchedulerResultView({ result }: { readonly result: SchedulerResu
   if (!result) {
     return <KeyValuePairs items={[{ label: TEXT.time, value: TEXT.never }]} />;
   }
-  const { processed, succeeded, failed, queued } = resultCounts(result);
+  const { processed, listed, succeeded, failed, queued } = resultCounts(result);
   return (
     <SpaceBetween size="s">
       {result.success ? (
@@ -47,6 +50,7 @@ export function SchedulerResultView({ result }: { readonly result: SchedulerResu
           { label: TEXT.time, value: formatDateTime(result.timestamp) },
         ]}
       />
+      {listed < processed && <Box variant="small">{TEXT.followed(listed, processed)}</Box>}
       <KeyValuePairs items={[{ label: TEXT.message, value: result.message }]} />
       {result.error !== undefined && (
         <Box color="text-status-error">{MESSAGES.scheduler.errorBanner(result.error || undefined)}</Box>

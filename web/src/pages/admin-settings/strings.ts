@@ -22,6 +22,9 @@ export const ADMIN_SETTINGS_TEXT = {
     succeeded: 'Réussies',
     failed: 'Échouées',
     queued: 'En file',
+    /** Under the counts when the result follows only some of its runs (a few per due-index shard). */
+    followed: (listed: number, processed: number) =>
+      `Réussies, échouées et en file : sur ${listed} des ${processed} exécutions, suivies jusqu’à leur fin`,
     time: 'Heure',
     never: 'Jamais',
     message: 'Message',
