@@ -1,6 +1,6 @@
 import type { HandlerName } from '../shared/routes';
 import type { IndexName } from './data/table-definition';
-import { CLAIMS, EXECUTE_WEBHOOK_TIMEOUT_SECONDS } from './domain/scheduling-settings';
+import { ADMIN_RUN, CLAIMS, EXECUTE_WEBHOOK_TIMEOUT_SECONDS } from './domain/scheduling-settings';
 
 /**
  * What each function may touch: the one answer to "what may this function touch?".
@@ -130,14 +130,14 @@ const DECLARED = {
     keys: ['sessionSigning', 'licenseHash', 'licenseEncryption'],
   },
   audit: { table: { access: 'read', indexes: ['GSI1'] }, keys: SESSION },
-  // The admin's trigger claims due workflows and queues them; counts and redrives dead letters.
+  // The admin's trigger: one claimer per due-index shard, each awaited, and the run's last result
+  // (the claimers claim and queue); counts and redrives dead letters.
   'workflow-scheduler': {
-    // An admin's run: one claimer per due-index shard, each awaited; its last result's items.
     table: { access: 'readWrite', indexes: [] },
     keys: SESSION,
     dueClaimers: true,
     webhookQueue: 'redrive',
-    timeoutSeconds: 29,
+    timeoutSeconds: ADMIN_RUN.timeoutSeconds,
   },
   // Calls one webhook, signed, and records it.
   'execute-webhook': {

@@ -221,6 +221,9 @@ export const MESSAGES = {
     /** Same voice: the result's error when some runs could not be queued. */
     someQueueFailures: (failed: number) =>
       `Erreur du planificateur: ${failed} workflow(s) n'ont pas pu être mis en file d'exécution`,
+    /** An admin's run answered before every shard was done: the rest completes its last result. */
+    withShardsPending: (message: string, shards: number) =>
+      `${message} (${shards} lot(s) encore en cours : actualisez la page dans un instant pour le résultat complet)`,
     /** Same voice: an admin's run whose claimers of some due-index shards never answered. */
     shardsNotRun: (shards: number) =>
       `Erreur du planificateur: ${shards} lot(s) de workflows non traités, relancez l'exécution`,

@@ -5,8 +5,6 @@ import { type DueClaimers, ShardClaimAnswer } from '../runtime/scheduling-ports'
 
 /** Asynchronous invocations in flight at once while the coordinator starts the claimers. */
 const START_CONCURRENCY = 16;
-/** Synchronous invocations in flight at once: every shard of an admin's run together. */
-const RUN_CONCURRENCY = 64;
 
 /**
  * The claimers in AWS, one invocation of the claimer function per shard.
@@ -37,24 +35,22 @@ export function createLambdaClaimers(client: LambdaClient, functionName: () => s
       });
       return { failed: requests.filter((_, index) => !started[index]).map((request) => request.shard) };
     },
-    run(requests) {
-      return mapWithConcurrency(requests, RUN_CONCURRENCY, async (request) => {
-        try {
-          const { FunctionError, Payload } = await client.send(
-            new InvokeCommand({
-              FunctionName: functionName(),
-              InvocationType: 'RequestResponse',
-              Payload: new TextEncoder().encode(JSON.stringify(request)),
-            }),
-          );
-          // A handler that threw answers 200 with `FunctionError` and the error as its payload.
-          if (FunctionError || !Payload) return null;
-          const answer = ShardClaimAnswer.safeParse(JSON.parse(new TextDecoder().decode(Payload)));
-          return answer.success ? answer.data : null;
-        } catch {
-          return null;
-        }
-      });
+    async claim(request) {
+      try {
+        const { FunctionError, Payload } = await client.send(
+          new InvokeCommand({
+            FunctionName: functionName(),
+            InvocationType: 'RequestResponse',
+            Payload: new TextEncoder().encode(JSON.stringify(request)),
+          }),
+        );
+        // A handler that threw answers 200 with `FunctionError` and the error as its payload.
+        if (FunctionError || !Payload) return null;
+        const answer = ShardClaimAnswer.safeParse(JSON.parse(new TextDecoder().decode(Payload)));
+        return answer.success ? answer.data : null;
+      } catch {
+        return null;
+      }
     },
   };
 }

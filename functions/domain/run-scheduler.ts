@@ -5,6 +5,7 @@ import { SchedulerRunRepository } from '../data/scheduler-runs';
 import type { AppDependencies } from '../runtime/dependencies';
 import type { ShardClaimAnswer, ShardClaimRequest } from '../runtime/scheduling-ports';
 import { combinedResult } from './scheduler';
+import { ADMIN_RUN } from './scheduling-settings';
 
 /** An admin's run as its caller sees it: the result, and the error that stopped it if any. */
 export interface RecordedSchedulerRun {
@@ -13,15 +14,23 @@ export interface RecordedSchedulerRun {
   readonly failure?: unknown;
 }
 
+/** What became of one shard's claimer while the request waited. */
+type ShardOutcome = ShardClaimAnswer | 'failed' | 'pending';
+
 /**
  * An admin's run ('Déclencher Maintenant', forced or not), fanned out as the minute tick is: one
  * claimer per due-index shard, all at once, each claiming then queueing its shard's runs
  * (`SchedulerService.runShard`) and adding its counts to the run's last result. The request waits
  * for their answers, so it takes one shard's time whatever the number of automations (one request
- * claiming them all took 19.5 s for 10,000 here, beyond the API's time-out), and its reply lists a
- * few runs per shard with the counts of all (the list of every run passed Lambda's 6 MB reply near
- * 40,000). A claimer that fails is tried once more; still failing, its shard is counted as not
- * run (its runs stay due, or are not forced) and the result says so.
+ * claiming them all took 19.5 s for 10,000 here, beyond the API's time-out at scale), and its
+ * reply lists a few runs per shard with the counts of all (the list of every run passed Lambda's
+ * 6 MB reply near 40,000).
+ *
+ * - A claimer that fails is tried once more; still failing, its shard is counted as not run (its
+ *   runs stay due, or are not forced) and the result says so.
+ * - The request waits `ADMIN_RUN.waitSeconds` at most: a claimer still working then goes on and
+ *   adds its shard to the last result when done; the reply counts the shards answered and says
+ *   how many are still running.
  *
  * Never throws: a run that could not start is a result with `success: false` and the French error,
  * kept for /admin/settings.
@@ -29,6 +38,7 @@ export interface RecordedSchedulerRun {
 export async function runScheduler(
   deps: AppDependencies,
   trigger: 'manual' | 'manual_force',
+  options: { readonly waitMs?: number } = {},
 ): Promise<RecordedSchedulerRun> {
   const at = deps.clock.now().toISOString();
   const lastResults = new SchedulerRunRepository(deps.table);
@@ -39,26 +49,32 @@ export async function runScheduler(
         errorName: error instanceof Error ? error.name : 'inconnu',
       });
     });
-    const requests: ShardClaimRequest[] = Array.from({ length: DUE_SHARDS }, (_, shard) => ({
-      shard,
-      tickAt: at,
-      trigger,
-    }));
-    const answers = await deps.dueClaimers.run(requests);
-    const retried = requests.filter((_, index) => answers[index] === null);
-    const second = retried.length > 0 ? await deps.dueClaimers.run(retried) : [];
-    const answered = [...answers, ...second].filter((answer): answer is ShardClaimAnswer => answer !== null);
-    const notRun = DUE_SHARDS - answered.length;
+    const outcomes = await untilDeadline(options.waitMs ?? ADMIN_RUN.waitSeconds * 1000, (deadline) =>
+      Array.from({ length: DUE_SHARDS }, async (_, shard): Promise<ShardOutcome> => {
+        const request: ShardClaimRequest = { shard, tickAt: at, trigger };
+        const first = await deadline(deps.dueClaimers.claim(request));
+        if (first !== null) return first;
+        return (await deadline(deps.dueClaimers.claim(request))) ?? 'failed';
+      }),
+    );
+    const answered = outcomes.filter((outcome): outcome is ShardClaimAnswer => typeof outcome === 'object');
+    const notRun = outcomes.filter((outcome) => outcome === 'failed').length;
+    const pending = outcomes.filter((outcome) => outcome === 'pending').length;
     if (notRun > 0) {
       deps.logger.error('Lots du planificateur sans réponse', { trigger, notRun });
       await lastResults.addShardsNotRun(at, notRun).catch(() => undefined);
     }
-    const run = combinedResult(trigger, at, answered, notRun);
+    const combined = combinedResult(trigger, at, answered, notRun);
+    const run =
+      pending > 0
+        ? { ...combined, message: MESSAGES.scheduler.withShardsPending(combined.message, pending) }
+        : combined;
     deps.logger.info('Planificateur exécuté', {
       trigger,
       checked: run.workflows_checked,
       processed: run.workflows_processed,
       notRun,
+      pending,
     });
     return { run };
   } catch (failure) {
@@ -82,5 +98,24 @@ export async function runScheduler(
       });
     });
     return { run, failure };
+  }
+}
+
+/**
+ * Runs `start` with a `deadline` that makes any promise it wraps settle as 'pending' once
+ * `waitMs` have passed (a wall-clock limit, the API's, not the domain's clock).
+ */
+async function untilDeadline<T>(
+  waitMs: number,
+  start: (deadline: <V>(work: Promise<V>) => Promise<V | 'pending'>) => Promise<T>[],
+): Promise<T[]> {
+  let timer: ReturnType<typeof setTimeout> | undefined;
+  const expired = new Promise<'pending'>((resolve) => {
+    timer = setTimeout(() => resolve('pending'), waitMs);
+  });
+  try {
+    return await Promise.all(start((work) => Promise.race([work, expired])));
+  } finally {
+    clearTimeout(timer);
   }
 }

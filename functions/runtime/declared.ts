@@ -145,7 +145,7 @@ export function declaredDependencies(fn: FunctionName, deps: AppDependencies): A
     webhookQueue: declaredQueue(fn, needs, deps.webhookQueue),
     dueClaimers: needs.dueClaimers
       ? deps.dueClaimers
-      : { start: refuse(fn, 'les lots du planificateur'), run: refuse(fn, 'les lots du planificateur') },
+      : { start: refuse(fn, 'les lots du planificateur'), claim: refuse(fn, 'les lots du planificateur') },
     webhookSigningSecret: needs.webhookSigning
       ? deps.webhookSigningSecret
       : refuse(fn, 'le secret de signature des webhooks'),

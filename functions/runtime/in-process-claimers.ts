@@ -5,7 +5,7 @@ import type { DueClaimers, ShardClaimAnswer, ShardClaimRequest } from './schedul
  * The claimers outside AWS: the claimer handler called in this process, as Lambda would invoke it.
  * The handler is bound after the dependencies are built (it needs them). `start` (the minute tick)
  * returns at once as an asynchronous invocation does, or once every claimer finished with `wait`
- * (tests); `run` (an admin's run) always waits for their answers. A failed claimer is logged.
+ * (tests); `claim` (an admin's run) answers when its claimer is done. A failed claimer is logged.
  */
 export function inProcessClaimers(logger: Logger, options: { readonly wait: boolean }) {
   let claim: ((request: ShardClaimRequest) => Promise<ShardClaimAnswer>) | undefined;
@@ -28,7 +28,7 @@ export function inProcessClaimers(logger: Logger, options: { readonly wait: bool
       if (options.wait) await Promise.all(runs);
       return { failed: [] };
     },
-    run: (requests) => Promise.all(requests.map(invoke)),
+    claim: invoke,
   };
   return {
     claimers,

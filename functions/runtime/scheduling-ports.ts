@@ -37,10 +37,10 @@ export interface DueClaimers {
    */
   start(requests: readonly ShardClaimRequest[]): Promise<{ readonly failed: readonly number[] }>;
   /**
-   * An admin's run: one claimer per request, all at once, each awaited (synchronous invocations);
-   * each request's answer in order, null for a shard whose claimer failed.
+   * An admin's run: runs the claimer of one shard and waits for its answer (a synchronous
+   * invocation); null when the claimer failed. The coordinator runs every shard's at once.
    */
-  run(requests: readonly ShardClaimRequest[]): Promise<(ShardClaimAnswer | null)[]>;
+  claim(request: ShardClaimRequest): Promise<ShardClaimAnswer | null>;
 }
 
 /** What the scheduling handlers need from the world beyond the table, clock and logger. */

@@ -179,4 +179,53 @@ describe('a scheduler run and the results of the calls it queued', () => {
     // Its run was not claimed: still due for the next tick.
     expect(await queueDepth(queues)).toMatchObject({ total: 0 });
   });
+
+  it('answers with the shards done when the wait ends, and the last result completes when the others finish', async () => {
+    await poller.stop();
+    const records = [0, 1, 2].map(() =>
+      workflowRecord({ cronEnabled: true, webhookUrl: `${receiver.baseUrl}/ok` }),
+    );
+    for (const record of records) await new WorkflowRepository(app.table).create(record);
+    const claimers = inProcessClaimers(app.logger, { wait: true });
+    const deps = { ...app, dueClaimers: claimers.claimers };
+    const claimer = createDueClaimerHandler(deps);
+    // One shard's claimer holds on until the request has answered.
+    const slowShard = dueShardOf(records[0]?.id ?? '');
+    let release: () => void = () => undefined;
+    const released = new Promise<void>((resolve) => {
+      release = resolve;
+    });
+    let slowDone: Promise<unknown> = Promise.resolve();
+    claimers.bind(async (request) => {
+      if (request.shard !== slowShard) return claimer(request);
+      const done = released.then(() => claimer(request));
+      slowDone = done;
+      return done;
+    });
+    const inSlowShard = records.filter((record) => dueShardOf(record.id) === slowShard).length;
+
+    const { run } = await runScheduler(deps, 'manual_force', { waitMs: 1_000 });
+
+    expect(run).toMatchObject({
+      success: true,
+      workflows_checked: 3 - inSlowShard,
+      message: MESSAGES.scheduler.withShardsPending(
+        MESSAGES.scheduler.forcedSummary(3 - inSlowShard, 3 - inSlowShard),
+        1,
+      ),
+    });
+    expect(run.message).toMatch(
+      /\(1 lot\(s\) encore en cours : actualisez la page dans un instant pour le résultat complet\)$/,
+    );
+
+    release();
+    await slowDone;
+    const { manual } = await new SchedulerRunRepository(app.table).lastRuns();
+    expect(manual).toMatchObject({
+      success: true,
+      workflows_checked: 3,
+      workflows_processed: 3,
+      message: MESSAGES.scheduler.forcedSummary(3, 3),
+    });
+  });
 });

@@ -20,7 +20,7 @@ export function testSchedulingPorts(): SchedulingPorts & { readonly webhookSecre
     webhookQueue: unconfiguredQueue,
     dueClaimers: {
       start: () => Promise.reject(new Error('Lots du planificateur non configurés dans ce test')),
-      run: () => Promise.reject(new Error('Lots du planificateur non configurés dans ce test')),
+      claim: () => Promise.reject(new Error('Lots du planificateur non configurés dans ce test')),
     },
     webhookSigningSecret: async () => webhookSecret,
     allowPrivateWebhooks: true,
