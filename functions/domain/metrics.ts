@@ -11,6 +11,8 @@ export const METRIC = {
   dueFound: 'DueFound',
   dueClaimed: 'DueClaimed',
   dueEnqueued: 'DueEnqueued',
+  /** Due-index shards of an admin's run whose claimer failed twice: their runs were not looked at. */
+  shardsNotRun: 'SchedulerShardsNotRun',
   /** Webhook calls: succeeded, failed for good, given back to retry, sent to the dead-letter queue. */
   deliverySucceeded: 'DeliverySucceeded',
   deliveryFailed: 'DeliveryFailed',

@@ -4,6 +4,7 @@ import { DUE_SHARDS } from '../data/keys';
 import { SchedulerRunRepository } from '../data/scheduler-runs';
 import type { AppDependencies } from '../runtime/dependencies';
 import type { ShardClaimAnswer, ShardClaimRequest } from '../runtime/scheduling-ports';
+import { METRIC } from './metrics';
 import { combinedResult } from './scheduler';
 import { ADMIN_RUN } from './scheduling-settings';
 
@@ -61,6 +62,8 @@ export async function runScheduler(
     const notRun = outcomes.filter((outcome) => outcome === 'failed').length;
     const pending = outcomes.filter((outcome) => outcome === 'pending').length;
     if (notRun > 0) {
+      // The admin reads it in the reply; the metric is on the operations dashboard.
+      deps.metrics.count(METRIC.shardsNotRun, notRun);
       deps.logger.error('Lots du planificateur sans réponse', { trigger, notRun });
       await lastResults.addShardsNotRun(at, notRun).catch(() => undefined);
     }

@@ -282,11 +282,12 @@ export class Monitoring extends Construct {
       ]),
     );
     dashboard.addWidgets(
-      graph('Planificateur : passages, dus, réservés, envoyés', [
+      graph('Planificateur : passages, dus, réservés, envoyés, lots non traités', [
         this.metric(METRIC.tickCompleted, five),
         this.metric(METRIC.dueFound, five),
         this.metric(METRIC.dueClaimed, five),
         this.metric(METRIC.dueEnqueued, five),
+        this.metric(METRIC.shardsNotRun, five),
       ]),
       graph('Webhooks : réussis, échoués, réessayés, en échec définitif', [
         this.metric(METRIC.deliverySucceeded, five),

@@ -5,6 +5,7 @@ import { afterEach, beforeEach, describe, expect, inject, it } from 'vitest';
 import { dueShardOf, schedulerRunShardKey } from '../../functions/data/keys';
 import { SchedulerRunRepository } from '../../functions/data/scheduler-runs';
 import { WorkflowRepository } from '../../functions/data/workflows';
+import { METRIC, RecordedMetrics } from '../../functions/domain/metrics';
 import { runScheduler } from '../../functions/domain/run-scheduler';
 import { CLAIMS } from '../../functions/domain/scheduling-settings';
 import { createDueClaimerHandler } from '../../functions/due-claimer';
@@ -152,7 +153,8 @@ describe('a scheduler run and the results of the calls it queued', () => {
     const record = workflowRecord({ cronEnabled: true, webhookUrl: `${receiver.baseUrl}/ok` });
     await new WorkflowRepository(app.table).create(record);
     const claimers = inProcessClaimers(app.logger, { wait: true });
-    const deps = { ...app, dueClaimers: claimers.claimers };
+    const metrics = new RecordedMetrics();
+    const deps = { ...app, metrics, dueClaimers: claimers.claimers };
     const claimer = createDueClaimerHandler(deps);
     const failingShard = dueShardOf(record.id);
     let attempts = 0;
@@ -165,6 +167,7 @@ describe('a scheduler run and the results of the calls it queued', () => {
     const { run } = await runScheduler(deps, 'manual');
 
     expect(attempts).toBe(2);
+    expect(metrics.countOf(METRIC.shardsNotRun)).toBe(1);
     expect(run).toMatchObject({
       success: false,
       workflows_checked: 0,
