@@ -46,7 +46,7 @@ const create = (deps: AppDependencies) => {
         errorName: error instanceof Error ? error.name : 'inconnu',
       });
     });
-    return { shard, ...result, executions: [...result.executions] };
+    return { shard, ...result };
   };
 };
 

@@ -1,7 +1,12 @@
 import { PutCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
-
+import * as z from 'zod';
 import { MESSAGES } from '../../shared/messages';
-import { type SchedulerExecution, SchedulerRun } from '../../shared/schemas/scheduler';
+
+import {
+  type SchedulerExecution,
+  SchedulerExecution as SchedulerExecutionSchema,
+  SchedulerRun,
+} from '../../shared/schemas/scheduler';
 import { getItemsByKey } from './batch-get';
 import { DUE_SHARDS, schedulerRunKey, schedulerRunShardKey } from './keys';
 import { isConditionFailure, type Table } from './table';
@@ -26,14 +31,17 @@ export interface RunCounts {
   readonly notRun?: number;
 }
 
-/** What one claimer did with its shard: counts of the whole shard, and the executions it lists. */
-export interface ShardResult {
-  readonly checked: number;
-  readonly queued: number;
-  readonly failed: number;
-  /** Every failure, then queued runs, at most `CLAIMS.listedPerShard` in all. */
-  readonly executions: readonly SchedulerExecution[];
-}
+/**
+ * What one claimer did with its shard: counts of the whole shard, and the executions it lists
+ * (every failure, then queued runs, at most `CLAIMS.listedPerShard` in all).
+ */
+export const ShardResult = z.object({
+  checked: z.number().int(),
+  queued: z.number().int(),
+  failed: z.number().int(),
+  executions: z.array(SchedulerExecutionSchema),
+});
+export type ShardResult = z.infer<typeof ShardResult>;
 
 type Outcomes = Record<string, Pick<SchedulerExecution, 'status' | 'message'>>;
 

@@ -8,11 +8,9 @@ import { METRIC } from './metrics';
 import { combinedResult } from './scheduler';
 import { ADMIN_RUN } from './scheduling-settings';
 
-/** An admin's run as its caller sees it: the result, and the error that stopped it if any. */
+/** An admin's run as its caller sees it. */
 export interface RecordedSchedulerRun {
   readonly run: SchedulerRun;
-  /** Set when the run could not start its claimers; the result says so too. */
-  readonly failure?: unknown;
 }
 
 /** What became of one shard's claimer while the request waited. */
@@ -100,7 +98,7 @@ export async function runScheduler(
         errorName: error instanceof Error ? error.name : 'inconnu',
       });
     });
-    return { run, failure };
+    return { run };
   }
 }
 

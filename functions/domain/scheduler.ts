@@ -132,29 +132,19 @@ export class SchedulerService {
         this.send(batch, at, dispatchTrigger, forced, run, listed),
       )
     ).flat();
-    const sendFailures = sent.filter((execution) => execution.status === 'failed');
-    const queued = sent.length - sendFailures.length;
+    const result = shardResult(candidates.length, [...failures, ...sent], listed);
     const metrics = this.deps.metrics ?? noMetrics;
     metrics.count(METRIC.dueFound, candidates.length);
     metrics.count(METRIC.dueClaimed, claims.length);
-    metrics.count(METRIC.dueEnqueued, queued);
+    metrics.count(METRIC.dueEnqueued, result.queued);
     this.deps.logger.info('Lot du planificateur exécuté', {
       trigger,
       shard,
-      checked: candidates.length,
-      dispatched: queued,
-      failed: failures.length + sendFailures.length,
+      checked: result.checked,
+      dispatched: result.queued,
+      failed: result.failed,
     });
-    return {
-      checked: candidates.length,
-      queued,
-      failed: failures.length + sendFailures.length,
-      executions: [
-        ...failures,
-        ...sendFailures,
-        ...sent.filter((execution) => listed.has(execution.workflowId) && execution.status === 'queued'),
-      ].slice(0, CLAIMS.listedPerShard),
-    };
+    return result;
   }
 
   /** Makes a shard's item of the last result ready before its first listed run is queued. */
@@ -255,30 +245,22 @@ export class SchedulerService {
         );
       },
     );
-    const executions = outcomes.flat().map(({ execution }) => execution);
-    const failures = executions.filter((execution) => execution.status === 'failed');
-    const queued = executions.length - failures.length;
+    const result = shardResult(
+      candidates.length,
+      outcomes.flat().map(({ execution }) => execution),
+      listed,
+    );
     const metrics = this.deps.metrics ?? noMetrics;
     metrics.count(METRIC.dueFound, candidates.length);
     metrics.count(METRIC.dueClaimed, outcomes.flat().filter(({ claimed }) => claimed).length);
-    metrics.count(METRIC.dueEnqueued, queued);
+    metrics.count(METRIC.dueEnqueued, result.queued);
     this.deps.logger.info('Lot du planificateur traité', {
       shard,
-      checked: candidates.length,
-      dispatched: queued,
-      failed: failures.length,
+      checked: result.checked,
+      dispatched: result.queued,
+      failed: result.failed,
     });
-    return {
-      checked: candidates.length,
-      queued,
-      failed: failures.length,
-      executions: [
-        ...failures,
-        ...executions.filter(
-          (execution) => listed.has(execution.workflowId) && execution.status === 'queued',
-        ),
-      ].slice(0, CLAIMS.listedPerShard),
-    };
+    return result;
   }
 
   /**
@@ -367,6 +349,27 @@ export class SchedulerService {
       });
     }
   }
+}
+
+/**
+ * A shard's result from its executions (each failed or queued): every run counted, the failures
+ * listed first, then the queued runs that report their end (`listed`), `CLAIMS.listedPerShard` at most.
+ */
+function shardResult(
+  checked: number,
+  executions: readonly SchedulerExecution[],
+  listed: ReadonlySet<string>,
+): ShardResult {
+  const failures = executions.filter((execution) => execution.status === 'failed');
+  return {
+    checked,
+    queued: executions.length - failures.length,
+    failed: failures.length,
+    executions: [
+      ...failures,
+      ...executions.filter((execution) => listed.has(execution.workflowId) && execution.status === 'queued'),
+    ].slice(0, CLAIMS.listedPerShard),
+  };
 }
 
 /**

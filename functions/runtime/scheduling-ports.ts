@@ -1,8 +1,8 @@
 import * as z from 'zod';
 
-import { SchedulerExecution } from '../../shared/schemas/scheduler';
 import type { DispatchQueue } from '../adapters/dispatch-queue';
 import { webhookSigningKey } from '../adapters/webhook-signature';
+import { ShardResult } from '../data/scheduler-runs';
 
 /** One due-index shard of one scheduler run, handed to its claimer. */
 export interface ShardClaimRequest {
@@ -16,14 +16,8 @@ export interface ShardClaimRequest {
   readonly trigger?: 'manual' | 'manual_force';
 }
 
-/** What a claimer answers: its shard's counts and the executions it lists (a few). */
-export const ShardClaimAnswer = z.object({
-  shard: z.number().int(),
-  checked: z.number().int(),
-  queued: z.number().int(),
-  failed: z.number().int(),
-  executions: z.array(SchedulerExecution),
-});
+/** What a claimer answers: its shard, and what it did there. */
+export const ShardClaimAnswer = ShardResult.extend({ shard: z.number().int() });
 export type ShardClaimAnswer = z.infer<typeof ShardClaimAnswer>;
 
 /**
