@@ -1,5 +1,7 @@
 import { defineConfig } from 'vitest/config';
 
+import { cloudscapeFrench } from './web/build/cloudscape-french';
+
 /**
  * One vitest run, five projects. `npm test` runs unit, integration, infra and web;
  * `npm run test:e2e` runs the browser suite against the local runtime.
@@ -30,6 +32,8 @@ export default defineConfig({
         },
       },
       {
+        // The app's build plugins that its modules import from (a virtual module).
+        plugins: [cloudscapeFrench()],
         test: {
           name: 'web',
           include: ['test/web/**/*.test.tsx'],

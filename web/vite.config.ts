@@ -4,6 +4,7 @@ import react from '@vitejs/plugin-react';
 import { defineConfig } from 'vite';
 
 import { chartTokensApart } from './build/chart-tokens';
+import { cloudscapeFrench } from './build/cloudscape-french';
 import { fontFiles } from './build/font-files';
 import { loginBudget } from './build/login-budget';
 import { prerenderRoutes } from './build/prerender';
@@ -23,7 +24,14 @@ const alias = [
 
 export default defineConfig({
   root: fileURLToPath(new URL('.', import.meta.url)),
-  plugins: [react(), chartTokensApart(), fontFiles(), loginBudget(), prerenderRoutes({ alias })],
+  plugins: [
+    react(),
+    cloudscapeFrench(),
+    chartTokensApart(),
+    fontFiles(),
+    loginBudget(),
+    prerenderRoutes({ alias }),
+  ],
   resolve: { alias },
   build: {
     outDir: 'dist',

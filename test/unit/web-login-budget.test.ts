@@ -7,6 +7,7 @@ import type { Manifest, Plugin } from 'vite';
 import { build } from 'vite';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 
+import { componentsWithoutMessages, FIRST_SCREEN_MESSAGES } from '../../web/build/cloudscape-french';
 import {
   LOGIN_BUDGET,
   LOGIN_MODULES,
@@ -102,12 +103,23 @@ describe('the built SPA', () => {
       [],
     );
     expect(modules.filter((id) => /@dnd-kit/.test(id))).toEqual([]);
-    // The login card's other forms arrive when asked for (the budget's margin is about 2 kB).
+    // The login card's other forms arrive when asked for.
     expect(
       modules.filter((id) =>
         /pages[\\/]login[\\/](purchase-form|portal-link-form|second-factor-step)\.tsx$/.test(id),
       ),
     ).toEqual([]);
+  });
+
+  it('gives /login the French labels of its own Cloudscape components, and the whole catalogue a chunk of its own', () => {
+    const { javascript } = pageFiles(readManifest(outDir), LOGIN_MODULES);
+    const modules = javascript.flatMap((file) => modulesByFile.get(file) ?? []);
+    const catalogue = /i18n[\\/]messages[\\/]all\.fr\.js$/;
+
+    expect(modules.some((id) => id.includes(FIRST_SCREEN_MESSAGES))).toBe(true);
+    expect(componentsWithoutMessages(modules)).toEqual([]);
+    expect(modules.filter((id) => catalogue.test(id))).toEqual([]);
+    expect([...modulesByFile.values()].filter((ids) => ids.some((id) => catalogue.test(id)))).toHaveLength(1);
   });
 
   it('gives each page its own chunk, loaded on navigation', () => {

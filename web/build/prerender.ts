@@ -5,6 +5,8 @@ import { pathToFileURL } from 'node:url';
 import react from '@vitejs/plugin-react';
 import { type AliasOptions, build, type Plugin, type ResolvedConfig } from 'vite';
 
+import { cloudscapeFrench } from './cloudscape-french';
+
 /** What `web/src/prerender.tsx` exports, as the server build of it is imported here. */
 interface PrerenderModule {
   readonly PRERENDERED_ROUTES: readonly string[];
@@ -61,7 +63,7 @@ export function prerenderRoutes(options: { readonly alias: AliasOptions }): Plug
         root: config.root,
         mode: config.mode,
         logLevel: 'warn',
-        plugins: [react()],
+        plugins: [react(), cloudscapeFrench()],
         resolve: { alias: options.alias },
         ssr: { noExternal: true },
         build: {

@@ -1,10 +1,8 @@
-import { I18nProvider } from '@cloudscape-design/components/i18n';
-import frenchMessages from '@cloudscape-design/components/i18n/messages/all.fr';
-
 import { type ReactNode, StrictMode, useEffect, useRef } from 'react';
 
 import { AppRoutes } from './app-routes';
 import { AuthProvider } from './auth/auth-context';
+import { CloudscapeFrench } from './cloudscape-french';
 import { StepUpProvider } from './components/second-factor/step-up-dialog';
 import { NotificationsProvider } from './notifications/notifications-context';
 
@@ -14,7 +12,7 @@ import { NotificationsProvider } from './notifications/notifications-context';
  */
 export function App() {
   return (
-    <I18nProvider locale="fr" messages={[frenchMessages]}>
+    <CloudscapeFrench>
       <NotificationsProvider>
         <AuthProvider>
           <StepUpProvider>
@@ -22,7 +20,7 @@ export function App() {
           </StepUpProvider>
         </AuthProvider>
       </NotificationsProvider>
-    </I18nProvider>
+    </CloudscapeFrench>
   );
 }
 

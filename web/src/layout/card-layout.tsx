@@ -1,6 +1,7 @@
 import { lazy, Suspense } from 'react';
 import { Outlet } from 'react-router';
 
+import { loadCloudscapeFrench } from '../cloudscape-french';
 import { useNotificationList } from '../notifications/notifications-context';
 import styles from './layout.module.css';
 
@@ -9,9 +10,11 @@ import styles from './layout.module.css';
  * /login shows none until the visitor acts, and must load within its budget.
  */
 const NotificationsFlashbar = lazy(() =>
-  import('../notifications/notifications-flashbar').then((module) => ({
-    default: module.NotificationsFlashbar,
-  })),
+  Promise.all([import('../notifications/notifications-flashbar'), loadCloudscapeFrench()]).then(
+    ([module]) => ({
+      default: module.NotificationsFlashbar,
+    }),
+  ),
 );
 
 function FloatingToasts() {

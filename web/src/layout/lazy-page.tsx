@@ -3,6 +3,7 @@ import Button from '@cloudscape-design/components/button';
 import Spinner from '@cloudscape-design/components/spinner';
 import { Component, type ComponentType, type FunctionComponent, type ReactNode, Suspense, use } from 'react';
 
+import { loadCloudscapeFrench } from '../cloudscape-french';
 import { STRINGS } from '../strings';
 
 /** What a page shows while its code arrives: a spinner and 'Chargement…', announced politely. */
@@ -60,7 +61,8 @@ export function lazyPage<P extends object>(load: () => Promise<ComponentType<P>>
   const fetchComponent = () => {
     // A failed fetch stays failed (React re-renders a failed tree at once: a new fetch each time
     // would loop); the message offers to reload the page.
-    loading ??= load().then((component) => {
+    // With Cloudscape's whole French catalogue: the entry has only its own components' labels.
+    loading ??= Promise.all([load(), loadCloudscapeFrench()]).then(([component]) => {
       loaded = component;
       return component;
     });
