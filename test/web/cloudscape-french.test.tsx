@@ -1,8 +1,8 @@
 import FormField from '@cloudscape-design/components/form-field';
 import Pagination from '@cloudscape-design/components/pagination';
-import { render, screen } from '@testing-library/react';
+import { act, render, screen } from '@testing-library/react';
 import { renderToString } from 'react-dom/server';
-import { describe, expect, it } from 'vitest';
+import { afterEach, describe, expect, it, vi } from 'vitest';
 
 import { CloudscapeFrench, loadCloudscapeFrench } from '../../web/src/cloudscape-french';
 
@@ -34,5 +34,37 @@ describe("Cloudscape's French labels", () => {
     expect(screen.getByRole('button', { name: 'Page suivante' })).toBeTruthy();
     expect(screen.getByRole('button', { name: 'Page précédente' })).toBeTruthy();
     expect(screen.getByLabelText('Erreur')).toBeTruthy();
+  });
+});
+
+describe("Cloudscape's catalogue that cannot be fetched", () => {
+  afterEach(() => {
+    vi.doUnmock('@cloudscape-design/components/i18n/messages/all.fr');
+    vi.resetModules();
+  });
+
+  it('lets the page show with the labels it has, and is asked for again by the next page', async () => {
+    // Arrange: a fresh copy of the module, whose catalogue chunk fails once
+    vi.resetModules();
+    vi.doMock('@cloudscape-design/components/i18n/messages/all.fr', () => {
+      throw new TypeError('Failed to fetch dynamically imported module');
+    });
+    const french = await import('../../web/src/cloudscape-french');
+
+    // Act
+    await expect(french.loadCloudscapeFrench()).resolves.toBeUndefined();
+    render(
+      <french.CloudscapeFrench>
+        <Pagination currentPageIndex={1} pagesCount={3} />
+      </french.CloudscapeFrench>,
+    );
+    const shownWithout = screen.queryByRole('button', { name: 'Page suivante' });
+    vi.doUnmock('@cloudscape-design/components/i18n/messages/all.fr');
+    await act(() => french.loadCloudscapeFrench());
+
+    // Assert: shown without the catalogue's labels, then in French once the second fetch succeeded
+    expect(screen.getAllByRole('button').length).toBeGreaterThan(0);
+    expect(shownWithout).toBeNull();
+    expect(screen.getByRole('button', { name: 'Page suivante' })).toBeTruthy();
   });
 });

@@ -13,12 +13,21 @@ let messages = FIRST_SCREEN;
 let loading: Promise<void> | undefined;
 const listeners = new Set<() => void>();
 
-/** Fetches the whole catalogue (its own chunk, once); resolves when the provider has it. */
+/**
+ * Fetches the whole catalogue (its own chunk, once); resolves when the provider has it, or when it
+ * could not be fetched (a connection lost in a corridor): the page then shows with the labels it
+ * has rather than not at all, and the next page loaded tries again.
+ */
 export function loadCloudscapeFrench(): Promise<void> {
-  loading ??= import('@cloudscape-design/components/i18n/messages/all.fr').then((catalogue) => {
-    messages = [catalogue.default];
-    for (const listener of listeners) listener();
-  });
+  loading ??= import('@cloudscape-design/components/i18n/messages/all.fr').then(
+    (catalogue) => {
+      messages = [catalogue.default];
+      for (const listener of listeners) listener();
+    },
+    () => {
+      loading = undefined;
+    },
+  );
   return loading;
 }
 
