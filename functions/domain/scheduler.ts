@@ -82,13 +82,17 @@ export class SchedulerService {
   }
 
   /**
-   * A whole run in this process, every due-index shard at once as `runShard`, summed as the
-   * coordinator of an admin's run sums its claimers (`functions/domain/run-scheduler.ts`).
+   * A whole run in this process, every due-index shard at once, summed as the coordinator of an
+   * admin's run sums its claimers (`functions/domain/run-scheduler.ts`): each shard as its claimer
+   * runs it, the minute tick's way (`claimShard`) for 'schedule', an admin's (`runShard`) for the
+   * others. The tests and the benches drive the scheduler through it.
    */
   async run(trigger: SchedulerTrigger): Promise<SchedulerRun> {
     const at = this.deps.clock.now();
     const shards = await Promise.all(
-      Array.from({ length: DUE_SHARDS }, (_, shard) => this.runShard(shard, at, trigger)),
+      Array.from({ length: DUE_SHARDS }, (_, shard) =>
+        trigger === 'schedule' ? this.claimShard(shard, at) : this.runShard(shard, at, trigger),
+      ),
     );
     return combinedResult(trigger, at.toISOString(), shards);
   }

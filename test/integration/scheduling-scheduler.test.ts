@@ -95,13 +95,13 @@ describe('scheduler', () => {
   });
 
   describe('exactly once per due slot', () => {
-    it('dispatches each due workflow once across overlapping runs for the same minute', async () => {
+    it("queues each due workflow once across an admin's overlapping runs (each claims before it sends)", async () => {
       const due = await Promise.all(Array.from({ length: 12 }, () => scheduled()));
 
       const runs = await Promise.all([
-        scheduler().run('schedule'),
         scheduler().run('manual'),
-        scheduler().run('schedule'),
+        scheduler().run('manual'),
+        scheduler().run('manual'),
       ]);
 
       const dispatched = runs.flatMap((run) =>
@@ -112,6 +112,32 @@ describe('scheduler', () => {
       expect(messages).toHaveLength(due.length);
       expect(new Set(messages.map((message) => message.workflowId)).size).toBe(due.length);
       expect(new Set(messages.map((message) => message.dispatchId)).size).toBe(due.length);
+    });
+
+    it('sends each due workflow under one dispatch id across overlapping ticks and an admin run, for the worker to call once', async () => {
+      const due = await Promise.all(Array.from({ length: 12 }, () => scheduled()));
+
+      await Promise.all([
+        scheduler().run('schedule'),
+        scheduler().run('manual'),
+        scheduler().run('schedule'),
+      ]);
+
+      // A tick sends before it claims (a claimer stopped in between loses nothing): a slot two runs
+      // read may be queued twice, always under the dispatch id of that slot, which the worker's
+      // done marker lets through once (scheduling-fan-out.test.ts follows it to the receiver).
+      const messages = await receiveAll(queues);
+      const dispatchIds = new Map<string, Set<string>>();
+      for (const message of messages) {
+        dispatchIds.set(
+          message.workflowId,
+          (dispatchIds.get(message.workflowId) ?? new Set()).add(message.dispatchId),
+        );
+      }
+      expect([...dispatchIds.keys()].sort()).toEqual(due.map((workflow) => workflow.id).sort());
+      expect([...dispatchIds.values()].map((ids) => ids.size)).toEqual(due.map(() => 1));
+      // Claimed once: the next tick finds none of them due.
+      expect((await scheduler().run('schedule')).workflows_checked).toBe(0);
     });
 
     it('does not dispatch a slot again until its next due time, then runs every interval (no burst)', async () => {
@@ -240,28 +266,31 @@ describe('scheduler', () => {
   });
 
   describe('a claim the table refuses', () => {
-    it('is reported failed without stopping the other claims, and stays due for the next tick', async () => {
-      const unlucky = await scheduled();
-      const lucky = await scheduled();
-      const failingTable = {
-        ...app.table,
-        doc: {
-          send: (command: { input: { Key?: { PK?: string }; UpdateExpression?: string } }) => {
-            const claiming = command.input.UpdateExpression?.includes('DueSK = :next');
-            if (claiming && command.input.Key?.PK === workflowKey(unlucky.id).PK) {
-              return Promise.reject(Object.assign(new Error('throttled'), { name: 'ThrottlingException' }));
-            }
-            return app.table.doc.send(command as never);
+    /** The scheduler on a table that refuses the claims of one workflow (a throttled write). */
+    const refusingClaimsOf = (workflowId: string) =>
+      new SchedulerService({
+        table: {
+          ...app.table,
+          doc: {
+            send: (command: { input: { Key?: { PK?: string }; UpdateExpression?: string } }) => {
+              const claiming = command.input.UpdateExpression?.includes('DueSK = :next');
+              if (claiming && command.input.Key?.PK === workflowKey(workflowId).PK) {
+                return Promise.reject(Object.assign(new Error('throttled'), { name: 'ThrottlingException' }));
+              }
+              return app.table.doc.send(command as never);
+            },
           },
-        },
-      } as unknown as TestApp['table'];
-
-      const first = await new SchedulerService({
-        table: failingTable,
+        } as unknown as TestApp['table'],
         queue: app.webhookQueue,
         clock: app.clock,
         logger: app.logger,
-      }).run('schedule');
+      });
+
+    it("is reported failed in an admin's run without stopping the other claims, and stays due for the next tick", async () => {
+      const unlucky = await scheduled();
+      const lucky = await scheduled();
+
+      const first = await refusingClaimsOf(unlucky.id).run('manual');
 
       expect(first.success).toBe(false);
       expect(first.executions).toContainEqual({
@@ -275,6 +304,21 @@ describe('scheduler', () => {
       );
       const second = await scheduler().run('schedule');
       expect(second.executions).toMatchObject([{ workflowId: unlucky.id, status: 'queued' }]);
+    });
+
+    it('leaves the run queued in a tick (sent before its claim), and the next tick sends it again under the same dispatch id', async () => {
+      const unlucky = await scheduled();
+
+      const first = await refusingClaimsOf(unlucky.id).run('schedule');
+      const second = await scheduler().run('schedule');
+
+      expect(first.executions).toMatchObject([{ workflowId: unlucky.id, status: 'queued' }]);
+      expect(second.executions).toMatchObject([{ workflowId: unlucky.id, status: 'queued' }]);
+      const messages = await receiveAll(queues);
+      expect(messages).toHaveLength(2);
+      expect(new Set(messages.map((message) => message.dispatchId)).size).toBe(1);
+      // Claimed by the second tick: the third finds nothing due.
+      expect((await scheduler().run('schedule')).workflows_checked).toBe(0);
     });
   });
 
