@@ -6,7 +6,7 @@ import { RETENTION_DAYS } from '../../shared/constants';
 import type { Execution } from '../../shared/schemas/scheduler';
 import { dispatchDoneKey, EXECUTION_PREFIX, executionSortKey, scheduleKey, workflowKey } from './keys';
 import { type Page, queryPage, tablePageKey } from './page-cursor';
-import { isConditionFailure, type Table } from './table';
+import { applied, type Table } from './table';
 
 /** One webhook call to record: everything but the id, drawn here. */
 export type NewExecution = Omit<Execution, 'id'> & { readonly dispatchId: string | null };
@@ -61,8 +61,8 @@ export class ExecutionRepository {
             },
           ]
         : [];
-    try {
-      await this.table.doc.send(
+    return applied(
+      this.table.doc.send(
         new TransactWriteCommand({
           TransactItems: [
             // A cancelled run did not run, a connection test is not a run: the last run stays.
@@ -99,12 +99,8 @@ export class ExecutionRepository {
             ...done,
           ],
         }),
-      );
-      return true;
-    } catch (error) {
-      if (isConditionFailure(error)) return false;
-      throw error;
-    }
+      ),
+    );
   }
 
   /** One page of a workflow's calls, newest first; a cursor of another workflow's history is refused. */

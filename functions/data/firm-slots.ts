@@ -1,7 +1,7 @@
 import { GetCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
 
 import { firmSlotsKey } from './keys';
-import { isConditionFailure, type Table } from './table';
+import { applied, type Table } from './table';
 
 /** A slot taken: which one, and the holder that must give it back. */
 export interface FirmSlot {
@@ -55,8 +55,8 @@ export class FirmSlotRepository {
   }
 
   private async tryTake(firm: string, slot: number, holder: string, now: Date, until: Date) {
-    try {
-      await this.table.doc.send(
+    return applied(
+      this.table.doc.send(
         new UpdateCommand({
           TableName: this.table.name,
           Key: firmSlotsKey(firm),
@@ -68,18 +68,14 @@ export class FirmSlotRepository {
             ':now': now.toISOString(),
           },
         }),
-      );
-      return true;
-    } catch (error) {
-      if (isConditionFailure(error)) return false;
-      throw error;
-    }
+      ),
+    );
   }
 
   /** Gives a slot back, unless its lease expired and another call took it since. */
   async release(firm: string, taken: FirmSlot): Promise<void> {
-    try {
-      await this.table.doc.send(
+    await applied(
+      this.table.doc.send(
         new UpdateCommand({
           TableName: this.table.name,
           Key: firmSlotsKey(firm),
@@ -88,9 +84,7 @@ export class FirmSlotRepository {
           ExpressionAttributeNames: { '#slot': slotAttribute(taken.slot), '#holder': 'holder' },
           ExpressionAttributeValues: { ':holder': taken.holder },
         }),
-      );
-    } catch (error) {
-      if (!isConditionFailure(error)) throw error;
-    }
+      ),
+    );
   }
 }

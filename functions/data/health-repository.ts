@@ -20,7 +20,7 @@ import {
   workflowHealthKey,
   workflowKey,
 } from './keys';
-import { isConditionFailure, type Table } from './table';
+import { applied, type Table } from './table';
 
 /** How long the hour counters are kept: the 7-day window and a day to spare. */
 const HOUR_COUNTERS_TTL_SECONDS = 8 * 86_400;
@@ -171,19 +171,17 @@ export class HealthRepository {
 
   /** 'Reprendre': the pause record goes; the failure streak stays until a success ends it. */
   async clearPause(workflowId: string): Promise<void> {
-    await this.table.doc
-      .send(
+    // Not applied without a summary: nothing to clear.
+    await applied(
+      this.table.doc.send(
         new UpdateCommand({
           TableName: this.table.name,
           Key: workflowHealthKey(workflowId),
           UpdateExpression: 'REMOVE pausedAt, pauseReason',
           ConditionExpression: 'attribute_exists(PK)',
         }),
-      )
-      .catch((error: unknown) => {
-        // No summary: nothing to clear.
-        if (!isConditionFailure(error)) throw error;
-      });
+      ),
+    );
   }
 
   async summary(workflowId: string): Promise<HealthSummaryRecord> {
@@ -323,8 +321,8 @@ export class HealthRepository {
   }
 
   private async claim(key: { PK: string; SK: string }, at: Date): Promise<boolean> {
-    try {
-      await this.table.doc.send(
+    return applied(
+      this.table.doc.send(
         new PutCommand({
           TableName: this.table.name,
           Item: {
@@ -335,12 +333,8 @@ export class HealthRepository {
           },
           ConditionExpression: 'attribute_not_exists(PK)',
         }),
-      );
-      return true;
-    } catch (error) {
-      if (isConditionFailure(error)) return false;
-      throw error;
-    }
+      ),
+    );
   }
 
   private async addTo(key: { PK: string; SK: string }, increments: HourIncrements, at: Date) {

@@ -13,7 +13,7 @@ import {
 } from './keys';
 import { queryAll } from './query-all';
 import { type SecondFactorRecord, secondFactorFromItem } from './second-factors';
-import { isConditionFailure, type Table } from './table';
+import { applied, type Table } from './table';
 
 /** A licence as stored: the key only as its look-up hash and an encrypted copy. */
 export interface LicenseRecord {
@@ -163,8 +163,8 @@ export class LicenseRepository {
 
   /** Associates a licence with an e-mail (spec: update user_email by license_key). */
   async updateUserEmail(keyHash: string, userEmail: string, now: string): Promise<void> {
-    try {
-      await this.table.doc.send(
+    const updated = await applied(
+      this.table.doc.send(
         new UpdateCommand({
           TableName: this.table.name,
           Key: licenseItemKey(keyHash),
@@ -176,11 +176,9 @@ export class LicenseRepository {
             ':gpk': licenseEmailPartition(userEmail),
           },
         }),
-      );
-    } catch (error) {
-      if (isConditionFailure(error)) throw new LicenseNotFoundError();
-      throw error;
-    }
+      ),
+    );
+    if (!updated) throw new LicenseNotFoundError();
   }
 
   /** Sets whether a licence is active, with its subscription state. */
@@ -189,8 +187,8 @@ export class LicenseRepository {
     state: Pick<LicenseRecord, 'isActive' | 'subscriptionStatus' | 'nextPaymentDue'>,
     now: string,
   ): Promise<void> {
-    try {
-      await this.table.doc.send(
+    const updated = await applied(
+      this.table.doc.send(
         new UpdateCommand({
           TableName: this.table.name,
           Key: licenseItemKey(keyHash),
@@ -204,11 +202,9 @@ export class LicenseRepository {
             ':now': now,
           },
         }),
-      );
-    } catch (error) {
-      if (isConditionFailure(error)) throw new LicenseNotFoundError();
-      throw error;
-    }
+      ),
+    );
+    if (!updated) throw new LicenseNotFoundError();
   }
 
   /** Removes a licence. */

@@ -9,7 +9,7 @@ import {
 } from '../../shared/schemas/scheduler';
 import { getItemsByKey } from './batch-get';
 import { DUE_SHARDS, schedulerRunKey, schedulerRunShardKey } from './keys';
-import { isConditionFailure, type Table } from './table';
+import { applied, type Table } from './table';
 
 export type RunKind = 'schedule' | 'manual';
 
@@ -273,11 +273,7 @@ export class SchedulerRunRepository {
  * later one, and the write has nothing to change.
  */
 async function unlessLaterRun(write: Promise<unknown>): Promise<void> {
-  try {
-    await write;
-  } catch (error) {
-    if (!isConditionFailure(error)) throw error;
-  }
+  await applied(write);
 }
 
 /** Listed executions, each shown with the end it reported when it did. */

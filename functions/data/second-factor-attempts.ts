@@ -1,7 +1,7 @@
 import { DeleteCommand, GetCommand, PutCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
 
 import { secondFactorAttemptsKey } from './keys';
-import { isConditionFailure, type Table } from './table';
+import { applied, type Table } from './table';
 
 /**
  * Second-factor attempts counted per licence over a fixed window. An attempt is reserved (counted)
@@ -22,8 +22,8 @@ export class SecondFactorAttemptRepository {
     windowSeconds: number,
   ): Promise<boolean> {
     for (let round = 0; round < 3; round += 1) {
-      try {
-        await this.table.doc.send(
+      const counted = await applied(
+        this.table.doc.send(
           new UpdateCommand({
             TableName: this.table.name,
             Key: secondFactorAttemptsKey(keyHash),
@@ -31,15 +31,13 @@ export class SecondFactorAttemptRepository {
             ConditionExpression: 'windowEndsAt > :now AND attempts < :max',
             ExpressionAttributeValues: { ':one': 1, ':now': nowSeconds, ':max': maxAttempts },
           }),
-        );
-        return true;
-      } catch (error) {
-        if (!isConditionFailure(error)) throw error;
-      }
+        ),
+      );
+      if (counted) return true;
       // No open window, or a full one: a new window may start only where none is open.
-      try {
-        const windowEndsAt = nowSeconds + windowSeconds;
-        await this.table.doc.send(
+      const windowEndsAt = nowSeconds + windowSeconds;
+      const opened = await applied(
+        this.table.doc.send(
           new PutCommand({
             TableName: this.table.name,
             Item: {
@@ -52,11 +50,9 @@ export class SecondFactorAttemptRepository {
             ConditionExpression: 'attribute_not_exists(PK) OR windowEndsAt <= :now',
             ExpressionAttributeValues: { ':now': nowSeconds },
           }),
-        );
-        return true;
-      } catch (error) {
-        if (!isConditionFailure(error)) throw error;
-      }
+        ),
+      );
+      if (opened) return true;
       // The window is open: either it is full (refused) or another request just opened it (retry).
       const full = await this.isFull(keyHash, nowSeconds, maxAttempts);
       if (full) return false;

@@ -5,7 +5,7 @@ import { getItemsByKey } from './batch-get';
 import { createdSortKey, licenseItemKey, licenseSessionsPartition, sessionKey } from './keys';
 import { type LicenseRecord, licenseFromItem } from './licenses';
 import { queryAll } from './query-all';
-import { isConditionFailure, type Table } from './table';
+import { applied, type Table } from './table';
 
 /** A server-side session: the token names it, 'Déconnexion' deletes it, TTL sweeps expired ones. */
 export interface SessionRecord {
@@ -97,8 +97,9 @@ export class SessionRepository {
 
   /** Keeps a session's e-mail in step with the profile it belongs to (the lawyer changed his). */
   async updateEmail(sessionId: string, email: string): Promise<void> {
-    try {
-      await this.table.doc.send(
+    // Signed out meanwhile: there is nothing left to keep in step.
+    await applied(
+      this.table.doc.send(
         new UpdateCommand({
           TableName: this.table.name,
           Key: sessionKey(sessionId),
@@ -106,11 +107,8 @@ export class SessionRepository {
           ConditionExpression: 'attribute_exists(PK)',
           ExpressionAttributeValues: { ':email': email },
         }),
-      );
-    } catch (error) {
-      // Signed out meanwhile: there is nothing left to keep in step.
-      if (!isConditionFailure(error)) throw error;
-    }
+      ),
+    );
   }
 
   /**

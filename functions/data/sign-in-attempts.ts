@@ -1,7 +1,7 @@
 import { UpdateCommand } from '@aws-sdk/lib-dynamodb';
 
 import { signInAttemptsKey } from './keys';
-import { isConditionFailure, type Table } from './table';
+import { applied, isConditionFailure, type Table } from './table';
 
 /** One attempt reserved in a client's window, before its key is looked at. */
 export interface ReservedAttempt {
@@ -88,8 +88,8 @@ export class SignInAttemptRepository {
    * attempt itself stays counted). A window over since then has nothing to note it in.
    */
   async markWrong(clientHash: string, reserved: ReservedAttempt): Promise<void> {
-    try {
-      await this.table.doc.send(
+    await applied(
+      this.table.doc.send(
         new UpdateCommand({
           TableName: this.table.name,
           Key: signInAttemptsKey(clientHash),
@@ -97,10 +97,8 @@ export class SignInAttemptRepository {
           ConditionExpression: 'windowEndsAt = :window',
           ExpressionAttributeValues: { ':one': 1, ':window': reserved.windowEndsAt },
         }),
-      );
-    } catch (error) {
-      if (!isConditionFailure(error)) throw error;
-    }
+      ),
+    );
   }
 
   /**
@@ -108,8 +106,9 @@ export class SignInAttemptRepository {
    * count against the client, but the wrong keys before it still do until their window ends.
    */
   async release(clientHash: string, reserved: ReservedAttempt): Promise<void> {
-    try {
-      await this.table.doc.send(
+    // The window it counted in is over: there is nothing left to give back.
+    await applied(
+      this.table.doc.send(
         new UpdateCommand({
           TableName: this.table.name,
           Key: signInAttemptsKey(clientHash),
@@ -117,10 +116,7 @@ export class SignInAttemptRepository {
           ConditionExpression: 'windowEndsAt = :window AND attempts > :zero',
           ExpressionAttributeValues: { ':minusOne': -1, ':window': reserved.windowEndsAt, ':zero': 0 },
         }),
-      );
-    } catch (error) {
-      // The window it counted in is over: there is nothing left to give back.
-      if (!isConditionFailure(error)) throw error;
-    }
+      ),
+    );
   }
 }

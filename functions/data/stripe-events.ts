@@ -1,7 +1,7 @@
 import { DeleteCommand, GetCommand, PutCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
 
 import { stripeEventKey } from './keys';
-import { isConditionFailure, type Table } from './table';
+import { applied, isConditionFailure, type Table } from './table';
 
 /** How long a processed event id is remembered: far beyond Stripe's 3 days of retries. */
 export const STRIPE_EVENT_RETENTION_DAYS = 30;
@@ -61,8 +61,8 @@ export class StripeEventRepository {
 
   /** Records the event as applied; a claim lost to another worker in the meantime changes nothing. */
   async markApplied(eventId: string, token: string, result: string, now: Date): Promise<void> {
-    try {
-      await this.table.doc.send(
+    await applied(
+      this.table.doc.send(
         new UpdateCommand({
           TableName: this.table.name,
           Key: stripeEventKey(eventId),
@@ -77,26 +77,22 @@ export class StripeEventRepository {
             ':token': token,
           },
         }),
-      );
-    } catch (error) {
-      if (!isConditionFailure(error)) throw error;
-    }
+      ),
+    );
   }
 
   /** Gives a claim up (the event failed and Stripe will redeliver it). */
   async release(eventId: string, token: string): Promise<void> {
-    try {
-      await this.table.doc.send(
+    await applied(
+      this.table.doc.send(
         new DeleteCommand({
           TableName: this.table.name,
           Key: stripeEventKey(eventId),
           ConditionExpression: 'claimToken = :token',
           ExpressionAttributeValues: { ':token': token },
         }),
-      );
-    } catch (error) {
-      if (!isConditionFailure(error)) throw error;
-    }
+      ),
+    );
   }
 
   /** Whether an event has been applied (tests and support). */

@@ -24,7 +24,7 @@ import {
 } from './keys';
 import { type LicenseRecord, putLicenseItem } from './licenses';
 import { readShardedList, type ShardedList } from './sharded-list';
-import { isConditionFailure, type Table } from './table';
+import { applied, type Table } from './table';
 
 /** The licences due for purge in GSI1, by purge date, over the list's shards. */
 const PURGE_DUE_LIST: ShardedList = {
@@ -126,17 +126,13 @@ export class SubscriptionRepository {
    * (a concurrent twin), or the generated key collided with an existing licence.
    */
   async issueLicense(license: LicenseRecord, link: CheckoutLink): Promise<boolean> {
-    try {
-      await this.table.doc.send(
+    return applied(
+      this.table.doc.send(
         new TransactWriteCommand({
           TransactItems: [{ Put: putLicenseItem(this.table, license) }, ...this.linkItems(link)],
         }),
-      );
-      return true;
-    } catch (error) {
-      if (isConditionFailure(error)) return false;
-      throw error;
-    }
+      ),
+    );
   }
 
   /**
@@ -231,8 +227,8 @@ export class SubscriptionRepository {
     canceledAt: Date,
     purgeAfter: Date,
   ): Promise<LicenseBilling | null> {
-    try {
-      await this.table.doc.send(
+    await applied(
+      this.table.doc.send(
         new UpdateCommand({
           TableName: this.table.name,
           Key: licenseBillingKey(keyHash),
@@ -246,10 +242,8 @@ export class SubscriptionRepository {
             ':gsk': purgeDueSortKey(purgeAfter, keyHash),
           },
         }),
-      );
-    } catch (error) {
-      if (!isConditionFailure(error)) throw error;
-    }
+      ),
+    );
     return this.billingOfLicense(keyHash);
   }
 
@@ -312,8 +306,8 @@ export class SubscriptionRepository {
    */
   async claimEmail(email: BillingEmail, now: Date, leaseMs: number): Promise<boolean> {
     const target = emailTarget(email);
-    try {
-      await this.table.doc.send(
+    return applied(
+      this.table.doc.send(
         new UpdateCommand({
           TableName: this.table.name,
           Key: target.Key,
@@ -323,12 +317,8 @@ export class SubscriptionRepository {
           ExpressionAttributeNames: { '#claim': target.claim, '#sent': target.sent },
           ExpressionAttributeValues: { ':until': now.getTime() + leaseMs, ':now': now.getTime() },
         }),
-      );
-      return true;
-    } catch (error) {
-      if (isConditionFailure(error)) return false;
-      throw error;
-    }
+      ),
+    );
   }
 
   async markEmailSent(email: BillingEmail, now: Date): Promise<void> {
@@ -360,8 +350,8 @@ export class SubscriptionRepository {
 
   /** Takes the lease on a subscription; false while someone else holds an unexpired one. */
   async acquireLock(subscriptionId: string, owner: string, now: Date, leaseMs: number): Promise<boolean> {
-    try {
-      await this.table.doc.send(
+    return applied(
+      this.table.doc.send(
         new PutCommand({
           TableName: this.table.name,
           Item: {
@@ -374,17 +364,13 @@ export class SubscriptionRepository {
           ConditionExpression: 'attribute_not_exists(PK) OR lockedUntil < :now',
           ExpressionAttributeValues: { ':now': now.getTime() },
         }),
-      );
-      return true;
-    } catch (error) {
-      if (isConditionFailure(error)) return false;
-      throw error;
-    }
+      ),
+    );
   }
 
   async releaseLock(subscriptionId: string, owner: string): Promise<void> {
-    try {
-      await this.table.doc.send(
+    await applied(
+      this.table.doc.send(
         new DeleteCommand({
           TableName: this.table.name,
           Key: subscriptionLockKey(subscriptionId),
@@ -392,10 +378,8 @@ export class SubscriptionRepository {
           ExpressionAttributeNames: { '#owner': 'owner' },
           ExpressionAttributeValues: { ':owner': owner },
         }),
-      );
-    } catch (error) {
-      if (!isConditionFailure(error)) throw error;
-    }
+      ),
+    );
   }
 
   private async get(Key: Record<string, string>) {

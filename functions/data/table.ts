@@ -34,6 +34,21 @@ export function isConditionFailure(error: unknown): boolean {
 }
 
 /**
+ * Sends a conditional write and says whether it applied: false when its condition failed (the
+ * item was not as the write expects: taken, gone or moved on meanwhile), which callers treat as
+ * an outcome rather than an error. Any other error is thrown.
+ */
+export async function applied(write: Promise<unknown>): Promise<boolean> {
+  try {
+    await write;
+    return true;
+  } catch (error) {
+    if (isConditionFailure(error)) return false;
+    throw error;
+  }
+}
+
+/**
  * Whether a DynamoDB error is a write conflict: two transactions (or a transaction and a plain
  * write) touched the same item at once. DynamoDB Local serialises writes and never raises it, real
  * DynamoDB does under load; the caller may simply try again, so it is a 409, not a 500.

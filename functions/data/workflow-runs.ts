@@ -2,7 +2,7 @@ import { UpdateCommand } from '@aws-sdk/lib-dynamodb';
 
 import { dueBound, duePartition, scheduleKey } from './keys';
 import { queryAll } from './query-all';
-import { isConditionFailure, type Table } from './table';
+import { applied, type Table } from './table';
 import { type ScheduleRecord, toScheduleRecord } from './workflows';
 
 /**
@@ -66,8 +66,8 @@ export class WorkflowRunRepository {
     /** A forced run: it clears the last run, and skips a workflow claimed since `windowStart`. */
     forced: { readonly now: Date; readonly windowStart: Date } | null,
   ): Promise<boolean> {
-    try {
-      await this.table.doc.send(
+    return applied(
+      this.table.doc.send(
         new UpdateCommand({
           TableName: this.table.name,
           Key: scheduleKey(read.workflow.id),
@@ -86,12 +86,8 @@ export class WorkflowRunRepository {
             ...(forced ? { ':null': null, ':windowStart': forced.windowStart.toISOString() } : {}),
           },
         }),
-      );
-      return true;
-    } catch (error) {
-      if (isConditionFailure(error)) return false;
-      throw error;
-    }
+      ),
+    );
   }
 
   /**
@@ -100,8 +96,8 @@ export class WorkflowRunRepository {
    */
   async release(claim: ClaimToRelease, forced: boolean): Promise<boolean> {
     const { workflow } = claim;
-    try {
-      await this.table.doc.send(
+    return applied(
+      this.table.doc.send(
         new UpdateCommand({
           TableName: this.table.name,
           Key: scheduleKey(workflow.id),
@@ -114,12 +110,8 @@ export class WorkflowRunRepository {
             ...(forced ? { ':previousLast': workflow.cronLastRun } : {}),
           },
         }),
-      );
-      return true;
-    } catch (error) {
-      if (isConditionFailure(error)) return false;
-      throw error;
-    }
+      ),
+    );
   }
 
   /**
@@ -127,8 +119,8 @@ export class WorkflowRunRepository {
    * before `unlockedBefore`. False when it is held.
    */
   async lockManualRun(workflowId: string, now: Date, unlockedBefore: Date): Promise<boolean> {
-    try {
-      await this.table.doc.send(
+    return applied(
+      this.table.doc.send(
         new UpdateCommand({
           TableName: this.table.name,
           Key: scheduleKey(workflowId),
@@ -140,11 +132,7 @@ export class WorkflowRunRepository {
             ':unlocked': unlockedBefore.toISOString(),
           },
         }),
-      );
-      return true;
-    } catch (error) {
-      if (isConditionFailure(error)) return false;
-      throw error;
-    }
+      ),
+    );
   }
 }

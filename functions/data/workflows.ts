@@ -22,7 +22,7 @@ import {
 import { indexPageKey, type Page, queryPage } from './page-cursor';
 import { queryAll } from './query-all';
 import { pageShardedList, type ShardedList } from './sharded-list';
-import { isConditionFailure, isWriteConflict, type Table } from './table';
+import { applied, isConditionFailure, isWriteConflict, type Table } from './table';
 
 /**
  * A workflow as the application sees it (spec §3 workflows table, camelCase): the workflow item
@@ -360,8 +360,9 @@ export class WorkflowRepository {
   async detachFromFolder(folderId: string, now: string): Promise<number> {
     const workflows = await this.listByFolder(folderId);
     for (const workflow of workflows) {
-      await this.table.doc
-        .send(
+      // Not applied when moved to another folder meanwhile: it no longer belongs to this one.
+      await applied(
+        this.table.doc.send(
           new UpdateCommand({
             TableName: this.table.name,
             Key: workflowKey(workflow.id),
@@ -369,11 +370,8 @@ export class WorkflowRepository {
             ConditionExpression: 'folderId = :folder',
             ExpressionAttributeValues: { ':null': null, ':now': now, ':folder': folderId },
           }),
-        )
-        .catch((error: unknown) => {
-          // Moved to another folder meanwhile: it no longer belongs to this one, nothing to undo.
-          if (!isConditionFailure(error)) throw error;
-        });
+        ),
+      );
     }
     return workflows.length;
   }
