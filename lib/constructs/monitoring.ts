@@ -83,6 +83,7 @@ export class Monitoring extends Construct {
       ...api.allFunctions,
       delivery.worker,
       delivery.tick,
+      delivery.claimer,
       retention.purge,
     ];
     for (const fn of functions) {

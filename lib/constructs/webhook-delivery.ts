@@ -210,6 +210,15 @@ export class WebhookDelivery extends Construct {
         this.scheduleDeadLetterQueue,
         'Des exécutions du planificateur ont échoué après les nouvelles tentatives.',
       ),
+      // A tick, or a claimer after its two retries: transient failures are retried by the next
+      // minute's tick, but one that fails every minute leaves its shard's runs unsent.
+      deadLetterAlarm(
+        this,
+        'TickFailuresAlarm',
+        this.tickFailures,
+        'Un passage du planificateur ou un de ses lots a échoué après les nouvelles tentatives : ' +
+          'les automatisations dues de ce lot ne partent pas tant que l’erreur se répète.',
+      ),
     ];
   }
 

@@ -233,7 +233,7 @@ describe('operations', () => {
   });
 
   describe('alarms', () => {
-    const watched = [...handlerNames(), 'Worker', 'Tick', 'Purge'];
+    const watched = [...handlerNames(), 'Worker', 'Tick', 'Claimer', 'Purge'];
 
     it.each(watched)('watches the errors and throttles of %s', (name) => {
       for (const metric of ['Errors', 'Throttles']) {
@@ -331,6 +331,7 @@ describe('operations', () => {
     it.each([
       ['WebhookDelivery-DeadLetterAlarm'],
       ['WebhookDelivery-ScheduleDeadLetterAlarm'],
+      ['WebhookDelivery-TickFailuresAlarm'],
       ['DataRetention-ScheduleDeadLetterAlarm'],
       ['DataRetention-FailedRunsAlarm'],
     ])('raises %s at the first dead letter, and sends it again while the queue is not empty', (id) => {
