@@ -19,8 +19,8 @@ const french = catalogue['cloudscape-design-components'].fr;
 const moduleOf = (component: string) =>
   `/app/node_modules/@cloudscape-design/components/${component}/internal.js`;
 
-/** Runs the plugin's end-of-bundle check on one entry chunk of these modules. */
-function checkEntry(moduleIds: string[]) {
+/** Runs the plugin's end-of-bundle check on an entry chunk of these modules, importing a chunk of those. */
+function checkEntry(moduleIds: string[], importedModuleIds: string[] = []) {
   const plugin = cloudscapeFrench() as Plugin & {
     generateBundle: (this: { error: (message: string) => never }, options: object, bundle: object) => void;
   };
@@ -31,7 +31,29 @@ function checkEntry(moduleIds: string[]) {
       },
     },
     {},
-    { 'assets/index.js': { type: 'chunk', isEntry: true, moduleIds } },
+    {
+      'assets/index.js': {
+        type: 'chunk',
+        fileName: 'assets/index.js',
+        isEntry: true,
+        moduleIds,
+        imports: ['assets/shared.js'],
+      },
+      'assets/shared.js': {
+        type: 'chunk',
+        fileName: 'assets/shared.js',
+        isEntry: false,
+        moduleIds: importedModuleIds,
+        imports: [],
+      },
+      'assets/page.js': {
+        type: 'chunk',
+        fileName: 'assets/page.js',
+        isEntry: false,
+        moduleIds: [moduleOf('table')],
+        imports: [],
+      },
+    },
   );
 }
 
@@ -83,7 +105,11 @@ describe('the check of the entry chunk', () => {
     );
   });
 
-  it('lets a build through whose entry draws only listed components', () => {
-    expect(() => checkEntry(FIRST_SCREEN_COMPONENTS.map(moduleOf))).not.toThrow();
+  it('checks the chunks the entry imports statically too', () => {
+    expect(() => checkEntry([moduleOf('input')], [moduleOf('select')])).toThrow(/premier écran : select/);
+  });
+
+  it('lets a build through whose entry draws only listed components, whatever lazy pages draw', () => {
+    expect(() => checkEntry(FIRST_SCREEN_COMPONENTS.map(moduleOf), [moduleOf('box')])).not.toThrow();
   });
 });

@@ -6,7 +6,7 @@ import type { Plugin } from 'vite';
  * Cloudscape's French messages in two parts. The entry (/login's only script) takes, from this
  * virtual module, the messages of the components it draws itself; the whole catalogue (about
  * 8 kB compressed, charts, tables, date pickers...) is its own chunk, fetched with the first page
- * or form loaded later (web/src/cloudscape-french.ts). /login no longer downloads the messages of
+ * or form loaded later (web/src/cloudscape-french.tsx). /login no longer downloads the messages of
  * screens it never shows.
  */
 export const FIRST_SCREEN_MESSAGES = 'virtual:cloudscape-french/first-screen';
@@ -83,7 +83,18 @@ export function cloudscapeFrench(): Plugin {
     generateBundle(_options, bundle) {
       for (const output of Object.values(bundle)) {
         if (output.type !== 'chunk' || !output.isEntry) continue;
-        const missing = componentsWithoutMessages(output.moduleIds);
+        // The entry and the chunks it imports statically: what loads before any lazy page.
+        const modules: string[] = [];
+        const seen = new Set<string>();
+        const visit = (fileName: string) => {
+          const chunk = bundle[fileName];
+          if (seen.has(fileName) || chunk?.type !== 'chunk') return;
+          seen.add(fileName);
+          modules.push(...chunk.moduleIds);
+          for (const imported of chunk.imports) visit(imported);
+        };
+        visit(output.fileName);
+        const missing = componentsWithoutMessages(modules);
         if (missing.length > 0) {
           this.error(
             `messages français de Cloudscape absents du premier écran : ${missing.join(', ')} ` +
