@@ -61,15 +61,20 @@ describe('WebhookDelivery', () => {
     });
   });
 
-  it('raises an alarm as soon as either dead-letter queue holds a message', () => {
+  it("raises an alarm as soon as a dead-letter queue or the tick's on-failure queue holds a message", () => {
     const alarms = template.findResources('AWS::CloudWatch::Alarm');
-    expect(Object.keys(alarms)).toHaveLength(2);
+    const queues = [delivery.deadLetterQueue, delivery.scheduleDeadLetterQueue, delivery.tickFailures];
+    expect(Object.keys(alarms)).toHaveLength(queues.length);
     for (const alarm of Object.values(alarms)) {
       expect(alarm.Properties).toMatchObject({
         MetricName: 'ApproximateNumberOfMessagesVisible',
         Threshold: 0,
         ComparisonOperator: 'GreaterThanThreshold',
       });
+    }
+    const watched = Object.values(alarms).map((alarm) => JSON.stringify(alarm.Properties.Dimensions));
+    for (const queue of queues) {
+      expect(watched.filter((dimensions) => dimensions.includes(idOf(queue)))).toHaveLength(1);
     }
   });
 
