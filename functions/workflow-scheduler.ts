@@ -18,7 +18,7 @@ const REDRIVE_LIMIT = 1_000;
 const create = (deps: AppDependencies) =>
   apiHandler(deps, {
     workflowScheduler: async ({ body }) => {
-      const { run } = await runScheduler(deps, body.trigger);
+      const run = await runScheduler(deps, body.trigger);
       // The reply is the spec's result; which trigger started it is the caller's own knowledge.
       return SchedulerResult.parse(run);
     },

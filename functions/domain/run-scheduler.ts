@@ -8,11 +8,6 @@ import { METRIC } from './metrics';
 import { combinedResult } from './scheduler';
 import { ADMIN_RUN } from './scheduling-settings';
 
-/** An admin's run as its caller sees it. */
-export interface RecordedSchedulerRun {
-  readonly run: SchedulerRun;
-}
-
 /** What became of one shard's claimer while the request waited. */
 type ShardOutcome = ShardClaimAnswer | 'failed' | 'pending';
 
@@ -38,7 +33,7 @@ export async function runScheduler(
   deps: AppDependencies,
   trigger: 'manual' | 'manual_force',
   options: { readonly waitMs?: number } = {},
-): Promise<RecordedSchedulerRun> {
+): Promise<SchedulerRun> {
   const at = deps.clock.now().toISOString();
   const lastResults = new SchedulerRunRepository(deps.table);
   try {
@@ -77,7 +72,7 @@ export async function runScheduler(
       notRun,
       pending,
     });
-    return { run };
+    return run;
   } catch (failure) {
     deps.logger.error('Planificateur interrompu', {
       trigger,
@@ -98,7 +93,7 @@ export async function runScheduler(
         errorName: error instanceof Error ? error.name : 'inconnu',
       });
     });
-    return { run };
+    return run;
   }
 }
 

@@ -111,7 +111,7 @@ describe('scheduler tick under AWS faults', () => {
 
     // Act
     const { runScheduler } = await import('../../functions/domain/run-scheduler');
-    const { run } = await runScheduler(withClaimers(app), 'manual');
+    const run = await runScheduler(withClaimers(app), 'manual');
 
     // Assert
     expect(run.success).toBe(false);

@@ -61,7 +61,7 @@ describe('a scheduler run and the results of the calls it queued', () => {
       }),
     );
 
-    const { run } = await runScheduler(app, 'manual_force');
+    const run = await runScheduler(app, 'manual_force');
 
     expect(run.message).toBe(MESSAGES.scheduler.forcedSummary(4, 4));
     expect(run.message).toBe('Exécution forcée: 4 mises en file sur 4 workflows vérifiés');
@@ -84,7 +84,7 @@ describe('a scheduler run and the results of the calls it queued', () => {
     await new WorkflowRepository(app.table).create(record);
     await poller.stop();
 
-    const { run } = await runScheduler(app, 'manual');
+    const run = await runScheduler(app, 'manual');
 
     expect(run.message).toBe('Planificateur: 1 mise en file sur 1 workflow vérifié');
     expect(run.executions.filter((execution) => execution.status === 'success')).toEqual([]);
@@ -108,7 +108,7 @@ describe('a scheduler run and the results of the calls it queued', () => {
       );
     }
 
-    const { run } = await runScheduler(app, 'manual_force');
+    const run = await runScheduler(app, 'manual_force');
 
     expect(run).toMatchObject({
       success: true,
@@ -164,7 +164,7 @@ describe('a scheduler run and the results of the calls it queued', () => {
       throw new Error('Lot en échec');
     });
 
-    const { run } = await runScheduler(deps, 'manual');
+    const run = await runScheduler(deps, 'manual');
 
     expect(attempts).toBe(2);
     expect(metrics.countOf(METRIC.shardsNotRun)).toBe(1);
@@ -207,7 +207,7 @@ describe('a scheduler run and the results of the calls it queued', () => {
     });
     const inSlowShard = records.filter((record) => dueShardOf(record.id) === slowShard).length;
 
-    const { run } = await runScheduler(deps, 'manual_force', { waitMs: 1_000 });
+    const run = await runScheduler(deps, 'manual_force', { waitMs: 1_000 });
 
     expect(run).toMatchObject({
       success: true,
