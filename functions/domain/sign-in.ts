@@ -32,10 +32,11 @@ export function displayNameOf(role: Role, lawyer: LawyerRecord | null): string {
  * verify-license: checks a licence key and opens a session.
  *
  * Attempts are counted per client address over a fixed window, each one before its key is looked
- * at; a right key gives its own attempt back. After a few the replies are slowed down, after more
- * the client is refused until its window ends, with one reply whatever the key (so a refused
- * client learns nothing about the keys it tries). A right key never erases the wrong ones before
- * it: they are forgotten when their window ends.
+ * at; a right key gives its own attempt back, and so does one refused unseen. After a few wrong
+ * keys the replies are slowed down; with too many attempts counted the client is refused, with
+ * one reply whatever the key (so a refused client learns nothing about the keys it tries). Wrong
+ * keys stay counted until their window ends, so a client they locked stays locked till then; a
+ * right key never erases them.
  *
  * A licence that must pass a second factor gets a "second factor pending" session instead, which
  * only the second-factor calls accept; `SecondFactorService` completes it (second-factor.ts).
@@ -64,6 +65,11 @@ export class SignInService {
     // Counted before the key is looked at, so that parallel attempts cannot all pass the check.
     const reserved = await this.attempts.reserve(client, nowSeconds, SIGN_IN_THROTTLE.windowSeconds);
     if (reserved.earlier >= SIGN_IN_THROTTLE.lockAfter) {
+      // Refused unseen, so it gives its attempt back: kept, it would outlast its request. A burst of
+      // colleagues' right keys past the attempts in flight then locked their office for the whole
+      // window, each refusal adding to the count that refused the next. A client locked by its
+      // wrong keys stays locked: those stay counted until the window ends.
+      await this.attempts.release(client, reserved);
       return { throttled: true, reply: { valid: false, error: MESSAGES.login.tooManyAttempts } };
     }
     // Slowed down by the wrong keys already found, not by the attempts still being evaluated: the

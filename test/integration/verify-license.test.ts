@@ -411,8 +411,28 @@ describe('verify-license', () => {
       for (const reply of refused) {
         expect(reply.body).toEqual({ valid: false, error: MESSAGES.login.tooManyAttempts });
       }
-      expect(await attemptsOf(sourceIp)).toBe(200);
+      // The evaluated wrong keys stay counted; the refused ones, never looked at, are given back.
+      expect(await attemptsOf(sourceIp)).toBe(SIGN_IN_THROTTLE.lockAfter);
       lookups.mockRestore();
+    });
+
+    it('does not lock an office out after a burst of right keys past the attempts in flight', async () => {
+      // Arrange: three times as many colleagues at once as the lock counts in flight.
+      const { licenseKey } = await issue('admin', null);
+      const sourceIp = uniqueIp();
+      const burst = await Promise.all(
+        Array.from({ length: 3 * SIGN_IN_THROTTLE.lockAfter }, () => signIn(licenseKey, sourceIp)),
+      );
+      const refused = burst.filter((reply) => reply.statusCode === 429).length;
+
+      // Act
+      const after = await signIn(licenseKey, sourceIp);
+
+      // Assert: some were refused while the others were in flight, and none is still counted.
+      expect(refused).toBeGreaterThan(0);
+      expect(await attemptsOf(sourceIp)).toBe(0);
+      expect(after.statusCode).toBe(200);
+      expect(after.body.valid).toBe(true);
     });
 
     it('slows then refuses a client alternating wrong, wrong and his own right key', async () => {
