@@ -59,6 +59,25 @@ describe('planning (/lawyer/cron and /notary/cron, spec §2 Planning)', () => {
     expect(busy.queryByText('Jamais')).toBeNull();
   });
 
+  it("draws a firm's 25 automations 12 at a time, with 'Page suivante'", async () => {
+    const workflows = Array.from({ length: 25 }, (_, index) =>
+      workflowFixture({
+        id: `0b7e3a56-7c0e-4a55-b0f6-2c61a4d6${String(index + 1).padStart(4, '0')}`,
+        name: `Automatisation ${String(index + 1).padStart(2, '0')}`,
+        createdAt: new Date(Date.UTC(2026, 10, 21, 9) - index * 60_000).toISOString(),
+      }),
+    );
+    const { app } = openAsMember('lawyer', '/lawyer/cron', { workflows });
+    const drawn = () => screen.getAllByText(/^Automatisation \d+$/).map((name) => name.textContent);
+
+    await screen.findByText('Automatisation 01');
+    expect(drawn()).toEqual(workflows.slice(0, 12).map((workflow) => workflow.name));
+
+    await app.user.click(screen.getByRole('button', { name: 'Page suivante' }));
+    await app.user.click(screen.getByRole('button', { name: 'Page suivante' }));
+    expect(drawn()).toEqual(['Automatisation 25']);
+  });
+
   it("says '1 minute', not '1 minutes', for a one-minute interval", async () => {
     const everyMinute = workflowFixture({
       id: '0b7e3a56-7c0e-4a55-b0f6-2c61a4d6f013',

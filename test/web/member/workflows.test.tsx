@@ -29,6 +29,23 @@ function card(name: string): HTMLElement {
   return item;
 }
 
+/** A firm's `count` automations, numbered from the newest ('Automatisation 01') to the oldest. */
+function manyWorkflows(count: number, overrides: Partial<Workflow> = {}): Workflow[] {
+  return Array.from({ length: count }, (_, index) =>
+    workflowFixture({
+      id: `0b7e3a56-7c0e-4a55-b0f6-2c61a4d6${String(index + 1).padStart(4, '0')}`,
+      name: `Automatisation ${String(index + 1).padStart(2, '0')}`,
+      createdAt: new Date(Date.UTC(2026, 10, 21, 9) - index * 60_000).toISOString(),
+      ...overrides,
+    }),
+  );
+}
+
+/** The names of the numbered automations whose cards are drawn. */
+function drawnNames(): string[] {
+  return screen.getAllByText(/^Automatisation \d+$/).map((name) => name.textContent ?? '');
+}
+
 describe('lawyer workflows (/lawyer/workflows, spec §2 and §4)', () => {
   it('counts two active and one pending, each card with its type and scheduling', async () => {
     openAsMember('lawyer', '/lawyer/workflows', { workflows: [scheduled, unscheduled, pending] });
@@ -45,6 +62,26 @@ describe('lawyer workflows (/lawyer/workflows, spec §2 and §4)', () => {
       within(card('Classement des pièces')).getByText("En attente d'activation par l'administrateur"),
     ).toBeTruthy();
     expect(within(card('Classement des pièces')).getByText('Classement des Pièces')).toBeTruthy();
+  });
+
+  it("draws a firm's 30 automations 12 at a time, counting all 30", async () => {
+    const { app } = openAsMember('lawyer', '/lawyer/workflows', {
+      workflows: [...manyWorkflows(30), pending],
+    });
+
+    const heading = 'Automatisations actives (30)';
+    expect(await screen.findByRole('heading', { name: heading })).toBeTruthy();
+    expect(screen.getByRole('heading', { name: "En attente d'activation (1)" })).toBeTruthy();
+    expect(drawnNames()).toEqual(manyWorkflows(12).map((workflow) => workflow.name));
+    // One page of pending ones: no pagination for them, one for the active ones.
+    expect(screen.getAllByRole('button', { name: 'Page suivante' })).toHaveLength(1);
+
+    await app.user.click(screen.getByRole('button', { name: 'Page 3' }));
+    expect(drawnNames()).toEqual(
+      manyWorkflows(30)
+        .slice(24)
+        .map((workflow) => workflow.name),
+    );
   });
 
   it("turns scheduling off with the right request and 'Planification désactivée avec succès'", async () => {
@@ -134,6 +171,19 @@ describe("notary workflows ('Mes Automatisations', /notary/workflows, spec §2)"
 
     await app.user.click(screen.getByRole('tab', { name: 'Relance Dossier Client (0)' }));
     expect(screen.getByText('Aucune automatisation trouvée pour votre compte')).toBeTruthy();
+  });
+
+  it("draws a tab's cards 12 at a time, its count and the others' exact", async () => {
+    const { app } = openAsMember('notary', '/notary/workflows', {
+      workflows: [...manyWorkflows(13, { type: 'client_management' }), pending],
+    });
+
+    expect(await screen.findByRole('tab', { name: 'Toutes (14)' })).toBeTruthy();
+    await app.user.click(screen.getByRole('tab', { name: 'Gestion Client (13)' }));
+    expect(drawnNames()).toHaveLength(12);
+
+    await app.user.click(screen.getByRole('button', { name: 'Page suivante' }));
+    expect(drawnNames()).toEqual(['Automatisation 13']);
   });
 
   it("shows the 'en cours d'exécution' banner for the active scheduled ones and the §5 warning", async () => {

@@ -1,7 +1,6 @@
 import Alert from '@cloudscape-design/components/alert';
 import Box from '@cloudscape-design/components/box';
 import Button from '@cloudscape-design/components/button';
-import Cards from '@cloudscape-design/components/cards';
 import Container from '@cloudscape-design/components/container';
 import ContentLayout from '@cloudscape-design/components/content-layout';
 import Header from '@cloudscape-design/components/header';
@@ -22,6 +21,7 @@ import {
   lawyerFormValues,
 } from '../../components/lawyer-form/lawyer-form';
 import { memberWorkflowCard } from '../../components/workflows/member-workflow-card';
+import { MemberWorkflowCards } from '../../components/workflows/member-workflow-cards';
 import { usePageTitle } from '../../layout/use-page-title';
 import { useNotifications } from '../../notifications/notifications-context';
 import { ACCOUNT_CONFIG_TEXT as TEXT } from './strings';
@@ -184,11 +184,9 @@ export function AccountConfiguration({
           </>
         )}
         {saved && (workflows.data?.length ?? 0) > 0 && (
-          <Cards<Workflow>
+          <MemberWorkflowCards
             items={workflows.data ?? []}
-            trackBy="id"
             header={<Header variant="h2">{TEXT.workflowsTitle}</Header>}
-            cardsPerRow={[{ cards: 1 }, { minWidth: 700, cards: 2 }]}
             cardDefinition={memberWorkflowCard({ googlePath: true })}
           />
         )}

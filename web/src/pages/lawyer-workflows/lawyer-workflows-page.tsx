@@ -1,7 +1,6 @@
 import Alert from '@cloudscape-design/components/alert';
 import Box from '@cloudscape-design/components/box';
 import Button from '@cloudscape-design/components/button';
-import Cards from '@cloudscape-design/components/cards';
 import ContentLayout from '@cloudscape-design/components/content-layout';
 import Header from '@cloudscape-design/components/header';
 import SpaceBetween from '@cloudscape-design/components/space-between';
@@ -9,6 +8,7 @@ import { useNavigate } from 'react-router';
 
 import { MESSAGES, type Workflow } from '../../../../shared';
 import { memberWorkflowCard } from '../../components/workflows/member-workflow-card';
+import { MemberWorkflowCards } from '../../components/workflows/member-workflow-cards';
 import { useMemberWorkflows } from '../../components/workflows/use-member-workflows';
 import { usePageTitle } from '../../layout/use-page-title';
 import { LAWYER_WORKFLOWS_TEXT as TEXT } from './strings';
@@ -35,13 +35,11 @@ export function LawyerWorkflowsPage() {
   });
   const loading = workflows.loading && !workflows.data;
   const section = (title: string, items: Workflow[], empty: string) => (
-    <Cards<Workflow>
+    <MemberWorkflowCards
       items={items}
-      trackBy="id"
       loading={loading}
       loadingText={TEXT.loading}
       cardDefinition={card}
-      cardsPerRow={[{ cards: 1 }, { minWidth: 700, cards: 2 }]}
       header={<Header variant="h2">{title}</Header>}
       empty={
         <Box textAlign="center" color="inherit">

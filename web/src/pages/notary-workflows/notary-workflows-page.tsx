@@ -1,6 +1,5 @@
 import Alert from '@cloudscape-design/components/alert';
 import Box from '@cloudscape-design/components/box';
-import Cards from '@cloudscape-design/components/cards';
 import Container from '@cloudscape-design/components/container';
 import ContentLayout from '@cloudscape-design/components/content-layout';
 import Header from '@cloudscape-design/components/header';
@@ -10,6 +9,7 @@ import Tabs from '@cloudscape-design/components/tabs';
 
 import { MESSAGES, WORKFLOW_CATEGORIES, type Workflow, type WorkflowCategory } from '../../../../shared';
 import { memberWorkflowCard } from '../../components/workflows/member-workflow-card';
+import { MemberWorkflowCards } from '../../components/workflows/member-workflow-cards';
 import { useMemberWorkflows } from '../../components/workflows/use-member-workflows';
 import { usePageTitle } from '../../layout/use-page-title';
 import { NOTARY_WORKFLOWS_TEXT as TEXT } from './strings';
@@ -65,11 +65,9 @@ export function NotaryWorkflowsPage() {
             id: category,
             label: TEXT.tab(TEXT.tabs[category], items.length),
             content: (
-              <Cards<Workflow>
+              <MemberWorkflowCards
                 items={items}
-                trackBy="id"
                 cardDefinition={card}
-                cardsPerRow={[{ cards: 1 }, { minWidth: 700, cards: 2 }]}
                 empty={<Box textAlign="center">{MESSAGES.workflow.noneForAccount}</Box>}
               />
             ),

@@ -1,7 +1,6 @@
 import Alert from '@cloudscape-design/components/alert';
 import Badge from '@cloudscape-design/components/badge';
 import Box from '@cloudscape-design/components/box';
-import Cards from '@cloudscape-design/components/cards';
 import Container from '@cloudscape-design/components/container';
 import ContentLayout from '@cloudscape-design/components/content-layout';
 import Header from '@cloudscape-design/components/header';
@@ -11,9 +10,10 @@ import StatusIndicator from '@cloudscape-design/components/status-indicator';
 import Toggle from '@cloudscape-design/components/toggle';
 import { lazy, Suspense } from 'react';
 
-import { GLOBAL_SCHEDULING, MESSAGES, type Workflow } from '../../../../shared';
+import { GLOBAL_SCHEDULING, MESSAGES } from '../../../../shared';
 import { ExecutionHistoryButton } from '../../components/workflows/execution-history';
 import { HEALTH_TEXT } from '../../components/workflows/health-strings';
+import { MemberWorkflowCards } from '../../components/workflows/member-workflow-cards';
 import { RunWorkflowButton } from '../../components/workflows/run-workflow-button';
 import { useMemberWorkflows } from '../../components/workflows/use-member-workflows';
 import {
@@ -71,12 +71,10 @@ export function PlanningPage({ workflowsPath }: { readonly workflowsPath: string
         {workflows.error && <Alert type="error">{MESSAGES.workflow.listLoadFailed}</Alert>}
         {/* A plain heading: as the Cards' own header it sat alone in an empty box. */}
         <Header variant="h2">{TEXT.workflowsTitle}</Header>
-        <Cards<Workflow>
+        <MemberWorkflowCards
           items={workflows.data ?? []}
-          trackBy="id"
           loading={workflows.loading && !workflows.data}
           loadingText={TEXT.loading}
-          cardsPerRow={[{ cards: 1 }, { minWidth: 700, cards: 2 }]}
           cardDefinition={{
             header: (workflow) => workflow.name,
             sections: [
