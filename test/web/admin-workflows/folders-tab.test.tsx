@@ -172,6 +172,53 @@ describe('folder selection and filing existing automations', () => {
   });
 });
 
+describe("'Ajouter au Dossier' with many automations", () => {
+  /** 25 automations in no folder, 'Automatisation 01' to 'Automatisation 25'. */
+  const MANY = Array.from({ length: 25 }, (_, index) =>
+    workflowIn(null, { name: `Automatisation ${String(index + 1).padStart(2, '0')}` }),
+  );
+
+  it('draws 10 candidates at a time and keeps a choice made on another page', async () => {
+    const backend = mockAdminBackend({ folders: [MARTIN], workflows: MANY });
+    const app = openAdminWorkflows();
+    await openFoldersTab(app);
+    await selectFolder(app, 'Divorce Martin');
+    await app.user.click(screen.getByRole('button', { name: 'Ajouter au Dossier' }));
+    const dialog = within(await screen.findByRole('dialog', { name: /Divorce Martin/ }));
+    const rows = () => dialog.getAllByText(/^Automatisation \d+$/).map((name) => name.textContent);
+    expect(rows()).toHaveLength(10);
+
+    await app.user.click(dialog.getByRole('checkbox', { name: 'Choisir Automatisation 01' }));
+    await app.user.click(dialog.getByRole('button', { name: 'Page 3' }));
+    expect(rows()).toHaveLength(5);
+    await app.user.click(dialog.getByRole('checkbox', { name: 'Choisir Automatisation 25' }));
+    await app.user.click(dialogButton('Ajouter (2)'));
+
+    expect(await screen.findByText('2 automatisations ajoutées au dossier « Divorce Martin »')).toBeTruthy();
+    for (const name of ['Automatisation 01', 'Automatisation 25']) {
+      const workflow = MANY.find((item) => item.name === name);
+      expect(backend.sent('PUT', `/api/workflows/${workflow?.id}`).map((request) => request.body)).toEqual([
+        { folderId: MARTIN.id },
+      ]);
+    }
+  });
+
+  it('searches every candidate, not only the page drawn', async () => {
+    mockAdminBackend({ folders: [MARTIN], workflows: MANY });
+    const app = openAdminWorkflows();
+    await openFoldersTab(app);
+    await selectFolder(app, 'Divorce Martin');
+    await app.user.click(screen.getByRole('button', { name: 'Ajouter au Dossier' }));
+    const dialog = within(await screen.findByRole('dialog', { name: /Divorce Martin/ }));
+
+    await app.user.type(dialog.getByRole('searchbox'), 'Automatisation 24');
+
+    expect(dialog.getAllByText(/^Automatisation \d+$/).map((name) => name.textContent)).toEqual([
+      'Automatisation 24',
+    ]);
+  });
+});
+
 describe('folder dialog', () => {
   it('does nothing while the name is blank once trimmed', async () => {
     const backend = mockAdminBackend();
