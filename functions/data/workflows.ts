@@ -226,6 +226,23 @@ export class WorkflowRepository {
       : null;
   }
 
+  /**
+   * Several workflows with their schedule state, by id, in as few BatchGetItems as their items
+   * need (100 keys each, sent at once), in the order of `ids`; an id without a workflow is left out.
+   */
+  async getMany(ids: readonly string[]): Promise<WorkflowRecord[]> {
+    const items = await batchGetAll(
+      this.table,
+      ids.flatMap((id) => [workflowKey(id), scheduleKey(id)]),
+    );
+    const found = new Map(items.map((item) => [`${item.PK}\n${item.SK}`, item]));
+    const itemOf = (key: { readonly PK: string; readonly SK: string }) => found.get(`${key.PK}\n${key.SK}`);
+    return ids.flatMap((id) => {
+      const workflow = itemOf(workflowKey(id));
+      return workflow ? [toWorkflowRecord(workflow, itemOf(scheduleKey(id)))] : [];
+    });
+  }
+
   /** One page of all workflows, newest first, over the list's shards (functions/data/sharded-list.ts). */
   async page(limit: number, cursor?: string): Promise<Page<WorkflowRecord>> {
     const page = await pageShardedList(this.table, WORKFLOW_LIST, limit, cursor);

@@ -2,14 +2,15 @@ import { randomUUID } from 'node:crypto';
 import { HEALTH_MESSAGES } from '../../shared/health-messages';
 
 import { MESSAGES } from '../../shared/messages';
-import type {
-  ConnectionTestReply,
-  FailingWorkflow,
-  HealthDashboard,
-  HealthSettings,
-  HealthState,
-  WorkflowHealthDetail,
-  WorkflowHealthList,
+import {
+  type ConnectionTestReply,
+  DASHBOARD_FAILING_LISTED,
+  type FailingWorkflow,
+  type HealthDashboard,
+  type HealthSettings,
+  type HealthState,
+  type WorkflowHealthDetail,
+  type WorkflowHealthList,
 } from '../../shared/schemas/health';
 import type { Workflow } from '../../shared/schemas/workflow';
 import { ExecutionRepository } from '../data/executions';
@@ -99,17 +100,33 @@ export class HealthService {
         this.health.allDeliveryHours(since),
         this.health.failing(),
       ]);
-      const workflows = await Promise.all(failingSet.map((item) => this.workflows.getById(item.workflowId)));
-      const present = workflows.filter((workflow): workflow is WorkflowRecord => workflow !== null);
-      return { hours: deliveryHoursOf(hours, now), failing: await this.failingOf(present) };
+      // In an outage the set holds every automation of the platform: only the longest streaks are
+      // read and listed (their workflows in a few BatchGetItems, not a GetItem each).
+      const longest = [...failingSet]
+        .sort((left, right) => right.consecutiveFailures - left.consecutiveFailures)
+        .slice(0, DASHBOARD_FAILING_LISTED);
+      const failing = await this.failingOf(
+        await this.workflows.getMany(longest.map((item) => item.workflowId)),
+      );
+      return {
+        hours: deliveryHoursOf(hours, now),
+        failing,
+        // Cut: the set's size (a workflow may have recovered since it was counted). Whole: exact.
+        failingTotal: longest.length < failingSet.length ? failingSet.length : failing.length,
+      };
     }
     const owner = await ownerEmailOf(this.lawyers, session);
-    if (owner === null) return { hours: deliveryHoursOf([], now), failing: [] };
+    if (owner === null) return { hours: deliveryHoursOf([], now), failing: [], failingTotal: 0 };
     const [hours, own] = await Promise.all([
       this.health.deliveryHours(ownerDeliveriesPartition(owner), since),
       this.workflows.listByOwner(owner),
     ]);
-    return { hours: deliveryHoursOf(hours, now), failing: await this.failingOf(own) };
+    const failing = await this.failingOf(own);
+    return {
+      hours: deliveryHoursOf(hours, now),
+      failing: failing.slice(0, DASHBOARD_FAILING_LISTED),
+      failingTotal: failing.length,
+    };
   }
 
   /**

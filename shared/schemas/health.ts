@@ -78,10 +78,19 @@ export const FailingWorkflow = z.object({
 });
 export type FailingWorkflow = z.infer<typeof FailingWorkflow>;
 
+/**
+ * The automations in failure a dashboard lists at most. In an outage every automation of the
+ * platform may be failing at once: the reply stays bounded, the longest failure streaks first.
+ */
+export const DASHBOARD_FAILING_LISTED = 50;
+
 /** GET /api/health/dashboard: the last 24 hours, oldest first, and the automations in failure. */
 export const HealthDashboard = z.object({
   hours: z.array(DeliveryHour),
-  failing: z.array(FailingWorkflow),
+  /** The most severe first, `DASHBOARD_FAILING_LISTED` at most. */
+  failing: z.array(FailingWorkflow).max(DASHBOARD_FAILING_LISTED),
+  /** How many automations are in failure: more than `failing` lists when it is cut. */
+  failingTotal: z.number().int().nonnegative(),
 });
 export type HealthDashboard = z.infer<typeof HealthDashboard>;
 

@@ -397,6 +397,39 @@ describe('automation health', () => {
     expect(await health().failing()).toEqual([]);
   });
 
+  it('lists the 50 longest failure streaks of an outage and counts them all, for the admin and the lawyer', async () => {
+    const { admin, lawyer } = await lawyerWithWorkflow('/ok');
+    // 60 of his automations failing at once: 50 of them twice, 10 once.
+    const failing = Array.from({ length: 60 }, () => workflowRecord({ lawyerEmail: lawyer.email }));
+    await Promise.all(failing.map((workflow) => new WorkflowRepository(app.table).create(workflow)));
+    const recorder = createAutomationHealth(app);
+    const fail = (workflow: WorkflowRecord) =>
+      recorder.callEnded(workflow, {
+        trigger: 'manual',
+        outcome: 'failed',
+        attempt: 1,
+        startedAt: app.clock.now().toISOString(),
+        durationMs: 10,
+        dueAt: null,
+        httpStatus: 503,
+        message: 'n8n indisponible',
+      });
+    await Promise.all(failing.map(fail));
+    await Promise.all(failing.slice(0, 50).map(fail));
+    const longest = failing
+      .slice(0, 50)
+      .map((workflow) => workflow.id)
+      .sort();
+
+    for (const token of [admin.token, lawyer.token]) {
+      const dashboard = await callRoute<HealthDashboard>(app, 'healthDashboard', { token });
+      expect(dashboard.statusCode).toBe(200);
+      expect(dashboard.body.failingTotal).toBe(60);
+      expect(dashboard.body.failing.map((item) => item.workflowId).sort()).toEqual(longest);
+      expect(dashboard.body.failing.every((item) => item.consecutiveFailures === 2)).toBe(true);
+    }
+  });
+
   it('a member sees only his own health', async () => {
     const { admin, lawyer, workflow } = await lawyerWithWorkflow('/a');
     const other = await createSignedInLawyer(app, admin.token);
@@ -422,8 +455,10 @@ describe('automation health', () => {
     const dashboard = await callRoute<HealthDashboard>(app, 'healthDashboard', { token: lawyer.token });
     expect(dashboard.body.failing).toEqual([]);
     expect(dashboard.body.hours.every((hour) => hour.failed === 0)).toBe(true);
+    expect(dashboard.body.failingTotal).toBe(0);
     const adminView = await callRoute<HealthDashboard>(app, 'healthDashboard', { token: admin.token });
     expect(adminView.body.failing.map((item) => item.workflowId)).toEqual([theirs.id]);
+    expect(adminView.body.failingTotal).toBe(1);
     const settings = await callRoute(app, 'healthSettings', { token: lawyer.token });
     expect(settings.statusCode).toBe(403);
   });

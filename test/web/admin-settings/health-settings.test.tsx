@@ -14,7 +14,7 @@ function healthBackend(saved: SentRequest[]) {
       saved.push(request);
       return jsonResponse(200, request.body);
     }
-    return jsonResponse(200, { hours: [], failing: [] });
+    return jsonResponse(200, { hours: [], failing: [], failingTotal: 0 });
   };
 }
 

@@ -1,5 +1,5 @@
 import { screen, waitFor, within } from '@testing-library/react';
-import { describe, expect, it } from 'vitest';
+import { beforeAll, describe, expect, it } from 'vitest';
 
 import type { WorkflowHealth } from '../../../shared/schemas/health';
 import { workflowFixture } from '../back-office/fixtures';
@@ -90,5 +90,50 @@ describe('automation health on the member cards', () => {
 
     expect(await screen.findByText(message)).toBeTruthy();
     expect(network.to(`/api/workflows/${paused.id}/test-connection`)).toHaveLength(1);
+  });
+});
+
+describe('health dashboard on the planning page', () => {
+  // The page loads it as a chunk of its own: compiled here first, so the page only renders it.
+  beforeAll(async () => {
+    await import('../../../web/src/components/health-dashboard/health-dashboard');
+  });
+
+  it('says when its list of automations in failure is cut to the longest streaks', async () => {
+    openAsMember('lawyer', '/lawyer/cron', {
+      workflows: [paused],
+      override: (request) =>
+        request.url.endsWith('/api/health/dashboard')
+          ? jsonResponse(200, {
+              hours: [],
+              failing: [
+                {
+                  workflowId: paused.id,
+                  workflowName: paused.name,
+                  state: 'paused',
+                  consecutiveFailures: 5,
+                  lastFailureAt: '2026-11-23T10:00:00.000Z',
+                  lastFailureMessage: 'Erreur serveur du webhook',
+                },
+              ],
+              failingTotal: 1234,
+            })
+          : undefined,
+    });
+
+    const table = await screen.findByRole('table', { name: 'Automatisations en échec' });
+    expect(await within(table).findByText('Relance en panne')).toBeTruthy();
+    expect(
+      screen.getByText(
+        /^Les 1 plus longues séries d’échecs, sur 1\s234 automatisations en échec\. Les autres sont signalées sur leur carte\.$/,
+      ),
+    ).toBeTruthy();
+  });
+
+  it('says nothing more when the list holds them all', async () => {
+    openAsMember('lawyer', '/lawyer/cron', { workflows: [paused] });
+
+    expect(await screen.findByText('Aucune automatisation en échec')).toBeTruthy();
+    expect(screen.queryByText(/plus longues séries/)).toBeNull();
   });
 });

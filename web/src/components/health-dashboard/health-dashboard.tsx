@@ -53,9 +53,12 @@ function HoursTable({ hours }: { readonly hours: readonly DeliveryHour[] }) {
 
 function FailingTable({
   failing,
+  failingTotal,
   workflowsPath,
 }: {
   readonly failing: readonly FailingWorkflow[];
+  /** How many are in failure: more than `failing` when the server cut the list. */
+  readonly failingTotal: number;
   readonly workflowsPath: string;
 }) {
   const columns = TEXT.columns;
@@ -64,7 +67,16 @@ function FailingTable({
     <Table<FailingWorkflow>
       variant="embedded"
       ariaLabels={{ tableLabel: TEXT.failingTitle }}
-      header={<Header variant="h3">{TEXT.failingTitle}</Header>}
+      header={
+        <Header
+          variant="h3"
+          description={
+            failingTotal > failing.length ? TEXT.failingListed(failing.length, failingTotal) : undefined
+          }
+        >
+          {TEXT.failingTitle}
+        </Header>
+      }
       items={[...failing]}
       trackBy="workflowId"
       columnDefinitions={[
@@ -122,7 +134,11 @@ export function HealthDashboard({ workflowsPath }: { readonly workflowsPath: str
       }
     >
       <SpaceBetween size="l">
-        <FailingTable failing={query.data?.failing ?? []} workflowsPath={workflowsPath} />
+        <FailingTable
+          failing={query.data?.failing ?? []}
+          failingTotal={query.data?.failingTotal ?? 0}
+          workflowsPath={workflowsPath}
+        />
         <div>
           <Header variant="h3">{TEXT.deliveriesTitle}</Header>
           <BarChart

@@ -65,6 +65,9 @@ export const HEALTH_TEXT = {
     tableAria: 'Appels par heure et par issue, sous forme de tableau',
     failingTitle: 'Automatisations en échec',
     failingEmpty: 'Aucune automatisation en échec',
+    /** The list is cut to the longest failure streaks (DASHBOARD_FAILING_LISTED). */
+    failingListed: (listed: number, total: number) =>
+      `Les ${listed} plus longues séries d’échecs, sur ${total.toLocaleString('fr-FR')} automatisations en échec. Les autres sont signalées sur leur carte.`,
     columns: {
       name: 'Automatisation',
       state: 'État',
