@@ -7,7 +7,11 @@ import { ExecutionRepository } from '../../functions/data/executions';
 import { HealthRepository } from '../../functions/data/health-repository';
 import { healthHourOf } from '../../functions/data/keys';
 import { type WorkflowRecord, WorkflowRepository } from '../../functions/data/workflows';
-import { type CallOutcome, createAutomationHealth } from '../../functions/domain/automation-health';
+import {
+  type CallOutcome,
+  createAutomationHealth,
+  type EndedCall,
+} from '../../functions/domain/automation-health';
 import { healthAlertsOf } from '../../functions/domain/health-alerts';
 import type { MailMessage, MailPorts } from '../../functions/domain/mailer';
 import { SchedulerService } from '../../functions/domain/scheduler';
@@ -81,6 +85,18 @@ describe('automation health', () => {
   });
 
   const health = () => new HealthRepository(app.table);
+  /** A manual call that failed now with a 500; a test names what it is about. */
+  const failedCall = (overrides: Partial<EndedCall> = {}): EndedCall => ({
+    trigger: 'manual',
+    outcome: 'failed',
+    attempt: 1,
+    startedAt: app.clock.now().toISOString(),
+    durationMs: 10,
+    dueAt: null,
+    httpStatus: 500,
+    message: 'x',
+    ...overrides,
+  });
   /**
    * The partition keys written through the table's client while `work` runs: a spy on the real
    * client, the writes still go to DynamoDB Local.
@@ -293,18 +309,7 @@ describe('automation health', () => {
     const streak = workflowRecord();
     await new WorkflowRepository(app.table).create(streak);
     await Promise.all(
-      Array.from({ length: 30 }, () =>
-        recorder.callEnded(streak, {
-          trigger: 'manual',
-          outcome: 'failed',
-          attempt: 1,
-          startedAt,
-          durationMs: 50,
-          dueAt: null,
-          httpStatus: 500,
-          message: 'x',
-        }),
-      ),
+      Array.from({ length: 30 }, () => recorder.callEnded(streak, failedCall({ startedAt }))),
     );
     expect((await health().summary(streak.id)).consecutiveFailures).toBe(30);
   });
@@ -376,16 +381,7 @@ describe('automation health', () => {
     const recorder = createAutomationHealth(app);
     for (const workflow of [alone, ...owned]) {
       await workflows.create(workflow);
-      await recorder.callEnded(workflow, {
-        trigger: 'manual',
-        outcome: 'failed',
-        attempt: 1,
-        startedAt: app.clock.now().toISOString(),
-        durationMs: 80,
-        dueAt: null,
-        httpStatus: 500,
-        message: 'x',
-      });
+      await recorder.callEnded(workflow, failedCall());
     }
     expect((await health().failing()).length).toBe(3);
 
@@ -404,16 +400,7 @@ describe('automation health', () => {
     await Promise.all(failing.map((workflow) => new WorkflowRepository(app.table).create(workflow)));
     const recorder = createAutomationHealth(app);
     const fail = (workflow: WorkflowRecord) =>
-      recorder.callEnded(workflow, {
-        trigger: 'manual',
-        outcome: 'failed',
-        attempt: 1,
-        startedAt: app.clock.now().toISOString(),
-        durationMs: 10,
-        dueAt: null,
-        httpStatus: 503,
-        message: 'n8n indisponible',
-      });
+      recorder.callEnded(workflow, failedCall({ httpStatus: 503, message: 'n8n indisponible' }));
     await Promise.all(failing.map(fail));
     await Promise.all(failing.slice(0, 50).map(fail));
     const longest = failing
@@ -435,16 +422,7 @@ describe('automation health', () => {
     const other = await createSignedInLawyer(app, admin.token);
     const theirs = workflowRecord({ lawyerEmail: other.email, webhookUrl: `${receiver.baseUrl}/b` });
     await new WorkflowRepository(app.table).create(theirs);
-    await createAutomationHealth(app).callEnded(theirs, {
-      trigger: 'manual',
-      outcome: 'failed',
-      attempt: 1,
-      startedAt: app.clock.now().toISOString(),
-      durationMs: 10,
-      dueAt: null,
-      httpStatus: 500,
-      message: 'panne',
-    });
+    await createAutomationHealth(app).callEnded(theirs, failedCall({ message: 'panne' }));
 
     const list = await callRoute<WorkflowHealthList>(app, 'workflowsHealth', { token: lawyer.token });
     expect(list.body.workflows.map((item) => item.workflowId)).toEqual([workflow.id]);
@@ -498,16 +476,10 @@ describe('automation health', () => {
     const admin = await issueAndSignIn(app, 'admin');
     const failing = workflowRecord({ name: 'Classement bloqué' });
     await new WorkflowRepository(app.table).create(failing);
-    await createAutomationHealth(app).callEnded(failing, {
-      trigger: 'manual',
-      outcome: 'failed',
-      attempt: 1,
-      startedAt: app.clock.now().toISOString(),
-      durationMs: 10,
-      dueAt: null,
-      httpStatus: 500,
-      message: MESSAGES.execution.serverError,
-    });
+    await createAutomationHealth(app).callEnded(
+      failing,
+      failedCall({ message: MESSAGES.execution.serverError }),
+    );
     const alerts = healthAlertsOf({ ...app, mail: app.mail as MailPorts });
 
     await alerts.dailyDigest();
