@@ -125,6 +125,12 @@ export const MAX_SESSIONS_PER_LICENSE = 20;
  */
 export const LIST_PAGE = { default: 50, max: 100 } as const;
 
+/**
+ * The automations in failure a health dashboard or the admin's daily digest lists at most, the
+ * longest failure streaks first: in an outage every automation of the platform may be failing.
+ */
+export const DASHBOARD_FAILING_LISTED = 50;
+
 /** The largest JSON body any call accepts (bytes). */
 export const MAX_BODY_BYTES = 64 * 1024;
 

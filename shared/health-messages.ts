@@ -36,5 +36,7 @@ export const HEALTH_MESSAGES = {
     digestIntro: 'Les automatisations suivantes sont en échec ou suspendues :',
     digestLine: (name: string, state: string, failures: number, message: string) =>
       `- ${name} (${state}, ${failures} échec(s) consécutif(s)) : ${message}`,
+    /** After the longest streaks, when the digest does not list them all. */
+    digestMore: (count: number) => `- et ${count} autre(s), à voir sur la page ci-dessous.`,
   },
 } as const;

@@ -1,3 +1,4 @@
+import { DASHBOARD_FAILING_LISTED } from '../../shared/constants';
 import { HEALTH_MESSAGES } from '../../shared/health-messages';
 import { MESSAGES } from '../../shared/messages';
 import { HealthRepository } from '../data/health-repository';
@@ -91,7 +92,12 @@ export class HealthAlerts {
     const failing = await this.deps.health.failing();
     if (failing.length === 0) return;
     if (!(await this.deps.health.claimDigest(parisDayOf(now), now))) return;
-    const lines = failing.map((item) =>
+    // The longest streaks first, as many as the dashboard lists: in an outage every automation
+    // of the platform is failing, and one line each made an e-mail nobody reads to its end.
+    const listed = [...failing]
+      .sort((left, right) => right.consecutiveFailures - left.consecutiveFailures)
+      .slice(0, DASHBOARD_FAILING_LISTED);
+    const lines = listed.map((item) =>
       TEXTS.digestLine(
         item.workflowName,
         HEALTH_MESSAGES.states.failing,
@@ -99,6 +105,7 @@ export class HealthAlerts {
         item.lastFailureMessage ?? '',
       ),
     );
+    if (failing.length > listed.length) lines.push(TEXTS.digestMore(failing.length - listed.length));
     await this.sendAll([
       {
         to: settings.alertEmail ?? addressOf(this.deps.mail.sender),

@@ -1,16 +1,16 @@
 import { randomUUID } from 'node:crypto';
+import { DASHBOARD_FAILING_LISTED } from '../../shared/constants';
 import { HEALTH_MESSAGES } from '../../shared/health-messages';
 
 import { MESSAGES } from '../../shared/messages';
-import {
-  type ConnectionTestReply,
-  DASHBOARD_FAILING_LISTED,
-  type FailingWorkflow,
-  type HealthDashboard,
-  type HealthSettings,
-  type HealthState,
-  type WorkflowHealthDetail,
-  type WorkflowHealthList,
+import type {
+  ConnectionTestReply,
+  FailingWorkflow,
+  HealthDashboard,
+  HealthSettings,
+  HealthState,
+  WorkflowHealthDetail,
+  WorkflowHealthList,
 } from '../../shared/schemas/health';
 import type { Workflow } from '../../shared/schemas/workflow';
 import { ExecutionRepository } from '../data/executions';

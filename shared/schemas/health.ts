@@ -1,5 +1,6 @@
 import * as z from 'zod';
 
+import { DASHBOARD_FAILING_LISTED } from '../constants';
 import { MESSAGES } from '../messages';
 import { EmailAddress, EntityId, IsoTimestamp, NextCursor } from './common';
 
@@ -77,12 +78,6 @@ export const FailingWorkflow = z.object({
   lastFailureMessage: z.string().nullable(),
 });
 export type FailingWorkflow = z.infer<typeof FailingWorkflow>;
-
-/**
- * The automations in failure a dashboard lists at most. In an outage every automation of the
- * platform may be failing at once: the reply stays bounded, the longest failure streaks first.
- */
-export const DASHBOARD_FAILING_LISTED = 50;
 
 /** GET /api/health/dashboard: the last 24 hours, oldest first, and the automations in failure. */
 export const HealthDashboard = z.object({

@@ -500,6 +500,31 @@ describe('automation health', () => {
     expect(mailer.sent[0]?.text).toContain('Classement bloqué');
   });
 
+  it('lists the 50 longest streaks in the digest of an outage and counts the others', async () => {
+    const admin = await issueAndSignIn(app, 'admin');
+    await callRoute(app, 'updateHealthSettings', {
+      token: admin.token,
+      body: { pauseAfterFailures: 5, alertEmail: null, dailyDigest: true },
+    });
+    // 55 failing automations: 'Longue série …' twice, the other 5 once.
+    const failing = Array.from({ length: 55 }, (_, index) =>
+      workflowRecord({ name: index < 50 ? `Longue série ${index}` : `Courte série ${index}` }),
+    );
+    await Promise.all(failing.map((workflow) => new WorkflowRepository(app.table).create(workflow)));
+    const recorder = createAutomationHealth(app);
+    await Promise.all(failing.map((workflow) => recorder.callEnded(workflow, failedCall())));
+    await Promise.all(failing.slice(0, 50).map((workflow) => recorder.callEnded(workflow, failedCall())));
+
+    await healthAlertsOf({ ...app, mail: app.mail as MailPorts }).dailyDigest();
+
+    expect(mailer.sent).toHaveLength(1);
+    expect(mailer.sent[0]?.subject).toBe(HEALTH_MESSAGES.email.digestSubject(55));
+    const lines = (mailer.sent[0]?.text ?? '').split('\n').filter((line) => line.startsWith('- '));
+    expect(lines).toHaveLength(51);
+    expect(lines.slice(0, 50).every((line) => line.startsWith('- Longue série '))).toBe(true);
+    expect(lines[50]).toBe(HEALTH_MESSAGES.email.digestMore(5));
+  });
+
   it('refuses bad settings with a French message naming the field', async () => {
     const admin = await issueAndSignIn(app, 'admin');
     const reply = await callRoute(app, 'updateHealthSettings', {
