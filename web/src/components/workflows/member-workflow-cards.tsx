@@ -10,7 +10,7 @@ import { STRINGS } from '../../strings';
  * exact), but drawn a page at a time: 1,000 of them drawn at once made /lawyer/cron take 6-7 s and
  * 72,000 DOM nodes before its first card showed.
  */
-export const MEMBER_CARDS_PER_PAGE = 12;
+const MEMBER_CARDS_PER_PAGE = 12;
 
 export interface MemberWorkflowCardsProps
   extends Pick<CardsProps<Workflow>, 'cardDefinition' | 'header' | 'empty' | 'loading' | 'loadingText'> {
