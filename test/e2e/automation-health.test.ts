@@ -111,11 +111,17 @@ describe('automation health', () => {
             .getByText(/En bonne santé|Dégradée|En échec|Suspendue/)
             .first()
             .waitFor();
-          return card().getByText('Suspendue', { exact: true }).count();
+          // The list and the health are two reads: a reload between them, just as the pause
+          // lands, shows 'Suspendue' beside a switch still on; the next reload shows both.
+          const paused = await card().getByText('Suspendue', { exact: true }).count();
+          const scheduled = await card()
+            .getByRole('checkbox', { name: 'Planification automatique' })
+            .isChecked();
+          return paused === 1 && !scheduled;
         },
         { timeout: 480_000, interval: 10_000 },
       )
-      .toBe(1);
+      .toBe(true);
     await card()
       .getByText(/^Suspendue après 2 échecs consécutifs — dernier message : /)
       .waitFor();
