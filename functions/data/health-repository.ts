@@ -6,6 +6,7 @@ import {
   QueryCommand,
   UpdateCommand,
 } from '@aws-sdk/lib-dynamodb';
+import { DASHBOARD_FAILING_LISTED } from '../../shared/constants';
 
 import {
   allDeliveriesPartitions,
@@ -61,6 +62,16 @@ export interface FailingRecord {
   readonly consecutiveFailures: number;
   readonly lastFailureAt: string | null;
   readonly lastFailureMessage: string | null;
+}
+
+/**
+ * The failing records a dashboard or the daily digest lists, the longest streaks first: in an
+ * outage every automation of the platform is in the set, and they list `DASHBOARD_FAILING_LISTED`.
+ */
+export function longestStreaks(records: readonly FailingRecord[]): FailingRecord[] {
+  return [...records]
+    .sort((left, right) => right.consecutiveFailures - left.consecutiveFailures)
+    .slice(0, DASHBOARD_FAILING_LISTED);
 }
 
 /** The stored health settings; null fields take their defaults. */

@@ -1,7 +1,6 @@
-import { DASHBOARD_FAILING_LISTED } from '../../shared/constants';
 import { HEALTH_MESSAGES } from '../../shared/health-messages';
 import { MESSAGES } from '../../shared/messages';
-import { HealthRepository } from '../data/health-repository';
+import { HealthRepository, longestStreaks } from '../data/health-repository';
 import { LawyerRepository } from '../data/lawyers';
 import { LicenseRepository } from '../data/licenses';
 import type { Table } from '../data/table';
@@ -94,9 +93,7 @@ export class HealthAlerts {
     if (!(await this.deps.health.claimDigest(parisDayOf(now), now))) return;
     // The longest streaks first, as many as the dashboard lists: in an outage every automation
     // of the platform is failing, and one line each made an e-mail nobody reads to its end.
-    const listed = [...failing]
-      .sort((left, right) => right.consecutiveFailures - left.consecutiveFailures)
-      .slice(0, DASHBOARD_FAILING_LISTED);
+    const listed = longestStreaks(failing);
     const lines = listed.map((item) =>
       TEXTS.digestLine(
         item.workflowName,

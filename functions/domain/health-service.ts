@@ -14,7 +14,7 @@ import type {
 } from '../../shared/schemas/health';
 import type { Workflow } from '../../shared/schemas/workflow';
 import { ExecutionRepository } from '../data/executions';
-import { HealthRepository } from '../data/health-repository';
+import { HealthRepository, longestStreaks } from '../data/health-repository';
 import { ownerDeliveriesPartition } from '../data/keys';
 import { LawyerRepository } from '../data/lawyers';
 import type { Table } from '../data/table';
@@ -102,9 +102,7 @@ export class HealthService {
       ]);
       // In an outage the set holds every automation of the platform: only the longest streaks are
       // read and listed (their workflows in a few BatchGetItems, not a GetItem each).
-      const longest = [...failingSet]
-        .sort((left, right) => right.consecutiveFailures - left.consecutiveFailures)
-        .slice(0, DASHBOARD_FAILING_LISTED);
+      const longest = longestStreaks(failingSet);
       const failing = await this.failingOf(
         await this.workflows.getMany(longest.map((item) => item.workflowId)),
       );
