@@ -1,11 +1,11 @@
 import { parseArgs } from 'node:util';
-
+import { migrateFailingSet } from '../functions/data/failing-set-migration';
 import { createTable } from '../functions/data/table';
 import { migrateWorkflows } from '../functions/data/workflow-migration';
 
 /**
  * Moves the items of a deployed table to the current shape, once after the deploy that introduced
- * the workflows' schedule items (issue 13; docs/operations.md):
+ * the workflows' schedule items (issue 13) or the sharded failing set (docs/operations.md):
  *
  *   npm run migrate -- --table <TableName output>
  *
@@ -24,6 +24,10 @@ const table = createTable(values.table, values.endpoint ? { endpoint: values.end
 const run = await migrateWorkflows(table);
 console.log(
   `Automatisations lues : ${run.read} ; migrées : ${run.migrated} ; non migrées (modifiées pendant la migration) : ${run.failed}`,
+);
+const failing = await migrateFailingSet(table);
+console.log(
+  `Automatisations en échec lues : ${failing.read} ; déplacées : ${failing.moved} ; retirées (supprimées ou rétablies) : ${failing.dropped}`,
 );
 if (run.failed > 0) {
   console.error('Relancez la commande : elle reprend les automatisations restantes.');

@@ -147,8 +147,9 @@ const DECLARED = {
     timeoutSeconds: EXECUTE_WEBHOOK_TIMEOUT_SECONDS,
   },
   executions: { table: { access: 'read', indexes: [] }, keys: SESSION },
-  // Health: summaries and counters; the workflows lists (GSI1, GSI2) it follows; 'Reprendre' and
-  // the settings write (audited); 'Tester la connexion' calls a webhook, signed, and records it.
+  // Health: summaries and counters; the workflows lists (GSI1, GSI2) it follows and the failing set
+  // by streak (GSI1); 'Reprendre' and the settings write (audited); 'Tester la connexion' calls a
+  // webhook, signed, and records it.
   'automation-health': {
     table: { access: 'readWrite', indexes: ['GSI1', 'GSI2'] },
     keys: SESSION,
@@ -224,7 +225,7 @@ const DECLARED = {
   },
   // The hourly purge: licences due (GSI1), their lawyers' workflows (GSI2), Google secrets; a run
   // that throws on every attempt is kept in its on-failure queue. The admin's daily digest of
-  // failing automations (issue 16) leaves from this hourly run.
+  // failing automations (issue 16, the failing set by streak in GSI1) leaves from this hourly run.
   'data-retention': {
     table: { access: 'readWrite', indexes: ['GSI1', 'GSI2'] },
     lawyerSecrets: true,

@@ -11,7 +11,8 @@ import { DASHBOARD_FAILING_LISTED } from '../../shared/constants';
 import {
   allDeliveriesPartitions,
   deliveryHourKey,
-  FAILING_PARTITION,
+  failingIndexKeys,
+  failingPartitions,
   failingWorkflowKey,
   HEALTH_HOUR_PREFIX,
   healthAlertKey,
@@ -21,6 +22,7 @@ import {
   workflowHealthKey,
   workflowKey,
 } from './keys';
+import { readShardedList, type ShardedList } from './sharded-list';
 import { applied, type Table } from './table';
 
 /** How long the hour counters are kept: the 7-day window and a day to spare. */
@@ -64,14 +66,39 @@ export interface FailingRecord {
   readonly lastFailureMessage: string | null;
 }
 
-/**
- * The failing records a dashboard or the daily digest lists, the longest streaks first: in an
- * outage every automation of the platform is in the set, and they list `DASHBOARD_FAILING_LISTED`.
- */
-export function longestStreaks(records: readonly FailingRecord[]): FailingRecord[] {
-  return [...records]
-    .sort((left, right) => right.consecutiveFailures - left.consecutiveFailures)
-    .slice(0, DASHBOARD_FAILING_LISTED);
+/** What a dashboard or the daily digest lists of the failing set. */
+export interface LongestStreaks {
+  /** The longest failure streaks, at most `DASHBOARD_FAILING_LISTED`, longest first. */
+  readonly longest: readonly FailingRecord[];
+  /** How many automations the set holds. */
+  readonly total: number;
+}
+
+/** The failing set in GSI1: its shards, ordered by streak (functions/data/keys.ts). */
+const FAILING_SET: ShardedList = {
+  name: 'failing',
+  index: 'GSI1',
+  partitions: failingPartitions(),
+};
+
+function toFailingRecord(item: Record<string, unknown>): FailingRecord {
+  return {
+    workflowId: item.workflowId as string,
+    workflowName: item.workflowName as string,
+    consecutiveFailures: (item.consecutiveFailures as number | undefined) ?? 0,
+    lastFailureAt: (item.lastFailureAt as string | undefined) ?? null,
+    lastFailureMessage: (item.lastFailureMessage as string | undefined) ?? null,
+  };
+}
+
+/** The failing set's item of a record: its key in the workflow's partition and its GSI1 keys. */
+export function failingItem(record: FailingRecord): Record<string, unknown> {
+  return {
+    ...failingWorkflowKey(record.workflowId),
+    ...failingIndexKeys(record.workflowId, record.consecutiveFailures, record.lastFailureAt),
+    entity: 'FailingWorkflow',
+    ...record,
+  };
 }
 
 /** The stored health settings; null fields take their defaults. */
@@ -260,14 +287,9 @@ export class HealthRepository {
     return shards.flat();
   }
 
-  /** Puts a workflow in the failing set (or updates its line). */
+  /** Puts a workflow in the failing set (or updates its line and its place in the streak order). */
   async markFailing(record: FailingRecord): Promise<void> {
-    await this.table.doc.send(
-      new PutCommand({
-        TableName: this.table.name,
-        Item: { ...failingWorkflowKey(record.workflowId), entity: 'FailingWorkflow', ...record },
-      }),
-    );
+    await this.table.doc.send(new PutCommand({ TableName: this.table.name, Item: failingItem(record) }));
   }
 
   async clearFailing(workflowId: string): Promise<void> {
@@ -276,29 +298,42 @@ export class HealthRepository {
     );
   }
 
-  /** Every workflow of the failing set. */
-  async failing(): Promise<FailingRecord[]> {
-    const items: Record<string, unknown>[] = [];
+  /**
+   * The longest streaks of the failing set and its size. In an outage every automation of the
+   * platform is in it: the streaks are read from the end of each shard, about
+   * `DASHBOARD_FAILING_LISTED` items in all (functions/data/sharded-list.ts), and the size is
+   * counted by DynamoDB (Select COUNT: no item comes back), so that neither the reply nor the
+   * function's memory grows with the set.
+   */
+  async longestStreaks(): Promise<LongestStreaks> {
+    const [{ items }, counts] = await Promise.all([
+      readShardedList(this.table, FAILING_SET, { order: 'newest first', limit: DASHBOARD_FAILING_LISTED }),
+      Promise.all(FAILING_SET.partitions.map((partition) => this.countIndexPartition(partition))),
+    ]);
+    return {
+      longest: items.map(toFailingRecord),
+      total: counts.reduce((sum, count) => sum + count, 0),
+    };
+  }
+
+  private async countIndexPartition(partition: string): Promise<number> {
+    let count = 0;
     let start: Record<string, unknown> | undefined;
     do {
       const page = await this.table.doc.send(
         new QueryCommand({
           TableName: this.table.name,
-          KeyConditionExpression: 'PK = :pk',
-          ExpressionAttributeValues: { ':pk': FAILING_PARTITION },
+          IndexName: FAILING_SET.index,
+          KeyConditionExpression: 'GSI1PK = :pk',
+          ExpressionAttributeValues: { ':pk': partition },
+          Select: 'COUNT',
           ...(start ? { ExclusiveStartKey: start } : {}),
         }),
       );
-      items.push(...(page.Items ?? []));
+      count += page.Count ?? 0;
       start = page.LastEvaluatedKey;
     } while (start);
-    return items.map((item) => ({
-      workflowId: item.workflowId as string,
-      workflowName: item.workflowName as string,
-      consecutiveFailures: (item.consecutiveFailures as number | undefined) ?? 0,
-      lastFailureAt: (item.lastFailureAt as string | undefined) ?? null,
-      lastFailureMessage: (item.lastFailureMessage as string | undefined) ?? null,
-    }));
+    return count;
   }
 
   async settings(): Promise<HealthSettingsRecord> {

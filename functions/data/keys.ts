@@ -293,12 +293,38 @@ export const deliveryHourKey = (partition: string, hour: string) => ({
 });
 
 /**
- * The automations whose last run failed, one item each, so that the dashboard lists them in one
- * Query. Written at a failure and when a success ends a streak, never by the successes of a healthy
- * workflow (the most of the platform's calls), so that this one partition stays off the hot path.
+ * The failing set: the automations whose last run failed, one item each, in the workflow's own
+ * partition, so that a mass outage's failures (one write each at 2,200 calls/s) land on as many
+ * partitions as there are workflows. The dashboard and the daily digest read it through GSI1,
+ * longest streak first, in `FAILING_SHARDS` partitions: each failure moves its item's sort key
+ * there (a delete and a put of the index), 16 partitions take 16,000 of them a second, and a read
+ * of the longest 50 takes about 50 items over the shards whatever the set's size.
  */
-export const FAILING_PARTITION = 'HEALTH#FAILING';
-export const failingWorkflowKey = (workflowId: string) => ({ PK: FAILING_PARTITION, SK: workflowId });
+export const failingWorkflowKey = (workflowId: string) => ({ PK: workflowKey(workflowId).PK, SK: 'FAILING' });
+export const FAILING_SHARDS = 16;
+const FAILING_PREFIX = 'HEALTH#FAILING';
+/** Every GSI1 partition of the failing set. */
+export const failingPartitions = () =>
+  Array.from({ length: FAILING_SHARDS }, (_, shard) => `${FAILING_PREFIX}#${shard}`);
+/**
+ * A failing workflow's GSI1 keys: its shard, and its streak (zero-padded, so that the index orders
+ * it as a number) then its last failure, so that a read from the end gives the longest streaks,
+ * the latest failures first among equal ones.
+ */
+export const failingIndexKeys = (
+  workflowId: string,
+  consecutiveFailures: number,
+  lastFailureAt: string | null,
+) => ({
+  GSI1PK: `${FAILING_PREFIX}#${shardOf(workflowId, FAILING_SHARDS)}`,
+  GSI1SK: `${String(consecutiveFailures).padStart(10, '0')}#${lastFailureAt ?? ''}#${workflowId}`,
+});
+/**
+ * Where the failing set was before: one base-table partition, `SK` the workflow id, written at
+ * every final failure (its limit: 1,000 writes/s, a mass outage's) and read whole by the
+ * dashboard. `npm run migrate` moves its items (functions/data/failing-set-migration.ts).
+ */
+export const FORMER_FAILING_PARTITION = FAILING_PREFIX;
 
 /** The health settings of /admin/settings (pause threshold, alert address, daily digest). */
 export const healthSettingsKey = () => ({ PK: 'SETTINGS', SK: 'HEALTH' });

@@ -1,6 +1,6 @@
 import { HEALTH_MESSAGES } from '../../shared/health-messages';
 import { MESSAGES } from '../../shared/messages';
-import { HealthRepository, longestStreaks } from '../data/health-repository';
+import { HealthRepository } from '../data/health-repository';
 import { LawyerRepository } from '../data/lawyers';
 import { LicenseRepository } from '../data/licenses';
 import type { Table } from '../data/table';
@@ -88,13 +88,12 @@ export class HealthAlerts {
     if (parisHourOf(now) < DIGEST_HOUR) return;
     const settings = await this.deps.health.settings();
     if (!settings.dailyDigest) return;
-    const failing = await this.deps.health.failing();
-    if (failing.length === 0) return;
+    const { longest, total } = await this.deps.health.longestStreaks();
+    if (total === 0) return;
     if (!(await this.deps.health.claimDigest(parisDayOf(now), now))) return;
     // The longest streaks first, as many as the dashboard lists: in an outage every automation
     // of the platform is failing, and one line each made an e-mail nobody reads to its end.
-    const listed = longestStreaks(failing);
-    const lines = listed.map((item) =>
+    const lines = longest.map((item) =>
       TEXTS.digestLine(
         item.workflowName,
         HEALTH_MESSAGES.states.failing,
@@ -102,11 +101,11 @@ export class HealthAlerts {
         item.lastFailureMessage ?? '',
       ),
     );
-    if (failing.length > listed.length) lines.push(TEXTS.digestMore(failing.length - listed.length));
+    if (total > longest.length) lines.push(TEXTS.digestMore(total - longest.length));
     await this.sendAll([
       {
         to: settings.alertEmail ?? addressOf(this.deps.mail.sender),
-        subject: TEXTS.digestSubject(failing.length),
+        subject: TEXTS.digestSubject(total),
         text: body(
           [TEXTS.digestIntro, ...lines].join('\n'),
           TEXTS.link(`${this.deps.mail.publicUrl()}/admin/settings`),

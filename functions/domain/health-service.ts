@@ -14,7 +14,7 @@ import type {
 } from '../../shared/schemas/health';
 import type { Workflow } from '../../shared/schemas/workflow';
 import { ExecutionRepository } from '../data/executions';
-import { HealthRepository, longestStreaks } from '../data/health-repository';
+import { HealthRepository } from '../data/health-repository';
 import { ownerDeliveriesPartition } from '../data/keys';
 import { LawyerRepository } from '../data/lawyers';
 import type { Table } from '../data/table';
@@ -96,21 +96,20 @@ export class HealthService {
     const now = this.deps.clock.now();
     const since = hourBefore(now, 23);
     if (session.role === 'admin') {
-      const [hours, failingSet] = await Promise.all([
+      const [hours, { longest, total }] = await Promise.all([
         this.health.allDeliveryHours(since),
-        this.health.failing(),
+        this.health.longestStreaks(),
       ]);
       // In an outage the set holds every automation of the platform: only the longest streaks are
       // read and listed (their workflows in a few BatchGetItems, not a GetItem each).
-      const longest = longestStreaks(failingSet);
       const failing = await this.failingOf(
         await this.workflows.getMany(longest.map((item) => item.workflowId)),
       );
       return {
         hours: deliveryHoursOf(hours, now),
         failing,
-        // Cut: the set's size (a workflow may have recovered since it was counted). Whole: exact.
-        failingTotal: longest.length < failingSet.length ? failingSet.length : failing.length,
+        // Cut: the set's size. Whole: those listed, which leaves out a workflow deleted meanwhile.
+        failingTotal: longest.length < total ? total : failing.length,
       };
     }
     const owner = await ownerEmailOf(this.lawyers, session);

@@ -2,6 +2,7 @@ import { mkdirSync } from 'node:fs';
 import { createServer } from 'node:http';
 import { join, resolve } from 'node:path';
 import { StripePayments } from '../../functions/adapters/stripe-payments';
+import { migrateFailingSet } from '../../functions/data/failing-set-migration';
 import { createTable } from '../../functions/data/table';
 import { migrateWorkflows } from '../../functions/data/workflow-migration';
 import { createDataRetentionHandler } from '../../functions/data-retention';
@@ -144,6 +145,7 @@ export async function startLocalRuntime(options: LocalRuntimeOptions): Promise<L
     // A data directory of an older version keeps its items: brought to today's shape as a deployed
     // stack is by `npm run migrate` (idempotent: a few empty queries when there is nothing to do).
     await migrateWorkflows(table);
+    await migrateFailingSet(table);
     const localScheduling = await startLocalScheduling({
       dataDirectory,
       allowPrivateWebhooks: options.allowPrivateWebhooks ?? true,

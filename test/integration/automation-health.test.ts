@@ -1,9 +1,11 @@
 import { randomUUID } from 'node:crypto';
 
+import { PutCommand } from '@aws-sdk/lib-dynamodb';
 import fc from 'fast-check';
 import { afterEach, beforeEach, describe, expect, inject, it } from 'vitest';
 import type { DispatchQueue } from '../../functions/adapters/dispatch-queue';
 import { ExecutionRepository } from '../../functions/data/executions';
+import { migrateFailingSet } from '../../functions/data/failing-set-migration';
 import { HealthRepository } from '../../functions/data/health-repository';
 import { healthHourOf } from '../../functions/data/keys';
 import { type WorkflowRecord, WorkflowRepository } from '../../functions/data/workflows';
@@ -17,6 +19,7 @@ import type { MailMessage, MailPorts } from '../../functions/domain/mailer';
 import { SchedulerService } from '../../functions/domain/scheduler';
 import { type LocalQueues, startLocalQueues } from '../../lib/local/queue/local-queues';
 import type { QueuePoller } from '../../lib/local/queue/poller';
+import { DASHBOARD_FAILING_LISTED } from '../../shared/constants';
 import { HEALTH_MESSAGES } from '../../shared/health-messages';
 import { MESSAGES } from '../../shared/messages';
 import type {
@@ -98,18 +101,21 @@ describe('automation health', () => {
     ...overrides,
   });
   /**
-   * The partition keys written through the table's client while `work` runs: a spy on the real
-   * client, the writes still go to DynamoDB Local.
+   * The keys written through the table's client while `work` runs: a spy on the real client, the
+   * writes still go to DynamoDB Local.
    */
-  async function partitionsWritten(work: () => Promise<unknown>): Promise<string[]> {
-    const written: string[] = [];
-    const name = `partitions-written-${randomUUID()}`;
+  async function keysWritten(work: () => Promise<unknown>): Promise<{ PK: string; SK: unknown }[]> {
+    const written: { PK: string; SK: unknown }[] = [];
+    const name = `keys-written-${randomUUID()}`;
     app.table.doc.middlewareStack.add(
       (next, context) => async (args) => {
-        const input = args.input as { Key?: { PK?: unknown }; Item?: { PK?: unknown } };
-        const partition = input.Key?.PK ?? input.Item?.PK;
-        if (context.commandName !== 'GetItemCommand' && typeof partition === 'string')
-          written.push(partition);
+        const input = args.input as {
+          Key?: { PK?: unknown; SK?: unknown };
+          Item?: { PK?: unknown; SK?: unknown };
+        };
+        const key = input.Key ?? input.Item;
+        if (context.commandName !== 'GetItemCommand' && typeof key?.PK === 'string')
+          written.push({ PK: key.PK, SK: key.SK });
         return next(args);
       },
       { step: 'initialize', name },
@@ -323,7 +329,7 @@ describe('automation health', () => {
     await health().addToDeliveryHour('HEALTH#ALL', healthHourOf(now), { succeeded: 3, failed: 1 }, now);
     const recorder = createAutomationHealth(app);
 
-    const written = await partitionsWritten(() =>
+    const written = await keysWritten(() =>
       Promise.all(
         workflows.map((workflow, index) =>
           recorder.callEnded(workflow, {
@@ -342,11 +348,13 @@ describe('automation health', () => {
 
     const dashboard = await callRoute<HealthDashboard>(app, 'healthDashboard', { token: admin.token });
     expect(dashboard.body.hours.at(-1)).toMatchObject({ succeeded: 33, failed: 11, retried: 0 });
-    const shards = new Set(written.filter((partition) => partition.startsWith('HEALTH#ALL')));
+    const shards = new Set(
+      written.map(({ PK }) => PK).filter((partition) => partition.startsWith('HEALTH#ALL')),
+    );
     expect(shards.size).toBeGreaterThan(1);
     expect(shards.has('HEALTH#ALL')).toBe(false);
     // The successes of healthy workflows leave the failing set alone: only the 10 failures wrote there.
-    expect(written.filter((partition) => partition === 'HEALTH#FAILING')).toHaveLength(10);
+    expect(written.filter(({ SK }) => SK === 'FAILING')).toHaveLength(10);
   });
 
   it('a success that ends a streak takes the workflow out of the failing set', async () => {
@@ -366,9 +374,17 @@ describe('automation health', () => {
       });
 
     await ended('failed');
-    expect((await health().failing()).map((item) => item.workflowId)).toEqual([workflow.id]);
+    expect(await health().longestStreaks()).toMatchObject({
+      longest: [{ workflowId: workflow.id, consecutiveFailures: 1 }],
+      total: 1,
+    });
+    await ended('failed');
+    expect(await health().longestStreaks()).toMatchObject({
+      longest: [{ workflowId: workflow.id, consecutiveFailures: 2 }],
+      total: 1,
+    });
     await ended('succeeded');
-    expect(await health().failing()).toEqual([]);
+    expect(await health().longestStreaks()).toEqual({ longest: [], total: 0 });
   });
 
   it('a failing workflow leaves the failing set when it is deleted, alone or with its lawyer', async () => {
@@ -383,14 +399,16 @@ describe('automation health', () => {
       await workflows.create(workflow);
       await recorder.callEnded(workflow, failedCall());
     }
-    expect((await health().failing()).length).toBe(3);
+    expect((await health().longestStreaks()).total).toBe(3);
 
     await workflows.delete(alone.id);
-    expect((await health().failing()).map((item) => item.workflowId).sort()).toEqual(
+    const left = await health().longestStreaks();
+    expect(left.longest.map((item) => item.workflowId).sort()).toEqual(
       owned.map((workflow) => workflow.id).sort(),
     );
+    expect(left.total).toBe(2);
     await workflows.deleteByOwner('owner@example.com');
-    expect(await health().failing()).toEqual([]);
+    expect(await health().longestStreaks()).toEqual({ longest: [], total: 0 });
   });
 
   it('lists the 50 longest failure streaks of an outage and counts them all, for the admin and the lawyer', async () => {
@@ -415,6 +433,104 @@ describe('automation health', () => {
       expect(dashboard.body.failing.map((item) => item.workflowId).sort()).toEqual(longest);
       expect(dashboard.body.failing.every((item) => item.consecutiveFailures === 2)).toBe(true);
     }
+  });
+
+  it('reads the longest streaks from the shards of the failing set, whatever the streaks and their spread', async () => {
+    const repository = health();
+    const record = fc.record({
+      consecutiveFailures: fc.integer({ min: 1, max: 12 }),
+      minute: fc.integer({ min: 0, max: 59 }),
+    });
+    await fc.assert(
+      fc.asyncProperty(fc.array(record, { minLength: 0, maxLength: 90 }), async (drawn) => {
+        const records = drawn.map(({ consecutiveFailures, minute }) => ({
+          workflowId: randomUUID(),
+          workflowName: 'Relance',
+          consecutiveFailures,
+          lastFailureAt: `2026-11-26T10:${String(minute).padStart(2, '0')}:00.000Z`,
+          lastFailureMessage: 'HTTP 503',
+        }));
+        await Promise.all(records.map((each) => repository.markFailing(each)));
+        try {
+          const { longest, total } = await repository.longestStreaks();
+          expect(total).toBe(records.length);
+          // The longest streaks, the latest failure first among equal ones (the id settles the rest).
+          const descending = (left: string, right: string) => (left < right ? 1 : left > right ? -1 : 0);
+          const expected = [...records]
+            .sort(
+              (left, right) =>
+                right.consecutiveFailures - left.consecutiveFailures ||
+                descending(left.lastFailureAt, right.lastFailureAt) ||
+                descending(left.workflowId, right.workflowId),
+            )
+            .slice(0, DASHBOARD_FAILING_LISTED);
+          expect(longest).toEqual(expected);
+        } finally {
+          await Promise.all(records.map((each) => repository.clearFailing(each.workflowId)));
+        }
+      }),
+      { numRuns: 8, seed: 26 },
+    );
+  });
+
+  it('npm run migrate moves the failing set of before to its shards, from the current summaries', async () => {
+    const workflows = new WorkflowRepository(app.table);
+    const recorder = createAutomationHealth(app);
+    const stillFailing = workflowRecord();
+    const recovered = workflowRecord();
+    const deleted = workflowRecord();
+    const failedSince = workflowRecord();
+    for (const workflow of [stillFailing, recovered, deleted, failedSince]) await workflows.create(workflow);
+    // Their streaks as the summaries have them since the deploy.
+    for (let attempt = 0; attempt < 3; attempt++)
+      await health().recordFailure(stillFailing.id, {
+        at: '2026-11-26T09:00:00.000Z',
+        message: 'HTTP 503',
+        httpStatus: 503,
+      });
+    await health().recordFailure(deleted.id, {
+      at: '2026-11-26T09:00:00.000Z',
+      message: 'HTTP 503',
+      httpStatus: 503,
+    });
+    await recorder.callEnded(failedSince, failedCall({ message: 'depuis' }));
+    await workflows.delete(deleted.id);
+    // The items of the former single partition, written before the deploy.
+    const former = (workflow: WorkflowRecord) => ({
+      PK: 'HEALTH#FAILING',
+      SK: workflow.id,
+      entity: 'FailingWorkflow',
+      workflowId: workflow.id,
+      workflowName: workflow.name,
+      consecutiveFailures: 1,
+      lastFailureAt: '2026-11-25T08:00:00.000Z',
+      lastFailureMessage: 'avant',
+    });
+    await Promise.all(
+      [stillFailing, recovered, deleted, failedSince].map((workflow) =>
+        app.table.doc.send(new PutCommand({ TableName: app.table.name, Item: former(workflow) })),
+      ),
+    );
+
+    expect(await migrateFailingSet(app.table, 2)).toEqual({ read: 4, moved: 1, dropped: 3 });
+    const { longest, total } = await health().longestStreaks();
+    expect(total).toBe(2);
+    expect(longest).toEqual([
+      {
+        workflowId: stillFailing.id,
+        workflowName: stillFailing.name,
+        consecutiveFailures: 3,
+        lastFailureAt: '2026-11-26T09:00:00.000Z',
+        lastFailureMessage: 'HTTP 503',
+      },
+      expect.objectContaining({
+        workflowId: failedSince.id,
+        consecutiveFailures: 1,
+        lastFailureMessage: 'depuis',
+      }),
+    ]);
+    // Run again: nothing left in the former partition.
+    expect(await migrateFailingSet(app.table)).toEqual({ read: 0, moved: 0, dropped: 0 });
   });
 
   it('a member sees only his own health', async () => {
