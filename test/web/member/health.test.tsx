@@ -73,6 +73,34 @@ describe('automation health on the member cards', () => {
     expect(within(card('Relance en panne')).queryByRole('button', { name: /Reprendre/ })).toBeNull();
   });
 
+  it('shows the switch off once the health says the pause came after the list was read', async () => {
+    // The list was read at 09:00, the pause landed at 10:00:01: the copy still has the switch on.
+    const readBefore = { ...paused, cronSettings: { ...paused.cronSettings, enabled: true } };
+    const keptOn = workflowFixture({
+      id: '0b7e3a56-7c0e-4a55-b0f6-2c61a4d6f017',
+      name: 'Relance remise en route',
+      cronSettings: { enabled: true, interval: 1, lastRun: null, nextRun: null },
+      // Switched on again after its pause, before the health's next read.
+      updatedAt: '2026-11-23T10:05:00.000Z',
+    });
+    openAsMember('lawyer', '/lawyer/workflows', {
+      workflows: [readBefore, keptOn],
+      override: (request) =>
+        request.url.includes('/api/health/workflows')
+          ? jsonResponse(200, {
+              workflows: [health(), health({ workflowId: keptOn.id })],
+              nextCursor: null,
+            })
+          : undefined,
+    });
+    const schedulingSwitch = (name: string) =>
+      within(card(name)).getByRole('checkbox', { name: 'Planification automatique' }) as HTMLInputElement;
+
+    expect(await within(await waitFor(() => card('Relance en panne'))).findByText('Suspendue')).toBeTruthy();
+    await waitFor(() => expect(schedulingSwitch('Relance en panne').checked).toBe(false));
+    expect(schedulingSwitch('Relance remise en route').checked).toBe(true);
+  });
+
   it("'Tester la connexion' says the n8n workflow is probably inactive after a 404", async () => {
     const message =
       "Webhook introuvable - vérifiez l'URL (workflow inactif dans n8n ?). Le workflow n8n est probablement inactif, ou le chemin du webhook est erroné.";

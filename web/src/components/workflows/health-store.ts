@@ -27,6 +27,10 @@ export function refreshWorkflowHealth(): Promise<void> {
     .then((items) => {
       snapshot = new Map(items.map((item) => [item.workflowId, item]));
       for (const listener of listeners) listener();
+      for (const item of items) {
+        const change = pauseSeen(item);
+        if (change) announce(change);
+      }
     })
     .catch(() => undefined)
     .finally(() => {
@@ -55,19 +59,63 @@ export function useWorkflowHealth(workflowId: string): WorkflowHealth | undefine
   return useSyncExternalStore(subscribe, () => snapshot).get(workflowId);
 }
 
-const changeListeners = new Set<(workflow: Workflow) => void>();
-
-/** Tells the pages that a workflow changed outside them ('Reprendre' turned its scheduling on). */
-export function announceWorkflowChange(workflow: Workflow): void {
-  for (const listener of changeListeners) listener(workflow);
+/** A change to a workflow a page shows: its copy there becomes `apply(copy)`. */
+export interface WorkflowChange {
+  readonly id: string;
+  readonly apply: (shown: Workflow) => Workflow;
 }
 
-/** Follows the workflows changed by a card's health actions, so a page's list stays right. */
-export function useWorkflowChanges(listener: (workflow: Workflow) => void): void {
+const changeListeners = new Set<(change: WorkflowChange) => void>();
+
+function announce(change: WorkflowChange): void {
+  for (const listener of changeListeners) listener(change);
+}
+
+/** Tells the pages that a workflow changed outside them ('Reprendre' turned its scheduling on). */
+export function announceWorkflowChange(saved: Workflow): void {
+  announce({ id: saved.id, apply: () => saved });
+}
+
+/**
+ * The automatic pause turns a workflow's scheduling off on the server. A page's copy read before
+ * the pause (its last change is older) still has the switch on: beside 'Suspendue' it would say
+ * the opposite, and a click on it would turn scheduling back on where the user meant to stop it.
+ * Such a copy shows it off; a copy changed since the pause (the switch turned on again) is kept.
+ */
+function pauseSeen(health: WorkflowHealth): WorkflowChange | null {
+  const { pausedAt } = health;
+  if (health.state !== 'paused' || pausedAt === null) return null;
+  return {
+    id: health.workflowId,
+    apply: (shown) =>
+      shown.cronSettings.enabled && shown.updatedAt < pausedAt
+        ? { ...shown, cronSettings: { ...shown.cronSettings, enabled: false }, updatedAt: pausedAt }
+        : shown,
+  };
+}
+
+/** A page's list with a change applied: the same list when the change leaves its copy as it was. */
+export function withWorkflowChange<T extends Workflow[] | undefined>(list: T, change: WorkflowChange): T {
+  if (!list) return list;
+  let changed = false;
+  const next = list.map((workflow) => {
+    if (workflow.id !== change.id) return workflow;
+    const applied = change.apply(workflow);
+    changed ||= applied !== workflow;
+    return applied;
+  });
+  return (changed ? next : list) as T;
+}
+
+/**
+ * Follows the workflows changed outside a page (a card's 'Reprendre', a pause the health read
+ * shows), so that its list, its counts and its switches stay right.
+ */
+export function useWorkflowChanges(listener: (change: WorkflowChange) => void): void {
   const latest = useRef(listener);
   latest.current = listener;
   useEffect(() => {
-    const forward = (workflow: Workflow) => latest.current(workflow);
+    const forward = (change: WorkflowChange) => latest.current(change);
     changeListeners.add(forward);
     return () => {
       changeListeners.delete(forward);

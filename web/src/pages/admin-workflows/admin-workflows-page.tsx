@@ -18,7 +18,7 @@ import { callApi } from '../../api/api-client';
 import { endedSession } from '../../api/api-errors';
 import { READ_PAGE, usePagedList } from '../../api/paged-list';
 import { ConfirmDeleteModal } from '../../components/dialogs/confirm-delete-modal';
-import { useWorkflowChanges } from '../../components/workflows/health-store';
+import { useWorkflowChanges, withWorkflowChange } from '../../components/workflows/health-store';
 import { usePageTitle } from '../../layout/use-page-title';
 import { useNotifications } from '../../notifications/notifications-context';
 import { STRINGS } from '../../strings';
@@ -90,8 +90,8 @@ export function AdminWorkflowsPage() {
         ? current.map((workflow) => (workflow.id === saved.id ? saved : workflow))
         : [saved, ...(current ?? [])],
     );
-  // 'Reprendre' on a card turns scheduling back on: the card's badge follows at once.
-  useWorkflowChanges(replaceWorkflow);
+  // 'Reprendre' on a card turns scheduling back on, a pause turns it off: the card follows at once.
+  useWorkflowChanges((change) => workflows.setData((current) => withWorkflowChange(current, change)));
 
   const toggle = async (workflow: Workflow, flag: 'active' | 'scheduling') => {
     try {
