@@ -21,8 +21,8 @@ export interface FailingSetMigration {
  *
  * The code of today never writes the former partition: since the deploy, a failure wrote its
  * workflow's new item and a success that ended a streak deleted only that one. So a former item is
- * moved from the workflow's health summary, which is current (its streak, last failure), and only
- * while the workflow exists and its streak runs; a new item already written is never overwritten
+ * moved from the workflow's health summary, which is current (its streak, last failure), under the
+ * workflow's name of today, and only while the workflow exists and its streak runs; a new item already written is never overwritten
  * (conditional put). Each former item goes in one transaction with its move: run again, or beside
  * the application, it finds nothing left to do. A page of `pageSize` items reads its workflows and
  * summaries in one BatchGetItem (100 keys at most: 50 a page).
@@ -53,7 +53,8 @@ export async function migrateFailingSet(table: Table, pageSize = 50): Promise<Fa
       const id = former.SK as string;
       const summary = found.get(workflowHealthKey(id));
       const streak = (summary?.consecutiveFailures as number | undefined) ?? 0;
-      const keep = found.get(workflowKey(id)) !== undefined && streak > 0;
+      const workflow = found.get(workflowKey(id));
+      const keep = workflow !== undefined && streak > 0;
       const formerKey = { PK: FORMER_FAILING_PARTITION, SK: id };
       const dropFormer = async () => {
         await table.doc.send(new DeleteCommand({ TableName: table.name, Key: formerKey }));
@@ -65,7 +66,7 @@ export async function migrateFailingSet(table: Table, pageSize = 50): Promise<Fa
       }
       const item = failingItem({
         workflowId: id,
-        workflowName: former.workflowName as string,
+        workflowName: (workflow.name as string | undefined) ?? (former.workflowName as string),
         consecutiveFailures: streak,
         lastFailureAt: (summary?.lastFailureAt as string | undefined) ?? null,
         lastFailureMessage: (summary?.lastFailureMessage as string | undefined) ?? null,

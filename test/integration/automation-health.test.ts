@@ -501,7 +501,8 @@ describe('automation health', () => {
       SK: workflow.id,
       entity: 'FailingWorkflow',
       workflowId: workflow.id,
-      workflowName: workflow.name,
+      // Renamed since: the moved line takes the name of today.
+      workflowName: 'Ancien nom',
       consecutiveFailures: 1,
       lastFailureAt: '2026-11-25T08:00:00.000Z',
       lastFailureMessage: 'avant',
