@@ -2,7 +2,7 @@ import { screen, waitFor, within } from '@testing-library/react';
 import { beforeAll, describe, expect, it } from 'vitest';
 
 import type { WorkflowHealth } from '../../../shared/schemas/health';
-import { workflowFixture } from '../back-office/fixtures';
+import { lawyerFixture, workflowFixture } from '../back-office/fixtures';
 import { jsonResponse } from '../support/fetch-mock';
 import { openAsMember } from './support';
 
@@ -99,6 +99,21 @@ describe('automation health on the member cards', () => {
     expect(await within(await waitFor(() => card('Relance en panne'))).findByText('Suspendue')).toBeTruthy();
     await waitFor(() => expect(schedulingSwitch('Relance en panne').checked).toBe(false));
     expect(schedulingSwitch('Relance remise en route').checked).toBe(true);
+  });
+
+  it('shows the pause on the account page too: its scheduling badge follows the health', async () => {
+    const readBefore = { ...paused, cronSettings: { ...paused.cronSettings, enabled: true } };
+    openAsMember('lawyer', '/lawyer/account-config', {
+      profile: lawyerFixture(),
+      workflows: [readBefore],
+      override: (request) =>
+        request.url.includes('/api/health/workflows')
+          ? jsonResponse(200, { workflows: [health()], nextCursor: null })
+          : undefined,
+    });
+
+    expect(await within(await waitFor(() => card('Relance en panne'))).findByText('Suspendue')).toBeTruthy();
+    await waitFor(() => expect(within(card('Relance en panne')).getByText('Non planifié')).toBeTruthy());
   });
 
   it("'Tester la connexion' says the n8n workflow is probably inactive after a 404", async () => {
