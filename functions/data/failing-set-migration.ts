@@ -1,8 +1,9 @@
-import { DeleteCommand, QueryCommand, TransactWriteCommand } from '@aws-sdk/lib-dynamodb';
+import { DeleteCommand, TransactWriteCommand } from '@aws-sdk/lib-dynamodb';
 
 import { getItemsByKey } from './batch-get';
 import { failingItem } from './health-repository';
 import { FORMER_FAILING_PARTITION, workflowHealthKey, workflowKey } from './keys';
+import { queryPages } from './query-all';
 import { isConditionFailure, type Table } from './table';
 
 /** What a run of the failing set's migration did. */
@@ -22,26 +23,21 @@ export interface FailingSetMigration {
  * The code of today never writes the former partition: since the deploy, a failure wrote its
  * workflow's new item and a success that ended a streak deleted only that one. So a former item is
  * moved from the workflow's health summary, which is current (its streak, last failure), under the
- * workflow's name of today, and only while the workflow exists and its streak runs; a new item already written is never overwritten
- * (conditional put). Each former item goes in one transaction with its move: run again, or beside
- * the application, it finds nothing left to do. A page of `pageSize` items reads its workflows and
- * summaries in one BatchGetItem (100 keys at most: 50 a page).
+ * workflow's name of today, and only while the workflow exists and its streak runs; a new item
+ * already written is never overwritten (conditional put). Each former item goes in one transaction
+ * with its move: run again, or beside the application, it finds nothing left to do. A page of
+ * `pageSize` items reads its workflows and summaries in one BatchGetItem (100 keys at most: 50 a
+ * page).
  */
 export async function migrateFailingSet(table: Table, pageSize = 50): Promise<FailingSetMigration> {
   let read = 0;
   let moved = 0;
   let dropped = 0;
-  let start: Record<string, unknown> | undefined;
-  do {
-    const page = await table.doc.send(
-      new QueryCommand({
-        TableName: table.name,
-        KeyConditionExpression: 'PK = :pk',
-        ExpressionAttributeValues: { ':pk': FORMER_FAILING_PARTITION },
-        Limit: pageSize,
-        ...(start ? { ExclusiveStartKey: start } : {}),
-      }),
-    );
+  for await (const page of queryPages(table, {
+    KeyConditionExpression: 'PK = :pk',
+    ExpressionAttributeValues: { ':pk': FORMER_FAILING_PARTITION },
+    Limit: pageSize,
+  })) {
     const items = page.Items ?? [];
     read += items.length;
     const ids = items.map((item) => item.SK as string);
@@ -87,7 +83,6 @@ export async function migrateFailingSet(table: Table, pageSize = 50): Promise<Fa
         await dropFormer();
       }
     }
-    start = page.LastEvaluatedKey;
-  } while (start);
+  }
   return { read, moved, dropped };
 }

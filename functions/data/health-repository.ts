@@ -22,6 +22,7 @@ import {
   workflowHealthKey,
   workflowKey,
 } from './keys';
+import { queryPages } from './query-all';
 import { readShardedList, type ShardedList } from './sharded-list';
 import { applied, type Table } from './table';
 
@@ -318,21 +319,14 @@ export class HealthRepository {
 
   private async countIndexPartition(partition: string): Promise<number> {
     let count = 0;
-    let start: Record<string, unknown> | undefined;
-    do {
-      const page = await this.table.doc.send(
-        new QueryCommand({
-          TableName: this.table.name,
-          IndexName: FAILING_SET.index,
-          KeyConditionExpression: 'GSI1PK = :pk',
-          ExpressionAttributeValues: { ':pk': partition },
-          Select: 'COUNT',
-          ...(start ? { ExclusiveStartKey: start } : {}),
-        }),
-      );
+    for await (const page of queryPages(this.table, {
+      IndexName: FAILING_SET.index,
+      KeyConditionExpression: 'GSI1PK = :pk',
+      ExpressionAttributeValues: { ':pk': partition },
+      Select: 'COUNT',
+    })) {
       count += page.Count ?? 0;
-      start = page.LastEvaluatedKey;
-    } while (start);
+    }
     return count;
   }
 

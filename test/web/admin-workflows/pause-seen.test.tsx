@@ -1,8 +1,7 @@
 import { screen, waitFor, within } from '@testing-library/react';
 import { describe, expect, it } from 'vitest';
 
-import type { WorkflowHealth } from '../../../shared/schemas/health';
-import { lawyerFixture, workflowFixture } from '../back-office/fixtures';
+import { lawyerFixture, pausedHealthFixture, workflowFixture } from '../back-office/fixtures';
 import { jsonResponse } from '../support/fetch-mock';
 import { renderApp } from '../support/render-app';
 import { storeSessionOf } from '../support/sessions';
@@ -17,17 +16,7 @@ describe('an automatic pause seen on /admin/workflows', () => {
       cronSettings: { enabled: true, interval: 1, lastRun: null, nextRun: null },
       updatedAt: '2026-11-23T09:00:00.000Z',
     });
-    const paused: WorkflowHealth = {
-      workflowId: workflow.id,
-      state: 'paused',
-      lastSuccessAt: null,
-      lastFailureAt: '2026-11-23T10:00:00.000Z',
-      lastFailureMessage: 'Erreur serveur du webhook',
-      lastFailureStatus: 500,
-      consecutiveFailures: 5,
-      pausedAt: '2026-11-23T10:00:01.000Z',
-      pauseReason: 'Suspendue après 5 échecs consécutifs — dernier message : Erreur serveur du webhook',
-    };
+    const paused = pausedHealthFixture(workflow.id);
     mockAdminBackend({ lawyers: [lawyerFixture()], workflows: [workflow] }, (request) =>
       request.url.includes('/api/health/workflows')
         ? jsonResponse(200, { workflows: [paused], nextCursor: null })

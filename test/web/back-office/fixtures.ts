@@ -1,4 +1,5 @@
 import type { Lawyer, Workflow } from '../../../shared';
+import type { WorkflowHealth } from '../../../shared/schemas/health';
 
 /** A lawyer as the API lists him. */
 export function lawyerFixture(overrides: Partial<Lawyer> = {}): Lawyer {
@@ -35,6 +36,25 @@ export function workflowFixture(overrides: Partial<Workflow> = {}): Workflow {
     cronSettings: { enabled: false, interval: 1, lastRun: null, nextRun: null },
     createdAt: '2026-11-21T09:00:00.000Z',
     updatedAt: '2026-11-21T09:00:00.000Z',
+    ...overrides,
+  };
+}
+
+/** The health of a workflow the automatic pause stopped after 5 failed runs (issue 16). */
+export function pausedHealthFixture(
+  workflowId: string,
+  overrides: Partial<WorkflowHealth> = {},
+): WorkflowHealth {
+  return {
+    workflowId,
+    state: 'paused',
+    lastSuccessAt: null,
+    lastFailureAt: '2026-11-23T10:00:00.000Z',
+    lastFailureMessage: 'Erreur serveur du webhook',
+    lastFailureStatus: 500,
+    consecutiveFailures: 5,
+    pausedAt: '2026-11-23T10:00:01.000Z',
+    pauseReason: 'Suspendue après 5 échecs consécutifs — dernier message : Erreur serveur du webhook',
     ...overrides,
   };
 }

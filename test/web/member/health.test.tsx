@@ -2,7 +2,7 @@ import { screen, waitFor, within } from '@testing-library/react';
 import { beforeAll, describe, expect, it } from 'vitest';
 
 import type { WorkflowHealth } from '../../../shared/schemas/health';
-import { lawyerFixture, workflowFixture } from '../back-office/fixtures';
+import { lawyerFixture, pausedHealthFixture, workflowFixture } from '../back-office/fixtures';
 import { jsonResponse } from '../support/fetch-mock';
 import { openAsMember } from './support';
 
@@ -12,19 +12,8 @@ const paused = workflowFixture({
   type: 'client_reminder',
   cronSettings: { enabled: false, interval: 1, lastRun: null, nextRun: null },
 });
-const reason = 'Suspendue après 5 échecs consécutifs — dernier message : Erreur serveur du webhook';
-const health = (overrides: Partial<WorkflowHealth> = {}): WorkflowHealth => ({
-  workflowId: paused.id,
-  state: 'paused',
-  lastSuccessAt: null,
-  lastFailureAt: '2026-11-23T10:00:00.000Z',
-  lastFailureMessage: 'Erreur serveur du webhook',
-  lastFailureStatus: 500,
-  consecutiveFailures: 5,
-  pausedAt: '2026-11-23T10:00:01.000Z',
-  pauseReason: reason,
-  ...overrides,
-});
+const health = (overrides: Partial<WorkflowHealth> = {}) => pausedHealthFixture(paused.id, overrides);
+const reason = health().pauseReason ?? '';
 
 function card(name: string): HTMLElement {
   const item = screen.getByText(name).closest('li');
