@@ -1,5 +1,5 @@
 import { MESSAGES } from '../shared/messages';
-import { PageQuery } from '../shared/schemas/common';
+import { WorkflowHealthQuery } from '../shared/schemas/health';
 import { HealthService } from './domain/health-service';
 import { idParameter, parsedQuery } from './http/parameters';
 import { apiHandler } from './http/route-handler';
@@ -17,10 +17,8 @@ const create = (deps: AppDependencies) => {
     idParameter(pathParameters, MESSAGES.workflow.notFound);
 
   return apiHandler(deps, {
-    workflowsHealth: async ({ query, session }) => {
-      const { limit, cursor } = parsedQuery(PageQuery, query);
-      return health.list(session, limit, cursor);
-    },
+    workflowsHealth: async ({ query, session }) =>
+      health.lookUp(session, parsedQuery(WorkflowHealthQuery, query).ids),
     workflowHealth: async ({ pathParameters, session }) => health.detail(session, workflowId(pathParameters)),
     healthDashboard: async ({ session }) => health.dashboard(session),
     resumeWorkflow: async ({ pathParameters, session }) => health.resume(session, workflowId(pathParameters)),

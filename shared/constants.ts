@@ -131,6 +131,12 @@ export const LIST_PAGE = { default: 50, max: 100 } as const;
  */
 export const DASHBOARD_FAILING_LISTED = 50;
 
+/**
+ * The automations whose health one call looks up at most: the cards a page shows (12 at a time)
+ * ask for their own health, never the whole list's.
+ */
+export const HEALTH_LOOKUP_MAX = 50;
+
 /** The largest JSON body any call accepts (bytes). */
 export const MAX_BODY_BYTES = 64 * 1024;
 

@@ -69,6 +69,9 @@ export const MESSAGES = {
     invalidCursor: 'Paramètre « cursor » invalide : rechargez la liste depuis la première page.',
     /** Same voice: the `limit` of a list call is not a whole number within the bounds. */
     invalidLimit: 'Paramètre « limit » invalide : un nombre entier de 1 à 100 est attendu.',
+    /** Same voice: the `ids` of a health look-up are not 1 to 50 automation ids. */
+    invalidIds:
+      "Paramètre « ids » invalide : de 1 à 50 identifiants d'automatisation, séparés par des virgules, sont attendus.",
     /** Same voice: no such call. */
     notFound: 'Ressource introuvable.',
     /** Same voice: the method is not served on this path. */

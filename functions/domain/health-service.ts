@@ -29,7 +29,7 @@ import {
   windowOf,
 } from './automation-health';
 import { ConflictError } from './errors';
-import { ownerEmailOf, ownWorkflowsPage, visibleWorkflow } from './members';
+import { ownerEmailOf, visibleWorkflow, visibleWorkflows } from './members';
 import type { SessionContext } from './sessions';
 import { callWorkflowWebhook, type WebhookCallSettings } from './webhook-call';
 import { WorkflowService } from './workflows';
@@ -58,18 +58,18 @@ export class HealthService {
     this.lawyers = new LawyerRepository(deps.table);
   }
 
-  /** The health of one page of the caller's workflows list, in its order. */
-  async list(session: SessionContext, limit: number, cursor?: string): Promise<WorkflowHealthList> {
-    const page =
-      session.role === 'admin'
-        ? await this.workflows.page(limit, cursor)
-        : await ownWorkflowsPage(this.workflows, this.lawyers, session, limit, cursor);
-    const summaries = await this.health.summaries(page.items.map((workflow) => workflow.id));
+  /**
+   * The health of the workflows whose cards are shown: one BatchGetItem of the workflows (whose
+   * switches the state depends on, and whose owner a member must be) and one of their summaries.
+   * An id of a deleted workflow, or of someone else's, is left out as if it did not exist.
+   */
+  async lookUp(session: SessionContext, ids: readonly string[]): Promise<WorkflowHealthList> {
+    const visible = await visibleWorkflows(this.workflows, this.lawyers, session, ids);
+    const summaries = await this.health.summaries(visible.map((workflow) => workflow.id));
     return {
-      workflows: page.items.map((workflow) =>
+      workflows: visible.map((workflow) =>
         toWorkflowHealth(summaries.get(workflow.id) ?? emptySummary(workflow.id), workflow),
       ),
-      nextCursor: page.nextCursor,
     };
   }
 

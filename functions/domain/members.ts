@@ -91,6 +91,24 @@ export async function visibleWorkflow(
   return workflow;
 }
 
+/**
+ * The workflows of `ids` a caller may see, found in one BatchGetItem: any for an admin, his own
+ * for a lawyer or notary. A missing one and someone else's are left out alike.
+ */
+export async function visibleWorkflows(
+  workflows: WorkflowRepository,
+  lawyers: LawyerRepository,
+  session: SessionContext,
+  ids: readonly string[],
+): Promise<WorkflowRecord[]> {
+  const [found, owner] = await Promise.all([
+    workflows.getMany(ids),
+    session.role === 'admin' ? null : ownerEmailOf(lawyers, session),
+  ]);
+  if (session.role === 'admin') return found;
+  return owner === null ? [] : found.filter((workflow) => sameEmail(workflow.lawyerEmail, owner));
+}
+
 /** One page of the workflows a member owns (his list); empty when he has neither profile nor licence e-mail. */
 export async function ownWorkflowsPage(
   workflows: WorkflowRepository,

@@ -1,10 +1,10 @@
-import { PageQuery } from '../schemas/common';
 import {
   ConnectionTestReply,
   HealthDashboard,
   HealthSettings,
   WorkflowHealthDetail,
   WorkflowHealthList,
+  WorkflowHealthQuery,
 } from '../schemas/health';
 import { Workflow } from '../schemas/workflow';
 import type { RouteDefinition } from './route-definition';
@@ -14,13 +14,13 @@ import type { RouteDefinition } from './route-definition';
  * settings of the automatic pause. Admin: every automation; lawyer or notary: his own.
  */
 export const HEALTH_ROUTES = {
-  /** The health of one page of the workflows list (the cards), in the list's order. */
+  /** The health of the automations whose cards are shown (their ids, at most 50). */
   workflowsHealth: {
     method: 'GET',
     path: '/api/health/workflows',
     handler: 'automation-health',
     access: 'signed-in',
-    query: PageQuery,
+    query: WorkflowHealthQuery,
     response: WorkflowHealthList,
   },
   /** One workflow's health with its 24-hour and 7-day figures (the history dialog). */

@@ -1,8 +1,8 @@
 import * as z from 'zod';
 
-import { DASHBOARD_FAILING_LISTED } from '../constants';
+import { DASHBOARD_FAILING_LISTED, HEALTH_LOOKUP_MAX } from '../constants';
 import { MESSAGES } from '../messages';
-import { EmailAddress, EntityId, IsoTimestamp, NextCursor } from './common';
+import { EmailAddress, EntityId, IsoTimestamp } from './common';
 
 /**
  * The health of an automation (issue 16), as the worker maintains it run after run:
@@ -48,10 +48,27 @@ export const WorkflowHealthDetail = WorkflowHealth.extend({
 });
 export type WorkflowHealthDetail = z.infer<typeof WorkflowHealthDetail>;
 
-/** One page of health, in the order of the workflows list (GET /api/health/workflows). */
+/**
+ * The automations whose health the cards shown ask for (GET /api/health/workflows?ids=a,b,c): their
+ * ids, comma-separated, 1 to `HEALTH_LOOKUP_MAX`.
+ */
+export const WorkflowHealthQuery = z.object({
+  ids: z
+    .string(MESSAGES.request.invalidIds)
+    .transform((ids) => [...new Set(ids.split(','))])
+    .refine(
+      (ids) => ids.length <= HEALTH_LOOKUP_MAX && ids.every((id) => EntityId.safeParse(id).success),
+      MESSAGES.request.invalidIds,
+    ),
+});
+export type WorkflowHealthQuery = z.input<typeof WorkflowHealthQuery>;
+
+/**
+ * The health of the automations asked for that the caller may see (an admin: any; a member: his
+ * own), in no particular order; an id of a deleted automation, or of someone else's, has none.
+ */
 export const WorkflowHealthList = z.object({
-  workflows: z.array(WorkflowHealth),
-  nextCursor: NextCursor,
+  workflows: z.array(WorkflowHealth).max(HEALTH_LOOKUP_MAX),
 });
 export type WorkflowHealthList = z.infer<typeof WorkflowHealthList>;
 

@@ -19,7 +19,7 @@ import type { MailMessage, MailPorts } from '../../functions/domain/mailer';
 import { SchedulerService } from '../../functions/domain/scheduler';
 import { type LocalQueues, startLocalQueues } from '../../lib/local/queue/local-queues';
 import type { QueuePoller } from '../../lib/local/queue/poller';
-import { DASHBOARD_FAILING_LISTED } from '../../shared/constants';
+import { DASHBOARD_FAILING_LISTED, HEALTH_LOOKUP_MAX } from '../../shared/constants';
 import { HEALTH_MESSAGES } from '../../shared/health-messages';
 import { MESSAGES } from '../../shared/messages';
 import type {
@@ -51,6 +51,7 @@ class MemoryMailer {
 }
 
 const SENDER = 'Assistant IA juridique <alertes@cabinet.test>';
+const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
 
 /**
  * Automation health end to end on real parts: DynamoDB Local, the local queue (fauxqs) with the
@@ -534,6 +535,29 @@ describe('automation health', () => {
     expect(await migrateFailingSet(app.table)).toEqual({ read: 0, moved: 0, dropped: 0 });
   });
 
+  it('answers a look-up of ids that are not 1 to 50 automation ids with a 400 naming « ids »', async () => {
+    const { lawyer } = await lawyerWithWorkflow('/a');
+    const tooMany = Array.from({ length: HEALTH_LOOKUP_MAX + 1 }, () => randomUUID()).join(',');
+    await fc.assert(
+      fc.asyncProperty(
+        fc.oneof(
+          fc.constant(undefined),
+          fc.constant(''),
+          fc.constant(tooMany),
+          fc.string({ maxLength: 80 }).filter((text) => text.split(',').some((id) => !UUID.test(id))),
+        ),
+        async (ids) => {
+          const reply = await callRoute(app, 'workflowsHealth', {
+            token: lawyer.token,
+            query: ids === undefined ? {} : { ids },
+          });
+          expect(reply).toMatchObject({ statusCode: 400, body: { error: MESSAGES.request.invalidIds } });
+        },
+      ),
+      { numRuns: 30, seed: 50 },
+    );
+  });
+
   it('a member sees only his own health', async () => {
     const { admin, lawyer, workflow } = await lawyerWithWorkflow('/a');
     const other = await createSignedInLawyer(app, admin.token);
@@ -541,8 +565,23 @@ describe('automation health', () => {
     await new WorkflowRepository(app.table).create(theirs);
     await createAutomationHealth(app).callEnded(theirs, failedCall({ message: 'panne' }));
 
-    const list = await callRoute<WorkflowHealthList>(app, 'workflowsHealth', { token: lawyer.token });
+    // His card's health comes back; another's, asked for by id, is left out as a deleted one is.
+    const list = await callRoute<WorkflowHealthList>(app, 'workflowsHealth', {
+      token: lawyer.token,
+      query: { ids: `${workflow.id},${theirs.id},${randomUUID()}` },
+    });
     expect(list.body.workflows.map((item) => item.workflowId)).toEqual([workflow.id]);
+    const adminList = await callRoute<WorkflowHealthList>(app, 'workflowsHealth', {
+      token: admin.token,
+      query: { ids: `${workflow.id},${theirs.id}` },
+    });
+    expect(adminList.body.workflows.map((item) => item.workflowId).sort()).toEqual(
+      [workflow.id, theirs.id].sort(),
+    );
+    expect(adminList.body.workflows.find((item) => item.workflowId === theirs.id)).toMatchObject({
+      state: 'degraded',
+      lastFailureMessage: 'panne',
+    });
     for (const name of ['workflowHealth', 'resumeWorkflow', 'testWorkflowConnection'] as const) {
       const refused = await callRoute(app, name, { token: lawyer.token, params: { id: theirs.id } });
       expect(refused).toMatchObject({ statusCode: 404, body: { error: MESSAGES.workflow.notFound } });

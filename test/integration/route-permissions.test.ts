@@ -84,7 +84,8 @@ const EXPECTED = {
   redriveDeadLetters: [401, 200, 403, 403, 401, 403, 401],
   executeWebhook: [401, 200, 200, 200, 401, 404, 401],
   workflowExecutions: [401, 200, 200, 200, 401, 404, 401],
-  // Health: a member reads his own (the list and the dashboard name nobody: he gets his own).
+  // Health: a member reads his own (the dashboard names nobody: he gets his own; a look-up of
+  // another's workflow answers without it, as for a deleted one).
   workflowsHealth: [401, 200, 200, 200, 401, 200, 401],
   workflowHealth: [401, 200, 200, 200, 401, 404, 401],
   healthDashboard: [401, 200, 200, 200, 401, 200, 401],
@@ -188,7 +189,7 @@ const REQUESTS: Record<MatrixRoute, (cell: CellContext) => CallOptions | Promise
     body: { workflowId: await fresh.runnableWorkflow(target.email) },
   }),
   workflowExecutions: ({ target }) => ({ params: { id: target.workflowId } }),
-  workflowsHealth: () => ({}),
+  workflowsHealth: ({ target }) => ({ query: { ids: target.workflowId } }),
   workflowHealth: ({ target }) => ({ params: { id: target.workflowId } }),
   healthDashboard: () => ({}),
   resumeWorkflow: ({ target }) => ({ params: { id: target.workflowId } }),

@@ -1,62 +1,108 @@
-import { useEffect, useRef, useSyncExternalStore } from 'react';
+import { useCallback, useEffect, useRef, useSyncExternalStore } from 'react';
 
-import type { Workflow } from '../../../../shared';
+import { HEALTH_LOOKUP_MAX, type Workflow } from '../../../../shared';
 import type { WorkflowHealth } from '../../../../shared/schemas/health';
 import { callApi } from '../../api/api-client';
-import { type PageReader, readAllPages } from '../../api/paged-list';
 
 /** How often the cards' health is read again while a card shows it. */
 const REFRESH_MS = 30_000;
 
-const readHealthPage: PageReader<WorkflowHealth> = async ({ limit, cursor }, signal) => {
-  const { workflows, nextCursor } = await callApi('workflowsHealth', { query: { limit, cursor }, signal });
-  return { items: workflows, nextCursor };
-};
-
+/** The workflows whose cards are shown, with how many cards show each. */
+const shown = new Map<string, number>();
 let snapshot: ReadonlyMap<string, WorkflowHealth> = new Map();
-let loading: Promise<void> | null = null;
+/** The read that last brought each workflow's health: an older read that ends later is not kept. */
+const broughtBy = new Map<string, number>();
+let reads = 0;
 let timer: ReturnType<typeof setInterval> | undefined;
+/** Cards shown since the last read, asked for together once their page is drawn. */
+const unread = new Set<string>();
+let unreadTimer: ReturnType<typeof setTimeout> | undefined;
 const listeners = new Set<() => void>();
 
 /**
- * Reads the health of every workflow the user sees again (the server sends a member his own only),
- * one request per page. A read in progress is shared; a failed read keeps what is shown.
+ * Reads the health of `ids` (the server answers only those the user may see: a member his own),
+ * `HEALTH_LOOKUP_MAX` a request, the requests at once. A failed read keeps what is shown.
  */
-export function refreshWorkflowHealth(): Promise<void> {
-  loading ??= readAllPages(readHealthPage, new AbortController().signal)
-    .then((items) => {
-      snapshot = new Map(items.map((item) => [item.workflowId, item]));
-      for (const listener of listeners) listener();
-      for (const item of items) {
-        const change = pauseSeen(item);
-        if (change) announce(change);
-      }
-    })
-    .catch(() => undefined)
-    .finally(() => {
-      loading = null;
-    });
-  return loading;
+async function read(ids: readonly string[]): Promise<void> {
+  if (ids.length === 0) return;
+  const number = ++reads;
+  const chunks: string[][] = [];
+  for (let start = 0; start < ids.length; start += HEALTH_LOOKUP_MAX) {
+    chunks.push(ids.slice(start, start + HEALTH_LOOKUP_MAX));
+  }
+  let items: WorkflowHealth[];
+  try {
+    const replies = await Promise.all(
+      chunks.map((chunk) => callApi('workflowsHealth', { query: { ids: chunk.join(',') } })),
+    );
+    items = replies.flatMap((reply) => reply.workflows);
+  } catch {
+    return;
+  }
+  const next = new Map(snapshot);
+  const answered = new Map(items.map((item) => [item.workflowId, item]));
+  for (const id of ids) {
+    if ((broughtBy.get(id) ?? 0) > number) continue;
+    broughtBy.set(id, number);
+    const health = answered.get(id);
+    // No answer: deleted meanwhile, or not the user's. Its card shows no state.
+    if (health) next.set(id, health);
+    else next.delete(id);
+  }
+  // What no card shows any more is not kept.
+  for (const id of next.keys()) if (!shown.has(id)) next.delete(id);
+  for (const id of broughtBy.keys()) if (!shown.has(id)) broughtBy.delete(id);
+  snapshot = next;
+  for (const listener of listeners) listener();
+  for (const item of items) {
+    const change = pauseSeen(item);
+    if (change) announce(change);
+  }
 }
 
-function subscribe(listener: () => void): () => void {
+/** Reads the health of every card shown again: after an action on one, and every 30 seconds. */
+export function refreshWorkflowHealth(): Promise<void> {
+  return read([...shown.keys()]);
+}
+
+function subscribe(workflowId: string, listener: () => void): () => void {
   listeners.add(listener);
-  if (listeners.size === 1) {
-    void refreshWorkflowHealth();
-    timer = setInterval(() => void refreshWorkflowHealth(), REFRESH_MS);
+  shown.set(workflowId, (shown.get(workflowId) ?? 0) + 1);
+  if (!snapshot.has(workflowId)) {
+    unread.add(workflowId);
+    // The cards of a page mount in one render: one request for all of them.
+    if (unreadTimer === undefined) {
+      unreadTimer = setTimeout(() => {
+        unreadTimer = undefined;
+        const ids = [...unread];
+        unread.clear();
+        void read(ids);
+      }, 0);
+    }
   }
+  if (listeners.size === 1) timer = setInterval(() => void refreshWorkflowHealth(), REFRESH_MS);
   return () => {
     listeners.delete(listener);
-    if (listeners.size === 0) clearInterval(timer);
+    const cards = (shown.get(workflowId) ?? 1) - 1;
+    if (cards > 0) shown.set(workflowId, cards);
+    else shown.delete(workflowId);
+    if (listeners.size === 0) {
+      clearInterval(timer);
+      // No card shows: what was read is not kept, and the next cards shown ask for theirs afresh.
+      snapshot = new Map();
+      broughtBy.clear();
+    }
   };
 }
 
 /**
- * The health of one workflow, shared by every card of the page: one read for all of them when the
- * first card shows, again every 30 seconds while one does. Undefined until the first read.
+ * The health of one workflow, for its card: the cards drawn ask for their own health together,
+ * once, then again every 30 seconds while one shows; never the rest of the list's. Undefined until
+ * its first read.
  */
 export function useWorkflowHealth(workflowId: string): WorkflowHealth | undefined {
-  return useSyncExternalStore(subscribe, () => snapshot).get(workflowId);
+  const subscribeToIt = useCallback((listener: () => void) => subscribe(workflowId, listener), [workflowId]);
+  return useSyncExternalStore(subscribeToIt, () => snapshot).get(workflowId);
 }
 
 /** A change to a workflow a page shows: its copy there becomes `apply(copy)`. */
