@@ -141,7 +141,7 @@ function pauseSeen(health: WorkflowHealth): WorkflowChange | null {
 }
 
 /** A page's list with a change applied: the same list when the change leaves its copy as it was. */
-export function withWorkflowChange<T extends Workflow[] | undefined>(list: T, change: WorkflowChange): T {
+function withWorkflowChange(list: Workflow[] | undefined, change: WorkflowChange): Workflow[] | undefined {
   if (!list) return list;
   let changed = false;
   const next = list.map((workflow) => {
@@ -150,18 +150,22 @@ export function withWorkflowChange<T extends Workflow[] | undefined>(list: T, ch
     changed ||= applied !== workflow;
     return applied;
   });
-  return (changed ? next : list) as T;
+  return changed ? next : list;
 }
 
 /**
- * Follows the workflows changed outside a page (a card's 'Reprendre', a pause the health read
- * shows), so that its list, its counts and its switches stay right.
+ * Keeps a page's list of workflows right when they change outside it (a card's 'Reprendre', a
+ * pause the health read shows): its counts, badges and switches follow at once. `setList` is the
+ * list's own updater (`setData` of its query).
  */
-export function useWorkflowChanges(listener: (change: WorkflowChange) => void): void {
-  const latest = useRef(listener);
-  latest.current = listener;
+export function useWorkflowChanges(
+  setList: (update: (current: Workflow[] | undefined) => Workflow[] | undefined) => void,
+): void {
+  const latest = useRef(setList);
+  latest.current = setList;
   useEffect(() => {
-    const forward = (change: WorkflowChange) => latest.current(change);
+    const forward = (change: WorkflowChange) =>
+      latest.current((current) => withWorkflowChange(current, change));
     changeListeners.add(forward);
     return () => {
       changeListeners.delete(forward);

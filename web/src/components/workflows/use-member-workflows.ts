@@ -5,7 +5,7 @@ import { callApi } from '../../api/api-client';
 import { READ_PAGE, readAllPages } from '../../api/paged-list';
 import { useApiQuery } from '../../api/use-api-query';
 import { useNotifications } from '../../notifications/notifications-context';
-import { useWorkflowChanges, withWorkflowChange } from './health-store';
+import { useWorkflowChanges } from './health-store';
 import { newestFirst } from './workflow-display';
 
 /**
@@ -19,7 +19,7 @@ export function useMemberWorkflows() {
     newestFirst(await readAllPages(READ_PAGE.workflows, signal)),
   );
   // 'Reprendre' on a card turns scheduling back on, a pause turns it off: the list shows it at once.
-  useWorkflowChanges((change) => workflows.setData((current) => withWorkflowChange(current, change)));
+  useWorkflowChanges(workflows.setData);
   const [busyIds, setBusyIds] = useState<ReadonlySet<string>>(new Set());
 
   const toggleScheduling = async (workflow: Workflow) => {

@@ -18,7 +18,7 @@ import { callApi } from '../../api/api-client';
 import { endedSession } from '../../api/api-errors';
 import { READ_PAGE, usePagedList } from '../../api/paged-list';
 import { ConfirmDeleteModal } from '../../components/dialogs/confirm-delete-modal';
-import { useWorkflowChanges, withWorkflowChange } from '../../components/workflows/health-store';
+import { useWorkflowChanges } from '../../components/workflows/health-store';
 import { usePageTitle } from '../../layout/use-page-title';
 import { useNotifications } from '../../notifications/notifications-context';
 import { STRINGS } from '../../strings';
@@ -91,7 +91,7 @@ export function AdminWorkflowsPage() {
         : [saved, ...(current ?? [])],
     );
   // 'Reprendre' on a card turns scheduling back on, a pause turns it off: the card follows at once.
-  useWorkflowChanges((change) => workflows.setData((current) => withWorkflowChange(current, change)));
+  useWorkflowChanges(workflows.setData);
 
   const toggle = async (workflow: Workflow, flag: 'active' | 'scheduling') => {
     try {

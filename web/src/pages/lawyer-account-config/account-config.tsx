@@ -20,7 +20,7 @@ import {
   type LawyerFormVariant,
   lawyerFormValues,
 } from '../../components/lawyer-form/lawyer-form';
-import { useWorkflowChanges, withWorkflowChange } from '../../components/workflows/health-store';
+import { useWorkflowChanges } from '../../components/workflows/health-store';
 import { memberWorkflowCard } from '../../components/workflows/member-workflow-card';
 import { MemberWorkflowCards } from '../../components/workflows/member-workflow-cards';
 import { usePageTitle } from '../../layout/use-page-title';
@@ -88,7 +88,7 @@ export function AccountConfiguration({
   });
   const workflows = useApiQuery((signal) => readAllPages(READ_PAGE.workflows, signal));
   // A card's 'Reprendre', or a pause its health shows: its scheduling badge follows at once.
-  useWorkflowChanges((change) => workflows.setData((current) => withWorkflowChange(current, change)));
+  useWorkflowChanges(workflows.setData);
   const [editing, setEditing] = useState(false);
 
   // Spec §4: when the e-mail found with the profile differs from the session's, the session follows.
