@@ -1,6 +1,6 @@
 import { BatchProcessor, EventType, processPartialResponse } from '@aws-lambda-powertools/batch';
 import type { SQSBatchResponse, SQSEvent, SQSRecord } from 'aws-lambda';
-import { WorkerService } from './domain/worker';
+import { CallLine, type CallPlace, WorkerService } from './domain/worker';
 import type { AppDependencies } from './runtime/dependencies';
 import { declaredFunction, lambdaEntry } from './runtime/entry';
 
@@ -13,10 +13,13 @@ class RunGivenBack extends Error {
  * The consumer of the webhook queue (SQS event source with ReportBatchItemFailures): each record is
  * one due run. Powertools' batch processor reports in `batchItemFailures` each record the worker
  * gives back (to retry, or to dead-letter after the last attempt) or that fails unexpectedly; the
- * others are deleted by the event source. The event source's maximum concurrency (a stage setting)
- * with batches of one caps the calls in flight overall; records of one batch are handled one after
- * the other, so a larger batch could never raise that cap. Each firm's own cap (spec §3
- * maxConcurrentWorkflows) is the worker's slot lease (functions/domain/worker.ts).
+ * others are deleted by the event source.
+ *
+ * One invocation makes its calls one after the other, in the order of its records (a slow call
+ * aside), so the event source's maximum concurrency (a stage setting) caps the calls in flight
+ * overall; each record's reads and writes are made while its neighbours are called (`CallLine`,
+ * functions/domain/worker.ts). Each firm's own cap (spec §3 maxConcurrentWorkflows) is the worker's
+ * slot lease.
  *
  * A batch whose every record is given back is still a normal answer (`throwOnFullBatchFailure:
  * false`): a webhook that answers 503 is a retry, not a failure of this function, and must not
@@ -33,16 +36,18 @@ const create = (deps: AppDependencies) => {
     allowPrivateWebhooks: deps.allowPrivateWebhooks,
     ...(deps.mail ? { mail: deps.mail } : {}),
   });
-  const processor = new BatchProcessor(EventType.SQS);
-  const handleRecord = async (record: SQSRecord): Promise<void> => {
+  const handleRecord = async (record: SQSRecord, place: CallPlace): Promise<void> => {
     let result: Awaited<ReturnType<WorkerService['handle']>>;
     try {
-      result = await worker.handle({
-        messageId: record.messageId,
-        body: record.body,
-        receiptHandle: record.receiptHandle,
-        receiveCount: Number(record.attributes.ApproximateReceiveCount) || 1,
-      });
+      result = await worker.handle(
+        {
+          messageId: record.messageId,
+          body: record.body,
+          receiptHandle: record.receiptHandle,
+          receiveCount: Number(record.attributes.ApproximateReceiveCount) || 1,
+        },
+        place,
+      );
     } catch (error) {
       deps.logger.error('Exécution de webhook interrompue', {
         messageId: record.messageId,
@@ -53,11 +58,20 @@ const create = (deps: AppDependencies) => {
     }
     if (result === 'retry') throw new RunGivenBack(record.messageId);
   };
-  return (event: SQSEvent): Promise<SQSBatchResponse> =>
-    processPartialResponse(event, handleRecord, processor, {
-      processInParallel: false,
-      throwOnFullBatchFailure: false,
-    });
+  return (event: SQSEvent): Promise<SQSBatchResponse> => {
+    // The calls' line, its places taken in the records' order before any work starts.
+    const line = new CallLine();
+    const places = new Map(event.Records.map((record) => [record.messageId, line.place()]));
+    line.close();
+    // A processor per invocation: it keeps the batch's state, and the local runtime invokes this
+    // handler several times at once in one process (Lambda, one invocation per environment).
+    return processPartialResponse(
+      event,
+      (record: SQSRecord) => handleRecord(record, places.get(record.messageId) ?? CallLine.alone()),
+      new BatchProcessor(EventType.SQS),
+      { processInParallel: true, throwOnFullBatchFailure: false },
+    );
+  };
 };
 
 /** The factory, held to its declared needs (`functions/needs.ts`). */

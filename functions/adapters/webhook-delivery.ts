@@ -37,6 +37,8 @@ export interface DeliveryRequest {
   readonly resolve?: Resolver;
   /** @default () => new Date() */
   readonly now?: () => Date;
+  /** Told once the request is on its way (not told when it fails before). */
+  readonly onSent?: () => void;
 }
 
 /** What went wrong, for logs and metrics; the user reads `message`. */
@@ -99,6 +101,7 @@ export async function deliverWebhook(request: DeliveryRequest): Promise<Delivery
       },
       body,
       timeoutMs: Math.max(1, deadline - now().getTime()),
+      ...(request.onSent ? { onSent: request.onSent } : {}),
     });
     return outcomeOfResponse(response, elapsed(), now());
   } catch (error) {

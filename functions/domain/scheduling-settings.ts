@@ -12,7 +12,9 @@ export const WEBHOOK_TIMEOUT_MS = 10_000;
 /**
  * The webhook queue, its dead-letter queue and the worker's event source.
  *
- * The worker's time-out covers one webhook call plus the writes around it; the visibility
+ * The worker's time-out covers a batch: its calls follow one another, each starting at most
+ * `callWaitMs` after the one before it started, so the last starts within (batchSize - 1) ×
+ * callWaitMs and ends within WEBHOOK_TIMEOUT_MS after that, before the writes; the visibility
  * time-out is six times the worker's, as AWS advises for an SQS event source, so a message is never
  * handed to a second worker while the first still runs. A failed call that will be retried sets its
  * own, shorter visibility (the back-off) before it gives the message back.
@@ -24,11 +26,22 @@ export const WEBHOOK_QUEUE = {
   workerTimeoutSeconds: 30,
   /** Queue visibility time-out, in seconds: six times the worker's time-out. */
   visibilityTimeoutSeconds: 180,
-  /** Messages per worker invocation: one, so that the concurrency cap counts calls. */
-  batchSize: 1,
+  /**
+   * Messages per worker invocation. An invocation calls its records one after the other, each
+   * record's reads and writes made during the calls of its neighbours (functions/domain/worker.ts
+   * `CallLine`): the few round trips of a run no longer hold the invocation between two calls.
+   */
+  batchSize: 5,
+  /**
+   * The longest a record waits for the call before its own: a call still running then is slow, and
+   * the next one starts beside it. A firm's slow or silent n8n thus delays the other runs of its
+   * batch by this at most, not by its time-out.
+   */
+  callWaitMs: 1_000,
   /**
    * Worker invocations at once (the event source's maximum concurrency) when the stage does not
-   * say otherwise: the global cap of calls in flight. Spec §3's maxConcurrentWorkflows (5) is a
+   * say otherwise: the global cap of calls in flight, one per invocation (only calls slower than
+   * `callWaitMs` run beside another, up to `batchSize`). Spec §3's maxConcurrentWorkflows (5) is a
    * cap per firm (`FIRM_CALLS`), not this one.
    */
   maxConcurrency: 100,

@@ -37,6 +37,8 @@ export interface WebhookCall {
   readonly messageId: string;
   /** A connection test: the body says so. */
   readonly test?: true;
+  /** Told once the request is on its way. */
+  readonly onSent?: () => void;
 }
 
 /**
@@ -68,6 +70,7 @@ export async function callWorkflowWebhook(
     timeoutMs: WEBHOOK_TIMEOUT_MS,
     allowPrivate: settings.allowPrivateWebhooks,
     ...(settings.resolve ? { resolve: settings.resolve } : {}),
+    ...(call.onSent ? { onSent: call.onSent } : {}),
   });
   return { startedAt: started.toISOString(), outcome };
 }

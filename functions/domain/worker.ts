@@ -18,6 +18,7 @@ import {
   createAutomationHealth,
   type EndedCall,
 } from './automation-health';
+import { TurnQueue } from './concurrency';
 import type { MailPorts } from './mailer';
 import { METRIC, type Metrics, noMetrics } from './metrics';
 import { FIRM_CALLS, WEBHOOK_QUEUE } from './scheduling-settings';
@@ -81,7 +82,19 @@ export class WorkerService {
     this.health = createAutomationHealth(deps);
   }
 
-  async handle(received: ReceivedDispatch): Promise<DispatchResult> {
+  /**
+   * Handles one received run, in its `place` in the invocation's line of calls ({@link CallLine}).
+   * Whatever happens, the place is left.
+   */
+  async handle(received: ReceivedDispatch, place: CallPlace = CallLine.alone()): Promise<DispatchResult> {
+    try {
+      return await this.handleInPlace(received, place);
+    } finally {
+      place.leave();
+    }
+  }
+
+  private async handleInPlace(received: ReceivedDispatch, place: CallPlace): Promise<DispatchResult> {
     const dispatch = parseDispatch(received.body);
     if (!dispatch) {
       // Not a message of ours: left to the dead-letter queue rather than dropped unseen.
@@ -90,6 +103,7 @@ export class WorkerService {
       });
       return 'retry';
     }
+    await place.mayPrepare;
     // The reads and the firm's slot at once: the marker is under the workflow's partition, and the
     // message names the firm, so the call waits for one round trip instead of two. The workflow and
     // its done marker come in one BatchGetItem: DynamoDB Local serves a message's calls nearly one
@@ -164,16 +178,26 @@ export class WorkerService {
     if (!slot) return this.defer(received, dispatch, firm, attempt);
     let call: Awaited<ReturnType<typeof callWorkflowWebhook>>;
     try {
+      await place.mayCall;
+      place.calling();
       call = await callWorkflowWebhook(
         workflow,
-        { trigger: dispatch.trigger, dueAt: dispatch.dueAt, messageId: dispatch.dispatchId },
+        {
+          trigger: dispatch.trigger,
+          dueAt: dispatch.dueAt,
+          messageId: dispatch.dispatchId,
+          onSent: place.sent,
+        },
         this.deps,
       );
     } catch (error) {
       // Only a configuration error (the signing secret) ends here: the slot goes back, the run is retried.
       await this.releaseSlot(slot);
       throw error;
+    } finally {
+      place.called();
     }
+    await place.nextSent;
     const { startedAt, outcome } = call;
     const retry =
       !outcome.ok && outcome.retryable
@@ -352,6 +376,91 @@ export class WorkerService {
         });
       });
   }
+}
+
+/**
+ * One invocation's line of calls. A worker invocation makes its calls one after the other, so that
+ * the event source's maximum concurrency caps the calls in flight; its records still overlap around
+ * their calls:
+ * - a record reads its workflow and takes its firm's slot while the record before it is being
+ *   called, so it holds that slot at most one call before its own;
+ * - it calls as soon as that call is over, or once that call has run `waitMs` (a slow call: the
+ *   next one starts beside it, so that one firm's slow n8n delays the batch's other runs by that
+ *   much at most, not by its time-out);
+ * - it makes its writes once the next record's call is on its way: their requests (signing,
+ *   marshalling) would otherwise take the event loop first, and the next call would wait for them.
+ *
+ * The invocation's calls then follow one another with no round trip between them. Places are taken
+ * in the records' order, before any of them starts; `close` says there will be no more.
+ */
+export class CallLine {
+  private readonly preparing = new TurnQueue();
+  private readonly calling = new TurnQueue();
+  /** Tells the last place taken that the next record's call is on its way (or never will be). */
+  private tellLast: () => void = () => undefined;
+
+  constructor(private readonly waitMs: number = WEBHOOK_QUEUE.callWaitMs) {}
+
+  /** A line of one record: what a worker called outside a batch works in. */
+  static alone(): CallPlace {
+    const line = new CallLine();
+    const place = line.place();
+    line.close();
+    return place;
+  }
+
+  place(): CallPlace {
+    const prepare = this.preparing.take();
+    const call = this.calling.take();
+    const tellPrevious = this.tellLast;
+    let tellThis: () => void = () => undefined;
+    const nextSent = new Promise<void>((resolve) => {
+      tellThis = resolve;
+    });
+    this.tellLast = tellThis;
+    // The call before this one started when this place could prepare: it has `waitMs` from then.
+    const slowCallBefore = prepare.ready.then(
+      () => new Promise<void>((resolve) => setTimeout(resolve, this.waitMs).unref()),
+    );
+    return {
+      mayPrepare: prepare.ready,
+      mayCall: Promise.race([call.ready, slowCallBefore]),
+      nextSent,
+      calling: prepare.leave,
+      sent: tellPrevious,
+      called: () => {
+        tellPrevious();
+        call.leave();
+      },
+      leave: () => {
+        tellPrevious();
+        prepare.leave();
+        call.leave();
+      },
+    };
+  }
+
+  close(): void {
+    this.tellLast();
+  }
+}
+
+/** A record's place in its {@link CallLine}. Each signal may be given more than once. */
+export interface CallPlace {
+  /** Resolves once the record before it is being called, or has left the line. */
+  readonly mayPrepare: Promise<void>;
+  /** Resolves once the record before it has been called or has left the line, or its call is slow. */
+  readonly mayCall: Promise<void>;
+  /** Resolves once the next record's call is on its way, or that record has left the line. */
+  readonly nextSent: Promise<void>;
+  /** This record is being called: the next one may prepare. */
+  calling(): void;
+  /** This record's request is on its way. */
+  sent(): void;
+  /** This record's call is over: the next one may call. */
+  called(): void;
+  /** This record is done, called or not. */
+  leave(): void;
 }
 
 /** A firm's call slot held by this worker. */

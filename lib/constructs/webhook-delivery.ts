@@ -10,7 +10,12 @@ import type * as sqs from 'aws-cdk-lib/aws-sqs';
 import { NagSuppressions } from 'cdk-nag';
 import { Construct } from 'constructs';
 
-import { CLAIMS, SCHEDULER_SCHEDULE, WEBHOOK_QUEUE } from '../../functions/domain/scheduling-settings';
+import {
+  CLAIMS,
+  SCHEDULER_SCHEDULE,
+  WEBHOOK_QUEUE,
+  WEBHOOK_TIMEOUT_MS,
+} from '../../functions/domain/scheduling-settings';
 import { ENVIRONMENT } from '../../functions/runtime/environment';
 import { AppFunction } from './app-function';
 import { repositoryPath } from './repository';
@@ -23,7 +28,8 @@ import { deadLetterAlarm, deadLetterQueue, scheduleRole, secureQueue } from './s
  */
 function validateSettings(maxConcurrency: number): void {
   const problems: string[] = [];
-  const { visibilityTimeoutSeconds, workerTimeoutSeconds, maxReceiveCount, batchSize } = WEBHOOK_QUEUE;
+  const { visibilityTimeoutSeconds, workerTimeoutSeconds, maxReceiveCount, batchSize, callWaitMs } =
+    WEBHOOK_QUEUE;
   if (visibilityTimeoutSeconds < 6 * workerTimeoutSeconds) {
     problems.push(
       `the queue visibility time-out (${visibilityTimeoutSeconds} s) must be at least six times the ` +
@@ -35,6 +41,15 @@ function validateSettings(maxConcurrency: number): void {
   }
   if (!(Number.isInteger(batchSize) && batchSize >= 1 && batchSize <= 10)) {
     problems.push(`batchSize must be 1 to 10 (got ${batchSize})`);
+  }
+  // A batch's last call starts within (batchSize - 1) waits and ends within the call's time-out;
+  // 5 s are left for the reads before it and the writes after.
+  const batchSeconds = ((batchSize - 1) * callWaitMs + WEBHOOK_TIMEOUT_MS) / 1000 + 5;
+  if (workerTimeoutSeconds < batchSeconds) {
+    problems.push(
+      `the worker's time-out (${workerTimeoutSeconds} s) must cover a batch: ${batchSeconds} s for ` +
+        `${batchSize} calls started at most ${callWaitMs} ms apart, of ${WEBHOOK_TIMEOUT_MS} ms each at most`,
+    );
   }
   // SQS event sources accept a maximum concurrency of 2 to 1000.
   if (!(Number.isInteger(maxConcurrency) && maxConcurrency >= 2 && maxConcurrency <= 1000)) {
@@ -51,8 +66,8 @@ function validateSettings(maxConcurrency: number): void {
 /**
  * Scheduling and webhook delivery (issue 4): the one-minute EventBridge Scheduler schedule that
  * runs the scheduler tick (retries, then its own dead-letter queue), the SQS webhook queue with its
- * dead-letter queue, the worker on that queue (batches of one, at most five at once, partial batch
- * failures), the per-deployment webhook signing secret, and an alarm on each dead-letter queue.
+ * dead-letter queue, the worker on that queue (batches of `WEBHOOK_QUEUE.batchSize`, at most the
+ * stage's concurrency at once, partial batch failures), the per-deployment webhook signing secret, and an alarm on each dead-letter queue.
  * Every function, the tick and the worker included, is granted what it declares
  * (`functions/needs.ts`) through the `grant…` methods, by the stack.
  */

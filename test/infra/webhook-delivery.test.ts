@@ -52,10 +52,10 @@ describe('WebhookDelivery', () => {
     template.hasResourceProperties('AWS::Lambda::Function', { Timeout: WEBHOOK_QUEUE.workerTimeoutSeconds });
   });
 
-  it('feeds the worker one message at a time, at the global cap (the per-firm cap is the worker’s), with partial batch failures', () => {
+  it('feeds the worker its batches, at the global cap (the per-firm cap is the worker’s), with partial batch failures', () => {
     template.hasResourceProperties('AWS::Lambda::EventSourceMapping', {
       FunctionName: { Ref: idOf(delivery.worker) },
-      BatchSize: 1,
+      BatchSize: WEBHOOK_QUEUE.batchSize,
       ScalingConfig: { MaximumConcurrency: WEBHOOK_QUEUE.maxConcurrency },
       FunctionResponseTypes: ['ReportBatchItemFailures'],
     });

@@ -4,6 +4,7 @@ import type { DispatchQueue } from '../../functions/adapters/dispatch-queue';
 import { ExecutionRepository } from '../../functions/data/executions';
 import { type WorkflowRecord, WorkflowRepository } from '../../functions/data/workflows';
 import { SchedulerService } from '../../functions/domain/scheduler';
+import { WEBHOOK_QUEUE } from '../../functions/domain/scheduling-settings';
 import { createWebhookWorkerHandler } from '../../functions/webhook-worker';
 import { type LocalQueues, startLocalQueues } from '../../lib/local/queue/local-queues';
 import { type QueuePoller, startQueuePoller } from '../../lib/local/queue/poller';
@@ -54,7 +55,7 @@ describe('runs dropped because their automation was switched off', () => {
       queueUrl: queues.queueUrl,
       handler: createWebhookWorkerHandler(app),
       maxConcurrency: GLOBAL_SCHEDULING.maxConcurrentWorkflows,
-      batchSize: 1,
+      batchSize: WEBHOOK_QUEUE.batchSize,
       waitTimeSeconds: 1,
       logger: app.logger,
     });

@@ -7,6 +7,7 @@ import { firmSlotsKey } from '../../functions/data/keys';
 import { type WorkflowRecord, WorkflowRepository } from '../../functions/data/workflows';
 import { METRIC } from '../../functions/domain/metrics';
 import { SchedulerService } from '../../functions/domain/scheduler';
+import { WEBHOOK_QUEUE } from '../../functions/domain/scheduling-settings';
 import { createWebhookWorkerHandler } from '../../functions/webhook-worker';
 import { type LocalQueues, startLocalQueues } from '../../lib/local/queue/local-queues';
 import { type QueuePoller, startQueuePoller } from '../../lib/local/queue/poller';
@@ -68,7 +69,7 @@ describe('webhook worker', () => {
       queueUrl: queues.queueUrl,
       handler: createWebhookWorkerHandler(app),
       maxConcurrency: GLOBAL_SCHEDULING.maxConcurrentWorkflows,
-      batchSize: 1,
+      batchSize: WEBHOOK_QUEUE.batchSize,
       waitTimeSeconds: 1,
       logger: app.logger,
     });

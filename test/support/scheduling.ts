@@ -4,6 +4,7 @@ import type { AddressInfo } from 'node:net';
 import { GetQueueAttributesCommand, ReceiveMessageCommand } from '@aws-sdk/client-sqs';
 import type { DispatchMessage } from '../../functions/adapters/dispatch-queue';
 import { verifyWebhook } from '../../functions/adapters/webhook-signature';
+import { WEBHOOK_QUEUE } from '../../functions/domain/scheduling-settings';
 import { createDueClaimerHandler } from '../../functions/due-claimer';
 import { inProcessClaimers } from '../../functions/runtime/in-process-claimers';
 import { createWebhookWorkerHandler } from '../../functions/webhook-worker';
@@ -22,11 +23,14 @@ export interface ReceivedWebhook {
   readonly receivedAt: number;
 }
 
-/** How a test receiver answers the n-th call (from 0) on a path. */
+/**
+ * How a test receiver answers the n-th call (from 0) on a path: after `delayMs`, and not before
+ * `until` has resolved when it is given (a call the test holds open).
+ */
 export type ReceiverBehaviour = (
   path: string,
   callIndex: number,
-) => { status: number; delayMs?: number; headers?: Record<string, string> };
+) => { status: number; delayMs?: number; headers?: Record<string, string>; until?: Promise<void> };
 
 export interface TestReceiver {
   readonly baseUrl: string;
@@ -68,7 +72,8 @@ export async function startTestReceiver(
         receivedAt: Date.now(),
       });
       const answer = behaviour(path, index);
-      setTimeout(() => {
+      setTimeout(async () => {
+        await answer.until;
         inProgress -= 1;
         response.writeHead(answer.status, { 'content-type': 'application/json', ...answer.headers });
         response.end(JSON.stringify({ ok: answer.status < 300 }));
@@ -144,7 +149,7 @@ export async function receiveAll(queues: LocalQueues, which: 'main' | 'dead-lett
 
 /**
  * The webhook worker on the local queue as the Lambda event source runs it: the product's
- * concurrency, one message a batch, short polls so a test sees each call soon.
+ * concurrency and batches, short polls so a test sees each call soon.
  */
 export function startWorkerPoller(
   queues: LocalQueues,
@@ -156,7 +161,7 @@ export function startWorkerPoller(
     queueUrl: queues.queueUrl,
     handler: createWebhookWorkerHandler(app),
     maxConcurrency,
-    batchSize: 1,
+    batchSize: WEBHOOK_QUEUE.batchSize,
     waitTimeSeconds: 1,
     logger: app.logger,
   });
