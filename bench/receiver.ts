@@ -6,7 +6,12 @@ import { fileURLToPath } from 'node:url';
 /** What the receiver's process tells the bench, one message per event. */
 type ReceiverNews =
   | { readonly kind: 'listening'; readonly port: number }
-  | { readonly kind: 'started'; readonly at: number; readonly dueAt: string | null }
+  | {
+      readonly kind: 'started';
+      readonly at: number;
+      readonly workflowId: string;
+      readonly dueAt: string | null;
+    }
   | { readonly kind: 'finished' };
 
 /**
@@ -20,7 +25,7 @@ export async function startBenchReceiver(delayMs: number) {
     execArgv: ['--import', 'tsx'],
     stdio: ['ignore', 'inherit', 'inherit', 'ipc'],
   });
-  const starts: { at: number; dueAt: string | null }[] = [];
+  const starts: { at: number; workflowId: string; dueAt: string | null }[] = [];
   let inProgress = 0;
   let maxConcurrent = 0;
   let finished = 0;
@@ -30,7 +35,7 @@ export async function startBenchReceiver(delayMs: number) {
     child.on('message', (news: ReceiverNews) => {
       if (news.kind === 'listening') resolve(news.port);
       else if (news.kind === 'started') {
-        starts.push({ at: news.at, dueAt: news.dueAt });
+        starts.push({ at: news.at, workflowId: news.workflowId, dueAt: news.dueAt });
         inProgress += 1;
         maxConcurrent = Math.max(maxConcurrent, inProgress);
       } else {
@@ -65,8 +70,11 @@ function serve(delayMs: number) {
     request.on('data', (chunk: Buffer) => chunks.push(chunk));
     request.on('end', () => {
       const at = Date.now();
-      const body = JSON.parse(Buffer.concat(chunks).toString('utf8')) as { dueAt?: string | null };
-      tell({ kind: 'started', at, dueAt: body.dueAt ?? null });
+      const body = JSON.parse(Buffer.concat(chunks).toString('utf8')) as {
+        workflowId: string;
+        dueAt?: string | null;
+      };
+      tell({ kind: 'started', at, workflowId: body.workflowId, dueAt: body.dueAt ?? null });
       setTimeout(() => {
         response.writeHead(200, { 'content-type': 'application/json' });
         response.end('{}');

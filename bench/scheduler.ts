@@ -50,6 +50,8 @@ interface LoadLagFigures {
   /** The most runs due and not yet started at any moment. */
   readonly maxBacklog: number;
   readonly drainSeconds: number;
+  /** Runs called more than once (same workflow, same due time): exactly once means 0. */
+  readonly callsTwice: number;
 }
 
 /** The product's own mix: 1- and 2-minute intervals recurring on the real clock. */
@@ -67,6 +69,8 @@ interface MixFigures {
   readonly maxMs: number;
   readonly maxBacklog: number;
   readonly early: number;
+  /** Runs called more than once (same workflow, same due time): exactly once means 0. */
+  readonly callsTwice: number;
 }
 
 interface TickFigures {
@@ -592,9 +596,11 @@ async function realClockRun(
     await waitFor(() => done(receiver.finished), timeoutMs);
     await timer.stop();
     await poller.stop();
+    const runs = new Set(receiver.starts.map((call) => `${call.workflowId}@${call.dueAt}`));
     return {
       calls: receiver.starts.map((call) => ({ at: call.at, due: Date.parse(call.dueAt ?? '') })),
       maxConcurrent: receiver.maxConcurrent,
+      callsTwice: receiver.starts.length - runs.size,
     };
   } finally {
     await receiver.stop();
@@ -642,6 +648,7 @@ async function lagUnderLoadFigures(
     maxMs: lags[lags.length - 1] ?? 0,
     maxBacklog: maxBacklogOf(run.calls),
     drainSeconds: (lastStart - (start + spreadSeconds * 1000)) / 1000,
+    callsTwice: run.callsTwice,
   };
 }
 
@@ -695,6 +702,7 @@ async function mixFigures(
     maxMs: lags[lags.length - 1] ?? 0,
     maxBacklog: maxBacklogOf(run.calls),
     early: lags.filter((lag) => lag < 0).length,
+    callsTwice: run.callsTwice,
   };
 }
 
@@ -876,6 +884,7 @@ export function schedulerBenchMarkdown(figures: SchedulerBenchFigures): string {
         'max',
         'most waiting at once',
         'drained after the last due',
+        'runs called twice',
       ],
       [
         [
@@ -888,6 +897,7 @@ export function schedulerBenchMarkdown(figures: SchedulerBenchFigures): string {
           `${format(figures.lagUnderLoad.maxMs)} ms`,
           format(figures.lagUnderLoad.maxBacklog),
           `${format(figures.lagUnderLoad.drainSeconds, 1)} s`,
+          format(figures.lagUnderLoad.callsTwice),
         ],
       ],
     ),
@@ -906,6 +916,7 @@ export function schedulerBenchMarkdown(figures: SchedulerBenchFigures): string {
         'max',
         'most waiting at once',
         'calls early',
+        'runs called twice',
       ],
       [
         [
@@ -919,6 +930,7 @@ export function schedulerBenchMarkdown(figures: SchedulerBenchFigures): string {
           `${format(figures.mix.maxMs)} ms`,
           format(figures.mix.maxBacklog),
           format(figures.mix.early),
+          format(figures.mix.callsTwice),
         ],
       ],
     ),
