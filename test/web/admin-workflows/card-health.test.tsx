@@ -32,6 +32,34 @@ describe('the health of the cards on /admin/workflows', () => {
     await waitFor(() => expect(within(card).getByText('Non planifié')).toBeTruthy());
   });
 
+  it('says an automation deleted since the list was read is gone, instead of loading on', async () => {
+    const kept = workflowFixture({ id: crypto.randomUUID(), name: 'Relance conservée' });
+    const deleted = workflowFixture({ id: crypto.randomUUID(), name: 'Relance supprimée ailleurs' });
+    // The look-up answers for the automations that still exist: the deleted one is left out.
+    mockAdminBackend({ lawyers: [lawyerFixture()], workflows: [kept, deleted] }, (request) =>
+      request.url.includes('/api/health/workflows')
+        ? jsonResponse(200, {
+            workflows: [
+              pausedHealthFixture(kept.id, { state: 'healthy', pausedAt: null, pauseReason: null }),
+            ],
+          })
+        : undefined,
+    );
+    storeSessionOf('admin');
+
+    renderApp('/admin/workflows');
+
+    const card = (name: string) => screen.getByText(name).closest('li') as HTMLElement;
+    await screen.findByText(deleted.name);
+    expect(
+      await within(card(deleted.name)).findByText(
+        'Automatisation introuvable : elle a été supprimée, rechargez la page',
+      ),
+    ).toBeTruthy();
+    expect(within(card(deleted.name)).queryByText('Santé en cours de chargement')).toBeNull();
+    expect(within(card(kept.name)).getByText('En bonne santé')).toBeTruthy();
+  });
+
   it('is read for the cards shown only, and for the next ones when the page changes', async () => {
     // 30 automations, newest first: the first page shows 12 of them.
     const workflows = Array.from({ length: 30 }, (_, index) =>

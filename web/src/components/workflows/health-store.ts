@@ -9,7 +9,8 @@ const REFRESH_MS = 30_000;
 
 /** The workflows whose cards are shown, with how many cards show each. */
 const shown = new Map<string, number>();
-let snapshot: ReadonlyMap<string, WorkflowHealth> = new Map();
+/** Each shown workflow's health once read; null when the server knows no such automation for the user. */
+let snapshot: ReadonlyMap<string, WorkflowHealth | null> = new Map();
 /** The read that last brought each workflow's health: an older read that ends later is not kept. */
 const broughtBy = new Map<string, number>();
 let reads = 0;
@@ -45,9 +46,8 @@ async function read(ids: readonly string[]): Promise<void> {
     if ((broughtBy.get(id) ?? 0) > number) continue;
     broughtBy.set(id, number);
     const health = answered.get(id);
-    // No answer: deleted meanwhile, or not the user's. Its card shows no state.
-    if (health) next.set(id, health);
-    else next.delete(id);
+    // No answer: deleted meanwhile (or not the user's). Its card says so rather than loading on.
+    next.set(id, health ?? null);
   }
   // What no card shows any more is not kept.
   for (const id of next.keys()) if (!shown.has(id)) next.delete(id);
@@ -98,9 +98,9 @@ function subscribe(workflowId: string, listener: () => void): () => void {
 /**
  * The health of one workflow, for its card: the cards drawn ask for their own health together,
  * once, then again every 30 seconds while one shows; never the rest of the list's. Undefined until
- * its first read.
+ * its first read; null when the read found no such automation (deleted since the list was read).
  */
-export function useWorkflowHealth(workflowId: string): WorkflowHealth | undefined {
+export function useWorkflowHealth(workflowId: string): WorkflowHealth | null | undefined {
   const subscribeToIt = useCallback((listener: () => void) => subscribe(workflowId, listener), [workflowId]);
   return useSyncExternalStore(subscribeToIt, () => snapshot).get(workflowId);
 }

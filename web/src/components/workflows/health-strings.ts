@@ -12,6 +12,7 @@ export const HEALTH_TEXT = {
   section: 'Santé',
   states: HEALTH_MESSAGES.states,
   unknown: 'Santé en cours de chargement',
+  gone: 'Automatisation introuvable : elle a été supprimée, rechargez la page',
   lastFailure: (at: string, message: string) => `Dernier échec le ${at} : ${message}`,
   resume: 'Reprendre',
   resumeOf: (name: string) => `Reprendre la planification de ${name}`,

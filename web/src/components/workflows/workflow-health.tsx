@@ -110,6 +110,7 @@ export function ResumeButton({
  */
 export function WorkflowHealthSection({ workflow }: { readonly workflow: Workflow }) {
   const health = useWorkflowHealth(workflow.id);
+  if (health === null) return <StatusIndicator type="warning">{TEXT.gone}</StatusIndicator>;
   return (
     <SpaceBetween size="xs">
       {health ? (
