@@ -20,7 +20,6 @@ const EMPTY_LISTS: Record<string, unknown> = {
   '/api/folders': { folders: [] },
   '/api/lawyers': { lawyers: [] },
   // Automation health: nothing has run yet, the settings at their defaults.
-  '/api/health/workflows': { workflows: [] },
   '/api/health/dashboard': { hours: [], failing: [], failingTotal: 0 },
   '/api/health/settings': { pauseAfterFailures: 5, alertEmail: null, dailyDigest: false },
   // No second factor enrolled yet.
@@ -34,12 +33,31 @@ const EMPTY_LISTS: Record<string, unknown> = {
   },
 };
 
+/** The health of an automation that has never run. */
+const neverRun = (workflowId: string) => ({
+  workflowId,
+  state: 'healthy',
+  lastSuccessAt: null,
+  lastFailureAt: null,
+  lastFailureMessage: null,
+  lastFailureStatus: null,
+  consecutiveFailures: 0,
+  pausedAt: null,
+  pauseReason: null,
+});
+
 /**
  * A backend with no data: the lists answer empty (so that a page can load around what a test
- * looks at), every other call 404.
+ * looks at), the cards' health as never run, every other call 404.
  */
 export const emptyBackend: Responder = (request) => {
-  const path = new URL(request.url, 'http://localhost').pathname;
+  const url = new URL(request.url, 'http://localhost');
+  const path = url.pathname;
+  if (request.method === 'GET' && path === '/api/health/workflows') {
+    // The cards shown ask for their health: each of these automations exists and has never run.
+    const ids = url.searchParams.get('ids')?.split(',') ?? [];
+    return jsonResponse(200, { workflows: ids.map(neverRun) });
+  }
   const list = request.method === 'GET' ? EMPTY_LISTS[path] : undefined;
   return list ? jsonResponse(200, list) : jsonResponse(404, { error: 'Ressource introuvable.' });
 };
