@@ -1,9 +1,7 @@
 import { SendMessageCommand } from '@aws-sdk/client-sqs';
-import { GetCommand } from '@aws-sdk/lib-dynamodb';
 import { afterEach, beforeEach, describe, expect, inject, it } from 'vitest';
 import type { DispatchQueue } from '../../functions/adapters/dispatch-queue';
 import { ExecutionRepository } from '../../functions/data/executions';
-import { firmSlotsKey } from '../../functions/data/keys';
 import { type WorkflowRecord, WorkflowRepository } from '../../functions/data/workflows';
 import { METRIC } from '../../functions/domain/metrics';
 import { SchedulerService } from '../../functions/domain/scheduler';
@@ -19,6 +17,7 @@ import { callRoute, issueAndSignIn } from '../support/directory';
 import { workflowRecord } from '../support/records';
 import {
   eventually,
+  heldSlots,
   queueDepth,
   type ReceiverBehaviour,
   receiveAll,
@@ -94,13 +93,6 @@ describe('webhook worker', () => {
   }
   const history = async (workflowId: string) =>
     (await new ExecutionRepository(app.table).listByWorkflow(workflowId, 100)).items;
-  /** The firm's call slots held now (a lease taken and not given back). */
-  const heldSlots = async (firm: string) => {
-    const { Item = {} } = await app.table.doc.send(
-      new GetCommand({ TableName: app.table.name, Key: firmSlotsKey(firm), ConsistentRead: true }),
-    );
-    return Object.keys(Item).filter((name) => name.startsWith('slot'));
-  };
   const byAttempt = (executions: Execution[]) => [...executions].sort((a, b) => a.attempt - b.attempt);
 
   it('delivers a due run once, signed, and records it with the last run', async () => {
@@ -277,7 +269,7 @@ describe('webhook worker', () => {
     expect(receiver.calls).toHaveLength(1);
     expect(await history(workflow.id)).toHaveLength(1);
     // The slot the duplicate took while its run was read went back.
-    expect(await heldSlots(workflow.lawyerEmail)).toEqual([]);
+    expect(await heldSlots(app, workflow.lawyerEmail)).toEqual([]);
   });
 
   it('delivers a message queued before messages named their firm, taking the slot of the owner', async () => {
@@ -298,7 +290,7 @@ describe('webhook worker', () => {
     await eventually(async () => receiver.calls.length === 1 && (await drained()), 'appel livré');
 
     expect(await history(workflow.id)).toMatchObject([{ outcome: 'success', attempt: 1 }]);
-    expect(await heldSlots(workflow.lawyerEmail)).toEqual([]);
+    expect(await heldSlots(app, workflow.lawyerEmail)).toEqual([]);
   });
 
   it('does not call a workflow switched off after it was dispatched, and says so in its history', async () => {
@@ -313,7 +305,7 @@ describe('webhook worker', () => {
     expect(await history(workflow.id)).toMatchObject([
       { outcome: 'cancelled', message: MESSAGES.execution.cancelledInactive },
     ]);
-    expect(await heldSlots(workflow.lawyerEmail)).toEqual([]);
+    expect(await heldSlots(app, workflow.lawyerEmail)).toEqual([]);
   });
 
   it('loses nothing over a run with injected failures: calls sent = calls recorded + dead-lettered', async () => {

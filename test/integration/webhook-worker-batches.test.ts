@@ -1,10 +1,8 @@
 import { randomUUID } from 'node:crypto';
-import { GetCommand } from '@aws-sdk/lib-dynamodb';
 import type { SQSEvent, SQSRecord } from 'aws-lambda';
 import { afterEach, beforeEach, describe, expect, inject, it } from 'vitest';
 import type { DispatchMessage } from '../../functions/adapters/dispatch-queue';
 import { ExecutionRepository } from '../../functions/data/executions';
-import { firmSlotsKey } from '../../functions/data/keys';
 import { type WorkflowRecord, WorkflowRepository } from '../../functions/data/workflows';
 import { WEBHOOK_QUEUE } from '../../functions/domain/scheduling-settings';
 import { createWebhookWorkerHandler } from '../../functions/webhook-worker';
@@ -13,6 +11,7 @@ import { createTestApp, disposeTestApp, type TestApp } from '../support/app';
 import { uniqueEmail, workflowRecord } from '../support/records';
 import {
   eventually,
+  heldSlots,
   type ReceiverBehaviour,
   startTestReceiver,
   type TestReceiver,
@@ -84,12 +83,6 @@ describe('webhook worker batches', () => {
   const batch = (workflows: WorkflowRecord[]): SQSEvent => ({ Records: workflows.map(dueRun) });
   const history = async (workflowId: string) =>
     (await new ExecutionRepository(app.table).listByWorkflow(workflowId, 10)).items;
-  const heldSlots = async (lawyerEmail: string) => {
-    const { Item = {} } = await app.table.doc.send(
-      new GetCommand({ TableName: app.table.name, Key: firmSlotsKey(lawyerEmail), ConsistentRead: true }),
-    );
-    return Object.keys(Item).filter((name) => name.startsWith('slot'));
-  };
 
   it('calls the runs of a batch one after the other, in the order of its records, and records each', async () => {
     behaviour = () => ({ status: 200, delayMs: 20 });
@@ -108,7 +101,7 @@ describe('webhook worker batches', () => {
       expect(await history(workflow.id)).toMatchObject([{ outcome: 'success', httpStatus: 200, attempt: 1 }]);
     }
     // Every slot taken ahead of its call went back.
-    expect(await heldSlots(lawyer)).toEqual([]);
+    expect(await heldSlots(app, lawyer)).toEqual([]);
   });
 
   it('starts the next run beside a call still running after the wait, so a slow n8n does not hold the batch', async () => {

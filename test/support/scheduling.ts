@@ -2,8 +2,10 @@ import { createServer, type IncomingHttpHeaders } from 'node:http';
 import type { AddressInfo } from 'node:net';
 
 import { GetQueueAttributesCommand, ReceiveMessageCommand } from '@aws-sdk/client-sqs';
+import { GetCommand } from '@aws-sdk/lib-dynamodb';
 import type { DispatchMessage } from '../../functions/adapters/dispatch-queue';
 import { verifyWebhook } from '../../functions/adapters/webhook-signature';
+import { firmSlotsKey } from '../../functions/data/keys';
 import { WEBHOOK_QUEUE } from '../../functions/domain/scheduling-settings';
 import { createDueClaimerHandler } from '../../functions/due-claimer';
 import { inProcessClaimers } from '../../functions/runtime/in-process-claimers';
@@ -177,4 +179,12 @@ export function withClaimers<T extends TestApp>(app: T): T {
   const deps = { ...app, dueClaimers: claimers.claimers };
   claimers.bind(createDueClaimerHandler(deps));
   return deps;
+}
+
+/** The firm's call slots held now (a lease taken and not given back). */
+export async function heldSlots(app: Pick<TestApp, 'table'>, firm: string): Promise<string[]> {
+  const { Item = {} } = await app.table.doc.send(
+    new GetCommand({ TableName: app.table.name, Key: firmSlotsKey(firm), ConsistentRead: true }),
+  );
+  return Object.keys(Item).filter((name) => name.startsWith('slot'));
 }
