@@ -51,10 +51,9 @@ describe('the health of the cards on /admin/workflows', () => {
 
     const card = (name: string) => screen.getByText(name).closest('li') as HTMLElement;
     await screen.findByText(deleted.name);
+    expect(await within(card(deleted.name)).findByText('Automatisation supprimée')).toBeTruthy();
     expect(
-      await within(card(deleted.name)).findByText(
-        'Automatisation introuvable : elle a été supprimée, rechargez la page',
-      ),
+      within(card(deleted.name)).getByText('Rechargez la page pour mettre la liste à jour.'),
     ).toBeTruthy();
     expect(within(card(deleted.name)).queryByText('Santé en cours de chargement')).toBeNull();
     expect(within(card(kept.name)).getByText('En bonne santé')).toBeTruthy();

@@ -110,7 +110,14 @@ export function ResumeButton({
  */
 export function WorkflowHealthSection({ workflow }: { readonly workflow: Workflow }) {
   const health = useWorkflowHealth(workflow.id);
-  if (health === null) return <StatusIndicator type="warning">{TEXT.gone}</StatusIndicator>;
+  if (health === null) {
+    return (
+      <SpaceBetween size="xxs">
+        <StatusIndicator type="warning">{TEXT.gone}</StatusIndicator>
+        <Box variant="small">{TEXT.goneHint}</Box>
+      </SpaceBetween>
+    );
+  }
   return (
     <SpaceBetween size="xs">
       {health ? (
