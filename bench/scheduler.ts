@@ -111,7 +111,7 @@ export interface ThroughputFigures {
   readonly msPerDynamoCall: Readonly<Record<'read' | 'write', number>>;
   /** DynamoDB Local's (Java's) CPU per message; null without its process id or /proc. */
   readonly emulatorCpuMsPerMessage: number | null;
-  /** This process's CPU per message: worker, SDK, poller, fauxqs and the receiver together. */
+  /** This process's CPU per message: worker, SDK, poller and fauxqs (the receiver runs apart). */
   readonly benchCpuMsPerMessage: number;
 }
 
