@@ -171,7 +171,7 @@ export function benchWorkflow(overrides: Partial<WorkflowRecord>): WorkflowRecor
 
 /** The items the repository writes for a workflow: the workflow item and its schedule item. */
 export function itemsOf(record: WorkflowRecord) {
-  return [workflowItem(record), scheduleItem(record)];
+  return [workflowItem(record), scheduleItem(record, record.updatedAt)];
 }
 
 /** Writes items fast: BatchWriteItem by 25, several batches in flight, unprocessed items retried. */

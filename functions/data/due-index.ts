@@ -56,7 +56,23 @@ export const isScheduled = (workflow: Pick<SchedulableWorkflow, 'active' | 'cron
   workflow.active && workflow.cronEnabled;
 
 /**
- * When a scheduled workflow is next due (ISO), or `NEVER_RAN` when it never ran.
+ * The workflow as a write that puts it in the schedule at `at` stores it: one that never ran and
+ * has no next run yet is due from that moment, stored as its next run.
+ *
+ * Stored once rather than taken by each claim from its own clock: two claims of one first run (a
+ * tick retried, or overlapping the next one) then name the same due time, hence the same dispatch
+ * id, and the firm's n8n is called once. A due time taken at each claim made two dispatches of one
+ * first run, both called.
+ */
+export function withFirstDue<T extends SchedulableWorkflow>(workflow: T, at: string): T {
+  return isScheduled(workflow) && !workflow.cronNextRun && !workflow.cronLastRun
+    ? { ...workflow, cronNextRun: at }
+    : workflow;
+}
+
+/**
+ * When a scheduled workflow is next due (ISO), or `NEVER_RAN` when it never ran and has no next run
+ * (an item stored before first due times were, see {@link withFirstDue}).
  *
  * The next run the scheduler claimed (`cronNextRun`) is the truth when there is one: it moves
  * forward atomically with the index key when a slot is claimed, so rewriting an item (an admin

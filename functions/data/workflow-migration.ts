@@ -169,7 +169,13 @@ function migrationOf(table: Table, item: Record<string, unknown>) {
     {
       Put: {
         TableName: table.name,
-        Item: { ...scheduleItem(record), ...held },
+        Item: {
+          ...scheduleItem(
+            record,
+            typeof item.updatedAt === 'string' ? item.updatedAt : new Date().toISOString(),
+          ),
+          ...held,
+        },
         ConditionExpression: 'attribute_not_exists(PK)',
       },
     },

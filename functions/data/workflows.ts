@@ -7,7 +7,12 @@ import {
 
 import type { WorkflowType } from '../../shared/constants';
 import { batchGetAll } from './batch-get';
-import { dueIndexKeys, type SchedulableWorkflow, scheduleUnchangedCondition } from './due-index';
+import {
+  dueIndexKeys,
+  type SchedulableWorkflow,
+  scheduleUnchangedCondition,
+  withFirstDue,
+} from './due-index';
 import {
   allWorkflowListPartitions,
   createdSortKey,
@@ -152,12 +157,15 @@ export function workflowItem(record: WorkflowRecord): Record<string, unknown> {
  */
 export function scheduleItem(
   record: SchedulableWorkflow & Pick<WorkflowRecord, 'name' | 'lawyerEmail'>,
+  /** When it is written: a workflow scheduled without a run yet is due from then. */
+  at: string,
 ): Record<string, unknown> {
+  const scheduled = withFirstDue(record, at);
   return {
     ...scheduleKey(record.id),
     entity: 'Schedule',
-    ...pick(record, ['id', ...SCHEDULE_COPIES, ...SCHEDULE_STATE]),
-    ...(dueIndexKeys(record) ?? {}),
+    ...pick(scheduled, ['id', ...SCHEDULE_COPIES, ...SCHEDULE_STATE]),
+    ...(dueIndexKeys(scheduled) ?? {}),
   };
 }
 
@@ -181,10 +189,16 @@ function updateOf(set: Record<string, unknown>, remove: readonly string[] = []) 
   };
 }
 
-/** The due-index keys a schedule item must carry now: set while scheduled, removed otherwise. */
-function dueKeysUpdate(workflow: SchedulableWorkflow) {
-  const due = dueIndexKeys(workflow);
-  return due ? { set: { ...due }, remove: [] } : { set: {}, remove: ['DuePK', 'DueSK'] };
+/**
+ * What a write of `next` (read as `current`) sets on the schedule item besides the copies: the
+ * due-index keys while scheduled (removed otherwise), and the first due time of a workflow it
+ * puts in the schedule without a run yet ({@link withFirstDue}).
+ */
+function dueKeysUpdate(current: SchedulableWorkflow, next: SchedulableWorkflow) {
+  const due = dueIndexKeys(next);
+  if (!due) return { set: {}, remove: ['DuePK', 'DueSK'] };
+  const firstDue = next.cronNextRun !== current.cronNextRun ? { cronNextRun: next.cronNextRun } : {};
+  return { set: { ...due, ...firstDue }, remove: [] };
 }
 
 /** Every workflow in GSI1, newest first, over the list's shards. */
@@ -207,7 +221,7 @@ export class WorkflowRepository {
   async create(record: WorkflowRecord): Promise<void> {
     await this.table.doc.send(
       new TransactWriteCommand({
-        TransactItems: [workflowItem(record), scheduleItem(record)].map((Item) => ({
+        TransactItems: [workflowItem(record), scheduleItem(record, record.updatedAt)].map((Item) => ({
           Put: { TableName: this.table.name, Item, ConditionExpression: 'attribute_not_exists(PK)' },
         })),
       }),
@@ -276,7 +290,10 @@ export class WorkflowRepository {
     const current = await this.getById(id);
     if (!current) throw new WorkflowNotFoundError();
     const edited = Object.fromEntries(Object.entries(changes).filter(([, value]) => value !== undefined));
-    const next: WorkflowRecord = { ...current, ...edited, updatedAt: now };
+    const copies = SCHEDULE_COPIES.filter((field) => field in edited && edited[field] !== current[field]);
+    const edit: WorkflowRecord = { ...current, ...edited, updatedAt: now };
+    // The schedule item is written only when a copy changes; only then can the edit schedule it.
+    const next = copies.length > 0 ? withFirstDue(edit, now) : edit;
     const listKeys: Record<string, unknown> = listIndexKeys(next);
     // The owner and folder lists' keys follow the edit; leaving a folder leaves its index.
     const moved = Object.fromEntries(
@@ -302,9 +319,8 @@ export class WorkflowRepository {
         },
       },
     ];
-    const copies = SCHEDULE_COPIES.filter((field) => field in edited && edited[field] !== current[field]);
     if (copies.length > 0) {
-      const due = dueKeysUpdate(next);
+      const due = dueKeysUpdate(current, next);
       const scheduleUpdate = updateOf({ ...pick(next, copies), ...due.set }, due.remove);
       const schedule = scheduleUnchangedCondition(current);
       transactItems.push({
@@ -341,8 +357,8 @@ export class WorkflowRepository {
     const current = await this.getById(id);
     if (!current) throw new WorkflowNotFoundError();
     const previous = from ?? current[flag];
-    const next: WorkflowRecord = { ...current, [flag]: !previous, updatedAt: now };
-    const due = dueKeysUpdate(next);
+    const next: WorkflowRecord = withFirstDue({ ...current, [flag]: !previous, updatedAt: now }, now);
+    const due = dueKeysUpdate(current, next);
     const scheduleUpdate = updateOf({ [flag]: !previous, ...due.set }, due.remove);
     await this.changed(() =>
       this.table.doc.send(

@@ -254,7 +254,9 @@ describe('schedule items', () => {
           ),
         ).toEqual([]);
         expect(item).toMatchObject({ GSI1PK: workflowListPartition(record.id), name: record.name });
-        expect(await workflows.getById(record.id)).toEqual(record);
+        // A scheduled workflow that never ran is due from the migration of its item's version.
+        const firstDue = record === dueNever ? { cronNextRun: record.updatedAt } : {};
+        expect(await workflows.getById(record.id)).toEqual({ ...record, ...firstDue });
       }
       expect(await read(scheduleKey(later.id))).toMatchObject({
         manualRunAt: new Date(now - 5_000).toISOString(),
@@ -284,10 +286,7 @@ describe('schedule items', () => {
         [dueNever.id, dueClaimed.id].sort(),
       );
       expect([...new Set((await receiveAll(queues)).map((message) => message.dispatchId))].sort()).toEqual(
-        [
-          `${dueNever.id}:${app.clock.now().toISOString()}`,
-          `${dueClaimed.id}:${dueClaimed.cronNextRun}`,
-        ].sort(),
+        [`${dueNever.id}:${dueNever.updatedAt}`, `${dueClaimed.id}:${dueClaimed.cronNextRun}`].sort(),
       );
 
       const listed = (await workflows.page(10)).items;

@@ -73,8 +73,10 @@ describe('minute tick fanned out to claimers', () => {
     expect(result.shards).toBe(DUE_SHARDS);
     const messages = await receiveAll(queues);
     expect(messages.map((message) => message.workflowId).sort()).toEqual(records.map((r) => r.id).sort());
+    // Never ran: each is due from when it was scheduled, whichever tick claims it.
+    const scheduledAt = new Map(records.map((record) => [record.id, record.updatedAt]));
     for (const message of messages) {
-      expect(message.dispatchId).toBe(`${message.workflowId}:${result.tickAt}`);
+      expect(message.dispatchId).toBe(`${message.workflowId}:${scheduledAt.get(message.workflowId)}`);
     }
     // Claimed: a second tick at the same time finds nothing due.
     await createScheduledTickHandler(app)({});
@@ -122,7 +124,6 @@ describe('minute tick fanned out to claimers', () => {
     const [workflow] = await scheduled(crashing, 1);
     if (!workflow) throw new Error('pas de workflow');
 
-    const tickAt = crashing.clock.now().toISOString();
     await createScheduledTickHandler(crashing)({});
     expect(await queueDepth(queues)).toMatchObject({ total: 1 });
 
@@ -141,7 +142,7 @@ describe('minute tick fanned out to claimers', () => {
     );
 
     expect(receiver.calls).toHaveLength(1);
-    expect(receiver.calls[0]?.headers['webhook-id']).toBe(`${workflow.id}:${tickAt}`);
+    expect(receiver.calls[0]?.headers['webhook-id']).toBe(`${workflow.id}:${workflow.updatedAt}`);
     expect(
       base.logger.lines.some((line) => line.includes('Exécution déjà terminée : message en double ignoré')),
     ).toBe(true);

@@ -1,8 +1,7 @@
 import { GetCommand } from '@aws-sdk/lib-dynamodb';
 import { afterEach, beforeEach, describe, expect, inject, it } from 'vitest';
 import type { DispatchQueue } from '../../functions/adapters/dispatch-queue';
-import { NEVER_RAN } from '../../functions/data/due-index';
-import { scheduleKey, workflowKey } from '../../functions/data/keys';
+import { dueShardOf, scheduleKey, workflowKey } from '../../functions/data/keys';
 import {
   WorkflowNotFoundError,
   type WorkflowRecord,
@@ -78,7 +77,11 @@ describe('scheduler', () => {
 
     it('takes a workflow out of the index when scheduling or the workflow is switched off, and back in', async () => {
       const workflow = await scheduled();
-      expect(await storedSchedule(workflow.id)).toMatchObject({ DueSK: `${NEVER_RAN}#${workflow.id}` });
+      // Never ran: due from the moment it was scheduled (its creation here).
+      expect(await storedSchedule(workflow.id)).toMatchObject({
+        DueSK: `${workflow.updatedAt}#${workflow.id}`,
+        cronNextRun: workflow.updatedAt,
+      });
 
       await workflows.toggle(workflow.id, 'cronEnabled', app.clock.now().toISOString());
       expect(await storedSchedule(workflow.id)).not.toHaveProperty('DueSK');
@@ -91,6 +94,24 @@ describe('scheduler', () => {
       await workflows.toggle(workflow.id, 'active', app.clock.now().toISOString());
       const result = await scheduler().run('schedule');
       expect(result.executions).toMatchObject([{ workflowId: workflow.id, status: 'queued' }]);
+    });
+
+    it('dates a first run from when an edit or a switch schedules the workflow, and keeps that date through later edits', async () => {
+      const workflow = await scheduled({ cronEnabled: false });
+      const switchedOn = new Date(app.clock.now().getTime() + minutes(5)).toISOString();
+      await workflows.update(workflow.id, { cronEnabled: true }, switchedOn);
+      expect(await storedSchedule(workflow.id)).toMatchObject({
+        cronNextRun: switchedOn,
+        DueSK: `${switchedOn}#${workflow.id}`,
+      });
+
+      await workflows.update(workflow.id, { name: 'Relance', cronInterval: 5 }, new Date().toISOString());
+      expect(await storedSchedule(workflow.id)).toMatchObject({
+        name: 'Relance',
+        cronNextRun: switchedOn,
+        DueSK: `${switchedOn}#${workflow.id}`,
+      });
+      expect((await workflows.getById(workflow.id))?.cronNextRun).toBe(switchedOn);
     });
   });
 
@@ -137,6 +158,42 @@ describe('scheduler', () => {
       expect([...dispatchIds.keys()].sort()).toEqual(due.map((workflow) => workflow.id).sort());
       expect([...dispatchIds.values()].map((ids) => ids.size)).toEqual(due.map(() => 1));
       // Claimed once: the next tick finds none of them due.
+      expect((await scheduler().run('schedule')).workflows_checked).toBe(0);
+    });
+
+    it('sends a first run under one dispatch id when two ticks of different times read it before either claims', async () => {
+      // A tick retried, or overlapping the next one: each has its own time. A due time taken from
+      // the tick's clock made two dispatches of one first run, and the firm's n8n got both.
+      const workflow = await scheduled({ cronEnabled: false });
+      await workflows.toggle(workflow.id, 'cronEnabled', app.clock.now().toISOString());
+      const shard = dueShardOf(workflow.id);
+      let arrived = 0;
+      let bothRead: () => void = () => undefined;
+      const bothSending = new Promise<void>((resolve) => {
+        bothRead = resolve;
+      });
+      // Each tick sends after its read and before its claim: holding the first send until the
+      // second arrives makes both read the slot unclaimed.
+      const meeting: DispatchQueue = {
+        ...app.webhookQueue,
+        sendBatch: async (entries) => {
+          arrived += 1;
+          if (arrived === 2) bothRead();
+          await bothSending;
+          return app.webhookQueue.sendBatch(entries);
+        },
+      };
+      const tickAt = app.clock.now().getTime();
+
+      const results = await Promise.all([
+        scheduler(meeting).claimShard(shard, new Date(tickAt)),
+        scheduler(meeting).claimShard(shard, new Date(tickAt - 1_500)),
+      ]);
+
+      expect(results.map((result) => result.checked)).toEqual([1, 1]);
+      const messages = await receiveAll(queues);
+      expect(messages).toHaveLength(2);
+      expect(new Set(messages.map((message) => message.dispatchId)).size).toBe(1);
       expect((await scheduler().run('schedule')).workflows_checked).toBe(0);
     });
 

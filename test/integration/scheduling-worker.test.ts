@@ -105,13 +105,14 @@ describe('webhook worker', () => {
     const [call] = receiver.calls;
     expect(call?.signatureValid).toBe(true);
     expect(call?.headers['content-type']).toBe('application/json');
-    expect(call?.headers['webhook-id']).toBe(`${workflow.id}:${app.clock.now().toISOString()}`);
+    // Never ran: due from when it was scheduled (created, here).
+    expect(call?.headers['webhook-id']).toBe(`${workflow.id}:${workflow.updatedAt}`);
     expect(call?.body).toEqual({
       workflowId: workflow.id,
       workflowName: workflow.name,
       type: workflow.type,
       trigger: 'schedule',
-      dueAt: app.clock.now().toISOString(),
+      dueAt: workflow.updatedAt,
       timestamp: app.clock.now().toISOString(),
       source: 'notary_app',
     });
@@ -251,7 +252,8 @@ describe('webhook worker', () => {
     await tick();
     await eventually(async () => receiver.calls.length === 1 && (await drained()), 'appel livré');
 
-    const dueAt = app.clock.now().toISOString();
+    // The same run again: due when the workflow was scheduled.
+    const dueAt = workflow.updatedAt;
     await queues.dispatchQueue.sendBatch([
       {
         message: {

@@ -27,6 +27,7 @@ describe('all-workflows list over its shards', () => {
         createdAt: minutesAfterOrigin(index),
         cronEnabled: index % 2 === 0,
         cronLastRun: index % 3 === 0 ? minutesAfterOrigin(30 + index) : null,
+        cronNextRun: index % 2 === 0 ? minutesAfterOrigin(60 + index) : null,
       }),
     );
     for (const record of created) await workflows.create(record);

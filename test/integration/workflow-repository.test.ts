@@ -251,7 +251,14 @@ describe('WorkflowRepository', () => {
       const toggled = await workflows.toggle(workflow.id, flag, minutesAfterOrigin(10));
 
       // Assert
-      const expected = { ...workflow, [flag]: !workflow[flag], updatedAt: minutesAfterOrigin(10) };
+      // Scheduled without a run yet: due from the switch.
+      const firstDue = flag === 'cronEnabled' ? { cronNextRun: minutesAfterOrigin(10) } : {};
+      const expected = {
+        ...workflow,
+        [flag]: !workflow[flag],
+        updatedAt: minutesAfterOrigin(10),
+        ...firstDue,
+      };
       expect(toggled).toEqual(expected);
       expect(await workflows.getById(workflow.id)).toEqual(expected);
     });
