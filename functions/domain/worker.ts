@@ -7,7 +7,7 @@ import {
 import { backoffSeconds } from '../adapters/webhook-delivery';
 import { readDispatchState } from '../data/dispatch-state';
 import { ExecutionRepository } from '../data/executions';
-import { type FirmSlot, FirmSlotRepository } from '../data/firm-slots';
+import { type FirmSlot, FirmSlotRepository, type SlotRefusal } from '../data/firm-slots';
 import { SchedulerRunRepository } from '../data/scheduler-runs';
 import type { Table } from '../data/table';
 import type { WorkflowRecord } from '../data/workflows';
@@ -64,7 +64,8 @@ export type DispatchResult = 'done' | 'retry';
  * - A workflow deactivated or unscheduled since it was dispatched is not called: its history
  *   records the run as cancelled, with the reason. A deleted one is not called either; its history
  *   went with it, so a log line says so. A run already finished (SQS may deliver a message twice)
- *   is not called again.
+ *   is not called again, and one being called is not called beside it (its firm's slot lease names
+ *   the run, {@link FirmSlotRepository}).
  * - Fair delivery: a call takes one of its firm's slots first (at most `FIRM_CALLS.maxConcurrent`
  *   calls of one firm at once). With every slot held the run is not called now: it goes back to
  *   the queue as a new message delayed a few seconds (longer each time), which frees this worker
@@ -109,18 +110,18 @@ export class WorkerService {
     // its done marker come in one BatchGetItem: DynamoDB Local serves a message's calls nearly one
     // after another, so each call fewer is time off every message. A run that is not called after
     // all gives the slot back.
-    const taking = dispatch.firm === undefined ? undefined : this.takeSlot(dispatch.firm, received.messageId);
+    const taking = dispatch.firm === undefined ? undefined : this.takeSlot(dispatch.firm, received, dispatch);
     const [{ workflow, done: alreadyDone }, early] = await Promise.all([
       readDispatchState(this.deps.table, dispatch.workflowId, dispatch.dispatchId),
       taking,
     ]).catch(async (error: unknown) => {
       // A read failed: a slot taken meanwhile goes back before the message is retried.
       const lease = await taking?.catch(() => null);
-      if (lease) await this.releaseSlot(lease);
+      if (lease && !('refused' in lease)) await this.releaseSlot(lease);
       throw error;
     });
     const notCalled = async (result: DispatchResult) => {
-      if (early) await this.releaseSlot(early);
+      if (early && !('refused' in early)) await this.releaseSlot(early);
       return result;
     };
     if (!workflow) {
@@ -174,8 +175,12 @@ export class WorkerService {
     }
     // A message queued before it named its firm takes the slot now, from the workflow's owner.
     const firm = dispatch.firm ?? workflow.lawyerEmail;
-    const slot = early === undefined ? await this.takeSlot(firm, received.messageId) : early;
-    if (!slot) return this.defer(received, dispatch, firm, attempt);
+    const slot = early === undefined ? await this.takeSlot(firm, received, dispatch) : early;
+    if ('refused' in slot) {
+      return slot.refused === 'full'
+        ? this.defer(received, dispatch, firm, attempt)
+        : this.leaveToHolder(received, dispatch, slot.holder);
+    }
     let call: Awaited<ReturnType<typeof callWorkflowWebhook>>;
     try {
       await place.mayCall;
@@ -326,17 +331,47 @@ export class WorkerService {
     return 'retry';
   }
 
-  /** Takes one of the firm's call slots for this message, or null when all are held. */
-  private async takeSlot(firm: string, holder: string): Promise<FirmLease | null> {
+  /**
+   * Another delivery of this run holds a slot: it is being called now. A copy in another message
+   * (two ticks queued the slot, or SQS sent it twice) is dropped: the holder's message stays in
+   * the queue until its run is recorded or retried, so nothing is lost. The same message received
+   * again (its first delivery outlived the visibility time-out) is handed back for later, when the
+   * done marker will say it is over; deleting it would delete the holder's message too.
+   */
+  private async leaveToHolder(
+    received: ReceivedDispatch,
+    dispatch: DispatchMessage,
+    holder: string,
+  ): Promise<DispatchResult> {
+    const sameMessage = holder === received.messageId;
+    this.deps.logger.info('Exécution en cours : message en double non appelé', {
+      workflowId: dispatch.workflowId,
+      dispatchId: dispatch.dispatchId,
+      handedBack: sameMessage,
+    });
+    if (!sameMessage) return 'done';
+    await this.giveBack(received, dispatch, FIRM_CALLS.deferFirstSeconds);
+    return 'retry';
+  }
+
+  /** Takes one of the firm's call slots for this message's run, or says why not. */
+  private async takeSlot(
+    firm: string,
+    received: ReceivedDispatch,
+    dispatch: DispatchMessage,
+  ): Promise<FirmLease | SlotRefusal> {
     const now = this.deps.clock.now();
     const slot = await this.slots.take(
       firm,
-      holder,
+      {
+        holder: received.messageId,
+        dispatch: dispatch.dispatchId,
+        until: new Date(now.getTime() + FIRM_CALLS.leaseSeconds * 1000),
+      },
       now,
-      new Date(now.getTime() + FIRM_CALLS.leaseSeconds * 1000),
       FIRM_CALLS.maxConcurrent,
     );
-    return slot ? { firm, slot } : null;
+    return 'refused' in slot ? slot : { firm, slot };
   }
 
   private async releaseSlot({ firm, slot }: FirmLease): Promise<void> {

@@ -62,7 +62,12 @@ describe('firm call slots', () => {
     vi.spyOn(Math, 'random').mockReturnValue(0);
 
     try {
-      const taken = await new FirmSlotRepository(app.table).take(firm, 'f', now, until, CAPACITY);
+      const taken = await new FirmSlotRepository(app.table).take(
+        firm,
+        { holder: 'f', dispatch: 'run-f', until },
+        now,
+        CAPACITY,
+      );
 
       expect(played).toBe(true);
       expect(taken).toEqual({ slot: 1, holder: 'f' });
@@ -78,11 +83,45 @@ describe('firm call slots', () => {
     const slots = new FirmSlotRepository(app.table);
 
     const taken = await Promise.all(
-      Array.from({ length: CAPACITY + 3 }, (_, index) => slots.take(firm, `h${index}`, now, until, CAPACITY)),
+      Array.from({ length: CAPACITY + 3 }, (_, index) =>
+        slots.take(firm, { holder: `h${index}`, dispatch: `run-${index}`, until }, now, CAPACITY),
+      ),
     );
 
-    const held = taken.filter((slot) => slot !== null);
+    const held = taken.flatMap((slot) => ('refused' in slot ? [] : [slot.slot]));
     expect(held).toHaveLength(CAPACITY);
-    expect(new Set(held.map((slot) => slot?.slot)).size).toBe(CAPACITY);
+    expect(new Set(held).size).toBe(CAPACITY);
+    expect(taken.filter((slot) => 'refused' in slot)).toEqual([
+      { refused: 'full' },
+      { refused: 'full' },
+      { refused: 'full' },
+    ]);
+  });
+
+  it('gives one run one slot at a time: another delivery of it is refused while the lease lives, not after', async () => {
+    const firm = uniqueEmail('cabinet');
+    const now = new Date('2026-11-25T12:00:00.000Z');
+    const until = new Date(now.getTime() + 35_000);
+    const slots = new FirmSlotRepository(app.table);
+
+    const copies = await Promise.all(
+      ['m1', 'm2', 'm3'].map((holder) =>
+        slots.take(firm, { holder, dispatch: 'w1:due', until }, now, CAPACITY),
+      ),
+    );
+    const holders = copies.flatMap((slot) => ('refused' in slot ? [] : [slot.holder]));
+    expect(holders).toHaveLength(1);
+    expect(copies.filter((slot) => 'refused' in slot)).toEqual([
+      { refused: 'in-flight', holder: holders[0] },
+      { refused: 'in-flight', holder: holders[0] },
+    ]);
+    // Another run of the firm still gets a slot beside it.
+    expect(
+      await slots.take(firm, { holder: 'm4', dispatch: 'w1:next', until }, now, CAPACITY),
+    ).toHaveProperty('slot');
+    // Once the lease has expired (its worker died), the run may be called again.
+    expect(
+      await slots.take(firm, { holder: 'm5', dispatch: 'w1:due', until }, until, CAPACITY),
+    ).toHaveProperty('slot');
   });
 });

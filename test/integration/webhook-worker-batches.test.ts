@@ -165,4 +165,53 @@ describe('webhook worker batches', () => {
     ]);
     expect(await history(kept.id)).toMatchObject([{ outcome: 'success' }]);
   });
+
+  describe('a run delivered again while it is being called', () => {
+    let release: () => void = () => undefined;
+    beforeEach(() => {
+      const held = new Promise<void>((resolve) => {
+        release = resolve;
+      });
+      behaviour = () => ({ status: 200, until: held });
+    });
+
+    it('drops a copy in another message (two ticks queued it, or SQS sent it twice): one call', async () => {
+      const workflow = await scheduled('/une-fois', firm());
+      // The two records carry the same run: same workflow, same due time, two messages.
+      const copies = batch([workflow, workflow]);
+      expect(new Set(copies.Records.map((record) => JSON.parse(record.body).dispatchId)).size).toBe(1);
+
+      const answered = createWebhookWorkerHandler(app)(copies);
+      // The copy is not called even after the wait that lets a batch's next run call beside a
+      // slow one: it is dropped once its slot is refused.
+      await eventually(
+        () => app.logger.lines.some((line) => line.includes('message en double non appelé')),
+        'copie écartée',
+      );
+      release();
+
+      expect((await answered).batchItemFailures).toEqual([]);
+      expect(receiver.calls).toHaveLength(1);
+      expect(await history(workflow.id)).toMatchObject([{ outcome: 'success', attempt: 1 }]);
+      expect(await heldSlots(app, workflow.lawyerEmail)).toEqual([]);
+    });
+
+    it('hands back the same message received again (its first delivery still calling), never deletes it', async () => {
+      const workflow = await scheduled('/une-fois', firm());
+      const handler = createWebhookWorkerHandler(app);
+      const run = batch([workflow]);
+
+      const first = handler(run);
+      await eventually(() => receiver.calls.length === 1, 'premier appel en cours');
+      const again = await handler(run);
+      release();
+
+      // Reported to retry: the event source leaves it in the queue (the holder's message too).
+      expect(again.batchItemFailures).toEqual([{ itemIdentifier: run.Records[0]?.messageId }]);
+      expect((await first).batchItemFailures).toEqual([]);
+      expect(receiver.calls).toHaveLength(1);
+      expect(await history(workflow.id)).toHaveLength(1);
+      expect(await heldSlots(app, workflow.lawyerEmail)).toEqual([]);
+    });
+  });
 });
