@@ -5,11 +5,16 @@ export interface MinuteTimer {
   stop(): Promise<void>;
 }
 
+/** The start-up tick is left out when the first minute tick comes less than this after it. */
+const STARTUP_TICK_SPACING_MS = 10_000;
+
 /**
  * Plays the one-minute EventBridge schedule locally: invokes `tick` at the start of every minute
  * (as `rate(1 minute)` / `cron(* * * * ? *)` would), plus once shortly after start so that a new
- * installation does not wait for the next minute. A tick still running when the next is due is not
- * doubled; a failed tick is logged and the timer goes on (the next tick picks up what is due).
+ * installation does not wait for the next minute, unless that minute tick is only seconds away:
+ * two ticks seconds apart would claim the same runs at once (harmless to the schedule, but the
+ * worker then meets copies of one run). A tick still running when the next is due is not doubled;
+ * a failed tick is logged and the timer goes on (the next tick picks up what is due).
  */
 export function startMinuteTimer(
   tick: () => Promise<unknown>,
@@ -49,7 +54,12 @@ export function startMinuteTimer(
     }, untilNextMinute);
   };
 
-  const first = setTimeout(run, options.firstTickDelayMs ?? 2_000);
+  const firstTickDelayMs = options.firstTickDelayMs ?? 2_000;
+  const untilFirstMinute = 60_000 - (now() % 60_000);
+  const first =
+    untilFirstMinute - firstTickDelayMs >= STARTUP_TICK_SPACING_MS
+      ? setTimeout(run, firstTickDelayMs)
+      : undefined;
   scheduleNext();
   return {
     stop: async () => {

@@ -30,6 +30,20 @@ describe('startMinuteTimer', () => {
     ]);
   });
 
+  it('leaves out the start-up tick when the first minute tick is seconds away, so the two do not meet', async () => {
+    vi.setSystemTime(new Date('2026-11-22T10:00:49.000Z'));
+    const ticks: string[] = [];
+    const timer = startMinuteTimer(async () => {
+      ticks.push(new Date().toISOString());
+    }, new MemoryLogger());
+
+    await vi.advanceTimersByTimeAsync(11_000);
+    await vi.advanceTimersByTimeAsync(60_000);
+    await timer.stop();
+
+    expect(ticks).toEqual(['2026-11-22T10:01:00.000Z', '2026-11-22T10:02:00.000Z']);
+  });
+
   it('does not start a tick while the previous one still runs', async () => {
     let started = 0;
     let finish: () => void = () => undefined;
