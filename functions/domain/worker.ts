@@ -116,12 +116,11 @@ export class WorkerService {
       taking,
     ]).catch(async (error: unknown) => {
       // A read failed: a slot taken meanwhile goes back before the message is retried.
-      const lease = await taking?.catch(() => null);
-      if (lease && !('refused' in lease)) await this.releaseSlot(lease);
+      await this.releaseIfTaken(await taking?.catch(() => undefined));
       throw error;
     });
     const notCalled = async (result: DispatchResult) => {
-      if (early && !('refused' in early)) await this.releaseSlot(early);
+      await this.releaseIfTaken(early);
       return result;
     };
     if (!workflow) {
@@ -372,6 +371,11 @@ export class WorkerService {
       FIRM_CALLS.maxConcurrent,
     );
     return 'refused' in slot ? slot : { firm, slot };
+  }
+
+  /** Gives back a slot taken ahead of the checks, when one was. */
+  private async releaseIfTaken(taken: FirmLease | SlotRefusal | undefined): Promise<void> {
+    if (taken && !('refused' in taken)) await this.releaseSlot(taken);
   }
 
   private async releaseSlot({ firm, slot }: FirmLease): Promise<void> {
