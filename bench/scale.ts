@@ -259,7 +259,7 @@ export async function runScaleTick(options: {
     claimers.bind(async (request) => {
       // Claimed alone above: its runs are no longer due (claiming it again would take the next slot).
       if (request.shard < aloneShards)
-        return { shard: request.shard, checked: 0, queued: 0, failed: 0, executions: [] };
+        return { shard: request.shard, checked: 0, queued: 0, failed: 0, alreadyQueued: 0, executions: [] };
       const started = performance.now();
       const result = await claimer(request);
       durations.push({ runs: result.queued, seconds: (performance.now() - started) / 1000 });

@@ -212,7 +212,14 @@ export const MESSAGES = {
      * runs, their calls follow (their results reach the history and the last result as they end).
      */
     summary: (queued: number, checked: number) => `Planificateur: ${queuedRuns(queued, checked)}`,
-    forcedSummary: (queued: number, checked: number) => `Exécution forcée: ${queuedRuns(queued, checked)}`,
+    /**
+     * A forced run leaves what a run claimed within the last minute (its call is queued already):
+     * the summary says how many, or a '0 mise en file' would read as nothing done.
+     */
+    forcedSummary: (queued: number, checked: number, alreadyQueued = 0) =>
+      `Exécution forcée: ${queuedRuns(queued, checked)}${
+        alreadyQueued > 0 ? ` (${alreadyQueued} déjà en file depuis moins d'une minute)` : ''
+      }`,
     /** Same voice: a due run handed to the queue; the call follows within seconds. */
     queued: "Mis en file d'exécution",
     /** Same voice: a run due within the next minute, handed to the queue with a delay. */

@@ -27,6 +27,8 @@ export interface RunCounts {
   readonly checked: number;
   readonly queued: number;
   readonly failed: number;
+  /** Left by a forced run: claimed by another run within the last minute, so already queued. */
+  readonly alreadyQueued?: number;
   /** Shards whose claimer never answered (an admin's run only): their runs were not looked at. */
   readonly notRun?: number;
 }
@@ -39,6 +41,8 @@ export const ShardResult = z.object({
   checked: z.number().int(),
   queued: z.number().int(),
   failed: z.number().int(),
+  /** See `RunCounts.alreadyQueued`; absent from a claimer deployed before it. */
+  alreadyQueued: z.number().int().default(0),
   executions: z.array(SchedulerExecutionSchema),
 });
 export type ShardResult = z.infer<typeof ShardResult>;
@@ -63,7 +67,6 @@ export function fannedOutResult(
   counts: RunCounts,
   executions: readonly SchedulerExecution[],
 ): SchedulerRun {
-  const summary = trigger === 'manual_force' ? MESSAGES.scheduler.forcedSummary : MESSAGES.scheduler.summary;
   const notRun = counts.notRun ?? 0;
   const error =
     notRun > 0
@@ -78,7 +81,10 @@ export function fannedOutResult(
     workflows_checked: counts.checked,
     workflows_processed: counts.queued + counts.failed,
     executions: [...executions],
-    message: summary(counts.queued, counts.checked),
+    message:
+      trigger === 'manual_force'
+        ? MESSAGES.scheduler.forcedSummary(counts.queued, counts.checked, counts.alreadyQueued)
+        : MESSAGES.scheduler.summary(counts.queued, counts.checked),
     ...(error === undefined ? {} : { error }),
   };
 }
@@ -120,7 +126,7 @@ export class SchedulerRunRepository {
           entity: 'SchedulerRun',
           run,
           outcomes: {},
-          counts: { shards, shardsDone: 0, checked: 0, queued: 0, failed: 0, notRun: 0 },
+          counts: { shards, shardsDone: 0, checked: 0, queued: 0, failed: 0, alreadyQueued: 0, notRun: 0 },
         },
       }),
     );
@@ -163,6 +169,7 @@ export class SchedulerRunRepository {
         '#counts.checked': result.checked,
         '#counts.queued': result.queued,
         '#counts.failed': result.failed,
+        '#counts.alreadyQueued': result.alreadyQueued,
       }),
       result.executions.length === 0
         ? undefined

@@ -12,6 +12,8 @@ import { type ScheduleRecord, toScheduleRecord } from './workflows';
 export interface DueWorkflow {
   readonly workflow: ScheduleRecord;
   readonly dueSortKey: string;
+  /** When a run last claimed it (the minute tick or a forced run), null if never. */
+  readonly claimedAt: string | null;
 }
 
 /** A claim to give back: the slot as it was read, and as the claim moved it. */
@@ -51,7 +53,11 @@ export class WorkflowRunRepository {
         // `npm run migrate` moves them to its schedule item (run right after the deploy): its runs
         // wait for it rather than being sent without a schedule item to claim.
         .filter((item) => item.SK === scheduleKey(item.id as string).SK)
-        .map((item) => ({ workflow: toScheduleRecord(item), dueSortKey: item.DueSK as string }))
+        .map((item) => ({
+          workflow: toScheduleRecord(item),
+          dueSortKey: item.DueSK as string,
+          claimedAt: typeof item.claimedAt === 'string' ? item.claimedAt : null,
+        }))
     );
   }
 
@@ -63,8 +69,10 @@ export class WorkflowRunRepository {
   async claim(
     read: DueWorkflow,
     next: { readonly sortKey: string; readonly nextRun: string },
+    /** When it is claimed: stamped, so that a forced run can tell a recent claim. */
+    now: Date,
     /** A forced run: it clears the last run, and skips a workflow claimed since `windowStart`. */
-    forced: { readonly now: Date; readonly windowStart: Date } | null,
+    forced: { readonly windowStart: Date } | null,
   ): Promise<boolean> {
     return applied(
       this.table.doc.send(
@@ -80,7 +88,7 @@ export class WorkflowRunRepository {
           ExpressionAttributeValues: {
             ':next': next.sortKey,
             ':nextRun': next.nextRun,
-            ':now': (forced?.now ?? new Date()).toISOString(),
+            ':now': now.toISOString(),
             ':read': read.dueSortKey,
             ':true': true,
             ...(forced ? { ':null': null, ':windowStart': forced.windowStart.toISOString() } : {}),

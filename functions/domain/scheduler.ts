@@ -70,7 +70,7 @@ interface Claim extends DueWorkflow {
  *   first (spec §4), in the same conditional write as the claim. Once per workflow per window:
  *   the claim is refused for a workflow claimed within the last minute, so of concurrent forced
  *   runs exactly one dispatches each workflow, and its dispatch id (workflow + the slot claimed)
- *   is the one webhook-id n8n sees.
+ *   is the one webhook-id n8n sees. The summary counts those left, queued already.
  */
 export class SchedulerService {
   private readonly runs: WorkflowRunRepository;
@@ -109,10 +109,14 @@ export class SchedulerService {
   async runShard(shard: number, at: Date, trigger: SchedulerTrigger): Promise<ShardResult> {
     const forced = trigger === 'manual_force';
     const dispatchTrigger: ExecutionTrigger = forced ? 'manual_force' : 'schedule';
-    const candidates = await this.runs.dueInShard(
-      shard,
-      forced ? null : new Date(at.getTime() + LOOK_AHEAD_MS),
-    );
+    const read = await this.runs.dueInShard(shard, forced ? null : new Date(at.getTime() + LOOK_AHEAD_MS));
+    // Forced, what another run claimed within the window is queued already: its claim would be
+    // refused, so it is not tried, and the summary counts it rather than reading '0 mise en file'.
+    const windowStart = new Date(at.getTime() - FORCED_RUN_WINDOW_MS).toISOString();
+    const queuedAlready = ({ claimedAt }: DueWorkflow) =>
+      forced && claimedAt !== null && claimedAt > windowStart;
+    const candidates = read.filter((due) => !queuedAlready(due));
+    const alreadyQueued = read.length - candidates.length;
     const claimed = await mapWithConcurrency(candidates, CLAIM_CONCURRENCY, (candidate) =>
       this.claim(candidate, at, forced),
     );
@@ -136,9 +140,9 @@ export class SchedulerService {
         this.send(batch, at, dispatchTrigger, forced, run, listed),
       )
     ).flat();
-    const result = shardResult(candidates.length, [...failures, ...sent], listed);
+    const result = { ...shardResult(read.length, [...failures, ...sent], listed), alreadyQueued };
     const metrics = this.deps.metrics ?? noMetrics;
-    metrics.count(METRIC.dueFound, candidates.length);
+    metrics.count(METRIC.dueFound, read.length);
     metrics.count(METRIC.dueClaimed, claims.length);
     metrics.count(METRIC.dueEnqueued, result.queued);
     this.deps.logger.info('Lot du planificateur exécuté', {
@@ -147,6 +151,7 @@ export class SchedulerService {
       checked: result.checked,
       dispatched: result.queued,
       failed: result.failed,
+      alreadyQueued,
     });
     return result;
   }
@@ -227,6 +232,7 @@ export class SchedulerService {
               claimed = await this.runs.claim(
                 claim,
                 { sortKey: claim.nextSortKey, nextRun: claim.slot.nextRun },
+                this.deps.clock.now(),
                 null,
               );
             } catch (error) {
@@ -286,7 +292,8 @@ export class SchedulerService {
       const won = await this.runs.claim(
         candidate,
         { sortKey: nextSortKey, nextRun: slot.nextRun },
-        forced ? { now, windowStart: new Date(now.getTime() - FORCED_RUN_WINDOW_MS) } : null,
+        now,
+        forced ? { windowStart: new Date(now.getTime() - FORCED_RUN_WINDOW_MS) } : null,
       );
       return won ? { ...candidate, slot, nextSortKey } : 'lost';
     } catch (error) {
@@ -369,6 +376,7 @@ function shardResult(
     checked,
     queued: executions.length - failures.length,
     failed: failures.length,
+    alreadyQueued: 0,
     executions: [
       ...failures,
       ...executions.filter((execution) => listed.has(execution.workflowId) && execution.status === 'queued'),
@@ -395,6 +403,7 @@ export function combinedResult(
       checked: sum((shard) => shard.checked),
       queued: sum((shard) => shard.queued),
       failed: sum((shard) => shard.failed),
+      alreadyQueued: sum((shard) => shard.alreadyQueued),
       notRun,
     },
     shards.flatMap((shard) => shard.executions),

@@ -44,13 +44,17 @@ describe('scheduling and webhook delivery', () => {
     await admin.goto('/admin/settings');
     await admin.getByRole('heading', { name: 'Paramètres Administrateur', level: 1 }).waitFor();
     await admin.getByLabel('Exécution forcée').check();
-    // A forced run leaves a workflow claimed within the last minute (its run is already queued).
-    // Scheduled a moment ago, the automation is due at once, so the runtime's minute tick may claim
-    // it just before the click (two runs of three on 2026-11-25), and on a two-minute interval the
-    // next tick claims its next slot a minute ahead: it can stay claimed for two minutes. So the
-    // admin runs it again until a run queues it, reading each run's own reply (the summary on the
-    // page keeps the previous run's until the new one lands).
-    const queuedSummary = /^Exécution forcée: [1-9]\d* mises? en file sur [1-9]\d* workflows? vérifiés?$/;
+    // A forced run leaves a workflow claimed within the last minute (its run is already queued), and
+    // says so. Scheduled a moment ago, the automation is due at once, so the runtime's minute tick
+    // may claim it just before the click (two runs of three on 2026-11-25), and on a two-minute
+    // interval the next tick claims its next slot a minute ahead: it can stay claimed for two
+    // minutes. So the admin runs it again until a run queues it, reading each run's own reply (the
+    // summary on the page keeps the previous run's until the new one lands). Other files'
+    // automations may be among those queued already.
+    const alreadyQueued = " \\(\\d+ déjà en file depuis moins d'une minute\\)";
+    const queuedSummary = new RegExp(
+      `^Exécution forcée: [1-9]\\d* mises? en file sur [1-9]\\d* workflows? vérifiés?(${alreadyQueued})?$`,
+    );
     const run = admin.getByRole('button', { name: 'Déclencher Maintenant' });
     const deadline = Date.now() + 200_000;
     for (;;) {
@@ -63,7 +67,9 @@ describe('scheduling and webhook delivery', () => {
       ]);
       const { message } = (await reply.json()) as { message: string };
       if (queuedSummary.test(message)) break;
-      expect(message).toMatch(/^Exécution forcée: 0 mise en file sur \d+ workflows? vérifiés?$/);
+      expect(message).toMatch(
+        new RegExp(`^Exécution forcée: 0 mise en file sur \\d+ workflows? vérifiés?${alreadyQueued}$`),
+      );
       expect(Date.now()).toBeLessThan(deadline);
       await admin.waitForTimeout(10_000);
     }

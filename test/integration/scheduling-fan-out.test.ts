@@ -207,7 +207,7 @@ describe('the last minute tick’s result, shard by shard', () => {
     status: 'queued' as const,
     message: MESSAGES.scheduler.queued,
   });
-  const counts = { checked: 1, queued: 1, failed: 0 };
+  const counts = { checked: 1, queued: 1, failed: 0, alreadyQueued: 0 };
 
   it('keeps the end of a run that ended before its claimer had listed it', async () => {
     const runs = new SchedulerRunRepository(app.table);

@@ -1,9 +1,10 @@
 import { afterEach, beforeEach, describe, expect, inject, it } from 'vitest';
 
 import { type WorkflowRecord, WorkflowRepository } from '../../functions/data/workflows';
-import { SchedulerService } from '../../functions/domain/scheduler';
+import { SchedulerService, type SchedulerTrigger } from '../../functions/domain/scheduler';
 import { type LocalQueues, startLocalQueues } from '../../lib/local/queue/local-queues';
 import type { QueuePoller } from '../../lib/local/queue/poller';
+import { MESSAGES } from '../../shared/messages';
 import { createTestApp, disposeTestApp, type TestApp } from '../support/app';
 import { workflowRecord } from '../support/records';
 import {
@@ -37,13 +38,20 @@ describe('concurrent forced scheduler runs', () => {
     await disposeTestApp(app);
   });
 
-  const forced = () =>
+  const scheduler = (trigger: SchedulerTrigger) =>
     new SchedulerService({
       table: app.table,
       queue: app.webhookQueue,
       clock: app.clock,
       logger: app.logger,
-    }).run('manual_force');
+    }).run(trigger);
+  const forced = () => scheduler('manual_force');
+  const delivered = (calls: number) =>
+    eventually(
+      async () =>
+        receiver.calls.length >= calls && (await queueDepth(queues)).total === 0 && poller.inFlight === 0,
+      'appels livrés',
+    );
 
   async function scheduledWorkflows(count: number): Promise<WorkflowRecord[]> {
     return Promise.all(
@@ -69,16 +77,14 @@ describe('concurrent forced scheduler runs', () => {
         started.push(forced());
       }
       const results = await Promise.all(started);
-      await eventually(
-        async () =>
-          receiver.calls.length >= workflows.length &&
-          (await queueDepth(queues)).total === 0 &&
-          poller.inFlight === 0,
-        'appels livrés',
-      );
+      await delivered(workflows.length);
 
       const queued = results.flatMap((result) => result.executions);
       expect(queued).toHaveLength(workflows.length);
+      // The later runs found them claimed by the first: queued already, and their summary says so.
+      for (const later of results.slice(1)) {
+        expect(later.message).toBe(MESSAGES.scheduler.forcedSummary(0, workflows.length, workflows.length));
+      }
       expect(receiver.calls).toHaveLength(workflows.length);
       workflows.forEach((workflow, index) => {
         const calls = receiver.callsOn(`/flux-${index}`);
@@ -95,15 +101,32 @@ describe('concurrent forced scheduler runs', () => {
 
     app.clock.advance(61_000);
     await Promise.all([forced(), forced()]);
-    await eventually(
-      async () =>
-        receiver.calls.length >= 2 && (await queueDepth(queues)).total === 0 && poller.inFlight === 0,
-      'second appel',
-    );
+    await delivered(2);
 
     expect(receiver.callsOn('/flux-0')).toHaveLength(2);
     const ids = receiver.calls.map((call) => call.headers['webhook-id']);
     expect(new Set(ids).size).toBe(2);
     expect(ids.every((id) => String(id).startsWith(`${workflow?.id}:`))).toBe(true);
+  });
+
+  it("says that the minute tick's runs are queued already, rather than a bare '0 mise en file'", async () => {
+    await scheduledWorkflows(2);
+    // Scheduled without a run, both are due at once: the minute tick claims and queues them.
+    expect((await scheduler('schedule')).workflows_processed).toBe(2);
+    app.clock.advance(20_000);
+
+    const result = await forced();
+
+    expect(result.message).toBe(
+      "Exécution forcée: 0 mise en file sur 2 workflows vérifiés (2 déjà en file depuis moins d'une minute)",
+    );
+    expect(result.executions).toEqual([]);
+    await delivered(2);
+    expect(receiver.calls).toHaveLength(2);
+
+    // Once the window has passed, forced runs them again; the summary has nothing to add.
+    app.clock.advance(41_000);
+    expect((await forced()).message).toBe('Exécution forcée: 2 mises en file sur 2 workflows vérifiés');
+    await delivered(4);
   });
 });

@@ -7,6 +7,7 @@ import { SchedulerRunRepository } from '../../functions/data/scheduler-runs';
 import { WorkflowRepository } from '../../functions/data/workflows';
 import { METRIC, RecordedMetrics } from '../../functions/domain/metrics';
 import { runScheduler } from '../../functions/domain/run-scheduler';
+import { SchedulerService } from '../../functions/domain/scheduler';
 import { CLAIMS } from '../../functions/domain/scheduling-settings';
 import { createDueClaimerHandler } from '../../functions/due-claimer';
 import { inProcessClaimers } from '../../functions/runtime/in-process-claimers';
@@ -77,6 +78,33 @@ describe('a scheduler run and the results of the calls it queued', () => {
       manual?.executions.find((execution) => execution.workflowId === workflows[index]?.id);
     expect([0, 1, 2].map((index) => statusOf(index)?.status)).toEqual(['success', 'success', 'success']);
     expect(statusOf(3)).toMatchObject({ status: 'failed', message: MESSAGES.execution.notFoundInactive });
+  });
+
+  it('says, in its reply and its last result, how many a forced run found queued already', async () => {
+    await poller.stop();
+    for (const path of ['/ok-1', '/ok-2']) {
+      await new WorkflowRepository(app.table).create(
+        workflowRecord({ cronEnabled: true, webhookUrl: `${receiver.baseUrl}${path}` }),
+      );
+    }
+    // The minute tick claims both (scheduled without a run, they are due at once).
+    expect(
+      (await new SchedulerService({ ...app, queue: app.webhookQueue }).run('schedule')).workflows_processed,
+    ).toBe(2);
+    app.clock.advance(5_000);
+
+    const run = await runScheduler(app, 'manual_force');
+
+    const summary =
+      "Exécution forcée: 0 mise en file sur 2 workflows vérifiés (2 déjà en file depuis moins d'une minute)";
+    expect(run).toMatchObject({
+      success: true,
+      workflows_checked: 2,
+      workflows_processed: 0,
+      message: summary,
+    });
+    const { manual } = await new SchedulerRunRepository(app.table).lastRuns();
+    expect(manual?.message).toBe(summary);
   });
 
   it('counts nothing queued as a success before its call ends', async () => {

@@ -15,6 +15,7 @@ const answerOf = (shard: number) => ({
   checked: 2,
   queued: 2,
   failed: 0,
+  alreadyQueued: 1,
   executions: [
     {
       workflowId: `00000000-0000-4000-8000-00000000000${shard}`,
@@ -38,6 +39,11 @@ describe('the claimers in AWS, for an admin’s run', () => {
       if (shard === 2) throw Object.assign(new Error('Rate exceeded'), { name: 'TooManyRequestsException' });
       // An answer of another shape is not taken for a result.
       if (shard === 3) return { StatusCode: 200, Payload: encode({ shard, checked: 'deux' }) };
+      // A claimer deployed before the count of runs queued already: none counted.
+      if (shard === 4) {
+        const { alreadyQueued: _, ...before } = answerOf(shard);
+        return { StatusCode: 200, Payload: encode(before) };
+      }
       return { StatusCode: 200, Payload: encode(answerOf(shard)) };
     });
     const claimers = createLambdaClaimers(new LambdaClient({}), () => 'claimer');
@@ -49,7 +55,7 @@ describe('the claimers in AWS, for an admin’s run', () => {
 
     const answers = await Promise.all(requests.map((request) => claimers.claim(request)));
 
-    expect(answers).toEqual([answerOf(0), null, null, null, answerOf(4)]);
+    expect(answers).toEqual([answerOf(0), null, null, null, { ...answerOf(4), alreadyQueued: 0 }]);
     const calls = lambdaMock.commandCalls(InvokeCommand);
     expect(calls).toHaveLength(5);
     for (const call of calls) {
