@@ -67,8 +67,9 @@ describe('scheduling and webhook delivery', () => {
       ]);
       const { message } = (await reply.json()) as { message: string };
       if (queuedSummary.test(message)) break;
+      // Without the count only when the tick claimed it between this run's read and its claim.
       expect(message).toMatch(
-        new RegExp(`^Exécution forcée: 0 mise en file sur \\d+ workflows? vérifiés?${alreadyQueued}$`),
+        new RegExp(`^Exécution forcée: 0 mise en file sur \\d+ workflows? vérifiés?(${alreadyQueued})?$`),
       );
       expect(Date.now()).toBeLessThan(deadline);
       await admin.waitForTimeout(10_000);
