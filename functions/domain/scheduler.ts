@@ -112,13 +112,13 @@ export class SchedulerService {
     const read = await this.runs.dueInShard(shard, forced ? null : new Date(at.getTime() + LOOK_AHEAD_MS));
     // Forced, what another run claimed within the window is queued already: its claim would be
     // refused, so it is not tried, and the summary counts it rather than reading '0 mise en file'.
-    const windowStart = new Date(at.getTime() - FORCED_RUN_WINDOW_MS).toISOString();
-    const queuedAlready = ({ claimedAt }: DueWorkflow) =>
-      forced && claimedAt !== null && claimedAt > windowStart;
-    const candidates = read.filter((due) => !queuedAlready(due));
+    const windowStart = forced ? new Date(at.getTime() - FORCED_RUN_WINDOW_MS) : null;
+    const since = windowStart?.toISOString();
+    const candidates =
+      since === undefined ? read : read.filter(({ claimedAt }) => claimedAt === null || claimedAt <= since);
     const alreadyQueued = read.length - candidates.length;
     const claimed = await mapWithConcurrency(candidates, CLAIM_CONCURRENCY, (candidate) =>
-      this.claim(candidate, at, forced),
+      this.claim(candidate, at, windowStart),
     );
     const claims = claimed.filter((claim): claim is Claim => typeof claim === 'object');
 
@@ -140,7 +140,7 @@ export class SchedulerService {
         this.send(batch, at, dispatchTrigger, forced, run, listed),
       )
     ).flat();
-    const result = { ...shardResult(read.length, [...failures, ...sent], listed), alreadyQueued };
+    const result = shardResult(read.length, [...failures, ...sent], listed, alreadyQueued);
     const metrics = this.deps.metrics ?? noMetrics;
     metrics.count(METRIC.dueFound, read.length);
     metrics.count(METRIC.dueClaimed, claims.length);
@@ -282,10 +282,11 @@ export class SchedulerService {
   private async claim(
     candidate: DueWorkflow,
     now: Date,
-    forced: boolean,
+    /** A forced run's window: a workflow claimed since then is left. Null when not forced. */
+    windowStart: Date | null,
   ): Promise<Claim | 'lost' | 'failed'> {
     const { workflow } = candidate;
-    const indexedDueAt = forced ? NEVER_RAN : dueAtOfSortKey(candidate.dueSortKey);
+    const indexedDueAt = windowStart ? NEVER_RAN : dueAtOfSortKey(candidate.dueSortKey);
     const slot = claimSlot(indexedDueAt, intervalMinutesOf(workflow), now);
     const nextSortKey = dueSortKey(slot.nextRun, workflow.id);
     try {
@@ -293,7 +294,7 @@ export class SchedulerService {
         candidate,
         { sortKey: nextSortKey, nextRun: slot.nextRun },
         now,
-        forced ? { windowStart: new Date(now.getTime() - FORCED_RUN_WINDOW_MS) } : null,
+        windowStart && { windowStart },
       );
       return won ? { ...candidate, slot, nextSortKey } : 'lost';
     } catch (error) {
@@ -370,13 +371,14 @@ function shardResult(
   checked: number,
   executions: readonly SchedulerExecution[],
   listed: ReadonlySet<string>,
+  alreadyQueued = 0,
 ): ShardResult {
   const failures = executions.filter((execution) => execution.status === 'failed');
   return {
     checked,
     queued: executions.length - failures.length,
     failed: failures.length,
-    alreadyQueued: 0,
+    alreadyQueued,
     executions: [
       ...failures,
       ...executions.filter((execution) => listed.has(execution.workflowId) && execution.status === 'queued'),
