@@ -9,6 +9,7 @@ import autocannon from 'autocannon';
 import { freePort } from '../lib/local/free-port';
 import { measureAdminWorkflowsPage, type PageFigures } from './admin-workflows-page';
 import { childrenNamed, cpuSecondsDuring } from './cpu-time';
+import { type SteadyArrivalsFigures, steadyArrivals } from './steady-arrivals';
 
 /**
  * The API under load: the local runtime started as `npm start` starts it (bin/local.ts, a fresh
@@ -37,6 +38,11 @@ export interface ApiLoadFigures {
    * at the rate, against the machine's CPUs, says whether the target is reachable here at all.
    */
   readonly cpuMsPerRequest: Readonly<Record<'runtime' | 'emulator' | 'loadGenerator', number | null>>;
+  /**
+   * The same request nearly idle, started at a steady few a second: what one request takes when
+   * none waits for another, the floor under any p99 at a higher rate on this machine.
+   */
+  readonly nearlyIdle: SteadyArrivalsFigures;
 }
 
 export interface ApiBenchFigures {
@@ -160,6 +166,10 @@ async function seedWorkflows(baseUrl: string, admin: string, count: number) {
   );
 }
 
+/** A few requests a second, evenly spread, for a minute: the minute tick of the runtime included. */
+const NEARLY_IDLE_RATE = 5;
+const NEARLY_IDLE_SECONDS = 60;
+
 async function load(
   options: autocannon.Options & {
     readonly route: string;
@@ -176,6 +186,14 @@ async function load(
   const { result, cpuSeconds } = await cpuSecondsDuring({ ...pids, loadGenerator: process.pid }, () =>
     autocannon(options),
   );
+  const nearlyIdle = await steadyArrivals({
+    url: options.url as string,
+    method: options.method === 'POST' ? 'POST' : 'GET',
+    headers: (options.headers ?? {}) as Record<string, string>,
+    ...(typeof options.body === 'string' ? { body: options.body } : {}),
+    rate: NEARLY_IDLE_RATE,
+    seconds: NEARLY_IDLE_SECONDS,
+  });
   const perRequest = (seconds: number | null) =>
     seconds === null || result.requests.total === 0 ? null : (seconds * 1000) / result.requests.total;
   return {
@@ -199,6 +217,7 @@ async function load(
       emulator: perRequest(cpuSeconds.emulator),
       loadGenerator: perRequest(cpuSeconds.loadGenerator),
     },
+    nearlyIdle,
   };
 }
 

@@ -313,6 +313,28 @@ if (runs('api')) {
       ]),
     ),
     '',
+    '### The same routes nearly idle (requests started at a steady rate, none waiting for another)',
+    '',
+    'What one request takes when the machine has CPU to spare: the floor under the p99s above. The',
+    "runtime's minute tick, which queries the 64 due-index shards of the same emulator, falls within",
+    'each run.',
+    '',
+    markdownTable(
+      ['route', 'rate', 'duration', 'requests', 'p50', 'p90', 'p99', 'max', 'non-2xx', 'errors'],
+      figures.runs.map(({ route, nearlyIdle }) => [
+        route,
+        `${formatFigure(nearlyIdle.rate)}/s`,
+        `${formatFigure(nearlyIdle.seconds)} s`,
+        formatFigure(nearlyIdle.requests),
+        `${formatFigure(nearlyIdle.p50Ms, 1)} ms`,
+        `${formatFigure(nearlyIdle.p90Ms, 1)} ms`,
+        `${formatFigure(nearlyIdle.p99Ms, 1)} ms`,
+        `${formatFigure(nearlyIdle.maxMs, 0)} ms`,
+        formatFigure(nearlyIdle.non2xx),
+        formatFigure(nearlyIdle.errors),
+      ]),
+    ),
+    '',
     ...ceilingsMarkdown(ceilings),
   ];
   const targets: BenchTarget[] = [];

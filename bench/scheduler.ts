@@ -23,6 +23,7 @@ import { startMinuteTimer } from '../lib/local/queue/minute-timer';
 import { startQueuePoller } from '../lib/local/queue/poller';
 import { GLOBAL_SCHEDULING } from '../shared/constants';
 import { processCpuSeconds } from './cpu-time';
+import { percentile } from './percentile';
 import { startBenchReceiver } from './receiver';
 import { markdownTable } from './results-file';
 
@@ -494,9 +495,6 @@ async function deliveryFigures(
     await dropTable(table);
   }
 }
-
-const percentile = (sorted: number[], p: number) =>
-  sorted[Math.min(sorted.length - 1, Math.ceil((p / 100) * sorted.length) - 1)] ?? 0;
 
 /**
  * Part 3: lag from due time to the call's start, with the real clock, the minute timer, the
