@@ -30,9 +30,12 @@ export interface SteadyArrivalsFigures {
   readonly maxMs: number;
   /** Replies other than 2xx. */
   readonly non2xx: number;
-  /** Requests that got no reply (connection errors). */
+  /** Requests that got no whole reply: connection errors, replies cut, 30 s without an answer. */
   readonly errors: number;
 }
+
+/** How long a request may go without a byte of reply before it counts as an error. */
+const REPLY_TIMEOUT_MS = 30_000;
 
 export async function steadyArrivals(options: SteadyArrivalsOptions): Promise<SteadyArrivalsFigures> {
   const target = new URL(options.url);
@@ -43,6 +46,18 @@ export async function steadyArrivals(options: SteadyArrivalsOptions): Promise<St
   let errors = 0;
   const send = (dueAt: number) =>
     new Promise<void>((resolve) => {
+      let settled = false;
+      /** Counts the request once, whichever of its events comes first. */
+      const settle = (status: number | null) => {
+        if (settled) return;
+        settled = true;
+        if (status === null) errors += 1;
+        else {
+          latencies.push(performance.now() - dueAt);
+          if (status >= 300) non2xx += 1;
+        }
+        resolve();
+      };
       const outgoing = request(
         {
           host: target.hostname,
@@ -54,17 +69,14 @@ export async function steadyArrivals(options: SteadyArrivalsOptions): Promise<St
         },
         (reply) => {
           reply.resume();
-          reply.on('end', () => {
-            latencies.push(performance.now() - dueAt);
-            if ((reply.statusCode ?? 0) >= 300) non2xx += 1;
-            resolve();
-          });
+          reply.on('end', () => settle(reply.statusCode ?? 0));
+          // A reply cut before its end closes without 'end'.
+          reply.on('close', () => settle(null));
         },
       );
-      outgoing.on('error', () => {
-        errors += 1;
-        resolve();
-      });
+      // A request left unanswered is counted, never waited for: the run always ends.
+      outgoing.setTimeout(REPLY_TIMEOUT_MS, () => outgoing.destroy(new Error('no reply')));
+      outgoing.on('error', () => settle(null));
       outgoing.end(options.body);
     });
   const start = performance.now() + 10;
