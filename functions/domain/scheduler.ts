@@ -232,7 +232,7 @@ export class SchedulerService {
               claimed = await this.runs.claim(
                 claim,
                 { sortKey: claim.nextSortKey, nextRun: claim.slot.nextRun },
-                this.deps.clock.now(),
+                now,
                 null,
               );
             } catch (error) {
