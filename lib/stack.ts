@@ -133,11 +133,11 @@ export class AssistantJuridiqueStack extends Stack {
       value: delivery.signingSecret.secretArn,
     });
     new CfnOutput(this, 'StripeSecretKeyArn', {
-      description: 'Le secret de la clé API Stripe, à renseigner (docs/billing-aws.md)',
+      description: 'Le secret de la clé API Stripe, à renseigner (docs/billing.md)',
       value: billing.stripeSecretKey.secretArn,
     });
     new CfnOutput(this, 'StripeWebhookSecretArn', {
-      description: 'Le secret de signature du webhook Stripe, à renseigner (docs/billing-aws.md)',
+      description: 'Le secret de signature du webhook Stripe, à renseigner (docs/billing.md)',
       value: billing.stripeWebhookSecret.secretArn,
     });
     new CfnOutput(this, 'TableName', { description: 'La table DynamoDB', value: data.tableName });

@@ -18,7 +18,7 @@ export function stripeKeyOf(prefixes: readonly string[], what: string): (stored:
   return (stored) => {
     const value = stored.trim();
     if (!prefixes.some((prefix) => value.startsWith(prefix)))
-      throw new Error(`Secret Stripe non configuré : ${what} attendu (voir docs/billing-aws.md)`);
+      throw new Error(`Secret Stripe non configuré : ${what} attendu (voir docs/billing.md)`);
     return value;
   };
 }

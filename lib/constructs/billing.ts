@@ -27,7 +27,7 @@ const EMAIL = /^[^\s@<>]+@[^\s@<>]+\.[^\s@<>]+$/;
 /**
  * Billing's AWS resources and grants (issue #5):
  * - two Secrets Manager secrets, Stripe's secret API key and the webhook endpoint's signing
- *   secret, created **empty**: ops set their values (`docs/billing-aws.md`), nothing is generated
+ *   secret, created **empty**: ops set their values (`docs/billing.md`), nothing is generated
  *   or written in the template. A function reads them on first use and reports an unset one.
  * - SES sending rights limited to the sender: `ses:SendEmail` on the sender's identity (the
  *   address, or its domain) with the `ses:FromAddress` condition.
@@ -128,7 +128,7 @@ function emptySecret(
       id: 'AwsSolutions-SMG4',
       reason:
         'Issued by Stripe, not by AWS: it is rolled in the Stripe dashboard and then put here ' +
-        '(docs/billing-aws.md); Secrets Manager has no rotation function for a Stripe key.',
+        '(docs/billing.md); Secrets Manager has no rotation function for a Stripe key.',
     },
   ]);
   return secret;

@@ -121,7 +121,7 @@ describe('cachedSecret', () => {
     const failure = (await secret().catch((error: unknown) => error)) as Error;
 
     expect(failure.message).toBe(
-      'Secret Stripe non configuré : une clé secrète sk_… attendu (voir docs/billing-aws.md)',
+      'Secret Stripe non configuré : une clé secrète sk_… attendu (voir docs/billing.md)',
     );
     expect(logger.lines.join('\n')).not.toContain('pk_live_pas_une_cle_secrete');
     expect(metrics.countOf(METRIC.secretUnavailable)).toBe(1);
