@@ -70,8 +70,8 @@ export interface StageSettings {
   /**
    * Webhook calls in flight at once over every firm (the worker's event-source maximum
    * concurrency, 2 to 1,000); each firm is also held to 5 of its own (spec §3
-   * maxConcurrentWorkflows, the worker's slot lease). The README's scale section says when to
-   * raise it: it must stay under the account's Lambda concurrency with room for the API.
+   * maxConcurrentWorkflows, the worker's slot lease). docs/scheduling-and-delivery.md ("Scale
+   * model") says when to raise it: under the account's Lambda concurrency, with room for the API.
    */
   readonly workerConcurrency: number;
 }

@@ -9,7 +9,7 @@ export const PRICING = {
   monthlySubscriptionCents: 15_000,
   /**
    * Paid at checkout: the licence and the first month, as Stripe's first invoice of the
-   * subscription holds both; every price shown says so (README, 'Billing and licences').
+   * subscription holds both; every price shown says so (docs/billing.md).
    */
   firstPaymentCents: 95_000 + 15_000,
   currency: 'eur',

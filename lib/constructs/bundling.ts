@@ -18,14 +18,14 @@ export const ESM_REQUIRE_BANNER =
  * what is deployed.
  *
  * - ESM, module-first main fields, minified, for Node.js 22.
- * - The AWS SDK v3 is taken from the Lambda runtime (`@aws-sdk/*` external): bundled, it was
- *   about 450 KB of every function (README, "Bundles").
+ * - The AWS SDK v3 is taken from the Lambda runtime (`@aws-sdk/*` external): bundled, it alone
+ *   would pass every function's budget (docs/architecture.md, "Bundles").
  * - Powertools is taken from its official Lambda layer (`@aws-lambda-powertools/*` external, the
  *   layer of the installed version: `POWERTOOLS_LAYER_PARAMETER`): bundled, Logger, Metrics,
  *   Tracer and the X-Ray SDK it carries were about 160 KB of every function, over the budget.
  * - No source map: a map shipped in the bundle costs its size and, with
  *   `--enable-source-maps`, import time at every cold start; the build is reproducible, so the map
- *   of a deployed commit is rebuilt when a stack trace needs it (README).
+ *   of a deployed commit is rebuilt when a stack trace needs it (docs/architecture.md).
  * - The function's needs as compile-time constants (`bundleDefines`), so the adapters it does
  *   not declare are left out.
  */
