@@ -130,7 +130,7 @@ export function bundlesMarkdown(figures: readonly BundleFigures[]): string {
   ].join('\n');
 }
 
-/** The functions and esbuild settings of a commit before the needs (issue 10): SDK bundled, source maps. */
+/** The functions and esbuild settings of a commit from before the declared needs: SDK bundled, source maps. */
 export function baselineSpecs(sourceRoot: string, names: readonly string[]): BundleSpec[] {
   const options: BuildOptions = {
     bundle: true,

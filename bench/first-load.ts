@@ -10,7 +10,7 @@ import { kilobytes, LOGIN_BUDGET, type PageWeight, pageWeight } from '../web/bui
 import type { BenchTarget } from './results-file';
 
 /**
- * First load of /login (issue 11): the JavaScript and CSS it downloads, gzipped, read from the
+ * First load of /login: the JavaScript and CSS it downloads, gzipped, read from the
  * Vite manifest of a fresh build, and Lighthouse's performance score and Largest Contentful Paint
  * in mobile (simulated slow 4G, mid-range phone) and desktop presets, each the median of a few
  * runs with a fresh Chromium profile, against `npm start`'s server.

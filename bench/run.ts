@@ -135,7 +135,7 @@ if (runs('scale')) {
       ...tick.alone.map((claimer) => (Math.ceil(150_000 / DUE_SHARDS) / claimer.runs) * claimer.seconds),
     );
     const sections = [
-      '## Scale: one fanned-out tick (issue 13)',
+      '## Scale: one fanned-out tick',
       '',
       `Measured: ${formatFigure(tick.workflows)} automations of ${formatFigure(tick.firms)} firms in DynamoDB Local, ` +
         `${formatFigure(tick.due)} due at the tick; load average ${tick.loadAverage} at the end.`,
