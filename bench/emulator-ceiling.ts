@@ -5,8 +5,8 @@ import { join } from 'node:path';
 import { CreateTableCommand } from '@aws-sdk/client-dynamodb';
 import { BatchGetCommand, GetCommand, PutCommand, QueryCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
 
-import { createTable } from '../functions/data/table';
-import { createTableInput } from '../functions/data/table-definition';
+import { createTable } from '../functions/data/table/table';
+import { createTableInput } from '../functions/data/table/table-definition';
 import { LOCAL_AWS, startDynamoDbLocal } from '../lib/local/dynamodb-local';
 import { processCpuSeconds } from './cpu-time';
 

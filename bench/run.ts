@@ -1,6 +1,6 @@
 import { cpus } from 'node:os';
-import { DUE_SHARDS } from '../functions/data/keys';
-import { FUNCTION_NAMES, NEEDS } from '../functions/needs';
+import { DUE_SHARDS } from '../functions/data/scheduling/keys';
+import { FUNCTION_NAMES, handlerPathOf, NEEDS } from '../functions/needs';
 import { esbuildOptionsOf } from '../lib/constructs/bundling';
 import { repositoryPath } from '../lib/constructs/repository';
 import { startDynamoDbLocal } from '../lib/local/dynamodb-local';
@@ -175,7 +175,7 @@ if (runs('scale')) {
         ],
       ),
       '',
-      // An admin's run fans out as the tick does (functions/domain/run-scheduler.ts): the request
+      // An admin's run fans out as the tick does (functions/domain/scheduling/run-scheduler.ts): the request
       // waits for its 64 claimers, so it lasts as long as the slowest shard, within the API's time-out.
       `An admin's run ('Déclencher Maintenant', forced: every scheduled automation) fans out like the tick, ` +
         `its request waiting for the ${DUE_SHARDS} claimers (synchronous invocations, all at once). Projected ` +
@@ -393,7 +393,7 @@ if (runs('bundles')) {
   const after = await measureBundles(
     FUNCTION_NAMES.map((name) => ({
       name,
-      entry: repositoryPath('functions', `${name}.ts`),
+      entry: repositoryPath(handlerPathOf(name)),
       options: esbuildOptionsOf(name),
     })),
     repositoryPath('.bench', 'bundles'),

@@ -1,15 +1,15 @@
 import { loadavg } from 'node:os';
 
-import { DUE_SHARDS } from '../functions/data/keys';
-import type { Table } from '../functions/data/table';
-import { RecordedMetrics } from '../functions/domain/metrics';
-import { FORCED_RUN_WINDOW_MS } from '../functions/domain/scheduler';
-import { CLAIMS, FIRM_CALLS } from '../functions/domain/scheduling-settings';
-import { createDueClaimerHandler } from '../functions/due-claimer';
+import { DUE_SHARDS } from '../functions/data/scheduling/keys';
+import type { Table } from '../functions/data/table/table';
+import { RecordedMetrics } from '../functions/domain/core/metrics';
+import { FORCED_RUN_WINDOW_MS } from '../functions/domain/scheduling/scheduler';
+import { CLAIMS, FIRM_CALLS } from '../functions/domain/scheduling/scheduling-settings';
+import { createDueClaimerHandler } from '../functions/handlers/scheduling/due-claimer';
+import { createScheduledTickHandler } from '../functions/handlers/scheduling/scheduled-tick';
 import type { AppDependencies, Logger } from '../functions/runtime/dependencies';
 import { systemClock } from '../functions/runtime/dependencies';
 import { inProcessClaimers } from '../functions/runtime/in-process-claimers';
-import { createScheduledTickHandler } from '../functions/scheduled-tick';
 import { startLocalQueues } from '../lib/local/queue/local-queues';
 import { batchWrite, benchTable, benchWorkflow, dropTable, itemsOf } from './scheduler';
 

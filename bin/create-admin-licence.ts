@@ -2,13 +2,13 @@ import { parseArgs } from 'node:util';
 
 import { GetSecretValueCommand, SecretsManagerClient } from '@aws-sdk/client-secrets-manager';
 
-import { LicenseRepository } from '../functions/data/licenses';
-import { SecondFactorAttemptRepository } from '../functions/data/second-factor-attempts';
-import { SecondFactorRepository } from '../functions/data/second-factors';
-import { SessionRepository } from '../functions/data/sessions';
-import { createTable } from '../functions/data/table';
-import { issueLicense } from '../functions/domain/licenses';
-import { resetSecondFactorOf } from '../functions/domain/second-factor';
+import { LicenseRepository } from '../functions/data/identity/licenses';
+import { SessionRepository } from '../functions/data/identity/sessions';
+import { SecondFactorAttemptRepository } from '../functions/data/second-factor/second-factor-attempts';
+import { SecondFactorRepository } from '../functions/data/second-factor/second-factors';
+import { createTable } from '../functions/data/table/table';
+import { issueLicense } from '../functions/domain/identity/licenses';
+import { resetSecondFactorOf } from '../functions/domain/second-factor/second-factor';
 import { parseServerKey } from '../functions/security/app-keys';
 import { createLicenseKeyVault } from '../functions/security/license-key-vault';
 

@@ -1,7 +1,7 @@
 import { parseArgs } from 'node:util';
-import { migrateFailingSet } from '../functions/data/failing-set-migration';
-import { createTable } from '../functions/data/table';
-import { migrateWorkflows } from '../functions/data/workflow-migration';
+import { createTable } from '../functions/data/table/table';
+import { migrateFailingSet } from '../functions/migrations/failing-set-migration';
+import { migrateWorkflows } from '../functions/migrations/workflow-migration';
 
 /**
  * Moves the items of a deployed table to the current shape, once after the deploy that introduced
@@ -9,7 +9,7 @@ import { migrateWorkflows } from '../functions/data/workflow-migration';
  *
  *   npm run migrate -- --table <TableName output>
  *
- * Idempotent and safe while the application runs (functions/data/workflow-migration.ts): run it
+ * Idempotent and safe while the application runs (functions/migrations/workflow-migration.ts): run it
  * again when it reports workflows not migrated. Uses the caller's AWS credentials and region
  * (AWS_PROFILE / AWS_REGION as usual); `--endpoint` points it at DynamoDB Local instead.
  */

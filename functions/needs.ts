@@ -1,6 +1,6 @@
 import type { HandlerName } from '../shared/routes';
-import type { IndexName } from './data/table-definition';
-import { ADMIN_RUN, CLAIMS, EXECUTE_WEBHOOK_TIMEOUT_SECONDS } from './domain/scheduling-settings';
+import type { IndexName } from './data/table/table-definition';
+import { ADMIN_RUN, CLAIMS, EXECUTE_WEBHOOK_TIMEOUT_SECONDS } from './domain/scheduling/scheduling-settings';
 
 /**
  * What each function may touch: the one answer to "what may this function touch?".
@@ -246,6 +246,40 @@ export const NEEDS: Readonly<Record<FunctionName, FunctionNeeds>> = Object.fromE
 export const needsOf = (name: FunctionName): FunctionNeeds => NEEDS[name];
 
 export const FUNCTION_NAMES = Object.keys(DECLARED) as FunctionName[];
+
+/** The product areas: the same rooms in every layer of `functions/` (docs/architecture.md). */
+export type Area = 'identity' | 'second-factor' | 'directory' | 'scheduling' | 'health' | 'billing';
+
+const AREAS = {
+  'verify-license': 'identity',
+  'sign-out': 'identity',
+  me: 'identity',
+  licenses: 'identity',
+  'update-license-email': 'identity',
+  'second-factor': 'second-factor',
+  lawyers: 'directory',
+  workflows: 'directory',
+  folders: 'directory',
+  audit: 'directory',
+  'workflow-scheduler': 'scheduling',
+  'execute-webhook': 'scheduling',
+  executions: 'scheduling',
+  'scheduled-tick': 'scheduling',
+  'due-claimer': 'scheduling',
+  'webhook-worker': 'scheduling',
+  'automation-health': 'health',
+  'create-checkout': 'billing',
+  'check-subscription': 'billing',
+  'customer-portal': 'billing',
+  'request-portal-link': 'billing',
+  'cancel-subscription': 'billing',
+  'create-promo-code': 'billing',
+  'stripe-webhook': 'billing',
+  'data-retention': 'billing',
+} as const satisfies Record<FunctionName, Area>;
+
+/** The file a function's bundle starts from (it exports `handler`), from the repository's root. */
+export const handlerPathOf = (name: FunctionName): string => `functions/handlers/${AREAS[name]}/${name}.ts`;
 
 /**
  * Compile-time constants of a function's bundle (esbuild `define`): each adapter the AWS root may

@@ -37,7 +37,7 @@ export type ReplyOf<N extends RouteName> = z.output<Routes[N]['response']>;
 /** API Gateway route key of a route ("POST /api/verify-license"). */
 export const routeKey = (route: RouteDefinition): string => `${route.method} ${route.path}`;
 
-/** The handler file of a route (`functions/<handler>.ts`), each one Lambda function. */
+/** The handler file of a route (`functions/handlers/<area>/<handler>.ts`), each one Lambda function. */
 export type HandlerName = Routes[RouteName]['handler'];
 
 /** The distinct handler files of the route table, each one Lambda function. */

@@ -1,13 +1,13 @@
 import { MESSAGES } from '../../shared/messages';
-import { InvalidCursorError } from '../data/page-cursor';
-import { isWriteConflict } from '../data/table';
+import { InvalidCursorError } from '../data/table/page-cursor';
+import { isWriteConflict } from '../data/table/table';
 import {
   PaymentProviderUnavailableError,
   PaymentsError,
   PromotionCodeRefusedError,
   UnreadableWebhookEventError,
   WebhookSignatureInvalidError,
-} from '../domain/billing-errors';
+} from '../domain/billing/billing-errors';
 import {
   ConflictError,
   ExistingLawyerError,
@@ -20,7 +20,7 @@ import {
   TooManyAttemptsError,
   TooManySecondFactorAttemptsError,
   UnauthenticatedError,
-} from '../domain/errors';
+} from '../domain/core/errors';
 
 /** The request's body is larger than the route accepts: refused before it is read. */
 export class RequestTooLargeError extends Error {

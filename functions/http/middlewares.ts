@@ -10,8 +10,8 @@ import {
   InvalidInputError,
   SecondFactorPendingError,
   UnauthenticatedError,
-} from '../domain/errors';
-import type { SessionContext, SessionService } from '../domain/sessions';
+} from '../domain/core/errors';
+import type { SessionContext, SessionService } from '../domain/identity/sessions';
 import type { Logger } from '../runtime/dependencies';
 import { type ApiEvent, type ApiResult, bearerTokenOf, fromOrigin, jsonResult } from './api-event';
 import { errorReplyOf, RequestTooLargeError } from './error-statuses';

@@ -2,7 +2,7 @@ import type { z } from 'zod';
 
 import { MESSAGES } from '../../shared/messages';
 import { EntityId } from '../../shared/schemas/common';
-import { InvalidInputError, NotFoundError } from '../domain/errors';
+import { InvalidInputError, NotFoundError } from '../domain/core/errors';
 
 /**
  * The `{id}` path parameter of a resource. Ids are server-generated UUIDs, so anything else names

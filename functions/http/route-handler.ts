@@ -3,7 +3,7 @@ import type { z } from 'zod';
 
 import { MESSAGES } from '../../shared/messages';
 import { ROUTES, type RouteDefinition, type RouteName, type Routes, routeKey } from '../../shared/routes';
-import { SessionService } from '../domain/sessions';
+import { SessionService } from '../domain/identity/sessions';
 import type { AppDependencies } from '../runtime/dependencies';
 import type { AppKeys } from '../security/app-keys';
 import { type ApiEvent, type ApiHandler, type ApiResult, clientAddressOf, jsonResult } from './api-event';
@@ -20,7 +20,7 @@ type BodyOf<N extends RouteName> = Routes[N] extends { request: infer S extends 
   : undefined;
 type SessionOf<N extends RouteName> = Routes[N]['access'] extends 'public'
   ? null
-  : import('../domain/sessions').SessionContext;
+  : import('../domain/identity/sessions').SessionContext;
 
 /** What a route implementation receives: the validated body, the caller and the raw parameters. */
 export interface RouteRequest<N extends RouteName> {

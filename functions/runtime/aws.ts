@@ -1,5 +1,5 @@
-import { createTable } from '../data/table';
-import type { MailPorts } from '../domain/mailer';
+import { createTable } from '../data/table/table';
+import type { MailPorts } from '../domain/core/mailer';
 import { type FunctionName, type FunctionNeeds, NEEDS, type ServerKeyName } from '../needs';
 import { type AppKeys, parseServerKey } from '../security/app-keys';
 import type { BillingPorts } from './billing-ports';
@@ -100,7 +100,7 @@ export async function awsDependencies(fn: FunctionName, env: Environment): Promi
   if ((process.env.BUNDLED_NEED_LAWYER_SECRETS ?? true) && needs.lawyerSecrets) {
     const [{ SecretsManagerClient }, { SecretsManagerLawyerSecretStore }] = await Promise.all([
       import('@aws-sdk/client-secrets-manager'),
-      import('../adapters/secrets-manager-store'),
+      import('../adapters/directory/secrets-manager-store'),
     ]);
     const prefix = variable(env, 'lawyerSecretsPrefix');
     lawyerSecrets = new SecretsManagerLawyerSecretStore(
@@ -113,7 +113,7 @@ export async function awsDependencies(fn: FunctionName, env: Environment): Promi
   if ((process.env.BUNDLED_NEED_QUEUE ?? true) && needs.webhookQueue) {
     const [{ SQSClient }, { createSqsDispatchQueue }] = await Promise.all([
       import('@aws-sdk/client-sqs'),
-      import('../adapters/dispatch-queue'),
+      import('../adapters/scheduling/dispatch-queue'),
     ]);
     const queueUrl = variable(env, 'webhookQueueUrl');
     const deadLetterQueueUrl =
@@ -132,7 +132,7 @@ export async function awsDependencies(fn: FunctionName, env: Environment): Promi
   if ((process.env.BUNDLED_NEED_CLAIMERS ?? true) && needs.dueClaimers) {
     const [{ LambdaClient }, { createLambdaClaimers }] = await Promise.all([
       import('@aws-sdk/client-lambda'),
-      import('../adapters/lambda-claimers'),
+      import('../adapters/scheduling/lambda-claimers'),
     ]);
     const functionName = variable(env, 'dueClaimerFunctionName');
     dueClaimers = createLambdaClaimers(new LambdaClient({}), () => functionName);
@@ -154,7 +154,7 @@ export async function awsDependencies(fn: FunctionName, env: Environment): Promi
   if ((process.env.BUNDLED_NEED_MAILER ?? true) && needs.mailer) {
     const [{ SESv2Client }, { SesMailer }, { publicOriginOf }] = await Promise.all([
       import('@aws-sdk/client-sesv2'),
-      import('../adapters/ses-mailer'),
+      import('../adapters/core/ses-mailer'),
       import('./billing-ports'),
     ]);
     const from = variable(env, 'mailFrom');
@@ -169,7 +169,7 @@ export async function awsDependencies(fn: FunctionName, env: Environment): Promi
   let billing: BillingPorts | undefined;
   if ((process.env.BUNDLED_NEED_PAYMENTS ?? true) && needs.payments) {
     const [{ StripePayments }, { stripeKeyOf, publicOriginOf }] = await Promise.all([
-      import('../adapters/stripe-payments'),
+      import('../adapters/billing/stripe-payments'),
       import('./billing-ports'),
     ]);
     const apiKey = secret(

@@ -1,5 +1,5 @@
-import type { Mailer } from '../domain/mailer';
-import type { Payments } from '../domain/payments';
+import type { Payments } from '../domain/billing/payments';
+import type { Mailer } from '../domain/core/mailer';
 
 /** What the billing handlers need from the world beyond the table, keys, clock and logger. */
 export interface BillingPorts {

@@ -1,6 +1,6 @@
 import type { SecretsProvider } from '@aws-lambda-powertools/parameters/secrets';
 
-import { METRIC, type Metrics } from '../domain/metrics';
+import { METRIC, type Metrics } from '../domain/core/metrics';
 import type { Logger } from './dependencies';
 
 /**

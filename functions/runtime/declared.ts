@@ -1,5 +1,5 @@
-import type { DispatchQueue } from '../adapters/dispatch-queue';
-import type { Table } from '../data/table';
+import type { DispatchQueue } from '../adapters/scheduling/dispatch-queue';
+import type { Table } from '../data/table/table';
 import type { FunctionName, FunctionNeeds, ServerKeyName } from '../needs';
 import { NEEDS } from '../needs';
 import type { AppKeys } from '../security/app-keys';

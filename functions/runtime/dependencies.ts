@@ -1,7 +1,7 @@
 import type { LawyerSecrets } from '../../shared/schemas/lawyer';
-import type { Table } from '../data/table';
-import type { MailPorts } from '../domain/mailer';
-import type { Metrics } from '../domain/metrics';
+import type { Table } from '../data/table/table';
+import type { MailPorts } from '../domain/core/mailer';
+import type { Metrics } from '../domain/core/metrics';
 import type { AppKeys } from '../security/app-keys';
 import type { BillingPorts } from './billing-ports';
 import type { SchedulingPorts } from './scheduling-ports';
@@ -80,7 +80,7 @@ export interface AppDependencies extends SchedulingPorts {
   readonly originSecret?: () => Promise<string>;
   readonly clock: Clock;
   readonly logger: Logger;
-  /** Business and failure metrics (`functions/domain/metrics.ts`): EMF in Lambda, memory elsewhere. */
+  /** Business and failure metrics (`functions/domain/core/metrics.ts`): EMF in Lambda, memory elsewhere. */
   readonly metrics: Metrics;
   readonly lawyerSecrets: LawyerSecretStore;
   readonly secondFactor: SecondFactorSettings;

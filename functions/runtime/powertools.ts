@@ -3,7 +3,7 @@ import { MetricUnit, Metrics as PowertoolsMetrics } from '@aws-lambda-powertools
 import { Tracer } from '@aws-lambda-powertools/tracer';
 import type { Context } from 'aws-lambda';
 
-import type { Metrics } from '../domain/metrics';
+import type { Metrics } from '../domain/core/metrics';
 import { loggerPort } from './powertools-logger';
 
 /**

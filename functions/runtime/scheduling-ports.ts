@@ -1,8 +1,8 @@
 import * as z from 'zod';
 
-import type { DispatchQueue } from '../adapters/dispatch-queue';
-import { webhookSigningKey } from '../adapters/webhook-signature';
-import { ShardResult } from '../data/scheduler-runs';
+import type { DispatchQueue } from '../adapters/scheduling/dispatch-queue';
+import { webhookSigningKey } from '../adapters/scheduling/webhook-signature';
+import { ShardResult } from '../data/scheduling/scheduler-runs';
 
 /** One due-index shard of one scheduler run, handed to its claimer. */
 export interface ShardClaimRequest {

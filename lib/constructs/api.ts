@@ -6,7 +6,7 @@ import * as logs from 'aws-cdk-lib/aws-logs';
 import { NagSuppressions } from 'cdk-nag';
 import { Construct } from 'constructs';
 
-import { type FunctionNeeds, NEEDS } from '../../functions/needs';
+import { type FunctionNeeds, handlerPathOf, NEEDS } from '../../functions/needs';
 import { type HandlerName, handlerNames, ROUTES, type RouteDefinition, routeKey } from '../../shared/routes';
 import type { Throttle } from '../settings';
 import { AppFunction } from './app-function';
@@ -90,7 +90,7 @@ export class Api extends Construct {
     for (const name of handlers) {
       const needs: FunctionNeeds = NEEDS[name];
       const fn = new AppFunction(this, name, {
-        entry: repositoryPath('functions', `${name}.ts`),
+        entry: repositoryPath(handlerPathOf(name)),
         needs: name,
         description: `Appel ${name} de l’API`,
         timeout: Duration.seconds(needs.timeoutSeconds ?? 10),

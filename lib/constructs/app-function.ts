@@ -12,7 +12,7 @@ import * as ssm from 'aws-cdk-lib/aws-ssm';
 import { NagSuppressions } from 'cdk-nag';
 import type { Construct } from 'constructs';
 
-import { METRICS_SERVICE } from '../../functions/domain/metrics';
+import { METRICS_SERVICE } from '../../functions/domain/core/metrics';
 import { type FunctionName, NEEDS } from '../../functions/needs';
 import { POWERTOOLS_VARIABLES } from '../../functions/runtime/environment';
 import { stageSettingsOf } from '../settings';
@@ -20,7 +20,7 @@ import { bundleSettingsOf, POWERTOOLS_LAYER_PARAMETER } from './bundling';
 import { REPOSITORY_ROOT, repositoryPath } from './repository';
 
 export interface AppFunctionProps {
-  /** Absolute path of the TypeScript file exporting `handler` (`functions/<call>.ts` for an API call). */
+  /** Absolute path of the TypeScript file exporting `handler` (`handlerPathOf` of `functions/needs.ts`). */
   readonly entry: string;
   /**
    * The function's name in `functions/needs.ts`: its bundle keeps only the adapters declared

@@ -6,6 +6,7 @@ import type * as sqs from 'aws-cdk-lib/aws-sqs';
 import { NagSuppressions } from 'cdk-nag';
 import { Construct } from 'constructs';
 
+import { handlerPathOf } from '../../functions/needs';
 import { AppFunction } from './app-function';
 import { repositoryPath } from './repository';
 import { deadLetterAlarm, deadLetterQueue, scheduleRole } from './scheduled-parts';
@@ -14,7 +15,7 @@ import { deadLetterAlarm, deadLetterQueue, scheduleRole } from './scheduled-part
 export const RETENTION_SCHEDULE = 'rate(1 hour)';
 
 /**
- * Spec §9 retention: an hourly EventBridge Scheduler schedule runs `functions/data-retention.ts`,
+ * Spec §9 retention: an hourly EventBridge Scheduler schedule runs `functions/handlers/billing/data-retention.ts`,
  * which deletes the data of the lawyers whose subscription ended 30 days ago (workflows, secrets,
  * profile, licence, sessions) and keeps the billing records. Retries, then a dead-letter queue
  * under an alarm: a purge that keeps failing is heard, and stays due for the next run.
@@ -32,7 +33,7 @@ export class DataRetention extends Construct {
     // alarm: the schedule's own dead-letter queue only gets the invocations Lambda refused.
     this.failedRuns = deadLetterQueue(this, 'FailedRuns');
     this.purge = new AppFunction(this, 'Purge', {
-      entry: repositoryPath('functions', 'data-retention.ts'),
+      entry: repositoryPath(handlerPathOf('data-retention')),
       needs: 'data-retention',
       description: 'Rétention : supprime les données des avocats 30 jours après la résiliation',
       timeout: Duration.minutes(5),

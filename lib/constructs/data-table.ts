@@ -4,7 +4,7 @@ import * as iam from 'aws-cdk-lib/aws-iam';
 import type * as lambda from 'aws-cdk-lib/aws-lambda';
 import { Construct } from 'constructs';
 
-import { type IndexName, TABLE_DEFINITION } from '../../functions/data/table-definition';
+import { type IndexName, TABLE_DEFINITION } from '../../functions/data/table/table-definition';
 import { ENVIRONMENT } from '../../functions/runtime/environment';
 
 /** What a function may do with the table. */

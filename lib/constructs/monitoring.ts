@@ -7,7 +7,7 @@ import * as scheduler from 'aws-cdk-lib/aws-scheduler';
 import * as targets from 'aws-cdk-lib/aws-scheduler-targets';
 import { Construct } from 'constructs';
 
-import { METRIC, METRICS_SERVICE, type MetricName } from '../../functions/domain/metrics';
+import { METRIC, METRICS_SERVICE, type MetricName } from '../../functions/domain/core/metrics';
 import { AlarmTopic } from './alarm-topic';
 import type { Api } from './api';
 import type { DataRetention } from './data-retention';
@@ -53,7 +53,7 @@ export const THRESHOLDS = {
  * What tells a human that something needs him (issue 12): an SNS topic CloudWatch may publish to,
  * subscribed by e-mail; an alarm on every failure a customer would otherwise discover first; and a
  * dashboard with those alarms next to the business metrics the functions record
- * (`functions/domain/metrics.ts`).
+ * (`functions/domain/core/metrics.ts`).
  *
  * An alarm notifies once, when it enters ALARM. The dead-letter alarms stay in ALARM while dead
  * letters wait, so one e-mail could be forgotten: an EventBridge Scheduler schedule per such alarm
@@ -187,7 +187,7 @@ export class Monitoring extends Construct {
     this.dashboard = this.buildDashboard(props);
   }
 
-  /** A business or failure metric the functions record (`functions/domain/metrics.ts`). */
+  /** A business or failure metric the functions record (`functions/domain/core/metrics.ts`). */
   metric(name: MetricName, period: Duration, statistic = 'Sum'): cloudwatch.Metric {
     return new cloudwatch.Metric({
       namespace: this.namespace,

@@ -15,14 +15,15 @@ import {
   SCHEDULER_SCHEDULE,
   WEBHOOK_QUEUE,
   WEBHOOK_TIMEOUT_MS,
-} from '../../functions/domain/scheduling-settings';
+} from '../../functions/domain/scheduling/scheduling-settings';
+import { handlerPathOf } from '../../functions/needs';
 import { ENVIRONMENT } from '../../functions/runtime/environment';
 import { AppFunction } from './app-function';
 import { repositoryPath } from './repository';
 import { deadLetterAlarm, deadLetterQueue, scheduleRole, secureQueue } from './scheduled-parts';
 
 /**
- * The settings of `functions/domain/scheduling-settings.ts` that the deployed resources depend on,
+ * The settings of `functions/domain/scheduling/scheduling-settings.ts` that the deployed resources depend on,
  * checked here so that an edit there that AWS would refuse, or that breaks what the worker code
  * assumes, fails the synthesis with one clear message rather than the deployment.
  */
@@ -59,7 +60,9 @@ function validateSettings(maxConcurrency: number): void {
     problems.push(`the schedule's maximum event age must be at least 60 s`);
   }
   if (problems.length > 0) {
-    throw new Error(`WebhookDelivery (functions/domain/scheduling-settings.ts): ${problems.join('; ')}`);
+    throw new Error(
+      `WebhookDelivery (functions/domain/scheduling/scheduling-settings.ts): ${problems.join('; ')}`,
+    );
   }
 }
 
@@ -121,7 +124,7 @@ export class WebhookDelivery extends Construct {
     ]);
 
     this.worker = new AppFunction(this, 'Worker', {
-      entry: repositoryPath('functions', 'webhook-worker.ts'),
+      entry: repositoryPath(handlerPathOf('webhook-worker')),
       needs: 'webhook-worker',
       description: 'Appelle les webhooks des automatisations dues (file SQS)',
       timeout: Duration.seconds(WEBHOOK_QUEUE.workerTimeoutSeconds),
@@ -156,7 +159,7 @@ export class WebhookDelivery extends Construct {
     // the events stay four days for diagnosis.
     this.tickFailures = deadLetterQueue(this, 'TickFailures', { retentionPeriod: Duration.days(4) });
     this.tick = new AppFunction(this, 'Tick', {
-      entry: repositoryPath('functions', 'scheduled-tick.ts'),
+      entry: repositoryPath(handlerPathOf('scheduled-tick')),
       needs: 'scheduled-tick',
       description: 'Planificateur : envoie les automatisations dues dans la file (chaque minute)',
       timeout: Duration.seconds(SCHEDULER_SCHEDULE.tickTimeoutSeconds),
@@ -173,7 +176,7 @@ export class WebhookDelivery extends Construct {
 
     // The tick's claimers: one asynchronous invocation per due-index shard, started by the tick.
     this.claimer = new AppFunction(this, 'Claimer', {
-      entry: repositoryPath('functions', 'due-claimer.ts'),
+      entry: repositoryPath(handlerPathOf('due-claimer')),
       needs: 'due-claimer',
       description: 'Planificateur : met en file les automatisations dues d’un lot de l’index (chaque minute)',
       timeout: Duration.seconds(CLAIMS.claimerTimeoutSeconds),

@@ -11,7 +11,7 @@ import {
   ListTablesCommand,
 } from '@aws-sdk/client-dynamodb';
 
-import { createTableInput } from '../../functions/data/table-definition';
+import { createTableInput } from '../../functions/data/table/table-definition';
 import { freePort } from './free-port';
 
 /** Credentials DynamoDB Local accepts; they never reach AWS. */

@@ -1,14 +1,14 @@
 import { mkdirSync } from 'node:fs';
 import { createServer } from 'node:http';
 import { join, resolve } from 'node:path';
-import { StripePayments } from '../../functions/adapters/stripe-payments';
-import { migrateFailingSet } from '../../functions/data/failing-set-migration';
-import { createTable } from '../../functions/data/table';
-import { migrateWorkflows } from '../../functions/data/workflow-migration';
-import { createDataRetentionHandler } from '../../functions/data-retention';
-import { RecordedMetrics } from '../../functions/domain/metrics';
+import { StripePayments } from '../../functions/adapters/billing/stripe-payments';
+import { createTable } from '../../functions/data/table/table';
+import { RecordedMetrics } from '../../functions/domain/core/metrics';
 import { API_HANDLERS } from '../../functions/handlers';
+import { createDataRetentionHandler } from '../../functions/handlers/billing/data-retention';
 import type { ApiHandler } from '../../functions/http/api-event';
+import { migrateFailingSet } from '../../functions/migrations/failing-set-migration';
+import { migrateWorkflows } from '../../functions/migrations/workflow-migration';
 import type { BillingPorts } from '../../functions/runtime/billing-ports';
 import {
   type AppDependencies,

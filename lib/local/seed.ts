@@ -3,10 +3,10 @@ import { existsSync, readFileSync, writeFileSync } from 'node:fs';
 
 import { z } from 'zod';
 
-import { LawyerRepository } from '../../functions/data/lawyers';
-import { LicenseRepository } from '../../functions/data/licenses';
-import type { Table } from '../../functions/data/table';
-import { issueLicense } from '../../functions/domain/licenses';
+import { LawyerRepository } from '../../functions/data/directory/lawyers';
+import { LicenseRepository } from '../../functions/data/identity/licenses';
+import type { Table } from '../../functions/data/table/table';
+import { issueLicense } from '../../functions/domain/identity/licenses';
 import type { LicenseKeyVault } from '../../functions/security/license-key-vault';
 import { REMINDER_FREQUENCY } from '../../shared/constants';
 

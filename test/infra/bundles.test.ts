@@ -5,7 +5,7 @@ import { join } from 'node:path';
 import { build, type Metafile } from 'esbuild';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 
-import { FUNCTION_NAMES, type FunctionName, NEEDS } from '../../functions/needs';
+import { FUNCTION_NAMES, type FunctionName, handlerPathOf, NEEDS } from '../../functions/needs';
 import {
   budgetOf,
   esbuildOptionsOf,
@@ -27,7 +27,7 @@ beforeAll(async () => {
   for (const name of FUNCTION_NAMES) {
     const result = await build({
       ...esbuildOptionsOf(name),
-      entryPoints: [repositoryPath('functions', `${name}.ts`)],
+      entryPoints: [repositoryPath(handlerPathOf(name))],
       outfile: join(outDir, name, 'index.mjs'),
       metafile: true,
       write: false,

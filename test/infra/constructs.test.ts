@@ -7,7 +7,7 @@ import { Match, Template } from 'aws-cdk-lib/assertions';
 import * as lambda from 'aws-cdk-lib/aws-lambda';
 import { describe, expect, it } from 'vitest';
 
-import { TABLE_DEFINITION } from '../../functions/data/table-definition';
+import { TABLE_DEFINITION } from '../../functions/data/table/table-definition';
 import { AppFunction } from '../../lib/constructs/app-function';
 import { DataTable } from '../../lib/constructs/data-table';
 import { Site } from '../../lib/constructs/site';

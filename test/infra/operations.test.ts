@@ -2,7 +2,7 @@ import type { Stack } from 'aws-cdk-lib';
 import { Match, Template } from 'aws-cdk-lib/assertions';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 
-import { METRIC, METRICS_SERVICE } from '../../functions/domain/metrics';
+import { METRIC, METRICS_SERVICE } from '../../functions/domain/core/metrics';
 import { POWERTOOLS_LAYER_PARAMETER, POWERTOOLS_VERSION } from '../../lib/constructs/bundling';
 import { THRESHOLDS } from '../../lib/constructs/monitoring';
 import { DEFAULT_KEYS_REPLICA_REGION } from '../../lib/settings';

@@ -9,7 +9,7 @@ import type { CfnFunction } from 'aws-cdk-lib/aws-lambda';
 import type { CfnSecret } from 'aws-cdk-lib/aws-secretsmanager';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 
-import { TABLE_DEFINITION } from '../../functions/data/table-definition';
+import { TABLE_DEFINITION } from '../../functions/data/table/table-definition';
 import { CONTENT_SECURITY_POLICY } from '../../lib/site-headers';
 import { handlerNames, ROUTES, type RouteDefinition, routeKey } from '../../shared/routes';
 import { createSiteFixture, createTestStack, TEST_ENV } from './support';

@@ -2,7 +2,7 @@ import { Stack } from 'aws-cdk-lib';
 import { Template } from 'aws-cdk-lib/assertions';
 import { beforeAll, describe, expect, it } from 'vitest';
 
-import { SCHEDULER_SCHEDULE, WEBHOOK_QUEUE } from '../../functions/domain/scheduling-settings';
+import { SCHEDULER_SCHEDULE, WEBHOOK_QUEUE } from '../../functions/domain/scheduling/scheduling-settings';
 import { WebhookDelivery } from '../../lib/constructs/webhook-delivery';
 import { createTestApp, TEST_ENV } from './support';
 

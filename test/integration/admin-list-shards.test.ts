@@ -2,25 +2,22 @@ import { randomUUID } from 'node:crypto';
 
 import { PutCommand } from '@aws-sdk/lib-dynamodb';
 import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
-
-import { type AuditRecord, AuditRepository } from '../../functions/data/audit';
-import { FolderRepository } from '../../functions/data/folders';
+import { licenseBillingKey, PURGE_DUE_PARTITION, purgeDueSortKey } from '../../functions/data/billing/keys';
+import { SubscriptionRepository } from '../../functions/data/billing/subscriptions';
+import { type AuditRecord, AuditRepository } from '../../functions/data/directory/audit';
+import { FolderRepository } from '../../functions/data/directory/folders';
 import {
   AUDIT_INDEX_PARTITION,
   auditEntryKey,
-  createdSortKey,
   FOLDERS_PARTITION,
   folderKey,
   LAWYERS_PARTITION,
   lawyerKey,
-  licenseBillingKey,
-  PURGE_DUE_PARTITION,
-  purgeDueSortKey,
-} from '../../functions/data/keys';
-import { LawyerRepository } from '../../functions/data/lawyers';
-import type { Page } from '../../functions/data/page-cursor';
-import { queryAll } from '../../functions/data/query-all';
-import { SubscriptionRepository } from '../../functions/data/subscriptions';
+} from '../../functions/data/directory/keys';
+import { LawyerRepository } from '../../functions/data/directory/lawyers';
+import { createdSortKey } from '../../functions/data/table/keys';
+import type { Page } from '../../functions/data/table/page-cursor';
+import { queryAll } from '../../functions/data/table/query-all';
 import { createTestApp, disposeTestApp, type TestApp } from '../support/app';
 import { folderRecord, lawyerRecord, minutesAfterOrigin } from '../support/records';
 

@@ -3,20 +3,20 @@ import { randomUUID } from 'node:crypto';
 import { PutCommand } from '@aws-sdk/lib-dynamodb';
 import fc from 'fast-check';
 import { afterEach, beforeEach, describe, expect, inject, it } from 'vitest';
-import type { DispatchQueue } from '../../functions/adapters/dispatch-queue';
-import { ExecutionRepository } from '../../functions/data/executions';
-import { migrateFailingSet } from '../../functions/data/failing-set-migration';
-import { HealthRepository } from '../../functions/data/health-repository';
-import { healthHourOf } from '../../functions/data/keys';
-import { type WorkflowRecord, WorkflowRepository } from '../../functions/data/workflows';
+import type { DispatchQueue } from '../../functions/adapters/scheduling/dispatch-queue';
+import { type WorkflowRecord, WorkflowRepository } from '../../functions/data/directory/workflows';
+import { HealthRepository } from '../../functions/data/health/health-repository';
+import { healthHourOf } from '../../functions/data/health/keys';
+import { ExecutionRepository } from '../../functions/data/scheduling/executions';
+import type { MailMessage, MailPorts } from '../../functions/domain/core/mailer';
 import {
   type CallOutcome,
   createAutomationHealth,
   type EndedCall,
-} from '../../functions/domain/automation-health';
-import { healthAlertsOf } from '../../functions/domain/health-alerts';
-import type { MailMessage, MailPorts } from '../../functions/domain/mailer';
-import { SchedulerService } from '../../functions/domain/scheduler';
+} from '../../functions/domain/health/automation-health';
+import { healthAlertsOf } from '../../functions/domain/health/health-alerts';
+import { SchedulerService } from '../../functions/domain/scheduling/scheduler';
+import { migrateFailingSet } from '../../functions/migrations/failing-set-migration';
 import { type LocalQueues, startLocalQueues } from '../../lib/local/queue/local-queues';
 import type { QueuePoller } from '../../lib/local/queue/poller';
 import { DASHBOARD_FAILING_LISTED, HEALTH_LOOKUP_MAX } from '../../shared/constants';

@@ -4,11 +4,14 @@ import { DynamoDBDocumentClient } from '@aws-sdk/lib-dynamodb';
 import { mockClient } from 'aws-sdk-client-mock';
 import { afterEach, beforeEach, describe, expect, inject, it } from 'vitest';
 
-import { createSqsDispatchQueue, type DispatchMessage } from '../../functions/adapters/dispatch-queue';
-import type { Table } from '../../functions/data/table';
-import { WorkflowRepository } from '../../functions/data/workflows';
-import { METRIC, RecordedMetrics } from '../../functions/domain/metrics';
-import { createScheduledTickHandler } from '../../functions/scheduled-tick';
+import {
+  createSqsDispatchQueue,
+  type DispatchMessage,
+} from '../../functions/adapters/scheduling/dispatch-queue';
+import { WorkflowRepository } from '../../functions/data/directory/workflows';
+import type { Table } from '../../functions/data/table/table';
+import { METRIC, RecordedMetrics } from '../../functions/domain/core/metrics';
+import { createScheduledTickHandler } from '../../functions/handlers/scheduling/scheduled-tick';
 import { MESSAGES } from '../../shared/messages';
 import { createTestApp, disposeTestApp, type TestApp } from '../support/app';
 import { workflowRecord } from '../support/records';
@@ -110,7 +113,7 @@ describe('scheduler tick under AWS faults', () => {
     sqsMock.on(SendMessageBatchCommand).rejects(awsError('ThrottlingException'));
 
     // Act
-    const { runScheduler } = await import('../../functions/domain/run-scheduler');
+    const { runScheduler } = await import('../../functions/domain/scheduling/run-scheduler');
     const run = await runScheduler(withClaimers(app), 'manual');
 
     // Assert

@@ -1,13 +1,15 @@
 import { randomUUID } from 'node:crypto';
 
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-
-import { LicenseRepository } from '../../functions/data/licenses';
-import { StripeEventRepository } from '../../functions/data/stripe-events';
-import { METRIC } from '../../functions/domain/metrics';
+import { StripeEventRepository } from '../../functions/data/billing/stripe-events';
+import { LicenseRepository } from '../../functions/data/identity/licenses';
+import { METRIC } from '../../functions/domain/core/metrics';
+import {
+  createStripeWebhookHandler,
+  MAX_WEBHOOK_BODY_BYTES,
+} from '../../functions/handlers/billing/stripe-webhook';
 import type { ApiHandler } from '../../functions/http/api-event';
 import type { AppDependencies } from '../../functions/runtime/dependencies';
-import { createStripeWebhookHandler, MAX_WEBHOOK_BODY_BYTES } from '../../functions/stripe-webhook';
 import {
   type SubscriptionAction,
   signWebhookPayload,

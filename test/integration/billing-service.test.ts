@@ -1,11 +1,11 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { StripePayments } from '../../functions/adapters/stripe-payments';
-import type { LicenseRecord, LicenseRepository } from '../../functions/data/licenses';
-import { SubscriptionRepository } from '../../functions/data/subscriptions';
-import type { BillingService } from '../../functions/domain/billing';
-import { PaymentProviderUnavailableError } from '../../functions/domain/billing-errors';
-import { InvalidInputError, NotFoundError } from '../../functions/domain/errors';
-import { issueLicense } from '../../functions/domain/licenses';
+import { StripePayments } from '../../functions/adapters/billing/stripe-payments';
+import { SubscriptionRepository } from '../../functions/data/billing/subscriptions';
+import type { LicenseRecord, LicenseRepository } from '../../functions/data/identity/licenses';
+import type { BillingService } from '../../functions/domain/billing/billing';
+import { PaymentProviderUnavailableError } from '../../functions/domain/billing/billing-errors';
+import { InvalidInputError, NotFoundError } from '../../functions/domain/core/errors';
+import { issueLicense } from '../../functions/domain/identity/licenses';
 import type { LicenseKeyVault } from '../../functions/security/license-key-vault';
 import { freePort } from '../../lib/local/free-port';
 import type { WebhookDelivery } from '../../lib/local/stripe/stand-in';

@@ -1,10 +1,10 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type { LicenseRecord, LicenseRepository } from '../../functions/data/licenses';
-import { StripeEventRepository } from '../../functions/data/stripe-events';
-import { SubscriptionRepository } from '../../functions/data/subscriptions';
-import type { BillingService, WebhookOutcome } from '../../functions/domain/billing';
-import type { PaymentEvent } from '../../functions/domain/payments';
-import { SignInService } from '../../functions/domain/sign-in';
+import { StripeEventRepository } from '../../functions/data/billing/stripe-events';
+import { SubscriptionRepository } from '../../functions/data/billing/subscriptions';
+import type { LicenseRecord, LicenseRepository } from '../../functions/data/identity/licenses';
+import type { BillingService, WebhookOutcome } from '../../functions/domain/billing/billing';
+import type { PaymentEvent } from '../../functions/domain/billing/payments';
+import { SignInService } from '../../functions/domain/identity/sign-in';
 import type { LicenseKeyVault } from '../../functions/security/license-key-vault';
 import {
   type SubscriptionAction,

@@ -1,9 +1,9 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { SubscriptionRepository } from '../../functions/data/subscriptions';
-import { createDataRetentionHandler } from '../../functions/data-retention';
-import { RETENTION_ACTOR } from '../../functions/domain/audit';
-import { lawyerServiceOf } from '../../functions/domain/lawyers';
-import { DataRetention } from '../../functions/domain/retention';
+import { SubscriptionRepository } from '../../functions/data/billing/subscriptions';
+import { DataRetention } from '../../functions/domain/billing/retention';
+import { RETENTION_ACTOR } from '../../functions/domain/directory/audit';
+import { lawyerServiceOf } from '../../functions/domain/directory/lawyers';
+import { createDataRetentionHandler } from '../../functions/handlers/billing/data-retention';
 import { MESSAGES } from '../../shared/messages';
 import type { LawyerSaveReply } from '../../shared/schemas/directory';
 import type { Workflow } from '../../shared/schemas/workflow';

@@ -1,8 +1,8 @@
 import { BatchWriteCommand } from '@aws-sdk/lib-dynamodb';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 
-import { workflowKey } from '../../functions/data/keys';
-import { createDataRetentionHandler } from '../../functions/data-retention';
+import { workflowKey } from '../../functions/data/directory/keys';
+import { createDataRetentionHandler } from '../../functions/handlers/billing/data-retention';
 import type { LawyerSaveReply, WorkflowList } from '../../shared/schemas/directory';
 import type { Workflow } from '../../shared/schemas/workflow';
 import { type BillingTestbed, buyLicense, startBillingTestbed } from '../support/billing';

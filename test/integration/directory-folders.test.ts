@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
 
-import { WorkflowRepository } from '../../functions/data/workflows';
+import { WorkflowRepository } from '../../functions/data/directory/workflows';
 import { MESSAGES } from '../../shared/messages';
 import type { FolderList } from '../../shared/schemas/directory';
 import type { Folder } from '../../shared/schemas/folder';

@@ -1,8 +1,8 @@
 import { PutCommand, ScanCommand } from '@aws-sdk/lib-dynamodb';
 import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
-import { workflowKey } from '../../functions/data/keys';
-import { TABLE_DEFINITION } from '../../functions/data/table-definition';
-import { issueLicense } from '../../functions/domain/licenses';
+import { workflowKey } from '../../functions/data/directory/keys';
+import { TABLE_DEFINITION } from '../../functions/data/table/table-definition';
+import { issueLicense } from '../../functions/domain/identity/licenses';
 import { createLicenseKeyVault } from '../../functions/security/license-key-vault';
 import { MESSAGES } from '../../shared/messages';
 import type { AuditEntry } from '../../shared/schemas/audit';

@@ -1,8 +1,8 @@
 import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
 
-import { LawyerRepository } from '../../functions/data/lawyers';
-import { LicenseRepository } from '../../functions/data/licenses';
-import { issueLicense } from '../../functions/domain/licenses';
+import { LawyerRepository } from '../../functions/data/directory/lawyers';
+import { LicenseRepository } from '../../functions/data/identity/licenses';
+import { issueLicense } from '../../functions/domain/identity/licenses';
 import { createLicenseKeyVault } from '../../functions/security/license-key-vault';
 import { isGeneratedLicenseKey } from '../../shared/license-key';
 import { MESSAGES } from '../../shared/messages';

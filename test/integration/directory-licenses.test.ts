@@ -1,7 +1,7 @@
 import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
 
-import { LicenseRepository } from '../../functions/data/licenses';
-import { issueLicense } from '../../functions/domain/licenses';
+import { LicenseRepository } from '../../functions/data/identity/licenses';
+import { issueLicense } from '../../functions/domain/identity/licenses';
 import { createLicenseKeyVault } from '../../functions/security/license-key-vault';
 import { MESSAGES } from '../../shared/messages';
 import type { LicenseLookupReply } from '../../shared/schemas/directory';

@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
 
-import { SessionRepository } from '../../functions/data/sessions';
+import { SessionRepository } from '../../functions/data/identity/sessions';
 import { MESSAGES } from '../../shared/messages';
 import type { ProfileReply, WorkflowList } from '../../shared/schemas/directory';
 import { createTestApp, disposeTestApp, type TestApp } from '../support/app';

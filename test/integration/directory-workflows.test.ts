@@ -1,7 +1,7 @@
 import { GetCommand, PutCommand } from '@aws-sdk/lib-dynamodb';
 import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
 
-import { workflowKey } from '../../functions/data/keys';
+import { workflowKey } from '../../functions/data/directory/keys';
 import { MESSAGES } from '../../shared/messages';
 import type { WorkflowList } from '../../shared/schemas/directory';
 import type { Folder } from '../../shared/schemas/folder';

@@ -1,7 +1,7 @@
 import { PutCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
 import { afterEach, beforeEach, describe, expect, inject, it, vi } from 'vitest';
-import { FirmSlotRepository } from '../../functions/data/firm-slots';
-import { firmSlotsKey } from '../../functions/data/keys';
+import { FirmSlotRepository } from '../../functions/data/scheduling/firm-slots';
+import { firmSlotsKey } from '../../functions/data/scheduling/keys';
 import { createTestApp, disposeTestApp, type TestApp } from '../support/app';
 import { uniqueEmail } from '../support/records';
 

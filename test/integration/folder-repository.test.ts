@@ -2,7 +2,7 @@ import { randomUUID } from 'node:crypto';
 
 import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
 
-import { FolderNotFoundError, FolderRepository } from '../../functions/data/folders';
+import { FolderNotFoundError, FolderRepository } from '../../functions/data/directory/folders';
 import { createTestApp, disposeTestApp, type TestApp } from '../support/app';
 import { folderRecord, minutesAfterOrigin } from '../support/records';
 

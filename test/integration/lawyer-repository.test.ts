@@ -5,7 +5,7 @@ import {
   LawyerConflictError,
   type LawyerRecord,
   LawyerRepository,
-} from '../../functions/data/lawyers';
+} from '../../functions/data/directory/lawyers';
 import { createLicenseKeyVault, type LicenseKeyVault } from '../../functions/security/license-key-vault';
 import { generateLicenseKey } from '../../shared/license-key';
 import { createTestApp, disposeTestApp, type TestApp } from '../support/app';

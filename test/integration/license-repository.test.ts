@@ -1,8 +1,8 @@
 import { GetCommand } from '@aws-sdk/lib-dynamodb';
 import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
 
-import { LicenseNotFoundError, LicenseRepository } from '../../functions/data/licenses';
-import { issueLicense } from '../../functions/domain/licenses';
+import { LicenseNotFoundError, LicenseRepository } from '../../functions/data/identity/licenses';
+import { issueLicense } from '../../functions/domain/identity/licenses';
 import { createLicenseKeyVault, type LicenseKeyVault } from '../../functions/security/license-key-vault';
 import { isGeneratedLicenseKey } from '../../shared/license-key';
 import { createTestApp, disposeTestApp, type TestApp } from '../support/app';

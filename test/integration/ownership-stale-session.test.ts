@@ -2,7 +2,7 @@ import { randomUUID } from 'node:crypto';
 
 import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
 
-import { SessionRepository } from '../../functions/data/sessions';
+import { SessionRepository } from '../../functions/data/identity/sessions';
 import type { RouteName } from '../../shared/routes';
 import type { LawyerLookupReply, LawyerSaveReply, WorkflowList } from '../../shared/schemas/directory';
 import type { Workflow } from '../../shared/schemas/workflow';

@@ -1,7 +1,7 @@
 import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
-import { ConflictError } from '../../functions/domain/errors';
-import { issueLicense } from '../../functions/domain/licenses';
-import { SessionService } from '../../functions/domain/sessions';
+import { ConflictError } from '../../functions/domain/core/errors';
+import { issueLicense } from '../../functions/domain/identity/licenses';
+import { SessionService } from '../../functions/domain/identity/sessions';
 import { apiHandler } from '../../functions/http/route-handler';
 import { createLicenseKeyVault } from '../../functions/security/license-key-vault';
 import { MESSAGES } from '../../shared/messages';

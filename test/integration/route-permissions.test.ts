@@ -1,9 +1,8 @@
 import { Secret, TOTP } from 'otpauth';
 import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
-
-import { LicenseRepository } from '../../functions/data/licenses';
-import { WorkflowRepository } from '../../functions/data/workflows';
-import { issueLicense } from '../../functions/domain/licenses';
+import { WorkflowRepository } from '../../functions/data/directory/workflows';
+import { LicenseRepository } from '../../functions/data/identity/licenses';
+import { issueLicense } from '../../functions/domain/identity/licenses';
 import { createLicenseKeyVault } from '../../functions/security/license-key-vault';
 import { type LocalQueues, startLocalQueues } from '../../lib/local/queue/local-queues';
 import { BILLING_ROUTES } from '../../shared/routes/billing';

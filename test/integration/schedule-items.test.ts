@@ -1,23 +1,20 @@
 import type { ConsumedCapacity } from '@aws-sdk/client-dynamodb';
 import { GetCommand, PutCommand, QueryCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
 import { afterEach, beforeEach, describe, expect, inject, it } from 'vitest';
-import { dueIndexKeys } from '../../functions/data/due-index';
-import { ExecutionRepository } from '../../functions/data/executions';
 import {
-  createdSortKey,
-  dueShardOf,
-  scheduleKey,
-  schedulerRunShardKey,
-  shardOf,
   WORKFLOW_LIST_SHARDS,
   WORKFLOWS_PARTITION,
   workflowKey,
   workflowListPartition,
-} from '../../functions/data/keys';
-import type { Table } from '../../functions/data/table';
-import { migrateWorkflows } from '../../functions/data/workflow-migration';
-import { type WorkflowRecord, WorkflowRepository } from '../../functions/data/workflows';
-import { SchedulerService } from '../../functions/domain/scheduler';
+} from '../../functions/data/directory/keys';
+import { type WorkflowRecord, WorkflowRepository } from '../../functions/data/directory/workflows';
+import { dueIndexKeys } from '../../functions/data/scheduling/due-index';
+import { ExecutionRepository } from '../../functions/data/scheduling/executions';
+import { dueShardOf, scheduleKey, schedulerRunShardKey } from '../../functions/data/scheduling/keys';
+import { createdSortKey, shardOf } from '../../functions/data/table/keys';
+import type { Table } from '../../functions/data/table/table';
+import { SchedulerService } from '../../functions/domain/scheduling/scheduler';
+import { migrateWorkflows } from '../../functions/migrations/workflow-migration';
 import { type LocalQueues, startLocalQueues } from '../../lib/local/queue/local-queues';
 import { createTestApp, disposeTestApp, type TestApp } from '../support/app';
 import { folderRecord, workflowRecord } from '../support/records';
@@ -65,7 +62,7 @@ function recordingWrites(table: Table, writes: Write[]): Table {
  * Issue 13, small writes on the hot path: each workflow's schedule state lives in its schedule item
  * (`SK=SCHEDULE`). A claim and a recorded run write that item alone (1 write unit, and its entry of
  * the due index), never the workflow item and its copies in the list indexes; deletes take both;
- * `npm run migrate` (functions/data/workflow-migration.ts) brings workflows stored in the shape
+ * `npm run migrate` (functions/migrations/workflow-migration.ts) brings workflows stored in the shape
  * before — schedule state and due keys on the workflow item, some in the single `WORKFLOWS` list
  * partition, some under the 8-shard due index — to it, after which the tick claims them exactly
  * once and the lists show them with their last and next run.
@@ -131,7 +128,7 @@ describe('schedule items', () => {
         writes.flatMap((write) => write.keys).filter((key) => key.SK === workflowKey(workflow.id).SK),
       ).toEqual([]);
       // Before the claim, the shard's last-result list made ready for this tick (its own small
-      // item, functions/data/scheduler-runs.ts); then the claim, on the schedule item alone.
+      // item, functions/data/scheduling/scheduler-runs.ts); then the claim, on the schedule item alone.
       const [listReady, claim, recorded] = writes;
       expect(listReady?.keys).toEqual([schedulerRunShardKey('schedule', dueShardOf(workflow.id))]);
       expect(claim?.keys).toEqual([scheduleKey(workflow.id)]);

@@ -1,11 +1,11 @@
 import { afterEach, beforeEach, describe, expect, inject, it } from 'vitest';
 
-import type { DispatchQueue } from '../../functions/adapters/dispatch-queue';
-import { ExecutionRepository } from '../../functions/data/executions';
-import { type WorkflowRecord, WorkflowRepository } from '../../functions/data/workflows';
-import { SchedulerService } from '../../functions/domain/scheduler';
-import { WEBHOOK_QUEUE } from '../../functions/domain/scheduling-settings';
-import { createWebhookWorkerHandler } from '../../functions/webhook-worker';
+import type { DispatchQueue } from '../../functions/adapters/scheduling/dispatch-queue';
+import { type WorkflowRecord, WorkflowRepository } from '../../functions/data/directory/workflows';
+import { ExecutionRepository } from '../../functions/data/scheduling/executions';
+import { SchedulerService } from '../../functions/domain/scheduling/scheduler';
+import { WEBHOOK_QUEUE } from '../../functions/domain/scheduling/scheduling-settings';
+import { createWebhookWorkerHandler } from '../../functions/handlers/scheduling/webhook-worker';
 import { type LocalQueues, startLocalQueues } from '../../lib/local/queue/local-queues';
 import { type QueuePoller, startQueuePoller } from '../../lib/local/queue/poller';
 import { GLOBAL_SCHEDULING, LIST_PAGE } from '../../shared/constants';

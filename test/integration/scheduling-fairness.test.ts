@@ -1,7 +1,7 @@
 import { afterEach, beforeEach, describe, expect, inject, it } from 'vitest';
-import { WorkflowRepository } from '../../functions/data/workflows';
-import { SchedulerService } from '../../functions/domain/scheduler';
-import { FIRM_CALLS, WEBHOOK_TIMEOUT_MS } from '../../functions/domain/scheduling-settings';
+import { WorkflowRepository } from '../../functions/data/directory/workflows';
+import { SchedulerService } from '../../functions/domain/scheduling/scheduler';
+import { FIRM_CALLS, WEBHOOK_TIMEOUT_MS } from '../../functions/domain/scheduling/scheduling-settings';
 import { type LocalQueues, startLocalQueues } from '../../lib/local/queue/local-queues';
 import type { QueuePoller } from '../../lib/local/queue/poller';
 import { createTestApp, disposeTestApp, type TestApp } from '../support/app';

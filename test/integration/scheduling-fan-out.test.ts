@@ -1,14 +1,19 @@
 import { GetCommand } from '@aws-sdk/lib-dynamodb';
 import { afterEach, beforeEach, describe, expect, inject, it } from 'vitest';
-import { DUE_SHARDS, dueShardOf, schedulerRunKey, schedulerRunShardKey } from '../../functions/data/keys';
-import { SchedulerRunRepository } from '../../functions/data/scheduler-runs';
-import type { Table } from '../../functions/data/table';
-import { WorkflowRepository } from '../../functions/data/workflows';
-import { CLAIMS } from '../../functions/domain/scheduling-settings';
-import { createDueClaimerHandler } from '../../functions/due-claimer';
+import { WorkflowRepository } from '../../functions/data/directory/workflows';
+import {
+  DUE_SHARDS,
+  dueShardOf,
+  schedulerRunKey,
+  schedulerRunShardKey,
+} from '../../functions/data/scheduling/keys';
+import { SchedulerRunRepository } from '../../functions/data/scheduling/scheduler-runs';
+import type { Table } from '../../functions/data/table/table';
+import { CLAIMS } from '../../functions/domain/scheduling/scheduling-settings';
+import { createDueClaimerHandler } from '../../functions/handlers/scheduling/due-claimer';
+import { createScheduledTickHandler } from '../../functions/handlers/scheduling/scheduled-tick';
 import type { AppDependencies } from '../../functions/runtime/dependencies';
 import { inProcessClaimers } from '../../functions/runtime/in-process-claimers';
-import { createScheduledTickHandler } from '../../functions/scheduled-tick';
 import { type LocalQueues, startLocalQueues } from '../../lib/local/queue/local-queues';
 import type { QueuePoller } from '../../lib/local/queue/poller';
 import { MESSAGES } from '../../shared/messages';
@@ -191,7 +196,7 @@ describe('minute tick fanned out to claimers', () => {
   });
 });
 
-/** The tick's last result kept shard by shard (functions/data/scheduler-runs.ts). */
+/** The tick's last result kept shard by shard (functions/data/scheduling/scheduler-runs.ts). */
 describe('the last minute tick’s result, shard by shard', () => {
   let app: TestApp;
   beforeEach(async () => {

@@ -1,7 +1,7 @@
 import { afterEach, beforeEach, describe, expect, inject, it } from 'vitest';
 
-import { type WorkflowRecord, WorkflowRepository } from '../../functions/data/workflows';
-import { SchedulerService, type SchedulerTrigger } from '../../functions/domain/scheduler';
+import { type WorkflowRecord, WorkflowRepository } from '../../functions/data/directory/workflows';
+import { SchedulerService, type SchedulerTrigger } from '../../functions/domain/scheduling/scheduler';
 import { type LocalQueues, startLocalQueues } from '../../lib/local/queue/local-queues';
 import type { QueuePoller } from '../../lib/local/queue/poller';
 import { MESSAGES } from '../../shared/messages';

@@ -3,9 +3,9 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 
 import { afterEach, beforeEach, describe, expect, inject, it } from 'vitest';
-import { signWebhook } from '../../functions/adapters/webhook-signature';
-import { ExecutionRepository } from '../../functions/data/executions';
-import { WorkflowRepository } from '../../functions/data/workflows';
+import { signWebhook } from '../../functions/adapters/scheduling/webhook-signature';
+import { WorkflowRepository } from '../../functions/data/directory/workflows';
+import { ExecutionRepository } from '../../functions/data/scheduling/executions';
 import { systemClock } from '../../functions/runtime/dependencies';
 import { startDemoReceiver } from '../../lib/local/queue/demo-receiver';
 import { type LocalScheduling, startLocalScheduling } from '../../lib/local/queue/local-scheduling';

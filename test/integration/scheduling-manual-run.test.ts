@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
 
-import { type WorkflowRecord, WorkflowRepository } from '../../functions/data/workflows';
+import { type WorkflowRecord, WorkflowRepository } from '../../functions/data/directory/workflows';
 import { MESSAGES } from '../../shared/messages';
 import type { ExecuteWebhookReply, ExecutionList } from '../../shared/schemas/scheduler';
 import { createTestApp, disposeTestApp, type TestApp } from '../support/app';

@@ -1,15 +1,14 @@
 import { randomUUID } from 'node:crypto';
 import { GetCommand } from '@aws-sdk/lib-dynamodb';
 import { afterEach, beforeEach, describe, expect, inject, it } from 'vitest';
-
-import { dueShardOf, schedulerRunShardKey } from '../../functions/data/keys';
-import { SchedulerRunRepository } from '../../functions/data/scheduler-runs';
-import { WorkflowRepository } from '../../functions/data/workflows';
-import { METRIC, RecordedMetrics } from '../../functions/domain/metrics';
-import { runScheduler } from '../../functions/domain/run-scheduler';
-import { SchedulerService } from '../../functions/domain/scheduler';
-import { CLAIMS } from '../../functions/domain/scheduling-settings';
-import { createDueClaimerHandler } from '../../functions/due-claimer';
+import { WorkflowRepository } from '../../functions/data/directory/workflows';
+import { dueShardOf, schedulerRunShardKey } from '../../functions/data/scheduling/keys';
+import { SchedulerRunRepository } from '../../functions/data/scheduling/scheduler-runs';
+import { METRIC, RecordedMetrics } from '../../functions/domain/core/metrics';
+import { runScheduler } from '../../functions/domain/scheduling/run-scheduler';
+import { SchedulerService } from '../../functions/domain/scheduling/scheduler';
+import { CLAIMS } from '../../functions/domain/scheduling/scheduling-settings';
+import { createDueClaimerHandler } from '../../functions/handlers/scheduling/due-claimer';
 import { inProcessClaimers } from '../../functions/runtime/in-process-claimers';
 import { type LocalQueues, startLocalQueues } from '../../lib/local/queue/local-queues';
 import type { QueuePoller } from '../../lib/local/queue/poller';

@@ -1,13 +1,14 @@
 import { GetCommand } from '@aws-sdk/lib-dynamodb';
 import { afterEach, beforeEach, describe, expect, inject, it } from 'vitest';
-import type { DispatchQueue } from '../../functions/adapters/dispatch-queue';
-import { dueShardOf, scheduleKey, workflowKey } from '../../functions/data/keys';
+import type { DispatchQueue } from '../../functions/adapters/scheduling/dispatch-queue';
+import { workflowKey } from '../../functions/data/directory/keys';
 import {
   WorkflowNotFoundError,
   type WorkflowRecord,
   WorkflowRepository,
-} from '../../functions/data/workflows';
-import { SchedulerService } from '../../functions/domain/scheduler';
+} from '../../functions/data/directory/workflows';
+import { dueShardOf, scheduleKey } from '../../functions/data/scheduling/keys';
+import { SchedulerService } from '../../functions/domain/scheduling/scheduler';
 import { type LocalQueues, startLocalQueues } from '../../lib/local/queue/local-queues';
 import { MESSAGES } from '../../shared/messages';
 import type { SchedulerResult, SchedulerStatusReply } from '../../shared/schemas/scheduler';

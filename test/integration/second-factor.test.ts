@@ -4,9 +4,9 @@ import { GetCommand } from '@aws-sdk/lib-dynamodb';
 import { Secret, TOTP } from 'otpauth';
 import { afterAll, beforeAll, beforeEach, describe, expect, inject, it } from 'vitest';
 
-import { AUDIT_LIST } from '../../functions/data/audit';
-import { readShardedList } from '../../functions/data/sharded-list';
-import { issueLicense } from '../../functions/domain/licenses';
+import { AUDIT_LIST } from '../../functions/data/directory/audit';
+import { readShardedList } from '../../functions/data/table/sharded-list';
+import { issueLicense } from '../../functions/domain/identity/licenses';
 import { createLicenseKeyVault } from '../../functions/security/license-key-vault';
 import { SECOND_FACTOR } from '../../shared/constants';
 import { MESSAGES } from '../../shared/messages';

@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
 
-import { queryAll } from '../../functions/data/query-all';
+import { queryAll } from '../../functions/data/table/query-all';
 import { MAX_SESSIONS_PER_LICENSE } from '../../shared/constants';
 import { MESSAGES } from '../../shared/messages';
 import { createTestApp, disposeTestApp, type TestApp } from '../support/app';

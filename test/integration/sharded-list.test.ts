@@ -9,9 +9,10 @@ import {
 import fc from 'fast-check';
 import { afterAll, beforeAll, describe, expect, inject, it, vi } from 'vitest';
 
-import { ADMIN_LIST_SHARDS, listPartitions, shardOf, WORKFLOW_LIST_SHARDS } from '../../functions/data/keys';
-import { encodeCursor, InvalidCursorError } from '../../functions/data/page-cursor';
-import { pageShardedList, readShardedList, type ShardedList } from '../../functions/data/sharded-list';
+import { WORKFLOW_LIST_SHARDS } from '../../functions/data/directory/keys';
+import { ADMIN_LIST_SHARDS, listPartitions, shardOf } from '../../functions/data/table/keys';
+import { encodeCursor, InvalidCursorError } from '../../functions/data/table/page-cursor';
+import { pageShardedList, readShardedList, type ShardedList } from '../../functions/data/table/sharded-list';
 import { createTestApp, disposeTestApp, type TestApp } from '../support/app';
 
 /** An item of a test list: the GSI1 partition (shard) it is written to, and its sort key. */

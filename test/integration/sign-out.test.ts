@@ -3,12 +3,12 @@ import { randomBytes } from 'node:crypto';
 import { SignJWT } from 'jose';
 import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
 
-import { LicenseRepository } from '../../functions/data/licenses';
-import { issueLicense } from '../../functions/domain/licenses';
+import { LicenseRepository } from '../../functions/data/identity/licenses';
+import { issueLicense } from '../../functions/domain/identity/licenses';
+import { createSignOutHandler } from '../../functions/handlers/identity/sign-out';
+import { createVerifyLicenseHandler } from '../../functions/handlers/identity/verify-license';
 import type { ApiHandler } from '../../functions/http/api-event';
 import { createLicenseKeyVault } from '../../functions/security/license-key-vault';
-import { createSignOutHandler } from '../../functions/sign-out';
-import { createVerifyLicenseHandler } from '../../functions/verify-license';
 import { SESSION_LIFETIME_SECONDS } from '../../shared/constants';
 import { MESSAGES } from '../../shared/messages';
 import type { VerifyLicenseReply } from '../../shared/schemas/session';

@@ -8,8 +8,8 @@ import {
 } from '@aws-sdk/lib-dynamodb';
 import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
 
-import { getItemsByKey } from '../../functions/data/batch-get';
-import { applied, type Table } from '../../functions/data/table';
+import { getItemsByKey } from '../../functions/data/table/batch-get';
+import { applied, type Table } from '../../functions/data/table/table';
 import { createTestApp, disposeTestApp, type TestApp } from '../support/app';
 
 /** The table's shared helpers (functions/data), against DynamoDB Local. */

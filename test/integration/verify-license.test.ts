@@ -3,12 +3,12 @@ import { createHmac } from 'node:crypto';
 import { GetCommand } from '@aws-sdk/lib-dynamodb';
 import { afterAll, beforeAll, describe, expect, inject, it, vi } from 'vitest';
 
-import { LawyerRepository } from '../../functions/data/lawyers';
-import { LicenseRepository } from '../../functions/data/licenses';
-import { issueLicense } from '../../functions/domain/licenses';
+import { LawyerRepository } from '../../functions/data/directory/lawyers';
+import { LicenseRepository } from '../../functions/data/identity/licenses';
+import { issueLicense } from '../../functions/domain/identity/licenses';
+import { createVerifyLicenseHandler } from '../../functions/handlers/identity/verify-license';
 import type { ApiHandler } from '../../functions/http/api-event';
 import { createLicenseKeyVault, type LicenseKeyVault } from '../../functions/security/license-key-vault';
-import { createVerifyLicenseHandler } from '../../functions/verify-license';
 import { SESSION_LIFETIME_SECONDS, SIGN_IN_THROTTLE } from '../../shared/constants';
 import { MESSAGES } from '../../shared/messages';
 import { type LicenseType, VerifyLicenseReply } from '../../shared/schemas/session';

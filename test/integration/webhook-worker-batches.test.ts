@@ -1,11 +1,11 @@
 import { randomUUID } from 'node:crypto';
 import type { SQSEvent, SQSRecord } from 'aws-lambda';
 import { afterEach, beforeEach, describe, expect, inject, it } from 'vitest';
-import type { DispatchMessage } from '../../functions/adapters/dispatch-queue';
-import { ExecutionRepository } from '../../functions/data/executions';
-import { type WorkflowRecord, WorkflowRepository } from '../../functions/data/workflows';
-import { WEBHOOK_QUEUE } from '../../functions/domain/scheduling-settings';
-import { createWebhookWorkerHandler } from '../../functions/webhook-worker';
+import type { DispatchMessage } from '../../functions/adapters/scheduling/dispatch-queue';
+import { type WorkflowRecord, WorkflowRepository } from '../../functions/data/directory/workflows';
+import { ExecutionRepository } from '../../functions/data/scheduling/executions';
+import { WEBHOOK_QUEUE } from '../../functions/domain/scheduling/scheduling-settings';
+import { createWebhookWorkerHandler } from '../../functions/handlers/scheduling/webhook-worker';
 import { type LocalQueues, startLocalQueues } from '../../lib/local/queue/local-queues';
 import { createTestApp, disposeTestApp, type TestApp } from '../support/app';
 import { uniqueEmail, workflowRecord } from '../support/records';

@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
-import { InvalidCursorError } from '../../functions/data/page-cursor';
-import { type WorkflowRecord, WorkflowRepository } from '../../functions/data/workflows';
+import { type WorkflowRecord, WorkflowRepository } from '../../functions/data/directory/workflows';
+import { InvalidCursorError } from '../../functions/data/table/page-cursor';
 import { createTestApp, disposeTestApp, type TestApp } from '../support/app';
 import { minutesAfterOrigin, workflowRecord } from '../support/records';
 

@@ -8,10 +8,11 @@ import {
   QueryCommand,
 } from '@aws-sdk/lib-dynamodb';
 import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
-import { scheduleKey, workflowKey } from '../../functions/data/keys';
-import { isConditionFailure, type Table } from '../../functions/data/table';
-import { WorkflowRunRepository } from '../../functions/data/workflow-runs';
-import { WorkflowNotFoundError, WorkflowRepository } from '../../functions/data/workflows';
+import { workflowKey } from '../../functions/data/directory/keys';
+import { WorkflowNotFoundError, WorkflowRepository } from '../../functions/data/directory/workflows';
+import { scheduleKey } from '../../functions/data/scheduling/keys';
+import { WorkflowRunRepository } from '../../functions/data/scheduling/workflow-runs';
+import { isConditionFailure, type Table } from '../../functions/data/table/table';
 import { createTestApp, disposeTestApp, type TestApp } from '../support/app';
 import { minutesAfterOrigin, uniqueEmail, workflowRecord } from '../support/records';
 

@@ -3,8 +3,8 @@ import { randomUUID } from 'node:crypto';
 import { DeleteTableCommand } from '@aws-sdk/client-dynamodb';
 import type { Context } from 'aws-lambda';
 
-import { createTable, type Table } from '../../functions/data/table';
-import { RecordedMetrics } from '../../functions/domain/metrics';
+import { createTable, type Table } from '../../functions/data/table/table';
+import { RecordedMetrics } from '../../functions/domain/core/metrics';
 import type { ApiEvent, ApiHandler, ApiResult } from '../../functions/http/api-event';
 import type { AppDependencies, Clock, LawyerSecretStore, Logger } from '../../functions/runtime/dependencies';
 import { type AppKeys, generateStoredAppKeys, parseAppKeys } from '../../functions/security/app-keys';

@@ -1,5 +1,5 @@
 import { randomUUID } from 'node:crypto';
-import { issueLicense } from '../../functions/domain/licenses';
+import { issueLicense } from '../../functions/domain/identity/licenses';
 import { API_HANDLERS } from '../../functions/handlers';
 import type { ApiHandler } from '../../functions/http/api-event';
 import { createLicenseKeyVault } from '../../functions/security/license-key-vault';

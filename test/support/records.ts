@@ -2,12 +2,12 @@ import { randomUUID } from 'node:crypto';
 
 import { ScanCommand } from '@aws-sdk/lib-dynamodb';
 
-import type { FolderRecord } from '../../functions/data/folders';
-import type { LawyerRecord } from '../../functions/data/lawyers';
-import type { LicenseRecord } from '../../functions/data/licenses';
-import type { Table } from '../../functions/data/table';
-import type { WorkflowRecord } from '../../functions/data/workflows';
-import { newLicenseRecord } from '../../functions/domain/licenses';
+import type { FolderRecord } from '../../functions/data/directory/folders';
+import type { LawyerRecord } from '../../functions/data/directory/lawyers';
+import type { WorkflowRecord } from '../../functions/data/directory/workflows';
+import type { LicenseRecord } from '../../functions/data/identity/licenses';
+import type { Table } from '../../functions/data/table/table';
+import { newLicenseRecord } from '../../functions/domain/identity/licenses';
 import type { LicenseKeyVault } from '../../functions/security/license-key-vault';
 import { generateLicenseKey } from '../../shared/license-key';
 

@@ -1,6 +1,6 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import type { HourCounters } from '../../functions/data/health-repository';
+import type { HourCounters } from '../../functions/data/health/health-repository';
 import {
   bucketOf,
   DURATION_BOUNDS_MS,
@@ -12,7 +12,7 @@ import {
   pauseReasonOf,
   windowOf,
   workflowHourIncrements,
-} from '../../functions/domain/automation-health';
+} from '../../functions/domain/health/automation-health';
 import { HEALTH_MESSAGES } from '../../shared/health-messages';
 
 const summary = (overrides: Partial<Parameters<typeof healthStateOf>[0]> = {}) => ({

@@ -3,7 +3,7 @@ import { GetSecretValueCommand, SecretsManagerClient } from '@aws-sdk/client-sec
 import { mockClient } from 'aws-sdk-client-mock';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 
-import { METRIC, RecordedMetrics } from '../../functions/domain/metrics';
+import { METRIC, RecordedMetrics } from '../../functions/domain/core/metrics';
 import { stripeKeyOf } from '../../functions/runtime/billing-ports';
 import {
   cachedSecret,

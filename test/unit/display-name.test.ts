@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 
-import { displayNameOf } from '../../functions/domain/sign-in';
+import { displayNameOf } from '../../functions/domain/identity/sign-in';
 import { lawyerRecord } from '../support/records';
 
 describe('displayNameOf', () => {

@@ -6,7 +6,7 @@ import { join } from 'node:path';
 import type { SecretsManagerClient } from '@aws-sdk/client-secrets-manager';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 
-import { SecretsManagerLawyerSecretStore } from '../../functions/adapters/secrets-manager-store';
+import { SecretsManagerLawyerSecretStore } from '../../functions/adapters/directory/secrets-manager-store';
 import { FileLawyerSecretStore } from '../../lib/local/file-secret-store';
 import type { LawyerSecrets } from '../../shared/schemas/lawyer';
 

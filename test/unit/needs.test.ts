@@ -1,7 +1,7 @@
 import { GetCommand, PutCommand, QueryCommand } from '@aws-sdk/lib-dynamodb';
 import { describe, expect, it } from 'vitest';
-import type { Table } from '../../functions/data/table';
-import { RecordedMetrics } from '../../functions/domain/metrics';
+import type { Table } from '../../functions/data/table/table';
+import { RecordedMetrics } from '../../functions/domain/core/metrics';
 import { bundleDefines, FUNCTION_NAMES, NEEDS } from '../../functions/needs';
 import { declaredDependencies, UndeclaredNeedError } from '../../functions/runtime/declared';
 import type { AppDependencies } from '../../functions/runtime/dependencies';

@@ -3,8 +3,15 @@ import { existsSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
 
 import { API_HANDLERS } from '../../functions/handlers';
-import { NEEDS } from '../../functions/needs';
-import { handlerNames, ROUTES, type RouteDefinition, routeKey, routePath } from '../../shared/routes';
+import { handlerPathOf, NEEDS } from '../../functions/needs';
+import {
+  type HandlerName,
+  handlerNames,
+  ROUTES,
+  type RouteDefinition,
+  routeKey,
+  routePath,
+} from '../../shared/routes';
 
 const routes = Object.entries(ROUTES as Record<string, RouteDefinition>);
 
@@ -19,7 +26,7 @@ describe('route table', () => {
   });
 
   it.each(routes)('has a handler file for %s', (_name, route) => {
-    const file = new URL(`../../functions/${route.handler}.ts`, import.meta.url);
+    const file = new URL(`../../${handlerPathOf(route.handler as HandlerName)}`, import.meta.url);
 
     expect(existsSync(file)).toBe(true);
   });

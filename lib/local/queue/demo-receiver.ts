@@ -1,6 +1,6 @@
 import { createServer, type IncomingMessage, type ServerResponse } from 'node:http';
 
-import { verifyWebhook } from '../../../functions/adapters/webhook-signature';
+import { verifyWebhook } from '../../../functions/adapters/scheduling/webhook-signature';
 
 /** One call the demo receiver got. */
 export interface ReceivedCall {

@@ -1,8 +1,11 @@
 import { CreateQueueCommand, GetQueueAttributesCommand, SQSClient } from '@aws-sdk/client-sqs';
 import { buildApp } from 'fauxqs';
 
-import { createSqsDispatchQueue, type DispatchQueue } from '../../../functions/adapters/dispatch-queue';
-import { WEBHOOK_QUEUE } from '../../../functions/domain/scheduling-settings';
+import {
+  createSqsDispatchQueue,
+  type DispatchQueue,
+} from '../../../functions/adapters/scheduling/dispatch-queue';
+import { WEBHOOK_QUEUE } from '../../../functions/domain/scheduling/scheduling-settings';
 import { LOCAL_AWS } from '../dynamodb-local';
 
 /** The webhook queue and its dead-letter queue, in fauxqs, with an SQS client pointed at them. */

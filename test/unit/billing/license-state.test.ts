@@ -1,7 +1,6 @@
 import { describe, expect, it } from 'vitest';
-
-import { hasAccess, licenseStateOf } from '../../../functions/domain/license-state';
-import type { SubscriptionState } from '../../../functions/domain/payments';
+import type { SubscriptionState } from '../../../functions/domain/billing/payments';
+import { hasAccess, licenseStateOf } from '../../../functions/domain/identity/license-state';
 
 const periodStart = new Date('2026-11-22T10:00:00.000Z');
 const periodEnd = new Date('2026-12-22T10:00:00.000Z');

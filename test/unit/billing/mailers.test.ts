@@ -5,9 +5,9 @@ import { join } from 'node:path';
 import { SESv2Client, SendEmailCommand } from '@aws-sdk/client-sesv2';
 import { mockClient } from 'aws-sdk-client-mock';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { MailRefusedError, SesMailer } from '../../../functions/adapters/ses-mailer';
-import { licenseKeyEmail } from '../../../functions/domain/emails';
-import { METRIC, RecordedMetrics } from '../../../functions/domain/metrics';
+import { MailRefusedError, SesMailer } from '../../../functions/adapters/core/ses-mailer';
+import { licenseKeyEmail } from '../../../functions/domain/billing/emails';
+import { METRIC, RecordedMetrics } from '../../../functions/domain/core/metrics';
 import { OutboxMailer } from '../../../lib/local/outbox-mailer';
 
 const LICENSE_KEY = 'NOTARY-AB12CD34';

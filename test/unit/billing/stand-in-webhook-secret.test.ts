@@ -5,7 +5,7 @@ import { join } from 'node:path';
 import Stripe from 'stripe';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 
-import { StripePayments } from '../../../functions/adapters/stripe-payments';
+import { StripePayments } from '../../../functions/adapters/billing/stripe-payments';
 import {
   loadOrCreateStandInWebhookSecret,
   STAND_IN_WEBHOOK_SECRET_FILE,

@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { StripePayments } from '../../../functions/adapters/stripe-payments';
-import { PaymentsError, PromotionCodeRefusedError } from '../../../functions/domain/billing-errors';
+import { StripePayments } from '../../../functions/adapters/billing/stripe-payments';
+import { PaymentsError, PromotionCodeRefusedError } from '../../../functions/domain/billing/billing-errors';
 import { freePort } from '../../../lib/local/free-port';
 import { PRICING, TEST_PROMO } from '../../../shared/constants';
 import { checkoutInput, type StandInHarness, startHarness } from './support/stripe';

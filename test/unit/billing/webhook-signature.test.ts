@@ -1,7 +1,10 @@
 import Stripe from 'stripe';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { StripePayments, WEBHOOK_TOLERANCE_SECONDS } from '../../../functions/adapters/stripe-payments';
-import { WebhookSignatureInvalidError } from '../../../functions/domain/billing-errors';
+import {
+  StripePayments,
+  WEBHOOK_TOLERANCE_SECONDS,
+} from '../../../functions/adapters/billing/stripe-payments';
+import { WebhookSignatureInvalidError } from '../../../functions/domain/billing/billing-errors';
 import {
   newWebhookSecret,
   signWebhookPayload,

@@ -9,8 +9,11 @@ import {
   type DeliveryRequest,
   deliverWebhook,
   parseRetryAfter,
-} from '../../../functions/adapters/webhook-delivery';
-import { generateWebhookSecret, verifyWebhook } from '../../../functions/adapters/webhook-signature';
+} from '../../../functions/adapters/scheduling/webhook-delivery';
+import {
+  generateWebhookSecret,
+  verifyWebhook,
+} from '../../../functions/adapters/scheduling/webhook-signature';
 import { MESSAGES } from '../../../shared/messages';
 import {
   closedPort,

@@ -5,8 +5,8 @@ import { createRequire } from 'node:module';
 
 import { describe, expect, it } from 'vitest';
 
-import { deliverWebhook } from '../../../functions/adapters/webhook-delivery';
-import { generateWebhookSecret } from '../../../functions/adapters/webhook-signature';
+import { deliverWebhook } from '../../../functions/adapters/scheduling/webhook-delivery';
+import { generateWebhookSecret } from '../../../functions/adapters/scheduling/webhook-signature';
 import { receiversClosedAfterEach } from './support/receiver';
 
 /**

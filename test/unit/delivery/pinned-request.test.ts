@@ -8,11 +8,14 @@ import { join } from 'node:path';
 import type { TLSSocket } from 'node:tls';
 
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { DEFAULT_MAX_RESPONSE_BYTES, pinnedRequest } from '../../../functions/adapters/pinned-request';
-import type { CheckedWebhookUrl } from '../../../functions/adapters/ssrf-guard';
-import { deliverWebhook } from '../../../functions/adapters/webhook-delivery';
-import { WebhookTimeoutError } from '../../../functions/adapters/webhook-errors';
-import { generateWebhookSecret } from '../../../functions/adapters/webhook-signature';
+import {
+  DEFAULT_MAX_RESPONSE_BYTES,
+  pinnedRequest,
+} from '../../../functions/adapters/scheduling/pinned-request';
+import type { CheckedWebhookUrl } from '../../../functions/adapters/scheduling/ssrf-guard';
+import { deliverWebhook } from '../../../functions/adapters/scheduling/webhook-delivery';
+import { WebhookTimeoutError } from '../../../functions/adapters/scheduling/webhook-errors';
+import { generateWebhookSecret } from '../../../functions/adapters/scheduling/webhook-signature';
 import { answerOk, receiversClosedAfterEach } from './support/receiver';
 
 const receiver = receiversClosedAfterEach();

@@ -8,7 +8,7 @@ import {
   verifyWebhook,
   WebhookSigningError,
   webhookSigningKey,
-} from '../../../functions/adapters/webhook-signature';
+} from '../../../functions/adapters/scheduling/webhook-signature';
 
 const SECRET = 'whsec_MfKQ9r8GKYqrTwjUPD8ILPZIo2LaLaSw';
 const ID = 'msg_p5jXN8AQM9LWM0D4loKWxJek';

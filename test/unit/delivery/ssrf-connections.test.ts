@@ -2,8 +2,11 @@ import { randomUUID } from 'node:crypto';
 
 import { describe, expect, it } from 'vitest';
 
-import { type DeliveryRequest, deliverWebhook } from '../../../functions/adapters/webhook-delivery';
-import { generateWebhookSecret } from '../../../functions/adapters/webhook-signature';
+import {
+  type DeliveryRequest,
+  deliverWebhook,
+} from '../../../functions/adapters/scheduling/webhook-delivery';
+import { generateWebhookSecret } from '../../../functions/adapters/scheduling/webhook-signature';
 import { MESSAGES } from '../../../shared/messages';
 import { receiversClosedAfterEach, scriptedResolver } from './support/receiver';
 

@@ -1,10 +1,10 @@
 import { describe, expect, it } from 'vitest';
-import { checkWebhookUrl, isPublicAddress } from '../../../functions/adapters/ssrf-guard';
+import { checkWebhookUrl, isPublicAddress } from '../../../functions/adapters/scheduling/ssrf-guard';
 import {
   InvalidWebhookUrlError,
   PrivateAddressError,
   WebhookResolutionError,
-} from '../../../functions/adapters/webhook-errors';
+} from '../../../functions/adapters/scheduling/webhook-errors';
 import { MESSAGES } from '../../../shared/messages';
 import { scriptedResolver } from './support/receiver';
 

@@ -1,8 +1,8 @@
 import { describe, expect, it } from 'vitest';
 
-import * as billingErrors from '../../../functions/domain/billing-errors';
-import * as domainErrors from '../../../functions/domain/errors';
-import { DomainError, InvalidInputError, NotFoundError } from '../../../functions/domain/errors';
+import * as billingErrors from '../../../functions/domain/billing/billing-errors';
+import * as domainErrors from '../../../functions/domain/core/errors';
+import { DomainError, InvalidInputError, NotFoundError } from '../../../functions/domain/core/errors';
 import {
   ERROR_STATUSES,
   errorReplyOf,

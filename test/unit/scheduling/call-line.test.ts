@@ -1,7 +1,7 @@
 import fc from 'fast-check';
 import { afterEach, describe, expect, it, vi } from 'vitest';
 
-import { CallLine, type CallPlace } from '../../../functions/domain/worker';
+import { CallLine, type CallPlace } from '../../../functions/domain/scheduling/worker';
 
 /** Lets the event loop turn `ticks` times: work of some length, with no clock involved. */
 const turns = async (ticks: number) => {

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 
-import { chunks, mapWithConcurrency } from '../../../functions/domain/concurrency';
+import { chunks, mapWithConcurrency } from '../../../functions/domain/core/concurrency';
 
 describe('mapWithConcurrency', () => {
   it('keeps at most the limit running and returns results in order', async () => {

@@ -10,8 +10,8 @@ import {
   NEVER_RAN,
   type SchedulableWorkflow,
   scheduleUnchangedCondition,
-} from '../../../functions/data/due-index';
-import { DUE_SHARDS, dueAtOfSortKey, dueBound, dueShardOf } from '../../../functions/data/keys';
+} from '../../../functions/data/scheduling/due-index';
+import { DUE_SHARDS, dueAtOfSortKey, dueBound, dueShardOf } from '../../../functions/data/scheduling/keys';
 
 const NOW = new Date('2026-11-22T10:00:00.000Z');
 

@@ -2,7 +2,7 @@ import { InvokeCommand, LambdaClient } from '@aws-sdk/client-lambda';
 import { mockClient } from 'aws-sdk-client-mock';
 import { afterEach, describe, expect, it } from 'vitest';
 
-import { createLambdaClaimers } from '../../../functions/adapters/lambda-claimers';
+import { createLambdaClaimers } from '../../../functions/adapters/scheduling/lambda-claimers';
 import type { ShardClaimRequest } from '../../../functions/runtime/scheduling-ports';
 import { MESSAGES } from '../../../shared/messages';
 

@@ -4,7 +4,7 @@ import { join } from 'node:path';
 
 import { afterEach, describe, expect, it } from 'vitest';
 
-import { WebhookSigningError } from '../../../functions/adapters/webhook-signature';
+import { WebhookSigningError } from '../../../functions/adapters/scheduling/webhook-signature';
 import { webhookSecretOf } from '../../../functions/runtime/scheduling-ports';
 import { loadOrCreateWebhookSecret } from '../../../lib/local/queue/local-scheduling';
 

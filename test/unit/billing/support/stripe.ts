@@ -1,6 +1,6 @@
 import Stripe from 'stripe';
 
-import { StripePayments } from '../../../../functions/adapters/stripe-payments';
+import { StripePayments } from '../../../../functions/adapters/billing/stripe-payments';
 import {
   newWebhookSecret,
   type StripeStandIn,

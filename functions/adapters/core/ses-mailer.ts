@@ -1,0 +1,50 @@
+import { type SESv2Client, SendEmailCommand } from '@aws-sdk/client-sesv2';
+
+import type { Mailer, MailMessage } from '../../domain/core/mailer';
+import { METRIC, type Metrics } from '../../domain/core/metrics';
+
+/** The sender with the product's name shown, unless the configured value already names one. */
+export const senderOf = (from: string) => (from.includes('<') ? from : `Assistant IA juridique <${from}>`);
+
+/** SES refused an e-mail (throttled after the SDK's retries, rejected, sender not allowed). */
+export class MailRefusedError extends Error {
+  override readonly name = 'MailRefusedError';
+}
+
+/**
+ * E-mail through Amazon SES (API v2, SendEmail): plain text, UTF-8, from the sender of the
+ * deployment (`MAIL_FROM`, an address of the verified identity the function may send as).
+ * Every send is counted, sent or refused; a refusal is a `MailRefusedError` naming SES's error, so
+ * the caller's work is retried (the billing service releases its e-mail claim and the Stripe
+ * webhook answers 500: Stripe delivers the event again).
+ */
+export class SesMailer implements Mailer {
+  /** @param from the sender address, read on first use (only the billing functions have it) */
+  constructor(
+    private readonly client: SESv2Client,
+    private readonly from: () => string,
+    private readonly metrics: Metrics,
+  ) {}
+
+  async send(message: MailMessage): Promise<void> {
+    try {
+      await this.client.send(
+        new SendEmailCommand({
+          FromEmailAddress: senderOf(this.from()),
+          Destination: { ToAddresses: [message.to] },
+          Content: {
+            Simple: {
+              Subject: { Data: message.subject, Charset: 'UTF-8' },
+              Body: { Text: { Data: message.text, Charset: 'UTF-8' } },
+            },
+          },
+        }),
+      );
+    } catch (error) {
+      this.metrics.count(METRIC.emailFailed);
+      const reason = error instanceof Error ? error.name : 'erreur inconnue';
+      throw new MailRefusedError(`Envoi de l’e-mail refusé par SES (${reason})`, { cause: error });
+    }
+    this.metrics.count(METRIC.emailSent);
+  }
+}

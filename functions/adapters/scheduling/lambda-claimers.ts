@@ -1,0 +1,56 @@
+import { InvokeCommand, type LambdaClient } from '@aws-sdk/client-lambda';
+
+import { mapWithConcurrency } from '../../domain/core/concurrency';
+import { type DueClaimers, ShardClaimAnswer } from '../../runtime/scheduling-ports';
+
+/** Asynchronous invocations in flight at once while the coordinator starts the claimers. */
+const START_CONCURRENCY = 16;
+
+/**
+ * The claimers in AWS, one invocation of the claimer function per shard.
+ *
+ * - The minute tick starts them asynchronously (`InvocationType: 'Event'`): they start at once at
+ *   any count (no event source to scale up), and Lambda retries a failed one twice; a shard whose
+ *   claimer failed for good stays due and the next tick reads it again.
+ * - An admin's run invokes them synchronously (`RequestResponse`) and waits for their answers, so
+ *   its reply says what they did; each claims its own shard, so the run takes one shard's time
+ *   whatever the firms' automations, within the API's time-out.
+ */
+export function createLambdaClaimers(client: LambdaClient, functionName: () => string): DueClaimers {
+  return {
+    async start(requests) {
+      const started = await mapWithConcurrency(requests, START_CONCURRENCY, async (request) => {
+        try {
+          const { StatusCode } = await client.send(
+            new InvokeCommand({
+              FunctionName: functionName(),
+              InvocationType: 'Event',
+              Payload: new TextEncoder().encode(JSON.stringify(request)),
+            }),
+          );
+          return StatusCode === 202;
+        } catch {
+          return false;
+        }
+      });
+      return { failed: requests.filter((_, index) => !started[index]).map((request) => request.shard) };
+    },
+    async claim(request) {
+      try {
+        const { FunctionError, Payload } = await client.send(
+          new InvokeCommand({
+            FunctionName: functionName(),
+            InvocationType: 'RequestResponse',
+            Payload: new TextEncoder().encode(JSON.stringify(request)),
+          }),
+        );
+        // A handler that threw answers 200 with `FunctionError` and the error as its payload.
+        if (FunctionError || !Payload) return null;
+        const answer = ShardClaimAnswer.safeParse(JSON.parse(new TextDecoder().decode(Payload)));
+        return answer.success ? answer.data : null;
+      } catch {
+        return null;
+      }
+    },
+  };
+}

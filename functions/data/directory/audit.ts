@@ -1,0 +1,88 @@
+import { PutCommand, type TransactWriteCommandInput } from '@aws-sdk/lib-dynamodb';
+
+import { RETENTION_DAYS } from '../../../shared/constants';
+import { listPartitions } from '../table/keys';
+import { pageShardedList, type ShardedList } from '../table/sharded-list';
+import type { Table } from '../table/table';
+import { AUDIT_INDEX_PARTITION, auditEntryKey, auditListPartition } from './keys';
+
+/** One audit entry as stored: who did what, when, to what. */
+export interface AuditRecord {
+  id: string;
+  at: string;
+  /** The admin's e-mail, or 'admin' when his licence has none. */
+  actorEmail: string;
+  /** What was done, as `<resource>.<verb>` ('lawyer.delete', 'lawyer.secrets.reveal', ...). */
+  action: string;
+  /** What it was done to, as `<resource>:<id>`. */
+  target: string;
+  /**
+   * Who or what the target was when it happened (a lawyer's name and e-mail, a workflow's or a
+   * folder's name), kept in the entry so the trail still says it after the target is deleted.
+   * Never a key or a secret. Null in entries written before labels were kept.
+   */
+  targetLabel: string | null;
+}
+
+type TransactItem = NonNullable<TransactWriteCommandInput['TransactItems']>[number];
+
+/** Every entry in GSI1, newest first across months, over the trail's shards. */
+export const AUDIT_LIST: ShardedList = {
+  name: AUDIT_INDEX_PARTITION,
+  index: 'GSI1',
+  partitions: listPartitions(AUDIT_INDEX_PARTITION),
+};
+
+/** Audit entries are kept as long as contractual records (spec §9: 5 years), then TTL removes them. */
+const RETENTION_SECONDS = Math.round(RETENTION_DAYS.billingYears * 365.25 * 24 * 60 * 60);
+
+function toRecord(item: Record<string, unknown>): AuditRecord {
+  return {
+    id: item.id as string,
+    at: item.at as string,
+    actorEmail: item.actorEmail as string,
+    action: item.action as string,
+    target: item.target as string,
+    targetLabel: typeof item.targetLabel === 'string' ? item.targetLabel : null,
+  };
+}
+
+/**
+ * The admin audit trail. Entries are partitioned by month in the table and listed, newest first,
+ * from the trail's GSI1 shards (functions/data/table/sharded-list.ts).
+ */
+export class AuditRepository {
+  constructor(private readonly table: Table) {}
+
+  /** Records an entry on its own. */
+  async record(record: AuditRecord): Promise<void> {
+    await this.table.doc.send(new PutCommand(this.putInput(record)));
+  }
+
+  /** The put of an entry inside another transaction, so the change and its record go together. */
+  transactItem(record: AuditRecord): TransactItem {
+    return { Put: this.putInput(record) };
+  }
+
+  /** One page of entries, newest first, and the cursor of the next page (null on the last). */
+  async page(limit: number, cursor?: string): Promise<{ entries: AuditRecord[]; nextCursor: string | null }> {
+    const page = await pageShardedList(this.table, AUDIT_LIST, limit, cursor);
+    return { entries: page.items.map(toRecord), nextCursor: page.nextCursor };
+  }
+
+  private putInput(record: AuditRecord) {
+    const key = auditEntryKey(record);
+    return {
+      TableName: this.table.name,
+      Item: {
+        ...key,
+        entity: 'AuditEntry',
+        GSI1PK: auditListPartition(record.id),
+        GSI1SK: key.SK,
+        ...record,
+        expiresAt: Math.floor(Date.parse(record.at) / 1000) + RETENTION_SECONDS,
+      },
+      ConditionExpression: 'attribute_not_exists(PK)',
+    };
+  }
+}

@@ -1,0 +1,82 @@
+import { createHash } from 'node:crypto';
+
+import { workflowKey } from '../directory/keys';
+import { shardOf } from '../table/keys';
+
+/*
+ * Key formats of automation health: a workflow's health, its hourly counters, everyone's and each
+ * owner's counters, the failing set, the settings, alerts and digests. Changing one needs a migration.
+ */
+
+/** The health of a workflow (last success, last failure, consecutive failures, pause), in its partition. */
+export const workflowHealthKey = (workflowId: string) => ({ PK: workflowKey(workflowId).PK, SK: 'HEALTH' });
+
+/** The hour of a time, as counter items name it: `yyyy-mm-ddThh` (UTC). */
+export const healthHourOf = (at: Date) => at.toISOString().slice(0, 13);
+
+/** The counters of one hour of a workflow's calls, beside it (TTL 8 days). */
+export const HEALTH_HOUR_PREFIX = 'HEALTH_HOUR#';
+export const workflowHealthHourKey = (workflowId: string, hour: string) => ({
+  PK: workflowKey(workflowId).PK,
+  SK: `${HEALTH_HOUR_PREFIX}${hour}`,
+});
+
+/**
+ * The counters of one hour of every call (the admin's dashboard), sharded because every call of the
+ * platform adds to its hour: a call adds to the shard of its workflow; the dashboard sums the shards.
+ */
+export const ALL_DELIVERIES_SHARDS = 16;
+const ALL_DELIVERIES_PREFIX = 'HEALTH#ALL';
+export const allDeliveriesPartition = (workflowId: string) =>
+  `${ALL_DELIVERIES_PREFIX}#${createHash('sha256').update(workflowId).digest().readUInt32BE(0) % ALL_DELIVERIES_SHARDS}`;
+/**
+ * Every partition of everyone's counters: the shards, and the single key written before them
+ * (`HEALTH#ALL`, whose items TTL removes).
+ */
+export const allDeliveriesPartitions = () => [
+  ...Array.from({ length: ALL_DELIVERIES_SHARDS }, (_, shard) => `${ALL_DELIVERIES_PREFIX}#${shard}`),
+  ALL_DELIVERIES_PREFIX,
+];
+/** The counters of one hour of one lawyer's calls (his own dashboard), by his e-mail at the time. */
+export const ownerDeliveriesPartition = (email: string) => `HEALTH#OWNER#${email.toLowerCase()}`;
+export const deliveryHourKey = (partition: string, hour: string) => ({
+  PK: partition,
+  SK: `${HEALTH_HOUR_PREFIX}${hour}`,
+});
+
+/**
+ * The failing set: one item per automation whose last run failed, in the workflow's own partition,
+ * so that a mass outage's failures spread over as many partitions as workflows. Read through GSI1,
+ * longest streak first, over `FAILING_SHARDS` partitions.
+ */
+export const failingWorkflowKey = (workflowId: string) => ({ PK: workflowKey(workflowId).PK, SK: 'FAILING' });
+export const FAILING_SHARDS = 16;
+const FAILING_PREFIX = 'HEALTH#FAILING';
+/** Every GSI1 partition of the failing set. */
+export const failingPartitions = () =>
+  Array.from({ length: FAILING_SHARDS }, (_, shard) => `${FAILING_PREFIX}#${shard}`);
+/**
+ * A failing workflow's GSI1 keys: its shard, and its streak (zero-padded, so that the index orders
+ * it as a number) then its last failure, so that a read from the end gives the longest streaks,
+ * the latest failures first among equal ones.
+ */
+export const failingIndexKeys = (
+  workflowId: string,
+  consecutiveFailures: number,
+  lastFailureAt: string | null,
+) => ({
+  GSI1PK: `${FAILING_PREFIX}#${shardOf(workflowId, FAILING_SHARDS)}`,
+  GSI1SK: `${String(consecutiveFailures).padStart(10, '0')}#${lastFailureAt ?? ''}#${workflowId}`,
+});
+
+/** The health settings of /admin/settings (pause threshold, alert address, daily digest). */
+export const healthSettingsKey = () => ({ PK: 'SETTINGS', SK: 'HEALTH' });
+
+/** The one alert of a day about a workflow (conditional put: at most one e-mail a day). */
+export const healthAlertKey = (workflowId: string, day: string) => ({
+  PK: workflowKey(workflowId).PK,
+  SK: `HEALTH_ALERT#${day}`,
+});
+
+/** The daily digest of a day, sent once. */
+export const healthDigestKey = (day: string) => ({ PK: 'HEALTH#DIGEST', SK: day });

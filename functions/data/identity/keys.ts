@@ -1,0 +1,25 @@
+/*
+ * Key formats of licences, sessions and sign-in attempts. Changing one changes where existing items
+ * are looked for: it needs a migration.
+ */
+
+/**
+ * E-mail addresses are compared without case (lawyer e-mails are stored lower-cased too), so a
+ * licence bought as `Avocat@Cabinet.fr` is found for the profile `avocat@cabinet.fr`.
+ */
+export const normaliseLicenseEmail = (userEmail: string) => userEmail.trim().toLowerCase();
+
+/** A licence, by the hash of its key (the key itself is never a key of the table). */
+export const licenseItemKey = (keyHash: string) => ({ PK: `LICENSE#${keyHash}`, SK: 'LICENSE' });
+/** GSI1: the licences of one e-mail. */
+export const licenseEmailPartition = (userEmail: string) =>
+  `LICENSE_EMAIL#${normaliseLicenseEmail(userEmail)}`;
+/** GSI1 sort key of a licence: its type first, so one type of an e-mail is a prefix query. */
+export const licenseTypeSortKey = (licenseType: string, keyHash: string) => `${licenseType}#${keyHash}`;
+export const licenseTypePrefix = (licenseType: string) => `${licenseType}#`;
+
+export const sessionKey = (sessionId: string) => ({ PK: `SESSION#${sessionId}`, SK: 'SESSION' });
+/** GSI2 groups the sessions of one licence, so that deleting a lawyer can end them all. */
+export const licenseSessionsPartition = (keyHash: string) => `LICENSE_SESSIONS#${keyHash}`;
+/** The failed sign-ins of one client (a hash of its address). */
+export const signInAttemptsKey = (clientHash: string) => ({ PK: `SIGNIN#${clientHash}`, SK: 'ATTEMPTS' });

@@ -1,0 +1,221 @@
+import { DeleteCommand, GetCommand, PutCommand, QueryCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
+
+import type { LicenseType } from '../../../shared/schemas/session';
+import { lawyerLicenseClaimKey } from '../directory/keys';
+import { secondFactorKey } from '../second-factor/keys';
+import { type SecondFactorRecord, secondFactorFromItem } from '../second-factor/second-factors';
+import { getItemsByKey } from '../table/batch-get';
+import { queryAll } from '../table/query-all';
+import { applied, type Table } from '../table/table';
+import {
+  licenseEmailPartition,
+  licenseItemKey,
+  licenseTypePrefix,
+  licenseTypeSortKey,
+  normaliseLicenseEmail,
+} from './keys';
+
+/** A licence as stored: the key only as its look-up hash and an encrypted copy. */
+export interface LicenseRecord {
+  keyHash: string;
+  keyCiphertext: string;
+  licenseType: LicenseType;
+  userEmail: string | null;
+  isActive: boolean;
+  subscriptionStatus: string | null;
+  nextPaymentDue: string | null;
+  createdAt: string;
+  updatedAt: string;
+}
+
+/** GSI1SK is always written; GSI1PK only with an e-mail, so licences without one stay out of the index. */
+const emailIndexKeys = (record: Pick<LicenseRecord, 'userEmail' | 'licenseType' | 'keyHash'>) => ({
+  ...(record.userEmail ? { GSI1PK: licenseEmailPartition(record.userEmail) } : {}),
+  GSI1SK: licenseTypeSortKey(record.licenseType, record.keyHash),
+});
+
+/** A licence item as a record (also for the reads that fetch it beside other items). */
+export function licenseFromItem(item: Record<string, unknown>): LicenseRecord {
+  return {
+    keyHash: item.keyHash as string,
+    keyCiphertext: item.keyCiphertext as string,
+    licenseType: item.licenseType as LicenseType,
+    userEmail: (item.userEmail as string | null) ?? null,
+    isActive: item.isActive === true,
+    subscriptionStatus: (item.subscriptionStatus as string | null) ?? null,
+    nextPaymentDue: (item.nextPaymentDue as string | null) ?? null,
+    createdAt: item.createdAt as string,
+    updatedAt: item.updatedAt as string,
+  };
+}
+
+/** The put of a new licence, usable alone or inside a transaction; fails if the key exists. */
+export function putLicenseItem(table: Table, record: LicenseRecord) {
+  return {
+    TableName: table.name,
+    Item: {
+      ...licenseItemKey(record.keyHash),
+      ...emailIndexKeys(record),
+      entity: 'License',
+      ...record,
+      userEmail: record.userEmail === null ? null : normaliseLicenseEmail(record.userEmail),
+    },
+    ConditionExpression: 'attribute_not_exists(PK)',
+  };
+}
+
+/** The deletion of a licence inside a transaction (a lawyer's deletion removes his licence with him). */
+export function deleteLicenseItem(table: Table, keyHash: string) {
+  return { TableName: table.name, Key: licenseItemKey(keyHash) };
+}
+
+/** What a sign-in needs to know about the licence of a key, read at once. */
+export interface SignInItems {
+  readonly license: LicenseRecord;
+  /** The licence's second factor, if it has one. */
+  readonly secondFactor: SecondFactorRecord | null;
+  /** The profile holding the licence's key (its uniqueness claim), if one does. */
+  readonly boundLawyerId: string | null;
+}
+
+/** Licence records (spec §7 license_keys calls). Every access is a GetItem or a Query. */
+export class LicenseRepository {
+  constructor(private readonly table: Table) {}
+
+  /** Creates a licence; a key that already exists is refused by the condition, never overwritten. */
+  async create(record: LicenseRecord): Promise<void> {
+    await this.table.doc.send(new PutCommand(putLicenseItem(this.table, record)));
+  }
+
+  /** The licence of a key hash, or null. */
+  async getByHash(keyHash: string): Promise<LicenseRecord | null> {
+    const { Item } = await this.table.doc.send(
+      new GetCommand({ TableName: this.table.name, Key: licenseItemKey(keyHash), ConsistentRead: true }),
+    );
+    return Item ? licenseFromItem(Item) : null;
+  }
+
+  /** The licence stored under the first of these hashes that has one (a key's `vault.hashes`). */
+  async getByAnyHash(keyHashes: readonly string[]): Promise<LicenseRecord | null> {
+    for (const keyHash of keyHashes) {
+      const found = await this.getByHash(keyHash);
+      if (found) return found;
+    }
+    return null;
+  }
+
+  /**
+   * The licence stored under the first of these hashes that has one (a key's `vault.hashes`), with
+   * its second factor and the claim naming the profile that holds its key: every item of every hash
+   * in one BatchGetItem, instead of the licence look-ups one after the other and then the other two.
+   * Null when no hash has a licence (a wrong key).
+   */
+  async getForSignIn(keyHashes: readonly string[]): Promise<SignInItems | null> {
+    const found = await getItemsByKey(
+      this.table,
+      keyHashes.flatMap((keyHash) => [
+        licenseItemKey(keyHash),
+        secondFactorKey(keyHash),
+        lawyerLicenseClaimKey(keyHash),
+      ]),
+    );
+    for (const keyHash of keyHashes) {
+      const license = found.get(licenseItemKey(keyHash));
+      if (!license) continue;
+      const secondFactor = found.get(secondFactorKey(keyHash));
+      const claim = found.get(lawyerLicenseClaimKey(keyHash));
+      return {
+        license: licenseFromItem(license),
+        secondFactor: secondFactor ? secondFactorFromItem(keyHash, secondFactor) : null,
+        boundLawyerId: typeof claim?.lawyerId === 'string' ? claim.lawyerId : null,
+      };
+    }
+    return null;
+  }
+
+  /** The licence of a user e-mail and type (spec: select single row by user_email and license_type). */
+  async findByUserEmail(userEmail: string, licenseType: LicenseType): Promise<LicenseRecord | null> {
+    const { Items } = await this.table.doc.send(
+      new QueryCommand({
+        TableName: this.table.name,
+        IndexName: 'GSI1',
+        KeyConditionExpression: 'GSI1PK = :pk AND begins_with(GSI1SK, :type)',
+        ExpressionAttributeValues: {
+          ':pk': licenseEmailPartition(userEmail),
+          ':type': licenseTypePrefix(licenseType),
+        },
+        Limit: 1,
+      }),
+    );
+    const item = Items?.[0];
+    return item ? licenseFromItem(item) : null;
+  }
+
+  /** Every licence associated with an e-mail, of any type (a lawyer's deletion removes his). */
+  async listByUserEmail(userEmail: string): Promise<LicenseRecord[]> {
+    const items = await queryAll(this.table, {
+      IndexName: 'GSI1',
+      KeyConditionExpression: 'GSI1PK = :pk',
+      ExpressionAttributeValues: { ':pk': licenseEmailPartition(userEmail) },
+    });
+    return items.map(licenseFromItem);
+  }
+
+  /** Associates a licence with an e-mail (spec: update user_email by license_key). */
+  async updateUserEmail(keyHash: string, userEmail: string, now: string): Promise<void> {
+    const updated = await applied(
+      this.table.doc.send(
+        new UpdateCommand({
+          TableName: this.table.name,
+          Key: licenseItemKey(keyHash),
+          UpdateExpression: 'SET userEmail = :email, updatedAt = :now, GSI1PK = :gpk',
+          ConditionExpression: 'attribute_exists(PK)',
+          ExpressionAttributeValues: {
+            ':email': normaliseLicenseEmail(userEmail),
+            ':now': now,
+            ':gpk': licenseEmailPartition(userEmail),
+          },
+        }),
+      ),
+    );
+    if (!updated) throw new LicenseNotFoundError();
+  }
+
+  /** Sets whether a licence is active, with its subscription state. */
+  async updateState(
+    keyHash: string,
+    state: Pick<LicenseRecord, 'isActive' | 'subscriptionStatus' | 'nextPaymentDue'>,
+    now: string,
+  ): Promise<void> {
+    const updated = await applied(
+      this.table.doc.send(
+        new UpdateCommand({
+          TableName: this.table.name,
+          Key: licenseItemKey(keyHash),
+          UpdateExpression:
+            'SET isActive = :active, subscriptionStatus = :status, nextPaymentDue = :due, updatedAt = :now',
+          ConditionExpression: 'attribute_exists(PK)',
+          ExpressionAttributeValues: {
+            ':active': state.isActive,
+            ':status': state.subscriptionStatus,
+            ':due': state.nextPaymentDue,
+            ':now': now,
+          },
+        }),
+      ),
+    );
+    if (!updated) throw new LicenseNotFoundError();
+  }
+
+  /** Removes a licence. */
+  async delete(keyHash: string): Promise<void> {
+    await this.table.doc.send(
+      new DeleteCommand({ TableName: this.table.name, Key: licenseItemKey(keyHash) }),
+    );
+  }
+}
+
+/** No licence has that key. */
+export class LicenseNotFoundError extends Error {
+  override name = 'LicenseNotFoundError';
+}

@@ -1,0 +1,123 @@
+import { randomUUID } from 'node:crypto';
+
+import { TransactWriteCommand } from '@aws-sdk/lib-dynamodb';
+
+import { RETENTION_DAYS } from '../../../shared/constants';
+import type { Execution } from '../../../shared/schemas/scheduler';
+import { workflowKey } from '../directory/keys';
+import { type Page, queryPage, tablePageKey } from '../table/page-cursor';
+import { applied, type Table } from '../table/table';
+import { dispatchDoneKey, EXECUTION_PREFIX, executionSortKey, scheduleKey } from './keys';
+
+/** One webhook call to record: everything but the id, drawn here. */
+export type NewExecution = Omit<Execution, 'id'> & { readonly dispatchId: string | null };
+
+function toExecution(item: Record<string, unknown>): Execution {
+  return {
+    id: item.id as string,
+    workflowId: item.workflowId as string,
+    trigger: item.trigger as Execution['trigger'],
+    startedAt: item.startedAt as string,
+    durationMs: item.durationMs as number,
+    httpStatus: (item.httpStatus as number | null) ?? null,
+    outcome: item.outcome as Execution['outcome'],
+    message: item.message as string,
+    attempt: item.attempt as number,
+    ...(item.retry ? { retry: item.retry as NonNullable<Execution['retry']> } : {}),
+  };
+}
+
+/**
+ * The execution history: one item per webhook call under its workflow's partition
+ * (`WORKFLOW#<id>`, `EXECUTION#<started at>#<id>`), so that the newest calls are one Query and
+ * they outlive a deleted workflow only until they expire: after 30 days (TTL, spec §9
+ * retention of technical data).
+ */
+export class ExecutionRepository {
+  constructor(private readonly table: Table) {}
+
+  /**
+   * Records a call and sets the workflow's last run (on its schedule item, which exists exactly
+   * while the workflow does: no list-index copy follows), together; a scheduled run that reached its end
+   * (no retry follows) is also marked done, so that a duplicate SQS delivery of it is not called
+   * again. Returns false, recording nothing, when the workflow no longer exists.
+   */
+  async record(execution: NewExecution): Promise<boolean> {
+    const id = randomUUID();
+    const expiresAt =
+      Math.floor(Date.parse(execution.startedAt) / 1000) + RETENTION_DAYS.technicalData * 86_400;
+    const { PK } = workflowKey(execution.workflowId);
+    const done =
+      execution.dispatchId && !execution.retry
+        ? [
+            {
+              Put: {
+                TableName: this.table.name,
+                Item: {
+                  ...dispatchDoneKey(execution.workflowId, execution.dispatchId),
+                  entity: 'DispatchDone',
+                  expiresAt,
+                },
+              },
+            },
+          ]
+        : [];
+    return applied(
+      this.table.doc.send(
+        new TransactWriteCommand({
+          TransactItems: [
+            // A cancelled run did not run, a connection test is not a run: the last run stays.
+            execution.outcome === 'cancelled' || execution.trigger === 'test'
+              ? {
+                  ConditionCheck: {
+                    TableName: this.table.name,
+                    Key: scheduleKey(execution.workflowId),
+                    ConditionExpression: 'attribute_exists(PK)',
+                  },
+                }
+              : {
+                  Update: {
+                    TableName: this.table.name,
+                    Key: scheduleKey(execution.workflowId),
+                    UpdateExpression: 'SET cronLastRun = :startedAt',
+                    ConditionExpression: 'attribute_exists(PK)',
+                    ExpressionAttributeValues: { ':startedAt': execution.startedAt },
+                  },
+                },
+            {
+              Put: {
+                TableName: this.table.name,
+                Item: {
+                  PK,
+                  SK: executionSortKey(execution.startedAt, id),
+                  entity: 'Execution',
+                  id,
+                  ...execution,
+                  expiresAt,
+                },
+              },
+            },
+            ...done,
+          ],
+        }),
+      ),
+    );
+  }
+
+  /** One page of a workflow's calls, newest first; a cursor of another workflow's history is refused. */
+  async listByWorkflow(workflowId: string, limit: number, cursor?: string): Promise<Page<Execution>> {
+    const { PK } = workflowKey(workflowId);
+    const page = await queryPage(
+      this.table,
+      {
+        KeyConditionExpression: 'PK = :pk AND begins_with(SK, :prefix)',
+        ExpressionAttributeValues: { ':pk': PK, ':prefix': EXECUTION_PREFIX },
+        ScanIndexForward: false,
+      },
+      tablePageKey(PK, EXECUTION_PREFIX),
+      limit,
+      cursor,
+    );
+    return { items: page.items.map(toExecution), nextCursor: page.nextCursor };
+  }
+}

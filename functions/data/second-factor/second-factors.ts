@@ -1,0 +1,193 @@
+import { DeleteCommand, GetCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
+import { isConditionFailure, type Table } from '../table/table';
+import { secondFactorAttemptsKey, secondFactorKey } from './keys';
+
+/** A registered passkey: what @simplewebauthn/server needs to verify its next answers. */
+export interface PasskeyRecord {
+  /** The credential id (base64url). */
+  readonly id: string;
+  /** The COSE public key, base64url: public by nature, kept as the library returns it. */
+  readonly publicKey: string;
+  readonly counter: number;
+  readonly transports: string[];
+  readonly createdAt: string;
+}
+
+/**
+ * The second factor of one licence, kept in the licence's own partition. The TOTP secret is only
+ * ever stored encrypted (AES-256-GCM, server key); recovery codes only as keyed hashes.
+ */
+export interface SecondFactorRecord {
+  readonly licenseKeyHash: string;
+  /** The confirmed TOTP secret (encrypted) and the last time step accepted (replays refused). */
+  readonly totp: { readonly secret: string; readonly lastStep: number } | null;
+  /** A TOTP secret shown for scanning and not yet confirmed by a first code (encrypted). */
+  readonly pendingTotpSecret: string | null;
+  readonly passkeys: PasskeyRecord[];
+  readonly recoveryCodeHashes: string[];
+  /** When the licence's first factor was confirmed; null while it has none. */
+  readonly enrolledAt: string | null;
+}
+
+/** Whether a licence has a factor to check (a confirmed TOTP secret or a passkey). */
+export const isEnrolled = (record: SecondFactorRecord | null): record is SecondFactorRecord =>
+  record !== null && (record.totp !== null || record.passkeys.length > 0);
+
+/** The factor was changed by someone else between our read and our write (or is gone). */
+export class SecondFactorChangedError extends Error {
+  override name = 'SecondFactorChangedError';
+}
+
+/** A licence's second-factor item as a record (also for the reads that fetch it beside its licence). */
+export function secondFactorFromItem(keyHash: string, item: Record<string, unknown>): SecondFactorRecord {
+  const totp = item.totp as { secret: string; lastStep: number } | undefined;
+  return {
+    licenseKeyHash: keyHash,
+    totp: totp ? { secret: totp.secret, lastStep: totp.lastStep } : null,
+    pendingTotpSecret: (item.pendingTotpSecret as string | undefined) ?? null,
+    passkeys: ((item.passkeys as PasskeyRecord[] | undefined) ?? []).map((passkey) => ({
+      id: passkey.id,
+      publicKey: passkey.publicKey,
+      counter: passkey.counter,
+      transports: passkey.transports ?? [],
+      createdAt: passkey.createdAt,
+    })),
+    recoveryCodeHashes: [...((item.recoveryCodes as Set<string> | undefined) ?? [])],
+    enrolledAt: (item.enrolledAt as string | undefined) ?? null,
+  };
+}
+
+/**
+ * Every write that consumes something (a time step, a recovery code, an enrolment) is a conditional
+ * update, so two concurrent requests can never both use the same code.
+ */
+export class SecondFactorRepository {
+  constructor(private readonly table: Table) {}
+
+  async get(keyHash: string): Promise<SecondFactorRecord | null> {
+    const { Item } = await this.table.doc.send(
+      new GetCommand({ TableName: this.table.name, Key: secondFactorKey(keyHash), ConsistentRead: true }),
+    );
+    return Item ? secondFactorFromItem(keyHash, Item) : null;
+  }
+
+  /** Keeps a TOTP secret shown for scanning until a first code confirms it (replaces any earlier one). */
+  async savePendingTotp(keyHash: string, encryptedSecret: string): Promise<void> {
+    await this.table.doc.send(
+      new UpdateCommand({
+        TableName: this.table.name,
+        Key: secondFactorKey(keyHash),
+        UpdateExpression: 'SET entity = :entity, pendingTotpSecret = :secret',
+        ExpressionAttributeValues: { ':entity': 'SecondFactor', ':secret': encryptedSecret },
+      }),
+    );
+  }
+
+  /**
+   * Confirms the pending TOTP secret (it must still be the one the code was checked against) as the
+   * licence's TOTP factor, with the time step just used. With `recoveryCodeHashes`, this is the
+   * licence's first factor: the codes are stored and the enrolment dated, once.
+   */
+  async confirmTotp(
+    keyHash: string,
+    encryptedSecret: string,
+    step: number,
+    firstFactor: { readonly recoveryCodeHashes: string[]; readonly at: string } | null,
+  ): Promise<void> {
+    await this.conditionalUpdate({
+      Key: secondFactorKey(keyHash),
+      UpdateExpression: `SET totp = :totp${firstFactor ? ', enrolledAt = :at, recoveryCodes = :codes' : ''} REMOVE pendingTotpSecret`,
+      ConditionExpression: `pendingTotpSecret = :secret${firstFactor ? ' AND attribute_not_exists(enrolledAt)' : ''}`,
+      ExpressionAttributeValues: {
+        ':totp': { secret: encryptedSecret, lastStep: step },
+        ':secret': encryptedSecret,
+        ...(firstFactor ? { ':at': firstFactor.at, ':codes': new Set(firstFactor.recoveryCodeHashes) } : {}),
+      },
+    });
+  }
+
+  /** Adds a passkey; as for TOTP, `firstFactor` stores the recovery codes of a first enrolment. */
+  async addPasskey(
+    keyHash: string,
+    passkey: PasskeyRecord,
+    maxPasskeys: number,
+    firstFactor: { readonly recoveryCodeHashes: string[]; readonly at: string } | null,
+  ): Promise<void> {
+    await this.conditionalUpdate({
+      Key: secondFactorKey(keyHash),
+      UpdateExpression: `SET entity = :entity, passkeys = list_append(if_not_exists(passkeys, :none), :passkey)${
+        firstFactor ? ', enrolledAt = :at, recoveryCodes = :codes' : ''
+      }`,
+      ConditionExpression: `(attribute_not_exists(passkeys) OR size(passkeys) < :max)${
+        firstFactor ? ' AND attribute_not_exists(enrolledAt)' : ''
+      }`,
+      ExpressionAttributeValues: {
+        ':entity': 'SecondFactor',
+        ':none': [],
+        ':passkey': [passkey],
+        ':max': maxPasskeys,
+        ...(firstFactor ? { ':at': firstFactor.at, ':codes': new Set(firstFactor.recoveryCodeHashes) } : {}),
+      },
+    });
+  }
+
+  /** Accepts a TOTP time step only if it is later than the last one accepted (a replay fails). */
+  async consumeTotpStep(keyHash: string, step: number): Promise<void> {
+    await this.conditionalUpdate({
+      Key: secondFactorKey(keyHash),
+      UpdateExpression: 'SET totp.lastStep = :step',
+      ConditionExpression: 'attribute_exists(totp) AND totp.lastStep < :step',
+      ExpressionAttributeValues: { ':step': step },
+    });
+  }
+
+  /** Uses a recovery code once: removed from the set only if it is still in it. */
+  async consumeRecoveryCode(keyHash: string, codeHash: string): Promise<void> {
+    await this.conditionalUpdate({
+      Key: secondFactorKey(keyHash),
+      UpdateExpression: 'DELETE recoveryCodes :code',
+      ConditionExpression: 'contains(recoveryCodes, :hash)',
+      ExpressionAttributeValues: { ':code': new Set([codeHash]), ':hash': codeHash },
+    });
+  }
+
+  /** Records a passkey's new signature counter (it must still be at `index`). */
+  async updatePasskeyCounter(keyHash: string, index: number, id: string, counter: number): Promise<void> {
+    await this.conditionalUpdate({
+      Key: secondFactorKey(keyHash),
+      UpdateExpression: `SET passkeys[${index}].#counter = :counter`,
+      ConditionExpression: `passkeys[${index}].id = :id`,
+      ExpressionAttributeNames: { '#counter': 'counter' },
+      ExpressionAttributeValues: { ':counter': counter, ':id': id },
+    });
+  }
+
+  /** Removes the licence's factor altogether (a reset: it must enrol again). */
+  async delete(keyHash: string): Promise<void> {
+    await this.table.doc.send(
+      new DeleteCommand({ TableName: this.table.name, Key: secondFactorKey(keyHash) }),
+    );
+  }
+
+  private async conditionalUpdate(
+    command: Omit<ConstructorParameters<typeof UpdateCommand>[0], 'TableName'>,
+  ): Promise<void> {
+    try {
+      await this.table.doc.send(new UpdateCommand({ TableName: this.table.name, ...command }));
+    } catch (error) {
+      if (isConditionFailure(error))
+        throw new SecondFactorChangedError('Second facteur modifié', { cause: error });
+      throw error;
+    }
+  }
+}
+
+/**
+ * Deletes everything of a licence's second factor (the factor and its attempt count), when the
+ * licence itself goes: nothing keyed by its hash may outlive it.
+ */
+export async function deleteSecondFactorItems(table: Table, keyHash: string): Promise<void> {
+  for (const Key of [secondFactorKey(keyHash), secondFactorAttemptsKey(keyHash)]) {
+    await table.doc.send(new DeleteCommand({ TableName: table.name, Key }));
+  }
+}

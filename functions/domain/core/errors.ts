@@ -1,0 +1,93 @@
+import { SECOND_FACTOR } from '../../../shared/constants';
+import { MESSAGES } from '../../../shared/messages';
+
+/**
+ * Why a request could not be served, said by its meaning: a service throws these and knows nothing
+ * of HTTP. Each carries the French message the user reads (from shared/messages.ts); the one table
+ * of `functions/http/error-statuses.ts` gives each its status.
+ */
+export abstract class DomainError extends Error {}
+
+/** The request names a value the rules refuse; `field` names it when one field is to blame. */
+export class InvalidInputError extends DomainError {
+  override name = 'InvalidInputError';
+  constructor(
+    readonly field: string | null,
+    message: string,
+    options?: ErrorOptions,
+  ) {
+    super(message, options);
+  }
+}
+
+/** No valid session, or the session's licence is no longer active. */
+export class UnauthenticatedError extends DomainError {
+  override name = 'UnauthenticatedError';
+}
+
+/** The caller is known but may not do this. */
+export class ForbiddenError extends DomainError {
+  override name = 'ForbiddenError';
+}
+
+/** The resource does not exist, or the caller may not know that it does. */
+export class NotFoundError extends DomainError {
+  override name = 'NotFoundError';
+}
+
+/** The resource's state refuses the change (taken, changed meanwhile, inactive). */
+export class ConflictError extends DomainError {
+  override name = 'ConflictError';
+}
+
+/** The same thing was attempted too often, too recently: try again later. */
+export class TooManyAttemptsError extends DomainError {
+  override name = 'TooManyAttemptsError';
+}
+
+/** 'Nouvel avocat' found the e-mail or key already in use: the reply names the lawyer who has it. */
+export class ExistingLawyerError extends ConflictError {
+  override name = 'ExistingLawyerError';
+  constructor(
+    message: string,
+    readonly existingLawyer: { id: string; firstName: string; lastName: string; email: string },
+  ) {
+    super(message);
+  }
+}
+
+/**
+ * A sensitive action whose last second-factor check is too old. `code` names it for the web client,
+ * which asks for the factor, then sends the request again.
+ */
+export class SecondFactorRequiredError extends ForbiddenError {
+  override name = 'SecondFactorRequiredError';
+  readonly code = SECOND_FACTOR.stepUpErrorCode;
+  constructor(options?: ErrorOptions) {
+    super(MESSAGES.secondFactor.stepUpRequired, options);
+  }
+}
+
+/** A session opened by the licence key alone, on a call that needs the second factor passed. */
+export class SecondFactorPendingError extends UnauthenticatedError {
+  override name = 'SecondFactorPendingError';
+  constructor(options?: ErrorOptions) {
+    super(MESSAGES.secondFactor.pendingSession, options);
+  }
+}
+
+/** A wrong authenticator code, recovery code or passkey answer. */
+export class InvalidSecondFactorError extends InvalidInputError {
+  override name = 'InvalidSecondFactorError';
+  constructor(message: string = MESSAGES.secondFactor.invalidCode, options?: ErrorOptions) {
+    super('code', message, options);
+  }
+}
+
+/** Too many wrong codes for one licence: refused until its window ends. */
+export class TooManySecondFactorAttemptsError extends TooManyAttemptsError {
+  override name = 'TooManySecondFactorAttemptsError';
+  constructor(options?: ErrorOptions) {
+    super(MESSAGES.secondFactor.tooManyAttempts, options);
+  }
+}

@@ -1,0 +1,119 @@
+import { randomUUID } from 'node:crypto';
+
+import type { AuditEntry } from '../../../shared/schemas/audit';
+import { type AuditRecord, AuditRepository } from '../../data/directory/audit';
+import type { Table } from '../../data/table/table';
+import type { Clock } from '../../runtime/dependencies';
+import type { SessionContext } from '../identity/sessions';
+
+/**
+ * Everything the audit trail records: each admin mutation, each reveal of a lawyer's secrets, and
+ * the purge of a lawyer's data 30 days after his subscription ended (spec §9).
+ */
+export type AuditAction =
+  | 'lawyer.create'
+  | 'lawyer.update'
+  | 'lawyer.delete'
+  | 'lawyer.purge'
+  | 'lawyer.secrets.reveal'
+  | 'workflow.create'
+  | 'workflow.update'
+  | 'workflow.delete'
+  // A switch is recorded by what it came to, so the trail says which way it went. (Entries
+  // written before say 'workflow.toggle-active' or 'workflow.toggle-scheduling'.)
+  | 'workflow.activate'
+  | 'workflow.deactivate'
+  | 'workflow.schedule'
+  | 'workflow.unschedule'
+  // 'Reprendre' after the automatic pause, and the health settings of /admin/settings (issue 16).
+  | 'workflow.resume'
+  | 'health.settings.update'
+  | 'folder.create'
+  | 'folder.update'
+  | 'folder.delete'
+  | 'license.second-factor.reset';
+
+/** What an action was done to: the resource's reference and, for people reading the trail, its label. */
+export interface AuditTarget {
+  readonly ref: string;
+  readonly label: string;
+}
+
+/**
+ * Targets name a resource by its id and by what a person knows it as at the time: a lawyer's name
+ * and e-mail, a workflow's or folder's name. The label stays in the entry, so an admin can still
+ * tell who or what it was once it is deleted (the trail's purpose); it is kept as long as the trail
+ * (5 years, TTL), like the contractual records it documents.
+ */
+export const auditTarget = {
+  lawyer: (lawyer: { id: string; firstName: string; lastName: string; email: string }): AuditTarget => ({
+    ref: `lawyer:${lawyer.id}`,
+    label: `${lawyer.firstName} ${lawyer.lastName} (${lawyer.email})`,
+  }),
+  workflow: (workflow: { id: string; name: string }): AuditTarget => ({
+    ref: `workflow:${workflow.id}`,
+    label: workflow.name,
+  }),
+  folder: (folder: { id: string; name: string }): AuditTarget => ({
+    ref: `folder:${folder.id}`,
+    label: folder.name,
+  }),
+  /** The health settings, named by what they now say. */
+  healthSettings: (settings: {
+    pauseAfterFailures: number;
+    alertEmail: string | null;
+    dailyDigest: boolean;
+  }): AuditTarget => ({
+    ref: 'settings:health',
+    label: `suspension après ${settings.pauseAfterFailures} échecs, alertes à ${settings.alertEmail ?? "l'adresse d'envoi"}, résumé quotidien ${settings.dailyDigest ? 'activé' : 'désactivé'}`,
+  }),
+  /** A licence nobody holds as a lawyer (an admin licence): named by its type only. */
+  license: (type: string): AuditTarget => ({ ref: `license:${type}`, label: `licence ${type}` }),
+};
+
+/** Who acts: an admin's session, or the product itself (`RETENTION_ACTOR`). */
+export type AuditActor = Pick<SessionContext, 'email'>;
+
+/** The actor of the purges the retention job makes on its own (spec §9). */
+export const RETENTION_ACTOR: AuditActor = { email: 'rétention automatique' };
+
+/**
+ * The audit trail: who (the admin's e-mail, or 'admin' when his licence has none), what, when and
+ * to what (reference and label). Only admin and retention actions are recorded.
+ */
+export class AuditTrail {
+  private readonly entries: AuditRepository;
+
+  constructor(
+    table: Table,
+    private readonly clock: Clock,
+  ) {
+    this.entries = new AuditRepository(table);
+  }
+
+  /** Records an action on its own (after the change it describes, or before a reveal). */
+  async record(actor: AuditActor, action: AuditAction, target: AuditTarget): Promise<void> {
+    await this.entries.record(this.entry(actor, action, target));
+  }
+
+  /** The record of an action, to write in the same transaction as the change itself. */
+  transactItem(actor: AuditActor, action: AuditAction, target: AuditTarget) {
+    return this.entries.transactItem(this.entry(actor, action, target));
+  }
+
+  /** One page of the trail, newest first. */
+  async page(limit: number, cursor?: string): Promise<{ entries: AuditEntry[]; nextCursor: string | null }> {
+    return this.entries.page(limit, cursor);
+  }
+
+  private entry(actor: AuditActor, action: AuditAction, target: AuditTarget): AuditRecord {
+    return {
+      id: randomUUID(),
+      at: this.clock.now().toISOString(),
+      actorEmail: actor.email || 'admin',
+      action,
+      target: target.ref,
+      targetLabel: target.label,
+    };
+  }
+}

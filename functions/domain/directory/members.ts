@@ -1,0 +1,122 @@
+import { MESSAGES } from '../../../shared/messages';
+import type { LawyerRecord, LawyerRepository } from '../../data/directory/lawyers';
+import type { WorkflowRecord, WorkflowRepository } from '../../data/directory/workflows';
+import type { LicenseRecord } from '../../data/identity/licenses';
+import type { Page } from '../../data/table/page-cursor';
+import { NotFoundError } from '../core/errors';
+import type { SessionContext } from '../identity/sessions';
+
+/**
+ * Who owns what, decided here and nowhere else. A member (lawyer or notary) is known by his
+ * licence, re-read on every request: his profile is the one holding that licence's key (else the
+ * unbound profile of the licence's e-mail), and his workflows are those of that profile's e-mail
+ * as it is now. The e-mail a session copied at sign-in is never consulted: it goes stale when the
+ * profile's e-mail changes, and the old address may since belong to someone else.
+ */
+
+/**
+ * Lawyer look-up of spec §5: first by licence key, then by the licence's e-mail. A profile found
+ * by e-mail that holds another licence's key is that other licence's, not this one's.
+ */
+export async function findLawyerOfLicense(
+  lawyers: LawyerRepository,
+  license: LicenseRecord,
+): Promise<LawyerRecord | null> {
+  return lawyerOfLicense(lawyers, license, await lawyers.findByLicenseHash(license.keyHash));
+}
+
+/**
+ * The same rule once the profile holding the licence's key (`bound`, null when none does) is known,
+ * for a caller that read it beside the licence.
+ */
+export async function lawyerOfLicense(
+  lawyers: LawyerRepository,
+  license: LicenseRecord,
+  bound: LawyerRecord | null,
+): Promise<LawyerRecord | null> {
+  if (bound) return bound;
+  if (!license.userEmail) return null;
+  const byEmail = await lawyers.findByEmail(license.userEmail);
+  if (!byEmail || (byEmail.licenseKeyHash !== null && byEmail.licenseKeyHash !== license.keyHash))
+    return null;
+  return byEmail;
+}
+
+/** The profile of a signed-in lawyer or notary, through the licence re-read for this request. */
+export function ownProfileOf(
+  lawyers: LawyerRepository,
+  session: SessionContext,
+): Promise<LawyerRecord | null> {
+  return findLawyerOfLicense(lawyers, session.license);
+}
+
+/**
+ * The e-mail that owns a member's workflows (their notary_email): his profile's as it is now, else
+ * his licence's; null when neither exists (he then owns nothing).
+ */
+export async function ownerEmailOf(
+  lawyers: LawyerRepository,
+  session: SessionContext,
+): Promise<string | null> {
+  return (await ownProfileOf(lawyers, session))?.email ?? session.license.userEmail ?? null;
+}
+
+/** The e-mails a member may name as his own in a look-up: his profile's and his licence's. */
+export async function ownEmailsOf(lawyers: LawyerRepository, session: SessionContext): Promise<string[]> {
+  const profile = await ownProfileOf(lawyers, session);
+  return [profile?.email, session.license.userEmail].filter(
+    (email): email is string => typeof email === 'string' && email.length > 0,
+  );
+}
+
+const sameEmail = (left: string, right: string) => left.toLowerCase() === right.toLowerCase();
+
+/**
+ * The workflow a caller may see: any for an admin, his own for a lawyer or notary. Someone else's
+ * workflow is answered as a missing one, so ids cannot be probed.
+ */
+export async function visibleWorkflow(
+  workflows: WorkflowRepository,
+  lawyers: LawyerRepository,
+  session: SessionContext,
+  workflowId: string,
+): Promise<WorkflowRecord> {
+  const workflow = await workflows.getById(workflowId);
+  if (!workflow) throw new NotFoundError(MESSAGES.workflow.notFound);
+  if (session.role === 'admin') return workflow;
+  const owner = await ownerEmailOf(lawyers, session);
+  if (owner === null || !sameEmail(workflow.lawyerEmail, owner)) {
+    throw new NotFoundError(MESSAGES.workflow.notFound);
+  }
+  return workflow;
+}
+
+/**
+ * The workflows of `ids` a caller may see, found in one BatchGetItem: any for an admin, his own
+ * for a lawyer or notary. A missing one and someone else's are left out alike.
+ */
+export async function visibleWorkflows(
+  workflows: WorkflowRepository,
+  lawyers: LawyerRepository,
+  session: SessionContext,
+  ids: readonly string[],
+): Promise<WorkflowRecord[]> {
+  const [found, owner] = await Promise.all([
+    workflows.getMany(ids),
+    session.role === 'admin' ? null : ownerEmailOf(lawyers, session),
+  ]);
+  if (session.role === 'admin') return found;
+  return owner === null ? [] : found.filter((workflow) => sameEmail(workflow.lawyerEmail, owner));
+}
+
+/** One page of the workflows a member owns (his list); empty when he has neither profile nor licence e-mail. */
+export async function ownWorkflowsPage(
+  workflows: WorkflowRepository,
+  lawyers: LawyerRepository,
+  session: SessionContext,
+  limit: number,
+  cursor?: string,
+): Promise<Page<WorkflowRecord>> {
+  const owner = await ownerEmailOf(lawyers, session);
+  return owner === null ? { items: [], nextCursor: null } : workflows.pageByOwner(owner, limit, cursor);
+}

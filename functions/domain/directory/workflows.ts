@@ -1,0 +1,254 @@
+import { randomUUID } from 'node:crypto';
+
+import { DEFAULT_SCHEDULING_INTERVAL_MINUTES, SCHEDULING_INTERVAL_MINUTES } from '../../../shared/constants';
+import { MESSAGES } from '../../../shared/messages';
+import type { Workflow, WorkflowCreateInput, WorkflowUpdateInput } from '../../../shared/schemas/workflow';
+import { FolderRepository } from '../../data/directory/folders';
+import { LawyerRepository } from '../../data/directory/lawyers';
+import {
+  type WorkflowChanges,
+  WorkflowNotFoundError,
+  type WorkflowRecord,
+  WorkflowRepository,
+} from '../../data/directory/workflows';
+import type { Table } from '../../data/table/table';
+import type { Clock } from '../../runtime/dependencies';
+import { ConflictError, InvalidInputError, NotFoundError } from '../core/errors';
+import type { SessionContext } from '../identity/sessions';
+import { type AuditAction, AuditTrail, auditTarget } from './audit';
+import { ownWorkflowsPage, visibleWorkflow } from './members';
+
+/** A workflow as the API shows it (client-side names of spec §3). */
+export function toWorkflowView(record: WorkflowRecord): Workflow {
+  return {
+    id: record.id,
+    name: record.name,
+    description: record.description,
+    webhookUrl: record.webhookUrl,
+    lawyerEmail: record.lawyerEmail,
+    active: record.active,
+    type: record.type,
+    folderId: record.folderId,
+    tags: record.tags,
+    category: record.category,
+    cronSettings: {
+      enabled: record.cronEnabled,
+      interval: record.cronInterval,
+      lastRun: record.cronLastRun,
+      nextRun: record.cronNextRun,
+    },
+    createdAt: record.createdAt,
+    updatedAt: record.updatedAt,
+  };
+}
+
+/** Whether an edit sends the scheduled calls elsewhere: a new webhook address or a new owner. */
+function movesTheCalls(current: WorkflowRecord, input: WorkflowUpdateInput): boolean {
+  return (
+    (input.webhookUrl !== undefined && input.webhookUrl !== current.webhookUrl) ||
+    (input.lawyerEmail !== undefined && input.lawyerEmail !== current.lawyerEmail)
+  );
+}
+
+/** The fixed scheduling interval of a workflow type (spec §9), 2 minutes for an unknown one. */
+export const schedulingIntervalOf = (type: string): number =>
+  SCHEDULING_INTERVAL_MINUTES[type as keyof typeof SCHEDULING_INTERVAL_MINUTES] ??
+  DEFAULT_SCHEDULING_INTERVAL_MINUTES;
+
+/**
+ * Workflows (automations), spec §2 /admin/workflows and the lawyer pages, §7 workflows calls.
+ *
+ * An admin sees and changes every workflow. A lawyer or notary sees only his own (those whose
+ * owner e-mail is his profile's) and may only toggle their scheduling; another lawyer's workflow
+ * answers 404 exactly as a missing one, so its existence is not revealed.
+ */
+export class WorkflowService {
+  private readonly workflows: WorkflowRepository;
+  private readonly lawyers: LawyerRepository;
+  private readonly folders: FolderRepository;
+  private readonly audit: AuditTrail;
+
+  constructor(
+    table: Table,
+    private readonly clock: Clock,
+  ) {
+    this.workflows = new WorkflowRepository(table);
+    this.lawyers = new LawyerRepository(table);
+    this.folders = new FolderRepository(table);
+    this.audit = new AuditTrail(table, clock);
+  }
+
+  /** One page, newest first: of all workflows for an admin, of his own for a lawyer or notary. */
+  async list(
+    session: SessionContext,
+    limit: number,
+    cursor?: string,
+  ): Promise<{ workflows: Workflow[]; nextCursor: string | null }> {
+    const page =
+      session.role === 'admin'
+        ? await this.workflows.page(limit, cursor)
+        : await ownWorkflowsPage(this.workflows, this.lawyers, session, limit, cursor);
+    return { workflows: page.items.map(toWorkflowView), nextCursor: page.nextCursor };
+  }
+
+  async get(id: string, session: SessionContext): Promise<Workflow> {
+    return toWorkflowView(await this.visible(id, session));
+  }
+
+  /** Spec §4: a new workflow is active, with scheduling off and the fixed interval of its type. */
+  async create(input: WorkflowCreateInput, session: SessionContext): Promise<Workflow> {
+    await this.assertLawyerExists(input.lawyerEmail);
+    if (input.folderId) await this.assertFolderExists(input.folderId);
+    const now = this.clock.now().toISOString();
+    const record: WorkflowRecord = {
+      id: randomUUID(),
+      name: input.name,
+      description: input.description,
+      webhookUrl: input.webhookUrl,
+      lawyerEmail: input.lawyerEmail,
+      active: true,
+      type: input.type,
+      folderId: input.folderId ?? null,
+      tags: input.tags ?? [],
+      category: input.category ?? null,
+      cronEnabled: false,
+      cronInterval: schedulingIntervalOf(input.type),
+      cronLastRun: null,
+      cronNextRun: null,
+      createdAt: now,
+      updatedAt: now,
+    };
+    await this.workflows.create(record);
+    await this.audit.record(session, 'workflow.create', auditTarget.workflow(record));
+    return toWorkflowView(record);
+  }
+
+  /**
+   * An admin's edit. A new owner must be an existing lawyer and a new folder an existing folder; a
+   * new type without an explicit interval takes its type's interval. Scheduling stays as it was
+   * (fixing a typo must not stop a client's running automation) unless the edit sends the calls
+   * elsewhere — a new webhook address or a new owner — which stops it until the admin switches it
+   * back on; an explicit `cronEnabled` wins.
+   */
+  async update(id: string, input: WorkflowUpdateInput, session: SessionContext): Promise<Workflow> {
+    const current = await this.existing(id);
+    if (input.lawyerEmail !== undefined && input.lawyerEmail !== current.lawyerEmail) {
+      await this.assertLawyerExists(input.lawyerEmail);
+    }
+    if (input.folderId && input.folderId !== current.folderId) await this.assertFolderExists(input.folderId);
+    const changes: WorkflowChanges = {
+      ...(input.name !== undefined ? { name: input.name } : {}),
+      ...(input.description !== undefined ? { description: input.description } : {}),
+      ...(input.webhookUrl !== undefined ? { webhookUrl: input.webhookUrl } : {}),
+      ...(input.lawyerEmail !== undefined ? { lawyerEmail: input.lawyerEmail } : {}),
+      ...(input.type !== undefined ? { type: input.type } : {}),
+      ...(input.folderId !== undefined ? { folderId: input.folderId } : {}),
+      ...(input.tags !== undefined ? { tags: input.tags } : {}),
+      ...(input.category !== undefined ? { category: input.category } : {}),
+      ...(input.cronEnabled !== undefined
+        ? { cronEnabled: input.cronEnabled }
+        : movesTheCalls(current, input)
+          ? { cronEnabled: false }
+          : {}),
+      ...(input.cronInterval !== undefined
+        ? { cronInterval: input.cronInterval }
+        : input.type !== undefined && input.type !== current.type
+          ? { cronInterval: schedulingIntervalOf(input.type) }
+          : {}),
+    };
+    const updated = await this.guarded(id, () =>
+      this.workflows.update(id, changes, this.clock.now().toISOString()),
+    );
+    await this.audit.record(session, 'workflow.update', auditTarget.workflow(updated));
+    return toWorkflowView(updated);
+  }
+
+  /** Deletes a workflow at once; its history is left to the TTL (WorkflowRepository.delete). */
+  async delete(id: string, session: SessionContext): Promise<void> {
+    const workflow = await this.existing(id);
+    await this.workflows.delete(id);
+    await this.audit.record(session, 'workflow.delete', auditTarget.workflow(workflow));
+  }
+
+  /** Spec §4: flips the active flag from the value read. */
+  async toggleActive(id: string, session: SessionContext): Promise<Workflow> {
+    await this.existing(id);
+    return this.toggle(id, 'active', session);
+  }
+
+  /** Spec §4: flips scheduling; a lawyer or notary only on his own workflows. */
+  async toggleScheduling(id: string, session: SessionContext): Promise<Workflow> {
+    await this.visible(id, session);
+    return this.toggle(id, 'cronEnabled', session);
+  }
+
+  /**
+   * Turns scheduling on or off when it is not already (the automatic pause, 'Reprendre'): the same
+   * conditional flip as the switch, from the other value only. Null when there was nothing to flip
+   * (already so, changed meanwhile, or deleted).
+   */
+  async switchScheduling(id: string, enabled: boolean): Promise<Workflow | null> {
+    try {
+      return toWorkflowView(
+        await this.workflows.toggle(id, 'cronEnabled', this.clock.now().toISOString(), !enabled),
+      );
+    } catch (error) {
+      if (error instanceof WorkflowNotFoundError) return null;
+      throw error;
+    }
+  }
+
+  private async toggle(
+    id: string,
+    flag: 'active' | 'cronEnabled',
+    session: SessionContext,
+  ): Promise<Workflow> {
+    const updated = await this.guarded(id, () =>
+      this.workflows.toggle(id, flag, this.clock.now().toISOString()),
+    );
+    const action: AuditAction =
+      flag === 'active'
+        ? updated.active
+          ? 'workflow.activate'
+          : 'workflow.deactivate'
+        : updated.cronEnabled
+          ? 'workflow.schedule'
+          : 'workflow.unschedule';
+    // The trail records admin actions; a lawyer's own scheduling switch is his to make.
+    if (session.role === 'admin') await this.audit.record(session, action, auditTarget.workflow(updated));
+    return toWorkflowView(updated);
+  }
+
+  /** A workflow the caller may see: any for an admin, his own for a lawyer or notary. */
+  private visible(id: string, session: SessionContext): Promise<WorkflowRecord> {
+    return visibleWorkflow(this.workflows, this.lawyers, session, id);
+  }
+
+  private async existing(id: string): Promise<WorkflowRecord> {
+    const workflow = await this.workflows.getById(id);
+    if (!workflow) throw new NotFoundError(MESSAGES.workflow.notFound);
+    return workflow;
+  }
+
+  /** A conditional write refused: deleted meanwhile is a 404, changed meanwhile a 409. */
+  private async guarded(id: string, write: () => Promise<WorkflowRecord>): Promise<WorkflowRecord> {
+    try {
+      return await write();
+    } catch (error) {
+      if (!(error instanceof WorkflowNotFoundError)) throw error;
+      if (await this.workflows.getById(id))
+        throw new ConflictError(MESSAGES.workflow.changed, { cause: error });
+      throw new NotFoundError(MESSAGES.workflow.notFound, { cause: error });
+    }
+  }
+
+  private async assertLawyerExists(email: string): Promise<void> {
+    if (!(await this.lawyers.findByEmail(email)))
+      throw new InvalidInputError('lawyerEmail', MESSAGES.workflow.unknownLawyer);
+  }
+
+  private async assertFolderExists(folderId: string): Promise<void> {
+    if (!(await this.folders.getById(folderId)))
+      throw new InvalidInputError('folderId', MESSAGES.workflow.unknownFolder);
+  }
+}

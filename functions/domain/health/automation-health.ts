@@ -1,0 +1,343 @@
+import { HEALTH_MESSAGES } from '../../../shared/health-messages';
+import {
+  type DeliveryHour,
+  type HealthState,
+  type HealthWindow,
+  PAUSE_AFTER_FAILURES,
+  type WorkflowHealth,
+} from '../../../shared/schemas/health';
+import type { ExecutionTrigger } from '../../../shared/schemas/scheduler';
+import type { WorkflowRecord } from '../../data/directory/workflows';
+import {
+  HealthRepository,
+  type HealthSummaryRecord,
+  type HourCounters,
+  type HourIncrements,
+} from '../../data/health/health-repository';
+import { allDeliveriesPartition, healthHourOf, ownerDeliveriesPartition } from '../../data/health/keys';
+import type { Table } from '../../data/table/table';
+import type { Clock, Logger } from '../../runtime/dependencies';
+import type { MailPorts } from '../core/mailer';
+import { WorkflowService } from '../directory/workflows';
+import { type HealthAlerts, healthAlertsOf } from './health-alerts';
+
+/**
+ * Automation health (issue 16): the rules. What a run's end adds to the counters, what state a
+ * workflow is in, when scheduling is paused. Kept incrementally as runs end (functions/data/
+ * health-repository.ts); nothing here reads the execution history.
+ */
+
+// ---------------------------------------------------------------------------- state
+
+/**
+ * The state of a workflow, from its summary and whether it is scheduled now:
+ * 1. 'paused' ('Suspendue'): the automatic pause stopped its scheduling and it is still off;
+ * 2. 'failing' ('En échec'): its last two runs or more ended in failure;
+ * 3. 'degraded' ('Dégradée'): its last run ended in failure (one only), or its last success
+ *    needed retries;
+ * 4. 'healthy' ('En bonne santé'): its last run succeeded at once, or it has not run.
+ * So the first success after 'Reprendre' brings it back to 'En bonne santé'; the 24-hour and
+ * 7-day figures stay beside the state, for the longer view.
+ */
+export function healthStateOf(
+  summary: Pick<HealthSummaryRecord, 'consecutiveFailures' | 'pausedAt' | 'lastSuccessRetried'>,
+  scheduled: boolean,
+): HealthState {
+  if (summary.pausedAt !== null && !scheduled) return 'paused';
+  if (summary.consecutiveFailures >= 2) return 'failing';
+  if (summary.consecutiveFailures === 1 || summary.lastSuccessRetried) return 'degraded';
+  return 'healthy';
+}
+
+/** A workflow's health as the API shows it. */
+export function toWorkflowHealth(
+  summary: HealthSummaryRecord,
+  workflow: Pick<WorkflowRecord, 'active' | 'cronEnabled'>,
+): WorkflowHealth {
+  const state = healthStateOf(summary, workflow.active && workflow.cronEnabled);
+  const paused = state === 'paused';
+  return {
+    workflowId: summary.workflowId,
+    state,
+    lastSuccessAt: summary.lastSuccessAt,
+    lastFailureAt: summary.lastFailureAt,
+    lastFailureMessage: summary.lastFailureMessage,
+    lastFailureStatus: summary.lastFailureStatus,
+    consecutiveFailures: summary.consecutiveFailures,
+    pausedAt: paused ? summary.pausedAt : null,
+    pauseReason: paused ? summary.pauseReason : null,
+  };
+}
+
+// ---------------------------------------------------------------------------- histograms
+
+/**
+ * Upper bounds (ms) of the duration buckets of the calls: a call's duration adds one to the first
+ * bucket whose bound it does not pass. The last bound is the delivery's time-out.
+ */
+export const DURATION_BOUNDS_MS = [100, 250, 500, 1_000, 2_500, 5_000, 10_000] as const;
+/** Upper bounds (ms) of the dispatch-lag buckets (due time to the first attempt's start). */
+export const LAG_BOUNDS_MS = [1_000, 2_000, 5_000, 10_000, 30_000, 60_000, 120_000, 300_000] as const;
+
+/** The bucket index of a value; values past the last bound go in one more bucket. */
+export function bucketOf(value: number, bounds: readonly number[]): number {
+  const index = bounds.findIndex((bound) => value <= bound);
+  return index === -1 ? bounds.length : index;
+}
+
+/**
+ * The 95th percentile of a histogram, as the upper bound of its bucket (the last bound for the
+ * overflow bucket: "at least"); null when empty.
+ */
+export function p95Of(counts: readonly number[], bounds: readonly number[]): number | null {
+  const total = counts.reduce((sum, count) => sum + count, 0);
+  if (total === 0) return null;
+  const rank = Math.ceil(total * 0.95);
+  let seen = 0;
+  for (const [index, count] of counts.entries()) {
+    seen += count;
+    if (seen >= rank) return bounds[Math.min(index, bounds.length - 1)] ?? null;
+  }
+  return bounds[bounds.length - 1] ?? null;
+}
+
+const durationAttribute = (index: number) => `duration${index}`;
+const lagAttribute = (index: number) => `lag${index}`;
+
+/** A histogram read back from summed counters. */
+function histogram(
+  counts: Readonly<Record<string, number>>,
+  bounds: readonly number[],
+  attribute: (index: number) => string,
+) {
+  return Array.from({ length: bounds.length + 1 }, (_, index) => counts[attribute(index)] ?? 0);
+}
+
+/** Counters summed over several hours. */
+function sum(hours: readonly HourCounters[]): Record<string, number> {
+  const total: Record<string, number> = {};
+  for (const { counts } of hours) {
+    for (const [name, value] of Object.entries(counts)) total[name] = (total[name] ?? 0) + value;
+  }
+  return total;
+}
+
+// ---------------------------------------------------------------------------- counters
+
+/**
+ * How one call ended, as the counters see it: 'succeeded'; 'retried' (failed, another attempt
+ * follows); 'failed' (failed for good); 'deadLettered' (failed, attempts exhausted).
+ */
+export type CallOutcome = 'succeeded' | 'retried' | 'failed' | 'deadLettered';
+
+/** One call that reached its end, as the worker or a manual run reports it. */
+export interface EndedCall {
+  readonly trigger: ExecutionTrigger;
+  readonly outcome: CallOutcome;
+  readonly attempt: number;
+  readonly startedAt: string;
+  readonly durationMs: number;
+  /** The due time of a scheduled run; null for a manual one. */
+  readonly dueAt: string | null;
+  readonly httpStatus: number | null;
+  readonly message: string;
+}
+
+/** The runs whose consecutive failures pause scheduling: the due ones, not a person's click. */
+const DUE_TRIGGERS: readonly ExecutionTrigger[] = ['schedule', 'manual_force', 'redrive'];
+
+/** What one call adds to its workflow's hour: its outcome and its duration's bucket. */
+export function workflowHourIncrements(call: EndedCall): HourIncrements {
+  return {
+    [call.outcome]: 1,
+    [durationAttribute(bucketOf(call.durationMs, DURATION_BOUNDS_MS))]: 1,
+  };
+}
+
+/**
+ * What one call adds to a deliveries hour (everyone's, a lawyer's): its outcome and, for the first
+ * attempt of a scheduled run, the lag between its due time and its start.
+ */
+export function deliveryHourIncrements(call: EndedCall): HourIncrements {
+  const lagMs =
+    call.dueAt !== null && call.attempt === 1 && call.trigger === 'schedule'
+      ? Math.max(0, Date.parse(call.startedAt) - Date.parse(call.dueAt))
+      : null;
+  return {
+    [call.outcome]: 1,
+    ...(lagMs === null ? {} : { [lagAttribute(bucketOf(lagMs, LAG_BOUNDS_MS))]: 1 }),
+  };
+}
+
+/** The figures of one window of a workflow's hours. */
+export function windowOf(hours: readonly HourCounters[], fromHour: string): HealthWindow {
+  const total = sum(hours.filter((hour) => hour.hour >= fromHour));
+  const succeeded = total.succeeded ?? 0;
+  const runs = succeeded + (total.failed ?? 0) + (total.deadLettered ?? 0);
+  return {
+    runs,
+    succeeded,
+    successRate: runs === 0 ? null : succeeded / runs,
+    p95DurationMs: p95Of(histogram(total, DURATION_BOUNDS_MS, durationAttribute), DURATION_BOUNDS_MS),
+  };
+}
+
+/** The hour `hoursBack` hours before `now`'s, as counter items name it. */
+export const hourBefore = (now: Date, hoursBack: number) =>
+  healthHourOf(new Date(now.getTime() - hoursBack * 3_600_000));
+
+/**
+ * The last 24 hours of deliveries, oldest first, every hour present (zeros when idle); an hour
+ * read from several shards is their sum.
+ */
+export function deliveryHoursOf(hours: readonly HourCounters[], now: Date): DeliveryHour[] {
+  return Array.from({ length: 24 }, (_, index) => {
+    const hour = hourBefore(now, 23 - index);
+    const counts = sum(hours.filter((each) => each.hour === hour));
+    return {
+      hour: `${hour}:00:00.000Z`,
+      succeeded: counts.succeeded ?? 0,
+      retried: counts.retried ?? 0,
+      failed: counts.failed ?? 0,
+      deadLettered: counts.deadLettered ?? 0,
+      lagP95Ms: p95Of(histogram(counts, LAG_BOUNDS_MS, lagAttribute), LAG_BOUNDS_MS),
+    };
+  });
+}
+
+// ---------------------------------------------------------------------------- the pause
+
+/** The reason of an automatic pause, with the n8n hint after a 404. */
+export function pauseReasonOf(failures: number, message: string, httpStatus: number | null): string {
+  const reason = HEALTH_MESSAGES.pauseReason(failures, message);
+  return httpStatus === 404 ? `${reason}. ${HEALTH_MESSAGES.inactiveHint}` : reason;
+}
+
+/** The pause threshold in force: the admin's, else the default. */
+export const pauseThresholdOf = (stored: number | null) => stored ?? PAUSE_AFTER_FAILURES.default;
+
+/** Turns a workflow's scheduling off or on through the scheduling service; false when it did not flip. */
+export type SchedulingSwitch = (workflowId: string, enabled: boolean) => Promise<boolean>;
+
+export interface AutomationHealthDependencies {
+  readonly health: HealthRepository;
+  readonly clock: Clock;
+  readonly logger: Logger;
+  readonly switchScheduling: SchedulingSwitch;
+  /** Sends the pause alerts; absent where no mailer is declared (then the pause is only logged). */
+  readonly alerts?: HealthAlerts;
+}
+
+/**
+ * What a call's end does to its workflow's health: counters of its hour (the workflow's, everyone's,
+ * its lawyer's), then for a run's end (no retry follows) the summary and the failing set; and when a
+ * due run's failure makes the streak reach the threshold, the automatic pause and its alerts.
+ * A connection test is never counted.
+ */
+export class AutomationHealth {
+  constructor(private readonly deps: AutomationHealthDependencies) {}
+
+  /**
+   * `recorded` is the call's history write when it runs alongside (the worker's): it says whether
+   * the workflow still existed, which only the failing set and the pause wait for.
+   */
+  async callEnded(
+    workflow: WorkflowRecord,
+    call: EndedCall,
+    recorded: Promise<boolean> = Promise.resolve(true),
+  ): Promise<void> {
+    if (call.trigger === 'test') return;
+    const { health } = this.deps;
+    const now = this.deps.clock.now();
+    const hour = healthHourOf(new Date(call.startedAt));
+    const delivery = deliveryHourIncrements(call);
+    // The counters and the summary are independent items: written at once, one round trip.
+    const counted = Promise.all([
+      health.addToWorkflowHour(workflow.id, hour, workflowHourIncrements(call), now),
+      health.addToDeliveryHour(allDeliveriesPartition(workflow.id), hour, delivery, now),
+      health.addToDeliveryHour(ownerDeliveriesPartition(workflow.lawyerEmail), hour, delivery, now),
+    ]);
+    if (call.outcome === 'retried') {
+      await counted;
+      return;
+    }
+
+    if (call.outcome === 'succeeded') {
+      const scheduled = workflow.active && workflow.cronEnabled;
+      const [, { endedStreak }] = await Promise.all([
+        counted,
+        health.recordSuccess(workflow.id, call.startedAt, call.attempt > 1, scheduled),
+      ]);
+      // Only a success that ends a streak leaves the failing set: the successes of healthy
+      // workflows, most calls, never write to its one partition.
+      if (endedStreak > 0) await health.clearFailing(workflow.id);
+      return;
+    }
+
+    const [, summary, isRecorded] = await Promise.all([
+      counted,
+      health.recordFailure(workflow.id, {
+        at: call.startedAt,
+        message: call.message,
+        httpStatus: call.httpStatus,
+      }),
+      recorded,
+    ]);
+    // A workflow deleted during its call: no failing line, no pause for what no longer exists.
+    if (!isRecorded) return;
+    await health.markFailing({
+      workflowId: workflow.id,
+      workflowName: workflow.name,
+      consecutiveFailures: summary.consecutiveFailures,
+      lastFailureAt: summary.lastFailureAt,
+      lastFailureMessage: summary.lastFailureMessage,
+    });
+    if (!DUE_TRIGGERS.includes(call.trigger) || !workflow.cronEnabled) return;
+    const threshold = pauseThresholdOf((await health.settings()).pauseAfterFailures);
+    if (summary.consecutiveFailures < threshold) return;
+    await this.pause(workflow, summary.consecutiveFailures, call);
+  }
+
+  /**
+   * Pauses scheduling: the scheduling switch flips only from on, conditionally, so of two runs
+   * reaching the threshold at once one pauses and alerts; the other finds it off.
+   */
+  private async pause(workflow: WorkflowRecord, failures: number, call: EndedCall): Promise<void> {
+    const paused = await this.deps.switchScheduling(workflow.id, false);
+    if (!paused) return;
+    const reason = pauseReasonOf(failures, call.message, call.httpStatus);
+    await this.deps.health.recordPause(workflow.id, this.deps.clock.now().toISOString(), reason);
+    this.deps.logger.warn('Automatisation suspendue après des échecs consécutifs', {
+      workflowId: workflow.id,
+      failures,
+      httpStatus: call.httpStatus,
+    });
+    await this.deps.alerts?.paused(workflow, {
+      failures,
+      lastMessage: call.message,
+      httpStatus: call.httpStatus,
+    });
+  }
+}
+
+/**
+ * The health of a world's runs: its pause goes through the scheduling service's own switch, its
+ * alerts through the mailer when the function declared one.
+ */
+export function createAutomationHealth(deps: {
+  readonly table: Table;
+  readonly clock: Clock;
+  readonly logger: Logger;
+  readonly mail?: MailPorts;
+}): AutomationHealth {
+  const health = new HealthRepository(deps.table);
+  const scheduling = new WorkflowService(deps.table, deps.clock);
+  return new AutomationHealth({
+    health,
+    clock: deps.clock,
+    logger: deps.logger,
+    switchScheduling: async (workflowId, enabled) =>
+      (await scheduling.switchScheduling(workflowId, enabled)) !== null,
+    ...(deps.mail ? { alerts: healthAlertsOf({ ...deps, mail: deps.mail }) } : {}),
+  });
+}

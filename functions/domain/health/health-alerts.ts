@@ -1,0 +1,151 @@
+import { HEALTH_MESSAGES } from '../../../shared/health-messages';
+import { MESSAGES } from '../../../shared/messages';
+import { LawyerRepository } from '../../data/directory/lawyers';
+import type { WorkflowRecord } from '../../data/directory/workflows';
+import { HealthRepository } from '../../data/health/health-repository';
+import { LicenseRepository } from '../../data/identity/licenses';
+import type { Table } from '../../data/table/table';
+import type { Clock, Logger } from '../../runtime/dependencies';
+import { addressOf, type MailMessage, type MailPorts } from '../core/mailer';
+
+const TEXTS = HEALTH_MESSAGES.email;
+
+/** The day of a time in the firms' time zone (`yyyy-mm-dd`): alerts and digests count by it. */
+export const parisDayOf = (at: Date) =>
+  new Intl.DateTimeFormat('en-CA', { timeZone: 'Europe/Paris' }).format(at);
+
+/** The hour (0-23) of a time in the firms' time zone. */
+const parisHourOf = (at: Date) =>
+  Number(
+    new Intl.DateTimeFormat('en-GB', { timeZone: 'Europe/Paris', hour: '2-digit', hourCycle: 'h23' }).format(
+      at,
+    ),
+  );
+
+/** The daily digest leaves at the first run from this hour on (Paris time). */
+export const DIGEST_HOUR = 7;
+
+const body = (...paragraphs: readonly string[]) =>
+  [MESSAGES.email.greeting, ...paragraphs, MESSAGES.email.signOff.join('\n')].join('\n\n');
+
+export interface HealthAlertsDependencies {
+  readonly health: HealthRepository;
+  readonly lawyers: LawyerRepository;
+  readonly licenses: LicenseRepository;
+  readonly mail: MailPorts;
+  readonly clock: Clock;
+  readonly logger: Logger;
+}
+
+/**
+ * The health e-mails, through the product's mailer (SES in AWS, the outbox locally): when an
+ * automation is paused, one to the admin (the address of /admin/settings, else the sender's) and
+ * one to its lawyer, at most one of each per automation per day (a conditional claim before
+ * sending: a lost send is not retried, a duplicate never leaves); and the admin's daily digest.
+ */
+export class HealthAlerts {
+  constructor(private readonly deps: HealthAlertsDependencies) {}
+
+  async paused(
+    workflow: Pick<WorkflowRecord, 'id' | 'name' | 'lawyerEmail'>,
+    pause: { readonly failures: number; readonly lastMessage: string; readonly httpStatus: number | null },
+  ): Promise<void> {
+    const now = this.deps.clock.now();
+    if (!(await this.deps.health.claimAlert(workflow.id, parisDayOf(now), now))) {
+      this.deps.logger.info('Alerte déjà envoyée aujourd’hui pour cette automatisation', {
+        workflowId: workflow.id,
+      });
+      return;
+    }
+    const [settings, memberPath] = await Promise.all([
+      this.deps.health.settings(),
+      this.memberWorkflowsPath(workflow.lawyerEmail),
+    ]);
+    const site = this.deps.mail.publicUrl();
+    const message = (to: string, path: string): MailMessage => ({
+      to,
+      subject: TEXTS.pausedSubject(workflow.name),
+      text: body(
+        TEXTS.paused(workflow.name, pause.failures),
+        [
+          TEXTS.lastError(pause.lastMessage),
+          ...(pause.httpStatus === 404 ? [HEALTH_MESSAGES.inactiveHint] : []),
+        ].join('\n'),
+        TEXTS.link(`${site}${path}`),
+        TEXTS.oncePerDay,
+      ),
+    });
+    const admin = settings.alertEmail ?? addressOf(this.deps.mail.sender);
+    await this.sendAll([message(admin, '/admin/workflows'), message(workflow.lawyerEmail, memberPath)]);
+  }
+
+  /**
+   * The admin's daily digest, when he asked for it: the automations in failure, once a day from
+   * `DIGEST_HOUR` on, and only when there are some.
+   */
+  async dailyDigest(): Promise<void> {
+    const now = this.deps.clock.now();
+    if (parisHourOf(now) < DIGEST_HOUR) return;
+    const settings = await this.deps.health.settings();
+    if (!settings.dailyDigest) return;
+    const { longest, total } = await this.deps.health.longestStreaks();
+    if (total === 0) return;
+    if (!(await this.deps.health.claimDigest(parisDayOf(now), now))) return;
+    // The longest streaks first, as many as the dashboard lists: in an outage every automation
+    // of the platform is failing, and one line each made an e-mail nobody reads to its end.
+    const lines = longest.map((item) =>
+      TEXTS.digestLine(
+        item.workflowName,
+        HEALTH_MESSAGES.states.failing,
+        item.consecutiveFailures,
+        item.lastFailureMessage ?? '',
+      ),
+    );
+    if (total > longest.length) lines.push(TEXTS.digestMore(total - longest.length));
+    await this.sendAll([
+      {
+        to: settings.alertEmail ?? addressOf(this.deps.mail.sender),
+        subject: TEXTS.digestSubject(total),
+        text: body(
+          [TEXTS.digestIntro, ...lines].join('\n'),
+          TEXTS.link(`${this.deps.mail.publicUrl()}/admin/settings`),
+        ),
+      },
+    ]);
+  }
+
+  /** Where a member sees his automations: the lawyer's or the notary's page, by his licence. */
+  private async memberWorkflowsPath(email: string): Promise<string> {
+    const lawyer = await this.deps.lawyers.findByEmail(email);
+    const license = lawyer?.licenseKeyHash ? await this.deps.licenses.getByHash(lawyer.licenseKeyHash) : null;
+    return license?.licenseType === 'notary' ? '/notary/workflows' : '/lawyer/workflows';
+  }
+
+  private async sendAll(messages: readonly MailMessage[]): Promise<void> {
+    const results = await Promise.allSettled(messages.map((message) => this.deps.mail.mailer.send(message)));
+    for (const result of results) {
+      if (result.status === 'rejected') {
+        this.deps.logger.error('Alerte de santé non envoyée', {
+          errorName: result.reason instanceof Error ? result.reason.name : 'inconnu',
+        });
+      }
+    }
+  }
+}
+
+/** The health e-mails of a world that declared the mailer. */
+export function healthAlertsOf(deps: {
+  readonly table: Table;
+  readonly mail: MailPorts;
+  readonly clock: Clock;
+  readonly logger: Logger;
+}): HealthAlerts {
+  return new HealthAlerts({
+    health: new HealthRepository(deps.table),
+    lawyers: new LawyerRepository(deps.table),
+    licenses: new LicenseRepository(deps.table),
+    mail: deps.mail,
+    clock: deps.clock,
+    logger: deps.logger,
+  });
+}

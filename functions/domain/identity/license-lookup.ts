@@ -1,0 +1,74 @@
+import type { z } from 'zod';
+
+import { MESSAGES } from '../../../shared/messages';
+import type { License } from '../../../shared/schemas/billing';
+import type { LicenseByEmailQuery, LicenseFindRequest } from '../../../shared/schemas/directory';
+import { LawyerRepository } from '../../data/directory/lawyers';
+import { type LicenseRecord, LicenseRepository } from '../../data/identity/licenses';
+import type { Table } from '../../data/table/table';
+import type { LicenseKeyVault } from '../../security/license-key-vault';
+import { ForbiddenError } from '../core/errors';
+import { ownEmailsOf } from '../directory/members';
+import type { SessionContext } from './sessions';
+
+/** A licence as shown to its owner or an admin: the key decrypted from its stored copy. */
+export function toLicenseView(record: LicenseRecord, vault: LicenseKeyVault): License {
+  return {
+    licenseKey: vault.decrypt(record.keyCiphertext),
+    licenseType: record.licenseType,
+    userEmail: record.userEmail,
+    isActive: record.isActive,
+    subscriptionStatus: record.subscriptionStatus,
+    nextPaymentDue: record.nextPaymentDue,
+  };
+}
+
+/**
+ * The licence look-ups of spec §7 (license_keys calls). An admin may look up any licence; a lawyer
+ * or notary only his own, the one of his session: asking about another e-mail or key is a 403.
+ */
+export class LicenseLookupService {
+  private readonly licenses: LicenseRepository;
+  private readonly lawyers: LawyerRepository;
+
+  constructor(
+    table: Table,
+    private readonly vault: LicenseKeyVault,
+  ) {
+    this.licenses = new LicenseRepository(table);
+    this.lawyers = new LawyerRepository(table);
+  }
+
+  /** Spec: select single row by user_email and license_type; null when there is none. */
+  async byEmail(
+    query: z.output<typeof LicenseByEmailQuery>,
+    session: SessionContext,
+  ): Promise<License | null> {
+    if (session.role === 'admin') {
+      const found = await this.licenses.findByUserEmail(query.userEmail, query.licenseType);
+      return found ? toLicenseView(found, this.vault) : null;
+    }
+    const own = session.license;
+    if (!(await ownEmailsOf(this.lawyers, session)).includes(query.userEmail)) {
+      throw new ForbiddenError(MESSAGES.session.forbidden);
+    }
+    const matches = own.userEmail === query.userEmail && own.licenseType === query.licenseType;
+    return matches ? toLicenseView(own, this.vault) : null;
+  }
+
+  /** Spec fallback: select by license_key (optionally of one type, optionally active only). */
+  async byKey(
+    request: z.output<typeof LicenseFindRequest>,
+    session: SessionContext,
+  ): Promise<License | null> {
+    const keyHashes = this.vault.hashes(request.licenseKey);
+    if (session.role !== 'admin' && !keyHashes.includes(session.licenseKeyHash)) {
+      throw new ForbiddenError(MESSAGES.session.forbidden);
+    }
+    const found = await this.licenses.getByAnyHash(keyHashes);
+    if (!found) return null;
+    if (request.licenseType && found.licenseType !== request.licenseType) return null;
+    if (request.activeOnly && !found.isActive) return null;
+    return toLicenseView(found, this.vault);
+  }
+}

@@ -1,0 +1,49 @@
+import type { LicenseRecord } from '../../data/identity/licenses';
+import type { SubscriptionState } from '../billing/payments';
+
+/** The part of a licence record that follows its subscription. */
+export type LicenseState = Pick<LicenseRecord, 'isActive' | 'subscriptionStatus' | 'nextPaymentDue'>;
+
+/**
+ * Subscription statuses under which the licence keeps access. `past_due` is among them: Stripe is
+ * still retrying the payment, the firm sees 'Paiement en retard' and is asked to act "pour éviter
+ * la suspension" (spec §4); when the retries are exhausted Stripe moves the subscription to
+ * `unpaid` or `canceled` (per the account's settings), which suspends access (issue #5).
+ */
+const STATUSES_WITH_ACCESS: ReadonlySet<string> = new Set(['active', 'trialing', 'past_due']);
+
+/** Statuses after which no debit will ever come again. */
+const ENDED_STATUSES: ReadonlySet<string> = new Set(['canceled', 'incomplete_expired']);
+
+/**
+ * Statuses with a missed debit. Stripe opens the next period when it attempts the renewal, paid
+ * or not, so the debit that is late is the one due at the start of the current period.
+ */
+const OVERDUE_STATUSES: ReadonlySet<string> = new Set(['past_due', 'unpaid']);
+
+/** Whether a subscription status gives access; any status we do not know refuses it. */
+export const hasAccess = (status: string) => STATUSES_WITH_ACCESS.has(status);
+
+/**
+ * The licence state a subscription's current state calls for. The next payment due is the end of
+ * the period; while a debit is late it is that debit's date (today or earlier, so that the
+ * subscription page shows it in red with 'Paiement en retard'); once the subscription has ended
+ * there is none.
+ */
+export function licenseStateOf(subscription: SubscriptionState): LicenseState {
+  const due = ENDED_STATUSES.has(subscription.status)
+    ? null
+    : OVERDUE_STATUSES.has(subscription.status)
+      ? (subscription.currentPeriodStart ?? subscription.currentPeriodEnd)
+      : subscription.currentPeriodEnd;
+  return {
+    isActive: hasAccess(subscription.status),
+    subscriptionStatus: subscription.status,
+    nextPaymentDue: due ? due.toISOString() : null,
+  };
+}
+
+export const sameLicenseState = (a: LicenseState, b: LicenseState) =>
+  a.isActive === b.isActive &&
+  a.subscriptionStatus === b.subscriptionStatus &&
+  a.nextPaymentDue === b.nextPaymentDue;

@@ -1,0 +1,179 @@
+import { randomUUID } from 'node:crypto';
+
+import { errors as joseErrors, jwtVerify, SignJWT } from 'jose';
+
+import { MAX_SESSIONS_PER_LICENSE, SECOND_FACTOR, SESSION_LIFETIME_SECONDS } from '../../../shared/constants';
+import { MESSAGES } from '../../../shared/messages';
+import type { Role } from '../../../shared/schemas/session';
+import { type LicenseRecord, LicenseRepository } from '../../data/identity/licenses';
+import { SessionRepository } from '../../data/identity/sessions';
+import { isEnrolled, SecondFactorRepository } from '../../data/second-factor/second-factors';
+import type { Table } from '../../data/table/table';
+import type { Clock } from '../../runtime/dependencies';
+import type { AppKeys } from '../../security/app-keys';
+import { SecondFactorRequiredError, UnauthenticatedError } from '../core/errors';
+
+const ISSUER = 'assistant-juridique';
+const AUDIENCE = 'web';
+/** The claim naming the session's licence (its key hash), read to fetch it beside the session. */
+const LICENSE_CLAIM = 'lic';
+
+/** Who is calling, as the server established it for this request. */
+export interface SessionContext {
+  readonly sessionId: string;
+  /** The role comes from the licence as it is now, not as it was at sign-in. */
+  readonly role: Role;
+  readonly email: string;
+  readonly licenseKeyHash: string;
+  readonly license: LicenseRecord;
+  /** Opened by the licence key alone; only the second-factor calls accept it. */
+  readonly secondFactorPending: boolean;
+  /** When this session last passed the licence's second factor (ISO), if it did. */
+  readonly secondFactorAt: string | null;
+}
+
+/** How a session opens: full, or waiting for the licence's second factor. */
+export interface OpenOptions {
+  /** Only the second-factor calls accept it, for `SECOND_FACTOR.pendingLifetimeSeconds`. */
+  readonly secondFactorPending?: boolean;
+  /** The second factor was passed just now (the session completing a pending one). */
+  readonly secondFactorAt?: string;
+}
+
+/** An opened session: the token the browser keeps and its absolute expiry. */
+export interface OpenedSession {
+  readonly token: string;
+  readonly expiresAt: string;
+}
+
+/**
+ * Sessions: a signed token (HS256, jose) naming a server-side session record with an absolute
+ * lifetime. Signing out deletes the record, so the token stops working before it expires. A
+ * licence holds at most 20 live sessions: opening the 21st ends the oldest.
+ */
+export class SessionService {
+  private readonly sessions: SessionRepository;
+  private readonly licenses: LicenseRepository;
+  private readonly secondFactors: SecondFactorRepository;
+
+  constructor(
+    table: Table,
+    private readonly keys: Pick<AppKeys, 'sessionSigningKey'>,
+    private readonly clock: Clock,
+  ) {
+    this.sessions = new SessionRepository(table);
+    this.licenses = new LicenseRepository(table);
+    this.secondFactors = new SecondFactorRepository(table);
+  }
+
+  /** Opens a session for a licence that was just verified. */
+  async open(license: LicenseRecord, email: string, options: OpenOptions = {}): Promise<OpenedSession> {
+    const now = this.clock.now();
+    const issuedAt = Math.floor(now.getTime() / 1000);
+    const expiresAt =
+      issuedAt +
+      (options.secondFactorPending ? SECOND_FACTOR.pendingLifetimeSeconds : SESSION_LIFETIME_SECONDS);
+    const sessionId = randomUUID();
+    await this.sessions.create({
+      sessionId,
+      licenseKeyHash: license.keyHash,
+      role: license.licenseType,
+      email,
+      createdAt: now.toISOString(),
+      expiresAt,
+      ...(options.secondFactorPending ? { secondFactorPending: true } : {}),
+      ...(options.secondFactorAt ? { secondFactorAt: options.secondFactorAt } : {}),
+    });
+    // A licence holds at most MAX_SESSIONS_PER_LICENSE live sessions: the oldest ones end.
+    await this.sessions.keepNewest(license.keyHash, MAX_SESSIONS_PER_LICENSE);
+    // The licence's hash rides in the token (signed, so the client cannot change it) so that a
+    // protected request reads the session and the licence at once instead of one after the other.
+    // It is an HMAC under a server key: it reveals nothing of the key and opens nothing by itself.
+    const token = await new SignJWT({ role: license.licenseType, [LICENSE_CLAIM]: license.keyHash })
+      .setProtectedHeader({ alg: 'HS256' })
+      .setSubject(sessionId)
+      .setIssuer(ISSUER)
+      .setAudience(AUDIENCE)
+      .setIssuedAt(issuedAt)
+      .setExpirationTime(expiresAt)
+      .sign(this.keys.sessionSigningKey);
+    return { token, expiresAt: new Date(expiresAt * 1000).toISOString() };
+  }
+
+  /**
+   * Establishes who calls: the token must verify and not be expired, its session must still exist,
+   * and the licence behind it must still be active (re-read on every request).
+   */
+  async authenticate(token: string): Promise<SessionContext> {
+    const now = this.clock.now();
+    let sessionId: string;
+    let licenseClaim: string | undefined;
+    try {
+      const { payload } = await jwtVerify(token, this.keys.sessionSigningKey, {
+        issuer: ISSUER,
+        audience: AUDIENCE,
+        algorithms: ['HS256'],
+        currentDate: now,
+      });
+      if (!payload.sub) throw new UnauthenticatedError(MESSAGES.session.required);
+      sessionId = payload.sub;
+      const claim = payload[LICENSE_CLAIM];
+      licenseClaim = typeof claim === 'string' && claim.length > 0 ? claim : undefined;
+    } catch (error) {
+      if (error instanceof joseErrors.JOSEError || error instanceof UnauthenticatedError) {
+        throw new UnauthenticatedError(MESSAGES.session.required, { cause: error });
+      }
+      throw error;
+    }
+    // Both items in one read; a token from before the claim existed reads the session first.
+    const { session, license } =
+      licenseClaim === undefined
+        ? await this.sessionThenLicense(sessionId)
+        : await this.sessions.getWithLicense(sessionId, licenseClaim);
+    if (!session || session.expiresAt * 1000 <= now.getTime())
+      throw new UnauthenticatedError(MESSAGES.session.required);
+    // The session record stays the authority on which licence it belongs to.
+    if (licenseClaim !== undefined && licenseClaim !== session.licenseKeyHash)
+      throw new UnauthenticatedError(MESSAGES.session.required);
+    if (!license?.isActive) throw new UnauthenticatedError(MESSAGES.session.licenseInactive);
+    return {
+      sessionId,
+      role: license.licenseType,
+      email: session.email,
+      licenseKeyHash: session.licenseKeyHash,
+      license,
+      secondFactorPending: session.secondFactorPending === true,
+      secondFactorAt: session.secondFactorAt ?? null,
+    };
+  }
+
+  private async sessionThenLicense(sessionId: string) {
+    const session = await this.sessions.get(sessionId);
+    return { session, license: session ? await this.licenses.getByHash(session.licenseKeyHash) : null };
+  }
+
+  /**
+   * Before a sensitive action: a licence with a second factor must have passed it within
+   * `SECOND_FACTOR.stepUpMaxAgeSeconds`, else the client is asked for it again (step-up).
+   */
+  async requireRecentSecondFactor(session: SessionContext): Promise<void> {
+    if (session.secondFactorAt) {
+      const age = this.clock.now().getTime() - Date.parse(session.secondFactorAt);
+      if (age <= SECOND_FACTOR.stepUpMaxAgeSeconds * 1000) return;
+      throw new SecondFactorRequiredError();
+    }
+    // Never passed in this session: only a licence without any factor has nothing to ask.
+    if (isEnrolled(await this.secondFactors.get(session.licenseKeyHash)))
+      throw new SecondFactorRequiredError();
+  }
+
+  /** Records that the session just passed its second factor again (step-up). */
+  async markSecondFactor(sessionId: string, at: string): Promise<void> {
+    await this.sessions.markSecondFactor(sessionId, at);
+  }
+
+  /** Ends a session ('Déconnexion'). */
+  async close(sessionId: string): Promise<void> {
+    await this.sessions.delete(sessionId);
+  }
+}

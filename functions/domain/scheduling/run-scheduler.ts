@@ -1,0 +1,117 @@
+import { MESSAGES } from '../../../shared/messages';
+import type { SchedulerRun } from '../../../shared/schemas/scheduler';
+import { DUE_SHARDS } from '../../data/scheduling/keys';
+import { SchedulerRunRepository } from '../../data/scheduling/scheduler-runs';
+import type { AppDependencies } from '../../runtime/dependencies';
+import type { ShardClaimAnswer, ShardClaimRequest } from '../../runtime/scheduling-ports';
+import { METRIC } from '../core/metrics';
+import { combinedResult } from './scheduler';
+import { ADMIN_RUN } from './scheduling-settings';
+
+/** What became of one shard's claimer while the request waited. */
+type ShardOutcome = ShardClaimAnswer | 'failed' | 'pending';
+
+/**
+ * An admin's run ('Déclencher Maintenant', forced or not), fanned out as the minute tick is: one
+ * claimer per due-index shard, all at once, each claiming then queueing its shard's runs
+ * (`SchedulerService.runShard`) and adding its counts to the run's last result. The request waits
+ * for their answers, so it takes one shard's time whatever the number of automations (one request
+ * claiming them all took 19.5 s for 10,000 here, beyond the API's time-out at scale), and its
+ * reply lists a few runs per shard with the counts of all (the list of every run passed Lambda's
+ * 6 MB reply near 40,000).
+ *
+ * - A claimer that fails is tried once more; still failing, its shard is counted as not run (its
+ *   runs stay due, or are not forced) and the result says so.
+ * - The request waits `ADMIN_RUN.waitSeconds` at most: a claimer still working then goes on and
+ *   adds its shard to the last result when done; the reply counts the shards answered and says
+ *   how many are still running.
+ *
+ * Never throws: a run that could not start is a result with `success: false` and the French error,
+ * kept for /admin/settings.
+ */
+export async function runScheduler(
+  deps: AppDependencies,
+  trigger: 'manual' | 'manual_force',
+  options: { readonly waitMs?: number } = {},
+): Promise<SchedulerRun> {
+  const at = deps.clock.now().toISOString();
+  const lastResults = new SchedulerRunRepository(deps.table);
+  try {
+    await lastResults.startFanOut(trigger, at, DUE_SHARDS).catch((error: unknown) => {
+      // The runs still go: only the last result misses them.
+      deps.logger.warn('Résultat du planificateur non enregistré', {
+        errorName: error instanceof Error ? error.name : 'inconnu',
+      });
+    });
+    const outcomes = await untilDeadline(options.waitMs ?? ADMIN_RUN.waitSeconds * 1000, (deadline) =>
+      Array.from({ length: DUE_SHARDS }, async (_, shard): Promise<ShardOutcome> => {
+        const request: ShardClaimRequest = { shard, tickAt: at, trigger };
+        const first = await deadline(deps.dueClaimers.claim(request));
+        if (first !== null) return first;
+        return (await deadline(deps.dueClaimers.claim(request))) ?? 'failed';
+      }),
+    );
+    const answered = outcomes.filter((outcome): outcome is ShardClaimAnswer => typeof outcome === 'object');
+    const notRun = outcomes.filter((outcome) => outcome === 'failed').length;
+    const pending = outcomes.filter((outcome) => outcome === 'pending').length;
+    if (notRun > 0) {
+      // The admin reads it in the reply; the metric is on the operations dashboard.
+      deps.metrics.count(METRIC.shardsNotRun, notRun);
+      deps.logger.error('Lots du planificateur sans réponse', { trigger, notRun });
+      await lastResults.addShardsNotRun(at, notRun).catch(() => undefined);
+    }
+    const combined = combinedResult(trigger, at, answered, notRun);
+    const run =
+      pending > 0
+        ? { ...combined, message: MESSAGES.scheduler.withShardsPending(combined.message, pending) }
+        : combined;
+    deps.logger.info('Planificateur exécuté', {
+      trigger,
+      checked: run.workflows_checked,
+      processed: run.workflows_processed,
+      notRun,
+      pending,
+    });
+    return run;
+  } catch (failure) {
+    deps.logger.error('Planificateur interrompu', {
+      trigger,
+      errorName: failure instanceof Error ? failure.name : 'inconnu',
+      errorMessage: failure instanceof Error ? failure.message : undefined,
+    });
+    const run: SchedulerRun = {
+      trigger,
+      success: false,
+      timestamp: at,
+      workflows_checked: 0,
+      executions: [],
+      message: MESSAGES.scheduler.failed,
+      error: MESSAGES.scheduler.unexpected,
+    };
+    await lastResults.save(run).catch((error: unknown) => {
+      deps.logger.warn('Résultat du planificateur non enregistré', {
+        errorName: error instanceof Error ? error.name : 'inconnu',
+      });
+    });
+    return run;
+  }
+}
+
+/**
+ * Runs `start` with a `deadline` that makes any promise it wraps settle as 'pending' once
+ * `waitMs` have passed (a wall-clock limit, the API's, not the domain's clock).
+ */
+async function untilDeadline<T>(
+  waitMs: number,
+  start: (deadline: <V>(work: Promise<V>) => Promise<V | 'pending'>) => Promise<T>[],
+): Promise<T[]> {
+  let timer: ReturnType<typeof setTimeout> | undefined;
+  const expired = new Promise<'pending'>((resolve) => {
+    timer = setTimeout(() => resolve('pending'), waitMs);
+  });
+  try {
+    return await Promise.all(start((work) => Promise.race([work, expired])));
+  } finally {
+    clearTimeout(timer);
+  }
+}

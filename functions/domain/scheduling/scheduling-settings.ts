@@ -1,0 +1,119 @@
+import { GLOBAL_SCHEDULING } from '../../../shared/constants';
+
+/**
+ * Scheduling settings the CDK stack, the local runtime and the handlers must agree on: the CDK
+ * stack reads them from here (as it reads the table from `functions/data/table/table-definition.ts`),
+ * so the deployed queue, event source and schedule cannot drift from what the code assumes.
+ */
+
+/** Time allowed to one webhook call: resolving, connecting, sending and reading the answer. */
+export const WEBHOOK_TIMEOUT_MS = 10_000;
+
+/**
+ * The webhook queue, its dead-letter queue and the worker's event source.
+ *
+ * The worker's time-out covers a batch: its calls follow one another, each starting at most
+ * `callWaitMs` after the one before it started, so the last starts within (batchSize - 1) ×
+ * callWaitMs and ends within WEBHOOK_TIMEOUT_MS after that, before the writes; the visibility
+ * time-out is six times the worker's, as AWS advises for an SQS event source, so a message is never
+ * handed to a second worker while the first still runs. A failed call that will be retried sets its
+ * own, shorter visibility (the back-off) before it gives the message back.
+ */
+export const WEBHOOK_QUEUE = {
+  /** Deliveries of one message before SQS moves it to the dead-letter queue. */
+  maxReceiveCount: 5,
+  /** Lambda time-out of the worker, in seconds. */
+  workerTimeoutSeconds: 30,
+  /** Queue visibility time-out, in seconds: six times the worker's time-out. */
+  visibilityTimeoutSeconds: 180,
+  /**
+   * Messages per worker invocation. An invocation calls its records one after the other, each
+   * record's reads and writes made during the calls of its neighbours (functions/domain/scheduling/worker.ts
+   * `CallLine`): the few round trips of a run no longer hold the invocation between two calls.
+   */
+  batchSize: 5,
+  /**
+   * The longest a record waits for the call before its own: a call still running then is slow, and
+   * the next one starts beside it. A firm's slow or silent n8n thus delays the other runs of its
+   * batch by this at most, not by its time-out.
+   */
+  callWaitMs: 1_000,
+  /**
+   * Worker invocations at once (the event source's maximum concurrency) when the stage does not
+   * say otherwise: the global cap of calls in flight, one per invocation (only calls slower than
+   * `callWaitMs` run beside another, up to `batchSize`). Spec §3's maxConcurrentWorkflows (5) is a
+   * cap per firm (`FIRM_CALLS`), not this one.
+   */
+  maxConcurrency: 100,
+  /** Kept in the dead-letter queue for an admin to look at and send back (14 days, the maximum). */
+  deadLetterRetentionSeconds: 14 * 24 * 60 * 60,
+  /** The largest SendMessageBatch. */
+  sendBatchSize: 10,
+} as const;
+
+/**
+ * The minute schedule (EventBridge Scheduler) and its target, the scheduled-tick function. A tick
+ * older than a minute is worth nothing (the next one reads the same due slots), so retries are few
+ * and short; what still fails lands in the schedule's dead-letter queue, under an alarm.
+ */
+export const SCHEDULER_SCHEDULE = {
+  expression: 'rate(1 minute)',
+  /** Lambda time-out of the scheduled tick, in seconds. */
+  tickTimeoutSeconds: 60,
+  /** Target retry policy. */
+  maximumRetryAttempts: 2,
+  maximumEventAgeSeconds: 60,
+} as const;
+
+/** Lambda time-out of execute-webhook: one webhook call and its record, under API Gateway's 30 s. */
+export const EXECUTE_WEBHOOK_TIMEOUT_SECONDS = 20;
+
+/**
+ * Fair delivery: spec §3's maxConcurrentWorkflows read as the calls in flight of one firm (one
+ * lawyer account, the workflow's owner e-mail) at once. A worker takes one of the firm's slots
+ * (a lease in the table) before it calls; with every slot held, the run is sent back to the queue
+ * with a delay instead of holding a worker, so one firm's slow or failing n8n delays only its own
+ * calls.
+ */
+export const FIRM_CALLS = {
+  /** Calls of one firm in flight at once. */
+  maxConcurrent: GLOBAL_SCHEDULING.maxConcurrentWorkflows,
+  /**
+   * How long a slot is held at most: the worker's time-out and a margin, so a worker that died
+   * mid-call frees its slot by itself.
+   */
+  leaseSeconds: WEBHOOK_QUEUE.workerTimeoutSeconds + 5,
+  /** The delay of a run sent back because its firm's slots are all held: first, and at most. */
+  deferFirstSeconds: 5,
+  deferMaxSeconds: 60,
+} as const;
+
+/**
+ * The minute tick fans out: the coordinator invokes one claimer per due-index shard, each reads its
+ * shard's due slots, queues them and then claims them (`SchedulerService.claimShard`).
+ */
+export const CLAIMS = {
+  /**
+   * SendMessageBatch calls in flight at once in one claimer; each batch's claims follow it, so at
+   * most ten times as many conditional writes are in flight.
+   */
+  sendConcurrency: 10,
+  /** Lambda time-out of a claimer, in seconds: a shard is a few thousand runs at most. */
+  claimerTimeoutSeconds: 60,
+  /** Executions one claimer lists in the last scheduled result (the counts cover them all). */
+  listedPerShard: 10,
+} as const;
+
+/**
+ * An admin's run ('Déclencher Maintenant') fans out like the tick and its request waits for the
+ * claimers' answers, within the API's time-out (29 s: API Gateway's limit is 30). A claimer still
+ * working when the wait ends goes on (its own invocation, `claimerTimeoutSeconds`) and adds its
+ * shard to the run's last result; the reply says how many were still running. Projected, a forced
+ * run of 1,000,000 automations takes about 32 s (`npm run bench -- scale`).
+ */
+export const ADMIN_RUN = {
+  /** The API function's time-out, in seconds. */
+  timeoutSeconds: 29,
+  /** How long the request waits for the claimers, leaving time to answer. */
+  waitSeconds: 20,
+} as const;

@@ -1,0 +1,23 @@
+import { billingContextOf, ownLicense } from '../../domain/billing/billing-context';
+import { apiHandler } from '../../http/route-handler';
+import type { AppDependencies } from '../../runtime/dependencies';
+import { declaredFunction, lambdaEntry } from '../../runtime/entry';
+
+/**
+ * POST /api/check-subscription (lawyer, notary): the caller's licence and subscription, refreshed
+ * from Stripe ('Actualiser' on the subscription page).
+ */
+const create = (deps: AppDependencies) => {
+  const billing = billingContextOf(deps);
+  return apiHandler(deps, {
+    checkSubscription: async ({ body, session }) => {
+      const { service, vault } = await billing();
+      return service.checkSubscription(ownLicense(session, body.licenseKey, vault));
+    },
+  });
+};
+
+/** The factory, held to its declared needs (`functions/needs.ts`). */
+export const createCheckSubscriptionHandler = declaredFunction('check-subscription', create);
+
+export const handler = lambdaEntry('check-subscription', createCheckSubscriptionHandler);

@@ -1,0 +1,20 @@
+import { billingContextOf } from '../../domain/billing/billing-context';
+import { apiHandler } from '../../http/route-handler';
+import type { AppDependencies } from '../../runtime/dependencies';
+import { declaredFunction, lambdaEntry } from '../../runtime/entry';
+
+/**
+ * POST /api/create-checkout (public): the Stripe Checkout of a new licence, 950 EUR once then
+ * 150 EUR a month, with the promotion code if it is usable; the browser is sent to its `url`.
+ */
+const create = (deps: AppDependencies) => {
+  const billing = billingContextOf(deps);
+  return apiHandler(deps, {
+    createCheckout: async ({ body }) => (await billing()).service.createCheckout(body),
+  });
+};
+
+/** The factory, held to its declared needs (`functions/needs.ts`). */
+export const createCreateCheckoutHandler = declaredFunction('create-checkout', create);
+
+export const handler = lambdaEntry('create-checkout', createCreateCheckoutHandler);

@@ -1,0 +1,17 @@
+import { billingContextOf } from '../../domain/billing/billing-context';
+import { apiHandler } from '../../http/route-handler';
+import type { AppDependencies } from '../../runtime/dependencies';
+import { declaredFunction, lambdaEntry } from '../../runtime/entry';
+
+/** POST /api/create-promo-code (admin): a 100 % promotion code usable at most 10 times (/admin/test-promo). */
+const create = (deps: AppDependencies) => {
+  const billing = billingContextOf(deps);
+  return apiHandler(deps, {
+    createPromoCode: async () => (await billing()).service.createTestPromoCode(),
+  });
+};
+
+/** The factory, held to its declared needs (`functions/needs.ts`). */
+export const createCreatePromoCodeHandler = declaredFunction('create-promo-code', create);
+
+export const handler = lambdaEntry('create-promo-code', createCreatePromoCodeHandler);

@@ -1,0 +1,23 @@
+import { AuditQuery } from '../../../shared/schemas/directory';
+import { AuditTrail } from '../../domain/directory/audit';
+import { parsedQuery } from '../../http/parameters';
+import { apiHandler } from '../../http/route-handler';
+import type { AppDependencies } from '../../runtime/dependencies';
+import { declaredFunction, lambdaEntry } from '../../runtime/entry';
+
+/** GET /api/audit: the admin audit trail, newest first, one page at a time. */
+const create = (deps: AppDependencies) => {
+  const trail = new AuditTrail(deps.table, deps.clock);
+
+  return apiHandler(deps, {
+    listAudit: async ({ query }) => {
+      const { limit, cursor } = parsedQuery(AuditQuery, query);
+      return trail.page(limit, cursor);
+    },
+  });
+};
+
+/** The factory, held to its declared needs (`functions/needs.ts`). */
+export const createAuditHandler = declaredFunction('audit', create);
+
+export const handler = lambdaEntry('audit', createAuditHandler);

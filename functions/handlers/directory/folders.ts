@@ -1,0 +1,33 @@
+import { MESSAGES } from '../../../shared/messages';
+import { PageQuery } from '../../../shared/schemas/common';
+import { FolderService } from '../../domain/directory/folders';
+import { idParameter, parsedQuery } from '../../http/parameters';
+import { apiHandler, withStatus } from '../../http/route-handler';
+import type { AppDependencies } from '../../runtime/dependencies';
+import { declaredFunction, lambdaEntry } from '../../runtime/entry';
+
+/** /api/folders: the admin's client folders (list, create, edit, delete keeping the workflows). */
+const create = (deps: AppDependencies) => {
+  const folders = new FolderService(deps.table, deps.clock);
+  const folderId = (pathParameters: Readonly<Record<string, string | undefined>>) =>
+    idParameter(pathParameters, MESSAGES.folder.notFound);
+
+  return apiHandler(deps, {
+    listFolders: async ({ query }) => {
+      const { limit, cursor } = parsedQuery(PageQuery, query);
+      return folders.list(limit, cursor);
+    },
+    createFolder: async ({ body, session }) => withStatus(201, await folders.create(body, session)),
+    updateFolder: async ({ body, pathParameters, session }) =>
+      folders.update(folderId(pathParameters), body, session),
+    deleteFolder: async ({ pathParameters, session }) => {
+      await folders.delete(folderId(pathParameters), session);
+      return { success: true };
+    },
+  });
+};
+
+/** The factory, held to its declared needs (`functions/needs.ts`). */
+export const createFoldersHandler = declaredFunction('folders', create);
+
+export const handler = lambdaEntry('folders', createFoldersHandler);

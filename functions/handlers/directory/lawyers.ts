@@ -1,0 +1,48 @@
+import { MESSAGES } from '../../../shared/messages';
+import { PageQuery } from '../../../shared/schemas/common';
+import { billingContextOf } from '../../domain/billing/billing-context';
+import { lawyerServiceOf } from '../../domain/directory/lawyers';
+import { idParameter, parsedQuery } from '../../http/parameters';
+import { apiHandler, withStatus } from '../../http/route-handler';
+import type { AppDependencies } from '../../runtime/dependencies';
+import { declaredFunction, lambdaEntry } from '../../runtime/entry';
+
+/**
+ * /api/lawyers: the admin's lawyers and notaries (list, read, save, delete, reveal of the secrets)
+ * and the spec §5 look-up, open to a lawyer for himself.
+ */
+const create = (deps: AppDependencies) => {
+  // Stripe is reached only when a deleted lawyer's licence has a subscription to end.
+  const billing = deps.billing ? billingContextOf(deps) : null;
+  const lawyers = () =>
+    lawyerServiceOf(
+      deps,
+      billing ? async (license) => (await billing()).service.endSubscriptionOf(license) : undefined,
+    );
+  const lawyerId = (pathParameters: Readonly<Record<string, string | undefined>>) =>
+    idParameter(pathParameters, MESSAGES.directory.lawyerNotFound);
+
+  return apiHandler(deps, {
+    listLawyers: async ({ query }) => {
+      const { limit, cursor } = parsedQuery(PageQuery, query);
+      return (await lawyers()).list(limit, cursor);
+    },
+    getLawyer: async ({ pathParameters }) => (await lawyers()).get(lawyerId(pathParameters)),
+    saveLawyer: async ({ body, session }) => {
+      const reply = await (await lawyers()).save(body, session);
+      return reply.created ? withStatus(201, reply) : reply;
+    },
+    deleteLawyer: async ({ pathParameters, session }) => {
+      await (await lawyers()).delete(lawyerId(pathParameters), session);
+      return { success: true };
+    },
+    revealLawyerSecrets: async ({ pathParameters, session }) =>
+      (await lawyers()).revealSecrets(lawyerId(pathParameters), session),
+    lookupLawyer: async ({ body, session }) => (await lawyers()).lookup(body, session),
+  });
+};
+
+/** The factory, held to its declared needs (`functions/needs.ts`). */
+export const createLawyersHandler = declaredFunction('lawyers', create);
+
+export const handler = lambdaEntry('lawyers', createLawyersHandler);

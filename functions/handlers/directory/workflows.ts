@@ -1,0 +1,41 @@
+import { MESSAGES } from '../../../shared/messages';
+import { PageQuery } from '../../../shared/schemas/common';
+import { WorkflowService } from '../../domain/directory/workflows';
+import { idParameter, parsedQuery } from '../../http/parameters';
+import { apiHandler, withStatus } from '../../http/route-handler';
+import type { AppDependencies } from '../../runtime/dependencies';
+import { declaredFunction, lambdaEntry } from '../../runtime/entry';
+
+/**
+ * /api/workflows: every workflow for an admin (create, edit, delete, toggles), his own for a lawyer
+ * or notary (list, read, scheduling switch).
+ */
+const create = (deps: AppDependencies) => {
+  const workflows = new WorkflowService(deps.table, deps.clock);
+  const workflowId = (pathParameters: Readonly<Record<string, string | undefined>>) =>
+    idParameter(pathParameters, MESSAGES.workflow.notFound);
+
+  return apiHandler(deps, {
+    listWorkflows: async ({ query, session }) => {
+      const { limit, cursor } = parsedQuery(PageQuery, query);
+      return workflows.list(session, limit, cursor);
+    },
+    getWorkflow: async ({ pathParameters, session }) => workflows.get(workflowId(pathParameters), session),
+    createWorkflow: async ({ body, session }) => withStatus(201, await workflows.create(body, session)),
+    updateWorkflow: async ({ body, pathParameters, session }) =>
+      workflows.update(workflowId(pathParameters), body, session),
+    deleteWorkflow: async ({ pathParameters, session }) => {
+      await workflows.delete(workflowId(pathParameters), session);
+      return { success: true };
+    },
+    toggleWorkflowActive: async ({ pathParameters, session }) =>
+      workflows.toggleActive(workflowId(pathParameters), session),
+    toggleWorkflowScheduling: async ({ pathParameters, session }) =>
+      workflows.toggleScheduling(workflowId(pathParameters), session),
+  });
+};
+
+/** The factory, held to its declared needs (`functions/needs.ts`). */
+export const createWorkflowsHandler = declaredFunction('workflows', create);
+
+export const handler = lambdaEntry('workflows', createWorkflowsHandler);

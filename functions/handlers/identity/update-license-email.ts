@@ -1,0 +1,32 @@
+import { MESSAGES } from '../../../shared/messages';
+import { LawyerRepository } from '../../data/directory/lawyers';
+import { billingContextOf, ownLicense } from '../../domain/billing/billing-context';
+import { InvalidInputError } from '../../domain/core/errors';
+import { ownerEmailOf } from '../../domain/directory/members';
+import { apiHandler } from '../../http/route-handler';
+import type { AppDependencies } from '../../runtime/dependencies';
+import { declaredFunction, lambdaEntry } from '../../runtime/entry';
+
+/**
+ * POST /api/update-license-email (lawyer, notary): associates the caller's licence with his
+ * e-mail — his profile's as it is now, else his licence's — so that it is found by
+ * e-mail (spec §7 license_keys look-ups).
+ */
+const create = (deps: AppDependencies) => {
+  const billing = billingContextOf(deps);
+  const lawyers = new LawyerRepository(deps.table);
+  return apiHandler(deps, {
+    updateLicenseEmail: async ({ body, session }) => {
+      const { service, vault } = await billing();
+      ownLicense(session, body.licenseKey, vault);
+      const email = await ownerEmailOf(lawyers, session);
+      if (!email) throw new InvalidInputError('email', MESSAGES.subscription.updateLicenseFailed);
+      return service.updateLicenseEmail(session.licenseKeyHash, email);
+    },
+  });
+};
+
+/** The factory, held to its declared needs (`functions/needs.ts`). */
+export const createUpdateLicenseEmailHandler = declaredFunction('update-license-email', create);
+
+export const handler = lambdaEntry('update-license-email', createUpdateLicenseEmailHandler);

@@ -1,0 +1,27 @@
+import { TooManyAttemptsError } from '../../domain/core/errors';
+import { METRIC } from '../../domain/core/metrics';
+import { SignInService } from '../../domain/identity/sign-in';
+import { statusOfClass } from '../../http/error-statuses';
+import { apiHandler, withStatus } from '../../http/route-handler';
+import type { AppDependencies } from '../../runtime/dependencies';
+import { declaredFunction, lambdaEntry } from '../../runtime/entry';
+
+const TOO_MANY_ATTEMPTS = statusOfClass(TooManyAttemptsError);
+
+/** POST /api/verify-license: checks a licence key and opens a session (spec §7 verify-license). */
+const create = (deps: AppDependencies) =>
+  apiHandler(deps, {
+    verifyLicense: async ({ body, clientAddress }) => {
+      const signIn = new SignInService(deps.table, await deps.appKeys(), deps.clock, deps.secondFactor);
+      const outcome = await signIn.verify(body.licenseKey, await clientAddress());
+      if (outcome.throttled) deps.metrics.count(METRIC.signInThrottled);
+      else if (!outcome.reply.valid) deps.metrics.count(METRIC.signInFailed);
+      // The refusal keeps the sign-in reply's shape (the form reads `valid`), so it is not an error.
+      return outcome.throttled ? withStatus(TOO_MANY_ATTEMPTS, outcome.reply) : outcome.reply;
+    },
+  });
+
+/** The factory, held to its declared needs (`functions/needs.ts`). */
+export const createVerifyLicenseHandler = declaredFunction('verify-license', create);
+
+export const handler = lambdaEntry('verify-license', createVerifyLicenseHandler);

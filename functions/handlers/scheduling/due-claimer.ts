@@ -1,0 +1,56 @@
+import * as z from 'zod';
+
+import { DUE_SHARDS } from '../../data/scheduling/keys';
+import { SchedulerRunRepository } from '../../data/scheduling/scheduler-runs';
+import { SchedulerService } from '../../domain/scheduling/scheduler';
+import type { AppDependencies } from '../../runtime/dependencies';
+import { declaredFunction, lambdaEntry } from '../../runtime/entry';
+import type { ShardClaimAnswer } from '../../runtime/scheduling-ports';
+
+/** What the coordinator sends each claimer (functions/handlers/scheduling/scheduled-tick.ts, domain/run-scheduler.ts). */
+const ShardClaimEvent = z.object({
+  shard: z
+    .number()
+    .int()
+    .min(0)
+    .max(DUE_SHARDS - 1),
+  tickAt: z.iso.datetime(),
+  trigger: z.enum(['manual', 'manual_force']).optional(),
+});
+
+/**
+ * One claimer of a scheduler run: the runs of one due-index shard. For the minute tick they are
+ * queued, then claimed (`SchedulerService.claimShard`); for an admin's run claimed, then queued
+ * (`runShard`). Its counts are added to the run's last result, and returned: an admin's run waits
+ * for them. A shard that could not be read fails the invocation: the tick's is retried by Lambda
+ * (asynchronous invocation) and what is still not done stays due for the next tick; an admin's
+ * run says the shard was not run.
+ */
+const create = (deps: AppDependencies) => {
+  const service = new SchedulerService({
+    table: deps.table,
+    queue: deps.webhookQueue,
+    clock: deps.clock,
+    logger: deps.logger,
+    metrics: deps.metrics,
+  });
+  const runs = new SchedulerRunRepository(deps.table);
+  return async (event: unknown): Promise<ShardClaimAnswer> => {
+    const { shard, tickAt, trigger } = ShardClaimEvent.parse(event);
+    const result = trigger
+      ? await service.runShard(shard, new Date(tickAt), trigger)
+      : await service.claimShard(shard, new Date(tickAt));
+    await runs.addShard(trigger ? 'manual' : 'schedule', tickAt, shard, result).catch((error: unknown) => {
+      deps.logger.warn('Résultat du lot non enregistré', {
+        shard,
+        errorName: error instanceof Error ? error.name : 'inconnu',
+      });
+    });
+    return { shard, ...result };
+  };
+};
+
+/** The factory, held to its declared needs (`functions/needs.ts`). */
+export const createDueClaimerHandler = declaredFunction('due-claimer', create);
+
+export const handler = lambdaEntry('due-claimer', createDueClaimerHandler);

@@ -1,0 +1,18 @@
+import { ManualRunService } from '../../domain/scheduling/manual-run';
+import { apiHandler } from '../../http/route-handler';
+import type { AppDependencies } from '../../runtime/dependencies';
+import { declaredFunction, lambdaEntry } from '../../runtime/entry';
+
+/**
+ * POST /api/execute-webhook: 'Exécuter' (spec §4 manual run, §7 execute-webhook). The server calls
+ * the named workflow's own webhook, signed and SSRF-guarded, and records it in the history.
+ */
+const create = (deps: AppDependencies) =>
+  apiHandler(deps, {
+    executeWebhook: async ({ body, session }) => new ManualRunService(deps).run(session, body),
+  });
+
+/** The factory, held to its declared needs (`functions/needs.ts`). */
+export const createExecuteWebhookHandler = declaredFunction('execute-webhook', create);
+
+export const handler = lambdaEntry('execute-webhook', createExecuteWebhookHandler);

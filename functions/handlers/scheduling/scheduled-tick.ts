@@ -1,0 +1,56 @@
+import { DUE_SHARDS } from '../../data/scheduling/keys';
+import { SchedulerRunRepository } from '../../data/scheduling/scheduler-runs';
+import { METRIC } from '../../domain/core/metrics';
+import type { AppDependencies } from '../../runtime/dependencies';
+import { declaredFunction, lambdaEntry } from '../../runtime/entry';
+import type { ShardClaimRequest } from '../../runtime/scheduling-ports';
+
+/** What the minute schedule sends (EventBridge Scheduler passes its target's input through). */
+export type ScheduledTickEvent = unknown;
+
+/** What a tick returns, for the logs of an invocation. */
+export interface ScheduledTickResult {
+  readonly tickAt: string;
+  readonly shards: number;
+}
+
+/**
+ * The target of the one-minute EventBridge schedule (and of the local one-minute timer): the
+ * coordinator of the tick. It reads nothing of the due index itself: it starts one claimer per
+ * due-index shard (`functions/handlers/scheduling/due-claimer.ts`), all with the same tick time, and records the
+ * tick's start for /admin/settings, where the claimers add their counts. Shards whose claimer did
+ * not start are tried once more; still refused, the invocation fails so that the schedule's retry
+ * policy tries again (overlapping claimers are harmless: each due slot is claimed once).
+ */
+const create =
+  (deps: AppDependencies) =>
+  async (_event: ScheduledTickEvent): Promise<ScheduledTickResult> => {
+    const tickAt = deps.clock.now().toISOString();
+    await new SchedulerRunRepository(deps.table)
+      .startFanOut('schedule', tickAt, DUE_SHARDS)
+      .catch((error: unknown) => {
+        deps.logger.warn('Résultat du planificateur non enregistré', {
+          errorName: error instanceof Error ? error.name : 'inconnu',
+        });
+      });
+    const requests: ShardClaimRequest[] = Array.from({ length: DUE_SHARDS }, (_, shard) => ({
+      shard,
+      tickAt,
+    }));
+    let { failed } = await deps.dueClaimers.start(requests);
+    if (failed.length > 0) {
+      ({ failed } = await deps.dueClaimers.start(
+        requests.filter((request) => failed.includes(request.shard)),
+      ));
+    }
+    deps.logger.info('Planificateur réparti', { tickAt, shards: DUE_SHARDS, notStarted: failed.length });
+    if (failed.length > 0) throw new Error(`${failed.length} lot(s) du planificateur non démarré(s)`);
+    // The heartbeat: its absence for five minutes is an alarm (lib/constructs/monitoring.ts).
+    deps.metrics.count(METRIC.tickCompleted);
+    return { tickAt, shards: DUE_SHARDS };
+  };
+
+/** The factory, held to its declared needs (`functions/needs.ts`). */
+export const createScheduledTickHandler = declaredFunction('scheduled-tick', create);
+
+export const handler = lambdaEntry('scheduled-tick', createScheduledTickHandler);

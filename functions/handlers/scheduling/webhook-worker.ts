@@ -1,0 +1,80 @@
+import { BatchProcessor, EventType, processPartialResponse } from '@aws-lambda-powertools/batch';
+import type { SQSBatchResponse, SQSEvent, SQSRecord } from 'aws-lambda';
+import { CallLine, type CallPlace, WorkerService } from '../../domain/scheduling/worker';
+import type { AppDependencies } from '../../runtime/dependencies';
+import { declaredFunction, lambdaEntry } from '../../runtime/entry';
+
+/** A run the worker gives back to the queue: reported as a batch item failure, not an error. */
+class RunGivenBack extends Error {
+  override readonly name = 'RunGivenBack';
+}
+
+/**
+ * The consumer of the webhook queue (SQS event source with ReportBatchItemFailures): each record is
+ * one due run. Powertools' batch processor reports in `batchItemFailures` each record the worker
+ * gives back (to retry, or to dead-letter after the last attempt) or that fails unexpectedly; the
+ * others are deleted by the event source.
+ *
+ * One invocation makes its calls one after the other, in the order of its records (a slow call
+ * aside), so the event source's maximum concurrency (a stage setting) caps the calls in flight
+ * overall; each record's reads and writes are made while its neighbours are called (`CallLine`,
+ * functions/domain/scheduling/worker.ts). Each firm's own cap (spec §3 maxConcurrentWorkflows) is the worker's
+ * slot lease.
+ *
+ * A batch whose every record is given back is still a normal answer (`throwOnFullBatchFailure:
+ * false`): a webhook that answers 503 is a retry, not a failure of this function, and must not
+ * raise its Errors alarm.
+ */
+const create = (deps: AppDependencies) => {
+  const worker = new WorkerService({
+    table: deps.table,
+    queue: deps.webhookQueue,
+    clock: deps.clock,
+    logger: deps.logger,
+    metrics: deps.metrics,
+    webhookSigningSecret: deps.webhookSigningSecret,
+    allowPrivateWebhooks: deps.allowPrivateWebhooks,
+    ...(deps.mail ? { mail: deps.mail } : {}),
+  });
+  const handleRecord = async (record: SQSRecord, place: CallPlace): Promise<void> => {
+    let result: Awaited<ReturnType<WorkerService['handle']>>;
+    try {
+      result = await worker.handle(
+        {
+          messageId: record.messageId,
+          body: record.body,
+          receiptHandle: record.receiptHandle,
+          receiveCount: Number(record.attributes.ApproximateReceiveCount) || 1,
+        },
+        place,
+      );
+    } catch (error) {
+      deps.logger.error('Exécution de webhook interrompue', {
+        messageId: record.messageId,
+        errorName: error instanceof Error ? error.name : 'inconnu',
+        errorMessage: error instanceof Error ? error.message : undefined,
+      });
+      throw error;
+    }
+    if (result === 'retry') throw new RunGivenBack(record.messageId);
+  };
+  return (event: SQSEvent): Promise<SQSBatchResponse> => {
+    // The calls' line, its places taken in the records' order before any work starts.
+    const line = new CallLine();
+    const places = new Map(event.Records.map((record) => [record.messageId, line.place()]));
+    line.close();
+    // A processor per invocation: it keeps the batch's state, and the local runtime invokes this
+    // handler several times at once in one process (Lambda, one invocation per environment).
+    return processPartialResponse(
+      event,
+      (record: SQSRecord) => handleRecord(record, places.get(record.messageId) ?? CallLine.alone()),
+      new BatchProcessor(EventType.SQS),
+      { processInParallel: true, throwOnFullBatchFailure: false },
+    );
+  };
+};
+
+/** The factory, held to its declared needs (`functions/needs.ts`). */
+export const createWebhookWorkerHandler = declaredFunction('webhook-worker', create);
+
+export const handler = lambdaEntry('webhook-worker', createWebhookWorkerHandler);
