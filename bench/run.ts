@@ -1,5 +1,5 @@
 import { cpus } from 'node:os';
-import { DUE_SHARDS } from '../functions/data/scheduling/keys';
+import { DUE_SHARDS } from '../functions/domain/scheduling/scheduling-settings';
 import { FUNCTION_NAMES, handlerPathOf, NEEDS } from '../functions/needs';
 import { esbuildOptionsOf } from '../lib/constructs/bundling';
 import { repositoryPath } from '../lib/constructs/repository';

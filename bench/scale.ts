@@ -1,13 +1,12 @@
 import { loadavg } from 'node:os';
-
-import { DUE_SHARDS } from '../functions/data/scheduling/keys';
 import type { Table } from '../functions/data/table/table';
 import { RecordedMetrics } from '../functions/domain/core/metrics';
+import type { Logger } from '../functions/domain/core/ports';
 import { FORCED_RUN_WINDOW_MS } from '../functions/domain/scheduling/scheduler';
-import { CLAIMS, FIRM_CALLS } from '../functions/domain/scheduling/scheduling-settings';
+import { CLAIMS, DUE_SHARDS, FIRM_CALLS } from '../functions/domain/scheduling/scheduling-settings';
 import { createDueClaimerHandler } from '../functions/handlers/scheduling/due-claimer';
 import { createScheduledTickHandler } from '../functions/handlers/scheduling/scheduled-tick';
-import type { AppDependencies, Logger } from '../functions/runtime/dependencies';
+import type { AppDependencies } from '../functions/runtime/dependencies';
 import { systemClock } from '../functions/runtime/dependencies';
 import { inProcessClaimers } from '../functions/runtime/in-process-claimers';
 import { startLocalQueues } from '../lib/local/queue/local-queues';

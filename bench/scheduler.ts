@@ -3,20 +3,22 @@ import { randomUUID } from 'node:crypto';
 import { DeleteTableCommand } from '@aws-sdk/client-dynamodb';
 import { BatchWriteCommand, QueryCommand, ScanCommand } from '@aws-sdk/lib-dynamodb';
 import { generateWebhookSecret } from '../functions/adapters/scheduling/webhook-signature';
-import { scheduleItem, type WorkflowRecord, workflowItem } from '../functions/data/directory/workflows';
-import { LOOK_AHEAD_MS } from '../functions/data/scheduling/due-index';
-import { allDuePartitions, DUE_SHARDS, dueBound } from '../functions/data/scheduling/keys';
+import { scheduleItem, workflowItem } from '../functions/data/directory/workflows';
+import { allDuePartitions, dueBound } from '../functions/data/scheduling/keys';
 import { createTable, type Table } from '../functions/data/table/table';
 import { chunks, mapWithConcurrency } from '../functions/domain/core/concurrency';
 import { noMetrics } from '../functions/domain/core/metrics';
-import { SchedulerService } from '../functions/domain/scheduling/scheduler';
-import { WEBHOOK_QUEUE } from '../functions/domain/scheduling/scheduling-settings';
+import type { Clock, Logger } from '../functions/domain/core/ports';
+import type { WorkflowRecord } from '../functions/domain/directory/ports';
+import { LOOK_AHEAD_MS } from '../functions/domain/scheduling/due-slots';
+import { DUE_SHARDS, WEBHOOK_QUEUE } from '../functions/domain/scheduling/scheduling-settings';
 import { createDueClaimerHandler } from '../functions/handlers/scheduling/due-claimer';
 import { createScheduledTickHandler } from '../functions/handlers/scheduling/scheduled-tick';
 import { createWebhookWorkerHandler } from '../functions/handlers/scheduling/webhook-worker';
-import type { AppDependencies, Clock, Logger } from '../functions/runtime/dependencies';
+import type { AppDependencies } from '../functions/runtime/dependencies';
 import { systemClock } from '../functions/runtime/dependencies';
 import { inProcessClaimers } from '../functions/runtime/in-process-claimers';
+import { schedulerServiceOf } from '../functions/runtime/services/scheduling';
 import { ensureTable, LOCAL_AWS } from '../lib/local/dynamodb-local';
 import { startLocalQueues } from '../lib/local/queue/local-queues';
 import { startMinuteTimer } from '../lib/local/queue/minute-timer';
@@ -315,7 +317,7 @@ async function tickFigures(
     }
 
     const clock: Clock = { now: () => now, sleep: systemClock.sleep };
-    const scheduler = new SchedulerService({
+    const scheduler = schedulerServiceOf({
       table,
       queue: queues.dispatchQueue,
       clock,

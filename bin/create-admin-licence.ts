@@ -74,7 +74,7 @@ if (values['reset-second-factor']) {
   console.log('Second facteur réinitialisé : il sera configuré à la prochaine connexion.');
 } else {
   const { licenseKey } = await issueLicense(
-    table,
+    new LicenseRepository(table),
     vault,
     { licenseType: 'admin', userEmail: values.email ?? null },
     new Date().toISOString(),

@@ -1,5 +1,4 @@
 import { MESSAGES } from '../../shared/messages';
-import { InvalidCursorError } from '../data/table/page-cursor';
 import { isWriteConflict } from '../data/table/table';
 import {
   PaymentProviderUnavailableError,
@@ -12,6 +11,7 @@ import {
   ConflictError,
   ExistingLawyerError,
   ForbiddenError,
+  InvalidCursorError,
   InvalidInputError,
   InvalidSecondFactorError,
   NotFoundError,

@@ -11,8 +11,8 @@ import {
   SecondFactorPendingError,
   UnauthenticatedError,
 } from '../domain/core/errors';
+import type { Logger } from '../domain/core/ports';
 import type { SessionContext, SessionService } from '../domain/identity/sessions';
-import type { Logger } from '../runtime/dependencies';
 import { type ApiEvent, type ApiResult, bearerTokenOf, fromOrigin, jsonResult } from './api-event';
 import { errorReplyOf, RequestTooLargeError } from './error-statuses';
 import { fieldOf } from './parameters';

@@ -3,8 +3,9 @@ import type { z } from 'zod';
 
 import { MESSAGES } from '../../shared/messages';
 import { ROUTES, type RouteDefinition, type RouteName, type Routes, routeKey } from '../../shared/routes';
-import { SessionService } from '../domain/identity/sessions';
+import type { SessionService } from '../domain/identity/sessions';
 import type { AppDependencies } from '../runtime/dependencies';
+import { sessionServiceOf } from '../runtime/services/identity';
 import type { AppKeys } from '../security/app-keys';
 import { type ApiEvent, type ApiHandler, type ApiResult, clientAddressOf, jsonResult } from './api-event';
 import {
@@ -64,8 +65,7 @@ export function apiHandler(deps: AppDependencies, implementations: RouteImplemen
   let sessions: { keys: AppKeys; service: SessionService } | undefined;
   const sessionService = async () => {
     const keys = await deps.appKeys();
-    if (sessions?.keys !== keys)
-      sessions = { keys, service: new SessionService(deps.table, keys, deps.clock) };
+    if (sessions?.keys !== keys) sessions = { keys, service: sessionServiceOf(deps, keys) };
     return sessions.service;
   };
   const pipelines = new Map<string, ApiHandler>();

@@ -1,5 +1,5 @@
 import { createTable } from '../data/table/table';
-import type { MailPorts } from '../domain/core/mailer';
+import type { MailPorts } from '../domain/core/ports';
 import { type FunctionName, type FunctionNeeds, NEEDS, type ServerKeyName } from '../needs';
 import { type AppKeys, parseServerKey } from '../security/app-keys';
 import type { BillingPorts } from './billing-ports';

@@ -1,5 +1,5 @@
-import type { Payments } from '../domain/billing/payments';
-import type { Mailer } from '../domain/core/mailer';
+import type { Payments } from '../domain/billing/ports';
+import type { Mailer } from '../domain/core/ports';
 
 /** What the billing handlers need from the world beyond the table, keys, clock and logger. */
 export interface BillingPorts {

@@ -1,7 +1,7 @@
 import type { SecretsProvider } from '@aws-lambda-powertools/parameters/secrets';
 
 import { METRIC, type Metrics } from '../domain/core/metrics';
-import type { Logger } from './dependencies';
+import type { Logger } from '../domain/core/ports';
 
 /**
  * How long a secret's value is kept before Secrets Manager is asked again: a rotated secret (a

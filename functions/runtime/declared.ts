@@ -1,10 +1,11 @@
-import type { DispatchQueue } from '../adapters/scheduling/dispatch-queue';
 import type { Table } from '../data/table/table';
+import type { LawyerSecretStore } from '../domain/directory/ports';
+import type { DispatchQueue } from '../domain/scheduling/ports';
 import type { FunctionName, FunctionNeeds, ServerKeyName } from '../needs';
 import { NEEDS } from '../needs';
 import type { AppKeys } from '../security/app-keys';
 import type { BillingPorts } from './billing-ports';
-import type { AppDependencies, LawyerSecretStore } from './dependencies';
+import type { AppDependencies } from './dependencies';
 
 /** A function used something it did not declare in `functions/needs.ts`. */
 export class UndeclaredNeedError extends Error {

@@ -1,5 +1,5 @@
-import type { Logger } from './dependencies';
-import type { DueClaimers, ShardClaimAnswer, ShardClaimRequest } from './scheduling-ports';
+import type { Logger } from '../domain/core/ports';
+import type { DueClaimers, ShardClaimAnswer, ShardClaimRequest } from '../domain/scheduling/ports';
 
 /**
  * The claimers outside AWS: the claimer handler called in this process, as Lambda would invoke it.

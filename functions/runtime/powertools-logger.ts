@@ -1,6 +1,6 @@
 import { Logger as PowertoolsLogger } from '@aws-lambda-powertools/logger';
 
-import type { Logger } from './dependencies';
+import type { Logger } from '../domain/core/ports';
 
 /*
  * Powertools' Logger alone, apart from `powertools.ts`: the local runtime logs through it without

@@ -1,41 +1,5 @@
-import * as z from 'zod';
-
-import type { DispatchQueue } from '../adapters/scheduling/dispatch-queue';
 import { webhookSigningKey } from '../adapters/scheduling/webhook-signature';
-import { ShardResult } from '../data/scheduling/scheduler-runs';
-
-/** One due-index shard of one scheduler run, handed to its claimer. */
-export interface ShardClaimRequest {
-  readonly shard: number;
-  /**
-   * The run's time (ISO): the coordinator's, the same for every shard and every retry of the run
-   * (named for the minute tick, the first run that fanned out).
-   */
-  readonly tickAt: string;
-  /** An admin's run ('Déclencher Maintenant', forced or not); absent for the minute tick. */
-  readonly trigger?: 'manual' | 'manual_force';
-}
-
-/** What a claimer answers: its shard, and what it did there. */
-export const ShardClaimAnswer = ShardResult.extend({ shard: z.number().int() });
-export type ShardClaimAnswer = z.infer<typeof ShardClaimAnswer>;
-
-/**
- * The claimers of a scheduler run: one invocation of the claimer function per shard in AWS, the
- * claimer handler in-process locally and in tests.
- */
-export interface DueClaimers {
-  /**
-   * The minute tick: starts one claimer per request without waiting for them (asynchronous
-   * invocations); says which shards did not start.
-   */
-  start(requests: readonly ShardClaimRequest[]): Promise<{ readonly failed: readonly number[] }>;
-  /**
-   * An admin's run: runs the claimer of one shard and waits for its answer (a synchronous
-   * invocation); null when the claimer failed. The coordinator runs every shard's at once.
-   */
-  claim(request: ShardClaimRequest): Promise<ShardClaimAnswer | null>;
-}
+import type { DispatchQueue, DueClaimers } from '../domain/scheduling/ports';
 
 /** What the scheduling handlers need from the world beyond the table, clock and logger. */
 export interface SchedulingPorts {

@@ -4,7 +4,7 @@ import { basename, dirname, join } from 'node:path';
 
 import { z } from 'zod';
 
-import type { LawyerSecretStore } from '../../functions/runtime/dependencies';
+import type { LawyerSecretStore } from '../../functions/domain/directory/ports';
 import { type LawyerSecrets, LawyerSecrets as LawyerSecretsSchema } from '../../shared/schemas/lawyer';
 
 const SecretsFile = z.record(z.string(), LawyerSecretsSchema);

@@ -4,9 +4,8 @@ import type { IncomingMessage, ServerResponse } from 'node:http';
 import { extname, join, normalize, resolve, sep } from 'node:path';
 
 import type { Context } from 'aws-lambda';
-
+import type { Logger } from '../../functions/domain/core/ports';
 import type { ApiEvent, ApiHandler } from '../../functions/http/api-event';
-import type { Logger } from '../../functions/runtime/dependencies';
 import { MAX_BODY_BYTES, PRERENDERED_ROUTES, prerenderedPageOf } from '../../shared/constants';
 import { MESSAGES } from '../../shared/messages';
 import { type RouteDefinition, routeKey } from '../../shared/routes';

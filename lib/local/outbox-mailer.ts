@@ -2,7 +2,7 @@ import { randomUUID } from 'node:crypto';
 import { mkdir, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 
-import type { Mailer, MailMessage } from '../../functions/domain/core/mailer';
+import type { Mailer, MailMessage } from '../../functions/domain/core/ports';
 
 export interface OutboxMailerOptions {
   /** The folder the `.eml` files go to (created if missing, private to the user). */

@@ -4,18 +4,14 @@ import { join, resolve } from 'node:path';
 import { StripePayments } from '../../functions/adapters/billing/stripe-payments';
 import { createTable } from '../../functions/data/table/table';
 import { RecordedMetrics } from '../../functions/domain/core/metrics';
+import type { Logger } from '../../functions/domain/core/ports';
 import { API_HANDLERS } from '../../functions/handlers';
 import { createDataRetentionHandler } from '../../functions/handlers/billing/data-retention';
 import type { ApiHandler } from '../../functions/http/api-event';
 import { migrateFailingSet } from '../../functions/migrations/failing-set-migration';
 import { migrateWorkflows } from '../../functions/migrations/workflow-migration';
 import type { BillingPorts } from '../../functions/runtime/billing-ports';
-import {
-  type AppDependencies,
-  type Logger,
-  relyingPartyOf,
-  systemClock,
-} from '../../functions/runtime/dependencies';
+import { type AppDependencies, relyingPartyOf, systemClock } from '../../functions/runtime/dependencies';
 import { processLogger } from '../../functions/runtime/powertools-logger';
 import { createLicenseKeyVault } from '../../functions/security/license-key-vault';
 import { DEFAULT_HOSTING_REGION } from '../../shared/constants';

@@ -46,7 +46,7 @@ async function seedMember(
   now: string,
 ): Promise<string> {
   const license = await issueLicense(
-    table,
+    new LicenseRepository(table),
     vault,
     { licenseType, userEmail: profile.email, subscriptionStatus: 'active' },
     now,
@@ -89,7 +89,7 @@ export async function seedLocalData(
     if (pinnedAdminKey && pinnedAdminKey !== seed.adminLicenseKey) {
       if (!(await licenses.getByAnyHash(vault.hashes(pinnedAdminKey)))) {
         await issueLicense(
-          table,
+          new LicenseRepository(table),
           vault,
           { licenseKey: pinnedAdminKey, licenseType: 'admin', userEmail: null },
           now,
@@ -104,7 +104,7 @@ export async function seedLocalData(
   }
 
   const admin = await issueLicense(
-    table,
+    new LicenseRepository(table),
     vault,
     { licenseType: 'admin', userEmail: null, ...(pinnedAdminKey ? { licenseKey: pinnedAdminKey } : {}) },
     now,

@@ -4,7 +4,7 @@ import { PutCommand } from '@aws-sdk/lib-dynamodb';
 import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
 import { licenseBillingKey, PURGE_DUE_PARTITION, purgeDueSortKey } from '../../functions/data/billing/keys';
 import { SubscriptionRepository } from '../../functions/data/billing/subscriptions';
-import { type AuditRecord, AuditRepository } from '../../functions/data/directory/audit';
+import { AuditRepository } from '../../functions/data/directory/audit';
 import { FolderRepository } from '../../functions/data/directory/folders';
 import {
   AUDIT_INDEX_PARTITION,
@@ -16,8 +16,9 @@ import {
 } from '../../functions/data/directory/keys';
 import { LawyerRepository } from '../../functions/data/directory/lawyers';
 import { createdSortKey } from '../../functions/data/table/keys';
-import type { Page } from '../../functions/data/table/page-cursor';
 import { queryAll } from '../../functions/data/table/query-all';
+import type { Page } from '../../functions/domain/core/ports';
+import type { AuditRecord } from '../../functions/domain/directory/ports';
 import { createTestApp, disposeTestApp, type TestApp } from '../support/app';
 import { folderRecord, lawyerRecord, minutesAfterOrigin } from '../support/records';
 

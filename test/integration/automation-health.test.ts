@@ -3,20 +3,20 @@ import { randomUUID } from 'node:crypto';
 import { PutCommand } from '@aws-sdk/lib-dynamodb';
 import fc from 'fast-check';
 import { afterEach, beforeEach, describe, expect, inject, it } from 'vitest';
-import type { DispatchQueue } from '../../functions/adapters/scheduling/dispatch-queue';
-import { type WorkflowRecord, WorkflowRepository } from '../../functions/data/directory/workflows';
+import { WorkflowRepository } from '../../functions/data/directory/workflows';
 import { HealthRepository } from '../../functions/data/health/health-repository';
-import { healthHourOf } from '../../functions/data/health/keys';
 import { ExecutionRepository } from '../../functions/data/scheduling/executions';
-import type { MailMessage, MailPorts } from '../../functions/domain/core/mailer';
+import type { MailMessage, MailPorts } from '../../functions/domain/core/ports';
+import type { WorkflowRecord } from '../../functions/domain/directory/ports';
 import {
   type CallOutcome,
-  createAutomationHealth,
   type EndedCall,
+  healthHourOf,
 } from '../../functions/domain/health/automation-health';
-import { healthAlertsOf } from '../../functions/domain/health/health-alerts';
-import { SchedulerService } from '../../functions/domain/scheduling/scheduler';
+import type { DispatchQueue } from '../../functions/domain/scheduling/ports';
 import { migrateFailingSet } from '../../functions/migrations/failing-set-migration';
+import { automationHealthOf, healthAlertsOf } from '../../functions/runtime/services/health';
+import { schedulerServiceOf } from '../../functions/runtime/services/scheduling';
 import { type LocalQueues, startLocalQueues } from '../../lib/local/queue/local-queues';
 import type { QueuePoller } from '../../lib/local/queue/poller';
 import { DASHBOARD_FAILING_LISTED, HEALTH_LOOKUP_MAX } from '../../shared/constants';
@@ -129,7 +129,7 @@ describe('automation health', () => {
     return written;
   }
   const tick = () =>
-    new SchedulerService({
+    schedulerServiceOf({
       table: app.table,
       queue: app.webhookQueue,
       clock: app.clock,
@@ -285,7 +285,7 @@ describe('automation health', () => {
       }),
       { numRuns: 1, seed: 16 },
     )[0] as CallOutcome[];
-    const recorder = createAutomationHealth(app);
+    const recorder = automationHealthOf(app);
     const startedAt = app.clock.now().toISOString();
 
     await Promise.all(
@@ -328,7 +328,7 @@ describe('automation health', () => {
     const now = app.clock.now();
     // Counts of the hour written under the single key, before the sharding.
     await health().addToDeliveryHour('HEALTH#ALL', healthHourOf(now), { succeeded: 3, failed: 1 }, now);
-    const recorder = createAutomationHealth(app);
+    const recorder = automationHealthOf(app);
 
     const written = await keysWritten(() =>
       Promise.all(
@@ -361,7 +361,7 @@ describe('automation health', () => {
   it('a success that ends a streak takes the workflow out of the failing set', async () => {
     const workflow = workflowRecord();
     await new WorkflowRepository(app.table).create(workflow);
-    const recorder = createAutomationHealth(app);
+    const recorder = automationHealthOf(app);
     const ended = (outcome: CallOutcome) =>
       recorder.callEnded(workflow, {
         trigger: 'manual',
@@ -395,7 +395,7 @@ describe('automation health', () => {
       workflowRecord({ lawyerEmail: 'owner@example.com' }),
       workflowRecord({ lawyerEmail: 'owner@example.com' }),
     ];
-    const recorder = createAutomationHealth(app);
+    const recorder = automationHealthOf(app);
     for (const workflow of [alone, ...owned]) {
       await workflows.create(workflow);
       await recorder.callEnded(workflow, failedCall());
@@ -417,7 +417,7 @@ describe('automation health', () => {
     // 60 of his automations failing at once: 50 of them twice, 10 once.
     const failing = Array.from({ length: 60 }, () => workflowRecord({ lawyerEmail: lawyer.email }));
     await Promise.all(failing.map((workflow) => new WorkflowRepository(app.table).create(workflow)));
-    const recorder = createAutomationHealth(app);
+    const recorder = automationHealthOf(app);
     const fail = (workflow: WorkflowRecord) =>
       recorder.callEnded(workflow, failedCall({ httpStatus: 503, message: 'n8n indisponible' }));
     await Promise.all(failing.map(fail));
@@ -476,7 +476,7 @@ describe('automation health', () => {
 
   it('npm run migrate moves the failing set of before to its shards, from the current summaries', async () => {
     const workflows = new WorkflowRepository(app.table);
-    const recorder = createAutomationHealth(app);
+    const recorder = automationHealthOf(app);
     const stillFailing = workflowRecord();
     const recovered = workflowRecord();
     const deleted = workflowRecord();
@@ -563,7 +563,7 @@ describe('automation health', () => {
     const other = await createSignedInLawyer(app, admin.token);
     const theirs = workflowRecord({ lawyerEmail: other.email, webhookUrl: `${receiver.baseUrl}/b` });
     await new WorkflowRepository(app.table).create(theirs);
-    await createAutomationHealth(app).callEnded(theirs, failedCall({ message: 'panne' }));
+    await automationHealthOf(app).callEnded(theirs, failedCall({ message: 'panne' }));
 
     // His card's health comes back; another's, asked for by id, is left out as a deleted one is.
     const list = await callRoute<WorkflowHealthList>(app, 'workflowsHealth', {
@@ -632,10 +632,7 @@ describe('automation health', () => {
     const admin = await issueAndSignIn(app, 'admin');
     const failing = workflowRecord({ name: 'Classement bloqué' });
     await new WorkflowRepository(app.table).create(failing);
-    await createAutomationHealth(app).callEnded(
-      failing,
-      failedCall({ message: MESSAGES.execution.serverError }),
-    );
+    await automationHealthOf(app).callEnded(failing, failedCall({ message: MESSAGES.execution.serverError }));
     const alerts = healthAlertsOf({ ...app, mail: app.mail as MailPorts });
 
     await alerts.dailyDigest();
@@ -667,7 +664,7 @@ describe('automation health', () => {
       workflowRecord({ name: index < 50 ? `Longue série ${index}` : `Courte série ${index}` }),
     );
     await Promise.all(failing.map((workflow) => new WorkflowRepository(app.table).create(workflow)));
-    const recorder = createAutomationHealth(app);
+    const recorder = automationHealthOf(app);
     await Promise.all(failing.map((workflow) => recorder.callEnded(workflow, failedCall())));
     await Promise.all(failing.slice(0, 50).map((workflow) => recorder.callEnded(workflow, failedCall())));
 

@@ -4,13 +4,11 @@ import { DynamoDBDocumentClient } from '@aws-sdk/lib-dynamodb';
 import { mockClient } from 'aws-sdk-client-mock';
 import { afterEach, beforeEach, describe, expect, inject, it } from 'vitest';
 
-import {
-  createSqsDispatchQueue,
-  type DispatchMessage,
-} from '../../functions/adapters/scheduling/dispatch-queue';
+import { createSqsDispatchQueue } from '../../functions/adapters/scheduling/dispatch-queue';
 import { WorkflowRepository } from '../../functions/data/directory/workflows';
 import type { Table } from '../../functions/data/table/table';
 import { METRIC, RecordedMetrics } from '../../functions/domain/core/metrics';
+import type { DispatchMessage } from '../../functions/domain/scheduling/ports';
 import { createScheduledTickHandler } from '../../functions/handlers/scheduling/scheduled-tick';
 import { MESSAGES } from '../../shared/messages';
 import { createTestApp, disposeTestApp, type TestApp } from '../support/app';
@@ -113,8 +111,8 @@ describe('scheduler tick under AWS faults', () => {
     sqsMock.on(SendMessageBatchCommand).rejects(awsError('ThrottlingException'));
 
     // Act
-    const { runScheduler } = await import('../../functions/domain/scheduling/run-scheduler');
-    const run = await runScheduler(withClaimers(app), 'manual');
+    const { adminSchedulerRun } = await import('../../functions/runtime/services/scheduling');
+    const run = await adminSchedulerRun(withClaimers(app), 'manual');
 
     // Assert
     expect(run.success).toBe(false);

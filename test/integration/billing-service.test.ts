@@ -1,11 +1,12 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { StripePayments } from '../../functions/adapters/billing/stripe-payments';
 import { SubscriptionRepository } from '../../functions/data/billing/subscriptions';
-import type { LicenseRecord, LicenseRepository } from '../../functions/data/identity/licenses';
+import { LicenseRepository } from '../../functions/data/identity/licenses';
 import type { BillingService } from '../../functions/domain/billing/billing';
 import { PaymentProviderUnavailableError } from '../../functions/domain/billing/billing-errors';
 import { InvalidInputError, NotFoundError } from '../../functions/domain/core/errors';
 import { issueLicense } from '../../functions/domain/identity/licenses';
+import type { LicenseRecord } from '../../functions/domain/identity/ports';
 import type { LicenseKeyVault } from '../../functions/security/license-key-vault';
 import { freePort } from '../../lib/local/free-port';
 import type { WebhookDelivery } from '../../lib/local/stripe/stand-in';
@@ -74,7 +75,7 @@ describe('BillingService', () => {
   const handIssuedLicense = async () =>
     (
       await issueLicense(
-        app.table,
+        new LicenseRepository(app.table),
         vault,
         { licenseType: 'admin', userEmail: null },
         app.clock.now().toISOString(),

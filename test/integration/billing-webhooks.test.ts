@@ -1,10 +1,11 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { StripeEventRepository } from '../../functions/data/billing/stripe-events';
 import { SubscriptionRepository } from '../../functions/data/billing/subscriptions';
-import type { LicenseRecord, LicenseRepository } from '../../functions/data/identity/licenses';
+import type { LicenseRepository } from '../../functions/data/identity/licenses';
 import type { BillingService, WebhookOutcome } from '../../functions/domain/billing/billing';
-import type { PaymentEvent } from '../../functions/domain/billing/payments';
-import { SignInService } from '../../functions/domain/identity/sign-in';
+import type { PaymentEvent } from '../../functions/domain/billing/ports';
+import type { LicenseRecord } from '../../functions/domain/identity/ports';
+import { signInServiceOf } from '../../functions/runtime/services/identity';
 import type { LicenseKeyVault } from '../../functions/security/license-key-vault';
 import {
   type SubscriptionAction,
@@ -104,10 +105,7 @@ describe('Stripe webhooks applied by the billing service', () => {
     (await harness.payments.retrieveSubscription(subscriptionId))!;
 
   const signIn = (license: LicenseRecord) =>
-    new SignInService(app.table, app.keys, app.clock, app.secondFactor).verify(
-      vault.decrypt(license.keyCiphertext),
-      '198.51.100.9',
-    );
+    signInServiceOf(app, app.keys).verify(vault.decrypt(license.keyCiphertext), '198.51.100.9');
 
   describe('checkout.session.completed', () => {
     it('issues an active lawyer licence, paid until the end of the first month', async () => {

@@ -1,9 +1,9 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { SubscriptionRepository } from '../../functions/data/billing/subscriptions';
-import { DataRetention } from '../../functions/domain/billing/retention';
 import { RETENTION_ACTOR } from '../../functions/domain/directory/audit';
-import { lawyerServiceOf } from '../../functions/domain/directory/lawyers';
 import { createDataRetentionHandler } from '../../functions/handlers/billing/data-retention';
+import { dataRetentionOf } from '../../functions/runtime/services/billing';
+import { lawyerServiceOf } from '../../functions/runtime/services/directory';
 import { MESSAGES } from '../../shared/messages';
 import type { LawyerSaveReply } from '../../shared/schemas/directory';
 import type { Workflow } from '../../shared/schemas/workflow';
@@ -178,15 +178,10 @@ describe('data retention after cancellation', () => {
     bed.app.clock.advance(30 * DAY_MS);
     const lawyers = await lawyerServiceOf(bed.deps);
     // The one mock of the file: a fault injected into the purge of one licence.
-    const faulty = new DataRetention({
-      table: bed.app.table,
-      clock: bed.app.clock,
-      logger: bed.app.logger,
-      lawyers: {
-        purgeLicenseHolder: async (keyHash, actor) => {
-          if (keyHash === keyHashOf(failing)) throw new Error('Secrets Manager indisponible');
-          return lawyers.purgeLicenseHolder(keyHash, actor);
-        },
+    const faulty = dataRetentionOf(bed.app, {
+      purgeLicenseHolder: async (keyHash, actor) => {
+        if (keyHash === keyHashOf(failing)) throw new Error('Secrets Manager indisponible');
+        return lawyers.purgeLicenseHolder(keyHash, actor);
       },
     });
 

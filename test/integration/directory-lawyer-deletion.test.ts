@@ -1,6 +1,7 @@
 import { PutCommand, ScanCommand } from '@aws-sdk/lib-dynamodb';
 import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
 import { workflowKey } from '../../functions/data/directory/keys';
+import { LicenseRepository } from '../../functions/data/identity/licenses';
 import { TABLE_DEFINITION } from '../../functions/data/table/table-definition';
 import { issueLicense } from '../../functions/domain/identity/licenses';
 import { createLicenseKeyVault } from '../../functions/security/license-key-vault';
@@ -58,7 +59,7 @@ describe('DELETE /api/lawyers/{id}', () => {
     // A second licence bought with his e-mail: his too.
     secondLicenseHash = (
       await issueLicense(
-        app.table,
+        new LicenseRepository(app.table),
         createLicenseKeyVault(app.keys),
         { licenseType: 'lawyer', userEmail: lawyer.email },
         app.clock.now().toISOString(),

@@ -101,7 +101,7 @@ describe('lawyers API', () => {
 
     it("gives a new lawyer the key of a licence bought beforehand, leaving the licence's billing state alone", async () => {
       const bought = await issueLicense(
-        app.table,
+        new LicenseRepository(app.table),
         vault(),
         {
           licenseType: 'lawyer',
@@ -122,7 +122,7 @@ describe('lawyers API', () => {
 
     it("refuses an administrator's licence key for a lawyer", async () => {
       const adminLicense = await issueLicense(
-        app.table,
+        new LicenseRepository(app.table),
         vault(),
         { licenseType: 'admin', userEmail: null },
         app.clock.now().toISOString(),
@@ -358,7 +358,7 @@ describe('lawyers API', () => {
     it("falls back to the licence's e-mail when no lawyer holds the key", async () => {
       const { lawyer } = (await save(lawyerFields())).body;
       const second = await issueLicense(
-        app.table,
+        new LicenseRepository(app.table),
         vault(),
         { licenseType: 'lawyer', userEmail: lawyer.email },
         app.clock.now().toISOString(),
@@ -374,7 +374,7 @@ describe('lawyers API', () => {
 
     it("shows the licence's e-mail when no lawyer is found", async () => {
       const license = await issueLicense(
-        app.table,
+        new LicenseRepository(app.table),
         vault(),
         { licenseType: 'lawyer', userEmail: 'sans.profil@example.com' },
         app.clock.now().toISOString(),

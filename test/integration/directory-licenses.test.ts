@@ -90,7 +90,7 @@ describe('licences API', () => {
     it('leaves out a licence of another type or, when asked, an inactive one', async () => {
       const vault = createLicenseKeyVault(app.keys);
       const inactive = await issueLicense(
-        app.table,
+        new LicenseRepository(app.table),
         vault,
         { licenseType: 'lawyer', userEmail: 'ancien.client@example.com' },
         app.clock.now().toISOString(),

@@ -2,7 +2,8 @@ import { randomUUID } from 'node:crypto';
 
 import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
 
-import { FolderNotFoundError, FolderRepository } from '../../functions/data/directory/folders';
+import { FolderRepository } from '../../functions/data/directory/folders';
+import { FolderNotFoundError } from '../../functions/domain/directory/ports';
 import { createTestApp, disposeTestApp, type TestApp } from '../support/app';
 import { folderRecord, minutesAfterOrigin } from '../support/records';
 

@@ -1,11 +1,11 @@
 import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
 
+import { LawyerRepository } from '../../functions/data/directory/lawyers';
 import {
   LawyerChangedError,
   LawyerConflictError,
   type LawyerRecord,
-  LawyerRepository,
-} from '../../functions/data/directory/lawyers';
+} from '../../functions/domain/directory/ports';
 import { createLicenseKeyVault, type LicenseKeyVault } from '../../functions/security/license-key-vault';
 import { generateLicenseKey } from '../../shared/license-key';
 import { createTestApp, disposeTestApp, type TestApp } from '../support/app';

@@ -1,8 +1,9 @@
 import { GetCommand } from '@aws-sdk/lib-dynamodb';
 import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
 
-import { LicenseNotFoundError, LicenseRepository } from '../../functions/data/identity/licenses';
+import { LicenseRepository } from '../../functions/data/identity/licenses';
 import { issueLicense } from '../../functions/domain/identity/licenses';
+import { LicenseNotFoundError } from '../../functions/domain/identity/ports';
 import { createLicenseKeyVault, type LicenseKeyVault } from '../../functions/security/license-key-vault';
 import { isGeneratedLicenseKey } from '../../shared/license-key';
 import { createTestApp, disposeTestApp, type TestApp } from '../support/app';
@@ -63,7 +64,7 @@ describe('LicenseRepository', () => {
       const attempt = licenses.create(second);
 
       // Assert
-      await expect(attempt).rejects.toMatchObject({ name: 'ConditionalCheckFailedException' });
+      await expect(attempt).rejects.toMatchObject({ name: 'LicenseKeyTakenError' });
       expect(await licenses.getByHash(first.keyHash)).toEqual(first);
     });
   });
@@ -231,7 +232,7 @@ describe('LicenseRepository', () => {
 
       // Act
       const issued = await issueLicense(
-        app.table,
+        new LicenseRepository(app.table),
         vault,
         { licenseKey, licenseType: 'admin', userEmail: null },
         minutesAfterOrigin(0),
@@ -253,14 +254,14 @@ describe('LicenseRepository', () => {
 
       // Act
       const attempt = issueLicense(
-        app.table,
+        new LicenseRepository(app.table),
         vault,
         { licenseKey, licenseType: 'admin', userEmail: null },
         minutesAfterOrigin(0),
       );
 
       // Assert
-      await expect(attempt).rejects.toMatchObject({ name: 'ConditionalCheckFailedException' });
+      await expect(attempt).rejects.toMatchObject({ name: 'LicenseKeyTakenError' });
       expect(await licenses.getByHash(record.keyHash)).toEqual(record);
     });
 
@@ -270,7 +271,7 @@ describe('LicenseRepository', () => {
 
       // Act
       const issued = await issueLicense(
-        app.table,
+        new LicenseRepository(app.table),
         vault,
         { licenseType: 'lawyer', userEmail, subscriptionStatus: 'active' },
         minutesAfterOrigin(0),
@@ -293,7 +294,7 @@ describe('LicenseRepository', () => {
     it('never stores a clear licence key in any item', async () => {
       // Arrange
       const issued = await issueLicense(
-        app.table,
+        new LicenseRepository(app.table),
         vault,
         { licenseType: 'lawyer', userEmail: uniqueEmail() },
         minutesAfterOrigin(0),

@@ -1,8 +1,9 @@
 import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
+import { LicenseRepository } from '../../functions/data/identity/licenses';
 import { ConflictError } from '../../functions/domain/core/errors';
 import { issueLicense } from '../../functions/domain/identity/licenses';
-import { SessionService } from '../../functions/domain/identity/sessions';
 import { apiHandler } from '../../functions/http/route-handler';
+import { sessionServiceOf } from '../../functions/runtime/services/identity';
 import { createLicenseKeyVault } from '../../functions/security/license-key-vault';
 import { MESSAGES } from '../../shared/messages';
 import { apiEvent, createTestApp, disposeTestApp, invoke, MemoryLogger, type TestApp } from '../support/app';
@@ -19,12 +20,12 @@ describe('apiHandler', () => {
   const sessionToken = async () => {
     const vault = createLicenseKeyVault(app.keys);
     const { record } = await issueLicense(
-      app.table,
+      new LicenseRepository(app.table),
       vault,
       { licenseType: 'lawyer', userEmail: uniqueEmail('lawyer') },
       minutesAfterOrigin(0),
     );
-    const session = await new SessionService(app.table, app.keys, app.clock).open(record, record.userEmail!);
+    const session = await sessionServiceOf(app, app.keys).open(record, record.userEmail!);
     return session.token;
   };
 

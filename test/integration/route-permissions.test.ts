@@ -262,7 +262,7 @@ describe('permission matrix of the routes', () => {
     // A notary: a notary licence, then his profile saved by an admin with that key.
     const notaryEmail = lawyerFields().email;
     const notaryLicense = await issueLicense(
-      app.table,
+      new LicenseRepository(app.table),
       createLicenseKeyVault(app.keys),
       { licenseType: 'notary', userEmail: notaryEmail },
       app.clock.now().toISOString(),
@@ -307,7 +307,7 @@ describe('permission matrix of the routes', () => {
       licenseKey: async () =>
         (
           await issueLicense(
-            app.table,
+            new LicenseRepository(app.table),
             createLicenseKeyVault(app.keys),
             { licenseType: 'lawyer', userEmail: lawyerFields().email },
             app.clock.now().toISOString(),

@@ -7,14 +7,15 @@ import {
   workflowKey,
   workflowListPartition,
 } from '../../functions/data/directory/keys';
-import { type WorkflowRecord, WorkflowRepository } from '../../functions/data/directory/workflows';
+import { WorkflowRepository } from '../../functions/data/directory/workflows';
 import { dueIndexKeys } from '../../functions/data/scheduling/due-index';
 import { ExecutionRepository } from '../../functions/data/scheduling/executions';
 import { dueShardOf, scheduleKey, schedulerRunShardKey } from '../../functions/data/scheduling/keys';
 import { createdSortKey, shardOf } from '../../functions/data/table/keys';
 import type { Table } from '../../functions/data/table/table';
-import { SchedulerService } from '../../functions/domain/scheduling/scheduler';
+import type { WorkflowRecord } from '../../functions/domain/directory/ports';
 import { migrateWorkflows } from '../../functions/migrations/workflow-migration';
+import { schedulerServiceOf } from '../../functions/runtime/services/scheduling';
 import { type LocalQueues, startLocalQueues } from '../../lib/local/queue/local-queues';
 import { createTestApp, disposeTestApp, type TestApp } from '../support/app';
 import { folderRecord, workflowRecord } from '../support/records';
@@ -83,7 +84,7 @@ describe('schedule items', () => {
   });
 
   const scheduler = () =>
-    new SchedulerService({ table: app.table, queue: app.webhookQueue, clock: app.clock, logger: app.logger });
+    schedulerServiceOf({ table: app.table, queue: app.webhookQueue, clock: app.clock, logger: app.logger });
 
   const read = async (Key: Record<string, string>) =>
     (await app.table.doc.send(new GetCommand({ TableName: app.table.name, Key, ConsistentRead: true }))).Item;
@@ -102,7 +103,7 @@ describe('schedule items', () => {
       const writes: Write[] = [];
       const table = recordingWrites(app.table, writes);
 
-      const shard = await new SchedulerService({
+      const shard = await schedulerServiceOf({
         table,
         queue: app.webhookQueue,
         clock: app.clock,

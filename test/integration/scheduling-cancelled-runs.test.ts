@@ -1,11 +1,11 @@
 import { afterEach, beforeEach, describe, expect, inject, it } from 'vitest';
-
-import type { DispatchQueue } from '../../functions/adapters/scheduling/dispatch-queue';
-import { type WorkflowRecord, WorkflowRepository } from '../../functions/data/directory/workflows';
+import { WorkflowRepository } from '../../functions/data/directory/workflows';
 import { ExecutionRepository } from '../../functions/data/scheduling/executions';
-import { SchedulerService } from '../../functions/domain/scheduling/scheduler';
+import type { WorkflowRecord } from '../../functions/domain/directory/ports';
+import type { DispatchQueue } from '../../functions/domain/scheduling/ports';
 import { WEBHOOK_QUEUE } from '../../functions/domain/scheduling/scheduling-settings';
 import { createWebhookWorkerHandler } from '../../functions/handlers/scheduling/webhook-worker';
+import { schedulerServiceOf } from '../../functions/runtime/services/scheduling';
 import { type LocalQueues, startLocalQueues } from '../../lib/local/queue/local-queues';
 import { type QueuePoller, startQueuePoller } from '../../lib/local/queue/poller';
 import { GLOBAL_SCHEDULING, LIST_PAGE } from '../../shared/constants';
@@ -61,7 +61,7 @@ describe('runs dropped because their automation was switched off', () => {
     });
   };
   const tick = () =>
-    new SchedulerService({
+    schedulerServiceOf({
       table: app.table,
       queue: app.webhookQueue,
       clock: app.clock,

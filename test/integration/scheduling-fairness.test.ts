@@ -1,7 +1,7 @@
 import { afterEach, beforeEach, describe, expect, inject, it } from 'vitest';
 import { WorkflowRepository } from '../../functions/data/directory/workflows';
-import { SchedulerService } from '../../functions/domain/scheduling/scheduler';
 import { FIRM_CALLS, WEBHOOK_TIMEOUT_MS } from '../../functions/domain/scheduling/scheduling-settings';
+import { schedulerServiceOf } from '../../functions/runtime/services/scheduling';
 import { type LocalQueues, startLocalQueues } from '../../lib/local/queue/local-queues';
 import type { QueuePoller } from '../../lib/local/queue/poller';
 import { createTestApp, disposeTestApp, type TestApp } from '../support/app';
@@ -63,7 +63,7 @@ describe('fair delivery between firms', () => {
     ];
     for (const record of records) await workflows.create(record);
 
-    const run = await new SchedulerService({
+    const run = await schedulerServiceOf({
       table: app.table,
       queue: app.webhookQueue,
       clock: app.clock,

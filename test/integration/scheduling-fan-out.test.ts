@@ -1,15 +1,10 @@
 import { GetCommand } from '@aws-sdk/lib-dynamodb';
 import { afterEach, beforeEach, describe, expect, inject, it } from 'vitest';
 import { WorkflowRepository } from '../../functions/data/directory/workflows';
-import {
-  DUE_SHARDS,
-  dueShardOf,
-  schedulerRunKey,
-  schedulerRunShardKey,
-} from '../../functions/data/scheduling/keys';
+import { dueShardOf, schedulerRunKey, schedulerRunShardKey } from '../../functions/data/scheduling/keys';
 import { SchedulerRunRepository } from '../../functions/data/scheduling/scheduler-runs';
 import type { Table } from '../../functions/data/table/table';
-import { CLAIMS } from '../../functions/domain/scheduling/scheduling-settings';
+import { CLAIMS, DUE_SHARDS } from '../../functions/domain/scheduling/scheduling-settings';
 import { createDueClaimerHandler } from '../../functions/handlers/scheduling/due-claimer';
 import { createScheduledTickHandler } from '../../functions/handlers/scheduling/scheduled-tick';
 import type { AppDependencies } from '../../functions/runtime/dependencies';

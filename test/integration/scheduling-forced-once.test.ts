@@ -1,7 +1,9 @@
 import { afterEach, beforeEach, describe, expect, inject, it } from 'vitest';
 
-import { type WorkflowRecord, WorkflowRepository } from '../../functions/data/directory/workflows';
-import { SchedulerService, type SchedulerTrigger } from '../../functions/domain/scheduling/scheduler';
+import { WorkflowRepository } from '../../functions/data/directory/workflows';
+import type { WorkflowRecord } from '../../functions/domain/directory/ports';
+import type { SchedulerTrigger } from '../../functions/domain/scheduling/scheduler';
+import { schedulerServiceOf } from '../../functions/runtime/services/scheduling';
 import { type LocalQueues, startLocalQueues } from '../../lib/local/queue/local-queues';
 import type { QueuePoller } from '../../lib/local/queue/poller';
 import { MESSAGES } from '../../shared/messages';
@@ -39,7 +41,7 @@ describe('concurrent forced scheduler runs', () => {
   });
 
   const scheduler = (trigger: SchedulerTrigger) =>
-    new SchedulerService({
+    schedulerServiceOf({
       table: app.table,
       queue: app.webhookQueue,
       clock: app.clock,

@@ -1,6 +1,7 @@
 import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
 
-import { type WorkflowRecord, WorkflowRepository } from '../../functions/data/directory/workflows';
+import { WorkflowRepository } from '../../functions/data/directory/workflows';
+import type { WorkflowRecord } from '../../functions/domain/directory/ports';
 import { MESSAGES } from '../../shared/messages';
 import type { ExecuteWebhookReply, ExecutionList } from '../../shared/schemas/scheduler';
 import { createTestApp, disposeTestApp, type TestApp } from '../support/app';

@@ -5,11 +5,10 @@ import { WorkflowRepository } from '../../functions/data/directory/workflows';
 import { dueShardOf, schedulerRunShardKey } from '../../functions/data/scheduling/keys';
 import { SchedulerRunRepository } from '../../functions/data/scheduling/scheduler-runs';
 import { METRIC, RecordedMetrics } from '../../functions/domain/core/metrics';
-import { runScheduler } from '../../functions/domain/scheduling/run-scheduler';
-import { SchedulerService } from '../../functions/domain/scheduling/scheduler';
 import { CLAIMS } from '../../functions/domain/scheduling/scheduling-settings';
 import { createDueClaimerHandler } from '../../functions/handlers/scheduling/due-claimer';
 import { inProcessClaimers } from '../../functions/runtime/in-process-claimers';
+import { adminSchedulerRun, schedulerServiceOf } from '../../functions/runtime/services/scheduling';
 import { type LocalQueues, startLocalQueues } from '../../lib/local/queue/local-queues';
 import type { QueuePoller } from '../../lib/local/queue/poller';
 import { MESSAGES } from '../../shared/messages';
@@ -61,7 +60,7 @@ describe('a scheduler run and the results of the calls it queued', () => {
       }),
     );
 
-    const run = await runScheduler(app, 'manual_force');
+    const run = await adminSchedulerRun(app, 'manual_force');
 
     expect(run.message).toBe(MESSAGES.scheduler.forcedSummary(4, 4));
     expect(run.message).toBe('Exécution forcée: 4 mises en file sur 4 workflows vérifiés');
@@ -88,11 +87,11 @@ describe('a scheduler run and the results of the calls it queued', () => {
     }
     // The minute tick claims both (scheduled without a run, they are due at once).
     expect(
-      (await new SchedulerService({ ...app, queue: app.webhookQueue }).run('schedule')).workflows_processed,
+      (await schedulerServiceOf({ ...app, queue: app.webhookQueue }).run('schedule')).workflows_processed,
     ).toBe(2);
     app.clock.advance(5_000);
 
-    const run = await runScheduler(app, 'manual_force');
+    const run = await adminSchedulerRun(app, 'manual_force');
 
     const summary =
       "Exécution forcée: 0 mise en file sur 2 workflows vérifiés (2 déjà en file depuis moins d'une minute)";
@@ -111,7 +110,7 @@ describe('a scheduler run and the results of the calls it queued', () => {
     await new WorkflowRepository(app.table).create(record);
     await poller.stop();
 
-    const run = await runScheduler(app, 'manual');
+    const run = await adminSchedulerRun(app, 'manual');
 
     expect(run.message).toBe('Planificateur: 1 mise en file sur 1 workflow vérifié');
     expect(run.executions.filter((execution) => execution.status === 'success')).toEqual([]);
@@ -135,7 +134,7 @@ describe('a scheduler run and the results of the calls it queued', () => {
       );
     }
 
-    const run = await runScheduler(app, 'manual_force');
+    const run = await adminSchedulerRun(app, 'manual_force');
 
     expect(run).toMatchObject({
       success: true,
@@ -191,7 +190,7 @@ describe('a scheduler run and the results of the calls it queued', () => {
       throw new Error('Lot en échec');
     });
 
-    const run = await runScheduler(deps, 'manual');
+    const run = await adminSchedulerRun(deps, 'manual');
 
     expect(attempts).toBe(2);
     expect(metrics.countOf(METRIC.shardsNotRun)).toBe(1);
@@ -234,7 +233,7 @@ describe('a scheduler run and the results of the calls it queued', () => {
     });
     const inSlowShard = records.filter((record) => dueShardOf(record.id) === slowShard).length;
 
-    const run = await runScheduler(deps, 'manual_force', { waitMs: 1_000 });
+    const run = await adminSchedulerRun(deps, 'manual_force', { waitMs: 1_000 });
 
     expect(run).toMatchObject({
       success: true,

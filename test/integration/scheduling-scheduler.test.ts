@@ -1,14 +1,11 @@
 import { GetCommand } from '@aws-sdk/lib-dynamodb';
 import { afterEach, beforeEach, describe, expect, inject, it } from 'vitest';
-import type { DispatchQueue } from '../../functions/adapters/scheduling/dispatch-queue';
 import { workflowKey } from '../../functions/data/directory/keys';
-import {
-  WorkflowNotFoundError,
-  type WorkflowRecord,
-  WorkflowRepository,
-} from '../../functions/data/directory/workflows';
+import { WorkflowRepository } from '../../functions/data/directory/workflows';
 import { dueShardOf, scheduleKey } from '../../functions/data/scheduling/keys';
-import { SchedulerService } from '../../functions/domain/scheduling/scheduler';
+import { WorkflowNotFoundError, type WorkflowRecord } from '../../functions/domain/directory/ports';
+import type { DispatchQueue } from '../../functions/domain/scheduling/ports';
+import { schedulerServiceOf } from '../../functions/runtime/services/scheduling';
 import { type LocalQueues, startLocalQueues } from '../../lib/local/queue/local-queues';
 import { MESSAGES } from '../../shared/messages';
 import type { SchedulerResult, SchedulerStatusReply } from '../../shared/schemas/scheduler';
@@ -36,7 +33,7 @@ describe('scheduler', () => {
   });
 
   const scheduler = (queue: DispatchQueue = app.webhookQueue) =>
-    new SchedulerService({ table: app.table, queue, clock: app.clock, logger: app.logger });
+    schedulerServiceOf({ table: app.table, queue, clock: app.clock, logger: app.logger });
 
   async function scheduled(overrides: Partial<WorkflowRecord> = {}) {
     const record = workflowRecord({ cronEnabled: true, ...overrides });
@@ -326,7 +323,7 @@ describe('scheduler', () => {
   describe('a claim the table refuses', () => {
     /** The scheduler on a table that refuses the claims of one workflow (a throttled write). */
     const refusingClaimsOf = (workflowId: string) =>
-      new SchedulerService({
+      schedulerServiceOf({
         table: {
           ...app.table,
           doc: {

@@ -1,12 +1,13 @@
 import { SendMessageCommand } from '@aws-sdk/client-sqs';
 import { afterEach, beforeEach, describe, expect, inject, it } from 'vitest';
-import type { DispatchQueue } from '../../functions/adapters/scheduling/dispatch-queue';
-import { type WorkflowRecord, WorkflowRepository } from '../../functions/data/directory/workflows';
+import { WorkflowRepository } from '../../functions/data/directory/workflows';
 import { ExecutionRepository } from '../../functions/data/scheduling/executions';
 import { METRIC } from '../../functions/domain/core/metrics';
-import { SchedulerService } from '../../functions/domain/scheduling/scheduler';
+import type { WorkflowRecord } from '../../functions/domain/directory/ports';
+import type { DispatchQueue } from '../../functions/domain/scheduling/ports';
 import { WEBHOOK_QUEUE } from '../../functions/domain/scheduling/scheduling-settings';
 import { createWebhookWorkerHandler } from '../../functions/handlers/scheduling/webhook-worker';
+import { schedulerServiceOf } from '../../functions/runtime/services/scheduling';
 import { type LocalQueues, startLocalQueues } from '../../lib/local/queue/local-queues';
 import { type QueuePoller, startQueuePoller } from '../../lib/local/queue/poller';
 import { GLOBAL_SCHEDULING } from '../../shared/constants';
@@ -74,7 +75,7 @@ describe('webhook worker', () => {
     });
   };
   const tick = (trigger: 'schedule' | 'manual_force' = 'schedule') =>
-    new SchedulerService({
+    schedulerServiceOf({
       table: app.table,
       queue: app.webhookQueue,
       clock: app.clock,

@@ -5,6 +5,7 @@ import { Secret, TOTP } from 'otpauth';
 import { afterAll, beforeAll, beforeEach, describe, expect, inject, it } from 'vitest';
 
 import { AUDIT_LIST } from '../../functions/data/directory/audit';
+import { LicenseRepository } from '../../functions/data/identity/licenses';
 import { readShardedList } from '../../functions/data/table/sharded-list';
 import { issueLicense } from '../../functions/domain/identity/licenses';
 import { createLicenseKeyVault } from '../../functions/security/license-key-vault';
@@ -41,7 +42,7 @@ describe('second factor', () => {
   /** A fresh admin licence, signed in with its key: its reply and key. */
   async function newAdmin() {
     const { licenseKey, record } = await issueLicense(
-      app.table,
+      new LicenseRepository(app.table),
       createLicenseKeyVault(app.keys),
       { licenseType: 'admin', userEmail: null },
       app.clock.now().toISOString(),
@@ -393,7 +394,7 @@ describe('second factor', () => {
       const relaxed = await createTestApp(inject('dynamoEndpoint'));
       try {
         const { licenseKey } = await issueLicense(
-          relaxed.table,
+          new LicenseRepository(relaxed.table),
           createLicenseKeyVault(relaxed.keys),
           { licenseType: 'admin', userEmail: null },
           relaxed.clock.now().toISOString(),

@@ -11,8 +11,9 @@ import { afterAll, beforeAll, describe, expect, inject, it, vi } from 'vitest';
 
 import { WORKFLOW_LIST_SHARDS } from '../../functions/data/directory/keys';
 import { ADMIN_LIST_SHARDS, listPartitions, shardOf } from '../../functions/data/table/keys';
-import { encodeCursor, InvalidCursorError } from '../../functions/data/table/page-cursor';
+import { encodeCursor } from '../../functions/data/table/page-cursor';
 import { pageShardedList, readShardedList, type ShardedList } from '../../functions/data/table/sharded-list';
+import { InvalidCursorError } from '../../functions/domain/core/errors';
 import { createTestApp, disposeTestApp, type TestApp } from '../support/app';
 
 /** An item of a test list: the GSI1 partition (shard) it is written to, and its sort key. */

@@ -36,7 +36,7 @@ describe('sign-out', () => {
   const signedIn = async () => {
     const vault = createLicenseKeyVault(app.keys);
     const issued = await issueLicense(
-      app.table,
+      new LicenseRepository(app.table),
       vault,
       { licenseType: 'lawyer', userEmail: uniqueEmail('lawyer') },
       minutesAfterOrigin(0),

@@ -46,7 +46,12 @@ describe('verify-license', () => {
 
   /** Issues an active licence with a generated key and remembers the key. */
   const issue = async (licenseType: LicenseType, userEmail: string | null = uniqueEmail('licence')) => {
-    const issued = await issueLicense(app.table, vault, { licenseType, userEmail }, minutesAfterOrigin(0));
+    const issued = await issueLicense(
+      new LicenseRepository(app.table),
+      vault,
+      { licenseType, userEmail },
+      minutesAfterOrigin(0),
+    );
     secrets.push(issued.licenseKey);
     return issued;
   };
@@ -118,7 +123,7 @@ describe('verify-license', () => {
 
     it('stores a key an admin chose in lower case in upper case, and accepts it in any case', async () => {
       const { licenseKey, record } = await issueLicense(
-        app.table,
+        new LicenseRepository(app.table),
         vault,
         { licenseKey: 'cabinet-dupont-2026', licenseType: 'lawyer', userEmail: uniqueEmail('choisie') },
         minutesAfterOrigin(0),

@@ -1,9 +1,10 @@
 import { randomUUID } from 'node:crypto';
 import type { SQSEvent, SQSRecord } from 'aws-lambda';
 import { afterEach, beforeEach, describe, expect, inject, it } from 'vitest';
-import type { DispatchMessage } from '../../functions/adapters/scheduling/dispatch-queue';
-import { type WorkflowRecord, WorkflowRepository } from '../../functions/data/directory/workflows';
+import { WorkflowRepository } from '../../functions/data/directory/workflows';
 import { ExecutionRepository } from '../../functions/data/scheduling/executions';
+import type { WorkflowRecord } from '../../functions/domain/directory/ports';
+import type { DispatchMessage } from '../../functions/domain/scheduling/ports';
 import { WEBHOOK_QUEUE } from '../../functions/domain/scheduling/scheduling-settings';
 import { createWebhookWorkerHandler } from '../../functions/handlers/scheduling/webhook-worker';
 import { type LocalQueues, startLocalQueues } from '../../lib/local/queue/local-queues';

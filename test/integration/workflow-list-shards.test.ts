@@ -1,6 +1,7 @@
 import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
-import { type WorkflowRecord, WorkflowRepository } from '../../functions/data/directory/workflows';
-import { InvalidCursorError } from '../../functions/data/table/page-cursor';
+import { WorkflowRepository } from '../../functions/data/directory/workflows';
+import { InvalidCursorError } from '../../functions/domain/core/errors';
+import type { WorkflowRecord } from '../../functions/domain/directory/ports';
 import { createTestApp, disposeTestApp, type TestApp } from '../support/app';
 import { minutesAfterOrigin, workflowRecord } from '../support/records';
 

@@ -9,10 +9,11 @@ import {
 } from '@aws-sdk/lib-dynamodb';
 import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
 import { workflowKey } from '../../functions/data/directory/keys';
-import { WorkflowNotFoundError, WorkflowRepository } from '../../functions/data/directory/workflows';
+import { WorkflowRepository } from '../../functions/data/directory/workflows';
 import { scheduleKey } from '../../functions/data/scheduling/keys';
 import { WorkflowRunRepository } from '../../functions/data/scheduling/workflow-runs';
 import { isConditionFailure, type Table } from '../../functions/data/table/table';
+import { WorkflowNotFoundError } from '../../functions/domain/directory/ports';
 import { createTestApp, disposeTestApp, type TestApp } from '../support/app';
 import { minutesAfterOrigin, uniqueEmail, workflowRecord } from '../support/records';
 

@@ -5,8 +5,10 @@ import type { Context } from 'aws-lambda';
 
 import { createTable, type Table } from '../../functions/data/table/table';
 import { RecordedMetrics } from '../../functions/domain/core/metrics';
+import type { Clock, Logger } from '../../functions/domain/core/ports';
+import type { LawyerSecretStore } from '../../functions/domain/directory/ports';
 import type { ApiEvent, ApiHandler, ApiResult } from '../../functions/http/api-event';
-import type { AppDependencies, Clock, LawyerSecretStore, Logger } from '../../functions/runtime/dependencies';
+import type { AppDependencies } from '../../functions/runtime/dependencies';
 import { type AppKeys, generateStoredAppKeys, parseAppKeys } from '../../functions/security/app-keys';
 import { ensureTable, LOCAL_AWS } from '../../lib/local/dynamodb-local';
 import type { LawyerSecrets } from '../../shared/schemas/lawyer';

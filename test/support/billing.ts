@@ -1,13 +1,15 @@
 import { inject } from 'vitest';
 import { StripePayments } from '../../functions/adapters/billing/stripe-payments';
+import { StripeEventRepository } from '../../functions/data/billing/stripe-events';
+import { SubscriptionRepository } from '../../functions/data/billing/subscriptions';
 import { LicenseRepository } from '../../functions/data/identity/licenses';
 import { BillingService } from '../../functions/domain/billing/billing';
-import { billingPortsOf } from '../../functions/domain/billing/billing-context';
-import type { Payments } from '../../functions/domain/billing/payments';
+import type { Payments } from '../../functions/domain/billing/ports';
 import { createStripeWebhookHandler } from '../../functions/handlers/billing/stripe-webhook';
 import type { ApiEvent } from '../../functions/http/api-event';
 import type { BillingPorts } from '../../functions/runtime/billing-ports';
 import type { AppDependencies } from '../../functions/runtime/dependencies';
+import { billingPortsOf } from '../../functions/runtime/services/billing';
 import { createLicenseKeyVault, type LicenseKeyVault } from '../../functions/security/license-key-vault';
 import { freePort } from '../../lib/local/free-port';
 import type { WebhookDelivery } from '../../lib/local/stripe/stand-in';
@@ -62,7 +64,9 @@ export async function startBillingTestbed(): Promise<BillingTestbed> {
   };
   const serviceWith = (payments: Payments) =>
     new BillingService({
-      table: app.table,
+      licenses: new LicenseRepository(app.table),
+      events: new StripeEventRepository(app.table),
+      subscriptions: new SubscriptionRepository(app.table),
       vault,
       payments,
       mailer,

@@ -1,4 +1,5 @@
 import { randomUUID } from 'node:crypto';
+import { LicenseRepository } from '../../functions/data/identity/licenses';
 import { issueLicense } from '../../functions/domain/identity/licenses';
 import { API_HANDLERS } from '../../functions/handlers';
 import type { ApiHandler } from '../../functions/http/api-event';
@@ -91,7 +92,7 @@ export async function issueAndSignIn(
   userEmail: string | null = licenseType === 'admin' ? null : `${licenseType}.${randomUUID()}@example.com`,
 ): Promise<SignedIn> {
   const { licenseKey, record } = await issueLicense(
-    app.table,
+    new LicenseRepository(app.table),
     createLicenseKeyVault(app.keys),
     { licenseType, userEmail, subscriptionStatus: licenseType === 'admin' ? null : 'active' },
     app.clock.now().toISOString(),

@@ -1,13 +1,10 @@
 import { randomUUID } from 'node:crypto';
 
 import { ScanCommand } from '@aws-sdk/lib-dynamodb';
-
-import type { FolderRecord } from '../../functions/data/directory/folders';
-import type { LawyerRecord } from '../../functions/data/directory/lawyers';
-import type { WorkflowRecord } from '../../functions/data/directory/workflows';
-import type { LicenseRecord } from '../../functions/data/identity/licenses';
 import type { Table } from '../../functions/data/table/table';
+import type { FolderRecord, LawyerRecord, WorkflowRecord } from '../../functions/domain/directory/ports';
 import { newLicenseRecord } from '../../functions/domain/identity/licenses';
+import type { LicenseRecord } from '../../functions/domain/identity/ports';
 import type { LicenseKeyVault } from '../../functions/security/license-key-vault';
 import { generateLicenseKey } from '../../shared/license-key';
 

@@ -1,5 +1,5 @@
-import type { DispatchQueue } from '../../functions/adapters/scheduling/dispatch-queue';
 import { generateWebhookSecret } from '../../functions/adapters/scheduling/webhook-signature';
+import type { DispatchQueue } from '../../functions/domain/scheduling/ports';
 import type { SchedulingPorts } from '../../functions/runtime/scheduling-ports';
 
 /** A queue for the tests that never use one: any use is a test bug, reported at once. */

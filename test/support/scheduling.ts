@@ -3,9 +3,9 @@ import type { AddressInfo } from 'node:net';
 
 import { GetQueueAttributesCommand, ReceiveMessageCommand } from '@aws-sdk/client-sqs';
 import { GetCommand } from '@aws-sdk/lib-dynamodb';
-import type { DispatchMessage } from '../../functions/adapters/scheduling/dispatch-queue';
 import { verifyWebhook } from '../../functions/adapters/scheduling/webhook-signature';
 import { firmSlotsKey } from '../../functions/data/scheduling/keys';
+import type { DispatchMessage } from '../../functions/domain/scheduling/ports';
 import { WEBHOOK_QUEUE } from '../../functions/domain/scheduling/scheduling-settings';
 import { createDueClaimerHandler } from '../../functions/handlers/scheduling/due-claimer';
 import { createWebhookWorkerHandler } from '../../functions/handlers/scheduling/webhook-worker';

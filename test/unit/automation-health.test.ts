@@ -1,6 +1,5 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import type { HourCounters } from '../../functions/data/health/health-repository';
 import {
   bucketOf,
   DURATION_BOUNDS_MS,
@@ -13,6 +12,7 @@ import {
   windowOf,
   workflowHourIncrements,
 } from '../../functions/domain/health/automation-health';
+import type { HourCounters } from '../../functions/domain/health/ports';
 import { HEALTH_MESSAGES } from '../../shared/health-messages';
 
 const summary = (overrides: Partial<Parameters<typeof healthStateOf>[0]> = {}) => ({

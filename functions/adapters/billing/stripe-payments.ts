@@ -18,7 +18,7 @@ import type {
   Payments,
   PromotionCodeInfo,
   SubscriptionState,
-} from '../../domain/billing/payments';
+} from '../../domain/billing/ports';
 
 /** How to reach Stripe: real Stripe by default, the local stand-in with host, port and protocol. */
 export interface StripePaymentsOptions {

@@ -1,7 +1,6 @@
 import { type SESv2Client, SendEmailCommand } from '@aws-sdk/client-sesv2';
-
-import type { Mailer, MailMessage } from '../../domain/core/mailer';
 import { METRIC, type Metrics } from '../../domain/core/metrics';
+import type { Mailer, MailMessage } from '../../domain/core/ports';
 
 /** The sender with the product's name shown, unless the configured value already names one. */
 export const senderOf = (from: string) => (from.includes('<') ? from : `Assistant IA juridique <${from}>`);

@@ -8,7 +8,7 @@ import {
 
 import { EntityId } from '../../../shared/schemas/common';
 import { type LawyerSecrets, LawyerSecrets as LawyerSecretsSchema } from '../../../shared/schemas/lawyer';
-import type { LawyerSecretStore } from '../../runtime/dependencies';
+import type { LawyerSecretStore } from '../../domain/directory/ports';
 
 const isNamed = (error: unknown, name: string) => error instanceof Error && error.name === name;
 

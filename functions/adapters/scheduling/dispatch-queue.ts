@@ -6,76 +6,13 @@ import {
   SendMessageBatchCommand,
   type SQSClient,
 } from '@aws-sdk/client-sqs';
-import * as z from 'zod';
-
-import { IsoTimestamp } from '../../../shared/schemas/common';
-import { ExecutionTrigger } from '../../../shared/schemas/scheduler';
+import {
+  type DispatchEntry,
+  DispatchMessage,
+  type DispatchQueue,
+  type SendBatchResult,
+} from '../../domain/scheduling/ports';
 import { WEBHOOK_QUEUE } from '../../domain/scheduling/scheduling-settings';
-
-/** One due run on its way to the worker (the SQS message body). */
-export const DispatchMessage = z.object({
-  workflowId: z.string().min(1),
-  /** When the run was due; the webhook body carries it. */
-  dueAt: IsoTimestamp,
-  /** The same for every attempt of this run: the webhook-id header, so n8n can drop duplicates. */
-  dispatchId: z.string().min(1),
-  trigger: ExecutionTrigger,
-  /**
-   * The scheduler run that queued it (its kind and time, and for a minute tick the due-index shard
-   * that listed it), so that its outcome reaches that run's result.
-   */
-  run: z
-    .object({
-      kind: z.enum(['schedule', 'manual']),
-      at: IsoTimestamp,
-      shard: z.number().int().min(0).optional(),
-    })
-    .optional(),
-  /**
-   * Calls already made for this run by earlier messages: a run sent back because its firm's call
-   * slots were all held travels as a new message, whose receive count starts again at 1.
-   */
-  attemptsBefore: z.number().int().min(0).optional(),
-  /** How many times the run was sent back for want of a free slot of its firm (its next delay). */
-  deferrals: z.number().int().min(0).optional(),
-  /**
-   * The firm (the entry's `firm`, written by `sendBatch`): the worker takes one of its call slots
-   * while it reads the workflow, instead of after. Absent from messages queued before it was added.
-   */
-  firm: z.string().min(1).optional(),
-});
-export type DispatchMessage = z.infer<typeof DispatchMessage>;
-
-/** A message to send, with its delay (look-ahead: a run due within the next minute). */
-export interface DispatchEntry {
-  readonly message: DispatchMessage;
-  readonly delaySeconds: number;
-  /**
-   * The firm the run belongs to (the workflow owner's e-mail): the SQS message group, by which a
-   * fair queue tells tenants apart and serves the quiet ones first when one firm builds a backlog.
-   */
-  readonly firm: string;
-}
-
-/** The entries of a batch SQS did not take, by position, with the reason for the logs. */
-export interface SendBatchResult {
-  readonly failed: readonly { readonly index: number; readonly reason: string }[];
-}
-
-/**
- * The queue port of the scheduling services: SQS in AWS and locally (fauxqs), so the same code
- * runs in both.
- */
-export interface DispatchQueue {
-  /** Sends at most ten messages in one call. Never throws for a refused entry: it is reported. */
-  sendBatch(entries: readonly DispatchEntry[]): Promise<SendBatchResult>;
-  /** Makes a received message visible again after `seconds` (the retry back-off). */
-  changeVisibility(receiptHandle: string, seconds: number): Promise<void>;
-  /** How many messages wait in the dead-letter queue (approximate, as SQS counts). */
-  deadLetterCount(): Promise<number>;
-  /** Moves up to `limit` dead-lettered messages back to the queue for another try; returns how many. */
-  redriveDeadLetters(limit: number): Promise<number>;
-}
 
 export interface SqsDispatchQueueOptions {
   readonly client: SQSClient;

@@ -1,7 +1,7 @@
 import { InvokeCommand, type LambdaClient } from '@aws-sdk/client-lambda';
 
 import { mapWithConcurrency } from '../../domain/core/concurrency';
-import { type DueClaimers, ShardClaimAnswer } from '../../runtime/scheduling-ports';
+import { type DueClaimers, ShardClaimAnswer } from '../../domain/scheduling/ports';
 
 /** Asynchronous invocations in flight at once while the coordinator starts the claimers. */
 const START_CONCURRENCY = 16;

@@ -1,4 +1,11 @@
 import { MESSAGES } from '../../../shared/messages';
+import { RETRY_LIMITS } from '../../domain/scheduling/back-off';
+import type {
+  DeliveryFailure,
+  DeliveryOutcome,
+  WebhookDelivery,
+  WebhookRequest,
+} from '../../domain/scheduling/ports';
 import { type PinnedResponse, pinnedRequest } from './pinned-request';
 import { checkWebhookUrl, type Resolver } from './ssrf-guard';
 import {
@@ -8,13 +15,6 @@ import {
   WebhookTimeoutError,
 } from './webhook-errors';
 import { signWebhook } from './webhook-signature';
-
-/** Retry timing: Retry-After and back-off both stop at 15 minutes, the longest SQS message delay. */
-export const RETRY_LIMITS = {
-  maxRetryAfterSeconds: 15 * 60,
-  backoffBaseSeconds: 5,
-  backoffCapSeconds: 15 * 60,
-} as const;
 
 const USER_AGENT = 'assistant-ia-cabinets-webhook/1.0';
 const HTTP_DATE = /^[A-Za-z]{3,9},? .*\b\d{2}:\d{2}:\d{2}\b/;
@@ -39,32 +39,6 @@ export interface DeliveryRequest {
   readonly now?: () => Date;
   /** Told once the request is on its way (not told when it fails before). */
   readonly onSent?: () => void;
-}
-
-/** What went wrong, for logs and metrics; the user reads `message`. */
-export type DeliveryFailure =
-  | 'invalid-url'
-  | 'private-address'
-  | 'timeout'
-  | 'network'
-  | 'redirect'
-  | 'http-status';
-
-export interface DeliveryOutcome {
-  readonly ok: boolean;
-  /** The answer's status, null when there was none. */
-  readonly httpStatus: number | null;
-  readonly durationMs: number;
-  /** Whether another attempt may succeed: 5xx, 408, 429, time-outs and network errors. */
-  readonly retryable: boolean;
-  /** The receiver's Retry-After, in seconds, capped; only on retryable answers that carry one. */
-  readonly retryAfterSeconds?: number;
-  /** The French text of spec §8 for the history and the toast. */
-  readonly message: string;
-  /** The receiver's answer when it is JSON (n8n's 'Respond to Webhook' data). */
-  readonly responseJson?: unknown;
-  /** Absent when `ok`. */
-  readonly failure?: DeliveryFailure;
 }
 
 /**
@@ -109,21 +83,19 @@ export async function deliverWebhook(request: DeliveryRequest): Promise<Delivery
   }
 }
 
-/**
- * Seconds to wait before attempt `attempt + 1` after attempt `attempt` (1 for the first) failed:
- * exponential back-off with full jitter (a uniform draw between 1 second and the exponential
- * ceiling), never less than the receiver's Retry-After, never more than the cap.
- */
-export function backoffSeconds(
-  attempt: number,
-  retryAfterSeconds?: number,
-  random: () => number = Math.random,
-): number {
-  if (!Number.isInteger(attempt) || attempt < 1) throw new RangeError('attempt must be 1 or more');
-  const { backoffBaseSeconds, backoffCapSeconds } = RETRY_LIMITS;
-  const ceiling = Math.min(backoffCapSeconds, backoffBaseSeconds * 2 ** Math.min(attempt - 1, 30));
-  const jittered = Math.max(1, Math.ceil(random() * ceiling));
-  return Math.min(backoffCapSeconds, Math.max(jittered, Math.ceil(retryAfterSeconds ?? 0)));
+/** The webhook delivery of a world: its signing secret, and whether private addresses may be called. */
+export function createWebhookDelivery(settings: {
+  readonly signingSecret: () => Promise<string>;
+  readonly allowPrivate: boolean;
+}): WebhookDelivery {
+  return {
+    deliver: async (request: WebhookRequest) =>
+      deliverWebhook({
+        ...request,
+        secret: await settings.signingSecret(),
+        allowPrivate: settings.allowPrivate,
+      }),
+  };
 }
 
 /**

@@ -1,4 +1,5 @@
 import { DeleteCommand, GetCommand, PutCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
+import type { EventClaim, StripeEvents } from '../../domain/billing/ports';
 import { applied, isConditionFailure, type Table } from '../table/table';
 import { stripeEventKey } from './keys';
 
@@ -6,20 +7,11 @@ import { stripeEventKey } from './keys';
 export const STRIPE_EVENT_RETENTION_DAYS = 30;
 
 /**
- * The outcome of claiming an event: ours to apply (with the token that proves it), already
- * applied by an earlier delivery, or being applied right now by a concurrent one.
- */
-export type EventClaim =
-  | { readonly outcome: 'claimed'; readonly token: string }
-  | { readonly outcome: 'applied' }
-  | { readonly outcome: 'in_progress' };
-
-/**
  * Which Stripe events have been applied: one item per event id, claimed with a conditional put
  * before the event is applied and marked applied after. A claim is a lease: if the worker that
  * holds it dies, the event can be claimed again once the lease is over (Stripe will redeliver it).
  */
-export class StripeEventRepository {
+export class StripeEventRepository implements StripeEvents {
   constructor(private readonly table: Table) {}
 
   async claim(

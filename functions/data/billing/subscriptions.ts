@@ -9,8 +9,16 @@ import {
 } from '@aws-sdk/lib-dynamodb';
 
 import { RETENTION_DAYS } from '../../../shared/constants';
+import type {
+  BillingEmail,
+  CheckoutLink,
+  CheckoutRecord,
+  LicenseBilling,
+  Subscriptions,
+} from '../../domain/billing/ports';
+import type { LicenseRecord } from '../../domain/identity/ports';
 import { normaliseLicenseEmail } from '../identity/keys';
-import { type LicenseRecord, putLicenseItem } from '../identity/licenses';
+import { putLicenseItem } from '../identity/licenses';
 import { listPartitions } from '../table/keys';
 import { readShardedList, type ShardedList } from '../table/sharded-list';
 import { applied, type Table } from '../table/table';
@@ -43,39 +51,6 @@ const PURGE_DUE_LIST: ShardedList = {
  * The first three are written together, in the transaction that creates the licence.
  */
 
-/** A checkout that issued a licence. */
-export interface CheckoutRecord {
-  readonly checkoutSessionId: string;
-  readonly keyHash: string;
-  readonly subscriptionId: string;
-  readonly customerId: string;
-  readonly email: string | null;
-  readonly createdAt: string;
-  readonly emailSentAt: string | null;
-}
-
-/** The subscription behind a licence. */
-export interface LicenseBilling {
-  readonly keyHash: string;
-  readonly subscriptionId: string;
-  readonly customerId: string;
-  /**
-   * The buyer's checkout e-mail: where the portal link and the licence's e-mails go, whatever
-   * e-mail the licence is later associated with. Null for records written before it was kept.
-   */
-  readonly billingEmail: string | null;
-  readonly createdAt: string;
-  readonly canceledAt: string | null;
-  /** From this date the lawyer's data may be purged (spec §9: 30 days after cancellation). */
-  readonly purgeAfter: string | null;
-  readonly cancellationEmailSentAt: string | null;
-}
-
-/** Which e-mail a claim is about: the licence key of a checkout, or a cancellation confirmation. */
-export type BillingEmail =
-  | { readonly kind: 'license-key'; readonly checkoutSessionId: string }
-  | { readonly kind: 'cancellation'; readonly keyHash: string };
-
 const emailTarget = (email: BillingEmail) =>
   email.kind === 'license-key'
     ? { Key: checkoutKey(email.checkoutSessionId), sent: 'emailSentAt', claim: 'emailClaimedUntil' }
@@ -94,16 +69,6 @@ const addYears = (date: Date, years: number) => {
 
 const text = (value: unknown) => (typeof value === 'string' ? value : null);
 
-/** What links a new licence to the checkout that paid for it. */
-export interface CheckoutLink {
-  readonly checkoutSessionId: string;
-  readonly subscriptionId: string;
-  readonly customerId: string;
-  readonly keyHash: string;
-  readonly email: string | null;
-  readonly now: Date;
-}
-
 function toLicenseBilling(item: Record<string, unknown>): LicenseBilling {
   return {
     keyHash: item.keyHash as string,
@@ -117,7 +82,7 @@ function toLicenseBilling(item: Record<string, unknown>): LicenseBilling {
   };
 }
 
-export class SubscriptionRepository {
+export class SubscriptionRepository implements Subscriptions {
   constructor(private readonly table: Table) {}
 
   /**

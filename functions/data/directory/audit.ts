@@ -1,28 +1,10 @@
 import { PutCommand, type TransactWriteCommandInput } from '@aws-sdk/lib-dynamodb';
-
 import { RETENTION_DAYS } from '../../../shared/constants';
+import type { AuditLog, AuditRecord } from '../../domain/directory/ports';
 import { listPartitions } from '../table/keys';
 import { pageShardedList, type ShardedList } from '../table/sharded-list';
 import type { Table } from '../table/table';
 import { AUDIT_INDEX_PARTITION, auditEntryKey, auditListPartition } from './keys';
-
-/** One audit entry as stored: who did what, when, to what. */
-export interface AuditRecord {
-  id: string;
-  at: string;
-  /** The admin's e-mail, or 'admin' when his licence has none. */
-  actorEmail: string;
-  /** What was done, as `<resource>.<verb>` ('lawyer.delete', 'lawyer.secrets.reveal', ...). */
-  action: string;
-  /** What it was done to, as `<resource>:<id>`. */
-  target: string;
-  /**
-   * Who or what the target was when it happened (a lawyer's name and e-mail, a workflow's or a
-   * folder's name), kept in the entry so the trail still says it after the target is deleted.
-   * Never a key or a secret. Null in entries written before labels were kept.
-   */
-  targetLabel: string | null;
-}
 
 type TransactItem = NonNullable<TransactWriteCommandInput['TransactItems']>[number];
 
@@ -51,7 +33,7 @@ function toRecord(item: Record<string, unknown>): AuditRecord {
  * The admin audit trail. Entries are partitioned by month in the table and listed, newest first,
  * from the trail's GSI1 shards (functions/data/table/sharded-list.ts).
  */
-export class AuditRepository {
+export class AuditRepository implements AuditLog {
   constructor(private readonly table: Table) {}
 
   /** Records an entry on its own. */

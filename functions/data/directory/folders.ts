@@ -1,18 +1,11 @@
 import { DeleteCommand, GetCommand, PutCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
+import type { Page } from '../../domain/core/ports';
+import type { Folders } from '../../domain/directory/ports';
+import { FolderNotFoundError, type FolderRecord } from '../../domain/directory/ports';
 import { createdSortKey, listPartitions } from '../table/keys';
-import type { Page } from '../table/page-cursor';
 import { pageShardedList, type ShardedList } from '../table/sharded-list';
 import { isConditionFailure, type Table } from '../table/table';
 import { FOLDERS_PARTITION, folderKey, folderListPartition } from './keys';
-
-/** A folder as stored. */
-export interface FolderRecord {
-  id: string;
-  name: string;
-  description: string | null;
-  createdAt: string;
-  updatedAt: string;
-}
 
 function toRecord(item: Record<string, unknown>): FolderRecord {
   return {
@@ -31,13 +24,8 @@ const FOLDER_LIST: ShardedList = {
   partitions: listPartitions(FOLDERS_PARTITION),
 };
 
-/** No folder has that id. */
-export class FolderNotFoundError extends Error {
-  override name = 'FolderNotFoundError';
-}
-
 /** Folders (spec §7 folders calls). */
-export class FolderRepository {
+export class FolderRepository implements Folders {
   constructor(private readonly table: Table) {}
 
   async create(record: FolderRecord): Promise<void> {

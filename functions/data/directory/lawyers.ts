@@ -1,8 +1,12 @@
 import { GetCommand, TransactWriteCommand, type TransactWriteCommandInput } from '@aws-sdk/lib-dynamodb';
+import type { Page } from '../../domain/core/ports';
+import type { JoinedWrite, Lawyers } from '../../domain/directory/ports';
+import { LawyerChangedError, LawyerConflictError, type LawyerRecord } from '../../domain/directory/ports';
+import { deleteLicenseItem, putLicenseItem } from '../identity/licenses';
 import { createdSortKey, listPartitions } from '../table/keys';
-import type { Page } from '../table/page-cursor';
 import { pageShardedList, type ShardedList } from '../table/sharded-list';
 import { isConditionFailure, type Table } from '../table/table';
+import { AuditRepository } from './audit';
 import {
   LAWYERS_PARTITION,
   lawyerEmailClaimKey,
@@ -10,25 +14,6 @@ import {
   lawyerLicenseClaimKey,
   lawyerListPartition,
 } from './keys';
-
-/** A lawyer (or notary) profile as stored; secrets live in Secrets Manager, the key as hash + cipher. */
-export interface LawyerRecord {
-  id: string;
-  firstName: string;
-  lastName: string;
-  email: string;
-  mainEmail: string;
-  emailSignature: string | null;
-  reminderFrequency: number;
-  phoneNumber: string | null;
-  officeName: string | null;
-  licenseKeyHash: string | null;
-  licenseKeyCiphertext: string | null;
-  hasGooglePassword: boolean;
-  hasGoogleCredentials: boolean;
-  createdAt: string;
-  updatedAt: string;
-}
 
 type TransactItem = NonNullable<TransactWriteCommandInput['TransactItems']>[number];
 
@@ -63,25 +48,15 @@ function toRecord(item: Record<string, unknown>): LawyerRecord {
   ) as unknown as LawyerRecord;
 }
 
-/** The e-mail or the licence key of a lawyer already belongs to another lawyer. */
-export class LawyerConflictError extends Error {
-  override name = 'LawyerConflictError';
-}
-
-/** The lawyer changed or disappeared between the read and the write. */
-export class LawyerChangedError extends Error {
-  override name = 'LawyerChangedError';
-}
-
 /**
  * Lawyer profiles (spec §7 lawyers calls). Uniqueness of the e-mail and of the licence key is held
  * by claim items written in the same transaction as the profile, each with attribute_not_exists.
  */
-export class LawyerRepository {
+export class LawyerRepository implements Lawyers {
   constructor(private readonly table: Table) {}
 
   /** Creates a lawyer with its claims; `alsoWrite` joins other writes (his licence) to the transaction. */
-  async create(record: LawyerRecord, alsoWrite: TransactItem[] = []): Promise<void> {
+  async create(record: LawyerRecord, alsoWrite: readonly JoinedWrite[] = []): Promise<void> {
     const items: TransactItem[] = [
       {
         Put: {
@@ -92,7 +67,7 @@ export class LawyerRepository {
       },
       this.claim(lawyerEmailClaimKey(record.email), record.id),
       ...(record.licenseKeyHash ? [this.claim(lawyerLicenseClaimKey(record.licenseKeyHash), record.id)] : []),
-      ...alsoWrite,
+      ...alsoWrite.map((write) => this.joined(write)),
     ];
     await this.transact(items);
   }
@@ -101,7 +76,11 @@ export class LawyerRepository {
    * Replaces a lawyer's profile, moving his claims when the e-mail or the licence key change. The
    * write is refused if the profile changed since `previous` was read.
    */
-  async update(previous: LawyerRecord, next: LawyerRecord, alsoWrite: TransactItem[] = []): Promise<void> {
+  async update(
+    previous: LawyerRecord,
+    next: LawyerRecord,
+    alsoWrite: readonly JoinedWrite[] = [],
+  ): Promise<void> {
     const items: TransactItem[] = [
       {
         Put: {
@@ -111,7 +90,7 @@ export class LawyerRepository {
           ExpressionAttributeValues: { ':previous': previous.updatedAt },
         },
       },
-      ...alsoWrite,
+      ...alsoWrite.map((write) => this.joined(write)),
     ];
     if (previous.email !== next.email) {
       items.push(
@@ -161,15 +140,22 @@ export class LawyerRepository {
   }
 
   /** Deletes a lawyer and his claims; `alsoWrite` joins other deletions to the transaction. */
-  async delete(record: LawyerRecord, alsoWrite: TransactItem[] = []): Promise<void> {
+  async delete(record: LawyerRecord, alsoWrite: readonly JoinedWrite[] = []): Promise<void> {
     await this.transact([
       { Delete: { TableName: this.table.name, Key: lawyerKey(record.id) } },
       this.release(lawyerEmailClaimKey(record.email), record.id),
       ...(record.licenseKeyHash
         ? [this.release(lawyerLicenseClaimKey(record.licenseKeyHash), record.id)]
         : []),
-      ...alsoWrite,
+      ...alsoWrite.map((write) => this.joined(write)),
     ]);
+  }
+
+  /** A write joining the profile's transaction, as the table takes it. */
+  private joined(write: JoinedWrite): TransactItem {
+    if ('newLicense' in write) return { Put: putLicenseItem(this.table, write.newLicense) };
+    if ('removedLicense' in write) return { Delete: deleteLicenseItem(this.table, write.removedLicense) };
+    return new AuditRepository(this.table).transactItem(write.auditEntry);
   }
 
   private profileItem(record: LawyerRecord) {

@@ -4,19 +4,21 @@ import {
   type TransactWriteCommandInput,
   UpdateCommand,
 } from '@aws-sdk/lib-dynamodb';
-
-import type { WorkflowType } from '../../../shared/constants';
-import { failingWorkflowKey } from '../health/keys';
+import type { Page } from '../../domain/core/ports';
+import type { Workflows } from '../../domain/directory/ports';
 import {
-  dueIndexKeys,
-  type SchedulableWorkflow,
-  scheduleUnchangedCondition,
-  withFirstDue,
-} from '../scheduling/due-index';
+  type WorkflowChanges,
+  WorkflowNotFoundError,
+  type WorkflowRecord,
+} from '../../domain/directory/ports';
+import { type SchedulableWorkflow, withFirstDue } from '../../domain/scheduling/due-slots';
+import type { ScheduleRecord } from '../../domain/scheduling/ports';
+import { failingWorkflowKey } from '../health/keys';
+import { dueIndexKeys, scheduleUnchangedCondition } from '../scheduling/due-index';
 import { scheduleKey } from '../scheduling/keys';
 import { batchGetAll } from '../table/batch-get';
 import { createdSortKey } from '../table/keys';
-import { indexPageKey, type Page, queryPage } from '../table/page-cursor';
+import { indexPageKey, queryPage } from '../table/page-cursor';
 import { queryAll } from '../table/query-all';
 import { pageShardedList, type ShardedList } from '../table/sharded-list';
 import { applied, isConditionFailure, isWriteConflict, type Table } from '../table/table';
@@ -28,47 +30,6 @@ import {
   workflowListPartition,
   workflowOwnerPartition,
 } from './keys';
-
-/**
- * A workflow as the application sees it (spec §3 workflows table, camelCase): the workflow item
- * joined with the schedule state of its schedule item (`cronLastRun`, `cronNextRun`).
- */
-export interface WorkflowRecord {
-  id: string;
-  name: string;
-  description: string;
-  webhookUrl: string;
-  lawyerEmail: string;
-  active: boolean;
-  type: WorkflowType;
-  folderId: string | null;
-  /** Display fields an admin sets (spec §3): free labels, none for a workflow stored before them. */
-  tags: string[];
-  category: string | null;
-  cronEnabled: boolean;
-  cronInterval: number | null;
-  cronLastRun: string | null;
-  cronNextRun: string | null;
-  createdAt: string;
-  updatedAt: string;
-}
-
-/** The fields an admin edits (spec: update by id). */
-export type WorkflowChanges = Partial<
-  Pick<
-    WorkflowRecord,
-    | 'name'
-    | 'description'
-    | 'webhookUrl'
-    | 'lawyerEmail'
-    | 'type'
-    | 'folderId'
-    | 'tags'
-    | 'category'
-    | 'cronEnabled'
-    | 'cronInterval'
-  >
->;
 
 /** The fields the workflow item stores: every field but the schedule state. */
 const WORKFLOW_ITEM_FIELDS = [
@@ -98,12 +59,6 @@ const SCHEDULE_COPIES = ['name', 'lawyerEmail', 'type', 'cronInterval', 'active'
 
 /** The schedule state: what a claim, a release and a recorded run write, on the schedule item alone. */
 const SCHEDULE_STATE = ['cronLastRun', 'cronNextRun'] as const;
-
-/** The schedule item of a workflow, as the scheduler reads it from the due index. */
-export type ScheduleRecord = Pick<
-  WorkflowRecord,
-  'id' | (typeof SCHEDULE_COPIES)[number] | (typeof SCHEDULE_STATE)[number]
->;
 
 /** The projection of a list's join: the two schedule fields a list shows, and the key to match. */
 const LIST_SCHEDULE_PROJECTION = `PK, ${SCHEDULE_STATE.join(', ')}`;
@@ -208,13 +163,8 @@ const WORKFLOW_LIST: ShardedList = {
   partitions: allWorkflowListPartitions(),
 };
 
-/** No workflow has that id. */
-export class WorkflowNotFoundError extends Error {
-  override name = 'WorkflowNotFoundError';
-}
-
 /** Workflows (spec §7 workflows calls). */
-export class WorkflowRepository {
+export class WorkflowRepository implements Workflows {
   constructor(private readonly table: Table) {}
 
   /** Writes the workflow item and its schedule item, together. */

@@ -7,12 +7,21 @@ import {
   UpdateCommand,
 } from '@aws-sdk/lib-dynamodb';
 import { DASHBOARD_FAILING_LISTED } from '../../../shared/constants';
-
+import type {
+  FailingRecord,
+  HealthRecords,
+  HealthSettingsRecord,
+  HealthSummaryRecord,
+  HourCounters,
+  HourIncrements,
+  LongestStreaks,
+} from '../../domain/health/ports';
 import { workflowKey } from '../directory/keys';
 import { queryPages } from '../table/query-all';
 import { readShardedList, type ShardedList } from '../table/sharded-list';
 import { applied, type Table } from '../table/table';
 import {
+  allDeliveriesPartition,
   allDeliveriesPartitions,
   deliveryHourKey,
   failingIndexKeys,
@@ -22,6 +31,7 @@ import {
   healthAlertKey,
   healthDigestKey,
   healthSettingsKey,
+  ownerDeliveriesPartition,
   workflowHealthHourKey,
   workflowHealthKey,
 } from './keys';
@@ -34,46 +44,6 @@ const SUMMARY_TTL_SECONDS = 30 * 86_400;
 const CLAIM_TTL_SECONDS = 2 * 86_400;
 
 const epochSeconds = (at: Date) => Math.floor(at.getTime() / 1000);
-
-/** A workflow's health as stored: what the runs left, before the state is worked out. */
-export interface HealthSummaryRecord {
-  readonly workflowId: string;
-  readonly lastSuccessAt: string | null;
-  /** The last success needed retries. */
-  readonly lastSuccessRetried: boolean;
-  readonly lastFailureAt: string | null;
-  readonly lastFailureMessage: string | null;
-  readonly lastFailureStatus: number | null;
-  readonly consecutiveFailures: number;
-  readonly pausedAt: string | null;
-  readonly pauseReason: string | null;
-}
-
-/** Counter increments of one hour: attribute name → amount (outcomes and histogram buckets). */
-export type HourIncrements = Readonly<Record<string, number>>;
-
-/** The counters of one hour, as read back. */
-export interface HourCounters {
-  readonly hour: string;
-  readonly counts: Readonly<Record<string, number>>;
-}
-
-/** An item of the failing set. */
-export interface FailingRecord {
-  readonly workflowId: string;
-  readonly workflowName: string;
-  readonly consecutiveFailures: number;
-  readonly lastFailureAt: string | null;
-  readonly lastFailureMessage: string | null;
-}
-
-/** What a dashboard or the daily digest lists of the failing set. */
-export interface LongestStreaks {
-  /** The longest failure streaks, at most `DASHBOARD_FAILING_LISTED`, longest first. */
-  readonly longest: readonly FailingRecord[];
-  /** How many automations the set holds. */
-  readonly total: number;
-}
 
 /** The failing set in GSI1: its shards, ordered by streak (`data/health/keys.ts`). */
 const FAILING_SET: ShardedList = {
@@ -102,13 +72,6 @@ export function failingItem(record: FailingRecord): Record<string, unknown> {
   };
 }
 
-/** The stored health settings; null fields take their defaults. */
-export interface HealthSettingsRecord {
-  readonly pauseAfterFailures: number | null;
-  readonly alertEmail: string | null;
-  readonly dailyDigest: boolean;
-}
-
 const NUMBER_ATTRIBUTE = /^[a-z][A-Za-z0-9]*$/;
 
 function toSummary(workflowId: string, item: Record<string, unknown> | undefined): HealthSummaryRecord {
@@ -132,7 +95,7 @@ function toSummary(workflowId: string, item: Record<string, unknown> | undefined
  * settings, and the claims that send an alert or a digest once. Every read is a GetItem, a
  * BatchGetItem or a Query of one small partition range.
  */
-export class HealthRepository {
+export class HealthRepository implements HealthRecords {
   constructor(private readonly table: Table) {}
 
   /**
@@ -264,6 +227,18 @@ export class HealthRepository {
   /** Adds to the counters of one hour of a deliveries partition (everyone's, or one lawyer's). */
   async addToDeliveryHour(partition: string, hour: string, increments: HourIncrements, at: Date) {
     await this.addTo(deliveryHourKey(partition, hour), increments, at);
+  }
+
+  async addToEveryonesHour(workflowId: string, hour: string, increments: HourIncrements, at: Date) {
+    await this.addToDeliveryHour(allDeliveriesPartition(workflowId), hour, increments, at);
+  }
+
+  async addToOwnerHour(ownerEmail: string, hour: string, increments: HourIncrements, at: Date) {
+    await this.addToDeliveryHour(ownerDeliveriesPartition(ownerEmail), hour, increments, at);
+  }
+
+  async ownerHours(ownerEmail: string, fromHour: string): Promise<HourCounters[]> {
+    return this.deliveryHours(ownerDeliveriesPartition(ownerEmail), fromHour);
   }
 
   /** A workflow's hour counters from `fromHour` on, oldest first: one Query of its partition. */

@@ -11,9 +11,6 @@ import { shardOf } from '../table/keys';
 /** The health of a workflow (last success, last failure, consecutive failures, pause), in its partition. */
 export const workflowHealthKey = (workflowId: string) => ({ PK: workflowKey(workflowId).PK, SK: 'HEALTH' });
 
-/** The hour of a time, as counter items name it: `yyyy-mm-ddThh` (UTC). */
-export const healthHourOf = (at: Date) => at.toISOString().slice(0, 13);
-
 /** The counters of one hour of a workflow's calls, beside it (TTL 8 days). */
 export const HEALTH_HOUR_PREFIX = 'HEALTH_HOUR#';
 export const workflowHealthHourKey = (workflowId: string, hour: string) => ({

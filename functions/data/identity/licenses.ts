@@ -1,12 +1,18 @@
 import { DeleteCommand, GetCommand, PutCommand, QueryCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
-
 import type { LicenseType } from '../../../shared/schemas/session';
+import type { Licenses } from '../../domain/identity/ports';
+import {
+  LicenseKeyTakenError,
+  LicenseNotFoundError,
+  type LicenseRecord,
+  type SignInItems,
+} from '../../domain/identity/ports';
 import { lawyerLicenseClaimKey } from '../directory/keys';
 import { secondFactorKey } from '../second-factor/keys';
-import { type SecondFactorRecord, secondFactorFromItem } from '../second-factor/second-factors';
+import { secondFactorFromItem } from '../second-factor/second-factors';
 import { getItemsByKey } from '../table/batch-get';
 import { queryAll } from '../table/query-all';
-import { applied, type Table } from '../table/table';
+import { applied, isConditionFailure, type Table } from '../table/table';
 import {
   licenseEmailPartition,
   licenseItemKey,
@@ -14,19 +20,6 @@ import {
   licenseTypeSortKey,
   normaliseLicenseEmail,
 } from './keys';
-
-/** A licence as stored: the key only as its look-up hash and an encrypted copy. */
-export interface LicenseRecord {
-  keyHash: string;
-  keyCiphertext: string;
-  licenseType: LicenseType;
-  userEmail: string | null;
-  isActive: boolean;
-  subscriptionStatus: string | null;
-  nextPaymentDue: string | null;
-  createdAt: string;
-  updatedAt: string;
-}
 
 /** GSI1SK is always written; GSI1PK only with an e-mail, so licences without one stay out of the index. */
 const emailIndexKeys = (record: Pick<LicenseRecord, 'userEmail' | 'licenseType' | 'keyHash'>) => ({
@@ -69,22 +62,19 @@ export function deleteLicenseItem(table: Table, keyHash: string) {
   return { TableName: table.name, Key: licenseItemKey(keyHash) };
 }
 
-/** What a sign-in needs to know about the licence of a key, read at once. */
-export interface SignInItems {
-  readonly license: LicenseRecord;
-  /** The licence's second factor, if it has one. */
-  readonly secondFactor: SecondFactorRecord | null;
-  /** The profile holding the licence's key (its uniqueness claim), if one does. */
-  readonly boundLawyerId: string | null;
-}
-
 /** Licence records (spec §7 license_keys calls). Every access is a GetItem or a Query. */
-export class LicenseRepository {
+export class LicenseRepository implements Licenses {
   constructor(private readonly table: Table) {}
 
   /** Creates a licence; a key that already exists is refused by the condition, never overwritten. */
   async create(record: LicenseRecord): Promise<void> {
-    await this.table.doc.send(new PutCommand(putLicenseItem(this.table, record)));
+    try {
+      await this.table.doc.send(new PutCommand(putLicenseItem(this.table, record)));
+    } catch (error) {
+      if (isConditionFailure(error))
+        throw new LicenseKeyTakenError('Clé de licence déjà émise', { cause: error });
+      throw error;
+    }
   }
 
   /** The licence of a key hash, or null. */
@@ -213,9 +203,4 @@ export class LicenseRepository {
       new DeleteCommand({ TableName: this.table.name, Key: licenseItemKey(keyHash) }),
     );
   }
-}
-
-/** No licence has that key. */
-export class LicenseNotFoundError extends Error {
-  override name = 'LicenseNotFoundError';
 }

@@ -1,27 +1,12 @@
 import { DeleteCommand, GetCommand, PutCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
-
 import type { Role } from '../../../shared/schemas/session';
+import type { LicenseRecord, SessionRecord, Sessions } from '../../domain/identity/ports';
 import { getItemsByKey } from '../table/batch-get';
 import { createdSortKey } from '../table/keys';
 import { queryAll } from '../table/query-all';
 import { applied, type Table } from '../table/table';
 import { licenseItemKey, licenseSessionsPartition, sessionKey } from './keys';
-import { type LicenseRecord, licenseFromItem } from './licenses';
-
-/** A server-side session: the token names it, 'Déconnexion' deletes it, TTL sweeps expired ones. */
-export interface SessionRecord {
-  sessionId: string;
-  licenseKeyHash: string;
-  role: Role;
-  email: string;
-  createdAt: string;
-  /** Absolute expiry, epoch seconds (also the TTL attribute). */
-  expiresAt: number;
-  /** Opened by the licence key alone: only the second-factor calls accept it until it is passed. */
-  secondFactorPending?: boolean;
-  /** When this session last passed the licence's second factor (ISO). */
-  secondFactorAt?: string;
-}
+import { licenseFromItem } from './licenses';
 
 function sessionFromItem(item: Record<string, unknown>): SessionRecord {
   return {
@@ -36,7 +21,7 @@ function sessionFromItem(item: Record<string, unknown>): SessionRecord {
   };
 }
 
-export class SessionRepository {
+export class SessionRepository implements Sessions {
   constructor(private readonly table: Table) {}
 
   async create(record: SessionRecord): Promise<void> {

@@ -1,23 +1,7 @@
 import { UpdateCommand } from '@aws-sdk/lib-dynamodb';
+import type { ReservedAttempt, SignInAttempts } from '../../domain/identity/ports';
 import { applied, isConditionFailure, type Table } from '../table/table';
 import { signInAttemptsKey } from './keys';
-
-/** One attempt reserved in a client's window, before its key is looked at. */
-export interface ReservedAttempt {
-  /**
-   * How many attempts the window held before this one (this one excluded): wrong keys, and the
-   * attempts still being evaluated. The lock reads it, so that parallel attempts all count.
-   */
-  readonly earlier: number;
-  /**
-   * How many of them were found wrong (evaluated, not given back): the slow-down reads it, so that
-   * right keys being evaluated at the same time from one address (an office behind one NAT) do
-   * not slow each other down.
-   */
-  readonly earlierWrong: number;
-  /** End of the window the attempt counts in, epoch seconds. */
-  readonly windowEndsAt: number;
-}
 
 /** Tries of one reservation: each lost race means another attempt of the same client counted first. */
 const RESERVE_TRIES = 5;
@@ -27,7 +11,7 @@ const RESERVE_TRIES = 5;
  * before its key is evaluated (an ADD in one conditional update that returns the new count), so
  * that N attempts in parallel count N; nothing is read first and nothing is written blindly.
  */
-export class SignInAttemptRepository {
+export class SignInAttemptRepository implements SignInAttempts {
   constructor(private readonly table: Table) {}
 
   /**

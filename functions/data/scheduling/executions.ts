@@ -1,16 +1,13 @@
 import { randomUUID } from 'node:crypto';
-
 import { TransactWriteCommand } from '@aws-sdk/lib-dynamodb';
-
 import { RETENTION_DAYS } from '../../../shared/constants';
 import type { Execution } from '../../../shared/schemas/scheduler';
+import type { Page } from '../../domain/core/ports';
+import type { Executions, NewExecution } from '../../domain/scheduling/ports';
 import { workflowKey } from '../directory/keys';
-import { type Page, queryPage, tablePageKey } from '../table/page-cursor';
+import { queryPage, tablePageKey } from '../table/page-cursor';
 import { applied, type Table } from '../table/table';
 import { dispatchDoneKey, EXECUTION_PREFIX, executionSortKey, scheduleKey } from './keys';
-
-/** One webhook call to record: everything but the id, drawn here. */
-export type NewExecution = Omit<Execution, 'id'> & { readonly dispatchId: string | null };
 
 function toExecution(item: Record<string, unknown>): Execution {
   return {
@@ -33,7 +30,7 @@ function toExecution(item: Record<string, unknown>): Execution {
  * they outlive a deleted workflow only until they expire: after 30 days (TTL, spec §9
  * retention of technical data).
  */
-export class ExecutionRepository {
+export class ExecutionRepository implements Executions {
   constructor(private readonly table: Table) {}
 
   /**

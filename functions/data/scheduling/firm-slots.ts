@@ -1,29 +1,7 @@
 import { GetCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
+import type { FirmSlot, FirmSlots, SlotLease, SlotRefusal } from '../../domain/scheduling/ports';
 import { applied, type Table } from '../table/table';
 import { firmSlotsKey } from './keys';
-
-/** A slot taken: which one, and the holder that must give it back. */
-export interface FirmSlot {
-  readonly slot: number;
-  readonly holder: string;
-}
-
-/** What a call asks to hold: the message calling, the run it calls, and when the lease ends by itself. */
-export interface SlotLease {
-  /** The message (its SQS message id): the only one that gives the slot back. */
-  readonly holder: string;
-  /** The run called (its dispatch id): held by one message at a time. */
-  readonly dispatch: string;
-  readonly until: Date;
-}
-
-/**
- * Why no slot was given: every one is held (`full`), or one is held by another delivery of the
- * same run (`in-flight`, with that delivery's message id).
- */
-export type SlotRefusal =
-  | { readonly refused: 'full' }
-  | { readonly refused: 'in-flight'; readonly holder: string };
 
 const slotAttribute = (slot: number) => `slot${slot}`;
 
@@ -41,7 +19,7 @@ const slotAttribute = (slot: number) => `slot${slot}`;
  * recorded and whose take comes just after its slot is given back still passes: the worker sends
  * the two at once, and ordering them would cost every run a round trip.
  */
-export class FirmSlotRepository {
+export class FirmSlotRepository implements FirmSlots {
   constructor(private readonly table: Table) {}
 
   /**

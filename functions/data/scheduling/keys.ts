@@ -1,3 +1,4 @@
+import { DUE_SHARDS } from '../../domain/scheduling/scheduling-settings';
 import { workflowKey } from '../directory/keys';
 import { shardOf } from '../table/keys';
 
@@ -12,13 +13,6 @@ import { shardOf } from '../table/keys';
  * so a claim or a recorded run writes this small item and its due-index entry alone.
  */
 export const scheduleKey = (id: string) => ({ PK: `WORKFLOW#${id}`, SK: 'SCHEDULE' });
-
-/**
- * Due index partitions, one claimer each at every tick: each partition stays far under DynamoDB's
- * per-partition write limit at peak. Changing it moves every item's partition: a migration
- * rewriting the schedule items' `DuePK`.
- */
-export const DUE_SHARDS = 64;
 
 /** The due index partition of a workflow id: stable across processes, deploys and runtimes. */
 export function dueShardOf(workflowId: string): number {

@@ -1,28 +1,9 @@
 import { UpdateCommand } from '@aws-sdk/lib-dynamodb';
-import { type ScheduleRecord, toScheduleRecord } from '../directory/workflows';
+import type { ClaimToRelease, DueWorkflow, WorkflowRuns } from '../../domain/scheduling/ports';
+import { toScheduleRecord } from '../directory/workflows';
 import { queryAll } from '../table/query-all';
 import { applied, type Table } from '../table/table';
-import { dueBound, duePartition, scheduleKey } from './keys';
-
-/**
- * A due workflow as read from the due index (its schedule item), with the `DueSK` value a claim is
- * conditional on.
- */
-export interface DueWorkflow {
-  readonly workflow: ScheduleRecord;
-  readonly dueSortKey: string;
-  /** When a run last claimed it (the minute tick or a forced run), null if never. */
-  readonly claimedAt: string | null;
-}
-
-/** A claim to give back: the slot as it was read, and as the claim moved it. */
-export interface ClaimToRelease {
-  readonly workflow: ScheduleRecord;
-  /** `DueSK` as read before the claim. */
-  readonly dueSortKey: string;
-  /** `DueSK` as the claim wrote it. */
-  readonly nextSortKey: string;
-}
+import { dueAtOfSortKey, dueBound, duePartition, dueSortKey, scheduleKey } from './keys';
 
 /**
  * The writes that decide when a workflow runs, each conditional so that concurrent runs cannot
@@ -30,7 +11,7 @@ export interface ClaimToRelease {
  * Each writes the workflow's schedule item alone (keys.ts `scheduleKey`): 1 write unit and its
  * due-index entry, never the workflow item and its list-index copies.
  */
-export class WorkflowRunRepository {
+export class WorkflowRunRepository implements WorkflowRuns {
   constructor(private readonly table: Table) {}
 
   /** The indexed workflows of one due-index shard due at or before `bound` (all with no bound). */
@@ -54,7 +35,7 @@ export class WorkflowRunRepository {
         .filter((item) => item.SK === scheduleKey(item.id as string).SK)
         .map((item) => ({
           workflow: toScheduleRecord(item),
-          dueSortKey: item.DueSK as string,
+          dueAt: dueAtOfSortKey(item.DueSK as string),
           claimedAt: typeof item.claimedAt === 'string' ? item.claimedAt : null,
         }))
     );
@@ -67,7 +48,7 @@ export class WorkflowRunRepository {
    */
   async claim(
     read: DueWorkflow,
-    next: { readonly sortKey: string; readonly nextRun: string },
+    nextRun: string,
     /** When it is claimed: stamped, so that a forced run can tell a recent claim. */
     now: Date,
     /** A forced run: it clears the last run, and skips a workflow claimed since `windowStart`. */
@@ -85,10 +66,10 @@ export class WorkflowRunRepository {
             forced ? ' AND (attribute_not_exists(claimedAt) OR claimedAt <= :windowStart)' : ''
           }`,
           ExpressionAttributeValues: {
-            ':next': next.sortKey,
-            ':nextRun': next.nextRun,
+            ':next': dueSortKey(nextRun, read.workflow.id),
+            ':nextRun': nextRun,
             ':now': now.toISOString(),
-            ':read': read.dueSortKey,
+            ':read': dueSortKey(read.dueAt, read.workflow.id),
             ':true': true,
             ...(forced ? { ':null': null, ':windowStart': forced.windowStart.toISOString() } : {}),
           },
@@ -111,9 +92,9 @@ export class WorkflowRunRepository {
           UpdateExpression: `SET DueSK = :read, cronNextRun = :previousNext${forced ? ', cronLastRun = :previousLast' : ''}`,
           ConditionExpression: 'DueSK = :claimed',
           ExpressionAttributeValues: {
-            ':read': claim.dueSortKey,
+            ':read': dueSortKey(claim.dueAt, workflow.id),
             ':previousNext': workflow.cronNextRun,
-            ':claimed': claim.nextSortKey,
+            ':claimed': dueSortKey(claim.nextRun, workflow.id),
             ...(forced ? { ':previousLast': workflow.cronLastRun } : {}),
           },
         }),

@@ -1,4 +1,5 @@
 import { DeleteCommand, GetCommand, PutCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
+import type { SecondFactorAttempts } from '../../domain/second-factor/ports';
 import { applied, type Table } from '../table/table';
 import { secondFactorAttemptsKey } from './keys';
 
@@ -7,7 +8,7 @@ import { secondFactorAttemptsKey } from './keys';
  * before its code is even looked at, with one conditional write: concurrent guesses all count and
  * none slips past the limit; a right code then forgets the count.
  */
-export class SecondFactorAttemptRepository {
+export class SecondFactorAttemptRepository implements SecondFactorAttempts {
   constructor(private readonly table: Table) {}
 
   /**

@@ -1,42 +1,12 @@
 import { DeleteCommand, GetCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
+import type { SecondFactors } from '../../domain/second-factor/ports';
+import {
+  type PasskeyRecord,
+  SecondFactorChangedError,
+  type SecondFactorRecord,
+} from '../../domain/second-factor/ports';
 import { isConditionFailure, type Table } from '../table/table';
 import { secondFactorAttemptsKey, secondFactorKey } from './keys';
-
-/** A registered passkey: what @simplewebauthn/server needs to verify its next answers. */
-export interface PasskeyRecord {
-  /** The credential id (base64url). */
-  readonly id: string;
-  /** The COSE public key, base64url: public by nature, kept as the library returns it. */
-  readonly publicKey: string;
-  readonly counter: number;
-  readonly transports: string[];
-  readonly createdAt: string;
-}
-
-/**
- * The second factor of one licence, kept in the licence's own partition. The TOTP secret is only
- * ever stored encrypted (AES-256-GCM, server key); recovery codes only as keyed hashes.
- */
-export interface SecondFactorRecord {
-  readonly licenseKeyHash: string;
-  /** The confirmed TOTP secret (encrypted) and the last time step accepted (replays refused). */
-  readonly totp: { readonly secret: string; readonly lastStep: number } | null;
-  /** A TOTP secret shown for scanning and not yet confirmed by a first code (encrypted). */
-  readonly pendingTotpSecret: string | null;
-  readonly passkeys: PasskeyRecord[];
-  readonly recoveryCodeHashes: string[];
-  /** When the licence's first factor was confirmed; null while it has none. */
-  readonly enrolledAt: string | null;
-}
-
-/** Whether a licence has a factor to check (a confirmed TOTP secret or a passkey). */
-export const isEnrolled = (record: SecondFactorRecord | null): record is SecondFactorRecord =>
-  record !== null && (record.totp !== null || record.passkeys.length > 0);
-
-/** The factor was changed by someone else between our read and our write (or is gone). */
-export class SecondFactorChangedError extends Error {
-  override name = 'SecondFactorChangedError';
-}
 
 /** A licence's second-factor item as a record (also for the reads that fetch it beside its licence). */
 export function secondFactorFromItem(keyHash: string, item: Record<string, unknown>): SecondFactorRecord {
@@ -61,7 +31,7 @@ export function secondFactorFromItem(keyHash: string, item: Record<string, unkno
  * Every write that consumes something (a time step, a recovery code, an enrolment) is a conditional
  * update, so two concurrent requests can never both use the same code.
  */
-export class SecondFactorRepository {
+export class SecondFactorRepository implements SecondFactors {
   constructor(private readonly table: Table) {}
 
   async get(keyHash: string): Promise<SecondFactorRecord | null> {
@@ -167,6 +137,11 @@ export class SecondFactorRepository {
     await this.table.doc.send(
       new DeleteCommand({ TableName: this.table.name, Key: secondFactorKey(keyHash) }),
     );
+  }
+
+  /** Removes the factor and its attempt count, when the licence itself goes. */
+  async erase(keyHash: string): Promise<void> {
+    await deleteSecondFactorItems(this.table, keyHash);
   }
 
   private async conditionalUpdate(

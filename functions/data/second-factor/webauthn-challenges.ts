@@ -1,15 +1,13 @@
 import { DeleteCommand, PutCommand } from '@aws-sdk/lib-dynamodb';
+import type { ChallengePurpose, WebAuthnChallenges } from '../../domain/second-factor/ports';
 import type { Table } from '../table/table';
 import { webAuthnChallengeKey } from './keys';
-
-/** What a WebAuthn challenge was issued for. */
-export type ChallengePurpose = 'registration' | 'authentication';
 
 /**
  * The WebAuthn challenge a session was last given, kept beside the session (TTL) and taken once:
  * answering it deletes it, so an answer cannot be replayed.
  */
-export class WebAuthnChallengeRepository {
+export class WebAuthnChallengeRepository implements WebAuthnChallenges {
   constructor(private readonly table: Table) {}
 
   async put(

@@ -1,25 +1,9 @@
 import { QueryCommand, type QueryCommandInput } from '@aws-sdk/lib-dynamodb';
 import * as z from 'zod';
 
-import { MESSAGES } from '../../../shared/messages';
+import { InvalidCursorError } from '../../domain/core/errors';
+import type { Page } from '../../domain/core/ports';
 import type { Table } from './table';
-
-/**
- * A page cursor this repository did not give for this list (tampered, truncated, another list's):
- * the caller's input, a 400 naming the field (functions/http/error-statuses.ts).
- */
-export class InvalidCursorError extends Error {
-  override name = 'InvalidCursorError';
-  constructor(options?: ErrorOptions) {
-    super(MESSAGES.request.invalidCursor, options);
-  }
-}
-
-/** One page of a list and the cursor of the next one (null on the last page). */
-export interface Page<T> {
-  readonly items: T[];
-  readonly nextCursor: string | null;
-}
 
 const KeyPart = z.string().min(1).max(1024);
 

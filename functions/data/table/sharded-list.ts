@@ -1,7 +1,7 @@
 import { QueryCommand, type QueryCommandInput } from '@aws-sdk/lib-dynamodb';
 import * as z from 'zod';
-
-import { decodeCursor, encodeCursor, type Page } from './page-cursor';
+import type { Page } from '../../domain/core/ports';
+import { decodeCursor, encodeCursor } from './page-cursor';
 import type { Table } from './table';
 
 /**

@@ -5,26 +5,29 @@ import { generateLicenseKey } from '../../../shared/license-key';
 import { MESSAGES } from '../../../shared/messages';
 import type { CheckoutRequest, PromoCodeReply, SubscriptionView } from '../../../shared/schemas/billing';
 import type { SuccessReply } from '../../../shared/schemas/common';
-import { StripeEventRepository } from '../../data/billing/stripe-events';
-import {
-  type BillingEmail,
-  type CheckoutRecord,
-  SubscriptionRepository,
-} from '../../data/billing/subscriptions';
-import { LicenseNotFoundError, type LicenseRecord, LicenseRepository } from '../../data/identity/licenses';
-import type { Table } from '../../data/table/table';
-import type { Clock, Logger } from '../../runtime/dependencies';
 import type { LicenseKeyVault } from '../../security/license-key-vault';
 import { InvalidInputError, NotFoundError } from '../core/errors';
-import type { Mailer, MailMessage } from '../core/mailer';
+import type { Clock, Logger, Mailer, MailMessage } from '../core/ports';
 import { licenseStateOf, sameLicenseState } from '../identity/license-state';
 import { newLicenseRecord } from '../identity/licenses';
+import { LicenseNotFoundError, type LicenseRecord, type Licenses } from '../identity/ports';
 import { PaymentProviderUnavailableError, PaymentsError, PromotionCodeRefusedError } from './billing-errors';
 import { cancellationEmail, licenseKeyEmail } from './emails';
-import type { CheckoutSessionState, PaymentEvent, Payments, SubscriptionState } from './payments';
+import type {
+  BillingEmail,
+  CheckoutRecord,
+  CheckoutSessionState,
+  PaymentEvent,
+  Payments,
+  StripeEvents,
+  SubscriptionState,
+  Subscriptions,
+} from './ports';
 
 export interface BillingServiceDependencies {
-  readonly table: Table;
+  readonly licenses: Pick<Licenses, 'getByHash' | 'updateUserEmail' | 'updateState'>;
+  readonly events: StripeEvents;
+  readonly subscriptions: Subscriptions;
   readonly vault: LicenseKeyVault;
   readonly payments: Payments;
   readonly mailer: Mailer;
@@ -82,14 +85,14 @@ type Work = 'done' | 'busy';
  * lease, so that a slow reader cannot overwrite a newer state with an older one.
  */
 export class BillingService {
-  private readonly licenses: LicenseRepository;
-  private readonly events: StripeEventRepository;
-  private readonly subscriptions: SubscriptionRepository;
+  private readonly licenses: BillingServiceDependencies['licenses'];
+  private readonly events: StripeEvents;
+  private readonly subscriptions: Subscriptions;
 
   constructor(private readonly deps: BillingServiceDependencies) {
-    this.licenses = new LicenseRepository(deps.table);
-    this.events = new StripeEventRepository(deps.table);
-    this.subscriptions = new SubscriptionRepository(deps.table);
+    this.licenses = deps.licenses;
+    this.events = deps.events;
+    this.subscriptions = deps.subscriptions;
   }
 
   /**

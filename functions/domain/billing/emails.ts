@@ -1,6 +1,6 @@
 import { PRICING, RETENTION_DAYS } from '../../../shared/constants';
 import { MESSAGES } from '../../../shared/messages';
-import type { MailMessage } from '../core/mailer';
+import type { MailMessage } from '../core/ports';
 
 /**
  * The billing e-mails, in French (texts in `MESSAGES.email`). They carry the firm's own licence

@@ -3,18 +3,16 @@ import { createHmac } from 'node:crypto';
 import { SIGN_IN_THROTTLE } from '../../../shared/constants';
 import { MESSAGES } from '../../../shared/messages';
 import type { PortalLinkReply } from '../../../shared/schemas/billing';
-import { SubscriptionRepository } from '../../data/billing/subscriptions';
-import { LicenseRepository } from '../../data/identity/licenses';
-import { SignInAttemptRepository } from '../../data/identity/sign-in-attempts';
-import type { Table } from '../../data/table/table';
-import type { Clock, Logger } from '../../runtime/dependencies';
 import { TooManyAttemptsError } from '../core/errors';
-import type { Mailer } from '../core/mailer';
+import type { Clock, Logger, Mailer } from '../core/ports';
+import type { Licenses, SignInAttempts } from '../identity/ports';
 import { portalLinkEmail } from './emails';
-import type { Payments } from './payments';
+import type { Payments, Subscriptions } from './ports';
 
 export interface PortalLinkDependencies {
-  readonly table: Table;
+  readonly attempts: Pick<SignInAttempts, 'reserve'>;
+  readonly subscriptions: Pick<Subscriptions, 'billingOfEmail' | 'billingOfLicense'>;
+  readonly licenses: Pick<Licenses, 'listByUserEmail'>;
   readonly licenseHashKey: Uint8Array;
   readonly payments: Payments;
   readonly mailer: Mailer;
@@ -35,8 +33,7 @@ export class PortalLinkService {
   /** @throws TooManyAttemptsError past the sign-in throttle's lock (429, its message shown by the form). */
   async request(email: string, clientAddress: string): Promise<PortalLinkReply> {
     const nowSeconds = Math.floor(this.deps.clock.now().getTime() / 1000);
-    const attempts = new SignInAttemptRepository(this.deps.table);
-    const reserved = await attempts.reserve(
+    const reserved = await this.deps.attempts.reserve(
       this.clientHash(clientAddress),
       nowSeconds,
       SIGN_IN_THROTTLE.windowSeconds,
@@ -59,10 +56,10 @@ export class PortalLinkService {
    * record written before the billing address was kept falls back to its licence's own e-mail.
    */
   private async customerOf(email: string): Promise<string | null> {
-    const subscriptions = new SubscriptionRepository(this.deps.table);
+    const { subscriptions } = this.deps;
     const [billed] = await subscriptions.billingOfEmail(email);
     if (billed) return billed.customerId;
-    const licenses = await new LicenseRepository(this.deps.table).listByUserEmail(email);
+    const licenses = await this.deps.licenses.listByUserEmail(email);
     for (const license of licenses) {
       const billing = await subscriptions.billingOfLicense(license.keyHash);
       if (billing && billing.billingEmail === null) return billing.customerId;

@@ -1,14 +1,13 @@
-import { SubscriptionRepository } from '../../data/billing/subscriptions';
-import type { Table } from '../../data/table/table';
-import type { Clock, Logger } from '../../runtime/dependencies';
+import type { Clock, Logger } from '../core/ports';
 import { RETENTION_ACTOR } from '../directory/audit';
 import type { LawyerService } from '../directory/lawyers';
+import type { Subscriptions } from './ports';
 
 /** How many ended subscriptions one run looks at; the next run takes the rest. */
 export const PURGE_BATCH_SIZE = 100;
 
 export interface DataRetentionDependencies {
-  readonly table: Table;
+  readonly subscriptions: Pick<Subscriptions, 'purgeDue' | 'clearCancellation' | 'markPurged'>;
   /** Deletes a lawyer's data the way an admin's deletion does. */
   readonly lawyers: Pick<LawyerService, 'purgeLicenseHolder'>;
   readonly clock: Clock;
@@ -32,14 +31,14 @@ export interface RetentionRun {
 /**
  * Spec §9 retention: the data of a lawyer is kept 30 days after his subscription ended, then
  * deleted; billing records stay 5 years. Cancellations record their purge date in an index
- * (`SubscriptionRepository.recordCancellation`); each run reads the due ones from that index —
+ * (`Subscriptions.recordCancellation`); each run reads the due ones from that index —
  * never a Scan — and purges them one by one, so one failure does not hold the others back.
  */
 export class DataRetention {
-  private readonly subscriptions: SubscriptionRepository;
+  private readonly subscriptions: DataRetentionDependencies['subscriptions'];
 
   constructor(private readonly deps: DataRetentionDependencies) {
-    this.subscriptions = new SubscriptionRepository(deps.table);
+    this.subscriptions = deps.subscriptions;
   }
 
   async purgeDue(limit = PURGE_BATCH_SIZE): Promise<RetentionRun> {

@@ -91,3 +91,11 @@ export class TooManySecondFactorAttemptsError extends TooManyAttemptsError {
     super(MESSAGES.secondFactor.tooManyAttempts, options);
   }
 }
+
+/** A page cursor the list did not give (tampered, truncated, another list's): a 400. */
+export class InvalidCursorError extends Error {
+  override name = 'InvalidCursorError';
+  constructor(options?: ErrorOptions) {
+    super(MESSAGES.request.invalidCursor, options);
+  }
+}

@@ -1,10 +1,9 @@
 import { randomUUID } from 'node:crypto';
 
 import type { AuditEntry } from '../../../shared/schemas/audit';
-import { type AuditRecord, AuditRepository } from '../../data/directory/audit';
-import type { Table } from '../../data/table/table';
-import type { Clock } from '../../runtime/dependencies';
+import type { Clock } from '../core/ports';
 import type { SessionContext } from '../identity/sessions';
+import type { AuditLog, AuditRecord, JoinedWrite } from './ports';
 
 /**
  * Everything the audit trail records: each admin mutation, each reveal of a lawyer's secrets, and
@@ -82,14 +81,10 @@ export const RETENTION_ACTOR: AuditActor = { email: 'rétention automatique' };
  * to what (reference and label). Only admin and retention actions are recorded.
  */
 export class AuditTrail {
-  private readonly entries: AuditRepository;
-
   constructor(
-    table: Table,
+    private readonly entries: AuditLog,
     private readonly clock: Clock,
-  ) {
-    this.entries = new AuditRepository(table);
-  }
+  ) {}
 
   /** Records an action on its own (after the change it describes, or before a reveal). */
   async record(actor: AuditActor, action: AuditAction, target: AuditTarget): Promise<void> {
@@ -97,8 +92,8 @@ export class AuditTrail {
   }
 
   /** The record of an action, to write in the same transaction as the change itself. */
-  transactItem(actor: AuditActor, action: AuditAction, target: AuditTarget) {
-    return this.entries.transactItem(this.entry(actor, action, target));
+  joinedWrite(actor: AuditActor, action: AuditAction, target: AuditTarget): JoinedWrite {
+    return { auditEntry: this.entry(actor, action, target) };
   }
 
   /** One page of the trail, newest first. */

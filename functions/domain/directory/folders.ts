@@ -4,32 +4,36 @@ import type { z } from 'zod';
 
 import { MESSAGES } from '../../../shared/messages';
 import type { Folder, FolderInput } from '../../../shared/schemas/folder';
-import { FolderNotFoundError, type FolderRecord, FolderRepository } from '../../data/directory/folders';
-import { WorkflowRepository } from '../../data/directory/workflows';
-import type { Table } from '../../data/table/table';
-import type { Clock } from '../../runtime/dependencies';
 import { NotFoundError } from '../core/errors';
+import type { Clock } from '../core/ports';
 import type { SessionContext } from '../identity/sessions';
-import { AuditTrail, auditTarget } from './audit';
+import { type AuditTrail, auditTarget } from './audit';
+import { FolderNotFoundError, type FolderRecord, type Folders, type Workflows } from './ports';
 
 type FolderFields = z.output<typeof FolderInput>;
 
 /** A folder as the API shows it. */
 export const toFolderView = (record: FolderRecord): Folder => ({ ...record });
 
+export interface FolderServiceDependencies {
+  readonly folders: Folders;
+  readonly workflows: Pick<Workflows, 'detachFromFolder'>;
+  readonly audit: Pick<AuditTrail, 'record'>;
+  readonly clock: Clock;
+}
+
 /** Client folders (spec §2 'Clients & Dossiers', §7 folders calls); admin only. */
 export class FolderService {
-  private readonly folders: FolderRepository;
-  private readonly workflows: WorkflowRepository;
-  private readonly audit: AuditTrail;
+  private readonly folders: Folders;
+  private readonly workflows: Pick<Workflows, 'detachFromFolder'>;
+  private readonly audit: Pick<AuditTrail, 'record'>;
+  private readonly clock: Clock;
 
-  constructor(
-    table: Table,
-    private readonly clock: Clock,
-  ) {
-    this.folders = new FolderRepository(table);
-    this.workflows = new WorkflowRepository(table);
-    this.audit = new AuditTrail(table, clock);
+  constructor(deps: FolderServiceDependencies) {
+    this.folders = deps.folders;
+    this.workflows = deps.workflows;
+    this.audit = deps.audit;
+    this.clock = deps.clock;
   }
 
   /** One page of folders, newest first. */

@@ -8,24 +8,7 @@ import type {
   NormalizedLawyerSave,
 } from '../../../shared/schemas/directory';
 import type { GoogleCredentials, Lawyer, LawyerSecrets } from '../../../shared/schemas/lawyer';
-import {
-  LawyerChangedError,
-  LawyerConflictError,
-  type LawyerRecord,
-  LawyerRepository,
-} from '../../data/directory/lawyers';
-import { WorkflowNotFoundError, WorkflowRepository } from '../../data/directory/workflows';
-import {
-  deleteLicenseItem,
-  type LicenseRecord,
-  LicenseRepository,
-  putLicenseItem,
-} from '../../data/identity/licenses';
-import { SessionRepository } from '../../data/identity/sessions';
-import { deleteSecondFactorItems } from '../../data/second-factor/second-factors';
-import type { Table } from '../../data/table/table';
-import type { AppDependencies, Clock, LawyerSecretStore, Logger } from '../../runtime/dependencies';
-import { createLicenseKeyVault, type LicenseKeyVault } from '../../security/license-key-vault';
+import type { LicenseKeyVault } from '../../security/license-key-vault';
 import {
   ConflictError,
   ExistingLawyerError,
@@ -33,18 +16,42 @@ import {
   InvalidInputError,
   NotFoundError,
 } from '../core/errors';
+import type { Clock, Logger } from '../core/ports';
 import { newLicenseRecord } from '../identity/licenses';
+import type { LicenseRecord, Licenses, Sessions } from '../identity/ports';
 import type { SessionContext } from '../identity/sessions';
-import { type AuditActor, AuditTrail, auditTarget } from './audit';
+import type { SecondFactors } from '../second-factor/ports';
+import { type AuditActor, type AuditTrail, auditTarget } from './audit';
 import { ownEmailsOf, ownProfileOf } from './members';
+import {
+  type JoinedWrite,
+  LawyerChangedError,
+  LawyerConflictError,
+  type LawyerRecord,
+  type LawyerSecretStore,
+  type Lawyers,
+  WorkflowNotFoundError,
+  type Workflows,
+} from './ports';
 
-/** What the lawyer services work with; the handler builds it from the environment's dependencies. */
-export interface LawyerServiceDependencies {
-  readonly table: Table;
-  readonly vault: LicenseKeyVault;
+/** What writes a profile: the profiles, the workflows that follow a new e-mail, the secret store. */
+export interface ProfileWriterDependencies {
+  readonly lawyers: Pick<Lawyers, 'create' | 'update'>;
+  readonly workflows: Pick<Workflows, 'listByOwner' | 'update' | 'getById'>;
   readonly secrets: LawyerSecretStore;
   readonly clock: Clock;
   readonly logger: Logger;
+}
+
+/** What the lawyer service works with. */
+export interface LawyerServiceDependencies extends ProfileWriterDependencies {
+  readonly lawyers: Lawyers;
+  readonly licenses: Pick<Licenses, 'getByHash' | 'getByAnyHash' | 'listByUserEmail' | 'delete'>;
+  readonly workflows: Pick<Workflows, 'listByOwner' | 'update' | 'getById' | 'deleteByOwner'>;
+  readonly sessions: Pick<Sessions, 'deleteByLicense'>;
+  readonly secondFactors: Pick<SecondFactors, 'erase'>;
+  readonly audit: Pick<AuditTrail, 'record' | 'joinedWrite'>;
+  readonly vault: LicenseKeyVault;
   /**
    * Ends at the payment provider the subscription of a licence about to be deleted with its
    * lawyer (`BillingService.endSubscriptionOf`). Absent only where no licence can have one: the
@@ -52,23 +59,6 @@ export interface LawyerServiceDependencies {
    */
   readonly endSubscription?: (license: LicenseRecord) => Promise<void>;
 }
-
-/** The lawyer service over an environment's dependencies (the server keys read on first use). */
-export async function lawyerServiceOf(
-  deps: AppDependencies,
-  endSubscription?: LawyerServiceDependencies['endSubscription'],
-): Promise<LawyerService> {
-  return new LawyerService({
-    table: deps.table,
-    vault: createLicenseKeyVault(await deps.appKeys()),
-    secrets: deps.lawyerSecrets,
-    clock: deps.clock,
-    logger: deps.logger,
-    ...(endSubscription ? { endSubscription } : {}),
-  });
-}
-
-type TransactItem = NonNullable<Parameters<LawyerRepository['create']>[1]>[number];
 
 /** The secret fields of a save; a field left undefined keeps what is stored. */
 export interface SecretChanges {
@@ -145,12 +135,12 @@ function meaningfulCredentials(credentials: GoogleCredentials | null | undefined
  * flags in the table and the store never disagree for long.
  */
 export class LawyerProfileWriter {
-  private readonly lawyers: LawyerRepository;
-  private readonly workflows: WorkflowRepository;
+  private readonly lawyers: ProfileWriterDependencies['lawyers'];
+  private readonly workflows: ProfileWriterDependencies['workflows'];
 
-  constructor(private readonly deps: LawyerServiceDependencies) {
-    this.lawyers = new LawyerRepository(deps.table);
-    this.workflows = new WorkflowRepository(deps.table);
+  constructor(private readonly deps: ProfileWriterDependencies) {
+    this.lawyers = deps.lawyers;
+    this.workflows = deps.workflows;
   }
 
   /** Creates (`previous` null) or updates a lawyer; `alsoWrite` joins the profile's transaction. */
@@ -158,7 +148,7 @@ export class LawyerProfileWriter {
     previous: LawyerRecord | null,
     next: LawyerRecord,
     changes: SecretChanges,
-    alsoWrite: TransactItem[] = [],
+    alsoWrite: readonly JoinedWrite[] = [],
   ): Promise<LawyerRecord> {
     const touched = changes.googlePassword !== undefined || changes.googleCredentials !== undefined;
     const stored =
@@ -237,19 +227,19 @@ export class LawyerProfileWriter {
  * §7 lawyers calls), and the §5 look-up.
  */
 export class LawyerService {
-  private readonly lawyers: LawyerRepository;
-  private readonly licenses: LicenseRepository;
-  private readonly workflows: WorkflowRepository;
-  private readonly sessions: SessionRepository;
-  private readonly audit: AuditTrail;
+  private readonly lawyers: Lawyers;
+  private readonly licenses: LawyerServiceDependencies['licenses'];
+  private readonly workflows: LawyerServiceDependencies['workflows'];
+  private readonly sessions: LawyerServiceDependencies['sessions'];
+  private readonly audit: LawyerServiceDependencies['audit'];
   private readonly writer: LawyerProfileWriter;
 
   constructor(private readonly deps: LawyerServiceDependencies) {
-    this.lawyers = new LawyerRepository(deps.table);
-    this.licenses = new LicenseRepository(deps.table);
-    this.workflows = new WorkflowRepository(deps.table);
-    this.sessions = new SessionRepository(deps.table);
-    this.audit = new AuditTrail(deps.table, deps.clock);
+    this.lawyers = deps.lawyers;
+    this.licenses = deps.licenses;
+    this.workflows = deps.workflows;
+    this.sessions = deps.sessions;
+    this.audit = deps.audit;
     this.writer = new LawyerProfileWriter(deps);
   }
 
@@ -297,7 +287,7 @@ export class LawyerService {
 
     // The key he will hold: the one given, else his own, else (a new lawyer) a generated one.
     const licenseKey = input.licenseKey ?? (previous?.licenseKeyHash ? null : generateLicenseKey());
-    const alsoWrite: TransactItem[] = [];
+    const alsoWrite: JoinedWrite[] = [];
     let keyFields = {
       licenseKeyHash: previous?.licenseKeyHash ?? null,
       licenseKeyCiphertext: previous?.licenseKeyCiphertext ?? null,
@@ -310,13 +300,13 @@ export class LawyerService {
       const record =
         license ??
         newLicenseRecord(vault, licenseKey, { licenseType: 'lawyer', userEmail: input.email }, now);
-      if (!license) alsoWrite.push({ Put: putLicenseItem(this.deps.table, record) });
+      if (!license) alsoWrite.push({ newLicense: record });
       keyFields = { licenseKeyHash: record.keyHash, licenseKeyCiphertext: record.keyCiphertext };
     }
 
     const id = previous?.id ?? randomUUID();
     alsoWrite.push(
-      this.audit.transactItem(
+      this.audit.joinedWrite(
         session,
         previous ? 'lawyer.update' : 'lawyer.create',
         auditTarget.lawyer({ id, firstName: input.firstName, lastName: input.lastName, email: input.email }),
@@ -364,7 +354,7 @@ export class LawyerService {
     if (!license) return 'absent';
     await this.licenses.delete(keyHash);
     await this.sessions.deleteByLicense(keyHash);
-    await deleteSecondFactorItems(this.deps.table, keyHash);
+    await this.deps.secondFactors.erase(keyHash);
     return 'purged';
   }
 
@@ -403,8 +393,8 @@ export class LawyerService {
     await this.deps.secrets.delete(lawyer.id);
     try {
       await this.lawyers.delete(lawyer, [
-        ...removed.map((license) => ({ Delete: deleteLicenseItem(this.deps.table, license.keyHash) })),
-        this.audit.transactItem(actor, action, auditTarget.lawyer(lawyer)),
+        ...removed.map((license) => ({ removedLicense: license.keyHash })),
+        this.audit.joinedWrite(actor, action, auditTarget.lawyer(lawyer)),
       ]);
     } catch (error) {
       if (error instanceof LawyerConflictError || error instanceof LawyerChangedError)
@@ -414,7 +404,7 @@ export class LawyerService {
     // The licences are gone, so no new session can open: end the ones still running.
     for (const license of removed) {
       await this.sessions.deleteByLicense(license.keyHash);
-      await deleteSecondFactorItems(this.deps.table, license.keyHash);
+      await this.deps.secondFactors.erase(license.keyHash);
     }
   }
 

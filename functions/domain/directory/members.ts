@@ -1,10 +1,9 @@
 import { MESSAGES } from '../../../shared/messages';
-import type { LawyerRecord, LawyerRepository } from '../../data/directory/lawyers';
-import type { WorkflowRecord, WorkflowRepository } from '../../data/directory/workflows';
-import type { LicenseRecord } from '../../data/identity/licenses';
-import type { Page } from '../../data/table/page-cursor';
 import { NotFoundError } from '../core/errors';
+import type { Page } from '../core/ports';
+import type { LicenseRecord } from '../identity/ports';
 import type { SessionContext } from '../identity/sessions';
+import type { LawyerRecord, Lawyers, WorkflowRecord, Workflows } from './ports';
 
 /**
  * Who owns what, decided here and nowhere else. A member (lawyer or notary) is known by his
@@ -14,12 +13,15 @@ import type { SessionContext } from '../identity/sessions';
  * profile's e-mail changes, and the old address may since belong to someone else.
  */
 
+/** The look-ups that find a member's profile. */
+export type ProfileLookup = Pick<Lawyers, 'findByLicenseHash' | 'findByEmail'>;
+
 /**
  * Lawyer look-up of spec §5: first by licence key, then by the licence's e-mail. A profile found
  * by e-mail that holds another licence's key is that other licence's, not this one's.
  */
 export async function findLawyerOfLicense(
-  lawyers: LawyerRepository,
+  lawyers: ProfileLookup,
   license: LicenseRecord,
 ): Promise<LawyerRecord | null> {
   return lawyerOfLicense(lawyers, license, await lawyers.findByLicenseHash(license.keyHash));
@@ -30,7 +32,7 @@ export async function findLawyerOfLicense(
  * for a caller that read it beside the licence.
  */
 export async function lawyerOfLicense(
-  lawyers: LawyerRepository,
+  lawyers: ProfileLookup,
   license: LicenseRecord,
   bound: LawyerRecord | null,
 ): Promise<LawyerRecord | null> {
@@ -43,10 +45,7 @@ export async function lawyerOfLicense(
 }
 
 /** The profile of a signed-in lawyer or notary, through the licence re-read for this request. */
-export function ownProfileOf(
-  lawyers: LawyerRepository,
-  session: SessionContext,
-): Promise<LawyerRecord | null> {
+export function ownProfileOf(lawyers: ProfileLookup, session: SessionContext): Promise<LawyerRecord | null> {
   return findLawyerOfLicense(lawyers, session.license);
 }
 
@@ -54,15 +53,12 @@ export function ownProfileOf(
  * The e-mail that owns a member's workflows (their notary_email): his profile's as it is now, else
  * his licence's; null when neither exists (he then owns nothing).
  */
-export async function ownerEmailOf(
-  lawyers: LawyerRepository,
-  session: SessionContext,
-): Promise<string | null> {
+export async function ownerEmailOf(lawyers: ProfileLookup, session: SessionContext): Promise<string | null> {
   return (await ownProfileOf(lawyers, session))?.email ?? session.license.userEmail ?? null;
 }
 
 /** The e-mails a member may name as his own in a look-up: his profile's and his licence's. */
-export async function ownEmailsOf(lawyers: LawyerRepository, session: SessionContext): Promise<string[]> {
+export async function ownEmailsOf(lawyers: ProfileLookup, session: SessionContext): Promise<string[]> {
   const profile = await ownProfileOf(lawyers, session);
   return [profile?.email, session.license.userEmail].filter(
     (email): email is string => typeof email === 'string' && email.length > 0,
@@ -76,8 +72,8 @@ const sameEmail = (left: string, right: string) => left.toLowerCase() === right.
  * workflow is answered as a missing one, so ids cannot be probed.
  */
 export async function visibleWorkflow(
-  workflows: WorkflowRepository,
-  lawyers: LawyerRepository,
+  workflows: Pick<Workflows, 'getById'>,
+  lawyers: ProfileLookup,
   session: SessionContext,
   workflowId: string,
 ): Promise<WorkflowRecord> {
@@ -96,8 +92,8 @@ export async function visibleWorkflow(
  * for a lawyer or notary. A missing one and someone else's are left out alike.
  */
 export async function visibleWorkflows(
-  workflows: WorkflowRepository,
-  lawyers: LawyerRepository,
+  workflows: Pick<Workflows, 'getMany'>,
+  lawyers: ProfileLookup,
   session: SessionContext,
   ids: readonly string[],
 ): Promise<WorkflowRecord[]> {
@@ -111,8 +107,8 @@ export async function visibleWorkflows(
 
 /** One page of the workflows a member owns (his list); empty when he has neither profile nor licence e-mail. */
 export async function ownWorkflowsPage(
-  workflows: WorkflowRepository,
-  lawyers: LawyerRepository,
+  workflows: Pick<Workflows, 'pageByOwner'>,
+  lawyers: ProfileLookup,
   session: SessionContext,
   limit: number,
   cursor?: string,

@@ -2,31 +2,39 @@ import { randomUUID } from 'node:crypto';
 
 import { MESSAGES } from '../../../shared/messages';
 import type { NormalizedLawyerSave, ProfileReply } from '../../../shared/schemas/directory';
-import { type LawyerRecord, LawyerRepository } from '../../data/directory/lawyers';
-import { SessionRepository } from '../../data/identity/sessions';
+import type { LicenseKeyVault } from '../../security/license-key-vault';
 import { ForbiddenError } from '../core/errors';
+import type { Sessions } from '../identity/ports';
 import type { SessionContext } from '../identity/sessions';
 import {
   LawyerProfileWriter,
-  type LawyerServiceDependencies,
+  type ProfileWriterDependencies,
   secretChangesOf,
   toLawyerView,
   withProfileFields,
 } from './lawyers';
-import { ownProfileOf } from './members';
+import { ownProfileOf, type ProfileLookup } from './members';
+import type { LawyerRecord } from './ports';
+
+/** What a member's own profile works with. */
+export interface ProfileServiceDependencies extends ProfileWriterDependencies {
+  readonly lawyers: ProfileWriterDependencies['lawyers'] & ProfileLookup;
+  readonly sessions: Pick<Sessions, 'updateEmail'>;
+  readonly vault: LicenseKeyVault;
+}
 
 /**
  * The signed-in lawyer's own profile (spec §2 /lawyer/account-config, §4 account configuration).
  * His profile is bound to his licence: he can neither choose another key nor reach another profile.
  */
 export class ProfileService {
-  private readonly lawyers: LawyerRepository;
-  private readonly sessions: SessionRepository;
+  private readonly lawyers: ProfileServiceDependencies['lawyers'];
+  private readonly sessions: ProfileServiceDependencies['sessions'];
   private readonly writer: LawyerProfileWriter;
 
-  constructor(private readonly deps: LawyerServiceDependencies) {
-    this.lawyers = new LawyerRepository(deps.table);
-    this.sessions = new SessionRepository(deps.table);
+  constructor(private readonly deps: ProfileServiceDependencies) {
+    this.lawyers = deps.lawyers;
+    this.sessions = deps.sessions;
     this.writer = new LawyerProfileWriter(deps);
   }
 

@@ -3,20 +3,18 @@ import { randomUUID } from 'node:crypto';
 import { DEFAULT_SCHEDULING_INTERVAL_MINUTES, SCHEDULING_INTERVAL_MINUTES } from '../../../shared/constants';
 import { MESSAGES } from '../../../shared/messages';
 import type { Workflow, WorkflowCreateInput, WorkflowUpdateInput } from '../../../shared/schemas/workflow';
-import { FolderRepository } from '../../data/directory/folders';
-import { LawyerRepository } from '../../data/directory/lawyers';
+import { ConflictError, InvalidInputError, NotFoundError } from '../core/errors';
+import type { Clock } from '../core/ports';
+import type { SessionContext } from '../identity/sessions';
+import { type AuditAction, type AuditTrail, auditTarget } from './audit';
+import { ownWorkflowsPage, type ProfileLookup, visibleWorkflow } from './members';
 import {
+  type Folders,
   type WorkflowChanges,
   WorkflowNotFoundError,
   type WorkflowRecord,
-  WorkflowRepository,
-} from '../../data/directory/workflows';
-import type { Table } from '../../data/table/table';
-import type { Clock } from '../../runtime/dependencies';
-import { ConflictError, InvalidInputError, NotFoundError } from '../core/errors';
-import type { SessionContext } from '../identity/sessions';
-import { type AuditAction, AuditTrail, auditTarget } from './audit';
-import { ownWorkflowsPage, visibleWorkflow } from './members';
+  type Workflows,
+} from './ports';
 
 /** A workflow as the API shows it (client-side names of spec §3). */
 export function toWorkflowView(record: WorkflowRecord): Workflow {
@@ -55,6 +53,14 @@ export const schedulingIntervalOf = (type: string): number =>
   SCHEDULING_INTERVAL_MINUTES[type as keyof typeof SCHEDULING_INTERVAL_MINUTES] ??
   DEFAULT_SCHEDULING_INTERVAL_MINUTES;
 
+export interface WorkflowServiceDependencies {
+  readonly workflows: Workflows;
+  readonly lawyers: ProfileLookup;
+  readonly folders: Pick<Folders, 'getById'>;
+  readonly audit: Pick<AuditTrail, 'record'>;
+  readonly clock: Clock;
+}
+
 /**
  * Workflows (automations), spec §2 /admin/workflows and the lawyer pages, §7 workflows calls.
  *
@@ -63,19 +69,18 @@ export const schedulingIntervalOf = (type: string): number =>
  * answers 404 exactly as a missing one, so its existence is not revealed.
  */
 export class WorkflowService {
-  private readonly workflows: WorkflowRepository;
-  private readonly lawyers: LawyerRepository;
-  private readonly folders: FolderRepository;
-  private readonly audit: AuditTrail;
+  private readonly workflows: Workflows;
+  private readonly lawyers: ProfileLookup;
+  private readonly folders: Pick<Folders, 'getById'>;
+  private readonly audit: Pick<AuditTrail, 'record'>;
+  private readonly clock: Clock;
 
-  constructor(
-    table: Table,
-    private readonly clock: Clock,
-  ) {
-    this.workflows = new WorkflowRepository(table);
-    this.lawyers = new LawyerRepository(table);
-    this.folders = new FolderRepository(table);
-    this.audit = new AuditTrail(table, clock);
+  constructor(deps: WorkflowServiceDependencies) {
+    this.workflows = deps.workflows;
+    this.lawyers = deps.lawyers;
+    this.folders = deps.folders;
+    this.audit = deps.audit;
+    this.clock = deps.clock;
   }
 
   /** One page, newest first: of all workflows for an admin, of his own for a lawyer or notary. */
@@ -163,7 +168,7 @@ export class WorkflowService {
     return toWorkflowView(updated);
   }
 
-  /** Deletes a workflow at once; its history is left to the TTL (WorkflowRepository.delete). */
+  /** Deletes a workflow at once; its history is left to expire (`Workflows.delete`). */
   async delete(id: string, session: SessionContext): Promise<void> {
     const workflow = await this.existing(id);
     await this.workflows.delete(id);

@@ -7,19 +7,10 @@ import {
   type WorkflowHealth,
 } from '../../../shared/schemas/health';
 import type { ExecutionTrigger } from '../../../shared/schemas/scheduler';
-import type { WorkflowRecord } from '../../data/directory/workflows';
-import {
-  HealthRepository,
-  type HealthSummaryRecord,
-  type HourCounters,
-  type HourIncrements,
-} from '../../data/health/health-repository';
-import { allDeliveriesPartition, healthHourOf, ownerDeliveriesPartition } from '../../data/health/keys';
-import type { Table } from '../../data/table/table';
-import type { Clock, Logger } from '../../runtime/dependencies';
-import type { MailPorts } from '../core/mailer';
-import { WorkflowService } from '../directory/workflows';
-import { type HealthAlerts, healthAlertsOf } from './health-alerts';
+import type { Clock, Logger } from '../core/ports';
+import type { WorkflowRecord } from '../directory/ports';
+import type { HealthAlerts } from './health-alerts';
+import type { HealthRecords, HealthSummaryRecord, HourCounters, HourIncrements } from './ports';
 
 /**
  * Automation health (issue 16): the rules. What a run's end adds to the counters, what state a
@@ -182,6 +173,9 @@ export function windowOf(hours: readonly HourCounters[], fromHour: string): Heal
   };
 }
 
+/** The hour of a time, as counters name it: `yyyy-mm-ddThh` (UTC). */
+export const healthHourOf = (at: Date) => at.toISOString().slice(0, 13);
+
 /** The hour `hoursBack` hours before `now`'s, as counter items name it. */
 export const hourBefore = (now: Date, hoursBack: number) =>
   healthHourOf(new Date(now.getTime() - hoursBack * 3_600_000));
@@ -220,7 +214,7 @@ export const pauseThresholdOf = (stored: number | null) => stored ?? PAUSE_AFTER
 export type SchedulingSwitch = (workflowId: string, enabled: boolean) => Promise<boolean>;
 
 export interface AutomationHealthDependencies {
-  readonly health: HealthRepository;
+  readonly health: HealthRecords;
   readonly clock: Clock;
   readonly logger: Logger;
   readonly switchScheduling: SchedulingSwitch;
@@ -254,8 +248,8 @@ export class AutomationHealth {
     // The counters and the summary are independent items: written at once, one round trip.
     const counted = Promise.all([
       health.addToWorkflowHour(workflow.id, hour, workflowHourIncrements(call), now),
-      health.addToDeliveryHour(allDeliveriesPartition(workflow.id), hour, delivery, now),
-      health.addToDeliveryHour(ownerDeliveriesPartition(workflow.lawyerEmail), hour, delivery, now),
+      health.addToEveryonesHour(workflow.id, hour, delivery, now),
+      health.addToOwnerHour(workflow.lawyerEmail, hour, delivery, now),
     ]);
     if (call.outcome === 'retried') {
       await counted;
@@ -318,26 +312,4 @@ export class AutomationHealth {
       httpStatus: call.httpStatus,
     });
   }
-}
-
-/**
- * The health of a world's runs: its pause goes through the scheduling service's own switch, its
- * alerts through the mailer when the function declared one.
- */
-export function createAutomationHealth(deps: {
-  readonly table: Table;
-  readonly clock: Clock;
-  readonly logger: Logger;
-  readonly mail?: MailPorts;
-}): AutomationHealth {
-  const health = new HealthRepository(deps.table);
-  const scheduling = new WorkflowService(deps.table, deps.clock);
-  return new AutomationHealth({
-    health,
-    clock: deps.clock,
-    logger: deps.logger,
-    switchScheduling: async (workflowId, enabled) =>
-      (await scheduling.switchScheduling(workflowId, enabled)) !== null,
-    ...(deps.mail ? { alerts: healthAlertsOf({ ...deps, mail: deps.mail }) } : {}),
-  });
 }

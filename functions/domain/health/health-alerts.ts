@@ -1,14 +1,14 @@
 import { HEALTH_MESSAGES } from '../../../shared/health-messages';
 import { MESSAGES } from '../../../shared/messages';
-import { LawyerRepository } from '../../data/directory/lawyers';
-import type { WorkflowRecord } from '../../data/directory/workflows';
-import { HealthRepository } from '../../data/health/health-repository';
-import { LicenseRepository } from '../../data/identity/licenses';
-import type { Table } from '../../data/table/table';
-import type { Clock, Logger } from '../../runtime/dependencies';
-import { addressOf, type MailMessage, type MailPorts } from '../core/mailer';
+import type { Clock, Logger, MailMessage, MailPorts } from '../core/ports';
+import type { Lawyers, WorkflowRecord } from '../directory/ports';
+import type { Licenses } from '../identity/ports';
+import type { HealthRecords } from './ports';
 
 const TEXTS = HEALTH_MESSAGES.email;
+
+/** The bare address of a sender written `Name <address>` (or already bare). */
+const addressOf = (sender: string) => sender.match(/<([^>]+)>/)?.[1]?.trim() ?? sender.trim();
 
 /** The day of a time in the firms' time zone (`yyyy-mm-dd`): alerts and digests count by it. */
 export const parisDayOf = (at: Date) =>
@@ -29,9 +29,9 @@ const body = (...paragraphs: readonly string[]) =>
   [MESSAGES.email.greeting, ...paragraphs, MESSAGES.email.signOff.join('\n')].join('\n\n');
 
 export interface HealthAlertsDependencies {
-  readonly health: HealthRepository;
-  readonly lawyers: LawyerRepository;
-  readonly licenses: LicenseRepository;
+  readonly health: Pick<HealthRecords, 'claimAlert' | 'claimDigest' | 'settings' | 'longestStreaks'>;
+  readonly lawyers: Pick<Lawyers, 'findByEmail'>;
+  readonly licenses: Pick<Licenses, 'getByHash'>;
   readonly mail: MailPorts;
   readonly clock: Clock;
   readonly logger: Logger;
@@ -131,21 +131,4 @@ export class HealthAlerts {
       }
     }
   }
-}
-
-/** The health e-mails of a world that declared the mailer. */
-export function healthAlertsOf(deps: {
-  readonly table: Table;
-  readonly mail: MailPorts;
-  readonly clock: Clock;
-  readonly logger: Logger;
-}): HealthAlerts {
-  return new HealthAlerts({
-    health: new HealthRepository(deps.table),
-    lawyers: new LawyerRepository(deps.table),
-    licenses: new LicenseRepository(deps.table),
-    mail: deps.mail,
-    clock: deps.clock,
-    logger: deps.logger,
-  });
 }

@@ -13,18 +13,14 @@ import type {
   WorkflowHealthList,
 } from '../../../shared/schemas/health';
 import type { Workflow } from '../../../shared/schemas/workflow';
-import { LawyerRepository } from '../../data/directory/lawyers';
-import { type WorkflowRecord, WorkflowRepository } from '../../data/directory/workflows';
-import { HealthRepository } from '../../data/health/health-repository';
-import { ownerDeliveriesPartition } from '../../data/health/keys';
-import { ExecutionRepository } from '../../data/scheduling/executions';
-import type { Table } from '../../data/table/table';
-import type { Logger } from '../../runtime/dependencies';
 import { ConflictError } from '../core/errors';
-import { AuditTrail, auditTarget } from '../directory/audit';
+import type { Logger } from '../core/ports';
+import { type AuditTrail, auditTarget } from '../directory/audit';
 import { ownerEmailOf, visibleWorkflow, visibleWorkflows } from '../directory/members';
-import { WorkflowService } from '../directory/workflows';
+import type { Lawyers, WorkflowRecord, Workflows } from '../directory/ports';
+import type { WorkflowService } from '../directory/workflows';
 import type { SessionContext } from '../identity/sessions';
+import type { Executions } from '../scheduling/ports';
 import { callWorkflowWebhook, type WebhookCallSettings } from '../scheduling/webhook-call';
 import {
   deliveryHoursOf,
@@ -33,9 +29,16 @@ import {
   toWorkflowHealth,
   windowOf,
 } from './automation-health';
+import type { HealthRecords } from './ports';
 
 export interface HealthServiceDependencies extends WebhookCallSettings {
-  readonly table: Table;
+  readonly health: HealthRecords;
+  readonly workflows: Pick<Workflows, 'getById' | 'getMany' | 'listByOwner'>;
+  readonly lawyers: Pick<Lawyers, 'findByLicenseHash' | 'findByEmail'>;
+  readonly executions: Pick<Executions, 'record'>;
+  /** Turns scheduling back on ('Reprendre') through the workflows' own switch. */
+  readonly scheduling: Pick<WorkflowService, 'switchScheduling'>;
+  readonly audit: Pick<AuditTrail, 'record'>;
   readonly logger: Logger;
 }
 
@@ -48,14 +51,14 @@ const STATE_ORDER: Record<HealthState, number> = { paused: 0, failing: 1, degrad
  * workflow answers 404, as a missing one).
  */
 export class HealthService {
-  private readonly health: HealthRepository;
-  private readonly workflows: WorkflowRepository;
-  private readonly lawyers: LawyerRepository;
+  private readonly health: HealthRecords;
+  private readonly workflows: HealthServiceDependencies['workflows'];
+  private readonly lawyers: HealthServiceDependencies['lawyers'];
 
   constructor(private readonly deps: HealthServiceDependencies) {
-    this.health = new HealthRepository(deps.table);
-    this.workflows = new WorkflowRepository(deps.table);
-    this.lawyers = new LawyerRepository(deps.table);
+    this.health = deps.health;
+    this.workflows = deps.workflows;
+    this.lawyers = deps.lawyers;
   }
 
   /**
@@ -115,7 +118,7 @@ export class HealthService {
     const owner = await ownerEmailOf(this.lawyers, session);
     if (owner === null) return { hours: deliveryHoursOf([], now), failing: [], failingTotal: 0 };
     const [hours, own] = await Promise.all([
-      this.health.deliveryHours(ownerDeliveriesPartition(owner), since),
+      this.health.ownerHours(owner, since),
       this.workflows.listByOwner(owner),
     ]);
     const failing = await this.failingOf(own);
@@ -135,18 +138,11 @@ export class HealthService {
     const summary = await this.health.summary(workflow.id);
     if (toWorkflowHealth(summary, workflow).state !== 'paused')
       throw new ConflictError(HEALTH_MESSAGES.notPaused);
-    const resumed = await new WorkflowService(this.deps.table, this.deps.clock).switchScheduling(
-      workflow.id,
-      true,
-    );
+    const resumed = await this.deps.scheduling.switchScheduling(workflow.id, true);
     if (!resumed) throw new ConflictError(MESSAGES.workflow.changed);
     await this.health.clearPause(workflow.id);
     if (session.role === 'admin') {
-      await new AuditTrail(this.deps.table, this.deps.clock).record(
-        session,
-        'workflow.resume',
-        auditTarget.workflow(workflow),
-      );
+      await this.deps.audit.record(session, 'workflow.resume', auditTarget.workflow(workflow));
     }
     this.deps.logger.info('Planification reprise', { workflowId: workflow.id, role: session.role });
     return resumed;
@@ -164,11 +160,7 @@ export class HealthService {
   /** Saves the settings of /admin/settings, audited. */
   async saveSettings(session: SessionContext, settings: HealthSettings): Promise<HealthSettings> {
     await this.health.saveSettings(settings, this.deps.clock.now().toISOString());
-    await new AuditTrail(this.deps.table, this.deps.clock).record(
-      session,
-      'health.settings.update',
-      auditTarget.healthSettings(settings),
-    );
+    await this.deps.audit.record(session, 'health.settings.update', auditTarget.healthSettings(settings));
     return settings;
   }
 
@@ -188,7 +180,7 @@ export class HealthService {
       : outcome.httpStatus === 404
         ? `${outcome.message}. ${HEALTH_MESSAGES.inactiveHint}`
         : outcome.message;
-    await new ExecutionRepository(this.deps.table).record({
+    await this.deps.executions.record({
       workflowId: workflow.id,
       dispatchId: null,
       trigger: 'test',

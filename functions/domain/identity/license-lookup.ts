@@ -3,12 +3,10 @@ import type { z } from 'zod';
 import { MESSAGES } from '../../../shared/messages';
 import type { License } from '../../../shared/schemas/billing';
 import type { LicenseByEmailQuery, LicenseFindRequest } from '../../../shared/schemas/directory';
-import { LawyerRepository } from '../../data/directory/lawyers';
-import { type LicenseRecord, LicenseRepository } from '../../data/identity/licenses';
-import type { Table } from '../../data/table/table';
 import type { LicenseKeyVault } from '../../security/license-key-vault';
 import { ForbiddenError } from '../core/errors';
-import { ownEmailsOf } from '../directory/members';
+import { ownEmailsOf, type ProfileLookup } from '../directory/members';
+import type { LicenseRecord, Licenses } from './ports';
 import type { SessionContext } from './sessions';
 
 /** A licence as shown to its owner or an admin: the key decrypted from its stored copy. */
@@ -23,20 +21,25 @@ export function toLicenseView(record: LicenseRecord, vault: LicenseKeyVault): Li
   };
 }
 
+export interface LicenseLookupDependencies {
+  readonly licenses: Pick<Licenses, 'findByUserEmail' | 'getByAnyHash'>;
+  readonly lawyers: ProfileLookup;
+  readonly vault: LicenseKeyVault;
+}
+
 /**
  * The licence look-ups of spec §7 (license_keys calls). An admin may look up any licence; a lawyer
  * or notary only his own, the one of his session: asking about another e-mail or key is a 403.
  */
 export class LicenseLookupService {
-  private readonly licenses: LicenseRepository;
-  private readonly lawyers: LawyerRepository;
+  private readonly licenses: Pick<Licenses, 'findByUserEmail' | 'getByAnyHash'>;
+  private readonly lawyers: ProfileLookup;
+  private readonly vault: LicenseKeyVault;
 
-  constructor(
-    table: Table,
-    private readonly vault: LicenseKeyVault,
-  ) {
-    this.licenses = new LicenseRepository(table);
-    this.lawyers = new LawyerRepository(table);
+  constructor(deps: LicenseLookupDependencies) {
+    this.licenses = deps.licenses;
+    this.lawyers = deps.lawyers;
+    this.vault = deps.vault;
   }
 
   /** Spec: select single row by user_email and license_type; null when there is none. */

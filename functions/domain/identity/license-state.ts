@@ -1,8 +1,5 @@
-import type { LicenseRecord } from '../../data/identity/licenses';
-import type { SubscriptionState } from '../billing/payments';
-
-/** The part of a licence record that follows its subscription. */
-export type LicenseState = Pick<LicenseRecord, 'isActive' | 'subscriptionStatus' | 'nextPaymentDue'>;
+import type { SubscriptionState } from '../billing/ports';
+import type { LicenseState } from './ports';
 
 /**
  * Subscription statuses under which the licence keeps access. `past_due` is among them: Stripe is

@@ -1,8 +1,7 @@
 import { generateLicenseKey, normalizeLicenseKey } from '../../../shared/license-key';
 import type { LicenseType } from '../../../shared/schemas/session';
-import { type LicenseRecord, LicenseRepository } from '../../data/identity/licenses';
-import type { Table } from '../../data/table/table';
 import type { LicenseKeyVault } from '../../security/license-key-vault';
+import { LicenseKeyTakenError, type LicenseRecord, type Licenses } from './ports';
 
 /** What to issue: a given key (an admin's choice) or a generated one. */
 export interface LicenseToIssue {
@@ -38,12 +37,11 @@ export function newLicenseRecord(
  * conditional write refuses it) is drawn again; a given key that exists is an error.
  */
 export async function issueLicense(
-  table: Table,
+  licenses: Pick<Licenses, 'create'>,
   vault: LicenseKeyVault,
   issue: LicenseToIssue,
   now: string,
 ): Promise<{ licenseKey: string; record: LicenseRecord }> {
-  const licenses = new LicenseRepository(table);
   for (let attempt = 0; ; attempt++) {
     const licenseKey = normalizeLicenseKey(issue.licenseKey ?? generateLicenseKey());
     const record = newLicenseRecord(vault, licenseKey, issue, now);
@@ -51,7 +49,7 @@ export async function issueLicense(
       await licenses.create(record);
       return { licenseKey, record };
     } catch (error) {
-      const collided = (error as Error).name === 'ConditionalCheckFailedException';
+      const collided = error instanceof LicenseKeyTakenError;
       if (!collided || issue.licenseKey || attempt >= 5) throw error;
     }
   }

@@ -5,13 +5,12 @@ import { errors as joseErrors, jwtVerify, SignJWT } from 'jose';
 import { MAX_SESSIONS_PER_LICENSE, SECOND_FACTOR, SESSION_LIFETIME_SECONDS } from '../../../shared/constants';
 import { MESSAGES } from '../../../shared/messages';
 import type { Role } from '../../../shared/schemas/session';
-import { type LicenseRecord, LicenseRepository } from '../../data/identity/licenses';
-import { SessionRepository } from '../../data/identity/sessions';
-import { isEnrolled, SecondFactorRepository } from '../../data/second-factor/second-factors';
-import type { Table } from '../../data/table/table';
-import type { Clock } from '../../runtime/dependencies';
 import type { AppKeys } from '../../security/app-keys';
 import { SecondFactorRequiredError, UnauthenticatedError } from '../core/errors';
+import type { Clock } from '../core/ports';
+import type { SecondFactors } from '../second-factor/ports';
+import { isEnrolled } from '../second-factor/second-factor-step';
+import type { LicenseRecord, Licenses, Sessions } from './ports';
 
 const ISSUER = 'assistant-juridique';
 const AUDIENCE = 'web';
@@ -46,24 +45,32 @@ export interface OpenedSession {
   readonly expiresAt: string;
 }
 
+export interface SessionServiceDependencies {
+  readonly sessions: Sessions;
+  readonly licenses: Pick<Licenses, 'getByHash'>;
+  readonly secondFactors: Pick<SecondFactors, 'get'>;
+  readonly keys: Pick<AppKeys, 'sessionSigningKey'>;
+  readonly clock: Clock;
+}
+
 /**
  * Sessions: a signed token (HS256, jose) naming a server-side session record with an absolute
  * lifetime. Signing out deletes the record, so the token stops working before it expires. A
  * licence holds at most 20 live sessions: opening the 21st ends the oldest.
  */
 export class SessionService {
-  private readonly sessions: SessionRepository;
-  private readonly licenses: LicenseRepository;
-  private readonly secondFactors: SecondFactorRepository;
+  private readonly sessions: Sessions;
+  private readonly licenses: Pick<Licenses, 'getByHash'>;
+  private readonly secondFactors: Pick<SecondFactors, 'get'>;
+  private readonly keys: Pick<AppKeys, 'sessionSigningKey'>;
+  private readonly clock: Clock;
 
-  constructor(
-    table: Table,
-    private readonly keys: Pick<AppKeys, 'sessionSigningKey'>,
-    private readonly clock: Clock,
-  ) {
-    this.sessions = new SessionRepository(table);
-    this.licenses = new LicenseRepository(table);
-    this.secondFactors = new SecondFactorRepository(table);
+  constructor(deps: SessionServiceDependencies) {
+    this.sessions = deps.sessions;
+    this.licenses = deps.licenses;
+    this.secondFactors = deps.secondFactors;
+    this.keys = deps.keys;
+    this.clock = deps.clock;
   }
 
   /** Opens a session for a licence that was just verified. */

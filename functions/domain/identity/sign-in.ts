@@ -3,16 +3,15 @@ import { createHmac } from 'node:crypto';
 import { SIGN_IN_THROTTLE } from '../../../shared/constants';
 import { MESSAGES } from '../../../shared/messages';
 import type { Role, VerifyLicenseReply } from '../../../shared/schemas/session';
-import { type LawyerRecord, LawyerRepository } from '../../data/directory/lawyers';
-import { LicenseRepository, type SignInItems } from '../../data/identity/licenses';
-import { SignInAttemptRepository } from '../../data/identity/sign-in-attempts';
-import type { Table } from '../../data/table/table';
-import type { Clock, SecondFactorSettings } from '../../runtime/dependencies';
 import type { AppKeys } from '../../security/app-keys';
 import { createLicenseKeyVault } from '../../security/license-key-vault';
-import { lawyerOfLicense } from '../directory/members';
+import type { Clock } from '../core/ports';
+import { lawyerOfLicense, type ProfileLookup } from '../directory/members';
+import type { LawyerRecord, Lawyers } from '../directory/ports';
+import type { SecondFactorSettings } from '../second-factor/ports';
 import { secondFactorStepOf } from '../second-factor/second-factor-step';
-import { SessionService } from './sessions';
+import type { Licenses, SignInAttempts, SignInItems } from './ports';
+import type { SessionService } from './sessions';
 
 /** The outcome of a sign-in attempt: the reply, and whether the client is refused for trying too often. */
 export interface SignInOutcome {
@@ -26,6 +25,17 @@ export function displayNameOf(role: Role, lawyer: LawyerRecord | null): string {
   if (role === 'lawyer' || role === 'notary')
     return lawyer ? `${lawyer.firstName} ${lawyer.lastName}` : 'Avocat';
   return 'Utilisateur';
+}
+
+export interface SignInServiceDependencies {
+  readonly licenses: Pick<Licenses, 'getForSignIn'>;
+  readonly lawyers: ProfileLookup & Pick<Lawyers, 'getById'>;
+  readonly attempts: SignInAttempts;
+  /** Opens the session of a right key. */
+  readonly sessions: Pick<SessionService, 'open'>;
+  readonly keys: AppKeys;
+  readonly clock: Clock;
+  readonly secondFactorSettings: Pick<SecondFactorSettings, 'requiredForAdmins'>;
 }
 
 /**
@@ -42,21 +52,22 @@ export function displayNameOf(role: Role, lawyer: LawyerRecord | null): string {
  * only the second-factor calls accept; `SecondFactorService` completes it (second-factor.ts).
  */
 export class SignInService {
-  private readonly licenses: LicenseRepository;
-  private readonly lawyers: LawyerRepository;
-  private readonly attempts: SignInAttemptRepository;
-  private readonly sessions: SessionService;
+  private readonly licenses: Pick<Licenses, 'getForSignIn'>;
+  private readonly lawyers: ProfileLookup & Pick<Lawyers, 'getById'>;
+  private readonly attempts: SignInAttempts;
+  private readonly sessions: Pick<SessionService, 'open'>;
+  private readonly keys: AppKeys;
+  private readonly clock: Clock;
+  private readonly secondFactorSettings: Pick<SecondFactorSettings, 'requiredForAdmins'>;
 
-  constructor(
-    table: Table,
-    private readonly keys: AppKeys,
-    private readonly clock: Clock,
-    private readonly secondFactorSettings: SecondFactorSettings,
-  ) {
-    this.licenses = new LicenseRepository(table);
-    this.lawyers = new LawyerRepository(table);
-    this.attempts = new SignInAttemptRepository(table);
-    this.sessions = new SessionService(table, keys, clock);
+  constructor(deps: SignInServiceDependencies) {
+    this.licenses = deps.licenses;
+    this.lawyers = deps.lawyers;
+    this.attempts = deps.attempts;
+    this.sessions = deps.sessions;
+    this.keys = deps.keys;
+    this.clock = deps.clock;
+    this.secondFactorSettings = deps.secondFactorSettings;
   }
 
   async verify(licenseKey: string, clientAddress: string): Promise<SignInOutcome> {

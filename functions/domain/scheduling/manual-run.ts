@@ -3,20 +3,22 @@ import { randomUUID } from 'node:crypto';
 import { MANUAL_RUN_LOCK_MS } from '../../../shared/constants';
 import { MESSAGES } from '../../../shared/messages';
 import type { ExecuteWebhookReply, ExecuteWebhookRequest } from '../../../shared/schemas/scheduler';
-import { LawyerRepository } from '../../data/directory/lawyers';
-import { WorkflowRepository } from '../../data/directory/workflows';
-import { ExecutionRepository } from '../../data/scheduling/executions';
-import { WorkflowRunRepository } from '../../data/scheduling/workflow-runs';
-import type { Table } from '../../data/table/table';
-import type { Logger } from '../../runtime/dependencies';
 import { ConflictError, InvalidInputError, TooManyAttemptsError } from '../core/errors';
+import type { Logger } from '../core/ports';
 import { visibleWorkflow } from '../directory/members';
-import { createAutomationHealth } from '../health/automation-health';
+import type { Lawyers, Workflows } from '../directory/ports';
+import type { AutomationHealth } from '../health/automation-health';
 import type { SessionContext } from '../identity/sessions';
+import type { Executions, WorkflowRuns } from './ports';
 import { callWorkflowWebhook, type WebhookCallSettings } from './webhook-call';
 
 export interface ManualRunDependencies extends WebhookCallSettings {
-  readonly table: Table;
+  readonly workflows: Pick<Workflows, 'getById'>;
+  readonly lawyers: Pick<Lawyers, 'findByLicenseHash' | 'findByEmail'>;
+  readonly runs: Pick<WorkflowRuns, 'lockManualRun'>;
+  readonly executions: Pick<Executions, 'record'>;
+  /** Where the run's end counts in the automation's health. */
+  readonly health: Pick<AutomationHealth, 'callEnded'>;
   readonly logger: Logger;
 }
 
@@ -40,8 +42,8 @@ export class ManualRunService {
 
   async run(caller: SessionContext, request: ExecuteWebhookRequest): Promise<ExecuteWebhookReply> {
     const workflow = await visibleWorkflow(
-      new WorkflowRepository(this.deps.table),
-      new LawyerRepository(this.deps.table),
+      this.deps.workflows,
+      this.deps.lawyers,
       caller,
       request.workflowId,
     );
@@ -59,7 +61,7 @@ export class ManualRunService {
       { trigger: 'manual', dueAt: null, messageId: `${workflow.id}:manual:${randomUUID()}` },
       this.deps,
     );
-    await new ExecutionRepository(this.deps.table).record({
+    await this.deps.executions.record({
       workflowId: workflow.id,
       dispatchId: null,
       trigger: 'manual',
@@ -71,7 +73,7 @@ export class ManualRunService {
       attempt: 1,
     });
     // A manual run counts in the health like any run (it never pauses: only due runs do).
-    await createAutomationHealth(this.deps)
+    await this.deps.health
       .callEnded(workflow, {
         trigger: 'manual',
         outcome: outcome.ok ? 'succeeded' : 'failed',
@@ -108,7 +110,7 @@ export class ManualRunService {
   private async lock(workflowId: string): Promise<void> {
     const now = this.deps.clock.now();
     const unlockedBefore = new Date(now.getTime() - MANUAL_RUN_LOCK_MS);
-    if (!(await new WorkflowRunRepository(this.deps.table).lockManualRun(workflowId, now, unlockedBefore))) {
+    if (!(await this.deps.runs.lockManualRun(workflowId, now, unlockedBefore))) {
       throw new TooManyAttemptsError(MESSAGES.execution.manualRunLocked);
     }
   }

@@ -1,12 +1,10 @@
 import { MESSAGES } from '../../../shared/messages';
 import type { SchedulerRun } from '../../../shared/schemas/scheduler';
-import { DUE_SHARDS } from '../../data/scheduling/keys';
-import { SchedulerRunRepository } from '../../data/scheduling/scheduler-runs';
-import type { AppDependencies } from '../../runtime/dependencies';
-import type { ShardClaimAnswer, ShardClaimRequest } from '../../runtime/scheduling-ports';
-import { METRIC } from '../core/metrics';
+import { METRIC, type Metrics } from '../core/metrics';
+import type { Clock, Logger } from '../core/ports';
+import type { DueClaimers, SchedulerRuns, ShardClaimAnswer, ShardClaimRequest } from './ports';
 import { combinedResult } from './scheduler';
-import { ADMIN_RUN } from './scheduling-settings';
+import { ADMIN_RUN, DUE_SHARDS } from './scheduling-settings';
 
 /** What became of one shard's claimer while the request waited. */
 type ShardOutcome = ShardClaimAnswer | 'failed' | 'pending';
@@ -29,13 +27,21 @@ type ShardOutcome = ShardClaimAnswer | 'failed' | 'pending';
  * Never throws: a run that could not start is a result with `success: false` and the French error,
  * kept for /admin/settings.
  */
+export interface RunSchedulerDependencies {
+  readonly lastResults: Pick<SchedulerRuns, 'startFanOut' | 'addShardsNotRun' | 'save'>;
+  readonly dueClaimers: Pick<DueClaimers, 'claim'>;
+  readonly clock: Clock;
+  readonly logger: Logger;
+  readonly metrics: Metrics;
+}
+
 export async function runScheduler(
-  deps: AppDependencies,
+  deps: RunSchedulerDependencies,
   trigger: 'manual' | 'manual_force',
   options: { readonly waitMs?: number } = {},
 ): Promise<SchedulerRun> {
   const at = deps.clock.now().toISOString();
-  const lastResults = new SchedulerRunRepository(deps.table);
+  const { lastResults } = deps;
   try {
     await lastResults.startFanOut(trigger, at, DUE_SHARDS).catch((error: unknown) => {
       // The runs still go: only the last result misses them.

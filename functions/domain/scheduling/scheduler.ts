@@ -1,6 +1,8 @@
 import { MESSAGES } from '../../../shared/messages';
 import type { ExecutionTrigger, SchedulerExecution, SchedulerRun } from '../../../shared/schemas/scheduler';
-import type { DispatchEntry, DispatchQueue } from '../../adapters/scheduling/dispatch-queue';
+import { chunks, mapWithConcurrency } from '../core/concurrency';
+import { METRIC, type Metrics, noMetrics } from '../core/metrics';
+import type { Clock, Logger } from '../core/ports';
 import {
   type ClaimedSlot,
   claimSlot,
@@ -9,27 +11,17 @@ import {
   intervalMinutesOf,
   LOOK_AHEAD_MS,
   NEVER_RAN,
-} from '../../data/scheduling/due-index';
-import { DUE_SHARDS, dueAtOfSortKey, dueSortKey } from '../../data/scheduling/keys';
-import {
-  fannedOutResult,
-  kindOf,
-  type RunReference,
-  SchedulerRunRepository,
-  type ShardResult,
-} from '../../data/scheduling/scheduler-runs';
-import { type DueWorkflow, WorkflowRunRepository } from '../../data/scheduling/workflow-runs';
-import type { Table } from '../../data/table/table';
-import type { Clock, Logger } from '../../runtime/dependencies';
-import { chunks, mapWithConcurrency } from '../core/concurrency';
-import { METRIC, type Metrics, noMetrics } from '../core/metrics';
-import { CLAIMS, WEBHOOK_QUEUE } from './scheduling-settings';
+} from './due-slots';
+import type { DispatchEntry, DispatchQueue, DueWorkflow, SchedulerRuns, WorkflowRuns } from './ports';
+import { fannedOutResult, kindOf, type RunReference, type ShardResult } from './run-results';
+import { CLAIMS, DUE_SHARDS, WEBHOOK_QUEUE } from './scheduling-settings';
 
 /** What starts a scheduler run: the minute schedule, or an admin (spec §7 workflow-scheduler). */
 export type SchedulerTrigger = SchedulerRun['trigger'];
 
 export interface SchedulerDependencies {
-  readonly table: Table;
+  readonly runs: WorkflowRuns;
+  readonly lastResults: Pick<SchedulerRuns, 'startShard'>;
   readonly queue: DispatchQueue;
   readonly clock: Clock;
   readonly logger: Logger;
@@ -52,7 +44,6 @@ const SEND_CONCURRENCY = 5;
 /** A due workflow this run won: its slot is moved on and it must now be sent. */
 interface Claim extends DueWorkflow {
   readonly slot: ClaimedSlot;
-  readonly nextSortKey: string;
 }
 
 /**
@@ -73,12 +64,12 @@ interface Claim extends DueWorkflow {
  *   is the one webhook-id n8n sees. The summary counts those left, queued already.
  */
 export class SchedulerService {
-  private readonly runs: WorkflowRunRepository;
-  private readonly lastResults: SchedulerRunRepository;
+  private readonly runs: WorkflowRuns;
+  private readonly lastResults: Pick<SchedulerRuns, 'startShard'>;
 
   constructor(private readonly deps: SchedulerDependencies) {
-    this.runs = new WorkflowRunRepository(deps.table);
-    this.lastResults = new SchedulerRunRepository(deps.table);
+    this.runs = deps.runs;
+    this.lastResults = deps.lastResults;
   }
 
   /**
@@ -184,12 +175,8 @@ export class SchedulerService {
   async claimShard(shard: number, tickAt: Date): Promise<ShardResult> {
     const candidates = await this.runs.dueInShard(shard, new Date(tickAt.getTime() + LOOK_AHEAD_MS));
     const planned: Claim[] = candidates.map((candidate) => {
-      const slot = claimSlot(
-        dueAtOfSortKey(candidate.dueSortKey),
-        intervalMinutesOf(candidate.workflow),
-        tickAt,
-      );
-      return { ...candidate, slot, nextSortKey: dueSortKey(slot.nextRun, candidate.workflow.id) };
+      const slot = claimSlot(candidate.dueAt, intervalMinutesOf(candidate.workflow), tickAt);
+      return { ...candidate, slot };
     });
     // Only the listed runs report their end to the last result: a handful per shard, not every run,
     // each to its shard's item, made ready for this tick before the first of them is queued.
@@ -229,12 +216,7 @@ export class SchedulerService {
             let claimed = false;
             try {
               // Lost to another run (a retried invocation, an admin's run): it sent this slot too.
-              claimed = await this.runs.claim(
-                claim,
-                { sortKey: claim.nextSortKey, nextRun: claim.slot.nextRun },
-                now,
-                null,
-              );
+              claimed = await this.runs.claim(claim, claim.slot.nextRun, now, null);
             } catch (error) {
               // Queued but not moved on: the next tick sends it again under the same dispatch id.
               this.deps.logger.warn('Créneau envoyé mais non réservé', {
@@ -286,17 +268,11 @@ export class SchedulerService {
     windowStart: Date | null,
   ): Promise<Claim | 'lost' | 'failed'> {
     const { workflow } = candidate;
-    const indexedDueAt = windowStart ? NEVER_RAN : dueAtOfSortKey(candidate.dueSortKey);
+    const indexedDueAt = windowStart ? NEVER_RAN : candidate.dueAt;
     const slot = claimSlot(indexedDueAt, intervalMinutesOf(workflow), now);
-    const nextSortKey = dueSortKey(slot.nextRun, workflow.id);
     try {
-      const won = await this.runs.claim(
-        candidate,
-        { sortKey: nextSortKey, nextRun: slot.nextRun },
-        now,
-        windowStart && { windowStart },
-      );
-      return won ? { ...candidate, slot, nextSortKey } : 'lost';
+      const won = await this.runs.claim(candidate, slot.nextRun, now, windowStart && { windowStart });
+      return won ? { ...candidate, slot } : 'lost';
     } catch (error) {
       this.deps.logger.error('Réservation du créneau impossible', {
         workflowId: workflow.id,
@@ -352,7 +328,7 @@ export class SchedulerService {
     const { workflow } = claim;
     try {
       // False when it changed meanwhile (switched off, edited): its new state stands.
-      await this.runs.release(claim, forced);
+      await this.runs.release({ workflow, dueAt: claim.dueAt, nextRun: claim.slot.nextRun }, forced);
     } catch (error) {
       // The slot stays moved on: this one run is missed, the next slot runs; say so loudly.
       this.deps.logger.error('Créneau non rendu après un envoi refusé', {

@@ -6,6 +6,13 @@ import { GLOBAL_SCHEDULING } from '../../../shared/constants';
  * so the deployed queue, event source and schedule cannot drift from what the code assumes.
  */
 
+/**
+ * Due index partitions, one claimer each at every tick: each partition stays far under DynamoDB's
+ * per-partition write limit at peak. Changing it moves every item's partition: a migration
+ * rewriting the schedule items' `DuePK`.
+ */
+export const DUE_SHARDS = 64;
+
 /** Time allowed to one webhook call: resolving, connecting, sending and reading the answer. */
 export const WEBHOOK_TIMEOUT_MS = 10_000;
 

@@ -1,8 +1,7 @@
 import type { ExecutionTrigger } from '../../../shared/schemas/scheduler';
-import type { Resolver } from '../../adapters/scheduling/ssrf-guard';
-import { type DeliveryOutcome, deliverWebhook } from '../../adapters/scheduling/webhook-delivery';
-import type { WorkflowRecord } from '../../data/directory/workflows';
-import type { Clock } from '../../runtime/dependencies';
+import type { Clock } from '../core/ports';
+import type { WorkflowRecord } from '../directory/ports';
+import type { DeliveryOutcome, WebhookDelivery } from './ports';
 import { WEBHOOK_TIMEOUT_MS } from './scheduling-settings';
 
 /** What the workflow engine receives: who runs, why, and for which due time. */
@@ -20,14 +19,10 @@ export interface WebhookBody {
   readonly test?: true;
 }
 
+/** What a webhook call needs: the time, and the delivery of the world it runs in. */
 export interface WebhookCallSettings {
   readonly clock: Clock;
-  /** The per-deployment `whsec_…` secret the calls are signed with. */
-  readonly webhookSigningSecret: () => Promise<string>;
-  /** Local runtime only: private and loopback addresses may be called. */
-  readonly allowPrivateWebhooks: boolean;
-  /** Tests only: a resolver of their own. */
-  readonly resolve?: Resolver;
+  readonly webhooks: WebhookDelivery;
 }
 
 export interface WebhookCall {
@@ -61,15 +56,12 @@ export async function callWorkflowWebhook(
     source: 'notary_app',
     ...(call.test ? { test: true as const } : {}),
   };
-  const outcome = await deliverWebhook({
+  const outcome = await settings.webhooks.deliver({
     url: workflow.webhookUrl,
     body,
     messageId: call.messageId,
     timestamp: Math.floor(started.getTime() / 1000),
-    secret: await settings.webhookSigningSecret(),
     timeoutMs: WEBHOOK_TIMEOUT_MS,
-    allowPrivate: settings.allowPrivateWebhooks,
-    ...(settings.resolve ? { resolve: settings.resolve } : {}),
     ...(call.onSent ? { onSent: call.onSent } : {}),
   });
   return { startedAt: started.toISOString(), outcome };

@@ -1,35 +1,33 @@
 import { MESSAGES } from '../../../shared/messages';
+import { TurnQueue } from '../core/concurrency';
+import { METRIC, type Metrics, noMetrics } from '../core/metrics';
+import type { Logger } from '../core/ports';
+import type { WorkflowRecord } from '../directory/ports';
+import type { AutomationHealth, CallOutcome, EndedCall } from '../health/automation-health';
+import { backoffSeconds } from './back-off';
 import {
+  type Dispatches,
   type DispatchMessage,
   DispatchMessage as DispatchMessageSchema,
   type DispatchQueue,
-} from '../../adapters/scheduling/dispatch-queue';
-import { backoffSeconds } from '../../adapters/scheduling/webhook-delivery';
-import type { WorkflowRecord } from '../../data/directory/workflows';
-import { readDispatchState } from '../../data/scheduling/dispatch-state';
-import { ExecutionRepository } from '../../data/scheduling/executions';
-import { type FirmSlot, FirmSlotRepository, type SlotRefusal } from '../../data/scheduling/firm-slots';
-import { SchedulerRunRepository } from '../../data/scheduling/scheduler-runs';
-import type { Table } from '../../data/table/table';
-import type { Logger } from '../../runtime/dependencies';
-import { TurnQueue } from '../core/concurrency';
-import type { MailPorts } from '../core/mailer';
-import { METRIC, type Metrics, noMetrics } from '../core/metrics';
-import {
-  type AutomationHealth,
-  type CallOutcome,
-  createAutomationHealth,
-  type EndedCall,
-} from '../health/automation-health';
+  type Executions,
+  type FirmSlot,
+  type FirmSlots,
+  type SchedulerRuns,
+  type SlotRefusal,
+} from './ports';
 import { FIRM_CALLS, WEBHOOK_QUEUE } from './scheduling-settings';
 import { callWorkflowWebhook, type WebhookCallSettings } from './webhook-call';
 
 export interface WorkerDependencies extends WebhookCallSettings {
-  readonly table: Table;
+  readonly dispatches: Dispatches;
+  readonly executions: Pick<Executions, 'record'>;
+  readonly slots: FirmSlots;
+  readonly lastResults: Pick<SchedulerRuns, 'recordOutcome'>;
+  /** Where each call's end counts in its automation's health. */
+  readonly health: Pick<AutomationHealth, 'callEnded'>;
   readonly queue: DispatchQueue;
   readonly logger: Logger;
-  /** The health alerts' e-mail (the worker declares the mailer). */
-  readonly mail?: MailPorts;
   /** Deliveries by outcome and the dispatch lag. @default noMetrics */
   readonly metrics?: Metrics;
 }
@@ -65,7 +63,7 @@ export type DispatchResult = 'done' | 'retry';
  *   records the run as cancelled, with the reason. A deleted one is not called either; its history
  *   went with it, so a log line says so. A run already finished (SQS may deliver a message twice)
  *   is not called again, and one being called is not called beside it (its firm's slot lease names
- *   the run, {@link FirmSlotRepository}).
+ *   the run, {@link FirmSlots}).
  * - Fair delivery: a call takes one of its firm's slots first (at most `FIRM_CALLS.maxConcurrent`
  *   calls of one firm at once). With every slot held the run is not called now: it goes back to
  *   the queue as a new message delayed a few seconds (longer each time), which frees this worker
@@ -73,14 +71,14 @@ export type DispatchResult = 'done' | 'retry';
  *   and the dead-letter rule are the same as if it had stayed one message.
  */
 export class WorkerService {
-  private readonly executions: ExecutionRepository;
-  private readonly slots: FirmSlotRepository;
-  private readonly health: AutomationHealth;
+  private readonly executions: Pick<Executions, 'record'>;
+  private readonly slots: FirmSlots;
+  private readonly health: Pick<AutomationHealth, 'callEnded'>;
 
   constructor(private readonly deps: WorkerDependencies) {
-    this.executions = new ExecutionRepository(deps.table);
-    this.slots = new FirmSlotRepository(deps.table);
-    this.health = createAutomationHealth(deps);
+    this.executions = deps.executions;
+    this.slots = deps.slots;
+    this.health = deps.health;
   }
 
   /**
@@ -112,7 +110,7 @@ export class WorkerService {
     // all gives the slot back.
     const taking = dispatch.firm === undefined ? undefined : this.takeSlot(dispatch.firm, received, dispatch);
     const [{ workflow, done: alreadyDone }, early] = await Promise.all([
-      readDispatchState(this.deps.table, dispatch.workflowId, dispatch.dispatchId),
+      this.deps.dispatches.stateOf(dispatch.workflowId, dispatch.dispatchId),
       taking,
     ]).catch(async (error: unknown) => {
       // A read failed: a slot taken meanwhile goes back before the message is retried.
@@ -405,7 +403,7 @@ export class WorkerService {
     outcome: { readonly status: 'success' | 'failed'; readonly message: string },
   ): Promise<void> {
     if (!dispatch.run) return;
-    await new SchedulerRunRepository(this.deps.table)
+    await this.deps.lastResults
       .recordOutcome(dispatch.run, dispatch.workflowId, outcome)
       .catch((error: unknown) => {
         // The history has it already; the last result only misses this one line.

@@ -1,11 +1,10 @@
 import type { SecondFactorMethod, SecondFactorStep } from '../../../shared/schemas/session';
-import type { LicenseRecord } from '../../data/identity/licenses';
-import {
-  isEnrolled,
-  type SecondFactorRecord,
-  type SecondFactorRepository,
-} from '../../data/second-factor/second-factors';
-import type { SecondFactorSettings } from '../../runtime/dependencies';
+import type { LicenseRecord } from '../identity/ports';
+import type { SecondFactorRecord, SecondFactorSettings, SecondFactors } from './ports';
+
+/** Whether a licence has a factor to check (a confirmed TOTP secret or a passkey). */
+export const isEnrolled = (record: SecondFactorRecord | null): record is SecondFactorRecord =>
+  record !== null && (record.totp !== null || record.passkeys.length > 0);
 
 /** The licence's methods, passkeys first (the stronger one is offered first). */
 export function methodsOf(record: SecondFactorRecord): SecondFactorMethod[] {
@@ -23,7 +22,7 @@ export function methodsOf(record: SecondFactorRecord): SecondFactorMethod[] {
  * the WebAuthn and TOTP libraries, which only the second-factor function needs.
  */
 export async function secondFactorStepFor(
-  factors: SecondFactorRepository,
+  factors: Pick<SecondFactors, 'get'>,
   settings: Pick<SecondFactorSettings, 'requiredForAdmins'>,
   license: LicenseRecord,
 ): Promise<SecondFactorStep | null> {

@@ -20,23 +20,6 @@ import type {
   VerifySecondFactorReply,
 } from '../../../shared/schemas/second-factor';
 import type { SecondFactorStep, VerifyLicenseReply } from '../../../shared/schemas/session';
-import { LawyerRepository } from '../../data/directory/lawyers';
-import { type LicenseRecord, LicenseRepository } from '../../data/identity/licenses';
-import { SessionRepository } from '../../data/identity/sessions';
-import { SecondFactorAttemptRepository } from '../../data/second-factor/second-factor-attempts';
-import {
-  isEnrolled,
-  type PasskeyRecord,
-  SecondFactorChangedError,
-  type SecondFactorRecord,
-  SecondFactorRepository,
-} from '../../data/second-factor/second-factors';
-import {
-  type ChallengePurpose,
-  WebAuthnChallengeRepository,
-} from '../../data/second-factor/webauthn-challenges';
-import type { Table } from '../../data/table/table';
-import type { Clock, SecondFactorSettings } from '../../runtime/dependencies';
 import type { AppKeys } from '../../security/app-keys';
 import { createLicenseKeyVault } from '../../security/license-key-vault';
 import {
@@ -54,17 +37,44 @@ import {
   SecondFactorRequiredError,
   TooManySecondFactorAttemptsError,
 } from '../core/errors';
-import { AuditTrail, auditTarget } from '../directory/audit';
-import { findLawyerOfLicense } from '../directory/members';
-import { type SessionContext, SessionService } from '../identity/sessions';
+import type { Clock } from '../core/ports';
+import { type AuditTrail, auditTarget } from '../directory/audit';
+import { findLawyerOfLicense, type ProfileLookup } from '../directory/members';
+import type { LicenseRecord, Licenses, Sessions } from '../identity/ports';
+import type { SessionContext, SessionService } from '../identity/sessions';
 import { displayNameOf } from '../identity/sign-in';
-import { secondFactorStepFor } from './second-factor-step';
+import {
+  type ChallengePurpose,
+  type PasskeyRecord,
+  type SecondFactorAttempts,
+  SecondFactorChangedError,
+  type SecondFactorRecord,
+  type SecondFactorSettings,
+  type SecondFactors,
+  type WebAuthnChallenges,
+} from './ports';
+import { isEnrolled, secondFactorStepFor } from './second-factor-step';
 
 /** A second-factor check, as the verify call receives it (codes already normalised by the schema). */
 export type SecondFactorProof =
   | { readonly method: 'totp'; readonly code: string }
   | { readonly method: 'recovery'; readonly code: string }
   | { readonly method: 'passkey'; readonly credential: PublicKeyCredentialJson };
+
+export interface SecondFactorServiceDependencies {
+  readonly factors: SecondFactors;
+  readonly attempts: SecondFactorAttempts;
+  readonly challenges: WebAuthnChallenges;
+  readonly licenses: Pick<Licenses, 'getByHash'>;
+  readonly lawyers: ProfileLookup;
+  /** The licence's sessions, which a reset ends. */
+  readonly sessionRecords: Pick<Sessions, 'deleteByLicense'>;
+  readonly sessions: Pick<SessionService, 'open' | 'markSecondFactor' | 'close'>;
+  readonly audit: Pick<AuditTrail, 'record'>;
+  readonly keys: AppKeys;
+  readonly clock: Clock;
+  readonly settings: SecondFactorSettings;
+}
 
 /**
  * The second factor of a licence: passkeys (WebAuthn, @simplewebauthn/server) and authenticator-app
@@ -74,31 +84,32 @@ export type SecondFactorProof =
  * actions (step-up).
  */
 export class SecondFactorService {
-  private readonly factors: SecondFactorRepository;
-  private readonly attempts: SecondFactorAttemptRepository;
-  private readonly challenges: WebAuthnChallengeRepository;
-  private readonly licenses: LicenseRepository;
-  private readonly lawyers: LawyerRepository;
-  private readonly sessionRecords: SessionRepository;
-  private readonly sessions: SessionService;
-  private readonly audit: AuditTrail;
+  private readonly factors: SecondFactors;
+  private readonly attempts: SecondFactorAttempts;
+  private readonly challenges: WebAuthnChallenges;
+  private readonly licenses: Pick<Licenses, 'getByHash'>;
+  private readonly lawyers: ProfileLookup;
+  private readonly sessionRecords: Pick<Sessions, 'deleteByLicense'>;
+  private readonly sessions: Pick<SessionService, 'open' | 'markSecondFactor' | 'close'>;
+  private readonly audit: Pick<AuditTrail, 'record'>;
   private readonly vault: SecondFactorVault;
+  private readonly keys: AppKeys;
+  private readonly clock: Clock;
+  private readonly settings: SecondFactorSettings;
 
-  constructor(
-    table: Table,
-    private readonly keys: AppKeys,
-    private readonly clock: Clock,
-    private readonly settings: SecondFactorSettings,
-  ) {
-    this.factors = new SecondFactorRepository(table);
-    this.attempts = new SecondFactorAttemptRepository(table);
-    this.challenges = new WebAuthnChallengeRepository(table);
-    this.licenses = new LicenseRepository(table);
-    this.lawyers = new LawyerRepository(table);
-    this.sessionRecords = new SessionRepository(table);
-    this.sessions = new SessionService(table, keys, clock);
-    this.audit = new AuditTrail(table, clock);
-    this.vault = createSecondFactorVault(keys);
+  constructor(deps: SecondFactorServiceDependencies) {
+    this.factors = deps.factors;
+    this.attempts = deps.attempts;
+    this.challenges = deps.challenges;
+    this.licenses = deps.licenses;
+    this.lawyers = deps.lawyers;
+    this.sessionRecords = deps.sessionRecords;
+    this.sessions = deps.sessions;
+    this.audit = deps.audit;
+    this.keys = deps.keys;
+    this.clock = deps.clock;
+    this.settings = deps.settings;
+    this.vault = createSecondFactorVault(deps.keys);
   }
 
   /**
@@ -472,9 +483,9 @@ export class SecondFactorService {
  * again at its next sign-in. Shared by the admin's reset and the one-off command.
  */
 export async function resetSecondFactorOf(
-  factors: SecondFactorRepository,
-  attempts: SecondFactorAttemptRepository,
-  sessions: SessionRepository,
+  factors: Pick<SecondFactors, 'delete'>,
+  attempts: Pick<SecondFactorAttempts, 'reset'>,
+  sessions: Pick<Sessions, 'deleteByLicense'>,
   keyHash: string,
 ): Promise<void> {
   await factors.delete(keyHash);

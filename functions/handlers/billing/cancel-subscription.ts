@@ -1,7 +1,8 @@
-import { billingContextOf, ownLicense } from '../../domain/billing/billing-context';
+import { ownLicense } from '../../domain/billing/own-license';
 import { apiHandler } from '../../http/route-handler';
 import type { AppDependencies } from '../../runtime/dependencies';
 import { declaredFunction, lambdaEntry } from '../../runtime/entry';
+import { billingContextOf } from '../../runtime/services/billing';
 
 /**
  * POST /api/cancel-subscription (lawyer, notary): cancels the caller's subscription at once; the

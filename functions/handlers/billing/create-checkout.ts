@@ -1,7 +1,7 @@
-import { billingContextOf } from '../../domain/billing/billing-context';
 import { apiHandler } from '../../http/route-handler';
 import type { AppDependencies } from '../../runtime/dependencies';
 import { declaredFunction, lambdaEntry } from '../../runtime/entry';
+import { billingContextOf } from '../../runtime/services/billing';
 
 /**
  * POST /api/create-checkout (public): the Stripe Checkout of a new licence, 950 EUR once then

@@ -1,7 +1,7 @@
-import { billingContextOf } from '../../domain/billing/billing-context';
 import { apiHandler } from '../../http/route-handler';
 import type { AppDependencies } from '../../runtime/dependencies';
 import { declaredFunction, lambdaEntry } from '../../runtime/entry';
+import { billingContextOf } from '../../runtime/services/billing';
 
 /** POST /api/create-promo-code (admin): a 100 % promotion code usable at most 10 times (/admin/test-promo). */
 const create = (deps: AppDependencies) => {

@@ -1,8 +1,9 @@
-import { DataRetention, type RetentionRun } from '../../domain/billing/retention';
-import { lawyerServiceOf } from '../../domain/directory/lawyers';
-import { healthAlertsOf } from '../../domain/health/health-alerts';
+import type { RetentionRun } from '../../domain/billing/retention';
 import type { AppDependencies } from '../../runtime/dependencies';
 import { declaredFunction, lambdaEntry } from '../../runtime/entry';
+import { dataRetentionOf } from '../../runtime/services/billing';
+import { lawyerServiceOf } from '../../runtime/services/directory';
+import { healthAlertsOf } from '../../runtime/services/health';
 
 /**
  * The target of the hourly retention schedule (and of the local timer): deletes the data of the
@@ -11,13 +12,7 @@ import { declaredFunction, lambdaEntry } from '../../runtime/entry';
  * failed stay due and the next run tries them again.
  */
 const create = (deps: AppDependencies) => async (_event: unknown) => {
-  const lawyers = await lawyerServiceOf(deps);
-  const run: RetentionRun = await new DataRetention({
-    table: deps.table,
-    lawyers,
-    clock: deps.clock,
-    logger: deps.logger,
-  }).purgeDue();
+  const run: RetentionRun = await dataRetentionOf(deps, await lawyerServiceOf(deps)).purgeDue();
   // The digest never fails the purge: it is logged and tried again at the next run of the day.
   if (deps.mail) {
     await healthAlertsOf({ ...deps, mail: deps.mail })

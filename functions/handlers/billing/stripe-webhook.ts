@@ -3,7 +3,6 @@ import middy from '@middy/core';
 import { MESSAGES } from '../../../shared/messages';
 import { ROUTES, routeKey } from '../../../shared/routes';
 import type { StripeWebhookReply } from '../../../shared/routes/billing';
-import { billingContextOf } from '../../domain/billing/billing-context';
 import {
   UnreadableWebhookEventError,
   WebhookSignatureInvalidError,
@@ -15,6 +14,7 @@ import { bodyTextOf, errorReply, originVerified, type RouteContext } from '../..
 import { byRouteKey } from '../../http/route-handler';
 import type { AppDependencies } from '../../runtime/dependencies';
 import { declaredFunction, lambdaEntry } from '../../runtime/entry';
+import { billingContextOf } from '../../runtime/services/billing';
 
 /**
  * Largest body accepted. Above the SPA's limit: an event carries a whole Stripe object (an

@@ -1,13 +1,13 @@
 import { AuditQuery } from '../../../shared/schemas/directory';
-import { AuditTrail } from '../../domain/directory/audit';
 import { parsedQuery } from '../../http/parameters';
 import { apiHandler } from '../../http/route-handler';
 import type { AppDependencies } from '../../runtime/dependencies';
 import { declaredFunction, lambdaEntry } from '../../runtime/entry';
+import { auditTrailOf } from '../../runtime/services/directory';
 
 /** GET /api/audit: the admin audit trail, newest first, one page at a time. */
 const create = (deps: AppDependencies) => {
-  const trail = new AuditTrail(deps.table, deps.clock);
+  const trail = auditTrailOf(deps);
 
   return apiHandler(deps, {
     listAudit: async ({ query }) => {

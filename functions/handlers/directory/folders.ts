@@ -1,14 +1,14 @@
 import { MESSAGES } from '../../../shared/messages';
 import { PageQuery } from '../../../shared/schemas/common';
-import { FolderService } from '../../domain/directory/folders';
 import { idParameter, parsedQuery } from '../../http/parameters';
 import { apiHandler, withStatus } from '../../http/route-handler';
 import type { AppDependencies } from '../../runtime/dependencies';
 import { declaredFunction, lambdaEntry } from '../../runtime/entry';
+import { folderServiceOf } from '../../runtime/services/directory';
 
 /** /api/folders: the admin's client folders (list, create, edit, delete keeping the workflows). */
 const create = (deps: AppDependencies) => {
-  const folders = new FolderService(deps.table, deps.clock);
+  const folders = folderServiceOf(deps);
   const folderId = (pathParameters: Readonly<Record<string, string | undefined>>) =>
     idParameter(pathParameters, MESSAGES.folder.notFound);
 

@@ -1,11 +1,11 @@
 import { MESSAGES } from '../../../shared/messages';
 import { PageQuery } from '../../../shared/schemas/common';
-import { billingContextOf } from '../../domain/billing/billing-context';
-import { lawyerServiceOf } from '../../domain/directory/lawyers';
 import { idParameter, parsedQuery } from '../../http/parameters';
 import { apiHandler, withStatus } from '../../http/route-handler';
 import type { AppDependencies } from '../../runtime/dependencies';
 import { declaredFunction, lambdaEntry } from '../../runtime/entry';
+import { billingContextOf } from '../../runtime/services/billing';
+import { lawyerServiceOf } from '../../runtime/services/directory';
 
 /**
  * /api/lawyers: the admin's lawyers and notaries (list, read, save, delete, reveal of the secrets)

@@ -1,17 +1,17 @@
 import { MESSAGES } from '../../../shared/messages';
 import { PageQuery } from '../../../shared/schemas/common';
-import { WorkflowService } from '../../domain/directory/workflows';
 import { idParameter, parsedQuery } from '../../http/parameters';
 import { apiHandler, withStatus } from '../../http/route-handler';
 import type { AppDependencies } from '../../runtime/dependencies';
 import { declaredFunction, lambdaEntry } from '../../runtime/entry';
+import { workflowServiceOf } from '../../runtime/services/directory';
 
 /**
  * /api/workflows: every workflow for an admin (create, edit, delete, toggles), his own for a lawyer
  * or notary (list, read, scheduling switch).
  */
 const create = (deps: AppDependencies) => {
-  const workflows = new WorkflowService(deps.table, deps.clock);
+  const workflows = workflowServiceOf(deps);
   const workflowId = (pathParameters: Readonly<Record<string, string | undefined>>) =>
     idParameter(pathParameters, MESSAGES.workflow.notFound);
 

@@ -1,10 +1,10 @@
 import { MESSAGES } from '../../../shared/messages';
 import { WorkflowHealthQuery } from '../../../shared/schemas/health';
-import { HealthService } from '../../domain/health/health-service';
 import { idParameter, parsedQuery } from '../../http/parameters';
 import { apiHandler } from '../../http/route-handler';
 import type { AppDependencies } from '../../runtime/dependencies';
 import { declaredFunction, lambdaEntry } from '../../runtime/entry';
+import { healthServiceOf } from '../../runtime/services/health';
 
 /**
  * Automation health (issue 16): the cards' states, one workflow's figures, the dashboard,
@@ -12,7 +12,7 @@ import { declaredFunction, lambdaEntry } from '../../runtime/entry';
  * automation, a lawyer or notary his own (HealthService, through members.ts).
  */
 const create = (deps: AppDependencies) => {
-  const health = new HealthService(deps);
+  const health = healthServiceOf(deps);
   const workflowId = (pathParameters: Readonly<Record<string, string | undefined>>) =>
     idParameter(pathParameters, MESSAGES.workflow.notFound);
 

@@ -1,9 +1,9 @@
 import { LicenseByEmailQuery } from '../../../shared/schemas/directory';
-import { LicenseLookupService } from '../../domain/identity/license-lookup';
 import { parsedQuery } from '../../http/parameters';
 import { apiHandler } from '../../http/route-handler';
 import type { AppDependencies } from '../../runtime/dependencies';
 import { declaredFunction, lambdaEntry } from '../../runtime/entry';
+import { licenseLookupServiceOf } from '../../runtime/services/identity';
 import { createLicenseKeyVault } from '../../security/license-key-vault';
 
 /**
@@ -12,7 +12,7 @@ import { createLicenseKeyVault } from '../../security/license-key-vault';
  */
 const create = (deps: AppDependencies) => {
   const licenses = async () =>
-    new LicenseLookupService(deps.table, createLicenseKeyVault(await deps.appKeys()));
+    licenseLookupServiceOf(deps.table, createLicenseKeyVault(await deps.appKeys()));
 
   return apiHandler(deps, {
     findLicenseByEmail: async ({ query, session }) => ({

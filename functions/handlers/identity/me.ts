@@ -1,19 +1,11 @@
-import { ProfileService } from '../../domain/directory/profile';
 import { apiHandler } from '../../http/route-handler';
 import type { AppDependencies } from '../../runtime/dependencies';
 import { declaredFunction, lambdaEntry } from '../../runtime/entry';
-import { createLicenseKeyVault } from '../../security/license-key-vault';
+import { profileServiceOf } from '../../runtime/services/directory';
 
 /** /api/me: the signed-in lawyer's or notary's own profile (read, save). */
 const create = (deps: AppDependencies) => {
-  const profiles = async () =>
-    new ProfileService({
-      table: deps.table,
-      vault: createLicenseKeyVault(await deps.appKeys()),
-      secrets: deps.lawyerSecrets,
-      clock: deps.clock,
-      logger: deps.logger,
-    });
+  const profiles = () => profileServiceOf(deps);
 
   return apiHandler(deps, {
     getProfile: async ({ session }) => (await profiles()).read(session),

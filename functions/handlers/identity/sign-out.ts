@@ -1,13 +1,13 @@
-import { SessionService } from '../../domain/identity/sessions';
 import { apiHandler } from '../../http/route-handler';
 import type { AppDependencies } from '../../runtime/dependencies';
 import { declaredFunction, lambdaEntry } from '../../runtime/entry';
+import { sessionServiceOf } from '../../runtime/services/identity';
 
 /** POST /api/sign-out: 'Déconnexion' ends the session on the server too. */
 const create = (deps: AppDependencies) =>
   apiHandler(deps, {
     signOut: async ({ session }) => {
-      await new SessionService(deps.table, await deps.appKeys(), deps.clock).close(session.sessionId);
+      await sessionServiceOf(deps, await deps.appKeys()).close(session.sessionId);
       return { success: true as const };
     },
   });

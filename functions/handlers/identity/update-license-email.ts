@@ -1,11 +1,12 @@
 import { MESSAGES } from '../../../shared/messages';
-import { LawyerRepository } from '../../data/directory/lawyers';
-import { billingContextOf, ownLicense } from '../../domain/billing/billing-context';
+import { ownLicense } from '../../domain/billing/own-license';
 import { InvalidInputError } from '../../domain/core/errors';
 import { ownerEmailOf } from '../../domain/directory/members';
 import { apiHandler } from '../../http/route-handler';
 import type { AppDependencies } from '../../runtime/dependencies';
 import { declaredFunction, lambdaEntry } from '../../runtime/entry';
+import { billingContextOf } from '../../runtime/services/billing';
+import { profileLookupOf } from '../../runtime/services/directory';
 
 /**
  * POST /api/update-license-email (lawyer, notary): associates the caller's licence with his
@@ -14,7 +15,7 @@ import { declaredFunction, lambdaEntry } from '../../runtime/entry';
  */
 const create = (deps: AppDependencies) => {
   const billing = billingContextOf(deps);
-  const lawyers = new LawyerRepository(deps.table);
+  const lawyers = profileLookupOf(deps.table);
   return apiHandler(deps, {
     updateLicenseEmail: async ({ body, session }) => {
       const { service, vault } = await billing();

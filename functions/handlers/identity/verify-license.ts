@@ -1,10 +1,10 @@
 import { TooManyAttemptsError } from '../../domain/core/errors';
 import { METRIC } from '../../domain/core/metrics';
-import { SignInService } from '../../domain/identity/sign-in';
 import { statusOfClass } from '../../http/error-statuses';
 import { apiHandler, withStatus } from '../../http/route-handler';
 import type { AppDependencies } from '../../runtime/dependencies';
 import { declaredFunction, lambdaEntry } from '../../runtime/entry';
+import { signInServiceOf } from '../../runtime/services/identity';
 
 const TOO_MANY_ATTEMPTS = statusOfClass(TooManyAttemptsError);
 
@@ -12,7 +12,7 @@ const TOO_MANY_ATTEMPTS = statusOfClass(TooManyAttemptsError);
 const create = (deps: AppDependencies) =>
   apiHandler(deps, {
     verifyLicense: async ({ body, clientAddress }) => {
-      const signIn = new SignInService(deps.table, await deps.appKeys(), deps.clock, deps.secondFactor);
+      const signIn = signInServiceOf(deps, await deps.appKeys());
       const outcome = await signIn.verify(body.licenseKey, await clientAddress());
       if (outcome.throttled) deps.metrics.count(METRIC.signInThrottled);
       else if (!outcome.reply.valid) deps.metrics.count(METRIC.signInFailed);

@@ -1,11 +1,9 @@
 import * as z from 'zod';
-
-import { DUE_SHARDS } from '../../data/scheduling/keys';
-import { SchedulerRunRepository } from '../../data/scheduling/scheduler-runs';
-import { SchedulerService } from '../../domain/scheduling/scheduler';
+import type { ShardClaimAnswer } from '../../domain/scheduling/ports';
+import { DUE_SHARDS } from '../../domain/scheduling/scheduling-settings';
 import type { AppDependencies } from '../../runtime/dependencies';
 import { declaredFunction, lambdaEntry } from '../../runtime/entry';
-import type { ShardClaimAnswer } from '../../runtime/scheduling-ports';
+import { schedulerRunsOf, schedulerServiceOf } from '../../runtime/services/scheduling';
 
 /** What the coordinator sends each claimer (functions/handlers/scheduling/scheduled-tick.ts, domain/run-scheduler.ts). */
 const ShardClaimEvent = z.object({
@@ -27,14 +25,14 @@ const ShardClaimEvent = z.object({
  * run says the shard was not run.
  */
 const create = (deps: AppDependencies) => {
-  const service = new SchedulerService({
+  const service = schedulerServiceOf({
     table: deps.table,
     queue: deps.webhookQueue,
     clock: deps.clock,
     logger: deps.logger,
     metrics: deps.metrics,
   });
-  const runs = new SchedulerRunRepository(deps.table);
+  const runs = schedulerRunsOf(deps.table);
   return async (event: unknown): Promise<ShardClaimAnswer> => {
     const { shard, tickAt, trigger } = ShardClaimEvent.parse(event);
     const result = trigger

@@ -1,7 +1,7 @@
-import { ManualRunService } from '../../domain/scheduling/manual-run';
 import { apiHandler } from '../../http/route-handler';
 import type { AppDependencies } from '../../runtime/dependencies';
 import { declaredFunction, lambdaEntry } from '../../runtime/entry';
+import { manualRunServiceOf } from '../../runtime/services/scheduling';
 
 /**
  * POST /api/execute-webhook: 'Exécuter' (spec §4 manual run, §7 execute-webhook). The server calls
@@ -9,7 +9,7 @@ import { declaredFunction, lambdaEntry } from '../../runtime/entry';
  */
 const create = (deps: AppDependencies) =>
   apiHandler(deps, {
-    executeWebhook: async ({ body, session }) => new ManualRunService(deps).run(session, body),
+    executeWebhook: async ({ body, session }) => manualRunServiceOf(deps).run(session, body),
   });
 
 /** The factory, held to its declared needs (`functions/needs.ts`). */

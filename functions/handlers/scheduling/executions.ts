@@ -1,14 +1,11 @@
 import { MESSAGES } from '../../../shared/messages';
 import { EntityId, PageQuery } from '../../../shared/schemas/common';
-import { LawyerRepository } from '../../data/directory/lawyers';
-import { WorkflowRepository } from '../../data/directory/workflows';
-import { ExecutionRepository } from '../../data/scheduling/executions';
 import { NotFoundError } from '../../domain/core/errors';
-import { visibleWorkflow } from '../../domain/directory/members';
 import { parsedQuery } from '../../http/parameters';
 import { apiHandler } from '../../http/route-handler';
 import type { AppDependencies } from '../../runtime/dependencies';
 import { declaredFunction, lambdaEntry } from '../../runtime/entry';
+import { executionHistoryOf } from '../../runtime/services/scheduling';
 
 /**
  * GET /api/workflows/{id}/executions: the newest calls of a workflow, newest first (time,
@@ -20,13 +17,7 @@ const create = (deps: AppDependencies) =>
       const id = EntityId.safeParse(pathParameters.id);
       if (!id.success) throw new NotFoundError(MESSAGES.workflow.notFound);
       const { limit, cursor } = parsedQuery(PageQuery, query);
-      const workflow = await visibleWorkflow(
-        new WorkflowRepository(deps.table),
-        new LawyerRepository(deps.table),
-        session,
-        id.data,
-      );
-      const page = await new ExecutionRepository(deps.table).listByWorkflow(workflow.id, limit, cursor);
+      const page = await executionHistoryOf(deps.table).page(session, id.data, limit, cursor);
       return { executions: page.items, nextCursor: page.nextCursor };
     },
   });

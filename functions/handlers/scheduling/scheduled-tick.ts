@@ -1,9 +1,9 @@
-import { DUE_SHARDS } from '../../data/scheduling/keys';
-import { SchedulerRunRepository } from '../../data/scheduling/scheduler-runs';
 import { METRIC } from '../../domain/core/metrics';
+import type { ShardClaimRequest } from '../../domain/scheduling/ports';
+import { DUE_SHARDS } from '../../domain/scheduling/scheduling-settings';
 import type { AppDependencies } from '../../runtime/dependencies';
 import { declaredFunction, lambdaEntry } from '../../runtime/entry';
-import type { ShardClaimRequest } from '../../runtime/scheduling-ports';
+import { schedulerRunsOf } from '../../runtime/services/scheduling';
 
 /** What the minute schedule sends (EventBridge Scheduler passes its target's input through). */
 export type ScheduledTickEvent = unknown;
@@ -26,7 +26,7 @@ const create =
   (deps: AppDependencies) =>
   async (_event: ScheduledTickEvent): Promise<ScheduledTickResult> => {
     const tickAt = deps.clock.now().toISOString();
-    await new SchedulerRunRepository(deps.table)
+    await schedulerRunsOf(deps.table)
       .startFanOut('schedule', tickAt, DUE_SHARDS)
       .catch((error: unknown) => {
         deps.logger.warn('Résultat du planificateur non enregistré', {

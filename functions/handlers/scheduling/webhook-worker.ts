@@ -1,8 +1,9 @@
 import { BatchProcessor, EventType, processPartialResponse } from '@aws-lambda-powertools/batch';
 import type { SQSBatchResponse, SQSEvent, SQSRecord } from 'aws-lambda';
-import { CallLine, type CallPlace, WorkerService } from '../../domain/scheduling/worker';
+import { CallLine, type CallPlace, type WorkerService } from '../../domain/scheduling/worker';
 import type { AppDependencies } from '../../runtime/dependencies';
 import { declaredFunction, lambdaEntry } from '../../runtime/entry';
+import { workerServiceOf } from '../../runtime/services/scheduling';
 
 /** A run the worker gives back to the queue: reported as a batch item failure, not an error. */
 class RunGivenBack extends Error {
@@ -26,16 +27,7 @@ class RunGivenBack extends Error {
  * raise its Errors alarm.
  */
 const create = (deps: AppDependencies) => {
-  const worker = new WorkerService({
-    table: deps.table,
-    queue: deps.webhookQueue,
-    clock: deps.clock,
-    logger: deps.logger,
-    metrics: deps.metrics,
-    webhookSigningSecret: deps.webhookSigningSecret,
-    allowPrivateWebhooks: deps.allowPrivateWebhooks,
-    ...(deps.mail ? { mail: deps.mail } : {}),
-  });
+  const worker = workerServiceOf(deps);
   const handleRecord = async (record: SQSRecord, place: CallPlace): Promise<void> => {
     let result: Awaited<ReturnType<WorkerService['handle']>>;
     try {

@@ -1,10 +1,9 @@
 import { MESSAGES } from '../../../shared/messages';
 import { SchedulerResult } from '../../../shared/schemas/scheduler';
-import { SchedulerRunRepository } from '../../data/scheduling/scheduler-runs';
-import { runScheduler } from '../../domain/scheduling/run-scheduler';
 import { apiHandler } from '../../http/route-handler';
 import type { AppDependencies } from '../../runtime/dependencies';
 import { declaredFunction, lambdaEntry } from '../../runtime/entry';
+import { adminSchedulerRun, schedulerRunsOf } from '../../runtime/services/scheduling';
 
 /** The most dead-lettered runs one redrive sends back. */
 const REDRIVE_LIMIT = 1_000;
@@ -18,13 +17,13 @@ const REDRIVE_LIMIT = 1_000;
 const create = (deps: AppDependencies) =>
   apiHandler(deps, {
     workflowScheduler: async ({ body }) => {
-      const run = await runScheduler(deps, body.trigger);
+      const run = await adminSchedulerRun(deps, body.trigger);
       // The reply is the spec's result; which trigger started it is the caller's own knowledge.
       return SchedulerResult.parse(run);
     },
     schedulerStatus: async () => {
       const [runs, deadLetterCount] = await Promise.all([
-        new SchedulerRunRepository(deps.table).lastRuns(),
+        schedulerRunsOf(deps.table).lastRuns(),
         deps.webhookQueue.deadLetterCount().catch((error: unknown) => {
           deps.logger.warn('File des échecs illisible', {
             errorName: error instanceof Error ? error.name : 'inconnu',

@@ -1,15 +1,14 @@
-import { SecondFactorService } from '../../domain/second-factor/second-factor';
 import { apiHandler } from '../../http/route-handler';
 import type { AppDependencies } from '../../runtime/dependencies';
 import { declaredFunction, lambdaEntry } from '../../runtime/entry';
+import { secondFactorServiceOf } from '../../runtime/services/second-factor';
 
 /**
  * /api/second-factor/*: the second step of a sign-in (passkey, authenticator code, recovery code),
  * enrolment, the step-up before sensitive actions, and an admin's reset of another licence's factor.
  */
 const create = (deps: AppDependencies) => {
-  const service = async () =>
-    new SecondFactorService(deps.table, await deps.appKeys(), deps.clock, deps.secondFactor);
+  const service = async () => secondFactorServiceOf(deps, await deps.appKeys());
   return apiHandler(deps, {
     secondFactorStatus: async ({ session }) => (await service()).status(session),
     startTotpEnrolment: async ({ session }) => (await service()).startTotp(session),

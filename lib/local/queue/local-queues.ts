@@ -1,10 +1,8 @@
 import { CreateQueueCommand, GetQueueAttributesCommand, SQSClient } from '@aws-sdk/client-sqs';
 import { buildApp } from 'fauxqs';
 
-import {
-  createSqsDispatchQueue,
-  type DispatchQueue,
-} from '../../../functions/adapters/scheduling/dispatch-queue';
+import { createSqsDispatchQueue } from '../../../functions/adapters/scheduling/dispatch-queue';
+import type { DispatchQueue } from '../../../functions/domain/scheduling/ports';
 import { WEBHOOK_QUEUE } from '../../../functions/domain/scheduling/scheduling-settings';
 import { LOCAL_AWS } from '../dynamodb-local';
 

@@ -1,11 +1,12 @@
 import { existsSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { generateWebhookSecret } from '../../../functions/adapters/scheduling/webhook-signature';
+import type { Logger } from '../../../functions/domain/core/ports';
 import { WEBHOOK_QUEUE } from '../../../functions/domain/scheduling/scheduling-settings';
 import { createDueClaimerHandler } from '../../../functions/handlers/scheduling/due-claimer';
 import { createScheduledTickHandler } from '../../../functions/handlers/scheduling/scheduled-tick';
 import { createWebhookWorkerHandler } from '../../../functions/handlers/scheduling/webhook-worker';
-import type { AppDependencies, Logger } from '../../../functions/runtime/dependencies';
+import type { AppDependencies } from '../../../functions/runtime/dependencies';
 import { inProcessClaimers } from '../../../functions/runtime/in-process-claimers';
 import type { SchedulingPorts } from '../../../functions/runtime/scheduling-ports';
 import { webhookSecretOf } from '../../../functions/runtime/scheduling-ports';

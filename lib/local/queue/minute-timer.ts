@@ -1,4 +1,4 @@
-import type { Logger } from '../../../functions/runtime/dependencies';
+import type { Logger } from '../../../functions/domain/core/ports';
 
 export interface MinuteTimer {
   /** Stops the timer and waits for a tick in progress. */

@@ -7,7 +7,7 @@ import {
 } from '@aws-sdk/client-sqs';
 import type { SQSBatchResponse, SQSEvent, SQSRecord } from 'aws-lambda';
 
-import type { Logger } from '../../../functions/runtime/dependencies';
+import type { Logger } from '../../../functions/domain/core/ports';
 import { LOCAL_AWS } from '../dynamodb-local';
 
 export interface QueuePollerOptions {

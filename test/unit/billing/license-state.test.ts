@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import type { SubscriptionState } from '../../../functions/domain/billing/payments';
+import type { SubscriptionState } from '../../../functions/domain/billing/ports';
 import { hasAccess, licenseStateOf } from '../../../functions/domain/identity/license-state';
 
 const periodStart = new Date('2026-11-22T10:00:00.000Z');

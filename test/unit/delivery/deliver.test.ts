@@ -5,7 +5,6 @@ import { type AddressInfo, createServer as createNetServer } from 'node:net';
 import { describe, expect, it } from 'vitest';
 
 import {
-  backoffSeconds,
   type DeliveryRequest,
   deliverWebhook,
   parseRetryAfter,
@@ -14,6 +13,7 @@ import {
   generateWebhookSecret,
   verifyWebhook,
 } from '../../../functions/adapters/scheduling/webhook-signature';
+import { backoffSeconds } from '../../../functions/domain/scheduling/back-off';
 import { MESSAGES } from '../../../shared/messages';
 import {
   closedPort,

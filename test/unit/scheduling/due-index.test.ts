@@ -1,17 +1,17 @@
 import { describe, expect, it } from 'vitest';
 
+import { dueIndexKeys, scheduleUnchangedCondition } from '../../../functions/data/scheduling/due-index';
+import { dueAtOfSortKey, dueBound, dueShardOf } from '../../../functions/data/scheduling/keys';
 import {
   claimSlot,
   dispatchDelaySeconds,
   dispatchIdOf,
   dueAtOf,
-  dueIndexKeys,
   intervalMinutesOf,
   NEVER_RAN,
   type SchedulableWorkflow,
-  scheduleUnchangedCondition,
-} from '../../../functions/data/scheduling/due-index';
-import { DUE_SHARDS, dueAtOfSortKey, dueBound, dueShardOf } from '../../../functions/data/scheduling/keys';
+} from '../../../functions/domain/scheduling/due-slots';
+import { DUE_SHARDS } from '../../../functions/domain/scheduling/scheduling-settings';
 
 const NOW = new Date('2026-11-22T10:00:00.000Z');
 

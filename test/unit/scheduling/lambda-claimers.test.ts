@@ -3,7 +3,7 @@ import { mockClient } from 'aws-sdk-client-mock';
 import { afterEach, describe, expect, it } from 'vitest';
 
 import { createLambdaClaimers } from '../../../functions/adapters/scheduling/lambda-claimers';
-import type { ShardClaimRequest } from '../../../functions/runtime/scheduling-ports';
+import type { ShardClaimRequest } from '../../../functions/domain/scheduling/ports';
 import { MESSAGES } from '../../../shared/messages';
 
 const lambdaMock = mockClient(LambdaClient);

@@ -1,5 +1,5 @@
-import type { Payments } from '../../../../functions/domain/billing/payments';
-import type { Mailer, MailMessage } from '../../../../functions/domain/core/mailer';
+import type { Payments } from '../../../../functions/domain/billing/ports';
+import type { Mailer, MailMessage } from '../../../../functions/domain/core/ports';
 import type { WebhookDelivery } from '../../../../lib/local/stripe/stand-in';
 
 /** The e-mail of tests: kept in memory; it can be told to fail its next sends. */

@@ -1,3 +1,5 @@
+import type { LicenseRecord } from '../identity/ports';
+
 /**
  * The payment provider as the product uses it: exactly the operations of the purchase flow, the
  * webhook and subscription management, and nothing else. `stripe-payments.ts` implements it over
@@ -102,4 +104,93 @@ export interface Payments {
    * @throws WebhookSignatureInvalidError when the header is missing, malformed, wrong or too old.
    */
   constructWebhookEvent(rawBody: string, signatureHeader: string | undefined): PaymentEvent;
+}
+
+/** A checkout that issued a licence. */
+export interface CheckoutRecord {
+  readonly checkoutSessionId: string;
+  readonly keyHash: string;
+  readonly subscriptionId: string;
+  readonly customerId: string;
+  readonly email: string | null;
+  readonly createdAt: string;
+  readonly emailSentAt: string | null;
+}
+
+/** The subscription behind a licence. */
+export interface LicenseBilling {
+  readonly keyHash: string;
+  readonly subscriptionId: string;
+  readonly customerId: string;
+  /**
+   * The buyer's checkout e-mail: where the portal link and the licence's e-mails go, whatever
+   * e-mail the licence is later associated with. Null for records written before it was kept.
+   */
+  readonly billingEmail: string | null;
+  readonly createdAt: string;
+  readonly canceledAt: string | null;
+  /** From this date the lawyer's data may be purged (spec §9: 30 days after cancellation). */
+  readonly purgeAfter: string | null;
+  readonly cancellationEmailSentAt: string | null;
+}
+
+/** Which e-mail a claim is about: the licence key of a checkout, or a cancellation confirmation. */
+export type BillingEmail =
+  | { readonly kind: 'license-key'; readonly checkoutSessionId: string }
+  | { readonly kind: 'cancellation'; readonly keyHash: string };
+
+/** What links a new licence to the checkout that paid for it. */
+export interface CheckoutLink {
+  readonly checkoutSessionId: string;
+  readonly subscriptionId: string;
+  readonly customerId: string;
+  readonly keyHash: string;
+  readonly email: string | null;
+  readonly now: Date;
+}
+
+/**
+ * The outcome of claiming an event: ours to apply (with the token that proves it), already
+ * applied by an earlier delivery, or being applied right now by a concurrent one.
+ */
+export type EventClaim =
+  | { readonly outcome: 'claimed'; readonly token: string }
+  | { readonly outcome: 'applied' }
+  | { readonly outcome: 'in_progress' };
+
+/**
+ * The billing side of each licence: which licence a subscription pays for, the subscription and
+ * customer of a licence with its cancellation, the checkout that issued it, the e-mails sent once,
+ * and a short lease that serialises the work on one subscription.
+ */
+export interface Subscriptions {
+  /** Creates a paid checkout's licence with its links, at once; false when the checkout issued one already. */
+  issueLicense(license: LicenseRecord, link: CheckoutLink): Promise<boolean>;
+  getCheckout(checkoutSessionId: string): Promise<CheckoutRecord | null>;
+  /** The key hash of the licence a subscription pays for, or null. */
+  licenseOfSubscription(subscriptionId: string): Promise<string | null>;
+  billingOfLicense(keyHash: string): Promise<LicenseBilling | null>;
+  /** The billing records of a billing address. */
+  billingOfEmail(email: string): Promise<LicenseBilling[]>;
+  /** Records a cancellation and when the data may be purged; the billing record as it now is. */
+  recordCancellation(keyHash: string, canceledAt: Date, purgeAfter: Date): Promise<LicenseBilling | null>;
+  /** The licences whose purge date has come, oldest first. */
+  purgeDue(now: Date, limit?: number): Promise<{ keyHash: string; purgeAfter: string; canceledAt: string }[]>;
+  markPurged(keyHash: string, canceledAt: Date, now: Date): Promise<void>;
+  clearCancellation(keyHash: string): Promise<void>;
+  /** Claims the sending of an e-mail for a while; false when sent or claimed by another delivery. */
+  claimEmail(email: BillingEmail, now: Date, leaseMs: number): Promise<boolean>;
+  markEmailSent(email: BillingEmail, now: Date): Promise<void>;
+  releaseEmailClaim(email: BillingEmail): Promise<void>;
+  /** Takes the lease on a subscription's work; false while another owner holds it. */
+  acquireLock(subscriptionId: string, owner: string, now: Date, leaseMs: number): Promise<boolean>;
+  releaseLock(subscriptionId: string, owner: string): Promise<void>;
+}
+
+/** Which payment events were applied: each claimed before it is applied, marked applied after. */
+export interface StripeEvents {
+  claim(event: { id: string; type: string }, token: string, now: Date, leaseMs: number): Promise<EventClaim>;
+  markApplied(eventId: string, token: string, result: string, now: Date): Promise<void>;
+  release(eventId: string, token: string): Promise<void>;
+  isApplied(eventId: string): Promise<boolean>;
 }

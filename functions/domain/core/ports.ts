@@ -1,0 +1,47 @@
+/*
+ * What every area needs from the world it runs in. The composition roots (`runtime/`) hand in an
+ * implementation: Powertools in Lambda, memory or a fake in tests.
+ */
+
+/** The time source; `sleep` is here so that tests and the local runtime control waiting too. */
+export interface Clock {
+  now(): Date;
+  sleep(milliseconds: number): Promise<void>;
+}
+
+/** Structured logs. Callers pass facts, never a body, a header, a key or a token. */
+export interface Logger {
+  info(message: string, facts?: Record<string, unknown>): void;
+  warn(message: string, facts?: Record<string, unknown>): void;
+  error(message: string, facts?: Record<string, unknown>): void;
+}
+
+/** One plain-text e-mail. Only the recipient's own data goes in it, never another secret. */
+export interface MailMessage {
+  readonly to: string;
+  readonly subject: string;
+  readonly text: string;
+}
+
+/**
+ * Sends e-mail: SES in AWS, an outbox folder of `.eml` files locally. Sending is at-least-once;
+ * the services decide, with conditional writes, that a message is sent once.
+ */
+export interface Mailer {
+  send(message: MailMessage): Promise<void>;
+}
+
+/** E-mail beyond billing (the health alerts): the mailer, its sender, and the site for links. */
+export interface MailPorts {
+  readonly mailer: Mailer;
+  /** The sender of the product's e-mails (`MAIL_FROM`), possibly with a display name. */
+  readonly sender: string;
+  /** The site's public origin (`https://…`, no trailing slash). */
+  readonly publicUrl: () => string;
+}
+
+/** One page of a list and the cursor of the next one (null on the last page). */
+export interface Page<T> {
+  readonly items: T[];
+  readonly nextCursor: string | null;
+}

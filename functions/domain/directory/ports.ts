@@ -1,0 +1,188 @@
+import type { WorkflowType } from '../../../shared/constants';
+import type { LawyerSecrets } from '../../../shared/schemas/lawyer';
+import type { Page } from '../core/ports';
+import type { LicenseRecord } from '../identity/ports';
+
+/* Lawyers, folders, workflows and the audit trail as the directory services store them (`data/directory`). */
+
+/** A lawyer (or notary) profile as stored; secrets live in the secret store, the key as hash + cipher. */
+export interface LawyerRecord {
+  id: string;
+  firstName: string;
+  lastName: string;
+  email: string;
+  mainEmail: string;
+  emailSignature: string | null;
+  reminderFrequency: number;
+  phoneNumber: string | null;
+  officeName: string | null;
+  licenseKeyHash: string | null;
+  licenseKeyCiphertext: string | null;
+  hasGooglePassword: boolean;
+  hasGoogleCredentials: boolean;
+  createdAt: string;
+  updatedAt: string;
+}
+
+/** The e-mail or the licence key of a lawyer already belongs to another lawyer. */
+export class LawyerConflictError extends Error {
+  override name = 'LawyerConflictError';
+}
+
+/** The lawyer changed or disappeared between the read and the write. */
+export class LawyerChangedError extends Error {
+  override name = 'LawyerChangedError';
+}
+
+/** A write that joins a lawyer's own: both happen, or neither does. */
+export type JoinedWrite =
+  | { readonly newLicense: LicenseRecord }
+  | { readonly removedLicense: string }
+  | { readonly auditEntry: AuditRecord };
+
+/**
+ * Lawyer profiles (spec §7 lawyers calls). The e-mail and the licence key each belong to one lawyer
+ * at most: a write that would give them to a second one fails with `LawyerConflictError`.
+ */
+export interface Lawyers {
+  create(record: LawyerRecord, alsoWrite?: readonly JoinedWrite[]): Promise<void>;
+  /** @throws LawyerChangedError when the profile changed since `previous` was read. */
+  update(previous: LawyerRecord, next: LawyerRecord, alsoWrite?: readonly JoinedWrite[]): Promise<void>;
+  getById(id: string): Promise<LawyerRecord | null>;
+  findByEmail(email: string): Promise<LawyerRecord | null>;
+  findByLicenseHash(keyHash: string): Promise<LawyerRecord | null>;
+  /** The lawyer holding the first of these key hashes that has one (a key's `vault.hashes`). */
+  findByAnyLicenseHash(keyHashes: readonly string[]): Promise<LawyerRecord | null>;
+  /** One page of lawyers, newest first. */
+  page(limit: number, cursor?: string): Promise<Page<LawyerRecord>>;
+  delete(record: LawyerRecord, alsoWrite?: readonly JoinedWrite[]): Promise<void>;
+}
+
+/**
+ * Where each lawyer's Google password and OAuth client are kept, one entry per lawyer: Secrets
+ * Manager in AWS, a 0600 file locally, memory in tests. Never the table, never a log line.
+ */
+export interface LawyerSecretStore {
+  /** Writes (creates or replaces) the secrets of a lawyer. */
+  put(lawyerId: string, secrets: LawyerSecrets): Promise<void>;
+  /** The secrets of a lawyer, or null when he has none. */
+  get(lawyerId: string): Promise<LawyerSecrets | null>;
+  /** Removes the secrets of a lawyer at once (no recovery window); nothing to remove is not an error. */
+  delete(lawyerId: string): Promise<void>;
+}
+
+/** A folder as stored. */
+export interface FolderRecord {
+  id: string;
+  name: string;
+  description: string | null;
+  createdAt: string;
+  updatedAt: string;
+}
+
+/** No folder has that id. */
+export class FolderNotFoundError extends Error {
+  override name = 'FolderNotFoundError';
+}
+
+export interface Folders {
+  create(record: FolderRecord): Promise<void>;
+  getById(id: string): Promise<FolderRecord | null>;
+  /** One page of folders, newest first. */
+  page(limit: number, cursor?: string): Promise<Page<FolderRecord>>;
+  /** @throws FolderNotFoundError */
+  update(id: string, changes: Pick<FolderRecord, 'name' | 'description'>, now: string): Promise<FolderRecord>;
+  delete(id: string): Promise<void>;
+}
+
+/** A workflow as the application sees it (spec §3 workflows table), with its schedule state. */
+export interface WorkflowRecord {
+  id: string;
+  name: string;
+  description: string;
+  webhookUrl: string;
+  lawyerEmail: string;
+  active: boolean;
+  type: WorkflowType;
+  folderId: string | null;
+  /** Display fields an admin sets (spec §3): free labels, none for a workflow stored before them. */
+  tags: string[];
+  category: string | null;
+  cronEnabled: boolean;
+  cronInterval: number | null;
+  cronLastRun: string | null;
+  cronNextRun: string | null;
+  createdAt: string;
+  updatedAt: string;
+}
+
+/** The fields an admin edits (spec: update by id). */
+export type WorkflowChanges = Partial<
+  Pick<
+    WorkflowRecord,
+    | 'name'
+    | 'description'
+    | 'webhookUrl'
+    | 'lawyerEmail'
+    | 'type'
+    | 'folderId'
+    | 'tags'
+    | 'category'
+    | 'cronEnabled'
+    | 'cronInterval'
+  >
+>;
+
+/** The workflow is gone, or changed between the read and the write. */
+export class WorkflowNotFoundError extends Error {
+  override name = 'WorkflowNotFoundError';
+}
+
+export interface Workflows {
+  create(record: WorkflowRecord): Promise<void>;
+  getById(id: string): Promise<WorkflowRecord | null>;
+  /** The workflows of these ids that exist, in one read. */
+  getMany(ids: readonly string[]): Promise<WorkflowRecord[]>;
+  /** One page of every workflow, newest first. */
+  page(limit: number, cursor?: string): Promise<Page<WorkflowRecord>>;
+  /** One page of a lawyer's workflows, newest first. */
+  pageByOwner(lawyerEmail: string, limit: number, cursor?: string): Promise<Page<WorkflowRecord>>;
+  listByOwner(lawyerEmail: string): Promise<WorkflowRecord[]>;
+  listByFolder(folderId: string): Promise<WorkflowRecord[]>;
+  /** @throws WorkflowNotFoundError when it is gone or changed meanwhile. */
+  update(id: string, changes: WorkflowChanges, now: string): Promise<WorkflowRecord>;
+  /**
+   * Flips `active` or `cronEnabled` from the value read (or only from `from`), conditionally.
+   * @throws WorkflowNotFoundError when it is gone or changed meanwhile.
+   */
+  toggle(id: string, flag: 'active' | 'cronEnabled', now: string, from?: boolean): Promise<WorkflowRecord>;
+  /** Takes every workflow of a folder out of it; returns how many. */
+  detachFromFolder(folderId: string, now: string): Promise<number>;
+  /** Deletes a workflow at once; its history is left to expire. */
+  delete(id: string): Promise<void>;
+  /** Deletes every workflow of a lawyer; returns how many. */
+  deleteByOwner(lawyerEmail: string): Promise<number>;
+}
+
+/** One audit entry as stored: who did what, when, to what. */
+export interface AuditRecord {
+  id: string;
+  at: string;
+  /** The admin's e-mail, or 'admin' when his licence has none. */
+  actorEmail: string;
+  /** What was done, as `<resource>.<verb>` ('lawyer.delete', 'lawyer.secrets.reveal', ...). */
+  action: string;
+  /** What it was done to, as `<resource>:<id>`. */
+  target: string;
+  /**
+   * Who or what the target was when it happened, kept so the trail still says it after the target
+   * is deleted. Never a key or a secret. Null in entries written before labels were kept.
+   */
+  targetLabel: string | null;
+}
+
+export interface AuditLog {
+  record(record: AuditRecord): Promise<void>;
+  /** One page of entries, newest first, and the cursor of the next page (null on the last). */
+  page(limit: number, cursor?: string): Promise<{ entries: AuditRecord[]; nextCursor: string | null }>;
+}

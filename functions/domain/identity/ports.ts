@@ -1,0 +1,106 @@
+import type { LicenseType, Role } from '../../../shared/schemas/session';
+import type { SecondFactorRecord } from '../second-factor/ports';
+
+/* Licences, sessions and sign-in attempts as the identity services store them (`data/identity`). */
+
+/** A licence as stored: the key only as its look-up hash and an encrypted copy. */
+export interface LicenseRecord {
+  keyHash: string;
+  keyCiphertext: string;
+  licenseType: LicenseType;
+  userEmail: string | null;
+  isActive: boolean;
+  subscriptionStatus: string | null;
+  nextPaymentDue: string | null;
+  createdAt: string;
+  updatedAt: string;
+}
+
+/** The part of a licence record that follows its subscription. */
+export type LicenseState = Pick<LicenseRecord, 'isActive' | 'subscriptionStatus' | 'nextPaymentDue'>;
+
+/** What a sign-in needs to know about the licence of a key, read at once. */
+export interface SignInItems {
+  readonly license: LicenseRecord;
+  /** The licence's second factor, if it has one. */
+  readonly secondFactor: SecondFactorRecord | null;
+  /** The profile holding the licence's key (its uniqueness claim), if one does. */
+  readonly boundLawyerId: string | null;
+}
+
+/** No licence has that key. */
+export class LicenseNotFoundError extends Error {
+  override name = 'LicenseNotFoundError';
+}
+
+/** A licence with that key exists already: a new one never overwrites it. */
+export class LicenseKeyTakenError extends Error {
+  override name = 'LicenseKeyTakenError';
+}
+
+/** Licence records (spec §7 license_keys calls). */
+export interface Licenses {
+  /** @throws LicenseKeyTakenError when a licence has that key already. */
+  create(record: LicenseRecord): Promise<void>;
+  getByHash(keyHash: string): Promise<LicenseRecord | null>;
+  /** The licence stored under the first of these hashes that has one (a key's `vault.hashes`). */
+  getByAnyHash(keyHashes: readonly string[]): Promise<LicenseRecord | null>;
+  /** The licence of the first hash that has one, with its second factor and its holder: one read. */
+  getForSignIn(keyHashes: readonly string[]): Promise<SignInItems | null>;
+  findByUserEmail(userEmail: string, licenseType: LicenseType): Promise<LicenseRecord | null>;
+  listByUserEmail(userEmail: string): Promise<LicenseRecord[]>;
+  /** @throws LicenseNotFoundError */
+  updateUserEmail(keyHash: string, userEmail: string, now: string): Promise<void>;
+  /** @throws LicenseNotFoundError */
+  updateState(keyHash: string, state: LicenseState, now: string): Promise<void>;
+  delete(keyHash: string): Promise<void>;
+}
+
+/** A server-side session: the token names it, 'Déconnexion' deletes it, its expiry sweeps it. */
+export interface SessionRecord {
+  sessionId: string;
+  licenseKeyHash: string;
+  role: Role;
+  email: string;
+  createdAt: string;
+  /** Absolute expiry, epoch seconds. */
+  expiresAt: number;
+  /** Opened by the licence key alone: only the second-factor calls accept it until it is passed. */
+  secondFactorPending?: boolean;
+  /** When this session last passed the licence's second factor (ISO). */
+  secondFactorAt?: string;
+}
+
+export interface Sessions {
+  create(record: SessionRecord): Promise<void>;
+  get(sessionId: string): Promise<SessionRecord | null>;
+  /** A session and the licence it claims to belong to, in one read; the caller checks they match. */
+  getWithLicense(
+    sessionId: string,
+    licenseKeyHash: string,
+  ): Promise<{ session: SessionRecord | null; license: LicenseRecord | null }>;
+  markSecondFactor(sessionId: string, at: string): Promise<void>;
+  delete(sessionId: string): Promise<void>;
+  updateEmail(sessionId: string, email: string): Promise<void>;
+  /** Ends the oldest sessions of a licence beyond the `keep` newest; returns how many it ended. */
+  keepNewest(keyHash: string, keep: number): Promise<number>;
+  /** Ends every session of a licence; returns how many there were. */
+  deleteByLicense(keyHash: string): Promise<number>;
+}
+
+/** One attempt reserved in a client's window, before its key is looked at. */
+export interface ReservedAttempt {
+  /** Attempts the window held before this one: wrong keys, and those still being evaluated. */
+  readonly earlier: number;
+  /** How many of them were found wrong: the slow-down reads it, the lock reads `earlier`. */
+  readonly earlierWrong: number;
+  /** End of the window the attempt counts in, epoch seconds. */
+  readonly windowEndsAt: number;
+}
+
+/** Sign-in attempts counted per client (a keyed hash of its address) over a fixed window. */
+export interface SignInAttempts {
+  reserve(clientHash: string, nowSeconds: number, windowSeconds: number): Promise<ReservedAttempt>;
+  markWrong(clientHash: string, reserved: ReservedAttempt): Promise<void>;
+  release(clientHash: string, reserved: ReservedAttempt): Promise<void>;
+}

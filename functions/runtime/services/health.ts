@@ -1,0 +1,64 @@
+import { LawyerRepository } from '../../data/directory/lawyers';
+import { WorkflowRepository } from '../../data/directory/workflows';
+import { HealthRepository } from '../../data/health/health-repository';
+import { LicenseRepository } from '../../data/identity/licenses';
+import { ExecutionRepository } from '../../data/scheduling/executions';
+import type { Table } from '../../data/table/table';
+import type { Clock, Logger, MailPorts } from '../../domain/core/ports';
+import { AutomationHealth } from '../../domain/health/automation-health';
+import { HealthAlerts } from '../../domain/health/health-alerts';
+import { HealthService } from '../../domain/health/health-service';
+import type { AppDependencies } from '../dependencies';
+import { auditTrailOf, workflowServiceOf } from './directory';
+import { webhookDeliveryOf } from './webhooks';
+
+/* The health services of a world, over its table. */
+
+type HealthWorld = {
+  readonly table: Table;
+  readonly clock: Clock;
+  readonly logger: Logger;
+  readonly mail?: MailPorts;
+};
+
+/** The health e-mails of a world that declared the mailer. */
+export const healthAlertsOf = (deps: HealthWorld & { readonly mail: MailPorts }) =>
+  new HealthAlerts({
+    health: new HealthRepository(deps.table),
+    lawyers: new LawyerRepository(deps.table),
+    licenses: new LicenseRepository(deps.table),
+    mail: deps.mail,
+    clock: deps.clock,
+    logger: deps.logger,
+  });
+
+/**
+ * The health of a world's runs: its pause goes through the workflows' own scheduling switch, its
+ * alerts through the mailer when the function declared one.
+ */
+export function automationHealthOf(deps: HealthWorld): AutomationHealth {
+  const scheduling = workflowServiceOf(deps);
+  return new AutomationHealth({
+    health: new HealthRepository(deps.table),
+    clock: deps.clock,
+    logger: deps.logger,
+    switchScheduling: async (workflowId, enabled) =>
+      (await scheduling.switchScheduling(workflowId, enabled)) !== null,
+    ...(deps.mail ? { alerts: healthAlertsOf({ ...deps, mail: deps.mail }) } : {}),
+  });
+}
+
+export const healthServiceOf = (
+  deps: Pick<AppDependencies, 'table' | 'clock' | 'logger' | 'webhookSigningSecret' | 'allowPrivateWebhooks'>,
+) =>
+  new HealthService({
+    health: new HealthRepository(deps.table),
+    workflows: new WorkflowRepository(deps.table),
+    lawyers: new LawyerRepository(deps.table),
+    executions: new ExecutionRepository(deps.table),
+    scheduling: workflowServiceOf(deps),
+    audit: auditTrailOf(deps),
+    clock: deps.clock,
+    webhooks: webhookDeliveryOf(deps),
+    logger: deps.logger,
+  });

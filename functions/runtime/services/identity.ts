@@ -1,0 +1,52 @@
+import { LawyerRepository } from '../../data/directory/lawyers';
+import { LicenseRepository } from '../../data/identity/licenses';
+import { SessionRepository } from '../../data/identity/sessions';
+import { SignInAttemptRepository } from '../../data/identity/sign-in-attempts';
+import { SecondFactorRepository } from '../../data/second-factor/second-factors';
+import type { Table } from '../../data/table/table';
+import type { Clock } from '../../domain/core/ports';
+import { LicenseLookupService } from '../../domain/identity/license-lookup';
+import { SessionService } from '../../domain/identity/sessions';
+import { SignInService } from '../../domain/identity/sign-in';
+import type { SecondFactorSettings } from '../../domain/second-factor/ports';
+import type { AppKeys } from '../../security/app-keys';
+import type { LicenseKeyVault } from '../../security/license-key-vault';
+
+/* The identity services of a world, over its table. */
+
+export const sessionServiceOf = (
+  deps: { readonly table: Table; readonly clock: Clock },
+  keys: Pick<AppKeys, 'sessionSigningKey'>,
+) =>
+  new SessionService({
+    sessions: new SessionRepository(deps.table),
+    licenses: new LicenseRepository(deps.table),
+    secondFactors: new SecondFactorRepository(deps.table),
+    keys,
+    clock: deps.clock,
+  });
+
+export const signInServiceOf = (
+  deps: {
+    readonly table: Table;
+    readonly clock: Clock;
+    readonly secondFactor: Pick<SecondFactorSettings, 'requiredForAdmins'>;
+  },
+  keys: AppKeys,
+) =>
+  new SignInService({
+    licenses: new LicenseRepository(deps.table),
+    lawyers: new LawyerRepository(deps.table),
+    attempts: new SignInAttemptRepository(deps.table),
+    sessions: sessionServiceOf(deps, keys),
+    keys,
+    clock: deps.clock,
+    secondFactorSettings: deps.secondFactor,
+  });
+
+export const licenseLookupServiceOf = (table: Table, vault: LicenseKeyVault) =>
+  new LicenseLookupService({
+    licenses: new LicenseRepository(table),
+    lawyers: new LawyerRepository(table),
+    vault,
+  });

@@ -1,0 +1,95 @@
+import { LawyerRepository } from '../../data/directory/lawyers';
+import { WorkflowRepository } from '../../data/directory/workflows';
+import { DispatchStateRepository } from '../../data/scheduling/dispatch-state';
+import { ExecutionRepository } from '../../data/scheduling/executions';
+import { FirmSlotRepository } from '../../data/scheduling/firm-slots';
+import { SchedulerRunRepository } from '../../data/scheduling/scheduler-runs';
+import { WorkflowRunRepository } from '../../data/scheduling/workflow-runs';
+import type { Table } from '../../data/table/table';
+import type { Metrics } from '../../domain/core/metrics';
+import type { Clock, Logger } from '../../domain/core/ports';
+import { ExecutionHistory } from '../../domain/scheduling/execution-history';
+import { ManualRunService } from '../../domain/scheduling/manual-run';
+import type { DispatchQueue, SchedulerRuns } from '../../domain/scheduling/ports';
+import { type RunSchedulerDependencies, runScheduler } from '../../domain/scheduling/run-scheduler';
+import { SchedulerService } from '../../domain/scheduling/scheduler';
+import { WorkerService } from '../../domain/scheduling/worker';
+import type { AppDependencies } from '../dependencies';
+import { automationHealthOf } from './health';
+import { webhookDeliveryOf } from './webhooks';
+
+/* The scheduling services of a world, over its table and its scheduling ports. */
+
+/** The last result of each kind of scheduler run. */
+export const schedulerRunsOf = (table: Table): SchedulerRuns => new SchedulerRunRepository(table);
+
+export const schedulerServiceOf = (deps: {
+  readonly table: Table;
+  readonly queue: DispatchQueue;
+  readonly clock: Clock;
+  readonly logger: Logger;
+  readonly metrics?: Metrics;
+}) =>
+  new SchedulerService({
+    runs: new WorkflowRunRepository(deps.table),
+    lastResults: new SchedulerRunRepository(deps.table),
+    queue: deps.queue,
+    clock: deps.clock,
+    logger: deps.logger,
+    ...(deps.metrics ? { metrics: deps.metrics } : {}),
+  });
+
+/** An admin's run, fanned out over the world's claimers (`runScheduler`). */
+export const adminSchedulerRun = (
+  deps: Pick<AppDependencies, 'table' | 'dueClaimers' | 'clock' | 'logger' | 'metrics'>,
+  trigger: 'manual' | 'manual_force',
+  options?: { readonly waitMs?: number },
+) => {
+  const run: RunSchedulerDependencies = {
+    lastResults: new SchedulerRunRepository(deps.table),
+    dueClaimers: deps.dueClaimers,
+    clock: deps.clock,
+    logger: deps.logger,
+    metrics: deps.metrics,
+  };
+  return runScheduler(run, trigger, options);
+};
+
+type CallingWorld = Pick<
+  AppDependencies,
+  'table' | 'clock' | 'logger' | 'webhookSigningSecret' | 'allowPrivateWebhooks'
+> &
+  Partial<Pick<AppDependencies, 'mail'>>;
+
+export const workerServiceOf = (deps: CallingWorld & Pick<AppDependencies, 'webhookQueue' | 'metrics'>) =>
+  new WorkerService({
+    dispatches: new DispatchStateRepository(deps.table),
+    executions: new ExecutionRepository(deps.table),
+    slots: new FirmSlotRepository(deps.table),
+    lastResults: new SchedulerRunRepository(deps.table),
+    health: automationHealthOf(deps),
+    queue: deps.webhookQueue,
+    clock: deps.clock,
+    webhooks: webhookDeliveryOf(deps),
+    logger: deps.logger,
+    metrics: deps.metrics,
+  });
+
+export const manualRunServiceOf = (deps: CallingWorld) =>
+  new ManualRunService({
+    workflows: new WorkflowRepository(deps.table),
+    lawyers: new LawyerRepository(deps.table),
+    runs: new WorkflowRunRepository(deps.table),
+    executions: new ExecutionRepository(deps.table),
+    health: automationHealthOf(deps),
+    clock: deps.clock,
+    webhooks: webhookDeliveryOf(deps),
+    logger: deps.logger,
+  });
+
+export const executionHistoryOf = (table: Table) =>
+  new ExecutionHistory({
+    workflows: new WorkflowRepository(table),
+    lawyers: new LawyerRepository(table),
+    executions: new ExecutionRepository(table),
+  });

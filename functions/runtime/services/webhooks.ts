@@ -1,0 +1,12 @@
+import { createWebhookDelivery } from '../../adapters/scheduling/webhook-delivery';
+import type { WebhookDelivery } from '../../domain/scheduling/ports';
+import type { SchedulingPorts } from '../scheduling-ports';
+
+/** The webhook calls of a world: signed with its secret, private addresses only where it allows them. */
+export const webhookDeliveryOf = (
+  deps: Pick<SchedulingPorts, 'webhookSigningSecret' | 'allowPrivateWebhooks'>,
+): WebhookDelivery =>
+  createWebhookDelivery({
+    signingSecret: deps.webhookSigningSecret,
+    allowPrivate: deps.allowPrivateWebhooks,
+  });
