@@ -2,6 +2,7 @@ import { Duration, RemovalPolicy, Stack } from 'aws-cdk-lib';
 import * as logs from 'aws-cdk-lib/aws-logs';
 import type { IConstruct } from 'constructs';
 
+import { DUE_SHARDS } from '../functions/data/scheduling/keys';
 import { ROUTES, routeKey } from '../shared/routes';
 
 /** The deployment stages: two can live in one account, each its own stack. */
@@ -48,8 +49,9 @@ export interface StageSettings {
   /** Log level of the functions (Powertools `POWERTOOLS_LOG_LEVEL`). */
   readonly logLevel: 'DEBUG' | 'INFO' | 'WARN' | 'ERROR';
   /**
-   * What happens to the data (table, server keys, Stripe secrets, logs) when the stack is
-   * deleted: kept in prod, deleted with a dev stage so that it can be destroyed and rebuilt.
+   * What happens to the data (table, secrets, buckets, logs) when the stack is deleted or a
+   * resource replaced: kept in prod, except after a first create that rolled back; a dev stage
+   * drops everything so that it can be destroyed and rebuilt.
    */
   readonly removalPolicy: RemovalPolicy;
   /** DynamoDB deletion protection: on in prod; off in dev so that `cdk destroy` can finish. */
@@ -74,14 +76,41 @@ export interface StageSettings {
    * model") says when to raise it: under the account's Lambda concurrency, with room for the API.
    */
   readonly workerConcurrency: number;
+  /** Lambda concurrency kept for the API beside the worker and the claimers (pre-deploy check). */
+  readonly apiConcurrencyHeadroom: number;
+  /**
+   * The account's Lambda concurrent-executions quota in the region: the concurrency alarm fires at
+   * 80 % of it. `npm run deploy` reads it from the account; offline synthesis assumes AWS's default.
+   */
+  readonly lambdaConcurrencyQuota: number;
+  /** The webhook queue's oldest message, in seconds, that raises its alarm. */
+  readonly webhookQueueOldestSeconds: number;
+  /** Daily AWS Backup of the table kept 35 days, copied to `keysReplicaRegion` (prod). */
+  readonly backup: boolean;
+  /** The CloudFront 5xx alarm, in a us-east-1 stack where CloudFront's metrics are (prod). */
+  readonly edgeAlarms: boolean;
+  /**
+   * An existing table the stage uses instead of creating its own: a table restored from a backup,
+   * in the restore drill and after a region's loss (docs/operations.md).
+   */
+  readonly existingTableName?: string;
+  /**
+   * The combined server-keys secret of a deployment made before the keys were split, which the
+   * keys' custom resource then copies from; nothing else reads it, so fresh stages have none.
+   */
+  readonly legacyKeysSecretArn?: string;
 }
 
 export const DEFAULT_REGION = 'eu-west-3';
 /** The keys' replica region in prod by default: another EU region, for the same data rules. */
 export const DEFAULT_KEYS_REPLICA_REGION = 'eu-central-1';
+/** AWS's default Lambda concurrent-executions quota of an established account. */
+export const DEFAULT_LAMBDA_CONCURRENCY_QUOTA = 1000;
 
 const EMAIL = /^[^\s@<>]+@[^\s@<>]+\.[^\s@<>]+$/;
 const REGION = /^[a-z]{2}(-gov)?-[a-z]+-\d$/;
+const TABLE_NAME = /^[A-Za-z0-9_.-]{3,255}$/;
+const SECRET_ARN = /^arn:aws[a-z-]*:secretsmanager:[a-z0-9-]+:\d{12}:secret:.+$/;
 const DOMAIN = /^(?=.{1,253}$)([a-z0-9]([a-z0-9-]{0,61}[a-z0-9])?\.)+[a-z]{2,63}$/;
 
 const PER_STAGE = {
@@ -97,6 +126,11 @@ const PER_STAGE = {
     renotifyEvery: Duration.hours(24),
     wafRateLimit: 500,
     workerConcurrency: 20,
+    apiConcurrencyHeadroom: 20,
+    // Nobody is paged for dev: only a worker that stopped is worth a look.
+    webhookQueueOldestSeconds: 2 * 60 * 60,
+    backup: false,
+    edgeAlarms: false,
   },
   prod: {
     apiThrottle: { rateLimit: 50, burstLimit: 100 },
@@ -108,7 +142,8 @@ const PER_STAGE = {
     // Spec §9 and /privacy: technical logs are deleted within 30 days.
     logRetention: logs.RetentionDays.ONE_MONTH,
     logLevel: 'INFO',
-    removalPolicy: RemovalPolicy.RETAIN,
+    // A first create that rolls back deletes what it made, so the next attempt starts clean.
+    removalPolicy: RemovalPolicy.RETAIN_ON_UPDATE_OR_DELETE,
     tableDeletionProtection: true,
     renotifyEvery: Duration.hours(6),
     // A page opens with a few calls; 2000 in 5 minutes is far above a busy office's use.
@@ -116,8 +151,25 @@ const PER_STAGE = {
     // 2,200 runs/s at 200 ms answers need about 440 calls in flight (1,000,000 automations, 20 %
     // scheduled); 500 leaves the rest of the default 1,000 Lambda concurrency to the API.
     workerConcurrency: 500,
+    // About 100 requests in flight: the stage's 50/s throttle with the slowest calls waiting 20 s.
+    apiConcurrencyHeadroom: 100,
+    // Retries wait seconds, not minutes: a run queued 5 minutes means the worker stalls.
+    webhookQueueOldestSeconds: 5 * 60,
+    backup: true,
+    edgeAlarms: true,
   },
 } as const;
+
+/** What a stage needs of the account's Lambda concurrency, by part (the pre-deploy check's figures). */
+export function concurrencyNeedOf(settings: StageSettings) {
+  const parts = {
+    worker: settings.workerConcurrency,
+    // The minute tick starts one claimer per due-index shard at once.
+    claimers: DUE_SHARDS,
+    api: settings.apiConcurrencyHeadroom,
+  };
+  return { ...parts, total: parts.worker + parts.claimers + parts.api };
+}
 
 /** A CDK context value as the CLI gives it: strings, or `true` for a bare `-c flag`. */
 export type ContextReader = (key: string) => unknown;
@@ -125,7 +177,8 @@ export type ContextReader = (key: string) => unknown;
 /**
  * The settings of the stage named by `-c stage=` (dev by default), from the context values:
  * `region`, `mailFrom` (required), `alarmEmail` (required in prod), `keysReplicaRegion` (prod:
- * eu-central-1 by default, `none` to go without), `domainName` and `waf` (optional).
+ * eu-central-1 by default, `none` to go without), `domainName`, `waf`, `lambdaConcurrencyQuota`,
+ * `tableName` and `legacyKeysSecretArn` (optional).
  *
  * @throws Error naming every missing or invalid value and how to give it
  */
@@ -190,6 +243,25 @@ export function stageSettings(context: ContextReader): StageSettings {
     problems.push(`-c waf must be true or false (got ${JSON.stringify(wafValue)})`);
   }
 
+  const quotaValue = text('lambdaConcurrencyQuota');
+  const lambdaConcurrencyQuota =
+    quotaValue === undefined ? DEFAULT_LAMBDA_CONCURRENCY_QUOTA : Number(quotaValue);
+  if (!Number.isInteger(lambdaConcurrencyQuota) || lambdaConcurrencyQuota < 1) {
+    problems.push(`-c lambdaConcurrencyQuota must be a whole number of executions (got "${quotaValue}")`);
+  }
+
+  const existingTableName = text('tableName');
+  if (existingTableName !== undefined && !TABLE_NAME.test(existingTableName)) {
+    problems.push(`-c tableName must be a DynamoDB table name (got "${existingTableName}")`);
+  }
+
+  const legacyKeysSecretArn = text('legacyKeysSecretArn');
+  if (legacyKeysSecretArn !== undefined && !SECRET_ARN.test(legacyKeysSecretArn)) {
+    problems.push(
+      `-c legacyKeysSecretArn must be a Secrets Manager secret ARN (got "${legacyKeysSecretArn}")`,
+    );
+  }
+
   if (problems.length > 0) {
     throw new Error(`Deployment settings (stage ${stage}):\n  - ${problems.join('\n  - ')}`);
   }
@@ -217,6 +289,13 @@ export function stageSettings(context: ContextReader): StageSettings {
     waf,
     wafRateLimit: perStage.wafRateLimit,
     workerConcurrency: perStage.workerConcurrency,
+    apiConcurrencyHeadroom: perStage.apiConcurrencyHeadroom,
+    lambdaConcurrencyQuota,
+    webhookQueueOldestSeconds: perStage.webhookQueueOldestSeconds,
+    backup: perStage.backup,
+    edgeAlarms: perStage.edgeAlarms,
+    ...(existingTableName ? { existingTableName } : {}),
+    ...(legacyKeysSecretArn ? { legacyKeysSecretArn } : {}),
   };
 }
 

@@ -1,17 +1,21 @@
-import { CfnOutput, CrossStackReferences, ReferenceStrength, Stack, type StackProps } from 'aws-cdk-lib';
+import { CrossStackReferences, ReferenceStrength, Stack, type StackProps } from 'aws-cdk-lib';
 import type * as acm from 'aws-cdk-lib/aws-certificatemanager';
 import type { Construct } from 'constructs';
-
+import { routeKey } from '../shared/routes';
 import { Api } from './constructs/api';
 import { AppKeys } from './constructs/app-keys';
 import { Billing } from './constructs/billing';
 import { DataRetention } from './constructs/data-retention';
 import { DataTable } from './constructs/data-table';
+import { FirstCreateCleanup } from './constructs/first-create-cleanup';
 import { grantNeeds } from './constructs/function-needs';
 import { LawyerSecrets } from './constructs/lawyer-secrets';
-import { Monitoring } from './constructs/monitoring';
+import { MailDelivery } from './constructs/mail-delivery';
+import { interactiveRoutes, Monitoring } from './constructs/monitoring';
 import { OriginVerify } from './constructs/origin-verify';
 import { Site } from './constructs/site';
+import { StackOutputs } from './constructs/stack-outputs';
+import { TableBackup } from './constructs/table-backup';
 import { WebhookDelivery } from './constructs/webhook-delivery';
 import { applyStageSettings, type StageSettings } from './settings';
 
@@ -25,6 +29,8 @@ export interface AssistantJuridiqueStackProps extends StackProps {
    * custom domain's certificate and the WAF web ACL.
    */
   readonly edge?: { readonly certificate?: acm.ICertificate; readonly webAclArn?: string };
+  /** Whether a stack of another region reads this one's values (the CloudFront alarms). */
+  readonly exportsAcrossRegions?: boolean;
 }
 
 /**
@@ -32,9 +38,14 @@ export interface AssistantJuridiqueStackProps extends StackProps {
  * `lib/constructs/`.
  */
 export class AssistantJuridiqueStack extends Stack {
+  readonly site: Site;
+
   constructor(scope: Construct, id: string, props: AssistantJuridiqueStackProps) {
     // Cross-region references: the edge stack's certificate and web ACL live in us-east-1.
-    super(scope, id, { ...props, crossRegionReferences: props.edge !== undefined });
+    super(scope, id, {
+      ...props,
+      crossRegionReferences: props.edge !== undefined || props.exportsAcrossRegions === true,
+    });
     const { settings, edge } = props;
     // Strong: the edge stack's certificate and web ACL cannot be deleted while this stack uses
     // them (CDK keeps them in SSM parameters of this region through its export reader).
@@ -50,24 +61,29 @@ export class AssistantJuridiqueStack extends Stack {
     const data = new DataTable(this, 'Data', {
       removalPolicy: settings.removalPolicy,
       deletionProtection: settings.tableDeletionProtection,
+      ...(settings.existingTableName ? { existingTableName: settings.existingTableName } : {}),
     });
     const appKeys = new AppKeys(this, 'AppKeys', {
       removalPolicy: settings.removalPolicy,
       ...(settings.keysReplicaRegion ? { replicaRegion: settings.keysReplicaRegion } : {}),
+      ...(settings.legacyKeysSecretArn ? { legacySecretArn: settings.legacyKeysSecretArn } : {}),
     });
     const lawyerSecrets = new LawyerSecrets(this, 'LawyerSecrets');
     const originVerify = new OriginVerify(this, 'OriginVerify');
     const api = new Api(this, 'Api', {
       throttle: settings.apiThrottle,
       routeThrottles: settings.routeThrottles,
+      detailedMetricsRoutes: interactiveRoutes().map(([, route]) => routeKey(route)),
       accessLogRetention: settings.logRetention,
       removalPolicy: settings.removalPolicy,
     });
     const delivery = new WebhookDelivery(this, 'WebhookDelivery', {
       workerConcurrency: settings.workerConcurrency,
+      removalPolicy: settings.removalPolicy,
     });
     // Spec §9: a lawyer's data goes 30 days after his subscription ended.
     const retention = new DataRetention(this, 'DataRetention');
+    const mail = new MailDelivery(this, 'MailDelivery');
     const monitoring = new Monitoring(this, 'Monitoring', {
       api,
       table: data,
@@ -75,6 +91,8 @@ export class AssistantJuridiqueStack extends Stack {
       retention,
       alarmEmail: settings.alarmEmail,
       renotifyEvery: settings.renotifyEvery,
+      webhookQueueOldestSeconds: settings.webhookQueueOldestSeconds,
+      lambdaConcurrencyQuota: settings.lambdaConcurrencyQuota,
     });
     const site = new Site(this, 'Site', {
       siteDir: props.siteDir,
@@ -87,14 +105,25 @@ export class AssistantJuridiqueStack extends Stack {
         : {}),
       ...(settings.waf && edge?.webAclArn ? { webAclArn: edge.webAclArn } : {}),
     });
-    // Stripe keys, the SES sender and the site's address.
+    this.site = site;
     const billing = new Billing(this, 'Billing', {
       mailFrom: settings.mailFrom,
       removalPolicy: settings.removalPolicy,
+      mail,
+    });
+    if (settings.backup) {
+      new TableBackup(this, 'Backup', {
+        table: data.table,
+        removalPolicy: settings.removalPolicy,
+        ...(settings.keysReplicaRegion ? { copyRegion: settings.keysReplicaRegion } : {}),
+      });
+    }
+    new FirstCreateCleanup(this, 'FirstCreateCleanup', {
+      buckets: [site.bucket, site.accessLogs],
+      ...(data.ownTable ? { table: data.ownTable } : {}),
     });
 
-    // What each function may touch: granted from its declaration in functions/needs.ts, and
-    // from nothing else.
+    // What each function may touch: granted from its declaration in functions/needs.ts only.
     const resources = {
       table: data,
       keys: appKeys,
@@ -110,49 +139,14 @@ export class AssistantJuridiqueStack extends Stack {
     grantNeeds(delivery.worker, 'webhook-worker', resources);
     grantNeeds(retention.purge, 'data-retention', resources);
 
-    new CfnOutput(this, 'SiteUrl', {
-      description: "L'adresse du site ; l'API y est servie sous /api",
-      value: site.url,
-    });
-    if (settings.customDomain) {
-      new CfnOutput(this, 'DistributionDomainName', {
-        description: `Le nom CloudFront vers lequel faire pointer ${settings.customDomain.domainName} (CNAME ou alias)`,
-        value: site.distribution.distributionDomainName,
-      });
-    }
-    new CfnOutput(this, 'AlarmTopicArn', {
-      description: 'Le sujet SNS des alarmes (docs/operations.md, « Alarmes »)',
-      value: monitoring.topic.topicArn,
-    });
-    new CfnOutput(this, 'DashboardName', {
-      description: 'Le tableau de bord CloudWatch des alarmes et des métriques',
-      value: monitoring.dashboard.dashboardName,
-    });
-    new CfnOutput(this, 'WebhookSigningSecretArn', {
-      description: 'Le secret de signature des webhooks, à copier dans n8n (docs/webhook-signature.md)',
-      value: delivery.signingSecret.secretArn,
-    });
-    new CfnOutput(this, 'StripeSecretKeyArn', {
-      description: 'Le secret de la clé API Stripe, à renseigner (docs/billing.md)',
-      value: billing.stripeSecretKey.secretArn,
-    });
-    new CfnOutput(this, 'StripeWebhookSecretArn', {
-      description: 'Le secret de signature du webhook Stripe, à renseigner (docs/billing.md)',
-      value: billing.stripeWebhookSecret.secretArn,
-    });
-    new CfnOutput(this, 'TableName', { description: 'La table DynamoDB', value: data.tableName });
-    new CfnOutput(this, 'LicenseHashKeySecretArn', {
-      description: 'Le secret de la clé de hachage des licences (bin/create-admin-licence.ts --hash-key)',
-      value: appKeys.secretArnOf('licenseHash'),
-    });
-    new CfnOutput(this, 'LicenseEncryptionKeySecretArn', {
-      description:
-        'Le secret de la clé de chiffrement des licences (bin/create-admin-licence.ts --encryption-key)',
-      value: appKeys.secretArnOf('licenseEncryption'),
-    });
-    new CfnOutput(this, 'SessionSigningKeySecretArn', {
-      description: 'Le secret de la clé de signature des sessions (rotation : docs/operations.md §7)',
-      value: appKeys.secretArnOf('sessionSigning'),
+    new StackOutputs(this, 'Outputs', {
+      site,
+      ...(settings.customDomain ? { customDomainName: settings.customDomain.domainName } : {}),
+      monitoring,
+      delivery,
+      billing,
+      data,
+      appKeys,
     });
   }
 }

@@ -24,13 +24,19 @@ export interface ApiProps {
    */
   readonly routeThrottles?: Readonly<Record<string, Throttle>>;
   /**
+   * Routes whose own metrics CloudWatch gets (latency per route), by route key: each costs custom
+   * metrics once it is called, so only the routes watched one by one.
+   * @default - none
+   */
+  readonly detailedMetricsRoutes?: readonly string[];
+  /**
    * How long the access logs are kept.
    * @default logs.RetentionDays.ONE_MONTH
    */
   readonly accessLogRetention?: logs.RetentionDays;
   /**
    * What happens to the access logs when the stack is deleted.
-   * @default RemovalPolicy.RETAIN
+   * @default RemovalPolicy.RETAIN_ON_UPDATE_OR_DELETE
    */
   readonly removalPolicy?: RemovalPolicy;
 }
@@ -66,7 +72,8 @@ export class Api extends Construct {
     const throttle = props.throttle ?? { rateLimit: 50, burstLimit: 100 };
     const routeThrottles = props.routeThrottles ?? {};
     const handlers = handlerNames();
-    validate(throttle, routeThrottles);
+    const detailed = props.detailedMetricsRoutes ?? [];
+    validate(throttle, routeThrottles, detailed);
 
     this.httpApi = new apigwv2.HttpApi(this, 'HttpApi', {
       description: 'API de l’assistant juridique (servie sous /api/* par CloudFront)',
@@ -74,7 +81,7 @@ export class Api extends Construct {
     });
     const accessLogs = new logs.LogGroup(this, 'AccessLogs', {
       retention: props.accessLogRetention ?? logs.RetentionDays.ONE_MONTH,
-      removalPolicy: props.removalPolicy ?? RemovalPolicy.RETAIN,
+      removalPolicy: props.removalPolicy ?? RemovalPolicy.RETAIN_ON_UPDATE_OR_DELETE,
     });
     const stage = new apigwv2.HttpStage(this, 'DefaultStage', {
       httpApi: this.httpApi,
@@ -104,7 +111,11 @@ export class Api extends Construct {
             'error, there is no asynchronous event to keep in a dead-letter queue.',
         },
       ]);
-      integrations.set(name, new HttpLambdaIntegration(`${name}Integration`, fn));
+      // The live alias, allowed once for the whole API: one permission per function, not per route.
+      integrations.set(
+        name,
+        new HttpLambdaIntegration(`${name}Integration`, fn.live, { scopePermissionToRoute: false }),
+      );
     }
 
     const routes: apigwv2.HttpRoute[] = [];
@@ -134,11 +145,19 @@ export class Api extends Construct {
     // be written once the route exists.
     const cfnStage = stage.node.defaultChild as apigwv2.CfnStage;
     cfnStage.routeSettings = Object.fromEntries(
-      Object.entries(routeThrottles).map(([key, limit]) => [
-        key,
+      [...new Set([...Object.keys(routeThrottles), ...detailed])].map((key) => {
+        // A route's settings replace the stage's defaults: it restates the default throttle.
+        const limit = routeThrottles[key] ?? throttle;
         // A JSON property: CloudFormation's own (Pascal-case) names.
-        { ThrottlingRateLimit: limit.rateLimit, ThrottlingBurstLimit: limit.burstLimit },
-      ]),
+        return [
+          key,
+          {
+            ThrottlingRateLimit: limit.rateLimit,
+            ThrottlingBurstLimit: limit.burstLimit,
+            ...(detailed.includes(key) ? { DetailedMetricsEnabled: true } : {}),
+          },
+        ];
+      }),
     );
     for (const route of routes) stage.node.addDependency(route);
   }
@@ -154,7 +173,11 @@ export class Api extends Construct {
   }
 }
 
-function validate(throttle: Throttle, routeThrottles: Readonly<Record<string, Throttle>>): void {
+function validate(
+  throttle: Throttle,
+  routeThrottles: Readonly<Record<string, Throttle>>,
+  detailed: readonly string[],
+): void {
   const problems: string[] = [];
   const positive = (limit: Throttle) => limit.rateLimit > 0 && limit.burstLimit > 0;
   if (!positive(throttle)) problems.push('throttle needs a positive rateLimit and burstLimit');
@@ -162,6 +185,9 @@ function validate(throttle: Throttle, routeThrottles: Readonly<Record<string, Th
   for (const [key, limit] of Object.entries(routeThrottles)) {
     if (!keys.has(key)) problems.push(`routeThrottles names no route of the table: "${key}"`);
     if (!positive(limit)) problems.push(`the throttle of ${key} needs a positive rateLimit and burstLimit`);
+  }
+  for (const key of detailed) {
+    if (!keys.has(key)) problems.push(`detailedMetricsRoutes names no route of the table: "${key}"`);
   }
   if (problems.length > 0) throw new Error(`Api: ${problems.join('; ')}`);
 }

@@ -57,27 +57,27 @@ export interface AppFunctionProps {
   };
 }
 
+/** The alias every caller (API, schedules, queue, claimers) invokes: moved back to roll back. */
+export const LIVE_ALIAS = 'live';
+
 /**
- * Our one way to build a Lambda function: `NodejsFunction` bundled locally by esbuild (no Docker)
- * with the settings of `bundling.ts` (minified ESM, the AWS SDK from the runtime, Powertools from
- * its official layer, no source map, only the declared adapters), Node.js 22 on arm64, X-Ray tracing, its own log group with a
- * retention, and its own role that may only write to that log group until the stack grants what
- * the function declares (`function-needs.ts`). Its environment is set by those grants alone, plus
- * the POWERTOOLS_* settings every function shares.
+ * Our one way to build a Lambda function: bundled locally by esbuild (`bundling.ts`), Node.js 22 on
+ * arm64, traced, with its own log group and role, and a published version behind the `live` alias.
  */
 export class AppFunction extends NodejsFunction {
+  /** What every caller invokes; a rollback points it at an earlier version (docs/operations.md). */
+  readonly live: lambda.Alias;
+
   constructor(scope: Construct, id: string, props: AppFunctionProps) {
     const { entry, description, timeout = Duration.seconds(10), memorySize = 512 } = props;
     validate(id, props, timeout, memorySize);
     const settings = bundleSettingsOf(props.needs);
 
-    // The role and the log group are created beside the function (constructor arguments), so
-    // the role gets no AWSLambdaBasicExecutionRole managed policy: it may write to this log
-    // group only, not create log groups anywhere.
+    // A role and log group of its own: no managed policy, writes to this log group only.
     const stage = stageSettingsOf(scope);
     const logGroup = new logs.LogGroup(scope, `${id}Logs`, {
       retention: props.logRetention ?? stage?.logRetention ?? logs.RetentionDays.ONE_MONTH,
-      removalPolicy: stage?.removalPolicy ?? RemovalPolicy.RETAIN,
+      removalPolicy: stage?.removalPolicy ?? RemovalPolicy.RETAIN_ON_UPDATE_OR_DELETE,
     });
     const role = new iam.Role(scope, `${id}Role`, {
       assumedBy: new iam.ServicePrincipal('lambda.amazonaws.com'),
@@ -110,13 +110,8 @@ export class AppFunction extends NodejsFunction {
         [POWERTOOLS_VARIABLES.metricsNamespace]: Stack.of(scope).stackName,
         [POWERTOOLS_VARIABLES.logLevel]: stage?.logLevel ?? 'INFO',
       },
-      ...(props.asyncFailures
-        ? {
-            onFailure: new destinations.SqsDestination(props.asyncFailures.queue),
-            retryAttempts: props.asyncFailures.retryAttempts,
-            maxEventAge: props.asyncFailures.maxEventAge,
-          }
-        : {}),
+      // Earlier versions stay after an update so that the alias can be moved back to them.
+      currentVersionOptions: { removalPolicy: RemovalPolicy.RETAIN_ON_UPDATE_OR_DELETE },
       bundling: {
         format: OutputFormat.ESM,
         target: settings.target,
@@ -127,6 +122,19 @@ export class AppFunction extends NodejsFunction {
         banner: settings.banner,
         define: settings.define,
       },
+    });
+
+    // Asynchronous invocations go through the alias, so its own invoke settings are the ones used.
+    this.live = new lambda.Alias(this, 'Live', {
+      aliasName: LIVE_ALIAS,
+      version: this.currentVersion,
+      ...(props.asyncFailures
+        ? {
+            onFailure: new destinations.SqsDestination(props.asyncFailures.queue),
+            retryAttempts: props.asyncFailures.retryAttempts,
+            maxEventAge: props.asyncFailures.maxEventAge,
+          }
+        : {}),
     });
 
     NagSuppressions.addResourceSuppressions(this, [

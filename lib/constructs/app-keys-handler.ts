@@ -4,7 +4,7 @@ import {
   ResourceNotFoundException,
   SecretsManagerClient,
 } from '@aws-sdk/client-secrets-manager';
-import type { CloudFormationCustomResourceEvent, CloudFormationCustomResourceResponse } from 'aws-lambda';
+import type { CloudFormationCustomResourceEvent } from 'aws-lambda';
 
 import type { ServerKeyName } from '../../functions/needs';
 import {
@@ -13,6 +13,7 @@ import {
   parseAppKeys,
   parseServerKey,
 } from '../../functions/security/app-keys';
+import { replyToCloudFormation } from './custom-resource-reply';
 
 /** A secret's value as the custom resource sees it: read the current one, write a new one. */
 export interface KeysSecret {
@@ -86,53 +87,25 @@ export function secretsManagerKeysSecret(
 }
 
 /**
- * The CloudFormation custom resource `Custom::AppKeys`: on Create and Update it fills each key's
- * secret (properties `SessionSigningKey`, `LicenseHashKey`, `LicenseEncryptionKey`, secret ARNs)
- * unless it already holds a valid key, migrating from the combined secret `LegacySecretId` when
- * that holds valid keys; on Delete it does nothing (the secrets are retained). Invoked by
- * CloudFormation directly (no provider framework), so it reports to the pre-signed URL itself.
+ * `Custom::AppKeys`: on Create and Update fills each key's secret unless it already holds a valid
+ * key, migrating from `LegacySecretId` when given; on Delete nothing (the secrets are retained).
  */
 export async function handler(event: CloudFormationCustomResourceEvent): Promise<void> {
   const properties = event.ResourceProperties as Record<string, unknown>;
   const physicalResourceId =
     event.RequestType === 'Create' ? String(properties.LicenseHashKey) : event.PhysicalResourceId;
-  let response: CloudFormationCustomResourceResponse;
-  try {
-    if (event.RequestType !== 'Delete') {
-      const client = new SecretsManagerClient({});
-      const secret = (name: string) => secretsManagerKeysSecret(String(properties[name]), client);
-      const origins = await ensureServerKeys(
-        {
-          sessionSigning: secret('SessionSigningKey'),
-          licenseHash: secret('LicenseHashKey'),
-          licenseEncryption: secret('LicenseEncryptionKey'),
-        },
-        properties.LegacySecretId ? secret('LegacySecretId') : undefined,
-      );
-      console.log(JSON.stringify({ requestType: event.RequestType, keys: origins }));
-    }
-    response = { ...responseBase(event, physicalResourceId), Status: 'SUCCESS' };
-  } catch (error) {
-    // The reason is shown in the CloudFormation console: the error's name and message only,
-    // never a secret value (none of the messages above can contain one).
-    const reason = error instanceof Error ? `${error.name}: ${error.message}` : 'Erreur inconnue';
-    console.error(JSON.stringify({ requestType: event.RequestType, error: reason }));
-    response = { ...responseBase(event, physicalResourceId), Status: 'FAILED', Reason: reason };
-  }
-  const reply = await fetch(event.ResponseURL, {
-    method: 'PUT',
-    // The pre-signed URL is signed without a content type; send none.
-    headers: { 'content-type': '' },
-    body: JSON.stringify(response),
+  await replyToCloudFormation(event, physicalResourceId, async () => {
+    if (event.RequestType === 'Delete') return;
+    const client = new SecretsManagerClient({});
+    const secret = (name: string) => secretsManagerKeysSecret(String(properties[name]), client);
+    const origins = await ensureServerKeys(
+      {
+        sessionSigning: secret('SessionSigningKey'),
+        licenseHash: secret('LicenseHashKey'),
+        licenseEncryption: secret('LicenseEncryptionKey'),
+      },
+      properties.LegacySecretId ? secret('LegacySecretId') : undefined,
+    );
+    console.log(JSON.stringify({ requestType: event.RequestType, keys: origins }));
   });
-  if (!reply.ok) throw new Error(`CloudFormation response refused: HTTP ${reply.status}`);
-}
-
-function responseBase(event: CloudFormationCustomResourceEvent, physicalResourceId: string) {
-  return {
-    PhysicalResourceId: physicalResourceId,
-    StackId: event.StackId,
-    RequestId: event.RequestId,
-    LogicalResourceId: event.LogicalResourceId,
-  };
 }

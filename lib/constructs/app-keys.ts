@@ -32,55 +32,40 @@ const NOT_ROTATED =
   'which only their holders know.';
 
 /**
- * The server's three keys, each in its own Secrets Manager secret (the base64 of 32 random
- * bytes, `functions/security/app-keys.ts`), so that a function is granted only the keys it
- * declares (`functions/needs.ts`): one that verifies sessions cannot decrypt stored licence keys.
- *
- * A small custom resource (`app-keys-handler.ts`) writes the keys once. Migration: deployments
- * made before the split keep their combined secret (`Secret`, JSON of the three keys, retained
- * and now read by the generator alone); the generator copies each key from it into the key's own
- * secret, so every stored hash and cipher still matches and nobody is signed out. On a fresh
- * deployment that secret holds Secrets Manager's placeholder and the keys are generated. Valid
- * keys are never rewritten. Nothing secret is in the template or the custom resource's reply.
- *
- * Never change the secrets' generation settings: CloudFormation would generate new values and the
- * custom resource would then write new keys, signing everyone out and invalidating every licence
- * key. For the same reason they are retained when the stack is deleted (unless the stage says
- * otherwise), like the table, and prod keeps a replica of each in a second region.
+ * The server's three keys, each its own secret so that a function is granted only the keys it
+ * declares, written once by a small custom resource (`app-keys-handler.ts`). Never change the
+ * secrets' generation settings: new keys would sign everyone out and void every licence key.
  */
 export interface AppKeysProps {
   /**
    * What happens to the secrets when the stack is deleted.
-   * @default RemovalPolicy.RETAIN (losing the keys makes every licence key unreadable)
+   * @default RemovalPolicy.RETAIN_ON_UPDATE_OR_DELETE (losing the keys makes every licence key unreadable)
    */
   readonly removalPolicy?: RemovalPolicy;
   /**
    * A second region where Secrets Manager keeps a read-only replica of each key secret, kept in sync
-   * with every change: the keys survive the loss of the main region's secret (it can be promoted
-   * to a standalone secret there; docs/operations.md, "Recovering the server keys").
+   * with every change: the keys survive the loss of the main region (docs/operations.md).
    * @default - no replica
    */
   readonly replicaRegion?: string;
+  /**
+   * The combined secret of a deployment made before the keys were split: the custom resource copies
+   * its keys into their own secrets, so stored hashes still match and nobody is signed out.
+   * @default - none: the keys are generated
+   */
+  readonly legacySecretArn?: string;
 }
 
 export class AppKeys extends Construct {
-  /** The combined secret of deployments made before the split: the migration's source only. */
-  readonly legacySecret: secretsmanager.Secret;
   readonly secrets: Readonly<Record<ServerKeyName, secretsmanager.Secret>>;
   private readonly keys: CustomResource;
 
   constructor(scope: Construct, id: string, props: AppKeysProps = {}) {
     super(scope, id);
     const retention = {
-      removalPolicy: props.removalPolicy ?? RemovalPolicy.RETAIN,
+      removalPolicy: props.removalPolicy ?? RemovalPolicy.RETAIN_ON_UPDATE_OR_DELETE,
       ...(props.replicaRegion ? { replicaRegions: [{ region: props.replicaRegion }] } : {}),
     };
-    // Same construct id as before the split, so an existing deployment keeps (and migrates) it.
-    this.legacySecret = new secretsmanager.Secret(this, 'Secret', {
-      description:
-        'Ancien secret des clés du serveur (les trois clés ensemble) : source de la migration vers un secret par clé',
-      ...retention,
-    });
     const secrets = {} as Record<ServerKeyName, secretsmanager.Secret>;
     for (const [name, { id: secretId, description }] of Object.entries(KEY_SECRETS) as [
       ServerKeyName,
@@ -92,7 +77,7 @@ export class AppKeys extends Construct {
       });
     }
     this.secrets = secrets;
-    for (const secret of [this.legacySecret, ...Object.values(secrets)]) {
+    for (const secret of Object.values(secrets)) {
       NagSuppressions.addResourceSuppressions(secret, [{ id: 'AwsSolutions-SMG4', reason: NOT_ROTATED }]);
     }
 
@@ -108,12 +93,14 @@ export class AppKeys extends Construct {
         resources: Object.values(secrets).map((secret) => secret.secretArn),
       }),
     );
-    generator.addToRolePolicy(
-      new iam.PolicyStatement({
-        actions: ['secretsmanager:GetSecretValue'],
-        resources: [this.legacySecret.secretArn],
-      }),
-    );
+    if (props.legacySecretArn) {
+      generator.addToRolePolicy(
+        new iam.PolicyStatement({
+          actions: ['secretsmanager:GetSecretValue'],
+          resources: [props.legacySecretArn],
+        }),
+      );
+    }
     NagSuppressions.addResourceSuppressions(generator, [
       {
         id: 'Serverless-LambdaDLQ',
@@ -126,8 +113,10 @@ export class AppKeys extends Construct {
     this.keys = new CustomResource(this, 'Keys', {
       serviceToken: generator.functionArn,
       resourceType: 'Custom::AppKeys',
+      // A handler that crashed would otherwise hold the deployment for CloudFormation's hour.
+      serviceTimeout: Duration.minutes(2),
       properties: {
-        LegacySecretId: this.legacySecret.secretArn,
+        ...(props.legacySecretArn ? { LegacySecretId: props.legacySecretArn } : {}),
         SessionSigningKey: secrets.sessionSigning.secretArn,
         LicenseHashKey: secrets.licenseHash.secretArn,
         LicenseEncryptionKey: secrets.licenseEncryption.secretArn,

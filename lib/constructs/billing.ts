@@ -7,6 +7,7 @@ import { Construct } from 'constructs';
 
 import type { FunctionNeeds } from '../../functions/needs';
 import { ENVIRONMENT } from '../../functions/runtime/environment';
+import type { MailDelivery } from './mail-delivery';
 
 export interface BillingProps {
   /**
@@ -17,9 +18,11 @@ export interface BillingProps {
   readonly mailFrom: string;
   /**
    * What happens to the two Stripe secrets when the stack is deleted.
-   * @default RemovalPolicy.RETAIN (their values are set by hand)
+   * @default RemovalPolicy.RETAIN_ON_UPDATE_OR_DELETE (their values are set by hand)
    */
   readonly removalPolicy?: RemovalPolicy;
+  /** The configuration set every send names (bounces, complaints, reputation). */
+  readonly mail: MailDelivery;
 }
 
 const EMAIL = /^[^\s@<>]+@[^\s@<>]+\.[^\s@<>]+$/;
@@ -40,6 +43,7 @@ export class Billing extends Construct {
   /** The sender address. */
   readonly mailFrom: string;
   private readonly identityArns: string[];
+  private readonly mail: MailDelivery;
 
   constructor(scope: Construct, id: string, props: BillingProps) {
     super(scope, id);
@@ -60,6 +64,7 @@ export class Billing extends Construct {
     );
 
     this.mailFrom = props.mailFrom;
+    this.mail = props.mail;
     const domain = this.mailFrom.split('@')[1] as string;
     const identityArn = (identity: string) =>
       stack.formatArn({ service: 'ses', resource: 'identity', resourceName: identity });
@@ -94,7 +99,7 @@ export class Billing extends Construct {
     fn.addToRolePolicy(
       new iam.PolicyStatement({
         actions: ['ses:SendEmail'],
-        resources: this.identityArns,
+        resources: [...this.identityArns, this.mail.configurationSetArn],
         conditions: { StringEquals: { 'ses:FromAddress': this.mailFrom } },
       }),
     );
@@ -113,7 +118,7 @@ function emptySecret(
   scope: Construct,
   id: string,
   description: string,
-  removalPolicy = RemovalPolicy.RETAIN,
+  removalPolicy = RemovalPolicy.RETAIN_ON_UPDATE_OR_DELETE,
 ): secretsmanager.Secret {
   const secret = new secretsmanager.Secret(scope, id, {
     description,

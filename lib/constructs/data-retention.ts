@@ -53,7 +53,7 @@ export class DataRetention extends Construct {
     new scheduler.Schedule(this, 'HourlySchedule', {
       description: 'Rétention des données : chaque heure',
       schedule: scheduler.ScheduleExpression.expression(RETENTION_SCHEDULE),
-      target: new targets.LambdaInvoke(this.purge, {
+      target: new targets.LambdaInvoke(this.purge.live, {
         role,
         deadLetterQueue: failed,
         retryAttempts: 2,

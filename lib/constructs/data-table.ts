@@ -36,9 +36,15 @@ const attribute = (name: string): dynamodb.Attribute => ({ name, type: dynamodb.
 export interface DataTableProps {
   /**
    * What happens to the table when the stack is deleted or the table replaced.
-   * @default RemovalPolicy.RETAIN (it holds the only copy of licences and lawyers)
+   * @default RemovalPolicy.RETAIN_ON_UPDATE_OR_DELETE (it holds the only copy of licences and lawyers)
    */
   readonly removalPolicy?: RemovalPolicy;
+  /**
+   * An existing table to use instead of creating one (a table restored from a backup): the stack
+   * then grants and watches it but never owns it.
+   * @default - the stack creates its table
+   */
+  readonly existingTableName?: string;
   /**
    * DynamoDB deletion protection: no API call, console click or CloudFormation update can delete
    * the table while it is on.
@@ -54,27 +60,38 @@ export interface DataTableProps {
  * licences and lawyers, so prod retains it when the stack is deleted; a dev stage may drop it.
  */
 export class DataTable extends Construct {
-  readonly table: dynamodb.Table;
+  readonly table: dynamodb.ITable;
+  /** The table this stack created; undefined when it uses an existing one. */
+  readonly ownTable?: dynamodb.Table;
 
   constructor(scope: Construct, id: string, props: DataTableProps = {}) {
     super(scope, id);
-    this.table = new dynamodb.Table(this, 'Table', {
+    if (props.existingTableName) {
+      this.table = dynamodb.Table.fromTableAttributes(this, 'Table', {
+        tableName: props.existingTableName,
+        globalIndexes: TABLE_DEFINITION.globalSecondaryIndexes.map((index) => index.indexName),
+      });
+      return;
+    }
+    const table = new dynamodb.Table(this, 'Table', {
       partitionKey: attribute(TABLE_DEFINITION.partitionKey),
       sortKey: attribute(TABLE_DEFINITION.sortKey),
       billingMode: dynamodb.BillingMode.PAY_PER_REQUEST,
       pointInTimeRecoverySpecification: { pointInTimeRecoveryEnabled: true },
       deletionProtection: props.deletionProtection ?? true,
       timeToLiveAttribute: TABLE_DEFINITION.timeToLiveAttribute,
-      removalPolicy: props.removalPolicy ?? RemovalPolicy.RETAIN,
+      removalPolicy: props.removalPolicy ?? RemovalPolicy.RETAIN_ON_UPDATE_OR_DELETE,
     });
     for (const index of TABLE_DEFINITION.globalSecondaryIndexes) {
-      this.table.addGlobalSecondaryIndex({
+      table.addGlobalSecondaryIndex({
         indexName: index.indexName,
         partitionKey: attribute(index.partitionKey),
         sortKey: attribute(index.sortKey),
         projectionType: dynamodb.ProjectionType.ALL,
       });
     }
+    this.table = table;
+    this.ownTable = table;
   }
 
   get tableName(): string {

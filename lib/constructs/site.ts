@@ -99,6 +99,7 @@ function handler(event) {
 export class Site extends Construct {
   readonly distribution: cloudfront.Distribution;
   readonly bucket: s3.Bucket;
+  readonly accessLogs: s3.Bucket;
   private readonly domainName?: string;
 
   constructor(scope: Construct, id: string, props: SiteProps) {
@@ -108,7 +109,12 @@ export class Site extends Construct {
     const retention = props.accessLogRetention ?? Duration.days(30);
     this.domainName = props.customDomain?.domainName;
 
+    // Kept with the stage's data in prod; a dev stage empties and deletes them when destroyed.
+    const removalPolicy = stageSettingsOf(this)?.removalPolicy ?? RemovalPolicy.RETAIN_ON_UPDATE_OR_DELETE;
+    const emptiedWithStack = removalPolicy === RemovalPolicy.DESTROY;
     const logBucket = new s3.Bucket(this, 'AccessLogs', {
+      removalPolicy,
+      autoDeleteObjects: emptiedWithStack,
       blockPublicAccess: s3.BlockPublicAccess.BLOCK_ALL,
       encryption: s3.BucketEncryption.S3_MANAGED,
       enforceSSL: true,
@@ -123,7 +129,11 @@ export class Site extends Construct {
       },
     ]);
 
+    this.accessLogs = logBucket;
+
     this.bucket = new s3.Bucket(this, 'Bucket', {
+      removalPolicy,
+      autoDeleteObjects: emptiedWithStack,
       blockPublicAccess: s3.BlockPublicAccess.BLOCK_ALL,
       encryption: s3.BucketEncryption.S3_MANAGED,
       enforceSSL: true,
@@ -266,7 +276,7 @@ export class Site extends Construct {
     const stage = stageSettingsOf(this);
     const deploymentLogs = new logs.LogGroup(this, 'DeploymentLogs', {
       retention: stage?.logRetention ?? logs.RetentionDays.ONE_MONTH,
-      removalPolicy: stage?.removalPolicy ?? RemovalPolicy.RETAIN,
+      removalPolicy: stage?.removalPolicy ?? RemovalPolicy.RETAIN_ON_UPDATE_OR_DELETE,
     });
     const deploymentRole = new iam.Role(this, 'DeploymentRole', {
       assumedBy: new iam.ServicePrincipal('lambda.amazonaws.com'),

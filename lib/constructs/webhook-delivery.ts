@@ -1,4 +1,4 @@
-import { Duration } from 'aws-cdk-lib';
+import { Duration, RemovalPolicy } from 'aws-cdk-lib';
 import type * as cloudwatch from 'aws-cdk-lib/aws-cloudwatch';
 import * as iam from 'aws-cdk-lib/aws-iam';
 import type * as lambda from 'aws-cdk-lib/aws-lambda';
@@ -80,6 +80,11 @@ export interface WebhookDeliveryProps {
    * webhook calls in flight, a stage setting. @default WEBHOOK_QUEUE.maxConcurrency
    */
   readonly workerConcurrency?: number;
+  /**
+   * What happens to the signing secret when the stack is deleted: every firm's n8n checks it.
+   * @default RemovalPolicy.RETAIN_ON_UPDATE_OR_DELETE
+   */
+  readonly removalPolicy?: RemovalPolicy;
 }
 
 export class WebhookDelivery extends Construct {
@@ -113,6 +118,7 @@ export class WebhookDelivery extends Construct {
     this.signingSecret = new secretsmanager.Secret(this, 'SigningSecret', {
       description: 'Secret de signature des webhooks (Standard Webhooks), à copier dans n8n',
       generateSecretString: { excludePunctuation: true, passwordLength: 48 },
+      removalPolicy: props.removalPolicy ?? RemovalPolicy.RETAIN_ON_UPDATE_OR_DELETE,
     });
     NagSuppressions.addResourceSuppressions(this.signingSecret, [
       {
@@ -129,7 +135,7 @@ export class WebhookDelivery extends Construct {
       description: 'Appelle les webhooks des automatisations dues (file SQS)',
       timeout: Duration.seconds(WEBHOOK_QUEUE.workerTimeoutSeconds),
     });
-    this.worker.addEventSource(
+    this.worker.live.addEventSource(
       new SqsEventSource(this.queue, {
         batchSize: WEBHOOK_QUEUE.batchSize,
         maxConcurrency: workerConcurrency,
@@ -193,7 +199,7 @@ export class WebhookDelivery extends Construct {
     new scheduler.Schedule(this, 'MinuteSchedule', {
       description: 'Planificateur des automatisations : chaque minute',
       schedule: scheduler.ScheduleExpression.expression(SCHEDULER_SCHEDULE.expression),
-      target: new targets.LambdaInvoke(this.tick, {
+      target: new targets.LambdaInvoke(this.tick.live, {
         role,
         deadLetterQueue: this.scheduleDeadLetterQueue,
         retryAttempts: SCHEDULER_SCHEDULE.maximumRetryAttempts,
@@ -242,8 +248,8 @@ export class WebhookDelivery extends Construct {
 
   /** Lets a function start the tick's claimers: invoke the claimer function, nothing else. */
   grantClaimers(fn: lambda.Function): void {
-    fn.addEnvironment(ENVIRONMENT.dueClaimerFunctionName, this.claimer.functionName);
-    this.claimer.grantInvoke(fn);
+    fn.addEnvironment(ENVIRONMENT.dueClaimerFunctionName, this.claimer.live.functionArn);
+    this.claimer.live.grantInvoke(fn);
     // On the role (the tick's role is its own construct, not a child of the function).
     NagSuppressions.addResourceSuppressions(
       fn.role ?? fn,

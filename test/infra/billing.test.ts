@@ -5,6 +5,7 @@ import { beforeAll, describe, expect, it } from 'vitest';
 
 import { ENVIRONMENT } from '../../functions/runtime/environment';
 import { Billing } from '../../lib/constructs/billing';
+import { MailDelivery } from '../../lib/constructs/mail-delivery';
 import { createTestApp, TEST_ENV } from './support';
 
 const SENDER = 'licences@cabinet.example';
@@ -37,7 +38,7 @@ describe('Billing', () => {
 
   beforeAll(() => {
     stack = new Stack(createTestApp(), 'BillingOnly', { env: TEST_ENV });
-    billing = new Billing(stack, 'Billing', { mailFrom: SENDER });
+    billing = new Billing(stack, 'Billing', { mailFrom: SENDER, mail: new MailDelivery(stack, 'Mail') });
     checkout = bareFunction(stack, 'Checkout');
     webhook = bareFunction(stack, 'Webhook');
     billing.grantPayments(checkout, 'https://site.example', 'api');
@@ -53,7 +54,8 @@ describe('Billing', () => {
     for (const secret of Object.values(secrets)) {
       expect(secret.Properties).not.toHaveProperty('GenerateSecretString');
       expect(secret.Properties).not.toHaveProperty('SecretString');
-      expect(secret.DeletionPolicy).toBe('Retain');
+      // Kept, except by the rollback of the create that made them.
+      expect(secret.DeletionPolicy).toBe('RetainExceptOnCreate');
     }
   });
 
@@ -94,6 +96,8 @@ describe('Billing', () => {
     });
     expect(JSON.stringify(send?.Resource)).toContain(`:identity/${SENDER}`);
     expect(JSON.stringify(send?.Resource)).toContain(':identity/cabinet.example');
+    // Every send names the configuration set, which SES authorises as well.
+    expect(JSON.stringify(send?.Resource)).toContain(':configuration-set/');
     expect(JSON.stringify(send?.Resource)).not.toContain('*');
     expect(actionsOf(statementsOf(template, stack, checkout))).not.toContain('ses:SendEmail');
   });
@@ -108,8 +112,9 @@ describe('Billing', () => {
   it('refuses a sender that is not a bare e-mail address', () => {
     const other = new Stack(createTestApp(), 'BillingInvalid', { env: TEST_ENV });
 
-    expect(() => new Billing(other, 'Billing', { mailFrom: 'Cabinet <licences@cabinet.example>' })).toThrow(
-      /mailFrom must be a bare e-mail address/,
-    );
+    const mail = new MailDelivery(other, 'Mail');
+    expect(
+      () => new Billing(other, 'Billing', { mailFrom: 'Cabinet <licences@cabinet.example>', mail }),
+    ).toThrow(/mailFrom must be a bare e-mail address/);
   });
 });

@@ -25,7 +25,7 @@ describe('DataRetention', () => {
     template.hasResourceProperties('AWS::Scheduler::Schedule', {
       ScheduleExpression: 'rate(1 hour)',
       Target: {
-        Arn: { 'Fn::GetAtt': [idOf(retention.purge), 'Arn'] },
+        Arn: { Ref: idOf(retention.purge.live) },
         RetryPolicy: { MaximumRetryAttempts: 2 },
         DeadLetterConfig: { Arn: Match.anyValue() },
       },

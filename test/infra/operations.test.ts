@@ -4,7 +4,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 
 import { METRIC, METRICS_SERVICE } from '../../functions/domain/core/metrics';
 import { POWERTOOLS_LAYER_PARAMETER, POWERTOOLS_VERSION } from '../../lib/constructs/bundling';
-import { THRESHOLDS } from '../../lib/constructs/monitoring';
+import { interactiveRoutes, THRESHOLDS } from '../../lib/constructs/monitoring';
 import { DEFAULT_KEYS_REPLICA_REGION } from '../../lib/settings';
 import { handlerNames, ROUTES, routeKey } from '../../shared/routes';
 import { createSiteFixture, createTestStack, PROD_CONTEXT, settingsFrom, TEST_ENV } from './support';
@@ -18,10 +18,12 @@ describe('operations', () => {
   let dev: Stack;
   let devTemplate: Template;
   let removeSite: () => Promise<void>;
+  let siteDir: string;
 
   beforeAll(async () => {
     const site = await createSiteFixture();
     removeSite = site.remove;
+    siteDir = site.dir;
     // Templates only: the functions' bundles are not looked at here.
     prod = createTestStack(site.dir);
     prodTemplate = Template.fromStack(prod);
@@ -89,7 +91,7 @@ describe('operations', () => {
 
     it('keeps prod data when the stack goes, and lets a dev stage be destroyed', () => {
       prodTemplate.hasResource('AWS::DynamoDB::Table', {
-        DeletionPolicy: 'Retain',
+        DeletionPolicy: 'RetainExceptOnCreate',
         Properties: Match.objectLike({
           DeletionProtectionEnabled: true,
           PointInTimeRecoverySpecification: { PointInTimeRecoveryEnabled: true },
@@ -102,9 +104,12 @@ describe('operations', () => {
           PointInTimeRecoverySpecification: { PointInTimeRecoveryEnabled: true },
         }),
       });
-      for (const [, secret] of resourcesOf(prodTemplate, 'AWS::SecretsManager::Secret')) {
-        // The origin and signing secrets are regenerated with the stack; the others are kept.
-        if (!('GenerateSecretString' in secret.Properties)) expect(secret.DeletionPolicy).toBe('Retain');
+      for (const [id, secret] of resourcesOf(prodTemplate, 'AWS::SecretsManager::Secret')) {
+        // Only CloudFront's origin secret is regenerated with the stack; the firms copy the
+        // webhook signing secret into n8n, so it is kept with the keys and Stripe's.
+        expect(secret.DeletionPolicy, id).toBe(
+          id.startsWith('OriginVerify') ? 'Delete' : 'RetainExceptOnCreate',
+        );
       }
       for (const [, secret] of resourcesOf(devTemplate, 'AWS::SecretsManager::Secret')) {
         expect(secret.DeletionPolicy).toBe('Delete');
@@ -139,9 +144,16 @@ describe('operations', () => {
           ThrottlingRateLimit: defaults.rate,
           ThrottlingBurstLimit: defaults.burst,
         });
-        expect(Object.keys(stage.RouteSettings).sort()).toEqual([...own].sort());
         for (const key of own) {
           expect(stage.RouteSettings[key]!.ThrottlingRateLimit).toBeLessThan(defaults.rate);
+        }
+        // Every other route with settings of its own (its detailed metrics) keeps the default throttle.
+        for (const [key, settings] of Object.entries(stage.RouteSettings)) {
+          if (own.includes(key)) continue;
+          expect(settings, key).toMatchObject({
+            ThrottlingRateLimit: defaults.rate,
+            ThrottlingBurstLimit: defaults.burst,
+          });
         }
       }
     });
@@ -166,7 +178,7 @@ describe('operations', () => {
         const ours = resourcesOf(template, 'AWS::Lambda::Function').filter(
           ([, fn]) => fn.Properties.Runtime === 'nodejs22.x',
         );
-        expect(ours.length).toBe(handlerNames().length + 5); // + app keys, tick, claimer, worker, purge
+        expect(ours.length).toBe(handlerNames().length + 6); // + app keys, cleanup, tick, claimer, worker, purge
         for (const [id, fn] of ours) {
           expect(fn.Properties.Environment, id).toMatchObject({
             Variables: {
@@ -193,7 +205,7 @@ describe('operations', () => {
     const ours = resourcesOf(prodTemplate, 'AWS::Lambda::Function').filter(
       ([, fn]) => fn.Properties.Runtime === 'nodejs22.x',
     );
-    expect(ours.length).toBe(handlerNames().length + 5); // + app keys, tick, claimer, worker, purge
+    expect(ours.length).toBe(handlerNames().length + 6); // + app keys, cleanup, tick, claimer, worker, purge
     for (const [id, fn] of ours) expect(fn.Properties.Layers, id).toEqual([{ Ref: parameterId }]);
   });
 
@@ -233,7 +245,7 @@ describe('operations', () => {
   });
 
   describe('alarms', () => {
-    const watched = [...handlerNames(), 'Worker', 'Tick', 'Claimer', 'Purge'];
+    const watched = [...handlerNames(), 'Worker', 'Tick', 'Purge'];
 
     it.each(watched)('watches the errors and throttles of %s', (name) => {
       for (const metric of ['Errors', 'Throttles']) {
@@ -288,23 +300,109 @@ describe('operations', () => {
       expect(
         rate.Metrics.flatMap((m) => (m.MetricStat ? [m.MetricStat.Metric.MetricName] : [])).sort(),
       ).toEqual(['5xx', 'Count']);
-      expect(alarmNamed(prodTemplate, prod, 'ApiLatencyP99')).toMatchObject({
+      // At launch the rate stays silent: a count pages whatever the traffic.
+      expect(alarmNamed(prodTemplate, prod, 'Api5xxCount')).toMatchObject({
         Namespace: 'AWS/ApiGateway',
-        MetricName: 'Latency',
-        ExtendedStatistic: 'p99',
-        Threshold: THRESHOLDS.apiLatencyP99Ms,
-        EvaluationPeriods: 3,
+        MetricName: '5xx',
+        Statistic: 'Sum',
+        Period: 300,
+        Threshold: THRESHOLDS.api5xxCount,
       });
     });
 
-    it('raises WebhookQueueOldestMessage before the queue’s retention could drop a run', () => {
+    it('watches the p99 latency of each interactive route on its own, and of no call that waits by design', () => {
+      const latency = alarmsOf(prodTemplate).filter(([, alarm]) =>
+        String(prod.resolve(alarm.Properties.AlarmName)).includes('-ApiLatencyP99'),
+      );
+      const routes = interactiveRoutes();
+      expect(latency).toHaveLength(routes.length);
+      for (const [name, route] of routes) {
+        expect(alarmNamed(prodTemplate, prod, `ApiLatencyP99-${name}`)).toMatchObject({
+          Namespace: 'AWS/ApiGateway',
+          MetricName: 'Latency',
+          ExtendedStatistic: 'p99',
+          Dimensions: expect.arrayContaining([
+            { Name: 'Method', Value: route.method },
+            { Name: 'Resource', Value: route.path },
+          ]),
+          EvaluationPeriods: 3,
+          Threshold:
+            route === ROUTES.verifyLicense
+              ? THRESHOLDS.signInLatencyP99Ms
+              : THRESHOLDS.interactiveLatencyP99Ms,
+        });
+      }
+      for (const waits of [ROUTES.executeWebhook, ROUTES.testWorkflowConnection, ROUTES.workflowScheduler]) {
+        expect(routes.map(([, route]) => route)).not.toContain(waits);
+      }
+      // The route metrics exist only where detailed metrics are on: on these routes.
+      const stage = resourcesOf(prodTemplate, 'AWS::ApiGatewayV2::Stage')[0]![1].Properties as {
+        RouteSettings: Record<string, { DetailedMetricsEnabled?: boolean }>;
+      };
+      const detailed = Object.entries(stage.RouteSettings).filter(
+        ([, settings]) => settings.DetailedMetricsEnabled,
+      );
+      expect(detailed.map(([key]) => key).sort()).toEqual(routes.map(([, route]) => routeKey(route)).sort());
+    });
+
+    it('raises WebhookQueueOldestMessage at 5 minutes in prod, 2 hours in dev', () => {
       expect(alarmNamed(prodTemplate, prod, 'WebhookQueueOldestMessage')).toMatchObject({
         Namespace: 'AWS/SQS',
         MetricName: 'ApproximateAgeOfOldestMessage',
         Statistic: 'Maximum',
+        Threshold: 5 * 60,
+      });
+      expect(alarmNamed(devTemplate, dev, 'WebhookQueueOldestMessage')).toMatchObject({
         Threshold: THRESHOLDS.webhookQueueOldestSeconds,
       });
-      expect(THRESHOLDS.webhookQueueOldestSeconds).toBeLessThan(4 * 24 * 60 * 60);
+    });
+
+    it('pages on the claimers’ failure ratio over three periods, not on a single failed claimer', () => {
+      expect(
+        alarmsOf(prodTemplate).map(([, a]) => String(prod.resolve(a.Properties.AlarmName))),
+      ).not.toContain('AssistantJuridique-prod-Monitoring-Claimer-Errors');
+      const ratio = alarmNamed(prodTemplate, prod, 'ClaimerFailureRatio') as {
+        Metrics: { Expression?: string; MetricStat?: { Metric: { MetricName: string } } }[];
+      };
+      expect(ratio).toMatchObject({
+        Threshold: THRESHOLDS.claimerFailurePercent,
+        EvaluationPeriods: THRESHOLDS.claimerFailurePeriods,
+      });
+      expect(THRESHOLDS.claimerFailurePeriods).toBeGreaterThan(1);
+      expect(ratio.Metrics.find((m) => m.Expression)?.Expression).toContain('100 * errors / invocations');
+      expect(
+        ratio.Metrics.flatMap((m) => (m.MetricStat ? [m.MetricStat.Metric.MetricName] : [])).sort(),
+      ).toEqual(['Errors', 'Invocations']);
+    });
+
+    it('raises AccountConcurrency at 80 % of the quota the deployment read', () => {
+      expect(alarmNamed(prodTemplate, prod, 'AccountConcurrency')).toMatchObject({
+        Namespace: 'AWS/Lambda',
+        MetricName: 'ClaimedAccountConcurrency',
+        Statistic: 'Maximum',
+        Threshold: 800,
+      });
+      const quota400 = createTestStack(siteDir, {
+        settings: settingsFrom({ ...PROD_CONTEXT, lambdaConcurrencyQuota: '400' }),
+      });
+      const template = Template.fromStack(quota400);
+      expect(alarmNamed(template, quota400, 'AccountConcurrency')).toMatchObject({ Threshold: 320 });
+    });
+
+    it.each([
+      ['SesBounceRate', 'Reputation.BounceRate', THRESHOLDS.sesBounceRate],
+      ['SesComplaintRate', 'Reputation.ComplaintRate', THRESHOLDS.sesComplaintRate],
+    ])('raises %s on the account’s SES reputation', (id, metric, threshold) => {
+      expect(alarmNamed(prodTemplate, prod, id)).toMatchObject({
+        Namespace: 'AWS/SES',
+        MetricName: metric,
+        Threshold: threshold,
+        ComparisonOperator: 'GreaterThanOrEqualToThreshold',
+      });
+      expect({ bounce: THRESHOLDS.sesBounceRate, complaint: THRESHOLDS.sesComplaintRate }).toEqual({
+        bounce: 0.05,
+        complaint: 0.001,
+      });
     });
 
     it('raises DynamoDbThrottles on throttled requests of every operation the code makes', () => {

@@ -5,11 +5,12 @@ import type { App, Stack } from 'aws-cdk-lib';
 import { Match, Template } from 'aws-cdk-lib/assertions';
 import type { CfnApi } from 'aws-cdk-lib/aws-apigatewayv2';
 import * as cloudfront from 'aws-cdk-lib/aws-cloudfront';
-import type { CfnFunction } from 'aws-cdk-lib/aws-lambda';
+import type { CfnAlias, CfnFunction } from 'aws-cdk-lib/aws-lambda';
 import type { CfnSecret } from 'aws-cdk-lib/aws-secretsmanager';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 
 import { TABLE_DEFINITION } from '../../functions/data/table/table-definition';
+import type { AppFunction } from '../../lib/constructs/app-function';
 import { CONTENT_SECURITY_POLICY } from '../../lib/site-headers';
 import { handlerNames, ROUTES, type RouteDefinition, routeKey } from '../../shared/routes';
 import { createSiteFixture, createTestStack, TEST_ENV } from './support';
@@ -108,7 +109,8 @@ describe('data table', () => {
         PointInTimeRecoverySpecification: { PointInTimeRecoveryEnabled: true },
         DeletionProtectionEnabled: true,
       }),
-      DeletionPolicy: 'Retain',
+      // Kept on every operation but the rollback of the create that made it.
+      DeletionPolicy: 'RetainExceptOnCreate',
       UpdateReplacePolicy: 'Retain',
     });
   });
@@ -124,9 +126,9 @@ describe('functions', () => {
         TracingConfig: { Mode: 'Active' },
       });
     }
-    // The handlers, the app-keys generator, CDK's BucketDeployment function, the webhook worker,
-    // the scheduler tick, its claimer and the retention purge.
-    template.resourceCountIs('AWS::Lambda::Function', handlerNames().length + 6);
+    // The handlers, the app-keys generator, the first-create cleanup, CDK's BucketDeployment
+    // function, the webhook worker, the scheduler tick, its claimer and the retention purge.
+    template.resourceCountIs('AWS::Lambda::Function', handlerNames().length + 7);
   });
 
   it('keeps every function log for the prod stage’s 30 days (spec §9) in its own log group', () => {
@@ -161,12 +163,16 @@ describe('permissions', () => {
 });
 
 describe('server keys', () => {
-  it('are three retained secrets beside the combined one of earlier deployments, filled by Custom::AppKeys', () => {
-    const retained = Object.entries(template.findResources('AWS::SecretsManager::Secret')).filter(
-      ([id, secret]) => id.startsWith('AppKeys') && secret.DeletionPolicy === 'Retain',
+  it('are three retained secrets filled by Custom::AppKeys, and no combined one on a fresh stage', () => {
+    const keySecrets = Object.entries(template.findResources('AWS::SecretsManager::Secret')).filter(([id]) =>
+      id.startsWith('AppKeys'),
     );
-    expect(retained).toHaveLength(4);
+    expect(keySecrets.map(([, secret]) => secret.DeletionPolicy)).toEqual(
+      Array(3).fill('RetainExceptOnCreate'),
+    );
     template.resourceCountIs('Custom::AppKeys', 1);
+    const [keys] = Object.values(template.findResources('Custom::AppKeys'));
+    expect(keys?.Properties).not.toHaveProperty('LegacySecretId');
   });
 
   it('deploys the functions that read a key after the keys are written', () => {
@@ -201,8 +207,12 @@ describe('HTTP API', () => {
       const [, [, integrationRef]] = Object.values(
         template.findResources('AWS::ApiGatewayV2::Route', { Properties: { RouteKey: routeKey(route) } }),
       )[0]!.Properties.Target['Fn::Join'] as [string, [string, { Ref: string }]];
+      // The function's live alias, which a rollback moves back.
       expect(integrations[integrationRef.Ref]?.Properties.IntegrationUri, routeKey(route)).toEqual({
-        'Fn::GetAtt': [functionIdOf(route.handler), 'Arn'],
+        Ref: stack.getLogicalId(
+          (stack.node.findChild('Api').node.findChild(route.handler) as AppFunction).live.node
+            .defaultChild as CfnAlias,
+        ),
       });
     }
   });

@@ -1,5 +1,5 @@
 import { Stack } from 'aws-cdk-lib';
-import { Template } from 'aws-cdk-lib/assertions';
+import { Match, Template } from 'aws-cdk-lib/assertions';
 import { beforeAll, describe, expect, it } from 'vitest';
 
 import { SCHEDULER_SCHEDULE, WEBHOOK_QUEUE } from '../../functions/domain/scheduling/scheduling-settings';
@@ -26,7 +26,8 @@ describe('WebhookDelivery', () => {
       ScheduleExpression: 'rate(1 minute)',
       State: 'ENABLED',
       Target: {
-        Arn: { 'Fn::GetAtt': [idOf(delivery.tick), 'Arn'] },
+        // The live alias: a rollback moves what the schedule invokes.
+        Arn: { Ref: idOf(delivery.tick.live) },
         RetryPolicy: {
           MaximumRetryAttempts: SCHEDULER_SCHEDULE.maximumRetryAttempts,
           MaximumEventAgeInSeconds: SCHEDULER_SCHEDULE.maximumEventAgeSeconds,
@@ -54,7 +55,7 @@ describe('WebhookDelivery', () => {
 
   it('feeds the worker its batches, at the global cap (the per-firm cap is the worker’s), with partial batch failures', () => {
     template.hasResourceProperties('AWS::Lambda::EventSourceMapping', {
-      FunctionName: { Ref: idOf(delivery.worker) },
+      FunctionName: Match.objectLike({ 'Fn::Join': Match.arrayWith([Match.arrayWith([':live'])]) }),
       BatchSize: WEBHOOK_QUEUE.batchSize,
       ScalingConfig: { MaximumConcurrency: WEBHOOK_QUEUE.maxConcurrency },
       FunctionResponseTypes: ['ReportBatchItemFailures'],
