@@ -23,7 +23,8 @@ import { createLicenseKeyVault } from '../functions/security/license-key-vault';
  *
  *   npx tsx bin/create-admin-licence.ts --table <…> --hash-key <…> --encryption-key <…> --reset-second-factor
  *
- * Uses the caller's AWS credentials and region (AWS_PROFILE / AWS_REGION as usual).
+ * Uses the caller's AWS credentials, in the stage's region: `--region`, else the region of the
+ * secrets' ARNs, never the profile's.
  */
 const { values } = parseArgs({
   options: {
@@ -32,6 +33,7 @@ const { values } = parseArgs({
     'encryption-key': { type: 'string' },
     email: { type: 'string' },
     'reset-second-factor': { type: 'boolean', default: false },
+    region: { type: 'string' },
   },
 });
 const hashKeyArn = values['hash-key'];
@@ -44,7 +46,13 @@ if (!values.table || !hashKeyArn || !encryptionKeyArn) {
   process.exit(2);
 }
 
-const client = new SecretsManagerClient({});
+// arn:aws:secretsmanager:<region>:<account>:secret:<name>
+const region = values.region ?? hashKeyArn.split(':')[3];
+if (!region) {
+  console.error('Région introuvable : donnez --region <région de la pile> (eu-west-3 par défaut des piles).');
+  process.exit(2);
+}
+const client = new SecretsManagerClient({ region });
 const readKey = async (secretId: string) => {
   const { SecretString } = await client.send(new GetSecretValueCommand({ SecretId: secretId }));
   if (!SecretString) throw new Error('Secret de clé du serveur vide');
@@ -55,7 +63,7 @@ const [licenseHashKey, licenseEncryptionKey] = await Promise.all([
   readKey(encryptionKeyArn),
 ]);
 const vault = createLicenseKeyVault({ licenseHashKey, licenseEncryptionKey });
-const table = createTable(values.table);
+const table = createTable(values.table, { region });
 if (values['reset-second-factor']) {
   process.stdout.write("Clé de licence de l'administrateur : ");
   const licenseKey = await readLine();

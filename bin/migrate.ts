@@ -2,6 +2,7 @@ import { parseArgs } from 'node:util';
 import { createTable } from '../functions/data/table/table';
 import { migrateFailingSet } from '../functions/migrations/failing-set-migration';
 import { migrateWorkflows } from '../functions/migrations/workflow-migration';
+import { DEFAULT_REGION } from '../lib/settings';
 
 /**
  * Moves the items of a deployed table to the current shape, once after the deploy that introduced
@@ -10,17 +11,22 @@ import { migrateWorkflows } from '../functions/migrations/workflow-migration';
  *   npm run migrate -- --table <TableName output>
  *
  * Idempotent and safe while the application runs (functions/migrations/workflow-migration.ts): run it
- * again when it reports workflows not migrated. Uses the caller's AWS credentials and region
- * (AWS_PROFILE / AWS_REGION as usual); `--endpoint` points it at DynamoDB Local instead.
+ * again when it reports workflows not migrated. Uses the caller's AWS credentials in `--region`
+ * (the stages' eu-west-3 unless given, never the profile's); `--endpoint` points it at DynamoDB Local.
  */
 const { values } = parseArgs({
-  options: { table: { type: 'string' }, endpoint: { type: 'string' } },
+  options: { table: { type: 'string' }, endpoint: { type: 'string' }, region: { type: 'string' } },
 });
 if (!values.table) {
-  console.error('Usage : npm run migrate -- --table <nom de la table> [--endpoint <URL de DynamoDB Local>]');
+  console.error(
+    'Usage : npm run migrate -- --table <nom de la table> [--region <région, eu-west-3 par défaut>] [--endpoint <URL de DynamoDB Local>]',
+  );
   process.exit(2);
 }
-const table = createTable(values.table, values.endpoint ? { endpoint: values.endpoint } : {});
+const table = createTable(
+  values.table,
+  values.endpoint ? { endpoint: values.endpoint } : { region: values.region ?? DEFAULT_REGION },
+);
 const run = await migrateWorkflows(table);
 console.log(
   `Automatisations lues : ${run.read} ; migrées : ${run.migrated} ; non migrées (modifiées pendant la migration) : ${run.failed}`,

@@ -1,11 +1,25 @@
+import { readFileSync } from 'node:fs';
+
 import type { Stack } from 'aws-cdk-lib';
 import { Match, Template } from 'aws-cdk-lib/assertions';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 
 import { LIVE_ALIAS } from '../../lib/constructs/app-function';
+import { repositoryPath } from '../../lib/constructs/repository';
 import { BACKUP_RETENTION, copyVaultNameOf } from '../../lib/constructs/table-backup';
 import type { Deployment } from '../../lib/deployment';
 import { CLOUDFRONT_THRESHOLDS } from '../../lib/edge-alarms-stack';
+import { readBenchCostUnits, synthesizedStacksOf } from '../../lib/offline-synthesis';
+import {
+  alarmRows,
+  firmCostOf,
+  generatedSection,
+  idleCostOf,
+  REFERENCE_FIRM,
+  renderAlarmTable,
+  renderCostTable,
+  renderResourceCounts,
+} from '../../lib/operations-figures';
 import { DEFAULT_KEYS_REPLICA_REGION } from '../../lib/settings';
 import { handlerNames } from '../../shared/routes';
 import { createSiteFixture, createTestDeployment, PROD_CONTEXT, settingsFrom, TEST_ENV } from './support';
@@ -276,5 +290,43 @@ describe('CloudFront’s alarms', () => {
       Endpoint: PROD_CONTEXT.alarmEmail,
     });
     expect(edge.dependencies).toContain(prod.stack);
+  });
+});
+
+describe('docs/operations.md', () => {
+  const runbook = () => readFileSync(repositoryPath('docs', 'operations.md'), 'utf8');
+
+  it('states the alarms, resource counts and costs of the prod templates (npm run docs:operations writes them)', () => {
+    const synthesized = synthesizedStacksOf(prod);
+    const bench = readBenchCostUnits();
+    expect(generatedSection(runbook(), 'alarms')).toBe(renderAlarmTable(alarmRows(synthesized)));
+    expect(generatedSection(runbook(), 'resources')).toBe(renderResourceCounts(synthesized));
+    expect(generatedSection(runbook(), 'idle-cost')).toBe(
+      renderCostTable('prod stage at rest', idleCostOf(synthesized, bench)),
+    );
+    expect(generatedSection(runbook(), 'firm-cost')).toBe(
+      renderCostTable('one firm', firmCostOf(bench, REFERENCE_FIRM)),
+    );
+  });
+
+  it('says what to do first for every alarm of the table', () => {
+    const todo = runbook().slice(runbook().indexOf('What to do first, per alarm'));
+    for (const row of alarmRows(synthesizedStacksOf(prod))) {
+      const family = row.alarm.replace(/^ApiLatencyP99-.+$/, 'ApiLatencyP99-<route>');
+      expect(todo, row.alarm).toContain(`| \`${family}\` |`);
+    }
+  });
+
+  it('pins every AWS command of the runbook to a region', () => {
+    // Code blocks with their continued lines joined, and inline code.
+    const blocks = [...runbook().matchAll(/```sh\n([\s\S]*?)```/g)].map((m) =>
+      m[1]!.replace(/\\\n\s*/g, ' '),
+    );
+    const inline = [...runbook().matchAll(/`([^`\n]*aws [^`\n]*)`/g)].map((m) => m[1]!);
+    const commands = [...blocks, ...inline].flatMap((text) =>
+      [...text.matchAll(/\baws [a-z0-9-]+ [a-z-]+[^\n|#]*/g)].map((m) => m[0]),
+    );
+    expect(commands.length).toBeGreaterThan(30);
+    for (const command of commands) expect(command).toMatch(/--region [a-z]{2}-[a-z]+-\d/);
   });
 });

@@ -48,7 +48,7 @@ describe('cdk-nag', () => {
     const text = contents.join('\n');
     expect(reports).toHaveLength(2);
     expect(text).toMatch(
-      /"AwsSolutions-SMG4","AssistantJuridique-prod\/AppKeys\/Secret\/Resource","Suppressed"/,
+      /"AwsSolutions-SMG4","AssistantJuridique-prod\/AppKeys\/SessionSigningKey\/Resource","Suppressed"/,
     );
     expect(text).toMatch(
       /"Serverless-LambdaDLQ","AssistantJuridique-prod\/Api\/verify-license\/Resource","Suppressed"/,
