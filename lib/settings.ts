@@ -2,7 +2,7 @@ import { Duration, RemovalPolicy, Stack } from 'aws-cdk-lib';
 import * as logs from 'aws-cdk-lib/aws-logs';
 import type { IConstruct } from 'constructs';
 
-import { DUE_SHARDS } from '../functions/data/scheduling/keys';
+import { DUE_SHARDS } from '../functions/domain/scheduling/scheduling-settings';
 import { ROUTES, routeKey } from '../shared/routes';
 
 /** The deployment stages: two can live in one account, each its own stack. */

@@ -11,6 +11,7 @@ import {
   SecondFactorPendingError,
   UnauthenticatedError,
 } from '../domain/core/errors';
+import { METRIC, type Metrics } from '../domain/core/metrics';
 import type { Logger } from '../domain/core/ports';
 import type { SessionContext, SessionService } from '../domain/identity/sessions';
 import { type ApiEvent, type ApiResult, bearerTokenOf, fromOrigin, jsonResult } from './api-event';
@@ -126,12 +127,14 @@ export function authorizedSession(
  * `error-statuses.ts` gives the status and French message; an error it does not know is logged
  * (name and message, never the request) and becomes a 500 without details.
  */
-export function errorReply(logger: Logger, route: RouteDefinition): ApiMiddleware {
+export function errorReply(logger: Logger, metrics: Metrics, route: RouteDefinition): ApiMiddleware {
   return {
     name: 'errorReply',
     onError: (request) => {
       const { error } = request;
       const reply = errorReplyOf(error);
+      // The function returns normally, so Lambda's Errors never sees these.
+      if (reply.statusCode >= 500) metrics.count(METRIC.handledServerError);
       const routeName = `${route.method} ${route.path}`;
       if (reply.kind === 'write-conflict') logger.warn('Conflit d’écriture', { route: routeName });
       if (reply.kind === 'unexpected') {

@@ -76,7 +76,7 @@ export function apiHandler(deps: AppDependencies, implementations: RouteImplemen
       .use(originVerified(deps.originSecret))
       .use(authorizedSession(route, sessionService))
       .use(validatedJsonBody(route))
-      .use(errorReply(deps.logger, route))
+      .use(errorReply(deps.logger, deps.metrics, route))
       .handler(async (event, context) => {
         const result = await run({
           body: context.body as never,

@@ -160,7 +160,12 @@ export async function awsDependencies(fn: FunctionName, env: Environment): Promi
     const from = variable(env, 'mailFrom');
     const site = publicOriginOf(variable(env, 'publicBaseUrl'));
     mail = {
-      mailer: new SesMailer(tracer.captureAWSv3Client(new SESv2Client({})), () => from, powertoolsMetrics),
+      mailer: new SesMailer(
+        tracer.captureAWSv3Client(new SESv2Client({})),
+        () => from,
+        powertoolsMetrics,
+        variable(env, 'mailConfigurationSet'),
+      ),
       sender: from,
       publicUrl: () => site,
     };

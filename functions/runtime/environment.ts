@@ -30,6 +30,8 @@ export const ENVIRONMENT = {
   stripeWebhookSecretArn: 'STRIPE_WEBHOOK_SECRET_ARN',
   /** The sender of the e-mails, an address of the SES identity (`mailer`). */
   mailFrom: 'MAIL_FROM',
+  /** The SES configuration set every send names: bounces, complaints, reputation (`mailer`). */
+  mailConfigurationSet: 'MAIL_CONFIGURATION_SET',
   /** The site's address (`https://…`), whose host name is the WebAuthn relying party (`relyingParty`). */
   siteUrl: 'SITE_URL',
 } as const;
@@ -68,7 +70,7 @@ export function variablesOf(needs: FunctionNeeds): EnvironmentKey[] {
   // Return links to Stripe, and links in e-mails.
   if (needs.payments || needs.mailer) keys.push('publicBaseUrl');
   if (needs.payments === 'webhook') keys.push('stripeWebhookSecretArn');
-  if (needs.mailer) keys.push('mailFrom');
+  if (needs.mailer) keys.push('mailFrom', 'mailConfigurationSet');
   if (needs.relyingParty) keys.push('siteUrl');
   return keys;
 }

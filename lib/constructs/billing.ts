@@ -96,6 +96,7 @@ export class Billing extends Construct {
   /** Lets a function send e-mail as the sender, and nothing else of SES. */
   grantMail(fn: lambda.Function): void {
     fn.addEnvironment(ENVIRONMENT.mailFrom, this.mailFrom);
+    fn.addEnvironment(ENVIRONMENT.mailConfigurationSet, this.mail.configurationSetName);
     fn.addToRolePolicy(
       new iam.PolicyStatement({
         actions: ['ses:SendEmail'],

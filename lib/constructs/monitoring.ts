@@ -190,6 +190,13 @@ export class Monitoring extends Construct {
       }),
       threshold: THRESHOLDS.api5xxPercent,
     });
+    this.alarm('ApiHandledServerErrors', {
+      description:
+        'Un appel de l’API a répondu 500 sur une erreur inattendue que le gestionnaire a interceptée ' +
+        '(la fonction n’a pas échoué pour Lambda).',
+      metric: this.metric(METRIC.handledServerError, Duration.minutes(5)),
+      threshold: 1,
+    });
     this.alarm('Api5xxCount', {
       description: `L’API a répondu au moins ${THRESHOLDS.api5xxCount} erreurs 5xx en 5 minutes.`,
       metric: serverErrors,
@@ -417,10 +424,11 @@ export class Monitoring extends Construct {
         this.metric(METRIC.stripeEventApplied, five),
         this.metric(METRIC.stripeWebhookRejected, five),
       ]),
-      graph('E-mails envoyés / refusés, secrets illisibles', [
+      graph('E-mails envoyés / refusés, secrets illisibles, 500 interceptées', [
         this.metric(METRIC.emailSent, five),
         this.metric(METRIC.emailFailed, five),
         this.metric(METRIC.secretUnavailable, five),
+        this.metric(METRIC.handledServerError, five),
       ]),
     );
     dashboard.addWidgets(

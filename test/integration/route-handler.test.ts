@@ -1,6 +1,7 @@
 import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
 import { LicenseRepository } from '../../functions/data/identity/licenses';
 import { ConflictError } from '../../functions/domain/core/errors';
+import { METRIC, RecordedMetrics } from '../../functions/domain/core/metrics';
 import { issueLicense } from '../../functions/domain/identity/licenses';
 import { apiHandler } from '../../functions/http/route-handler';
 import { sessionServiceOf } from '../../functions/runtime/services/identity';
@@ -41,9 +42,10 @@ describe('apiHandler', () => {
     it('answers 500 without details and logs the failure without the request', async () => {
       // Arrange
       const logger = new MemoryLogger();
+      const metrics = new RecordedMetrics();
       const token = await sessionToken();
       const handler = apiHandler(
-        { ...app, logger },
+        { ...app, logger, metrics },
         {
           signOut: async () => {
             throw new TypeError('Cannot read properties of undefined (reading "lawyerId")');
@@ -70,6 +72,8 @@ describe('apiHandler', () => {
       });
       expect(logger.lines[0]).not.toContain(marker);
       expect(logger.lines[0]).not.toContain(token);
+      // Counted for its alarm: Lambda's Errors never sees a handled 500.
+      expect(metrics.countOf(METRIC.handledServerError)).toBe(1);
     });
 
     it('logs a failure of a route with a body without the body', async () => {
@@ -101,9 +105,10 @@ describe('apiHandler', () => {
     it('answers a domain error with its status and French message, without logging it', async () => {
       // Arrange
       const logger = new MemoryLogger();
+      const metrics = new RecordedMetrics();
       const token = await sessionToken();
       const handler = apiHandler(
-        { ...app, logger },
+        { ...app, logger, metrics },
         {
           signOut: async () => {
             throw new ConflictError(MESSAGES.lawyerSave.conflict);

@@ -23,6 +23,8 @@ export class SesMailer implements Mailer {
     private readonly client: SESv2Client,
     private readonly from: () => string,
     private readonly metrics: Metrics,
+    /** The SES configuration set, so that bounces and complaints are published and suppressed. */
+    private readonly configurationSet: string,
   ) {}
 
   async send(message: MailMessage): Promise<void> {
@@ -30,6 +32,7 @@ export class SesMailer implements Mailer {
       await this.client.send(
         new SendEmailCommand({
           FromEmailAddress: senderOf(this.from()),
+          ConfigurationSetName: this.configurationSet,
           Destination: { ToAddresses: [message.to] },
           Content: {
             Simple: {

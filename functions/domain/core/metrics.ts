@@ -31,6 +31,8 @@ export const METRIC = {
   emailFailed: 'EmailFailed',
   /** A secret the function needs could not be read or holds no usable value. */
   secretUnavailable: 'SecretUnavailable',
+  /** An API call answered 5xx from an error the handler caught: no Lambda error counts it. */
+  handledServerError: 'HandledServerError',
 } as const;
 
 export type MetricName = (typeof METRIC)[keyof typeof METRIC];

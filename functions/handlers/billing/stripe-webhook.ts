@@ -40,7 +40,7 @@ const create = (deps: AppDependencies): ApiHandler => {
   const billing = billingContextOf(deps);
   const pipeline = middy<ApiEvent, ApiResult, Error, RouteContext>()
     .use(originVerified(deps.originSecret))
-    .use(errorReply(deps.logger, route))
+    .use(errorReply(deps.logger, deps.metrics, route))
     .handler(async (event) => {
       // The body exactly as Stripe sent it: the signature covers the bytes.
       const rawBody = bodyTextOf(event, MAX_WEBHOOK_BODY_BYTES);

@@ -89,7 +89,7 @@ describe('OutboxMailer', () => {
 });
 
 describe('SesMailer', () => {
-  it('sends the message as UTF-8 plain text from the configured sender, with the product name', async () => {
+  it('sends the message as UTF-8 plain text from the configured sender, with the product name, under the configuration set', async () => {
     // Arrange
     const sent: unknown[] = [];
     const client = {
@@ -97,12 +97,19 @@ describe('SesMailer', () => {
     } as unknown as SESv2Client;
 
     // Act
-    await new SesMailer(client, () => 'licences@cabinet.example', new RecordedMetrics()).send(message);
+    await new SesMailer(
+      client,
+      () => 'licences@cabinet.example',
+      new RecordedMetrics(),
+      'AssistantJuridique-envois',
+    ).send(message);
 
     // Assert
     expect(sent).toEqual([
       {
         FromEmailAddress: 'Assistant IA juridique <licences@cabinet.example>',
+        // Every send: bounces and complaints are published and suppressed, reputation measured.
+        ConfigurationSetName: 'AssistantJuridique-envois',
         Destination: { ToAddresses: ['cabinet@exemple.fr'] },
         Content: {
           Simple: {
@@ -132,7 +139,9 @@ describe('SesMailer under SES faults (aws-sdk-client-mock)', () => {
     ses.on(SendEmailCommand).resolves({ MessageId: 'm-1' });
     const metrics = new RecordedMetrics();
 
-    await new SesMailer(client, () => 'licences@cabinet.example', metrics).send(message);
+    await new SesMailer(client, () => 'licences@cabinet.example', metrics, 'AssistantJuridique-envois').send(
+      message,
+    );
 
     expect(metrics.countOf(METRIC.emailSent)).toBe(1);
     expect(metrics.countOf(METRIC.emailFailed)).toBe(0);
@@ -146,7 +155,12 @@ describe('SesMailer under SES faults (aws-sdk-client-mock)', () => {
     ses.on(SendEmailCommand).rejects(Object.assign(new Error(`${code} (simulé)`), { name: code }));
     const metrics = new RecordedMetrics();
 
-    const failure = await new SesMailer(client, () => 'licences@cabinet.example', metrics)
+    const failure = await new SesMailer(
+      client,
+      () => 'licences@cabinet.example',
+      metrics,
+      'AssistantJuridique-envois',
+    )
       .send(message)
       .catch((error: unknown) => error);
 
