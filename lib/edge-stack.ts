@@ -17,11 +17,8 @@ export interface EdgeStackProps extends StackProps {
 }
 
 /**
- * The small companion stack of a stage in us-east-1, deployed only when the stage asks for a
- * custom domain or a WAF (both off by default): the ACM certificate of the domain (DNS
- * validation: the operator adds the CNAME ACM asks for, docs/operations.md §10) and a WAF web ACL
- * whose rate-based rule blocks a client address that sends more than `waf.rateLimit` requests in
- * 5 minutes. The stage's stack reads both through CDK's cross-region references.
+ * The stage's us-east-1 companion, only with a custom domain or a WAF: CloudFront takes
+ * certificates and web ACLs from that region alone. Deployed before the stage's stack.
  */
 export class AssistantJuridiqueEdgeStack extends Stack {
   readonly certificate?: acm.Certificate;

@@ -34,10 +34,8 @@ export async function lastUpdateOf(
 }
 
 /**
- * Where each `live` alias of the stack should point to undo the deployment that started at
- * `before`: a function published during it goes back to its newest version published earlier;
- * a function the deployment did not change stays where it is. Versions outlive the update (their
- * deletion policy), which is what makes this a matter of seconds rather than a redeployment.
+ * Where each `live` alias goes back to: a function published since `before` returns to its newest
+ * earlier version, the others stay. Kept versions make this seconds, not a redeployment.
  */
 export async function planRollback(
   stackName: string,

@@ -17,11 +17,8 @@ function escapeForScript(json: string): string {
 }
 
 /**
- * index.html with the SPA's runtime settings written into its data block (web/index.html), so the
- * SPA starts without fetching /config.json. A page without the block (built before it existed)
- * gets one before `</head>`.
- *
- * @param json the settings as JSON text (a CDK token string at synthesis is fine: it stays text)
+ * index.html with the runtime settings in its data block, so the SPA starts without a request;
+ * @param json the settings as JSON text (a CDK token string at synthesis stays text)
  */
 export function inlineRuntimeConfig(html: string, json: string): string {
   const block = `<script id="${RUNTIME_CONFIG_ELEMENT_ID}" type="application/json">${escapeForScript(json)}</script>`;

@@ -70,10 +70,8 @@ export interface StageSettings {
    */
   readonly wafRateLimit: number;
   /**
-   * Webhook calls in flight at once over every firm (the worker's event-source maximum
-   * concurrency, 2 to 1,000); each firm is also held to 5 of its own (spec §3
-   * maxConcurrentWorkflows, the worker's slot lease). docs/scheduling-and-delivery.md ("Scale
-   * model") says when to raise it: under the account's Lambda concurrency, with room for the API.
+   * Webhook calls in flight at once over every firm (the worker's maximum concurrency); each firm
+   * also has its own 5. It must fit the account's Lambda concurrency with the API (pre-deploy check).
    */
   readonly workerConcurrency: number;
   /** Lambda concurrency kept for the API beside the worker and the claimers (pre-deploy check). */
@@ -175,12 +173,8 @@ export function concurrencyNeedOf(settings: StageSettings) {
 export type ContextReader = (key: string) => unknown;
 
 /**
- * The settings of the stage named by `-c stage=` (dev by default), from the context values:
- * `region`, `mailFrom` (required), `alarmEmail` (required in prod), `keysReplicaRegion` (prod:
- * eu-central-1 by default, `none` to go without), `domainName`, `waf`, `lambdaConcurrencyQuota`,
- * `tableName` and `legacyKeysSecretArn` (optional).
- *
- * @throws Error naming every missing or invalid value and how to give it
+ * The settings of the stage named by `-c stage=` (dev by default); docs/operations.md lists every
+ * context value. @throws Error naming every missing or invalid value and how to give it
  */
 export function stageSettings(context: ContextReader): StageSettings {
   const problems: string[] = [];

@@ -19,13 +19,8 @@ export interface AlarmTopicProps {
 const EMAIL = /^[^\s@]+@[^\s@]+\.[^\s@]+$/;
 
 /**
- * Where the stack's alarms go: one SNS topic, optionally with an e-mail subscription (required in
- * prod by the stage settings). An alarm nobody hears is a failure kept silently.
- *
- * Its resource policy is written whole, and replaces SNS's default one (which let the account
- * publish): it denies any request not made over TLS, and allows CloudWatch to publish for this
- * account's alarms only (`aws:SourceAccount`, `aws:SourceArn`), the confused-deputy conditions AWS
- * documents for service principals.
+ * Where the alarms go: one SNS topic, e-mailed. Its policy is written whole: TLS only, and
+ * CloudWatch may publish for this account's alarms only (the confused-deputy conditions).
  */
 export class AlarmTopic extends Construct {
   readonly topic: sns.Topic;

@@ -56,11 +56,8 @@ const ACCESS_LOG_FORMAT = JSON.stringify({
 });
 
 /**
- * The HTTP API: one Lambda function per handler of the route table, one route per entry. The
- * stack grants each function what `functions/needs.ts` declares for it. Served to browsers
- * through CloudFront under `/api/*` (same origin, so no CORS), and only through it: every
- * function reads the origin secret CloudFront adds (a need every API function has), and refuses a
- * request without it (the execute-api address stays reachable, but answers nothing but 403).
+ * The HTTP API: one function per handler of the route table, one route per entry, reached only
+ * through CloudFront (every function refuses a request without the origin secret).
  */
 export class Api extends Construct {
   readonly httpApi: apigwv2.HttpApi;

@@ -45,9 +45,7 @@ export interface AppFunctionProps {
    */
   readonly logRetention?: logs.RetentionDays;
   /**
-   * For a function invoked asynchronously (by EventBridge Scheduler): the on-failure destination
-   * where Lambda puts an event whose every attempt threw, after `retryAttempts` retries, with the
-   * error, so that a failing run is kept rather than dropped.
+   * For a function invoked asynchronously: where an event every attempt of which threw is kept.
    * @default - none (a function called synchronously or by an event source mapping)
    */
   readonly asyncFailures?: {

@@ -31,12 +31,8 @@ const FIELDS = {
 export type KeyOrigin = 'kept' | 'migrated' | 'generated';
 
 /**
- * Makes sure each key's own secret holds a valid key. A valid key is never replaced: the
- * licence-key hashes in the table are computed with the hash key, the stored copies encrypted
- * with the encryption key, so new keys would lock every licence out. A key whose secret does not
- * hold one yet is copied from the combined secret of earlier deployments when that holds valid
- * keys (the migration: every stored hash and cipher still matches, every session stays signed
- * in), else generated. Returns where each key came from (never a key).
+ * Fills each key's secret once and never replaces a valid key (stored hashes and ciphers depend
+ * on it): copied from a pre-split combined secret when given, else generated. Returns origins only.
  */
 export async function ensureServerKeys(
   secrets: Readonly<Record<ServerKeyName, KeysSecret>>,

@@ -28,14 +28,8 @@ export interface BillingProps {
 const EMAIL = /^[^\s@<>]+@[^\s@<>]+\.[^\s@<>]+$/;
 
 /**
- * Billing's AWS resources and grants (issue #5):
- * - two Secrets Manager secrets, Stripe's secret API key and the webhook endpoint's signing
- *   secret, created **empty**: ops set their values (`docs/billing.md`), nothing is generated
- *   or written in the template. A function reads them on first use and reports an unset one.
- * - SES sending rights limited to the sender: `ses:SendEmail` on the sender's identity (the
- *   address, or its domain) with the `ses:FromAddress` condition.
- * Only the functions that declare them get them (`functions/needs.ts`): the API key for
- * `payments`, the signing secret for `payments: 'webhook'`, SES for `mailer`.
+ * Stripe's two secrets, created empty for ops to fill (nothing Stripe issues is in the template),
+ * and SES sending limited to the one sender; granted only to the functions that declare them.
  */
 export class Billing extends Construct {
   readonly stripeSecretKey: secretsmanager.Secret;

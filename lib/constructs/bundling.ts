@@ -13,21 +13,9 @@ export const ESM_REQUIRE_BANNER =
   "import { createRequire } from 'module';const require = createRequire(import.meta.url);";
 
 /**
- * How every function is bundled, in one place: `AppFunction` gives it to `NodejsFunction`, the
- * bundle-budget test and `npm run bench` give it to esbuild directly, so what they measure is
- * what is deployed.
- *
- * - ESM, module-first main fields, minified, for Node.js 22.
- * - The AWS SDK v3 is taken from the Lambda runtime (`@aws-sdk/*` external): bundled, it alone
- *   would pass every function's budget (docs/architecture.md, "Bundles").
- * - Powertools is taken from its official Lambda layer (`@aws-lambda-powertools/*` external, the
- *   layer of the installed version: `POWERTOOLS_LAYER_PARAMETER`): bundled, Logger, Metrics,
- *   Tracer and the X-Ray SDK it carries were about 160 KB of every function, over the budget.
- * - No source map: a map shipped in the bundle costs its size and, with
- *   `--enable-source-maps`, import time at every cold start; the build is reproducible, so the map
- *   of a deployed commit is rebuilt when a stack trace needs it (docs/architecture.md).
- * - The function's needs as compile-time constants (`bundleDefines`), so the adapters it does
- *   not declare are left out.
+ * How every function is bundled, in one place, so the budget test and the bench measure what is
+ * deployed: ESM, minified, the AWS SDK from the runtime and Powertools from its layer (each would
+ * pass the budget bundled), no source map, only the adapters the function declares.
  */
 export function bundleSettingsOf(name: FunctionName | undefined) {
   return {

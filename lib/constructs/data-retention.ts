@@ -15,10 +15,8 @@ import { deadLetterAlarm, deadLetterQueue, scheduleRole } from './scheduled-part
 export const RETENTION_SCHEDULE = 'rate(1 hour)';
 
 /**
- * Spec §9 retention: an hourly EventBridge Scheduler schedule runs `functions/handlers/billing/data-retention.ts`,
- * which deletes the data of the lawyers whose subscription ended 30 days ago (workflows, secrets,
- * profile, licence, sessions) and keeps the billing records. Retries, then a dead-letter queue
- * under an alarm: a purge that keeps failing is heard, and stays due for the next run.
+ * Spec §9: an hourly purge of the lawyers whose subscription ended 30 days ago; a purge that keeps
+ * failing lands under an alarm and stays due for the next run.
  */
 export class DataRetention extends Construct {
   readonly purge: AppFunction;

@@ -11,10 +11,8 @@ import { ENVIRONMENT } from '../../functions/runtime/environment';
 export type TableAccess = 'read' | 'readWrite';
 
 /**
- * Item-level actions only: every access pattern is a GetItem or a Query, so Scan is never
- * granted. Transactions need no action of their own: TransactWriteItems and TransactGetItems
- * are authorised by the item actions they contain (Put, Update, Delete, ConditionCheck, Get).
- * Indexes can only be queried, so they get Query alone.
+ * Item actions only: every access pattern is a GetItem or a Query, so Scan is never granted, and
+ * transactions are authorised by the item actions they contain.
  */
 const TABLE_ACTIONS: Record<TableAccess, readonly string[]> = {
   read: ['dynamodb:GetItem', 'dynamodb:BatchGetItem', 'dynamodb:Query'],
@@ -54,10 +52,8 @@ export interface DataTableProps {
 }
 
 /**
- * The single DynamoDB table, built from `TABLE_DEFINITION` (the local runtime builds its table
- * from the same definition): on-demand, point-in-time recovery (35 days of restorable history),
- * deletion protection, TTL, every GSI projecting all attributes. It holds the only copy of
- * licences and lawyers, so prod retains it when the stack is deleted; a dev stage may drop it.
+ * The single table, from the `TABLE_DEFINITION` the local runtime also builds from: on demand,
+ * point-in-time recovery, deletion protection, TTL. It holds the only copy of licences and lawyers.
  */
 export class DataTable extends Construct {
   readonly table: dynamodb.ITable;

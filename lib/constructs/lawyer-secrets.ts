@@ -7,10 +7,8 @@ import { Construct } from 'constructs';
 import { ENVIRONMENT } from '../../functions/runtime/environment';
 
 /**
- * Each lawyer's Google password and OAuth client, one Secrets Manager secret per lawyer named
- * `<prefix><lawyer id>` (`functions/adapters/directory/secrets-manager-store.ts`). The functions create and
- * delete them as lawyers are saved and removed, so no secret is declared here: this construct is
- * the name prefix and the grant scoped to it. They outlive the stack, like the table.
+ * Lawyers' Google secrets are created and deleted by the functions at run time, so this is only
+ * their name prefix and the grant scoped to it.
  */
 export class LawyerSecrets extends Construct {
   /** `<stack name>/lawyer-secrets/`. */

@@ -82,17 +82,9 @@ export const interactiveRoutes = (): readonly [string, RouteDefinition][] =>
   );
 
 /**
- * What tells a human that something needs him (issue 12): an SNS topic CloudWatch may publish to,
- * subscribed by e-mail; an alarm on every failure a customer would otherwise discover first; and a
- * dashboard with those alarms next to the business metrics the functions record
- * (`functions/domain/core/metrics.ts`).
- *
- * An alarm notifies once, when it enters ALARM. The dead-letter alarms stay in ALARM while dead
- * letters wait, so one e-mail could be forgotten: an EventBridge Scheduler schedule per such alarm
- * calls CloudWatch's SetAlarmState (a universal target, no code) to put it back to OK every
- * `renotifyEvery`; if the queue still holds messages the next evaluation, a minute later, brings it
- * back to ALARM and sends the e-mail again. An alarm already OK is left as it is (SetAlarmState to
- * the current state triggers no action). These alarms have no OK action, so the reset sends nothing.
+ * An alarm on every failure a customer would otherwise find first, e-mailed, and a dashboard. An
+ * alarm e-mails once: the dead-letter ones are reset to OK every `renotifyEvery` (SetAlarmState)
+ * so that a queue still holding messages alarms, and e-mails, again a minute later.
  */
 export class Monitoring extends Construct {
   readonly topic: AlarmTopic;

@@ -56,11 +56,8 @@ const HASHED_ASSETS = 'assets/*';
 const BUILD_METADATA = '.vite/*';
 
 /**
- * Viewer-request function of the default behaviour: a path whose last segment has no file
- * extension is a client-side route of the SPA, answered with `/index.html`, or with its own page
- * when the build pre-rendered it (`/login` → `/login.html`, web/build/prerender.ts). Unlike CloudFront
- * error responses, which apply to every behaviour, this leaves `/api/*` errors untouched and a
- * missing `/assets/x.js` a real error.
+ * Extension-less paths are SPA routes (or pre-rendered pages); unlike CloudFront error responses,
+ * this leaves `/api/*` errors and a missing `/assets/x.js` real errors.
  */
 const SPA_FALLBACK = `var PRERENDERED = ${JSON.stringify(
   Object.fromEntries(PRERENDERED_ROUTES.map((route) => [route, `/${prerenderedPageOf(route)}`])),
@@ -77,24 +74,9 @@ function handler(event) {
 }`;
 
 /**
- * The site: a private S3 bucket behind CloudFront (origin access control), the SPA fallback,
- * security headers with the strict Content-Security-Policy shared with the local runtime, and
- * `/api/*` forwarded uncached to the HTTP API so the SPA and the API share one origin.
- *
- * Deployment: Vite's hashed `assets/` are uploaded first, cached for a year and never pruned
- * (a browser still running the previous `index.html` can load its chunks); then `index.html`,
- * the other files and `/config.json`, served with `no-cache` so a new release is seen at once.
- * index.html is the built one with the runtime settings written into its data block at deploy
- * time (deploy-time values resolved there too).
- *
- * Compression: CloudFront compresses the site (managed CachingOptimized policy) and `/api/*`
- * replies. For the API, CloudFront compresses only under a cache policy that puts Accept-Encoding
- * in the cache key, which it refuses for a policy with every TTL at 0 (managed CachingDisabled,
- * which therefore sends replies uncompressed). The API's policy keeps minimum and default TTL at
- * 0 and a maximum of 1 s: CloudFront then stores nothing, since every API reply says `no-store`
- * and a reply with no Cache-Control gets the default 0; the session token (Authorization) and the
- * query string are in the key all the same, so that no reply could ever be served to another
- * session even if one were cached for that second.
+ * The site: a private bucket behind CloudFront with the strict CSP, and `/api/*` forwarded
+ * uncached to the HTTP API on the same origin (no CORS); docs/web.md and docs/architecture.md say
+ * how assets, the shell and compression are deployed and why.
  */
 export class Site extends Construct {
   readonly distribution: cloudfront.Distribution;

@@ -67,12 +67,8 @@ function validateSettings(maxConcurrency: number): void {
 }
 
 /**
- * Scheduling and webhook delivery (issue 4): the one-minute EventBridge Scheduler schedule that
- * runs the scheduler tick (retries, then its own dead-letter queue), the SQS webhook queue with its
- * dead-letter queue, the worker on that queue (batches of `WEBHOOK_QUEUE.batchSize`, at most the
- * stage's concurrency at once, partial batch failures), the per-deployment webhook signing secret, and an alarm on each dead-letter queue.
- * Every function, the tick and the worker included, is granted what it declares
- * (`functions/needs.ts`) through the `grant…` methods, by the stack.
+ * Scheduling and delivery: the minute schedule and its tick and claimers, the webhook queue and
+ * its worker, the signing secret, each failure path under a dead-letter alarm.
  */
 export interface WebhookDeliveryProps {
   /**
@@ -159,10 +155,8 @@ export class WebhookDelivery extends Construct {
       true,
     );
 
-    // The schedule's dead-letter queue only gets the invocations Lambda refused; a tick that
-    // throws is an asynchronous failure of the function, kept here. It is not retried: the next
-    // minute's tick reads the same due slots. Its Errors alarm and the heartbeat say when it matters;
-    // the events stay four days for diagnosis.
+    // A tick that throws is kept here (the schedule's own DLQ only gets refused invocations), not
+    // retried: the next minute's tick reads the same due slots.
     this.tickFailures = deadLetterQueue(this, 'TickFailures', { retentionPeriod: Duration.days(4) });
     this.tick = new AppFunction(this, 'Tick', {
       entry: repositoryPath(handlerPathOf('scheduled-tick')),

@@ -35,12 +35,8 @@ class PortTakenError extends Error {
 const PORT_ATTEMPTS = 3;
 
 /**
- * Starts Amazon's DynamoDB Local (Java) and waits until it answers. With `dataDir` the data is
- * kept on disk between runs; without it the database lives in memory.
- *
- * A port found free can be taken by another process before Java binds it (two runtimes or test
- * runs starting together): on 'Address already in use' a port of our own choosing is drawn again,
- * up to 3 times; a port given by the caller is not changed behind his back.
+ * Starts DynamoDB Local (in memory, or on disk with `dataDir`) and waits until it answers; a port
+ * taken before Java binds it is drawn again up to 3 times, never one the caller chose.
  */
 export async function startDynamoDbLocal(
   options: {
@@ -104,10 +100,8 @@ function dynamoDbLocalHome(): string {
 }
 
 /**
- * Starts DynamoDB Local listening on 127.0.0.1 only: its own launcher has no host option and
- * would listen on every interface, unauthenticated, so the table (licences, roles) would be open
- * to the network. `LoopbackDynamoDbLocal.java` builds the same server and binds it to the loopback
- * (run by Java's single-file source launcher: no build step). No telemetry leaves the machine.
+ * DynamoDB Local on 127.0.0.1 only: its launcher has no host option and would expose the table
+ * unauthenticated, so `LoopbackDynamoDbLocal.java` binds it to the loopback.
  */
 function spawnLoopbackDynamoDb(port: number, path: string | null): ChildProcess {
   const home = dynamoDbLocalHome();
@@ -126,13 +120,8 @@ function spawnLoopbackDynamoDb(port: number, path: string | null): ChildProcess 
   return spawn(
     'java',
     [
-      // An emulator in memory (tests, the scheduler benches) lives minutes: the quick compiler only,
-      // as on a 2-CPU machine the optimising one spent as much CPU compiling as the emulator did
-      // serving (DynamoDB Local's CPU per worker message 68-71 ms with it, 31-32 ms without, .bench
-      // figures of 2026-11-25 at load 12-14). One on disk is `npm start`'s, serving for hours:
-      // there the optimised code pays its compilation back (the admin list at 100 requests/s, side
-      // by side on one data directory: 63-66 served a second with the quick compiler only, 88-97
-      // with both once warm, after a first 18 s at 58; 2026-11-25, load 1-2).
+      // An emulator in memory lives minutes: the quick compiler alone costs less CPU than compiling; one
+      // on disk (`npm start`) serves for hours and pays the optimising compiler back (bench/results.md).
       ...(path ? [] : ['-XX:TieredStopAtLevel=1']),
       `-Djava.library.path=${join(home, 'DynamoDBLocal_lib')}`,
       '-cp',

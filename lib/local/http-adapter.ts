@@ -142,11 +142,8 @@ export interface HttpAdapterOptions {
 }
 
 /**
- * The local API Gateway and CloudFront: `/api/*` requests become HTTP API v2 events for the very
- * same handlers, following the route table; everything else is the SPA, with its fallback to
- * index.html (the runtime settings written into it) and the security headers of the deployed
- * site. Replies are compressed (brotli, else gzip) when the client accepts it; Vite's hashed
- * `assets/` are cached for good, the rest revalidated.
+ * The local API Gateway and CloudFront: `/api/*` as HTTP API v2 events for the same handlers,
+ * the rest the SPA with its fallback, headers, compression and caching as deployed.
  */
 export function createHttpAdapter(options: HttpAdapterOptions) {
   const compiled = options.routes.map(({ route, handler }) => compile(route, handler));

@@ -6,10 +6,8 @@ import { newWebhookSecret } from './stripe/stand-in';
 export const STAND_IN_WEBHOOK_SECRET_FILE = 'stripe-webhook-secret.txt';
 
 /**
- * The signing secret of the local Stripe stand-in's webhook events: generated on first start into
- * a file readable by its owner only (0600), then read back on every start, so that a tester can
- * sign his own events with the Stripe SDK (`stripe.webhooks.generateTestHeaderString`) and post
- * them to /api/stripe-webhook. It is never printed.
+ * The stand-in's webhook signing secret, kept in a 0600 file so a tester can sign his own events;
+ * never printed.
  */
 export function loadOrCreateStandInWebhookSecret(path: string): string {
   if (!existsSync(path)) writeFileSync(path, `${newWebhookSecret()}\n`, { mode: 0o600, flag: 'wx' });

@@ -38,10 +38,8 @@ const MAX_BODY_BYTES = 64 * 1024;
 const FAILING_PATH = /\/echec(\/|$)/;
 
 /**
- * A demo webhook receiver for the local runtime, so that a new user can watch scheduled calls
- * arrive without n8n: any POST is a call (answered 200, or 500 under a path containing `/echec`),
- * checked against the local signing secret; GET / lists the calls with a 'signature valide' column.
- * It listens on the loopback interface only.
+ * A demo receiver so a new user sees scheduled calls without n8n: every POST is a call, its
+ * signature checked (`/echec` paths answer 500); loopback only.
  */
 export async function startDemoReceiver(options: DemoReceiverOptions): Promise<DemoReceiver> {
   const calls: ReceivedCall[] = [];

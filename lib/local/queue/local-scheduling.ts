@@ -53,10 +53,8 @@ export function loadOrCreateWebhookSecret(path: string): string {
 }
 
 /**
- * The local stand-ins of the scheduling pipeline: fauxqs for the webhook queue and its dead-letter
- * queue, a poller playing the SQS event source of the worker (batches of one, at most 5 in flight,
- * partial failures, visibility time-out), a one-minute timer playing the EventBridge schedule, and
- * a demo webhook receiver.
+ * The local scheduling pipeline: fauxqs queues, a poller for the worker, a minute timer for the
+ * tick, and a demo webhook receiver.
  */
 export async function startLocalScheduling(options: LocalSchedulingOptions): Promise<LocalScheduling> {
   const webhookSecret = loadOrCreateWebhookSecret(join(options.dataDirectory, 'webhook-secret'));

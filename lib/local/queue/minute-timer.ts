@@ -9,12 +9,8 @@ export interface MinuteTimer {
 const STARTUP_TICK_SPACING_MS = 10_000;
 
 /**
- * Plays the one-minute EventBridge schedule locally: invokes `tick` at the start of every minute
- * (as `rate(1 minute)` / `cron(* * * * ? *)` would), plus once shortly after start so that a new
- * installation does not wait for the next minute, unless that minute tick is only seconds away:
- * two ticks seconds apart would claim the same runs at once (harmless to the schedule, but the
- * worker then meets copies of one run). A tick still running when the next is due is not doubled;
- * a failed tick is logged and the timer goes on (the next tick picks up what is due).
+ * Plays the minute schedule: a tick at each minute's start and one soon after start unless the
+ * minute tick is seconds away (two ticks at once would claim the same runs); never doubled.
  */
 export function startMinuteTimer(
   tick: () => Promise<unknown>,

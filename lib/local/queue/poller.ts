@@ -35,17 +35,9 @@ export interface QueuePoller {
 }
 
 /**
- * Plays the Lambda SQS event source locally: long-polls the queue, invokes the worker with batches
- * of `batchSize` records (ApproximateReceiveCount included), at most `maxConcurrency` invocations
- * at once, deletes the records the worker did not report in `batchItemFailures`, and leaves the
- * others to the queue (they come back after their visibility time-out, or the back-off the worker
- * set, and move to the dead-letter queue after the last attempt). A worker that throws fails its
- * whole batch, as in Lambda.
- *
- * As Lambda's pollers do, it receives ahead of the free slots (one batch per slot at most) and
- * deletes after the invocation has returned, outside its slot: a slot that frees starts the next
- * batch at once, instead of waiting for a delete and then a receive (at 200 ms per call and 5
- * slots, those round trips cost a tenth of the throughput).
+ * Plays the Lambda SQS event source: batches, at most `maxConcurrency` at once, partial failures.
+ * As Lambda's pollers do, it receives ahead of free slots and deletes outside them, so a freed slot
+ * starts the next batch at once instead of waiting for two round trips.
  */
 export function startQueuePoller(options: QueuePollerOptions): QueuePoller {
   const { client, queueUrl, handler, maxConcurrency, batchSize, logger } = options;

@@ -14,17 +14,9 @@ export type { SubscriptionAction } from './subscriptions';
 export { type StandInEvent, signWebhookPayload, type WebhookDelivery } from './webhooks';
 
 /**
- * The local Stripe stand-in (ARCHITECTURE.md §3): the Stripe API calls the product makes, with
- * Stripe's request encoding, validation and error shapes; a hosted-checkout page where paying
- * creates the customer and the subscription and sends the signed webhook events; a customer
- * portal; and, for testers, an index page and endpoints that drive a subscription's later life
- * (renewal, failed payment, unpaid, deletion). State lives in memory; the SDK reaches it with its
- * `host`, `port` and `protocol` options.
- *
- * One module per part: the API's dispatch (`api.ts`), one per Stripe resource (`customers.ts`,
- * `checkout-sessions.ts`, `subscriptions.ts`, `invoices.ts`, `promotion-codes.ts`,
- * `billing-portal.ts`), the hosted pages (`hosted-pages.ts`, templates in `pages.ts`) and the
- * webhook sender (`webhooks.ts`), sharing the in-memory state of `state.ts`.
+ * The local Stripe stand-in: the API calls the product makes, a hosted checkout that sends signed
+ * webhook events, a portal, and tester endpoints for a subscription's later life; one module per
+ * Stripe resource, sharing the in-memory state of `state.ts`.
  */
 export interface StripeStandIn {
   /** The base URL of the hosted pages and of the testers' index (`/_stand-in`). */
