@@ -1,6 +1,6 @@
 import { spawnSync } from 'node:child_process';
 
-import { contextOf, predeployClients, runPredeployChecks } from '../lib/predeploy-checks';
+import { checkStageOrExit, contextOf } from '../lib/predeploy-checks';
 import { stageSettings } from '../lib/settings';
 
 /**
@@ -11,15 +11,7 @@ import { stageSettings } from '../lib/settings';
 const args = process.argv.slice(2);
 const context = contextOf(args);
 const settings = stageSettings((key) => context[key]);
-const report = await runPredeployChecks(settings, predeployClients(settings.region));
-for (const result of report.results)
-  console.log(`${result.ok ? 'ok  ' : 'FAIL'} ${result.check}: ${result.message}`);
-if (!report.ok) {
-  console.error(
-    `\n${settings.stackName} (${settings.region}): nothing deployed; fix the failed checks above first.`,
-  );
-  process.exit(1);
-}
+const report = await checkStageOrExit(settings, 'nothing deployed; fix the failed checks above first');
 const quota =
   context.lambdaConcurrencyQuota === undefined && report.lambdaConcurrencyQuota !== undefined
     ? ['-c', `lambdaConcurrencyQuota=${report.lambdaConcurrencyQuota}`]

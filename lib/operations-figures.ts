@@ -203,6 +203,14 @@ function activityCost(units: MeasuredUnits, times: number): number | null {
   );
 }
 
+/** A line billed per unit a month. */
+const priced = (item: string, quantity: number, price: number): CostLine => ({
+  item,
+  quantity,
+  unitPrice: `$${price}`,
+  monthly: quantity * price,
+});
+
 /** What a stage costs a month with no firm using it: its resources, then its idle activity. */
 export function idleCostOf(stacks: readonly SynthesizedStack[], bench: BenchCostUnits): CostLine[] {
   let alarmMetrics = 0;
@@ -235,30 +243,10 @@ export function idleCostOf(stacks: readonly SynthesizedStack[], bench: BenchCost
   }
   const idle = activityCost(bench.perIdleMinute, MINUTES_A_MONTH);
   return [
-    {
-      item: 'alarm metrics (a metric-math alarm counts each metric)',
-      quantity: alarmMetrics,
-      unitPrice: `$${UNIT_PRICES.alarmMetric}`,
-      monthly: alarmMetrics * UNIT_PRICES.alarmMetric,
-    },
-    {
-      item: 'secrets',
-      quantity: secrets,
-      unitPrice: `$${UNIT_PRICES.secret}`,
-      monthly: secrets * UNIT_PRICES.secret,
-    },
-    {
-      item: 'secret replicas',
-      quantity: replicas,
-      unitPrice: `$${UNIT_PRICES.secretReplica}`,
-      monthly: replicas * UNIT_PRICES.secretReplica,
-    },
-    {
-      item: 'dashboards (free within an account’s first 3)',
-      quantity: dashboards,
-      unitPrice: `$${UNIT_PRICES.dashboard}`,
-      monthly: dashboards * UNIT_PRICES.dashboard,
-    },
+    priced('alarm metrics (a metric-math alarm counts each metric)', alarmMetrics, UNIT_PRICES.alarmMetric),
+    priced('secrets', secrets, UNIT_PRICES.secret),
+    priced('secret replicas', replicas, UNIT_PRICES.secretReplica),
+    priced('dashboards (free within an account’s first 3)', dashboards, UNIT_PRICES.dashboard),
     {
       item: 'log groups (billed by what they ingest, below)',
       quantity: logGroups,
@@ -295,12 +283,7 @@ export function firmCostOf(
   firm: { lawyers: number; runsPerMonth: number },
 ): CostLine[] {
   return [
-    {
-      item: 'lawyers’ Google secrets',
-      quantity: firm.lawyers,
-      unitPrice: `$${UNIT_PRICES.secret}`,
-      monthly: firm.lawyers * UNIT_PRICES.secret,
-    },
+    priced('lawyers’ Google secrets', firm.lawyers, UNIT_PRICES.secret),
     {
       item: 'scheduled runs (bench, per run)',
       quantity: firm.runsPerMonth,

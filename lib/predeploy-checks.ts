@@ -259,3 +259,15 @@ export function contextOf(args: readonly string[]): Record<string, string> {
   }
   return context;
 }
+
+/** Runs the checks in the stage's region and prints each verdict; exits 1 when one fails. */
+export async function checkStageOrExit(settings: StageSettings, onFailure: string): Promise<PredeployReport> {
+  const report = await runPredeployChecks(settings, predeployClients(settings.region));
+  for (const result of report.results)
+    console.log(`${result.ok ? 'ok  ' : 'FAIL'} ${result.check}: ${result.message}`);
+  if (!report.ok) {
+    console.error(`\n${settings.stackName} (${settings.region}): ${onFailure}.`);
+    process.exit(1);
+  }
+  return report;
+}
