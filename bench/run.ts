@@ -7,6 +7,7 @@ import { startDynamoDbLocal } from '../lib/local/dynamodb-local';
 import { type ApiBenchFigures, type ApiLoadFigures, runApiBench } from './api';
 import { baselineSpecs, bundlesMarkdown, extractCommit, measureBundles } from './bundles';
 import { type EmulatorCeilings, measureEmulatorCeilings } from './emulator-ceiling';
+import { FAIRNESS_LAG_P99_TARGET_MS, runFairnessBench } from './fairness';
 import { FIRST_LOAD_SECTION, firstLoadMarkdown, firstLoadTargets, runFirstLoadBench } from './first-load';
 import { type BenchTarget, measuredNow, type PartResult, writeResults } from './results-file';
 import { costOf, PRICES_EU_WEST_3, projectedTickSeconds, runScaleTick, type ScaleScenario } from './scale';
@@ -27,7 +28,7 @@ import {
  * Prints the figures and writes them to bench/results.md. Takes a quarter of an hour: the lag
  * parts run on the real clock with the one-minute timer.
  *
- * `npm run bench -- api` (or `worker`, `ticks`, `first-load`, `bundles`, `scale`; several may be
+ * `npm run bench -- api` (or `worker`, `ticks`, `fairness`, `first-load`, `bundles`, `scale`; several may be
  * named) runs those parts only; results.md keeps the other parts' figures as last measured, each
  * with its date and load average, and its Targets table every part's targets at their latest
  * figure. `throughput` runs the worker part's throughput figure alone (a minute; the worker part's
@@ -44,7 +45,7 @@ const parts = args.filter(
     (baselineAt < 0 || index !== baselineAt + 1) &&
     (args.indexOf('--scale-workflows') < 0 || index !== args.indexOf('--scale-workflows') + 1),
 );
-const runs = (part: 'api' | 'worker' | 'ticks' | 'first-load' | 'bundles' | 'scale') =>
+const runs = (part: 'api' | 'worker' | 'ticks' | 'fairness' | 'first-load' | 'bundles' | 'scale') =>
   parts.length === 0 || parts.includes(part);
 /** `--scale-workflows N`: the size of the scale part (default 200,000, with 150,000 due). */
 const scaleAt = args.indexOf('--scale-workflows');
@@ -101,6 +102,38 @@ if (runs('worker') || runs('ticks')) {
           target: 'reported',
           measured: `p50 ${formatFigure(mix.p50Ms)} ms, p99 ${formatFigure(mix.p99Ms)} ms, ${formatFigure(mix.calls)} of ${formatFigure(mix.expectedCalls)} calls, ${formatFigure(mix.callsTwice)} called twice`,
           met: null,
+        },
+      ],
+    );
+  } finally {
+    await dynamo.stop();
+  }
+}
+
+if (runs('fairness')) {
+  const dynamo = await startDynamoDbLocal();
+  try {
+    const figures = await runFairnessBench({
+      endpoint: dynamo.endpoint,
+      slowRuns: 40,
+      fastFirms: 50,
+      workers: 20,
+    });
+    const measured = `p50 ${formatFigure(figures.p50Ms)} ms, p99 ${formatFigure(figures.p99Ms)} ms`;
+    log(`Équité : ${measured}`);
+    ran(
+      'fairness',
+      [
+        '## Fair delivery',
+        '',
+        `One firm's n8n never answers before the time-out (${figures.slowRuns} due runs), ${figures.fastFirms} other firms answer in 200 ms, ${figures.workers} workers: from the queueing of every run to the start of each fast firm's call, ${measured}.`,
+      ],
+      [
+        {
+          figure: `fast firms' dispatch lag beside a firm whose n8n hangs (${figures.slowRuns} + ${figures.fastFirms} runs, ${figures.workers} workers)`,
+          target: `p99 ≤ ${formatFigure(FAIRNESS_LAG_P99_TARGET_MS)} ms`,
+          measured,
+          met: figures.p99Ms <= FAIRNESS_LAG_P99_TARGET_MS,
         },
       ],
     );

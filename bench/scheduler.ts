@@ -342,7 +342,7 @@ async function tickFigures(
 }
 
 /** The dependencies of the real handlers on a bench table and local queues, with the real clock. */
-function benchDependencies(
+export function benchDependencies(
   table: Table,
   queue: AppDependencies['webhookQueue'],
   claimers = inProcessClaimers(quietLogger, { wait: false }),

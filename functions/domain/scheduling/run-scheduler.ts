@@ -38,7 +38,8 @@ export interface RunSchedulerDependencies {
 export async function runScheduler(
   deps: RunSchedulerDependencies,
   trigger: 'manual' | 'manual_force',
-  options: { readonly waitMs?: number } = {},
+  /** `stopWaiting`: the request answers when it settles, if before `ADMIN_RUN.waitSeconds`. */
+  options: { readonly stopWaiting?: Promise<unknown> } = {},
 ): Promise<SchedulerRun> {
   const at = deps.clock.now().toISOString();
   const { lastResults } = deps;
@@ -49,7 +50,7 @@ export async function runScheduler(
         errorName: error instanceof Error ? error.name : 'inconnu',
       });
     });
-    const outcomes = await untilDeadline(options.waitMs ?? ADMIN_RUN.waitSeconds * 1000, (deadline) =>
+    const outcomes = await untilDeadline(ADMIN_RUN.waitSeconds * 1000, options.stopWaiting, (deadline) =>
       Array.from({ length: DUE_SHARDS }, async (_, shard): Promise<ShardOutcome> => {
         const request: ShardClaimRequest = { shard, tickAt: at, trigger };
         const first = await deadline(deps.dueClaimers.claim(request));
@@ -105,15 +106,20 @@ export async function runScheduler(
 
 /**
  * Runs `start` with a `deadline` that makes any promise it wraps settle as 'pending' once
- * `waitMs` have passed (a wall-clock limit, the API's, not the domain's clock).
+ * `waitMs` have passed (a wall-clock limit, the API's, not the domain's clock), or `stopWaiting` settled.
  */
 async function untilDeadline<T>(
   waitMs: number,
+  stopWaiting: Promise<unknown> | undefined,
   start: (deadline: <V>(work: Promise<V>) => Promise<V | 'pending'>) => Promise<T>[],
 ): Promise<T[]> {
   let timer: ReturnType<typeof setTimeout> | undefined;
   const expired = new Promise<'pending'>((resolve) => {
     timer = setTimeout(() => resolve('pending'), waitMs);
+    stopWaiting?.then(
+      () => resolve('pending'),
+      () => resolve('pending'),
+    );
   });
   try {
     return await Promise.all(start((work) => Promise.race([work, expired])));

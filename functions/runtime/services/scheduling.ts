@@ -43,7 +43,7 @@ export const schedulerServiceOf = (deps: {
 export const adminSchedulerRun = (
   deps: Pick<AppDependencies, 'table' | 'dueClaimers' | 'clock' | 'logger' | 'metrics'>,
   trigger: 'manual' | 'manual_force',
-  options?: { readonly waitMs?: number },
+  options?: { readonly stopWaiting?: Promise<unknown> },
 ) => {
   const run: RunSchedulerDependencies = {
     lastResults: new SchedulerRunRepository(deps.table),
