@@ -1,5 +1,6 @@
 import type { MiddlewareObj } from '@middy/core';
 import type { Context } from 'aws-lambda';
+import type { z } from 'zod';
 
 import { MAX_BODY_BYTES } from '../../shared/constants';
 import { MESSAGES } from '../../shared/messages';
@@ -21,6 +22,7 @@ import { fieldOf } from './parameters';
 /** What the middlewares established about a request, for the handler. */
 export interface RouteContext extends Context {
   body?: unknown;
+  query?: unknown;
   session?: SessionContext | null;
 }
 
@@ -76,14 +78,28 @@ export function validatedJsonBody(route: RouteDefinition): ApiMiddleware {
       if (typeof json !== 'object' || json === null || Array.isArray(json)) {
         throw new InvalidInputError(null, MESSAGES.request.notJson);
       }
-      const parsed = schema.safeParse(json);
-      if (!parsed.success) {
-        const issue = parsed.error.issues[0];
-        throw new InvalidInputError(fieldOf(issue?.path), issue?.message ?? MESSAGES.request.invalid);
-      }
-      request.context.body = parsed.data;
+      request.context.body = valid(schema.safeParse(json));
     },
   };
+}
+
+/** Parses the query string with the route's schema: a 400 naming the field, in French, if wrong. */
+export function validatedQuery(route: RouteDefinition): ApiMiddleware {
+  return {
+    name: 'validatedQuery',
+    before: (request) => {
+      const schema = route.query;
+      if (!schema) return;
+      request.context.query = valid(schema.safeParse(request.event.queryStringParameters ?? {}));
+    },
+  };
+}
+
+/** The parsed value, or the 400 of its first issue. */
+function valid<T>(parsed: z.ZodSafeParseResult<T>): T {
+  if (parsed.success) return parsed.data;
+  const issue = parsed.error.issues[0];
+  throw new InvalidInputError(fieldOf(issue?.path), issue?.message ?? MESSAGES.request.invalid);
 }
 
 /**

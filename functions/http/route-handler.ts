@@ -14,9 +14,13 @@ import {
   originVerified,
   type RouteContext,
   validatedJsonBody,
+  validatedQuery,
 } from './middlewares';
 
 type BodyOf<N extends RouteName> = Routes[N] extends { request: infer S extends z.ZodType }
+  ? z.output<S>
+  : undefined;
+type QueryOf<N extends RouteName> = Routes[N] extends { query: infer S extends z.ZodType }
   ? z.output<S>
   : undefined;
 type SessionOf<N extends RouteName> = Routes[N]['access'] extends 'public'
@@ -28,7 +32,8 @@ export interface RouteRequest<N extends RouteName> {
   readonly body: BodyOf<N>;
   readonly session: SessionOf<N>;
   readonly pathParameters: Readonly<Record<string, string | undefined>>;
-  readonly query: Readonly<Record<string, string | undefined>>;
+  /** The query string parsed with the route's schema (undefined for a route without one). */
+  readonly query: QueryOf<N>;
   /**
    * The caller's address; behind CloudFront trusted only with the origin secret, which only the
    * functions that declare `originSecret` read (so only they ask).
@@ -76,13 +81,14 @@ export function apiHandler(deps: AppDependencies, implementations: RouteImplemen
       .use(originVerified(deps.originSecret))
       .use(authorizedSession(route, sessionService))
       .use(validatedJsonBody(route))
+      .use(validatedQuery(route))
       .use(errorReply(deps.logger, deps.metrics, route))
       .handler(async (event, context) => {
         const result = await run({
           body: context.body as never,
           session: (context.session ?? null) as never,
           pathParameters: event.pathParameters ?? {},
-          query: event.queryStringParameters ?? {},
+          query: context.query as never,
           clientAddress: async () => clientAddressOf(event, await deps.originSecret?.()),
         });
         if (result && typeof result === 'object' && STATUS in result) {

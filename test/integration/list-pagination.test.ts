@@ -2,7 +2,7 @@ import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
 
 import { LIST_PAGE } from '../../shared/constants';
 import { MESSAGES } from '../../shared/messages';
-import type { RouteName } from '../../shared/routes';
+import { ROUTES, type RouteDefinition, type RouteName } from '../../shared/routes';
 import type { Folder } from '../../shared/schemas/folder';
 import type { Workflow } from '../../shared/schemas/workflow';
 import { createTestApp, disposeTestApp, type TestApp } from '../support/app';
@@ -178,4 +178,22 @@ describe('list pagination', () => {
       }
     }
   });
+
+  it.each(Object.entries(ROUTES).filter(([, route]) => 'query' in route))(
+    '%s refuses a query its schema refuses, with the schema’s French message, before its handler',
+    async (name, route) => {
+      const query = { limit: '0', ids: 'pas-un-identifiant', userEmail: 'pas-une-adresse' };
+      const expected = (route as RouteDefinition).query?.safeParse(query);
+
+      const { statusCode, body } = await callRoute(app, name as RouteName, {
+        token: admin,
+        params: { id: ownWorkflows[0]!.id },
+        query,
+      });
+
+      expect(expected?.success).toBe(false);
+      expect(statusCode).toBe(400);
+      expect(body).toEqual({ error: expected?.error?.issues[0]?.message });
+    },
+  );
 });

@@ -1,5 +1,3 @@
-import { AuditQuery } from '../../../shared/schemas/directory';
-import { parsedQuery } from '../../http/parameters';
 import { apiHandler } from '../../http/route-handler';
 import type { AppDependencies } from '../../runtime/dependencies';
 import { declaredFunction, lambdaEntry } from '../../runtime/entry';
@@ -11,7 +9,7 @@ const create = (deps: AppDependencies) => {
 
   return apiHandler(deps, {
     listAudit: async ({ query }) => {
-      const { limit, cursor } = parsedQuery(AuditQuery, query);
+      const { limit, cursor } = query;
       return trail.page(limit, cursor);
     },
   });

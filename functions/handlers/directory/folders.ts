@@ -1,6 +1,5 @@
 import { MESSAGES } from '../../../shared/messages';
-import { PageQuery } from '../../../shared/schemas/common';
-import { idParameter, parsedQuery } from '../../http/parameters';
+import { idParameter } from '../../http/parameters';
 import { apiHandler, withStatus } from '../../http/route-handler';
 import type { AppDependencies } from '../../runtime/dependencies';
 import { declaredFunction, lambdaEntry } from '../../runtime/entry';
@@ -14,7 +13,7 @@ const create = (deps: AppDependencies) => {
 
   return apiHandler(deps, {
     listFolders: async ({ query }) => {
-      const { limit, cursor } = parsedQuery(PageQuery, query);
+      const { limit, cursor } = query;
       return folders.list(limit, cursor);
     },
     createFolder: async ({ body, session }) => withStatus(201, await folders.create(body, session)),

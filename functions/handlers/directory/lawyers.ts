@@ -1,6 +1,5 @@
 import { MESSAGES } from '../../../shared/messages';
-import { PageQuery } from '../../../shared/schemas/common';
-import { idParameter, parsedQuery } from '../../http/parameters';
+import { idParameter } from '../../http/parameters';
 import { apiHandler, withStatus } from '../../http/route-handler';
 import type { AppDependencies } from '../../runtime/dependencies';
 import { declaredFunction, lambdaEntry } from '../../runtime/entry';
@@ -24,7 +23,7 @@ const create = (deps: AppDependencies) => {
 
   return apiHandler(deps, {
     listLawyers: async ({ query }) => {
-      const { limit, cursor } = parsedQuery(PageQuery, query);
+      const { limit, cursor } = query;
       return (await lawyers()).list(limit, cursor);
     },
     getLawyer: async ({ pathParameters }) => (await lawyers()).get(lawyerId(pathParameters)),

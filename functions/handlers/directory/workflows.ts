@@ -1,6 +1,5 @@
 import { MESSAGES } from '../../../shared/messages';
-import { PageQuery } from '../../../shared/schemas/common';
-import { idParameter, parsedQuery } from '../../http/parameters';
+import { idParameter } from '../../http/parameters';
 import { apiHandler, withStatus } from '../../http/route-handler';
 import type { AppDependencies } from '../../runtime/dependencies';
 import { declaredFunction, lambdaEntry } from '../../runtime/entry';
@@ -17,7 +16,7 @@ const create = (deps: AppDependencies) => {
 
   return apiHandler(deps, {
     listWorkflows: async ({ query, session }) => {
-      const { limit, cursor } = parsedQuery(PageQuery, query);
+      const { limit, cursor } = query;
       return workflows.list(session, limit, cursor);
     },
     getWorkflow: async ({ pathParameters, session }) => workflows.get(workflowId(pathParameters), session),

@@ -1,6 +1,5 @@
 import { MESSAGES } from '../../../shared/messages';
-import { WorkflowHealthQuery } from '../../../shared/schemas/health';
-import { idParameter, parsedQuery } from '../../http/parameters';
+import { idParameter } from '../../http/parameters';
 import { apiHandler } from '../../http/route-handler';
 import type { AppDependencies } from '../../runtime/dependencies';
 import { declaredFunction, lambdaEntry } from '../../runtime/entry';
@@ -17,8 +16,7 @@ const create = (deps: AppDependencies) => {
     idParameter(pathParameters, MESSAGES.workflow.notFound);
 
   return apiHandler(deps, {
-    workflowsHealth: async ({ query, session }) =>
-      health.lookUp(session, parsedQuery(WorkflowHealthQuery, query).ids),
+    workflowsHealth: async ({ query, session }) => health.lookUp(session, query.ids),
     workflowHealth: async ({ pathParameters, session }) => health.detail(session, workflowId(pathParameters)),
     healthDashboard: async ({ session }) => health.dashboard(session),
     resumeWorkflow: async ({ pathParameters, session }) => health.resume(session, workflowId(pathParameters)),

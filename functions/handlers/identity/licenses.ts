@@ -1,5 +1,3 @@
-import { LicenseByEmailQuery } from '../../../shared/schemas/directory';
-import { parsedQuery } from '../../http/parameters';
 import { apiHandler } from '../../http/route-handler';
 import type { AppDependencies } from '../../runtime/dependencies';
 import { declaredFunction, lambdaEntry } from '../../runtime/entry';
@@ -16,7 +14,7 @@ const create = (deps: AppDependencies) => {
 
   return apiHandler(deps, {
     findLicenseByEmail: async ({ query, session }) => ({
-      license: await (await licenses()).byEmail(parsedQuery(LicenseByEmailQuery, query), session),
+      license: await (await licenses()).byEmail(query, session),
     }),
     findLicenseByKey: async ({ body, session }) => ({
       license: await (await licenses()).byKey(body, session),

@@ -1,7 +1,6 @@
 import { MESSAGES } from '../../../shared/messages';
-import { EntityId, PageQuery } from '../../../shared/schemas/common';
+import { EntityId } from '../../../shared/schemas/common';
 import { NotFoundError } from '../../domain/core/errors';
-import { parsedQuery } from '../../http/parameters';
 import { apiHandler } from '../../http/route-handler';
 import type { AppDependencies } from '../../runtime/dependencies';
 import { declaredFunction, lambdaEntry } from '../../runtime/entry';
@@ -16,7 +15,7 @@ const create = (deps: AppDependencies) =>
     workflowExecutions: async ({ pathParameters, query, session }) => {
       const id = EntityId.safeParse(pathParameters.id);
       if (!id.success) throw new NotFoundError(MESSAGES.workflow.notFound);
-      const { limit, cursor } = parsedQuery(PageQuery, query);
+      const { limit, cursor } = query;
       const page = await executionHistoryOf(deps.table).page(session, id.data, limit, cursor);
       return { executions: page.items, nextCursor: page.nextCursor };
     },
