@@ -50,7 +50,7 @@ export const PRICES_EU_WEST_3 = {
  *   entry; eventually consistent: 0.5 RRU per 4 KB, so 1 RRU per ~16 items); one SendMessageBatch
  *   per 10 runs; the claim, one UpdateItem of the workflow's schedule item alone (under 1 KB:
  *   1 WRU) whose due-index entry moves (its sort key changes: delete + put, 2 WRU): 3 WRU, as
- *   DynamoDB Local counts it (test/integration/schedule-item-writes.test.ts). The workflow item and
+ *   DynamoDB Local counts it (test/integration/data/scheduling/schedule-items.test.ts). The workflow item and
  *   its list-index copies (GSI1, GSI2, GSI3) are not written: that was 5-6 WRU a claim before.
  * - worker: the workflow item (not its schedule item) and the dispatch marker read strongly
  *   (2 RRU), the firm slot taken and given back (2 WRU), the record: a transaction of 3

@@ -5,7 +5,7 @@ import type { Context } from 'aws-lambda';
 
 import { createTable, type Table } from '../../functions/data/table/table';
 import { RecordedMetrics } from '../../functions/domain/core/metrics';
-import type { Clock, Logger } from '../../functions/domain/core/ports';
+import type { Clock, Logger, Mailer, MailMessage } from '../../functions/domain/core/ports';
 import type { LawyerSecretStore } from '../../functions/domain/directory/ports';
 import type { ApiEvent, ApiHandler, ApiResult } from '../../functions/http/api-event';
 import type { AppDependencies } from '../../functions/runtime/dependencies';
@@ -36,6 +36,24 @@ export class MemoryLogger implements Logger {
     this.lines.push(JSON.stringify({ message, ...facts }));
   warn = this.info;
   error = this.info;
+}
+
+/** The e-mail of tests: kept in memory; it can be told to fail its next sends. */
+export class MemoryMailer implements Mailer {
+  readonly sent: MailMessage[] = [];
+  failures = 0;
+
+  async send(message: MailMessage): Promise<void> {
+    if (this.failures > 0) {
+      this.failures -= 1;
+      throw new Error('SES indisponible');
+    }
+    this.sent.push(message);
+  }
+
+  to(address: string): MailMessage[] {
+    return this.sent.filter((message) => message.to === address);
+  }
 }
 
 /** The lawyer secret store of tests: a map, open to assertions. */

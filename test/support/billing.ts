@@ -14,16 +14,11 @@ import { createLicenseKeyVault, type LicenseKeyVault } from '../../functions/sec
 import { freePort } from '../../lib/local/free-port';
 import type { WebhookDelivery } from '../../lib/local/stripe/stand-in';
 import type { CheckoutReply } from '../../shared/schemas/billing';
-import {
-  checkoutSessionIdOf,
-  MemoryMailer,
-  PUBLIC_URL,
-  subscriptionOfDelivery,
-} from '../unit/billing/support/billing';
-import { type StandInHarness, startHarness } from '../unit/billing/support/stripe';
-import { apiEvent, createTestApp, disposeTestApp, invoke, type TestApp } from './app';
+import { apiEvent, createTestApp, disposeTestApp, invoke, MemoryMailer, type TestApp } from './app';
 import { callRoute, signIn } from './directory';
+import { checkoutSessionIdOf, PUBLIC_URL, subscriptionOfDelivery } from './payments';
 import { uniqueEmail } from './records';
+import { type StandInHarness, startHarness } from './stripe';
 
 /**
  * Everything a billing test needs, started once per file: a fresh table in DynamoDB Local, the
