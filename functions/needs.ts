@@ -3,15 +3,8 @@ import type { IndexName } from './data/table/table-definition';
 import { ADMIN_RUN, CLAIMS, EXECUTE_WEBHOOK_TIMEOUT_SECONDS } from './domain/scheduling/scheduling-settings';
 
 /**
- * What each function may touch: the one answer to "what may this function touch?".
- *
- * Read by every world, and by nothing else:
- * - the composition roots (`runtime/aws.ts` in Lambda, `lib/local/runtime.ts`, the tests' app)
- *   give a function only what it declares here; anything else throws `UndeclaredNeedError`
- *   (`runtime/declared.ts`), so a handler that uses something undeclared fails its tests;
- * - the CDK stack grants exactly this (`lib/constructs/function-needs.ts`) and sets exactly the
- *   environment variables of these needs (`runtime/environment.ts`);
- * - the bundler keeps only the adapters declared here (`bundleDefines`, `runtime/aws.ts`).
+ * What each function may touch: every world gives a function only this (`runtime/declared.ts`), the
+ * stack grants it and sets its variables, and the bundler keeps only its adapters.
  */
 
 /** Handler files of the route table (one Lambda function each): a type, from the route table. */
@@ -225,7 +218,7 @@ const DECLARED = {
   },
   // The hourly purge: licences due (GSI1), their lawyers' workflows (GSI2), Google secrets; a run
   // that throws on every attempt is kept in its on-failure queue. The admin's daily digest of
-  // failing automations (issue 16, the failing set by streak in GSI1) leaves from this hourly run.
+  // failing automations (the failing set by streak, GSI1) leaves from this hourly run.
   'data-retention': {
     table: { access: 'readWrite', indexes: ['GSI1', 'GSI2'] },
     lawyerSecrets: true,

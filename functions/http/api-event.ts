@@ -20,12 +20,8 @@ export function jsonResult(statusCode: number, body: unknown): ApiResult {
 export const ORIGIN_VERIFY_HEADER = 'x-origin-verify';
 
 /**
- * The address of the client. Behind CloudFront the HTTP API sees CloudFront's address, so the
- * viewer address CloudFront sets (and overwrites if a client sends one) is preferred — but only on
- * a request that came through our distribution, which proves it with the origin secret: a caller
- * of the execute-api address directly could otherwise choose his own address and escape sign-in
- * throttling. Without an origin secret (the local runtime) the source address is used.
- *
+ * The client's address: CloudFront's viewer address, trusted only with the origin secret (else a
+ * direct caller could choose his address and escape sign-in throttling); the source address otherwise.
  * @param originSecret the value CloudFront sends in `x-origin-verify`, if the deployment has one
  */
 export function clientAddressOf(event: ApiEvent, originSecret: string | undefined): string {

@@ -18,17 +18,9 @@ export interface FailingSetMigration {
 }
 
 /**
- * Moves the failing set out of its former single partition (`HEALTH#FAILING`, `former-keys.ts`)
- * into the workflows' partitions and the streak index, once after the deploy that introduced them.
- *
- * The code of today never writes the former partition: since the deploy, a failure wrote its
- * workflow's new item and a success that ended a streak deleted only that one. So a former item is
- * moved from the workflow's health summary, which is current (its streak, last failure), under the
- * workflow's name of today, and only while the workflow exists and its streak runs; a new item
- * already written is never overwritten (conditional put). Each former item goes in one transaction
- * with its move: run again, or beside the application, it finds nothing left to do. A page of
- * `pageSize` items reads its workflows and summaries in one BatchGetItem (100 keys at most: 50 a
- * page).
+ * Moves the failing set out of its former partition (`former-keys.ts`), each item from its workflow's
+ * current summary and only while its streak runs, in one transaction with its removal: idempotent and
+ * safe beside the running application.
  */
 export async function migrateFailingSet(table: Table, pageSize = 50): Promise<FailingSetMigration> {
   let read = 0;

@@ -7,7 +7,7 @@ import { isConditionFailure, isWriteConflict, type Table } from '../data/table/t
 import { formerWorkflowListPartitions } from './former-keys';
 
 /**
- * The attributes a workflow item carried before schedule items (issue 13): the schedule state and
+ * The attributes a workflow item carried before schedule items: the schedule state and
  * the due-index keys, now on the schedule item alone.
  */
 const FORMER_SCHEDULE_ATTRIBUTES = [
@@ -33,17 +33,9 @@ export interface MigrationRun {
 }
 
 /**
- * Moves workflows stored in the shape before schedule items to the current one: for each workflow
- * item without a schedule item, writes its schedule item from its fields (schedule state,
- * manual-run lock, due-index keys recomputed under today's shard count) and removes those
- * attributes from the workflow item; a workflow still in a former GSI1 partition of the list (the
- * single `WORKFLOWS` key, or one of its 16 shards) moves to its shard of today in the same
- * transaction, or alone (one conditional update) when it has its schedule item already.
- *
- * Idempotent and safe beside the running application: every workflow is read through the list
- * index partitions (Query, never Scan), and each transaction is conditional on the schedule item
- * being absent and on the workflow item being as read (a claim by a tick of the former code, an
- * edit), else the workflow is read again. Run again, it finds nothing left to do.
+ * Moves workflows of the shape before schedule items to the current one (and out of a former list
+ * partition), reading through the list index, each in a transaction conditional on what it read:
+ * idempotent and safe beside the running application.
  */
 export async function migrateWorkflows(table: Table, pageSize = 100): Promise<MigrationRun> {
   let read = 0;

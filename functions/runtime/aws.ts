@@ -19,14 +19,8 @@ const notBuilt = <T extends object>(what: string): T =>
   });
 
 /**
- * The AWS composition root of one function: builds the adapters its needs declare and nothing
- * else, from the environment read at cold start (`entry.ts`).
- *
- * Each adapter that brings a client library (Secrets Manager, SQS, SES, Stripe) is imported
- * behind a `process.env.BUNDLED_NEED_…` constant that the bundler replaces by `true` or `false`
- * for this function (`bundleDefines` in `functions/needs.ts`): esbuild removes the `false`
- * branches and the modules only they import, so a function's bundle holds its declared adapters
- * alone. Outside a bundle the constants are undefined and the declaration alone decides.
+ * The AWS composition root of one function: builds only the adapters its needs declare, each behind a
+ * `BUNDLED_NEED_…` constant the bundler sets, so esbuild drops the others and their client libraries.
  */
 export async function awsDependencies(fn: FunctionName, env: Environment): Promise<AppDependencies> {
   const needs: FunctionNeeds = NEEDS[fn];

@@ -24,19 +24,9 @@ export interface SecretReading {
 }
 
 /**
- * A Secrets Manager value read on first use, kept `SECRET_MAX_AGE_SECONDS` (Powertools
- * Parameters' cache), and parsed. Callers at the same moment share one read; the parsed value is
- * the same object while the stored value does not change, so callers may keep what they build
- * from it until it does.
- *
- * A failure — Secrets Manager unreachable or refusing, the secret empty (the Stripe secrets are
- * created empty) or unusable — is counted (`SecretUnavailable`, alarmed), logged with the secret's
- * name and the error's name only, and thrown as a `SecretUnavailableError` with a French message;
- * the next call tries again.
- *
+ * A secret read on first use and kept `SECRET_MAX_AGE_SECONDS`, the same parsed object until it
+ * changes; a failure is counted, logged by name only and thrown in French, and the next call reads again.
  * @param name what the secret is, for the logs and the message (`clé API Stripe`)
- * @param secretId the secret's ARN, looked up on first use (only the functions that read a secret
- *   have its environment variable)
  */
 export function cachedSecret<T>(
   reading: SecretReading,

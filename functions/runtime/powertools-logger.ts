@@ -3,10 +3,8 @@ import { Logger as PowertoolsLogger } from '@aws-lambda-powertools/logger';
 import type { Logger } from '../domain/core/ports';
 
 /*
- * Powertools' Logger alone, apart from `powertools.ts`: the local runtime logs through it without
- * loading the Tracer, whose X-Ray SDK enables an async hook with destroy tracking on import
- * (cls-hooked). Outside Lambda that hook traces nothing and cost the local API about a tenth of its
- * CPU under load (issue 11, profiled at 100 requests/s).
+ * Powertools' Logger alone, so that the local runtime logs without loading the Tracer, whose X-Ray
+ * SDK installs an async hook on import that traces nothing outside Lambda and costs CPU under load.
  */
 
 /** The Logger port over a Powertools Logger. */

@@ -7,15 +7,8 @@ import type { Metrics } from '../domain/core/metrics';
 import { loggerPort } from './powertools-logger';
 
 /**
- * Powertools for AWS Lambda behind the ports of `dependencies.ts`, one instance per execution
- * environment. The service name, the metrics namespace (the stack's name) and the log level come
- * from the POWERTOOLS_* variables the CDK stack sets (`lib/constructs/app-function.ts`).
- *
- * - Logger: one JSON object per line with the level, time, service, function, request id and cold
- *   start; Lambda's JSON log format keeps it as is. Callers pass facts, never a body, a header,
- *   a key or a token (the same rule as before; the Logger port has no way to pass an event).
- * - Metrics: CloudWatch embedded metric format, flushed at the end of each invocation.
- * - Tracer: the AWS SDK clients it is given appear as subsegments of the function's X-Ray trace.
+ * Powertools behind the domain's ports, one instance per execution environment: JSON logs with the
+ * request id, metrics in embedded format flushed per invocation, AWS SDK clients traced.
  */
 const logger = new PowertoolsLogger();
 const metrics = new PowertoolsMetrics();

@@ -7,14 +7,8 @@ import { type DueClaimers, ShardClaimAnswer } from '../../domain/scheduling/port
 const START_CONCURRENCY = 16;
 
 /**
- * The claimers in AWS, one invocation of the claimer function per shard.
- *
- * - The minute tick starts them asynchronously (`InvocationType: 'Event'`): they start at once at
- *   any count (no event source to scale up), and Lambda retries a failed one twice; a shard whose
- *   claimer failed for good stays due and the next tick reads it again.
- * - An admin's run invokes them synchronously (`RequestResponse`) and waits for their answers, so
- *   its reply says what they did; each claims its own shard, so the run takes one shard's time
- *   whatever the firms' automations, within the API's time-out.
+ * The claimers in AWS, one invocation per shard: the minute tick starts them asynchronously (Lambda
+ * retries a failed one; its shard stays due), an admin's run invokes them synchronously and waits.
  */
 export function createLambdaClaimers(client: LambdaClient, functionName: () => string): DueClaimers {
   return {

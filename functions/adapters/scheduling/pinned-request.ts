@@ -41,14 +41,9 @@ export interface PinnedResponse {
 }
 
 /**
- * POSTs to a checked webhook URL, connecting only to the addresses that were checked: the socket's
- * DNS lookup is replaced by one that answers with them, so a second DNS answer (rebinding) is never
- * asked for. The Host header and the TLS server name stay the URL's host name, so HTTPS certificates
- * are still verified against it. Redirects are not followed: a 3xx comes back as it is.
- *
- * Rejects with `WebhookTimeoutError` when no answer came within `timeoutMs`, or with the socket's
- * error (an `ErrnoException` such as ECONNREFUSED) when the call failed before an answer. Once the
- * status line arrived the promise resolves, with `complete: false` if the body could not be read.
+ * POSTs to a checked webhook URL over the checked addresses only (no second DNS answer: no
+ * rebinding), the TLS name still the URL's host; redirects are not followed. Resolves once the status
+ * line arrived; rejects with `WebhookTimeoutError` or the socket's error.
  */
 export function pinnedRequest({
   target,
@@ -165,12 +160,8 @@ const IDLE_SOCKET_MS = 4_000;
 const pools = new Map<string, HttpAgent>();
 
 /**
- * The connection pool of one pinned target: one agent per scheme, host name, port, set of checked
- * addresses and trust anchors, with keep-alive, whose lookup answers only those addresses. Two
- * targets that differ in any of these never share a socket: a new DNS answer makes a new pool.
- * The set, not its order: a host behind several addresses (a load balancer) is often answered in
- * rotating order, and keyed by order each call would open a new connection (and TLS handshake)
- * to the same checked addresses. A socket of the pool went to one of them, all checked this call.
+ * One keep-alive pool per scheme, host, port, set of checked addresses and trust anchors, so a new
+ * DNS answer never reuses a socket; keyed by the set, not its order, as load balancers rotate it.
  */
 function pinnedAgent(target: CheckedWebhookUrl, ca: string | Buffer | undefined): HttpAgent {
   const { url, hostname, addresses } = target;

@@ -42,13 +42,9 @@ const PURGE_DUE_LIST: ShardedList = {
 };
 
 /**
- * The billing side of a licence, kept apart from the licence record itself:
- * - `SUBSCRIPTION#<subscriptionId>`: which licence a Stripe subscription pays for (webhooks);
- * - `LICENSE_BILLING#<keyHash>`: the subscription and customer of a licence (subscription
- *   management), with the cancellation and the date the lawyer's data may be purged;
- * - `CHECKOUT#<checkoutSessionId>`: the one licence a checkout issued, and whether its e-mail went;
- * - `SUBSCRIPTION_LOCK#<subscriptionId>`: a short lease that serialises the work on one subscription.
- * The first three are written together, in the transaction that creates the licence.
+ * The billing side of a licence, apart from the licence record: which licence a subscription pays
+ * for, a licence's subscription and cancellation, the checkout that issued it, and a lease per
+ * subscription. The first three are written in the transaction that creates the licence.
  */
 
 const emailTarget = (email: BillingEmail) =>

@@ -229,12 +229,9 @@ export class WorkflowRepository implements Workflows {
   }
 
   /**
-   * Applies an admin's changes and returns the workflow as it now is. Writes the edited fields and
-   * the list-index keys they move on the workflow item, conditional on the version read; when the
-   * edit changes a field the schedule item copies, the schedule item too in the same transaction,
-   * conditional on the scheduler not having claimed the slot since the read (its due key is
-   * recomputed from the next run read). The schedule state itself (next and last run, the claim,
-   * the manual-run lock) is never written here.
+   * Applies an admin's changes, conditional on the version read; a change the schedule item copies
+   * rewrites it in the same transaction, unless the scheduler claimed the slot since the read. The
+   * schedule state itself is never written here.
    */
   async update(id: string, changes: WorkflowChanges, now: string): Promise<WorkflowRecord> {
     const current = await this.getById(id);
@@ -360,12 +357,8 @@ export class WorkflowRepository implements Workflows {
   }
 
   /**
-   * Deletes a workflow: its item, which every screen and the worker read, and its schedule item,
-   * which the scheduler reads, together, so it is gone for all of them at once. Its history
-   * (executions, dispatch markers) stays under the deleted workflow's partition, unreachable
-   * (every read of it starts from the workflow, and the worker records nothing for a workflow that
-   * no longer exists), until its TTL removes it within 30 days: the request's cost never depends on
-   * the history's size.
+   * Deletes a workflow and its schedule item together, so every reader loses it at once. Its history
+   * stays unreachable under its partition until it expires: the request never grows with the history.
    */
   async delete(id: string): Promise<void> {
     await this.table.doc.send(

@@ -2,15 +2,8 @@ import { dueAtOf, isScheduled, type SchedulableWorkflow } from '../../domain/sch
 import { duePartition, dueShardOf, dueSortKey } from './keys';
 
 /**
- * The due index (GSI `DueIndex`): the scheduler reads only workflows that are due, never the
- * whole table.
- *
- * - Sparse: a workflow's schedule item (`scheduleKey`) carries `DuePK`/`DueSK` only while the
- *   workflow is active and scheduled, so the index holds nothing else.
- * - Write-sharded: `DuePK` is `DUE#<shard>` with the shard a stable hash of the workflow id, so
- *   no single index partition takes every write of the minute.
- * - `DueSK` is `<due time ISO>#<workflow id>`: one range query per shard (`DueSK <= bound`)
- *   returns exactly the workflows due before the bound, oldest first.
+ * The due index: sparse (only active, scheduled workflows), write-sharded by a hash of the id, sorted
+ * by `<due time>#<id>`, so each shard's due runs are one range query and the scheduler reads nothing else.
  */
 
 /** The index attributes of a schedule item. */

@@ -6,29 +6,16 @@ import { firmSlotsKey } from './keys';
 const slotAttribute = (slot: number) => `slot${slot}`;
 
 /**
- * The calls of one firm in flight, at most `capacity` at once: one item per firm whose attribute
- * `slot<n>` holds `{ holder, dispatch, until }` while a call runs. A worker takes a free or expired
- * slot with a conditional write and gives it back when the call ends; a worker that died leaves a
- * lease that expires by itself at `until`. Contention is between the workers of one firm only
- * (a handful at once), never across firms: each firm's item is its own partition.
- *
- * The same write keeps one run from being called twice at once: it is refused while another slot
- * holds the same dispatch. SQS may deliver a message twice, and two ticks may both queue a slot
- * before either claims it; the done marker stops a copy that comes after the call is recorded, the
- * lease one that comes during it. A copy whose marker read comes just before the call's end is
- * recorded and whose take comes just after its slot is given back still passes: the worker sends
- * the two at once, and ordering them would cost every run a round trip.
+ * The calls of one firm in flight, at most `capacity`: one item per firm, a slot attribute per call
+ * holding a lease that expires by itself if its worker dies. The same write refuses a second slot for
+ * a run already being called, so two copies of a message are not called at once.
  */
 export class FirmSlotRepository implements FirmSlots {
   constructor(private readonly table: Table) {}
 
   /**
-   * Takes a slot for `lease`, or says why not. First one slot drawn at random, by a conditional
-   * write alone (a firm with a free slot, the common case, costs one write); when that write is
-   * refused, the item is read and each free or expired slot tried. A try lost to another taker, or
-   * a slot given back after the read, shows at the next read: `full` only once a read finds every
-   * slot held, so a run is not sent back (seconds late) while its firm has a slot free. Each lost
-   * try is a slot another call took, so the rounds are few.
+   * Takes a slot for `lease`, or says why not: one conditional write on a random slot first (the common
+   * case), then each free or expired slot of a fresh read; `full` only once a read finds them all held.
    */
   async take(firm: string, lease: SlotLease, now: Date, capacity: number): Promise<FirmSlot | SlotRefusal> {
     const taken = { slot: Math.floor(Math.random() * capacity), holder: lease.holder };

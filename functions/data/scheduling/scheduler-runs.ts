@@ -22,14 +22,9 @@ const shardKeysOf = (kind: RunKind) =>
   Array.from({ length: DUE_SHARDS }, (_, shard) => schedulerRunShardKey(kind, shard));
 
 /**
- * The last scheduler run of each kind (the minute schedule, an admin's), so that /admin/settings
- * shows the last result after a reload. Both fan out over the due-index shards: the run's item
- * keeps its counts, summed as its claimers finish; the runs each shard lists, and their ends, are
- * in that shard's own item. Every listed run's end is a write to the item holding it, and a write
- * costs what the item weighs: one item holding a run's 64 x 10 listed runs and their ends would
- * weigh 100-150 KB, so each of its 640 reports would cost 100-150 write units, 80,000 a minute on
- * one item whose partition takes 1,000 a second (throttled, retried inside the worker's
- * invocations). A shard's item weighs a few KB.
+ * The last scheduler run of each kind, for /admin/settings: the run's item keeps its counts, each
+ * shard's own item the runs it lists and their ends, because a write costs what its item weighs and
+ * each reported end is a write.
  */
 export class SchedulerRunRepository implements SchedulerRuns {
   constructor(private readonly table: Table) {}

@@ -6,7 +6,7 @@ import type { Table } from './table';
 
 /**
  * A list written across several partitions of one index, so that no write path lands on a single
- * partition key (issue 13): every partition holds part of the list, all ordered alike by the
+ * partition key: every partition holds part of the list, all ordered alike by the
  * index's sort key.
  */
 export interface ShardedList {
@@ -63,14 +63,9 @@ export async function pageShardedList(
 }
 
 /**
- * The first `limit` items of a sharded list in `order` within `bound`, and whether more follow,
- * reading about `limit` items in all rather than `limit` from every shard.
- *
- * Each shard is read a share of the page at a time and the reads are merged. A merged item is final
- * once no unread item can come before it: a shard that still has more holds only items after its
- * last-read key, so the items up to the earliest of those keys (the frontier) are final. Until the
- * page (and one item more, which says whether a next page exists without an empty last page) is
- * final, only the shards whose last-read key comes before the page's current end are read further.
+ * The first `limit` items of a sharded list in `order`, reading about `limit` items in all: shards are
+ * read a share at a time and merged, and only the shards that could still hold an earlier item are
+ * read further.
  */
 export async function readShardedList(
   table: Table,

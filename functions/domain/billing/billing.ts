@@ -38,12 +38,8 @@ export interface BillingServiceDependencies {
 }
 
 /**
- * What became of a webhook event:
- * - `applied`: done (also when it needed no change);
- * - `duplicate`: an earlier delivery already applied it;
- * - `busy`: another delivery of it, or other work on its subscription, is in progress; answer
- *   with a non-2xx status so that Stripe delivers it again later;
- * - `ignored`: an event type the product does not listen to.
+ * What became of a webhook event: `applied`, `duplicate` (applied before), `busy` (another delivery or
+ * work on its subscription in progress: answered non-2xx so Stripe retries), `ignored` (not listened to).
  */
 export type WebhookOutcome = 'applied' | 'duplicate' | 'busy' | 'ignored';
 
@@ -77,12 +73,9 @@ const DAY_MS = 24 * 60 * 60 * 1000;
 type Work = 'done' | 'busy';
 
 /**
- * Purchase, licence lifecycle and subscription management (issue #5).
- *
- * Webhook events are applied once per event id, and always from the object's current state at
- * Stripe, never from the copy in the event: whatever order events arrive in, the last one applied
- * leaves the licence as the subscription is now. Work on one subscription is serialised by a
- * lease, so that a slow reader cannot overwrite a newer state with an older one.
+ * Purchase, licence lifecycle and subscription management. Webhook events are applied once, always
+ * from the subscription's current state at Stripe, under a lease per subscription, so arrival order and
+ * slow readers cannot leave an older state.
  */
 export class BillingService {
   private readonly licenses: BillingServiceDependencies['licenses'];

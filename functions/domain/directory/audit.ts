@@ -24,7 +24,7 @@ export type AuditAction =
   | 'workflow.deactivate'
   | 'workflow.schedule'
   | 'workflow.unschedule'
-  // 'Reprendre' after the automatic pause, and the health settings of /admin/settings (issue 16).
+  // 'Reprendre' after the automatic pause, and the health settings of /admin/settings.
   | 'workflow.resume'
   | 'health.settings.update'
   | 'folder.create'

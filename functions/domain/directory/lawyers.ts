@@ -336,11 +336,8 @@ export class LawyerService {
   }
 
   /**
-   * Spec §9 retention: 30 days after the subscription of a licence ended, the data of the lawyer
-   * who holds it goes, as an admin's deletion would take it; a licence nobody holds (bought, never
-   * given a profile) goes with its sessions. A licence active again meanwhile is left alone, and so
-   * is any other licence still active. Billing records are not the lawyer's data: they stay.
-   *
+   * Spec §9 retention: the data of the lawyer holding an ended licence goes as an admin's deletion
+   * would take it (a licence nobody holds, with its sessions); anything active again stays, billing too.
    * @returns `purged`; `active` when the licence is in use again; `absent` when nothing was left
    */
   async purgeLicenseHolder(keyHash: string, actor: AuditActor): Promise<'purged' | 'active' | 'absent'> {

@@ -12,23 +12,17 @@ import type { WorkflowRecord } from '../directory/ports';
 import type { HealthAlerts } from './health-alerts';
 import type { HealthRecords, HealthSummaryRecord, HourCounters, HourIncrements } from './ports';
 
-/**
- * Automation health (issue 16): the rules. What a run's end adds to the counters, what state a
- * workflow is in, when scheduling is paused. Kept incrementally as runs end (functions/data/
- * health-repository.ts); nothing here reads the execution history.
+/*
+ * Automation health's rules: what a run's end adds to the counters, a workflow's state, when its
+ * scheduling pauses. Kept as runs end, so nothing here reads the execution history.
  */
 
 // ---------------------------------------------------------------------------- state
 
 /**
- * The state of a workflow, from its summary and whether it is scheduled now:
- * 1. 'paused' ('Suspendue'): the automatic pause stopped its scheduling and it is still off;
- * 2. 'failing' ('En échec'): its last two runs or more ended in failure;
- * 3. 'degraded' ('Dégradée'): its last run ended in failure (one only), or its last success
- *    needed retries;
- * 4. 'healthy' ('En bonne santé'): its last run succeeded at once, or it has not run.
- * So the first success after 'Reprendre' brings it back to 'En bonne santé'; the 24-hour and
- * 7-day figures stay beside the state, for the longer view.
+ * A workflow's state: 'paused' while the automatic pause holds, 'failing' after two failures or more,
+ * 'degraded' after one or a retried success, else 'healthy'; so the first success after 'Reprendre'
+ * makes it healthy again.
  */
 export function healthStateOf(
   summary: Pick<HealthSummaryRecord, 'consecutiveFailures' | 'pausedAt' | 'lastSuccessRetried'>,

@@ -46,7 +46,7 @@ export interface HealthServiceDependencies extends WebhookCallSettings {
 const STATE_ORDER: Record<HealthState, number> = { paused: 0, failing: 1, degraded: 2, healthy: 3 };
 
 /**
- * Automation health as the API shows it (issue 16). An admin sees every automation's; a lawyer or
+ * Automation health as the API shows it. An admin sees every automation's; a lawyer or
  * notary his own only, decided by `members.ts` from his licence re-read for the request (another's
  * workflow answers 404, as a missing one).
  */

@@ -5,7 +5,7 @@ import type { LicenseState } from './ports';
  * Subscription statuses under which the licence keeps access. `past_due` is among them: Stripe is
  * still retrying the payment, the firm sees 'Paiement en retard' and is asked to act "pour éviter
  * la suspension" (spec §4); when the retries are exhausted Stripe moves the subscription to
- * `unpaid` or `canceled` (per the account's settings), which suspends access (issue #5).
+ * `unpaid` or `canceled` (per the account's settings), which suspends access.
  */
 const STATUSES_WITH_ACCESS: ReadonlySet<string> = new Set(['active', 'trialing', 'past_due']);
 

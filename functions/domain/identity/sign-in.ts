@@ -39,17 +39,9 @@ export interface SignInServiceDependencies {
 }
 
 /**
- * verify-license: checks a licence key and opens a session.
- *
- * Attempts are counted per client address over a fixed window, each one before its key is looked
- * at; a right key gives its own attempt back, and so does one refused unseen. After a few wrong
- * keys the replies are slowed down; with too many attempts counted the client is refused, with
- * one reply whatever the key (so a refused client learns nothing about the keys it tries). Wrong
- * keys stay counted until their window ends, so a client they locked stays locked till then; a
- * right key never erases them.
- *
- * A licence that must pass a second factor gets a "second factor pending" session instead, which
- * only the second-factor calls accept; `SecondFactorService` completes it (second-factor.ts).
+ * verify-license: each attempt counts for its client before its key is read, wrong keys slow the
+ * replies then lock the client out with one reply whatever the key, and a right key gives its own
+ * attempt back. A licence with a second factor gets a session only the second-factor calls accept.
  */
 export class SignInService {
   private readonly licenses: Pick<Licenses, 'getForSignIn'>;

@@ -37,13 +37,8 @@ export const isScheduled = (workflow: Pick<SchedulableWorkflow, 'active' | 'cron
   workflow.active && workflow.cronEnabled;
 
 /**
- * The workflow as a write that puts it in the schedule at `at` stores it: one that never ran and
- * has no next run yet is due from that moment, stored as its next run.
- *
- * Stored once rather than taken by each claim from its own clock: two claims of one first run (a
- * tick retried, or overlapping the next one) then name the same due time, hence the same dispatch
- * id, and the firm's n8n is called once. A due time taken at each claim made two dispatches of one
- * first run, both called.
+ * A workflow put in the schedule that never ran is due from `at`, stored as its next run, so that
+ * two claims of its first run name the same due time, hence one dispatch id: n8n is called once.
  */
 export function withFirstDue<T extends SchedulableWorkflow>(workflow: T, at: string): T {
   return isScheduled(workflow) && !workflow.cronNextRun && !workflow.cronLastRun
@@ -52,15 +47,9 @@ export function withFirstDue<T extends SchedulableWorkflow>(workflow: T, at: str
 }
 
 /**
- * When a scheduled workflow is next due (ISO), or `NEVER_RAN` when it never ran and has no next run
- * (an item stored before first due times were, see {@link withFirstDue}).
- *
- * The next run the scheduler claimed (`cronNextRun`) is the truth when there is one: it moves
- * forward atomically with the index key when a slot is claimed, so rewriting an item (an admin
- * renaming it while a run is on its way) recomputes the same key and cannot move it back to a
- * slot already dispatched. A changed interval therefore applies from the next run on. Without a
- * claimed next run, the interval counts from the last run (spec: due when its interval has passed
- * since its last run, or it never ran).
+ * When a scheduled workflow is next due: the next run the scheduler claimed (it moves with the index
+ * key, so an edit cannot move it back to a slot already sent), else its last run plus its interval,
+ * else `NEVER_RAN`.
  */
 export function dueAtOf(workflow: SchedulableWorkflow): string {
   if (workflow.cronNextRun) return workflow.cronNextRun;

@@ -10,22 +10,9 @@ import { ADMIN_RUN, DUE_SHARDS } from './scheduling-settings';
 type ShardOutcome = ShardClaimAnswer | 'failed' | 'pending';
 
 /**
- * An admin's run ('Déclencher Maintenant', forced or not), fanned out as the minute tick is: one
- * claimer per due-index shard, all at once, each claiming then queueing its shard's runs
- * (`SchedulerService.runShard`) and adding its counts to the run's last result. The request waits
- * for their answers, so it takes one shard's time whatever the number of automations (one request
- * claiming them all took 19.5 s for 10,000 here, beyond the API's time-out at scale), and its
- * reply lists a few runs per shard with the counts of all (the list of every run passed Lambda's
- * 6 MB reply near 40,000).
- *
- * - A claimer that fails is tried once more; still failing, its shard is counted as not run (its
- *   runs stay due, or are not forced) and the result says so.
- * - The request waits `ADMIN_RUN.waitSeconds` at most: a claimer still working then goes on and
- *   adds its shard to the last result when done; the reply counts the shards answered and says
- *   how many are still running.
- *
- * Never throws: a run that could not start is a result with `success: false` and the French error,
- * kept for /admin/settings.
+ * An admin's run fanned out like the minute tick, one claimer per shard, so the request takes one
+ * shard's time and answers within the API's time-out; a claimer failing twice is counted as not run, one
+ * still working after the wait completes the last result later. Never throws: a failure is a result.
  */
 export interface RunSchedulerDependencies {
   readonly lastResults: Pick<SchedulerRuns, 'startFanOut' | 'addShardsNotRun' | 'save'>;

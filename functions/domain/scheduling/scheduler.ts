@@ -47,21 +47,9 @@ interface Claim extends DueWorkflow {
 }
 
 /**
- * The scheduler (spec §7 workflow-scheduler): finds the due workflows through the due index,
- * claims each with a conditional write and sends the claimed ones to the webhook queue.
- *
- * - Only due workflows are read: one range query per index shard, up to one tick ahead.
- * - Overlapping runs (the minute schedule and an admin, or a retried invocation) dispatch each due
- *   slot once: the claim moves the slot forward only if it is still the one that was read, so of
- *   two runs reading the same slot exactly one wins.
- * - A run falling due within the next minute is sent now with an SQS delay, so its call starts
- *   within seconds of its due time rather than up to a minute late.
- * - A send that fails gives the slot back, so the next tick dispatches it: nothing is lost.
- * - Forced ('manual_force'): every active, scheduled workflow runs now; its last run is cleared
- *   first (spec §4), in the same conditional write as the claim. Once per workflow per window:
- *   the claim is refused for a workflow claimed within the last minute, so of concurrent forced
- *   runs exactly one dispatches each workflow, and its dispatch id (workflow + the slot claimed)
- *   is the one webhook-id n8n sees. The summary counts those left, queued already.
+ * The scheduler: reads only the due index, claims each due slot with a conditional write so that
+ * overlapping runs send it once, sends runs due within the next minute now with a delay, and gives a
+ * slot back when its send fails. Forced runs dispatch each workflow once per minute.
  */
 export class SchedulerService {
   private readonly runs: WorkflowRuns;
@@ -89,13 +77,8 @@ export class SchedulerService {
   }
 
   /**
-   * One due-index shard of a run **claimed first, then queued** (an admin's 'Déclencher
-   * Maintenant', one claimer per shard): the workflows due up to one tick ahead, or every active
-   * and scheduled one when forced, each claimed with a conditional write and the claimed ones
-   * sent. Claimed first because the minute tick may be claiming the same slots meanwhile: a run
-   * sends only what it won. A claim that failed (not lost to another run) leaves the slot due: the
-   * next tick retries it. The first claims report their end to the run's last result (this
-   * shard's item), at most `CLAIMS.listedPerShard` with the failures.
+   * One shard of an admin's run, claimed first then queued: the minute tick may be claiming the same
+   * slots, and a run sends only what it won. A failed claim leaves the slot due for the next tick.
    */
   async runShard(shard: number, at: Date, trigger: SchedulerTrigger): Promise<ShardResult> {
     const forced = trigger === 'manual_force';
@@ -159,18 +142,9 @@ export class SchedulerService {
   }
 
   /**
-   * One shard of the minute tick (the coordinator hands each shard to its own claimer): the due
-   * slots of the shard up to one tick ahead are **queued first, then claimed**, so that no run is
-   * lost between the two:
-   *
-   * - a send that fails leaves the slot unclaimed: the next tick reads it again;
-   * - a claimer that stops after a send and before its claim (time-out, crash) leaves the slot
-   *   due too: the next tick (or the invocation's retry) sends it again **under the same dispatch
-   *   id** (workflow + due time, computed from the coordinator's tick time), and the worker does not
-   *   call a run whose dispatch already reached its end; the `webhook-id` is the same for n8n.
-   *
-   * `tickAt` is the coordinator's time, the same for every shard and every retry of this tick, so
-   * that a workflow that never ran gets the same due time (and dispatch id) on a retry.
+   * One shard of the minute tick, queued first then claimed, so no run is lost between the two: a run
+   * sent but not claimed is sent again under the same dispatch id (from `tickAt`, the coordinator's
+   * time), and the worker does not call a dispatch that already ended.
    */
   async claimShard(shard: number, tickAt: Date): Promise<ShardResult> {
     const candidates = await this.runs.dueInShard(shard, new Date(tickAt.getTime() + LOOK_AHEAD_MS));

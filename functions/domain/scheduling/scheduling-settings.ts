@@ -17,14 +17,9 @@ export const DUE_SHARDS = 64;
 export const WEBHOOK_TIMEOUT_MS = 10_000;
 
 /**
- * The webhook queue, its dead-letter queue and the worker's event source.
- *
- * The worker's time-out covers a batch: its calls follow one another, each starting at most
- * `callWaitMs` after the one before it started, so the last starts within (batchSize - 1) ×
- * callWaitMs and ends within WEBHOOK_TIMEOUT_MS after that, before the writes; the visibility
- * time-out is six times the worker's, as AWS advises for an SQS event source, so a message is never
- * handed to a second worker while the first still runs. A failed call that will be retried sets its
- * own, shorter visibility (the back-off) before it gives the message back.
+ * The webhook queue and the worker's event source: the worker's time-out covers a batch of calls
+ * that follow one another, and the visibility time-out is six times it, so a message never reaches a
+ * second worker while the first still runs.
  */
 export const WEBHOOK_QUEUE = {
   /** Deliveries of one message before SQS moves it to the dead-letter queue. */
@@ -115,8 +110,8 @@ export const CLAIMS = {
  * An admin's run ('Déclencher Maintenant') fans out like the tick and its request waits for the
  * claimers' answers, within the API's time-out (29 s: API Gateway's limit is 30). A claimer still
  * working when the wait ends goes on (its own invocation, `claimerTimeoutSeconds`) and adds its
- * shard to the run's last result; the reply says how many were still running. Projected, a forced
- * run of 1,000,000 automations takes about 32 s (`npm run bench -- scale`).
+ * shard to the run's last result; the reply says how many were still running (its time at scale:
+ * `npm run bench -- scale`).
  */
 export const ADMIN_RUN = {
   /** The API function's time-out, in seconds. */

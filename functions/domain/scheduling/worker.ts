@@ -49,26 +49,9 @@ export interface ReceivedDispatch {
 export type DispatchResult = 'done' | 'retry';
 
 /**
- * The webhook worker (spec §7 webhook execution): calls the webhook of one dispatched run, records
- * the call in the history with the workflow's last run, and decides whether the run is retried.
- *
- * - 5xx, 408, 429, time-outs and network errors are retried with exponential back-off (at least the
- *   receiver's Retry-After): the message's visibility is set to the back-off and it is reported as
- *   failed, so SQS hands it out again then.
- * - Other answers are final: recorded and deleted. A 404 from n8n says the workflow is not active
- *   there, and the message says so.
- * - After `maxReceiveCount` attempts the message is reported failed once more and SQS moves it to
- *   the dead-letter queue (alarmed; an admin can send it back). Every attempt is in the history.
- * - A workflow deactivated or unscheduled since it was dispatched is not called: its history
- *   records the run as cancelled, with the reason. A deleted one is not called either; its history
- *   went with it, so a log line says so. A run already finished (SQS may deliver a message twice)
- *   is not called again, and one being called is not called beside it (its firm's slot lease names
- *   the run, {@link FirmSlots}).
- * - Fair delivery: a call takes one of its firm's slots first (at most `FIRM_CALLS.maxConcurrent`
- *   calls of one firm at once). With every slot held the run is not called now: it goes back to
- *   the queue as a new message delayed a few seconds (longer each time), which frees this worker
- *   for another firm's run. The new message carries the attempts made so far, so the retry count
- *   and the dead-letter rule are the same as if it had stayed one message.
+ * The webhook worker: calls one dispatched run's webhook, records it, and retries what may succeed
+ * later with back-off until the dead-letter queue. A run deactivated, deleted, finished or being called
+ * is not called; a firm with every slot held gets its run back later, freeing the worker for another.
  */
 export class WorkerService {
   private readonly executions: Pick<Executions, 'record'>;
@@ -416,19 +399,9 @@ export class WorkerService {
 }
 
 /**
- * One invocation's line of calls. A worker invocation makes its calls one after the other, so that
- * the event source's maximum concurrency caps the calls in flight; its records still overlap around
- * their calls:
- * - a record reads its workflow and takes its firm's slot while the record before it is being
- *   called, so it holds that slot at most one call before its own;
- * - it calls as soon as that call is over, or once that call has run `waitMs` (a slow call: the
- *   next one starts beside it, so that one firm's slow n8n delays the batch's other runs by that
- *   much at most, not by its time-out);
- * - it makes its writes once the next record's call is on its way: their requests (signing,
- *   marshalling) would otherwise take the event loop first, and the next call would wait for them.
- *
- * The invocation's calls then follow one another with no round trip between them. Places are taken
- * in the records' order, before any of them starts; `close` says there will be no more.
+ * One invocation's calls follow one another, so the event source's concurrency caps the calls in
+ * flight; each record prepares during the call before it, calls when it ends (or after `waitMs` of a
+ * slow one) and writes once the next call is on its way.
  */
 export class CallLine {
   private readonly preparing = new TurnQueue();

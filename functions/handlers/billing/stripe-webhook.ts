@@ -23,17 +23,9 @@ import { billingContextOf } from '../../runtime/services/billing';
 export const MAX_WEBHOOK_BODY_BYTES = 512 * 1024;
 
 /**
- * POST /api/stripe-webhook (called by Stripe, no session): verifies the Stripe-Signature header
- * on the raw body before anything else — a missing, wrong or stale signature is a 400 and
- * nothing is written — then applies the event once. Applied, already applied, not listened to,
- * changing nothing (an unknown checkout or subscription) or signed but unreadable: 200 ('ignored'
- * for the last three). Being applied by a concurrent delivery: 409, so that Stripe delivers it again.
- *
- * Not built with `apiHandler`: the route has no JSON schema and no session, and the body must
- * reach the signature check untouched, so the pipeline is the origin check and the error handler;
- * the size check (a larger limit) and the route dispatch are the pipeline's own. Stripe posts to
- * the site's address (`<SiteUrl>/api/stripe-webhook`), so CloudFront adds the origin secret to its
- * requests too.
+ * POST /api/stripe-webhook: the signature is checked on the raw body before anything (400), then the
+ * event applied once; 409 while a concurrent delivery applies it, so Stripe retries. Its own pipeline,
+ * as the body must reach the check untouched.
  */
 const create = (deps: AppDependencies): ApiHandler => {
   const route = ROUTES.stripeWebhook;

@@ -6,7 +6,7 @@ import { declaredFunction, lambdaEntry } from '../../runtime/entry';
 import { healthServiceOf } from '../../runtime/services/health';
 
 /**
- * Automation health (issue 16): the cards' states, one workflow's figures, the dashboard,
+ * Automation health: the cards' states, one workflow's figures, the dashboard,
  * 'Reprendre', 'Tester la connexion' and the settings of /admin/settings. An admin reaches every
  * automation, a lawyer or notary his own (HealthService, through members.ts).
  */

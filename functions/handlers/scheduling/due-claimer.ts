@@ -17,12 +17,8 @@ const ShardClaimEvent = z.object({
 });
 
 /**
- * One claimer of a scheduler run: the runs of one due-index shard. For the minute tick they are
- * queued, then claimed (`SchedulerService.claimShard`); for an admin's run claimed, then queued
- * (`runShard`). Its counts are added to the run's last result, and returned: an admin's run waits
- * for them. A shard that could not be read fails the invocation: the tick's is retried by Lambda
- * (asynchronous invocation) and what is still not done stays due for the next tick; an admin's
- * run says the shard was not run.
+ * One claimer: one shard of a scheduler run, its counts added to the run's last result and returned
+ * to an admin's run. A shard that could not be read fails the invocation, so Lambda retries it.
  */
 const create = (deps: AppDependencies) => {
   const service = schedulerServiceOf({

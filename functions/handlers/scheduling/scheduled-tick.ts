@@ -15,12 +15,9 @@ export interface ScheduledTickResult {
 }
 
 /**
- * The target of the one-minute EventBridge schedule (and of the local one-minute timer): the
- * coordinator of the tick. It reads nothing of the due index itself: it starts one claimer per
- * due-index shard (`functions/handlers/scheduling/due-claimer.ts`), all with the same tick time, and records the
- * tick's start for /admin/settings, where the claimers add their counts. Shards whose claimer did
- * not start are tried once more; still refused, the invocation fails so that the schedule's retry
- * policy tries again (overlapping claimers are harmless: each due slot is claimed once).
+ * The minute tick's coordinator: starts one claimer per shard with the same tick time and records the
+ * tick's start; a claimer that did not start is tried once more, then the invocation fails so the
+ * schedule retries (a slot is claimed once however many claimers overlap).
  */
 const create =
   (deps: AppDependencies) =>

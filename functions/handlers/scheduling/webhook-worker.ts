@@ -11,20 +11,9 @@ class RunGivenBack extends Error {
 }
 
 /**
- * The consumer of the webhook queue (SQS event source with ReportBatchItemFailures): each record is
- * one due run. Powertools' batch processor reports in `batchItemFailures` each record the worker
- * gives back (to retry, or to dead-letter after the last attempt) or that fails unexpectedly; the
- * others are deleted by the event source.
- *
- * One invocation makes its calls one after the other, in the order of its records (a slow call
- * aside), so the event source's maximum concurrency (a stage setting) caps the calls in flight
- * overall; each record's reads and writes are made while its neighbours are called (`CallLine`,
- * functions/domain/scheduling/worker.ts). Each firm's own cap (spec §3 maxConcurrentWorkflows) is the worker's
- * slot lease.
- *
- * A batch whose every record is given back is still a normal answer (`throwOnFullBatchFailure:
- * false`): a webhook that answers 503 is a retry, not a failure of this function, and must not
- * raise its Errors alarm.
+ * The webhook queue's consumer: each run the worker gives back is a batch item failure. A batch whose
+ * every record is given back is still a normal answer: a 503 from a webhook is a retry, not a failure
+ * of this function, and must not raise its Errors alarm.
  */
 const create = (deps: AppDependencies) => {
   const worker = workerServiceOf(deps);
