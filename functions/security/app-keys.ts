@@ -3,11 +3,8 @@ import { randomBytes } from 'node:crypto';
 import * as z from 'zod';
 
 /**
- * The server's own keys: the session-signing key, the key of the licence-key hash used for
- * look-ups and the key that encrypts the copy of a licence key shown to its owner or an admin.
- * In AWS each is its own Secrets Manager secret (the base64 of the key), granted only to the
- * functions that declare it (`functions/needs.ts`); locally they share one 0600 file. A function
- * reading a key it did not declare gets `UndeclaredNeedError`.
+ * The server's keys (session signing, licence-key hash, licence-key encryption), each its own secret
+ * in AWS granted only to the functions that declare it, so a function sees only the keys it uses.
  */
 export interface AppKeys {
   readonly sessionSigningKey: Uint8Array;

@@ -11,11 +11,8 @@ export class MailRefusedError extends Error {
 }
 
 /**
- * E-mail through Amazon SES (API v2, SendEmail): plain text, UTF-8, from the sender of the
- * deployment (`MAIL_FROM`, an address of the verified identity the function may send as).
- * Every send is counted, sent or refused; a refusal is a `MailRefusedError` naming SES's error, so
- * the caller's work is retried (the billing service releases its e-mail claim and the Stripe
- * webhook answers 500: Stripe delivers the event again).
+ * E-mail through SES, plain text from the deployment's sender; every send is counted, and a refusal
+ * is a `MailRefusedError` so the caller's work is retried (Stripe delivers its event again).
  */
 export class SesMailer implements Mailer {
   /** @param from the sender address, read on first use (only the billing functions have it) */

@@ -64,11 +64,8 @@ const NON_PUBLIC_IPV4: readonly (readonly [network: string, prefix: number])[] =
 ];
 
 /**
- * Ranges inside IPv6 global unicast (2000::/3) that are not public. Everything outside 2000::/3 is
- * refused as a whole: ::, ::1, IPv4-compatible ::/96, 100::/64 discard, fc00::/7 unique-local,
- * fe80::/10 link-local, fec0::/10 site-local, ff00::/8 multicast, and whatever is still unassigned.
- * The three forms that embed an IPv4 address (::ffff:0:0/96, 64:ff9b::/96, 2002::/16) are judged
- * by that IPv4 address before.
+ * Ranges inside IPv6 global unicast (2000::/3) that are not public; everything outside it is refused
+ * whole, and the forms that embed an IPv4 address are judged by that address first.
  */
 const NON_PUBLIC_IPV6_UNICAST: readonly (readonly [network: string, prefix: number])[] = [
   ['2001::', 23], // IETF protocol assignments, Teredo 2001::/32 included

@@ -42,11 +42,8 @@ export interface DeliveryRequest {
 }
 
 /**
- * Delivers one signed webhook call: checks the URL (scheme, credentials, every resolved address),
- * POSTs the JSON body to the checked address only, and maps what happened to an outcome with the
- * French message and whether to retry. It does not throw for anything the receiver or the network
- * does; it throws only on a configuration error (a secret or message id that cannot sign, a body
- * that is not JSON).
+ * Delivers one signed call to a checked address only and maps what happened to an outcome (French
+ * message, retry or not); throws only on a configuration error, never for the receiver or the network.
  */
 export async function deliverWebhook(request: DeliveryRequest): Promise<DeliveryOutcome> {
   const now = request.now ?? (() => new Date());

@@ -89,11 +89,8 @@ function toSummary(workflowId: string, item: Record<string, unknown> | undefined
 }
 
 /**
- * Automation health, kept as runs end and never recomputed from the history: a summary item per
- * workflow, counter items per hour (per workflow, for everyone, per lawyer) updated with atomic
- * `ADD`s so that concurrent workers never lose a count, the set of failing workflows, the
- * settings, and the claims that send an alert or a digest once. Every read is a GetItem, a
- * BatchGetItem or a Query of one small partition range.
+ * Automation health, kept as runs end: summaries, hourly counters added atomically so concurrent
+ * workers lose no count, the failing set, the settings, and the claims that send an e-mail once.
  */
 export class HealthRepository implements HealthRecords {
   constructor(private readonly table: Table) {}
@@ -275,11 +272,8 @@ export class HealthRepository implements HealthRecords {
   }
 
   /**
-   * The longest streaks of the failing set and its size. In an outage every automation of the
-   * platform is in it: the streaks are read from the end of each shard, about
-   * `DASHBOARD_FAILING_LISTED` items in all (functions/data/table/sharded-list.ts), and the size is
-   * counted by DynamoDB (Select COUNT: no item comes back), so that neither the reply nor the
-   * function's memory grows with the set.
+   * The longest streaks of the failing set and its size, read from the end of each shard and counted by
+   * DynamoDB, so that neither the reply nor the memory grows with the set in an outage.
    */
   async longestStreaks(): Promise<LongestStreaks> {
     const [{ items }, counts] = await Promise.all([

@@ -25,11 +25,8 @@ export function dueIndexKeys(workflow: SchedulableWorkflow): DueIndexKeys | null
 }
 
 /**
- * The condition under which an admin's edit of the schedule item's copies (name, owner, type,
- * interval, scheduling), which recomputes its due key, keeps the scheduler's state as it was read:
- * the next run the scheduler claims moves with every claim, so a claim between the read and the
- * write fails the write instead of being undone by it (which would make a slot already dispatched
- * due again). An edit of the workflow item alone does not write the schedule item: it needs none.
+ * The condition an admin's edit of the schedule item's copies is written under: the next run as read,
+ * so a claim made meanwhile fails the edit instead of being undone (a slot sent would be due again).
  */
 export function scheduleUnchangedCondition(read: Pick<SchedulableWorkflow, 'cronNextRun'>): {
   readonly expression: string;

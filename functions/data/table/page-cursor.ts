@@ -8,11 +8,8 @@ import type { Table } from './table';
 const KeyPart = z.string().min(1).max(1024);
 
 /**
- * The shape of the last key of a page of one index partition: the table's keys and the index's,
- * the partition fixed to the one being listed. A cursor is that key as base64url JSON; it is read
- * back only if it has exactly that shape, so a changed cursor can name a position inside the
- * caller's own list and nothing else: never another partition (another lawyer's workflows), never
- * extra attributes, and DynamoDB never sees a start key it would refuse with a 500.
+ * The last key of a page of one index partition, the partition fixed: a cursor is read back only in
+ * exactly this shape, so it can name a place in the caller's own list and nothing else.
  */
 export function indexPageKey(partitionAttribute: `${string}PK`, partition: string) {
   const sortAttribute = partitionAttribute.replace(/PK$/, 'SK');

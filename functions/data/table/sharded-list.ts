@@ -37,11 +37,8 @@ const ListSortKey = z.string().regex(/^\d{4}-\d{2}-\d{2}T[\d:.]+Z#[\w-]{1,100}$/
 const cursorShape = (list: ShardedList) => z.strictObject({ list: z.literal(list.name), after: ListSortKey });
 
 /**
- * One page of a sharded list, newest first: the page the list would give in one partition. The
- * cursor is the list's name and the last sort key shown (unique: it ends with the item's id), so
- * the next page is everything older than it, wherever it is stored: an item deleted meanwhile
- * moves no other, an item created meanwhile (newer) is not in this walk, and none is skipped or
- * shown twice. A cursor that is not one this list gave is an InvalidCursorError (a 400).
+ * One page of a sharded list, newest first; the cursor is the last sort key shown (it ends with the
+ * item's id), so no item is skipped or shown twice whatever is written meanwhile.
  */
 export async function pageShardedList(
   table: Table,

@@ -6,11 +6,8 @@ import type { SessionContext } from '../identity/sessions';
 import type { LawyerRecord, Lawyers, WorkflowRecord, Workflows } from './ports';
 
 /**
- * Who owns what, decided here and nowhere else. A member (lawyer or notary) is known by his
- * licence, re-read on every request: his profile is the one holding that licence's key (else the
- * unbound profile of the licence's e-mail), and his workflows are those of that profile's e-mail
- * as it is now. The e-mail a session copied at sign-in is never consulted: it goes stale when the
- * profile's e-mail changes, and the old address may since belong to someone else.
+ * Who owns what, decided here only: a member is known by his licence, re-read on every request, never
+ * by the e-mail his session copied at sign-in, which goes stale and may since be someone else's.
  */
 
 /** The look-ups that find a member's profile. */

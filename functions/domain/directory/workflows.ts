@@ -129,11 +129,8 @@ export class WorkflowService {
   }
 
   /**
-   * An admin's edit. A new owner must be an existing lawyer and a new folder an existing folder; a
-   * new type without an explicit interval takes its type's interval. Scheduling stays as it was
-   * (fixing a typo must not stop a client's running automation) unless the edit sends the calls
-   * elsewhere — a new webhook address or a new owner — which stops it until the admin switches it
-   * back on; an explicit `cronEnabled` wins.
+   * An admin's edit. Scheduling stays as it was (fixing a typo must not stop a running automation)
+   * unless the calls go elsewhere (new webhook address or owner); an explicit `cronEnabled` wins.
    */
   async update(id: string, input: WorkflowUpdateInput, session: SessionContext): Promise<Workflow> {
     const current = await this.existing(id);

@@ -71,11 +71,8 @@ export const SCHEDULER_SCHEDULE = {
 export const EXECUTE_WEBHOOK_TIMEOUT_SECONDS = 20;
 
 /**
- * Fair delivery: spec §3's maxConcurrentWorkflows read as the calls in flight of one firm (one
- * lawyer account, the workflow's owner e-mail) at once. A worker takes one of the firm's slots
- * (a lease in the table) before it calls; with every slot held, the run is sent back to the queue
- * with a delay instead of holding a worker, so one firm's slow or failing n8n delays only its own
- * calls.
+ * Fair delivery: spec §3's maxConcurrentWorkflows is the calls in flight of one firm; with every
+ * slot held a run goes back to the queue delayed, so one firm's slow n8n delays only its own calls.
  */
 export const FIRM_CALLS = {
   /** Calls of one firm in flight at once. */
@@ -107,11 +104,8 @@ export const CLAIMS = {
 } as const;
 
 /**
- * An admin's run ('Déclencher Maintenant') fans out like the tick and its request waits for the
- * claimers' answers, within the API's time-out (29 s: API Gateway's limit is 30). A claimer still
- * working when the wait ends goes on (its own invocation, `claimerTimeoutSeconds`) and adds its
- * shard to the run's last result; the reply says how many were still running (its time at scale:
- * `npm run bench -- scale`).
+ * An admin's run waits for its claimers within the API's time-out (API Gateway's limit is 30 s); a
+ * claimer still working then finishes in its own invocation and completes the run's last result.
  */
 export const ADMIN_RUN = {
   /** The API function's time-out, in seconds. */

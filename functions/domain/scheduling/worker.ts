@@ -86,10 +86,7 @@ export class WorkerService {
       return 'retry';
     }
     await place.mayPrepare;
-    // The reads and the firm's slot at once: the marker is under the workflow's partition, and the
-    // message names the firm, so the call waits for one round trip instead of two. The workflow and
-    // its done marker come in one BatchGetItem: DynamoDB Local serves a message's calls nearly one
-    // after another, so each call fewer is time off every message. A run that is not called after
+    // The reads and the firm's slot at once, one round trip instead of two; a run not called after
     // all gives the slot back.
     const taking = dispatch.firm === undefined ? undefined : this.takeSlot(dispatch.firm, received, dispatch);
     const [{ workflow, done: alreadyDone }, early] = await Promise.all([
@@ -209,12 +206,8 @@ export class WorkerService {
         : retry === 'dead_letter'
           ? 'deadLettered'
           : 'failed';
-    // Every write of the call's end at once, one round trip instead of five in sequence (the
-    // invocation, and so the worker's concurrency slot, lasts until the last one): the slot given
-    // back, the history (with the done marker), the end reported to the scheduler run that listed
-    // it (/admin/settings), and the health. Only the history decides the message's fate; the others
-    // never throw. The health's counters are the call's, made whether or not the workflow was
-    // deleted meanwhile; its failing set and pause wait for the history to say it still exists.
+    // Every write of the call's end at once, one round trip instead of five; only the history decides
+    // the message's fate, the others never throw.
     await Promise.all([
       recorded,
       this.releaseSlot(slot),
@@ -312,11 +305,9 @@ export class WorkerService {
   }
 
   /**
-   * Another delivery of this run holds a slot: it is being called now. A copy in another message
-   * (two ticks queued the slot, or SQS sent it twice) is dropped: the holder's message stays in
-   * the queue until its run is recorded or retried, so nothing is lost. The same message received
-   * again (its first delivery outlived the visibility time-out) is handed back for later, when the
-   * done marker will say it is over; deleting it would delete the holder's message too.
+   * Another delivery of this run holds a slot: a copy in another message is dropped (the holder's stays
+   * queued until its run ends); the same message received again is handed back, as deleting it would
+   * delete the holder's.
    */
   private async leaveToHolder(
     received: ReceivedDispatch,

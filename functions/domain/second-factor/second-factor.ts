@@ -77,11 +77,8 @@ export interface SecondFactorServiceDependencies {
 }
 
 /**
- * The second factor of a licence: passkeys (WebAuthn, @simplewebauthn/server) and authenticator-app
- * codes (TOTP, otpauth) as the fallback, with 10 one-time recovery codes given at the first
- * enrolment. Sign-in opens a "second factor pending" session for a licence that needs one; this
- * service completes it (a full session) once the factor passes, and re-checks it before sensitive
- * actions (step-up).
+ * The second factor of a licence: passkeys, authenticator codes and one-time recovery codes. It
+ * completes the pending session sign-in opened, and re-checks the factor before sensitive actions.
  */
 export class SecondFactorService {
   private readonly factors: SecondFactors;
