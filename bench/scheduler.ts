@@ -4,7 +4,7 @@ import { DeleteTableCommand } from '@aws-sdk/client-dynamodb';
 import { BatchWriteCommand, QueryCommand, ScanCommand } from '@aws-sdk/lib-dynamodb';
 import { generateWebhookSecret } from '../functions/adapters/scheduling/webhook-signature';
 import { scheduleItem, workflowItem } from '../functions/data/directory/workflows';
-import { allDuePartitions, dueBound } from '../functions/data/scheduling/keys';
+import { allDuePartitions, dueBound } from '../functions/data/table/due-index';
 import { createTable, type Table } from '../functions/data/table/table';
 import { chunks, mapWithConcurrency } from '../functions/domain/core/concurrency';
 import { noMetrics } from '../functions/domain/core/metrics';

@@ -1,7 +1,11 @@
 import { GetCommand, QueryCommand, TransactWriteCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
-import { allWorkflowListPartitions, workflowKey, workflowListPartition } from '../data/directory/keys';
+import {
+  allWorkflowListPartitions,
+  scheduleKey,
+  workflowKey,
+  workflowListPartition,
+} from '../data/directory/keys';
 import { scheduleItem, toScheduleRecord } from '../data/directory/workflows';
-import { scheduleKey } from '../data/scheduling/keys';
 import { batchGetAll } from '../data/table/batch-get';
 import { isConditionFailure, isWriteConflict, type Table } from '../data/table/table';
 import { formerWorkflowListPartitions } from './former-keys';

@@ -1,4 +1,4 @@
-import { randomUUID } from 'node:crypto';
+import { randomBytes, randomUUID } from 'node:crypto';
 
 import { ScanCommand } from '@aws-sdk/lib-dynamodb';
 import type { Table } from '../../functions/data/table/table';
@@ -15,6 +15,15 @@ import { generateLicenseKey } from '../../shared/license-key';
 
 /** A unique e-mail address (lower case, as the schemas store them). */
 export const uniqueEmail = (label = 'user') => `${label}.${randomUUID()}@example.com`;
+
+/** Fresh licence hash and encryption keys, as the server keys hold them. */
+export const newLicenseKeys = () => ({
+  licenseHashKey: randomBytes(32),
+  licenseEncryptionKey: randomBytes(32),
+});
+
+/** `count` minutes, in milliseconds. */
+export const minutes = (count: number) => count * 60_000;
 
 /** A timestamp `minutes` after a fixed origin, to order records by creation time. */
 export const minutesAfterOrigin = (minutes: number) =>

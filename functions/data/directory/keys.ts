@@ -6,12 +6,8 @@ import { ADMIN_LIST_SHARDS, listShardPartition } from '../table/keys';
  */
 
 export const lawyerKey = (id: string) => ({ PK: `LAWYER#${id}`, SK: 'PROFILE' });
-/** Uniqueness claims: one item per e-mail and per licence key hash, naming the lawyer who holds it. */
+/** Uniqueness claims: one item per e-mail (and per licence key: `data/identity/keys.ts`), naming its lawyer. */
 export const lawyerEmailClaimKey = (email: string) => ({ PK: `UNIQUE#LAWYER_EMAIL#${email}`, SK: 'UNIQUE' });
-export const lawyerLicenseClaimKey = (keyHash: string) => ({
-  PK: `UNIQUE#LAWYER_LICENSE#${keyHash}`,
-  SK: 'UNIQUE',
-});
 /** The lawyers list: GSI1 shards `LAWYERS#<0..3>`, and `LAWYERS` for profiles not saved since the sharding. */
 export const LAWYERS_PARTITION = 'LAWYERS';
 /** The GSI1 partition of a lawyer in the lawyers list. */
@@ -55,3 +51,14 @@ export const auditEntryKey = (entry: { readonly at: string; readonly id: string 
 export const AUDIT_INDEX_PARTITION = 'AUDIT';
 /** The GSI1 partition of an audit entry, by its id. */
 export const auditListPartition = (entryId: string) => listShardPartition(AUDIT_INDEX_PARTITION, entryId);
+
+/* Items other areas keep in a workflow's partition: written beside it, removed with it. */
+
+/**
+ * The schedule state of a workflow (next run, last run, claim, manual-run lock, due-index keys and
+ * the few workflow fields the claimer sends a run with), beside it. It carries no list-index key,
+ * so a claim or a recorded run writes this small item and its due-index entry alone.
+ */
+export const scheduleKey = (id: string) => ({ PK: `WORKFLOW#${id}`, SK: 'SCHEDULE' });
+/** Health's marker of a failing automation (`data/health/keys.ts` indexes the failing set). */
+export const failingWorkflowKey = (workflowId: string) => ({ PK: workflowKey(workflowId).PK, SK: 'FAILING' });

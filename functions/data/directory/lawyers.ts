@@ -2,18 +2,13 @@ import { GetCommand, TransactWriteCommand, type TransactWriteCommandInput } from
 import type { Page } from '../../domain/core/ports';
 import type { JoinedWrite, Lawyers } from '../../domain/directory/ports';
 import { LawyerChangedError, LawyerConflictError, type LawyerRecord } from '../../domain/directory/ports';
+import { lawyerLicenseClaimKey } from '../identity/keys';
 import { deleteLicenseItem, putLicenseItem } from '../identity/licenses';
 import { createdSortKey, listPartitions } from '../table/keys';
 import { pageShardedList, type ShardedList } from '../table/sharded-list';
 import { isConditionFailure, type Table } from '../table/table';
 import { AuditRepository } from './audit';
-import {
-  LAWYERS_PARTITION,
-  lawyerEmailClaimKey,
-  lawyerKey,
-  lawyerLicenseClaimKey,
-  lawyerListPartition,
-} from './keys';
+import { LAWYERS_PARTITION, lawyerEmailClaimKey, lawyerKey, lawyerListPartition } from './keys';
 
 type TransactItem = NonNullable<TransactWriteCommandInput['TransactItems']>[number];
 

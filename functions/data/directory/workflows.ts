@@ -13,10 +13,8 @@ import {
 } from '../../domain/directory/ports';
 import { type SchedulableWorkflow, withFirstDue } from '../../domain/scheduling/due-slots';
 import type { ScheduleRecord } from '../../domain/scheduling/ports';
-import { failingWorkflowKey } from '../health/keys';
-import { dueIndexKeys, scheduleUnchangedCondition } from '../scheduling/due-index';
-import { scheduleKey } from '../scheduling/keys';
 import { batchGetAll } from '../table/batch-get';
+import { dueIndexKeys, scheduleUnchangedCondition } from '../table/due-index';
 import { createdSortKey } from '../table/keys';
 import { indexPageKey, queryPage } from '../table/page-cursor';
 import { queryAll } from '../table/query-all';
@@ -24,6 +22,8 @@ import { pageShardedList, type ShardedList } from '../table/sharded-list';
 import { applied, isConditionFailure, isWriteConflict, type Table } from '../table/table';
 import {
   allWorkflowListPartitions,
+  failingWorkflowKey,
+  scheduleKey,
   WORKFLOWS_PARTITION,
   workflowFolderPartition,
   workflowKey,
@@ -108,7 +108,7 @@ export function workflowItem(record: WorkflowRecord): Record<string, unknown> {
 
 /**
  * The schedule item of a workflow: the copies, the schedule state and, only while it is active and
- * scheduled, the sparse due-index keys (functions/data/scheduling/due-index.ts). No list-index key.
+ * scheduled, the sparse due-index keys (data/table/due-index.ts). No list-index key.
  */
 export function scheduleItem(
   record: SchedulableWorkflow & Pick<WorkflowRecord, 'name' | 'lawyerEmail'>,

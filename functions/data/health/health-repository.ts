@@ -16,7 +16,7 @@ import type {
   HourIncrements,
   LongestStreaks,
 } from '../../domain/health/ports';
-import { workflowKey } from '../directory/keys';
+import { failingWorkflowKey, workflowKey } from '../directory/keys';
 import { queryPages } from '../table/query-all';
 import { readShardedList, type ShardedList } from '../table/sharded-list';
 import { applied, type Table } from '../table/table';
@@ -26,7 +26,6 @@ import {
   deliveryHourKey,
   failingIndexKeys,
   failingPartitions,
-  failingWorkflowKey,
   HEALTH_HOUR_PREFIX,
   healthAlertKey,
   healthDigestKey,

@@ -46,7 +46,6 @@ export const deliveryHourKey = (partition: string, hour: string) => ({
  * so that a mass outage's failures spread over as many partitions as workflows. Read through GSI1,
  * longest streak first, over `FAILING_SHARDS` partitions.
  */
-export const failingWorkflowKey = (workflowId: string) => ({ PK: workflowKey(workflowId).PK, SK: 'FAILING' });
 export const FAILING_SHARDS = 16;
 const FAILING_PREFIX = 'HEALTH#FAILING';
 /** Every GSI1 partition of the failing set. */

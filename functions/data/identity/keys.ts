@@ -23,3 +23,11 @@ export const sessionKey = (sessionId: string) => ({ PK: `SESSION#${sessionId}`, 
 export const licenseSessionsPartition = (keyHash: string) => `LICENSE_SESSIONS#${keyHash}`;
 /** The failed sign-ins of one client (a hash of its address). */
 export const signInAttemptsKey = (clientHash: string) => ({ PK: `SIGNIN#${clientHash}`, SK: 'ATTEMPTS' });
+
+/** A licence's second factor (TOTP secret, passkeys, recovery-code hashes), in the licence's partition. */
+export const secondFactorKey = (keyHash: string) => ({ PK: `LICENSE#${keyHash}`, SK: 'SECOND_FACTOR' });
+/** A profile's claim on a licence key: one profile per key, naming the lawyer who holds it. */
+export const lawyerLicenseClaimKey = (keyHash: string) => ({
+  PK: `UNIQUE#LAWYER_LICENSE#${keyHash}`,
+  SK: 'UNIQUE',
+});

@@ -7,19 +7,19 @@ import {
   type LicenseRecord,
   type SignInItems,
 } from '../../domain/identity/ports';
-import { lawyerLicenseClaimKey } from '../directory/keys';
-import { secondFactorKey } from '../second-factor/keys';
-import { secondFactorFromItem } from '../second-factor/second-factors';
 import { getItemsByKey } from '../table/batch-get';
 import { queryAll } from '../table/query-all';
 import { applied, isConditionFailure, type Table } from '../table/table';
 import {
+  lawyerLicenseClaimKey,
   licenseEmailPartition,
   licenseItemKey,
   licenseTypePrefix,
   licenseTypeSortKey,
   normaliseLicenseEmail,
+  secondFactorKey,
 } from './keys';
+import { secondFactorFromItem } from './second-factor-item';
 
 /** GSI1SK is always written; GSI1PK only with an e-mail, so licences without one stay out of the index. */
 const emailIndexKeys = (record: Pick<LicenseRecord, 'userEmail' | 'licenseType' | 'keyHash'>) => ({

@@ -4,10 +4,10 @@ import { RETENTION_DAYS } from '../../../shared/constants';
 import type { Execution } from '../../../shared/schemas/scheduler';
 import type { Page } from '../../domain/core/ports';
 import type { Executions, NewExecution } from '../../domain/scheduling/ports';
-import { workflowKey } from '../directory/keys';
+import { scheduleKey, workflowKey } from '../directory/keys';
 import { queryPage, tablePageKey } from '../table/page-cursor';
 import { applied, type Table } from '../table/table';
-import { dispatchDoneKey, EXECUTION_PREFIX, executionSortKey, scheduleKey } from './keys';
+import { dispatchDoneKey, EXECUTION_PREFIX, executionSortKey } from './keys';
 
 function toExecution(item: Record<string, unknown>): Execution {
   return {

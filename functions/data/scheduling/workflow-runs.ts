@@ -1,9 +1,10 @@
 import { UpdateCommand } from '@aws-sdk/lib-dynamodb';
 import type { ClaimToRelease, DueWorkflow, WorkflowRuns } from '../../domain/scheduling/ports';
+import { scheduleKey } from '../directory/keys';
 import { toScheduleRecord } from '../directory/workflows';
+import { dueAtOfSortKey, dueBound, duePartition, dueSortKey } from '../table/due-index';
 import { queryAll } from '../table/query-all';
 import { applied, type Table } from '../table/table';
-import { dueAtOfSortKey, dueBound, duePartition, dueSortKey, scheduleKey } from './keys';
 
 /**
  * The writes that decide when a workflow runs, each conditional so that concurrent runs cannot

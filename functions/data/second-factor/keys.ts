@@ -1,7 +1,5 @@
 /* Key formats of the second factor, all in the partition of the licence or session they belong to. */
 
-/** A licence's second factor (TOTP secret, passkeys, recovery-code hashes), in the licence's partition. */
-export const secondFactorKey = (keyHash: string) => ({ PK: `LICENSE#${keyHash}`, SK: 'SECOND_FACTOR' });
 /** The wrong second-factor codes of one licence in the current window. */
 export const secondFactorAttemptsKey = (keyHash: string) => ({
   PK: `LICENSE#${keyHash}`,

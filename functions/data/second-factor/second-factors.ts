@@ -1,31 +1,10 @@
 import { DeleteCommand, GetCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
-import type { SecondFactors } from '../../domain/second-factor/ports';
-import {
-  type PasskeyRecord,
-  SecondFactorChangedError,
-  type SecondFactorRecord,
-} from '../../domain/second-factor/ports';
+import type { PasskeyRecord, SecondFactorRecord } from '../../domain/identity/ports';
+import { SecondFactorChangedError, type SecondFactors } from '../../domain/second-factor/ports';
+import { secondFactorKey } from '../identity/keys';
+import { secondFactorFromItem } from '../identity/second-factor-item';
 import { isConditionFailure, type Table } from '../table/table';
-import { secondFactorAttemptsKey, secondFactorKey } from './keys';
-
-/** A licence's second-factor item as a record (also for the reads that fetch it beside its licence). */
-export function secondFactorFromItem(keyHash: string, item: Record<string, unknown>): SecondFactorRecord {
-  const totp = item.totp as { secret: string; lastStep: number } | undefined;
-  return {
-    licenseKeyHash: keyHash,
-    totp: totp ? { secret: totp.secret, lastStep: totp.lastStep } : null,
-    pendingTotpSecret: (item.pendingTotpSecret as string | undefined) ?? null,
-    passkeys: ((item.passkeys as PasskeyRecord[] | undefined) ?? []).map((passkey) => ({
-      id: passkey.id,
-      publicKey: passkey.publicKey,
-      counter: passkey.counter,
-      transports: passkey.transports ?? [],
-      createdAt: passkey.createdAt,
-    })),
-    recoveryCodeHashes: [...((item.recoveryCodes as Set<string> | undefined) ?? [])],
-    enrolledAt: (item.enrolledAt as string | undefined) ?? null,
-  };
-}
+import { secondFactorAttemptsKey } from './keys';
 
 /**
  * Every write that consumes something (a time step, a recovery code, an enrolment) is a conditional

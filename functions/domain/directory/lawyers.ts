@@ -20,7 +20,6 @@ import type { Clock, Logger } from '../core/ports';
 import { newLicenseRecord } from '../identity/licenses';
 import type { LicenseRecord, Licenses, Sessions } from '../identity/ports';
 import type { SessionContext } from '../identity/sessions';
-import type { SecondFactors } from '../second-factor/ports';
 import { type AuditActor, type AuditTrail, auditTarget } from './audit';
 import { ownEmailsOf, ownProfileOf } from './members';
 import {
@@ -30,6 +29,7 @@ import {
   type LawyerRecord,
   type LawyerSecretStore,
   type Lawyers,
+  type LicenseFactors,
   WorkflowNotFoundError,
   type Workflows,
 } from './ports';
@@ -49,7 +49,7 @@ export interface LawyerServiceDependencies extends ProfileWriterDependencies {
   readonly licenses: Pick<Licenses, 'getByHash' | 'getByAnyHash' | 'listByUserEmail' | 'delete'>;
   readonly workflows: Pick<Workflows, 'listByOwner' | 'update' | 'getById' | 'deleteByOwner'>;
   readonly sessions: Pick<Sessions, 'deleteByLicense'>;
-  readonly secondFactors: Pick<SecondFactors, 'erase'>;
+  readonly secondFactors: LicenseFactors;
   readonly audit: Pick<AuditTrail, 'record' | 'joinedWrite'>;
   readonly vault: LicenseKeyVault;
   /**

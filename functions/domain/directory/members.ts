@@ -1,7 +1,7 @@
 import { MESSAGES } from '../../../shared/messages';
 import { NotFoundError } from '../core/errors';
 import type { Page } from '../core/ports';
-import type { LicenseRecord } from '../identity/ports';
+import type { LicenseRecord, MemberLookup } from '../identity/ports';
 import type { SessionContext } from '../identity/sessions';
 import type { LawyerRecord, Lawyers, WorkflowRecord, Workflows } from './ports';
 
@@ -42,7 +42,10 @@ export async function lawyerOfLicense(
 }
 
 /** The profile of a signed-in lawyer or notary, through the licence re-read for this request. */
-export function ownProfileOf(lawyers: ProfileLookup, session: SessionContext): Promise<LawyerRecord | null> {
+export function ownProfileOf(
+  lawyers: ProfileLookup,
+  session: Pick<SessionContext, 'license'>,
+): Promise<LawyerRecord | null> {
   return findLawyerOfLicense(lawyers, session.license);
 }
 
@@ -50,16 +53,33 @@ export function ownProfileOf(lawyers: ProfileLookup, session: SessionContext): P
  * The e-mail that owns a member's workflows (their notary_email): his profile's as it is now, else
  * his licence's; null when neither exists (he then owns nothing).
  */
-export async function ownerEmailOf(lawyers: ProfileLookup, session: SessionContext): Promise<string | null> {
+export async function ownerEmailOf(
+  lawyers: ProfileLookup,
+  session: Pick<SessionContext, 'license'>,
+): Promise<string | null> {
   return (await ownProfileOf(lawyers, session))?.email ?? session.license.userEmail ?? null;
 }
 
 /** The e-mails a member may name as his own in a look-up: his profile's and his licence's. */
-export async function ownEmailsOf(lawyers: ProfileLookup, session: SessionContext): Promise<string[]> {
+export async function ownEmailsOf(
+  lawyers: ProfileLookup,
+  session: Pick<SessionContext, 'license'>,
+): Promise<string[]> {
   const profile = await ownProfileOf(lawyers, session);
   return [profile?.email, session.license.userEmail].filter(
     (email): email is string => typeof email === 'string' && email.length > 0,
   );
+}
+
+/** The look-up identity asks for at sign-in and in its licence look-ups. */
+export function memberLookupOf(lawyers: ProfileLookup & Pick<Lawyers, 'getById'>): MemberLookup {
+  return {
+    async memberOf(license, boundLawyerId) {
+      const bound = boundLawyerId === null ? null : await lawyers.getById(boundLawyerId);
+      return lawyerOfLicense(lawyers, license, bound);
+    },
+    ownEmailsOf: (license) => ownEmailsOf(lawyers, { license }),
+  };
 }
 
 const sameEmail = (left: string, right: string) => left.toLowerCase() === right.toLowerCase();

@@ -186,3 +186,8 @@ export interface AuditLog {
   /** One page of entries, newest first, and the cursor of the next page (null on the last). */
   page(limit: number, cursor?: string): Promise<{ entries: AuditRecord[]; nextCursor: string | null }>;
 }
+
+/** A licence's second factor, erased with the licence (the second-factor repository does it). */
+export interface LicenseFactors {
+  erase(keyHash: string): Promise<void>;
+}

@@ -9,6 +9,7 @@ import {
 import type { ExecutionTrigger } from '../../../shared/schemas/scheduler';
 import type { Clock, Logger } from '../core/ports';
 import type { WorkflowRecord } from '../directory/ports';
+import type { CallEndings, EndedCall } from '../scheduling/ports';
 import type { HealthAlerts } from './health-alerts';
 import type { HealthRecords, HealthSummaryRecord, HourCounters, HourIncrements } from './ports';
 
@@ -109,25 +110,6 @@ function sum(hours: readonly HourCounters[]): Record<string, number> {
 
 // ---------------------------------------------------------------------------- counters
 
-/**
- * How one call ended, as the counters see it: 'succeeded'; 'retried' (failed, another attempt
- * follows); 'failed' (failed for good); 'deadLettered' (failed, attempts exhausted).
- */
-export type CallOutcome = 'succeeded' | 'retried' | 'failed' | 'deadLettered';
-
-/** One call that reached its end, as the worker or a manual run reports it. */
-export interface EndedCall {
-  readonly trigger: ExecutionTrigger;
-  readonly outcome: CallOutcome;
-  readonly attempt: number;
-  readonly startedAt: string;
-  readonly durationMs: number;
-  /** The due time of a scheduled run; null for a manual one. */
-  readonly dueAt: string | null;
-  readonly httpStatus: number | null;
-  readonly message: string;
-}
-
 /** The runs whose consecutive failures pause scheduling: the due ones, not a person's click. */
 const DUE_TRIGGERS: readonly ExecutionTrigger[] = ['schedule', 'manual_force', 'redrive'];
 
@@ -222,7 +204,7 @@ export interface AutomationHealthDependencies {
  * due run's failure makes the streak reach the threshold, the automatic pause and its alerts.
  * A connection test is never counted.
  */
-export class AutomationHealth {
+export class AutomationHealth implements CallEndings {
   constructor(private readonly deps: AutomationHealthDependencies) {}
 
   /**

@@ -5,8 +5,7 @@ import type { License } from '../../../shared/schemas/billing';
 import type { LicenseByEmailQuery, LicenseFindRequest } from '../../../shared/schemas/directory';
 import type { LicenseKeyVault } from '../../security/license-key-vault';
 import { ForbiddenError } from '../core/errors';
-import { ownEmailsOf, type ProfileLookup } from '../directory/members';
-import type { LicenseRecord, Licenses } from './ports';
+import type { LicenseRecord, Licenses, MemberLookup } from './ports';
 import type { SessionContext } from './sessions';
 
 /** A licence as shown to its owner or an admin: the key decrypted from its stored copy. */
@@ -23,7 +22,7 @@ export function toLicenseView(record: LicenseRecord, vault: LicenseKeyVault): Li
 
 export interface LicenseLookupDependencies {
   readonly licenses: Pick<Licenses, 'findByUserEmail' | 'getByAnyHash'>;
-  readonly lawyers: ProfileLookup;
+  readonly members: Pick<MemberLookup, 'ownEmailsOf'>;
   readonly vault: LicenseKeyVault;
 }
 
@@ -33,12 +32,12 @@ export interface LicenseLookupDependencies {
  */
 export class LicenseLookupService {
   private readonly licenses: Pick<Licenses, 'findByUserEmail' | 'getByAnyHash'>;
-  private readonly lawyers: ProfileLookup;
+  private readonly members: Pick<MemberLookup, 'ownEmailsOf'>;
   private readonly vault: LicenseKeyVault;
 
   constructor(deps: LicenseLookupDependencies) {
     this.licenses = deps.licenses;
-    this.lawyers = deps.lawyers;
+    this.members = deps.members;
     this.vault = deps.vault;
   }
 
@@ -52,7 +51,7 @@ export class LicenseLookupService {
       return found ? toLicenseView(found, this.vault) : null;
     }
     const own = session.license;
-    if (!(await ownEmailsOf(this.lawyers, session)).includes(query.userEmail)) {
+    if (!(await this.members.ownEmailsOf(own)).includes(query.userEmail)) {
       throw new ForbiddenError(MESSAGES.session.forbidden);
     }
     const matches = own.userEmail === query.userEmail && own.licenseType === query.licenseType;

@@ -1,5 +1,11 @@
-import type { SubscriptionState } from '../billing/ports';
 import type { LicenseState } from './ports';
+
+/** What a licence's state follows of its subscription (billing's `SubscriptionState` carries it). */
+export interface SubscriptionTerms {
+  readonly status: string;
+  readonly currentPeriodStart: Date | null;
+  readonly currentPeriodEnd: Date | null;
+}
 
 /**
  * Subscription statuses under which the licence keeps access. `past_due` is among them: Stripe is
@@ -27,7 +33,7 @@ export const hasAccess = (status: string) => STATUSES_WITH_ACCESS.has(status);
  * subscription page shows it in red with 'Paiement en retard'); once the subscription has ended
  * there is none.
  */
-export function licenseStateOf(subscription: SubscriptionState): LicenseState {
+export function licenseStateOf(subscription: SubscriptionTerms): LicenseState {
   const due = ENDED_STATUSES.has(subscription.status)
     ? null
     : OVERDUE_STATUSES.has(subscription.status)

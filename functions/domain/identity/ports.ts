@@ -1,5 +1,4 @@
 import type { LicenseType, Role } from '../../../shared/schemas/session';
-import type { SecondFactorRecord } from '../second-factor/ports';
 
 /* Licences, sessions and sign-in attempts as the identity services store them (`data/identity`). */
 
@@ -38,6 +37,47 @@ export class LicenseKeyTakenError extends Error {
   override name = 'LicenseKeyTakenError';
 }
 
+/** A registered passkey: what @simplewebauthn/server needs to verify its next answers. */
+export interface PasskeyRecord {
+  /** The credential id (base64url). */
+  readonly id: string;
+  /** The COSE public key, base64url: public by nature, kept as the library returns it. */
+  readonly publicKey: string;
+  readonly counter: number;
+  readonly transports: string[];
+  readonly createdAt: string;
+}
+
+/**
+ * The second factor of one licence. The TOTP secret is only ever stored encrypted (server key);
+ * recovery codes only as keyed hashes.
+ */
+export interface SecondFactorRecord {
+  readonly licenseKeyHash: string;
+  /** The confirmed TOTP secret (encrypted) and the last time step accepted (replays refused). */
+  readonly totp: { readonly secret: string; readonly lastStep: number } | null;
+  /** A TOTP secret shown for scanning and not yet confirmed by a first code (encrypted). */
+  readonly pendingTotpSecret: string | null;
+  readonly passkeys: PasskeyRecord[];
+  readonly recoveryCodeHashes: string[];
+  /** When the licence's first factor was confirmed; null while it has none. */
+  readonly enrolledAt: string | null;
+}
+
+/** Reads a licence's second factor: what sign-in and the step-up ask of it. */
+export interface SecondFactorReads {
+  get(keyHash: string): Promise<SecondFactorRecord | null>;
+}
+
+/** Whether the second factor is required where a licence has none yet. */
+export interface SecondFactorRequirement {
+  /**
+   * Whether an admin licence must pass a second factor (enrolling one at its first sign-in). Always
+   * in AWS; lifted locally by `REQUIRE_SECOND_FACTOR=false`. A licence with a factor is asked for it.
+   */
+  readonly requiredForAdmins: boolean;
+}
+
 /** Licence records (spec §7 license_keys calls). */
 export interface Licenses {
   /** @throws LicenseKeyTakenError when a licence has that key already. */
@@ -54,6 +94,21 @@ export interface Licenses {
   /** @throws LicenseNotFoundError */
   updateState(keyHash: string, state: LicenseState, now: string): Promise<void>;
   delete(keyHash: string): Promise<void>;
+}
+
+/** A member's profile as identity shows it; the directory's lawyer record is one. */
+export interface MemberProfile {
+  readonly email: string;
+  readonly firstName: string;
+  readonly lastName: string;
+}
+
+/** Spec §5's look-up of the member behind a licence, kept by the directory (`memberLookupOf`). */
+export interface MemberLookup {
+  /** The licence's member; `boundLawyerId` names the profile holding its key, read beside the licence. */
+  memberOf(license: LicenseRecord, boundLawyerId: string | null): Promise<MemberProfile | null>;
+  /** The e-mails the holder of a licence may name as his own: his profile's and his licence's. */
+  ownEmailsOf(license: LicenseRecord): Promise<string[]>;
 }
 
 /** A server-side session: the token names it, 'Déconnexion' deletes it, its expiry sweeps it. */

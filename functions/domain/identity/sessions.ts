@@ -8,9 +8,8 @@ import type { Role } from '../../../shared/schemas/session';
 import type { AppKeys } from '../../security/app-keys';
 import { SecondFactorRequiredError, UnauthenticatedError } from '../core/errors';
 import type { Clock } from '../core/ports';
-import type { SecondFactors } from '../second-factor/ports';
-import { isEnrolled } from '../second-factor/second-factor-step';
-import type { LicenseRecord, Licenses, Sessions } from './ports';
+import type { LicenseRecord, Licenses, SecondFactorReads, Sessions } from './ports';
+import { isEnrolled } from './second-factor-step';
 
 const ISSUER = 'assistant-juridique';
 const AUDIENCE = 'web';
@@ -48,7 +47,7 @@ export interface OpenedSession {
 export interface SessionServiceDependencies {
   readonly sessions: Sessions;
   readonly licenses: Pick<Licenses, 'getByHash'>;
-  readonly secondFactors: Pick<SecondFactors, 'get'>;
+  readonly secondFactors: SecondFactorReads;
   readonly keys: Pick<AppKeys, 'sessionSigningKey'>;
   readonly clock: Clock;
 }
@@ -61,7 +60,7 @@ export interface SessionServiceDependencies {
 export class SessionService {
   private readonly sessions: Sessions;
   private readonly licenses: Pick<Licenses, 'getByHash'>;
-  private readonly secondFactors: Pick<SecondFactors, 'get'>;
+  private readonly secondFactors: SecondFactorReads;
   private readonly keys: Pick<AppKeys, 'sessionSigningKey'>;
   private readonly clock: Clock;
 

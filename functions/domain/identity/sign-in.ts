@@ -6,11 +6,15 @@ import type { Role, VerifyLicenseReply } from '../../../shared/schemas/session';
 import type { AppKeys } from '../../security/app-keys';
 import { createLicenseKeyVault } from '../../security/license-key-vault';
 import type { Clock } from '../core/ports';
-import { lawyerOfLicense, type ProfileLookup } from '../directory/members';
-import type { LawyerRecord, Lawyers } from '../directory/ports';
-import type { SecondFactorSettings } from '../second-factor/ports';
-import { secondFactorStepOf } from '../second-factor/second-factor-step';
-import type { Licenses, SignInAttempts, SignInItems } from './ports';
+import type {
+  Licenses,
+  MemberLookup,
+  MemberProfile,
+  SecondFactorRequirement,
+  SignInAttempts,
+  SignInItems,
+} from './ports';
+import { secondFactorStepOf } from './second-factor-step';
 import type { SessionService } from './sessions';
 
 /** The outcome of a sign-in attempt: the reply, and whether the client is refused for trying too often. */
@@ -20,7 +24,7 @@ export interface SignInOutcome {
 }
 
 /** Display name rule of spec §5. */
-export function displayNameOf(role: Role, lawyer: LawyerRecord | null): string {
+export function displayNameOf(role: Role, lawyer: MemberProfile | null): string {
   if (role === 'admin') return 'Administrateur';
   if (role === 'lawyer' || role === 'notary')
     return lawyer ? `${lawyer.firstName} ${lawyer.lastName}` : 'Avocat';
@@ -29,13 +33,13 @@ export function displayNameOf(role: Role, lawyer: LawyerRecord | null): string {
 
 export interface SignInServiceDependencies {
   readonly licenses: Pick<Licenses, 'getForSignIn'>;
-  readonly lawyers: ProfileLookup & Pick<Lawyers, 'getById'>;
+  readonly members: Pick<MemberLookup, 'memberOf'>;
   readonly attempts: SignInAttempts;
   /** Opens the session of a right key. */
   readonly sessions: Pick<SessionService, 'open'>;
   readonly keys: AppKeys;
   readonly clock: Clock;
-  readonly secondFactorSettings: Pick<SecondFactorSettings, 'requiredForAdmins'>;
+  readonly secondFactorSettings: SecondFactorRequirement;
 }
 
 /**
@@ -45,16 +49,16 @@ export interface SignInServiceDependencies {
  */
 export class SignInService {
   private readonly licenses: Pick<Licenses, 'getForSignIn'>;
-  private readonly lawyers: ProfileLookup & Pick<Lawyers, 'getById'>;
+  private readonly members: Pick<MemberLookup, 'memberOf'>;
   private readonly attempts: SignInAttempts;
   private readonly sessions: Pick<SessionService, 'open'>;
   private readonly keys: AppKeys;
   private readonly clock: Clock;
-  private readonly secondFactorSettings: Pick<SecondFactorSettings, 'requiredForAdmins'>;
+  private readonly secondFactorSettings: SecondFactorRequirement;
 
   constructor(deps: SignInServiceDependencies) {
     this.licenses = deps.licenses;
-    this.lawyers = deps.lawyers;
+    this.members = deps.members;
     this.attempts = deps.attempts;
     this.sessions = deps.sessions;
     this.keys = deps.keys;
@@ -103,7 +107,8 @@ export class SignInService {
   private async open(found: SignInItems): Promise<VerifyLicenseReply> {
     const { license } = found;
     if (!license.isActive) return { valid: false, error: MESSAGES.session.licenseInactive };
-    const lawyer = license.licenseType === 'admin' ? null : await this.lawyerOf(found);
+    const lawyer =
+      license.licenseType === 'admin' ? null : await this.members.memberOf(license, found.boundLawyerId);
     const secondFactor = secondFactorStepOf(found.secondFactor, this.secondFactorSettings, license);
     const userEmail = lawyer?.email ?? license.userEmail ?? '';
     const session = await this.sessions.open(license, userEmail, {
@@ -118,12 +123,6 @@ export class SignInService {
       expiresAt: session.expiresAt,
       ...(secondFactor ? { secondFactor } : {}),
     };
-  }
-
-  /** The profile of a member's licence (spec §5), its key's claim already read. */
-  private async lawyerOf({ license, boundLawyerId }: SignInItems): Promise<LawyerRecord | null> {
-    const bound = boundLawyerId === null ? null : await this.lawyers.getById(boundLawyerId);
-    return lawyerOfLicense(this.lawyers, license, bound);
   }
 
   /** Client addresses are kept only as a keyed hash. */

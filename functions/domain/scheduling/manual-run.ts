@@ -7,9 +7,8 @@ import { ConflictError, InvalidInputError, TooManyAttemptsError } from '../core/
 import type { Logger } from '../core/ports';
 import { visibleWorkflow } from '../directory/members';
 import type { Lawyers, Workflows } from '../directory/ports';
-import type { AutomationHealth } from '../health/automation-health';
 import type { SessionContext } from '../identity/sessions';
-import type { Executions, WorkflowRuns } from './ports';
+import type { CallEndings, Executions, WorkflowRuns } from './ports';
 import { callWorkflowWebhook, type WebhookCallSettings } from './webhook-call';
 
 export interface ManualRunDependencies extends WebhookCallSettings {
@@ -18,7 +17,7 @@ export interface ManualRunDependencies extends WebhookCallSettings {
   readonly runs: Pick<WorkflowRuns, 'lockManualRun'>;
   readonly executions: Pick<Executions, 'record'>;
   /** Where the run's end counts in the automation's health. */
-  readonly health: Pick<AutomationHealth, 'callEnded'>;
+  readonly health: CallEndings;
   readonly logger: Logger;
 }
 

@@ -11,6 +11,31 @@ import { type RunKind, type RunReference, ShardResult } from './run-results';
  * webhook delivery, and where the schedule, the firms' slots, the runs and the history are stored.
  */
 
+/**
+ * How one call ended, as the counters see it: 'succeeded'; 'retried' (failed, another attempt
+ * follows); 'failed' (failed for good); 'deadLettered' (failed, attempts exhausted).
+ */
+export type CallOutcome = 'succeeded' | 'retried' | 'failed' | 'deadLettered';
+
+/** One call that reached its end, as the worker or a manual run reports it. */
+export interface EndedCall {
+  readonly trigger: ExecutionTrigger;
+  readonly outcome: CallOutcome;
+  readonly attempt: number;
+  readonly startedAt: string;
+  readonly durationMs: number;
+  /** The due time of a scheduled run; null for a manual one. */
+  readonly dueAt: string | null;
+  readonly httpStatus: number | null;
+  readonly message: string;
+}
+
+/** Where each call's end counts: the automation's health, which watches the deliveries. */
+export interface CallEndings {
+  /** `recorded` settles once the execution is written (false when the workflow was gone). */
+  callEnded(workflow: WorkflowRecord, call: EndedCall, recorded?: Promise<boolean>): Promise<void>;
+}
+
 /** One due run on its way to the worker (the queue message's body). */
 export const DispatchMessage = z.object({
   workflowId: z.string().min(1),

@@ -3,13 +3,15 @@ import { TurnQueue } from '../core/concurrency';
 import { METRIC, type Metrics, noMetrics } from '../core/metrics';
 import type { Logger } from '../core/ports';
 import type { WorkflowRecord } from '../directory/ports';
-import type { AutomationHealth, CallOutcome, EndedCall } from '../health/automation-health';
 import { backoffSeconds } from './back-off';
 import {
+  type CallEndings,
+  type CallOutcome,
   type Dispatches,
   type DispatchMessage,
   DispatchMessage as DispatchMessageSchema,
   type DispatchQueue,
+  type EndedCall,
   type Executions,
   type FirmSlot,
   type FirmSlots,
@@ -25,7 +27,7 @@ export interface WorkerDependencies extends WebhookCallSettings {
   readonly slots: FirmSlots;
   readonly lastResults: Pick<SchedulerRuns, 'recordOutcome'>;
   /** Where each call's end counts in its automation's health. */
-  readonly health: Pick<AutomationHealth, 'callEnded'>;
+  readonly health: CallEndings;
   readonly queue: DispatchQueue;
   readonly logger: Logger;
   /** Deliveries by outcome and the dispatch lag. @default noMetrics */
@@ -56,7 +58,7 @@ export type DispatchResult = 'done' | 'retry';
 export class WorkerService {
   private readonly executions: Pick<Executions, 'record'>;
   private readonly slots: FirmSlots;
-  private readonly health: Pick<AutomationHealth, 'callEnded'>;
+  private readonly health: CallEndings;
 
   constructor(private readonly deps: WorkerDependencies) {
     this.executions = deps.executions;

@@ -1,31 +1,6 @@
+import type { PasskeyRecord, SecondFactorReads, SecondFactorRequirement } from '../identity/ports';
+
 /* The second factor of a licence as the services store it (`data/second-factor`), and its settings. */
-
-/** A registered passkey: what @simplewebauthn/server needs to verify its next answers. */
-export interface PasskeyRecord {
-  /** The credential id (base64url). */
-  readonly id: string;
-  /** The COSE public key, base64url: public by nature, kept as the library returns it. */
-  readonly publicKey: string;
-  readonly counter: number;
-  readonly transports: string[];
-  readonly createdAt: string;
-}
-
-/**
- * The second factor of one licence. The TOTP secret is only ever stored encrypted (server key);
- * recovery codes only as keyed hashes.
- */
-export interface SecondFactorRecord {
-  readonly licenseKeyHash: string;
-  /** The confirmed TOTP secret (encrypted) and the last time step accepted (replays refused). */
-  readonly totp: { readonly secret: string; readonly lastStep: number } | null;
-  /** A TOTP secret shown for scanning and not yet confirmed by a first code (encrypted). */
-  readonly pendingTotpSecret: string | null;
-  readonly passkeys: PasskeyRecord[];
-  readonly recoveryCodeHashes: string[];
-  /** When the licence's first factor was confirmed; null while it has none. */
-  readonly enrolledAt: string | null;
-}
 
 /** The recovery codes of a licence's first factor, stored with it, once. */
 export interface FirstFactor {
@@ -39,8 +14,7 @@ export class SecondFactorChangedError extends Error {
 }
 
 /** Every write that consumes something is conditional: two requests never use the same code. */
-export interface SecondFactors {
-  get(keyHash: string): Promise<SecondFactorRecord | null>;
+export interface SecondFactors extends SecondFactorReads {
   savePendingTotp(keyHash: string, encryptedSecret: string): Promise<void>;
   /** @throws SecondFactorChangedError when the pending secret is no longer that one. */
   confirmTotp(
@@ -91,12 +65,7 @@ export interface RelyingParty {
 }
 
 /** How the second factor is applied in one environment. */
-export interface SecondFactorSettings {
-  /**
-   * Whether an admin licence must pass a second factor (enrolling one at its first sign-in). Always
-   * in AWS; lifted locally by `REQUIRE_SECOND_FACTOR=false`. A licence with a factor is asked for it.
-   */
-  readonly requiredForAdmins: boolean;
+export interface SecondFactorSettings extends SecondFactorRequirement {
   /** Read on first use: only the second-factor function is given the site's address. */
   readonly relyingParty: () => RelyingParty;
 }

@@ -40,20 +40,18 @@ import {
 import type { Clock } from '../core/ports';
 import { type AuditTrail, auditTarget } from '../directory/audit';
 import { findLawyerOfLicense, type ProfileLookup } from '../directory/members';
-import type { LicenseRecord, Licenses, Sessions } from '../identity/ports';
+import type { LicenseRecord, Licenses, PasskeyRecord, SecondFactorRecord, Sessions } from '../identity/ports';
+import { isEnrolled, secondFactorStepFor } from '../identity/second-factor-step';
 import type { SessionContext, SessionService } from '../identity/sessions';
 import { displayNameOf } from '../identity/sign-in';
 import {
   type ChallengePurpose,
-  type PasskeyRecord,
   type SecondFactorAttempts,
   SecondFactorChangedError,
-  type SecondFactorRecord,
   type SecondFactorSettings,
   type SecondFactors,
   type WebAuthnChallenges,
 } from './ports';
-import { isEnrolled, secondFactorStepFor } from './second-factor-step';
 
 /** A second-factor check, as the verify call receives it (codes already normalised by the schema). */
 export type SecondFactorProof =

@@ -5,6 +5,7 @@ import { SignInAttemptRepository } from '../../data/identity/sign-in-attempts';
 import { SecondFactorRepository } from '../../data/second-factor/second-factors';
 import type { Table } from '../../data/table/table';
 import type { Clock } from '../../domain/core/ports';
+import { memberLookupOf } from '../../domain/directory/members';
 import { LicenseLookupService } from '../../domain/identity/license-lookup';
 import { SessionService } from '../../domain/identity/sessions';
 import { SignInService } from '../../domain/identity/sign-in';
@@ -36,7 +37,7 @@ export const signInServiceOf = (
 ) =>
   new SignInService({
     licenses: new LicenseRepository(deps.table),
-    lawyers: new LawyerRepository(deps.table),
+    members: memberLookupOf(new LawyerRepository(deps.table)),
     attempts: new SignInAttemptRepository(deps.table),
     sessions: sessionServiceOf(deps, keys),
     keys,
@@ -47,6 +48,6 @@ export const signInServiceOf = (
 export const licenseLookupServiceOf = (table: Table, vault: LicenseKeyVault) =>
   new LicenseLookupService({
     licenses: new LicenseRepository(table),
-    lawyers: new LawyerRepository(table),
+    members: memberLookupOf(new LawyerRepository(table)),
     vault,
   });

@@ -8,9 +8,8 @@ import {
   QueryCommand,
 } from '@aws-sdk/lib-dynamodb';
 import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
-import { workflowKey } from '../../../../functions/data/directory/keys';
+import { scheduleKey, workflowKey } from '../../../../functions/data/directory/keys';
 import { WorkflowRepository } from '../../../../functions/data/directory/workflows';
-import { scheduleKey } from '../../../../functions/data/scheduling/keys';
 import { WorkflowRunRepository } from '../../../../functions/data/scheduling/workflow-runs';
 import { isConditionFailure, type Table } from '../../../../functions/data/table/table';
 import { WorkflowNotFoundError } from '../../../../functions/domain/directory/ports';

@@ -2,15 +2,16 @@ import type { ConsumedCapacity } from '@aws-sdk/client-dynamodb';
 import { GetCommand, PutCommand, QueryCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
 import { afterEach, beforeEach, describe, expect, inject, it } from 'vitest';
 import {
+  scheduleKey,
   WORKFLOW_LIST_SHARDS,
   WORKFLOWS_PARTITION,
   workflowKey,
   workflowListPartition,
 } from '../../../../functions/data/directory/keys';
 import { WorkflowRepository } from '../../../../functions/data/directory/workflows';
-import { dueIndexKeys } from '../../../../functions/data/scheduling/due-index';
 import { ExecutionRepository } from '../../../../functions/data/scheduling/executions';
-import { dueShardOf, scheduleKey, schedulerRunShardKey } from '../../../../functions/data/scheduling/keys';
+import { schedulerRunShardKey } from '../../../../functions/data/scheduling/keys';
+import { dueIndexKeys, dueShardOf } from '../../../../functions/data/table/due-index';
 import { createdSortKey, shardOf } from '../../../../functions/data/table/keys';
 import type { Table } from '../../../../functions/data/table/table';
 import type { WorkflowRecord } from '../../../../functions/domain/directory/ports';
@@ -18,10 +19,8 @@ import { migrateWorkflows } from '../../../../functions/migrations/workflow-migr
 import { schedulerServiceOf } from '../../../../functions/runtime/services/scheduling';
 import { type LocalQueues, startLocalQueues } from '../../../../lib/local/queue/local-queues';
 import { createTestApp, disposeTestApp, type TestApp } from '../../../support/app';
-import { folderRecord, workflowRecord } from '../../../support/records';
+import { folderRecord, minutes, workflowRecord } from '../../../support/records';
 import { receiveAll } from '../../../support/scheduling';
-
-const minutes = (count: number) => count * 60_000;
 
 /** One write sent to the table: its command, the items it wrote and the capacity DynamoDB counted. */
 interface Write {

@@ -1,8 +1,8 @@
 import { GetCommand } from '@aws-sdk/lib-dynamodb';
 import { afterEach, beforeEach, describe, expect, inject, it } from 'vitest';
-import { workflowKey } from '../../../../functions/data/directory/keys';
+import { scheduleKey, workflowKey } from '../../../../functions/data/directory/keys';
 import { WorkflowRepository } from '../../../../functions/data/directory/workflows';
-import { dueShardOf, scheduleKey } from '../../../../functions/data/scheduling/keys';
+import { dueShardOf } from '../../../../functions/data/table/due-index';
 import { WorkflowNotFoundError, type WorkflowRecord } from '../../../../functions/domain/directory/ports';
 import type { DispatchQueue } from '../../../../functions/domain/scheduling/ports';
 import { schedulerServiceOf } from '../../../../functions/runtime/services/scheduling';
@@ -11,10 +11,8 @@ import { MESSAGES } from '../../../../shared/messages';
 import type { SchedulerResult, SchedulerStatusReply } from '../../../../shared/schemas/scheduler';
 import { createTestApp, disposeTestApp, type TestApp } from '../../../support/app';
 import { callRoute, issueAndSignIn } from '../../../support/directory';
-import { workflowRecord } from '../../../support/records';
+import { minutes, workflowRecord } from '../../../support/records';
 import { queueDepth, receiveAll, withClaimers } from '../../../support/scheduling';
-
-const minutes = (count: number) => count * 60_000;
 
 describe('scheduler', () => {
   let app: TestApp;

@@ -8,12 +8,8 @@ import { HealthRepository } from '../../../../functions/data/health/health-repos
 import { ExecutionRepository } from '../../../../functions/data/scheduling/executions';
 import type { MailPorts } from '../../../../functions/domain/core/ports';
 import type { WorkflowRecord } from '../../../../functions/domain/directory/ports';
-import {
-  type CallOutcome,
-  type EndedCall,
-  healthHourOf,
-} from '../../../../functions/domain/health/automation-health';
-import type { DispatchQueue } from '../../../../functions/domain/scheduling/ports';
+import { healthHourOf } from '../../../../functions/domain/health/automation-health';
+import type { CallOutcome, DispatchQueue, EndedCall } from '../../../../functions/domain/scheduling/ports';
 import { migrateFailingSet } from '../../../../functions/migrations/failing-set-migration';
 import { automationHealthOf, healthAlertsOf } from '../../../../functions/runtime/services/health';
 import { schedulerServiceOf } from '../../../../functions/runtime/services/scheduling';

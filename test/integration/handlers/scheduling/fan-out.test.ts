@@ -1,12 +1,9 @@
 import { GetCommand } from '@aws-sdk/lib-dynamodb';
 import { afterEach, beforeEach, describe, expect, inject, it } from 'vitest';
 import { WorkflowRepository } from '../../../../functions/data/directory/workflows';
-import {
-  dueShardOf,
-  schedulerRunKey,
-  schedulerRunShardKey,
-} from '../../../../functions/data/scheduling/keys';
+import { schedulerRunKey, schedulerRunShardKey } from '../../../../functions/data/scheduling/keys';
 import { SchedulerRunRepository } from '../../../../functions/data/scheduling/scheduler-runs';
+import { dueShardOf } from '../../../../functions/data/table/due-index';
 import type { Table } from '../../../../functions/data/table/table';
 import { CLAIMS, DUE_SHARDS } from '../../../../functions/domain/scheduling/scheduling-settings';
 import { createDueClaimerHandler } from '../../../../functions/handlers/scheduling/due-claimer';

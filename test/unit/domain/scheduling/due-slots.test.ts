@@ -1,7 +1,11 @@
 import { describe, expect, it } from 'vitest';
-
-import { dueIndexKeys, scheduleUnchangedCondition } from '../../../../functions/data/scheduling/due-index';
-import { dueAtOfSortKey, dueBound, dueShardOf } from '../../../../functions/data/scheduling/keys';
+import {
+  dueAtOfSortKey,
+  dueBound,
+  dueIndexKeys,
+  dueShardOf,
+  scheduleUnchangedCondition,
+} from '../../../../functions/data/table/due-index';
 import {
   claimSlot,
   dispatchDelaySeconds,

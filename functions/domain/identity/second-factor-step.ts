@@ -1,6 +1,5 @@
 import type { SecondFactorMethod, SecondFactorStep } from '../../../shared/schemas/session';
-import type { LicenseRecord } from '../identity/ports';
-import type { SecondFactorRecord, SecondFactorSettings, SecondFactors } from './ports';
+import type { LicenseRecord, SecondFactorReads, SecondFactorRecord, SecondFactorRequirement } from './ports';
 
 /** Whether a licence has a factor to check (a confirmed TOTP secret or a passkey). */
 export const isEnrolled = (record: SecondFactorRecord | null): record is SecondFactorRecord =>
@@ -22,8 +21,8 @@ export function methodsOf(record: SecondFactorRecord): SecondFactorMethod[] {
  * the WebAuthn and TOTP libraries, which only the second-factor function needs.
  */
 export async function secondFactorStepFor(
-  factors: Pick<SecondFactors, 'get'>,
-  settings: Pick<SecondFactorSettings, 'requiredForAdmins'>,
+  factors: SecondFactorReads,
+  settings: SecondFactorRequirement,
   license: LicenseRecord,
 ): Promise<SecondFactorStep | null> {
   return secondFactorStepOf(await factors.get(license.keyHash), settings, license);
@@ -32,7 +31,7 @@ export async function secondFactorStepFor(
 /** The same, from the licence's factor already read (`record`, null when it has none). */
 export function secondFactorStepOf(
   record: SecondFactorRecord | null,
-  settings: Pick<SecondFactorSettings, 'requiredForAdmins'>,
+  settings: SecondFactorRequirement,
   license: LicenseRecord,
 ): SecondFactorStep | null {
   if (isEnrolled(record)) return { step: 'verify', methods: methodsOf(record) };
