@@ -108,7 +108,7 @@ describe('custom domain and WAF', () => {
   it('makes the domain the site’s address: output, Stripe return links, passkeys’ relying party', () => {
     const template = Template.fromStack(withEdge.stack);
     expect(template.toJSON().Outputs.SiteUrl.Value).toBe(`https://${DOMAIN}`);
-    expect(template.toJSON().Outputs.DistributionDomainName).toBeDefined();
+    expect(template.toJSON().Outputs.DistributionDomainName).toHaveProperty('Value');
     const variables = resourcesOf(template, 'AWS::Lambda::Function').flatMap((fn) =>
       Object.entries(
         (fn.Properties.Environment as { Variables?: Record<string, unknown> } | undefined)?.Variables ?? {},

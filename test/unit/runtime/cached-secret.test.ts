@@ -11,10 +11,9 @@ import {
   SecretUnavailableError,
 } from '../../../functions/runtime/cached-secret';
 import { MemoryLogger } from '../../support/app';
+import { awsError } from '../../support/faults';
 
 /** An AWS SDK error as the SDK throws it: its name is the service's error code. */
-const awsError = (name: string) => Object.assign(new Error(`${name} (simulé)`), { name, $fault: 'client' });
-
 /**
  * `cachedSecret` over Powertools Parameters and a real Secrets Manager client whose answers
  * aws-sdk-client-mock scripts: the faults no emulator gives (unavailable, access denied, empty).

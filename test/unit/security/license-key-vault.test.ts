@@ -1,17 +1,14 @@
-import { randomBytes } from 'node:crypto';
-
 import { describe, expect, it } from 'vitest';
 
 import { createLicenseKeyVault } from '../../../functions/security/license-key-vault';
 import { generateLicenseKey } from '../../../shared/license-key';
-
-const newKeys = () => ({ licenseHashKey: randomBytes(32), licenseEncryptionKey: randomBytes(32) });
+import { newLicenseKeys } from '../../support/records';
 
 describe('createLicenseKeyVault', () => {
   describe('hash', () => {
     it('gives the same hash for the same key under the same hash key', () => {
       // Arrange
-      const keys = newKeys();
+      const keys = newLicenseKeys();
       const licenseKey = generateLicenseKey();
 
       // Act
@@ -27,8 +24,8 @@ describe('createLicenseKeyVault', () => {
       const licenseKey = generateLicenseKey();
 
       // Act
-      const first = createLicenseKeyVault(newKeys()).hash(licenseKey);
-      const second = createLicenseKeyVault(newKeys()).hash(licenseKey);
+      const first = createLicenseKeyVault(newLicenseKeys()).hash(licenseKey);
+      const second = createLicenseKeyVault(newLicenseKeys()).hash(licenseKey);
 
       // Assert
       expect(first).not.toBe(second);
@@ -36,7 +33,7 @@ describe('createLicenseKeyVault', () => {
 
     it('gives different hashes to different keys and never contains the key', () => {
       // Arrange
-      const vault = createLicenseKeyVault(newKeys());
+      const vault = createLicenseKeyVault(newLicenseKeys());
       const licenseKey = generateLicenseKey();
 
       // Act
@@ -52,7 +49,7 @@ describe('createLicenseKeyVault', () => {
   describe('encrypt and decrypt', () => {
     it('decrypts an encrypted key back to the key', () => {
       // Arrange
-      const vault = createLicenseKeyVault(newKeys());
+      const vault = createLicenseKeyVault(newLicenseKeys());
       const licenseKey = generateLicenseKey();
 
       // Act
@@ -65,7 +62,7 @@ describe('createLicenseKeyVault', () => {
 
     it('encrypts the same key differently each time', () => {
       // Arrange
-      const vault = createLicenseKeyVault(newKeys());
+      const vault = createLicenseKeyVault(newLicenseKeys());
       const licenseKey = generateLicenseKey();
 
       // Act
@@ -80,7 +77,7 @@ describe('createLicenseKeyVault', () => {
 
     it('refuses a tampered ciphertext', () => {
       // Arrange
-      const vault = createLicenseKeyVault(newKeys());
+      const vault = createLicenseKeyVault(newLicenseKeys());
       const [iv, body, tag] = vault.encrypt(generateLicenseKey()).split('.') as [string, string, string];
       const flipped = Buffer.from(body, 'base64url');
       flipped[0] = (flipped[0] ?? 0) ^ 0x01;
@@ -92,15 +89,15 @@ describe('createLicenseKeyVault', () => {
 
     it('refuses a ciphertext encrypted under another key', () => {
       // Arrange
-      const ciphertext = createLicenseKeyVault(newKeys()).encrypt(generateLicenseKey());
+      const ciphertext = createLicenseKeyVault(newLicenseKeys()).encrypt(generateLicenseKey());
 
       // Act + Assert
-      expect(() => createLicenseKeyVault(newKeys()).decrypt(ciphertext)).toThrow();
+      expect(() => createLicenseKeyVault(newLicenseKeys()).decrypt(ciphertext)).toThrow();
     });
 
     it('refuses a ciphertext that is not in three parts', () => {
       // Arrange
-      const vault = createLicenseKeyVault(newKeys());
+      const vault = createLicenseKeyVault(newLicenseKeys());
 
       // Act + Assert
       expect(() => vault.decrypt('not-a-ciphertext')).toThrow('Copie chiffrée de clé de licence illisible');

@@ -1,5 +1,3 @@
-import { randomBytes } from 'node:crypto';
-
 import { describe, expect, it } from 'vitest';
 
 import {
@@ -9,13 +7,12 @@ import {
 } from '../../../functions/security/second-factor-secrets';
 import { MESSAGES } from '../../../shared/messages';
 import { RecoveryCode, TotpCode, VerifySecondFactorRequest } from '../../../shared/schemas/second-factor';
-
-const newKeys = () => ({ licenseHashKey: randomBytes(32), licenseEncryptionKey: randomBytes(32) });
+import { newLicenseKeys } from '../../support/records';
 
 describe('second-factor vault', () => {
   it('encrypts a TOTP secret so that only the same licence decrypts it', () => {
     // Arrange
-    const vault = createSecondFactorVault(newKeys());
+    const vault = createSecondFactorVault(newLicenseKeys());
     const secret = 'JBSWY3DPEHPK3PXPJBSWY3DPEHPK3PXP';
 
     // Act
@@ -28,12 +25,12 @@ describe('second-factor vault', () => {
     expect(vault.decryptTotpSecret('licence-a', first)).toBe(secret);
     // A ciphertext copied onto another licence's item does not decrypt there.
     expect(() => vault.decryptTotpSecret('licence-b', first)).toThrow();
-    expect(() => createSecondFactorVault(newKeys()).decryptTotpSecret('licence-a', first)).toThrow();
+    expect(() => createSecondFactorVault(newLicenseKeys()).decryptTotpSecret('licence-a', first)).toThrow();
   });
 
   it('hashes recovery codes per licence and under the server key', () => {
     // Arrange
-    const keys = newKeys();
+    const keys = newLicenseKeys();
     const vault = createSecondFactorVault(keys);
 
     // Act
@@ -42,12 +39,14 @@ describe('second-factor vault', () => {
     // Assert
     expect(vault.hashRecoveryCode('licence-a', 'ABCDEFGHJK')).toBe(hash);
     expect(vault.hashRecoveryCode('licence-b', 'ABCDEFGHJK')).not.toBe(hash);
-    expect(createSecondFactorVault(newKeys()).hashRecoveryCode('licence-a', 'ABCDEFGHJK')).not.toBe(hash);
+    expect(createSecondFactorVault(newLicenseKeys()).hashRecoveryCode('licence-a', 'ABCDEFGHJK')).not.toBe(
+      hash,
+    );
     expect(hash).not.toContain('ABCDEFGHJK');
   });
 
   it('gives each licence its own stable WebAuthn user handle', () => {
-    const vault = createSecondFactorVault(newKeys());
+    const vault = createSecondFactorVault(newLicenseKeys());
     expect(vault.webAuthnUserId('licence-a')).toEqual(vault.webAuthnUserId('licence-a'));
     expect(vault.webAuthnUserId('licence-a')).not.toEqual(vault.webAuthnUserId('licence-b'));
   });

@@ -126,7 +126,7 @@ describe('LicenseRepository', () => {
           Key: { PK: `LICENSE#${record.keyHash}`, SK: 'LICENSE' },
         }),
       );
-      expect(Item).toBeDefined();
+      expect(Item).toMatchObject({ keyHash: record.keyHash, licenseType: 'admin', userEmail: null });
       expect(Item).not.toHaveProperty('GSI1PK');
     });
   });

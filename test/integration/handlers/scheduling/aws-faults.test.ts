@@ -12,12 +12,11 @@ import type { DispatchMessage } from '../../../../functions/domain/scheduling/po
 import { createScheduledTickHandler } from '../../../../functions/handlers/scheduling/scheduled-tick';
 import { MESSAGES } from '../../../../shared/messages';
 import { createTestApp, disposeTestApp, type TestApp } from '../../../support/app';
+import { awsError } from '../../../support/faults';
 import { workflowRecord } from '../../../support/records';
 import { withClaimers } from '../../../support/scheduling';
 
 /** An AWS SDK error as the SDK throws it: its name is the service's error code. */
-const awsError = (name: string) => Object.assign(new Error(`${name} (simulé)`), { name, $fault: 'client' });
-
 /**
  * The scheduler tick against the faults only a real AWS produces, injected with aws-sdk-client-mock
  * on real SDK clients (DynamoDB Local holds the data): each ends in a French message, a metric

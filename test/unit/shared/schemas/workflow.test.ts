@@ -10,6 +10,7 @@ import {
   WorkflowTags,
   WorkflowUpdateInput,
 } from '../../../../shared/schemas/workflow';
+import { messagesOf } from '../../../support/schemas';
 
 const VALID_WORKFLOW = {
   name: 'Gestion client',
@@ -26,13 +27,6 @@ const VALID_FORM = {
   webhookUrl: 'https://hooks.example.com/reminder',
   lawyerEmail: 'camille.martin@gmail.com',
 };
-
-/** The messages of a refused input, by field. */
-function messagesOf(schema: typeof WorkflowCreateInput | typeof AutomationForm, input: unknown) {
-  const result = schema.safeParse(input);
-  if (result.success) return {};
-  return Object.fromEntries(result.error.issues.map((issue) => [issue.path.join('.'), issue.message]));
-}
 
 describe('WorkflowCreateInput', () => {
   it('accepts a complete workflow', () => {

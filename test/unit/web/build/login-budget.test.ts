@@ -148,7 +148,7 @@ describe('the built SPA', () => {
 
     expect(login).toMatch(/<div id="root"><.+Connexion<\/span><\/h1>.+<\/div>/s);
     expect(login).toContain('Propulsé par');
-    expect(entry).toBeDefined();
+    expect(entry).toMatch(/^\/assets\/.+\.js$/);
     expect(login).toContain(
       `<script type="module" src="/start-after-paint.js" data-entry="${entry}"></script>`,
     );
