@@ -55,7 +55,7 @@ export interface ApiBenchFigures {
 
 const root = fileURLToPath(new URL('..', import.meta.url));
 
-async function startRuntime(log: (line: string) => void) {
+export async function startRuntime(log: (line: string) => void) {
   if (!existsSync(join(root, 'web/dist/index.html'))) {
     log('  construction du site (npm run build:web)...');
     const build = spawnSync('npm', ['run', 'build:web'], { cwd: root, stdio: 'ignore' });
@@ -107,7 +107,7 @@ async function startRuntime(log: (line: string) => void) {
   };
 }
 
-async function call(baseUrl: string, method: string, path: string, body?: unknown, token?: string) {
+export async function call(baseUrl: string, method: string, path: string, body?: unknown, token?: string) {
   const response = await fetch(`${baseUrl}${path}`, {
     method,
     headers: {
@@ -121,7 +121,7 @@ async function call(baseUrl: string, method: string, path: string, body?: unknow
   return { json: JSON.parse(text) as Record<string, unknown>, bytes: Buffer.byteLength(text) };
 }
 
-async function signIn(baseUrl: string, licenseKey: string): Promise<string> {
+export async function signIn(baseUrl: string, licenseKey: string): Promise<string> {
   const { json } = await call(baseUrl, 'POST', '/api/verify-license', { licenseKey });
   if (typeof json.token !== 'string') throw new Error('Connexion refusée dans le banc');
   return json.token;
@@ -157,6 +157,61 @@ async function seedWorkflows(baseUrl: string, admin: string, count: number) {
             description: 'Relance les clients pour les pièces manquantes de leur dossier',
             webhookUrl: 'https://n8n.example.com/webhook/client-reminder',
             lawyerEmail: email,
+            type: 'client_reminder',
+          },
+          admin,
+        );
+      }
+    }),
+  );
+}
+
+/**
+ * `lawyers` lawyers (created when `from` is 0) and automations `from + 1` to `to` spread over them
+ * in turn, created through the API as an admin does (10 requests at a time): every write the
+ * product makes with them (counters, search entries) is made.
+ */
+export async function seedDirectory(
+  baseUrl: string,
+  admin: string,
+  options: { readonly lawyers: number; readonly from: number; readonly to: number },
+) {
+  const emails = Array.from(
+    { length: options.lawyers },
+    (_, index) => `avocat.banc.${index + 1}@example.com`,
+  );
+  if (options.from === 0) {
+    for (const [index, email] of emails.entries()) {
+      await call(
+        baseUrl,
+        'PUT',
+        '/api/lawyers',
+        {
+          firstName: 'Camille',
+          lastName: `Martin ${index + 1}`,
+          email,
+          phoneNumber: '0142000000',
+          officeName: `Cabinet Martin ${index + 1}`,
+        },
+        admin,
+      );
+    }
+  }
+  let next = options.from;
+  await Promise.all(
+    Array.from({ length: 10 }, async () => {
+      while (next < options.to) {
+        next += 1;
+        const number = next;
+        await call(
+          baseUrl,
+          'POST',
+          '/api/workflows',
+          {
+            name: `Relance dossier client ${number}`,
+            description: 'Relance les clients pour les pièces manquantes de leur dossier',
+            webhookUrl: 'https://n8n.example.com/webhook/client-reminder',
+            lawyerEmail: emails[number % emails.length],
             type: 'client_reminder',
           },
           admin,

@@ -4,6 +4,7 @@ import { FUNCTION_NAMES, handlerPathOf, NEEDS } from '../functions/needs';
 import { esbuildOptionsOf } from '../lib/constructs/bundling';
 import { repositoryPath } from '../lib/constructs/repository';
 import { startDynamoDbLocal } from '../lib/local/dynamodb-local';
+import { adminPageMarkdown, adminPageTargets, runAdminPageBench } from './admin-page';
 import { type ApiBenchFigures, type ApiLoadFigures, runApiBench } from './api';
 import { baselineSpecs, bundlesMarkdown, extractCommit, measureBundles } from './bundles';
 import { type EmulatorCeilings, measureEmulatorCeilings } from './emulator-ceiling';
@@ -45,8 +46,9 @@ const parts = args.filter(
     (baselineAt < 0 || index !== baselineAt + 1) &&
     (args.indexOf('--scale-workflows') < 0 || index !== args.indexOf('--scale-workflows') + 1),
 );
-const runs = (part: 'api' | 'worker' | 'ticks' | 'fairness' | 'first-load' | 'bundles' | 'scale') =>
-  parts.length === 0 || parts.includes(part);
+const runs = (
+  part: 'api' | 'admin-page' | 'worker' | 'ticks' | 'fairness' | 'first-load' | 'bundles' | 'scale',
+) => parts.length === 0 || parts.includes(part);
 /** `--scale-workflows N`: the size of the scale part (default 200,000, with 150,000 due). */
 const scaleAt = args.indexOf('--scale-workflows');
 const scaleWorkflows = scaleAt >= 0 ? Number(args[scaleAt + 1]) : 200_000;
@@ -419,6 +421,25 @@ if (runs('api')) {
     });
   }
   ran('api', sections, targets);
+}
+
+if (runs('admin-page')) {
+  const bench = await runAdminPageBench({
+    sizes: [1_000, 10_000],
+    lawyers: 50,
+    runs: 5,
+    watchMs: 30_000,
+    log,
+  });
+  ran(
+    'admin-page',
+    [
+      '## /admin/workflows: one visit at 1,000 and 10,000 automations (Chromium, local runtime)',
+      '',
+      adminPageMarkdown(bench),
+    ],
+    adminPageTargets(bench),
+  );
 }
 
 if (runs('bundles')) {

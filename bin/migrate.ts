@@ -1,12 +1,14 @@
 import { parseArgs } from 'node:util';
 import { createTable } from '../functions/data/table/table';
+import { migrateDirectory } from '../functions/migrations/directory-counts-and-search';
 import { migrateFailingSet } from '../functions/migrations/failing-set-migration';
 import { migrateWorkflows } from '../functions/migrations/workflow-migration';
 import { DEFAULT_REGION } from '../lib/settings';
 
 /**
  * Moves the items of a deployed table to the current shape, once after the deploy that introduced
- * the workflows' schedule items (issue 13) or the sharded failing set (docs/operations.md):
+ * the workflows' schedule items, the sharded failing set (docs/operations.md) or the directory's
+ * searches and counters (docs/data-model.md):
  *
  *   npm run migrate -- --table <TableName output>
  *
@@ -34,6 +36,10 @@ console.log(
 const failing = await migrateFailingSet(table);
 console.log(
   `Automatisations en échec lues : ${failing.read} ; déplacées : ${failing.moved} ; retirées (supprimées ou rétablies) : ${failing.dropped}`,
+);
+const directory = await migrateDirectory(table);
+console.log(
+  `Annuaire : ${directory.workflows} automatisations, ${directory.lawyers} avocats, ${directory.folders} dossiers recomptés ; ${directory.indexed} ajoutés à la recherche`,
 );
 if (run.failed > 0) {
   console.error('Relancez la commande : elle reprend les automatisations restantes.');

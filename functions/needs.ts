@@ -115,7 +115,7 @@ const DECLARED = {
     keys: ['sessionSigning', 'licenseHash', 'licenseEncryption'],
     lawyerSecrets: true,
   },
-  workflows: { table: { access: 'readWrite', indexes: ['GSI1', 'GSI2'] }, keys: SESSION },
+  workflows: { table: { access: 'readWrite', indexes: ['GSI1', 'GSI2', 'GSI3'] }, keys: SESSION },
   folders: { table: { access: 'readWrite', indexes: ['GSI1', 'GSI3'] }, keys: SESSION },
   // Look-ups only, the key shown decrypted to its owner or an admin.
   licenses: {

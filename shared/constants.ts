@@ -126,6 +126,12 @@ export const MAX_SESSIONS_PER_LICENSE = 20;
 export const LIST_PAGE = { default: 50, max: 100 } as const;
 
 /**
+ * The directory's searches (automations, lawyers and notaries, folders): a query of at most this
+ * many characters (a longer one is a 400 naming the parameter, never a 5xx).
+ */
+export const SEARCH_QUERY_MAX_LENGTH = 200;
+
+/**
  * The automations in failure a health dashboard or the admin's daily digest lists at most, the
  * longest failure streaks first: in an outage every automation of the platform may be failing.
  */

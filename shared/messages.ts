@@ -65,8 +65,17 @@ export const MESSAGES = {
     tooLarge: 'Requête trop volumineuse.',
     /** Same voice: a field of the request is missing or wrong. */
     invalid: 'Requête invalide.',
-    /** Same voice: the `cursor` of a list call is not one the server gave. */
-    invalidCursor: 'Paramètre « cursor » invalide : rechargez la liste depuis la première page.',
+    /** The `cursor` of a list call is not one the server gave this user for this list and search. */
+    invalidCursor: 'Curseur invalide',
+    /** Same voice: the search `q` of a list call is longer than the searches take. */
+    searchTooLong: 'Paramètre « q » trop long : 200 caractères au plus.',
+    /** Same voice: the `folderId` of a list call is not a folder's identifier. */
+    invalidFolderId: 'Paramètre « folderId » invalide : un identifiant de dossier est attendu.',
+    /** Same voice: the `active` of a list call is neither true nor false. */
+    invalidActive: 'Paramètre « active » invalide : true ou false est attendu.',
+    /** Same voice: the `type` of a list call is not a type of automation. */
+    invalidWorkflowType:
+      'Paramètre « type » invalide : client_management, document_classification ou client_reminder est attendu.',
     /** Same voice: the `limit` of a list call is not a whole number within the bounds. */
     invalidLimit: 'Paramètre « limit » invalide : un nombre entier de 1 à 100 est attendu.',
     /** Same voice: the `ids` of a health look-up are not 1 to 50 automation ids. */

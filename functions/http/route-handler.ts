@@ -8,6 +8,7 @@ import type { AppDependencies } from '../runtime/dependencies';
 import { sessionServiceOf } from '../runtime/services/identity';
 import type { AppKeys } from '../security/app-keys';
 import { type ApiEvent, type ApiHandler, type ApiResult, clientAddressOf, jsonResult } from './api-event';
+import { callerQuery, callerReply } from './caller-cursors';
 import {
   authorizedSession,
   errorReply,
@@ -84,13 +85,15 @@ export function apiHandler(deps: AppDependencies, implementations: RouteImplemen
       .use(validatedQuery(route))
       .use(errorReply(deps.logger, deps.metrics, route))
       .handler(async (event, context) => {
+        const session = context.session ?? null;
         const result = await run({
           body: context.body as never,
-          session: (context.session ?? null) as never,
+          session: session as never,
           pathParameters: event.pathParameters ?? {},
-          query: context.query as never,
+          // A list's cursors are the caller's own (caller-cursors.ts).
+          query: callerQuery(context.query, session, route) as never,
           clientAddress: async () => clientAddressOf(event, await deps.originSecret?.()),
-        });
+        }).then((reply) => callerReply(reply, session, route));
         if (result && typeof result === 'object' && STATUS in result) {
           const reply = result as StatusReply<unknown>;
           return jsonResult(reply[STATUS], reply.body);

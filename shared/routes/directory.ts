@@ -1,10 +1,13 @@
-import { PageQuery, SuccessReply } from '../schemas/common';
+import { SuccessReply } from '../schemas/common';
 import {
   AdminLawyerSaveRequest,
   AuditPage,
   AuditQuery,
+  DirectoryCounts,
   FolderList,
+  FolderListQuery,
   LawyerList,
+  LawyerListQuery,
   LawyerLookupReply,
   LawyerLookupRequest,
   LawyerSaveReply,
@@ -14,6 +17,7 @@ import {
   LicenseLookupReply,
   ProfileReply,
   WorkflowList,
+  WorkflowListQuery,
 } from '../schemas/directory';
 import { Folder, FolderInput } from '../schemas/folder';
 import { Lawyer, LawyerSecrets } from '../schemas/lawyer';
@@ -34,7 +38,7 @@ export const DIRECTORY_ROUTES = {
     path: '/api/lawyers',
     handler: 'lawyers',
     access: 'admin',
-    query: PageQuery,
+    query: LawyerListQuery,
     response: LawyerList,
   },
   getLawyer: {
@@ -98,8 +102,16 @@ export const DIRECTORY_ROUTES = {
     path: '/api/workflows',
     handler: 'workflows',
     access: 'signed-in',
-    query: PageQuery,
+    query: WorkflowListQuery,
     response: WorkflowList,
+  },
+  /** Total, Actives, Planifiées and per type: everyone's for an admin (and lawyers, folders), his own for a member. */
+  directoryCounts: {
+    method: 'GET',
+    path: '/api/counts',
+    handler: 'workflows',
+    access: 'signed-in',
+    response: DirectoryCounts,
   },
   getWorkflow: {
     method: 'GET',
@@ -150,7 +162,7 @@ export const DIRECTORY_ROUTES = {
     path: '/api/folders',
     handler: 'folders',
     access: 'admin',
-    query: PageQuery,
+    query: FolderListQuery,
     response: FolderList,
   },
   createFolder: {

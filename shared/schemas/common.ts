@@ -1,6 +1,6 @@
 import * as z from 'zod';
 
-import { LIST_PAGE } from '../constants';
+import { LIST_PAGE, SEARCH_QUERY_MAX_LENGTH } from '../constants';
 import { MESSAGES } from '../messages';
 import { frenchIssueMessage } from './french-errors';
 
@@ -81,3 +81,13 @@ export type PageQuery = z.input<typeof PageQuery>;
  * it (an older server) reads as the last page.
  */
 export const NextCursor = z.string().nullable().default(null);
+
+/**
+ * The search of a list call (`q`): any text up to `SEARCH_QUERY_MAX_LENGTH` characters, searched
+ * by the server without case or accents; blank or absent, the whole list.
+ */
+export const SearchParam = z.string().max(SEARCH_QUERY_MAX_LENGTH, MESSAGES.request.searchTooLong).optional();
+
+/** The query of a searchable list: a page, and the search. */
+export const SearchPageQuery = PageQuery.extend({ q: SearchParam });
+export type SearchPageQuery = z.input<typeof SearchPageQuery>;

@@ -1,10 +1,11 @@
 import * as z from 'zod';
 
+import { WORKFLOW_TYPES } from '../constants';
 import { MESSAGES } from '../messages';
 import { AuditEntry } from './audit';
 import { License } from './billing';
-import { EmailAddress, NextCursor, PageQuery } from './common';
-import { Folder } from './folder';
+import { EmailAddress, NextCursor, PageQuery, SearchPageQuery } from './common';
+import { FlagCounts, Folder } from './folder';
 import { Lawyer, LawyerInput } from './lawyer';
 import { LicenseKeyInput, LicenseType } from './session';
 import { Workflow } from './workflow';
@@ -14,7 +15,14 @@ import { Workflow } from './workflow';
  * audit trail) that are not entities themselves. The entities live beside their own schemas.
  */
 
-/** GET /api/lawyers: one page of lawyers, newest first, without secrets (query: PageQuery). */
+/**
+ * GET /api/lawyers query: a page and the search over first name, last name, e-mail and office name
+ * (spec §2 /admin/lawyers, /admin/notaries).
+ */
+export const LawyerListQuery = SearchPageQuery;
+export type LawyerListQuery = SearchPageQuery;
+
+/** GET /api/lawyers: one page of lawyers, newest first, without secrets (query: LawyerListQuery). */
 export const LawyerList = z.object({ lawyers: z.array(Lawyer), nextCursor: NextCursor });
 export type LawyerList = z.infer<typeof LawyerList>;
 
@@ -80,13 +88,66 @@ export const ProfileReply = z.object({
 export type ProfileReply = z.infer<typeof ProfileReply>;
 
 /**
- * GET /api/workflows: one page, newest first (query: PageQuery); an admin pages through all, a
- * lawyer or notary through his own.
+ * GET /api/workflows query: a page, the search over name and description (spec §2), and the
+ * folder, state and type to keep (the folder panel, a member's sections and tabs).
  */
-export const WorkflowList = z.object({ workflows: z.array(Workflow), nextCursor: NextCursor });
+export const WorkflowListQuery = SearchPageQuery.extend({
+  folderId: z.uuid(MESSAGES.request.invalidFolderId).optional(),
+  active: z
+    .enum(['true', 'false'], MESSAGES.request.invalidActive)
+    .transform((value) => value === 'true')
+    .optional(),
+  type: z.enum(WORKFLOW_TYPES, MESSAGES.request.invalidWorkflowType).optional(),
+});
+export type WorkflowListQuery = z.input<typeof WorkflowListQuery>;
+
+/** The name of a lawyer owning automations of a page, for its cards. */
+export const WorkflowOwner = z.object({ email: z.string(), firstName: z.string(), lastName: z.string() });
+export type WorkflowOwner = z.infer<typeof WorkflowOwner>;
+
+/**
+ * GET /api/workflows: one page, newest first (query: WorkflowListQuery); an admin pages through all,
+ * a lawyer or notary through his own. `owners` names the lawyers of the page's automations (an
+ * admin's page; a member's names none).
+ */
+export const WorkflowList = z.object({
+  workflows: z.array(Workflow),
+  nextCursor: NextCursor,
+  owners: z.array(WorkflowOwner).default([]),
+});
 export type WorkflowList = z.infer<typeof WorkflowList>;
 
-/** GET /api/folders: one page, newest first (query: PageQuery). */
+/**
+ * Total, Actives, Planifiées, those running (active and scheduled) and the count of each type, kept
+ * by the server with each change.
+ */
+export const WorkflowCounts = FlagCounts.extend({
+  running: z.number().int(),
+  byType: z.object(
+    Object.fromEntries(WORKFLOW_TYPES.map((type) => [type, z.number().int()])) as Record<
+      (typeof WORKFLOW_TYPES)[number],
+      z.ZodNumber
+    >,
+  ),
+});
+export type WorkflowCounts = z.infer<typeof WorkflowCounts>;
+
+/**
+ * GET /api/counts: the automations' counts (an admin: everyone's; a lawyer or notary: his own) and,
+ * for an admin, how many lawyers and folders there are (null for a member).
+ */
+export const DirectoryCounts = z.object({
+  workflows: WorkflowCounts,
+  lawyers: z.number().int().nullable(),
+  folders: z.number().int().nullable(),
+});
+export type DirectoryCounts = z.infer<typeof DirectoryCounts>;
+
+/** GET /api/folders query: a page and the search over the folder's name (spec §2). */
+export const FolderListQuery = SearchPageQuery;
+export type FolderListQuery = SearchPageQuery;
+
+/** GET /api/folders: one page, newest first (query: FolderListQuery). */
 export const FolderList = z.object({ folders: z.array(Folder), nextCursor: NextCursor });
 export type FolderList = z.infer<typeof FolderList>;
 

@@ -2,11 +2,20 @@ import * as z from 'zod';
 
 import { EntityId, IsoTimestamp } from './common';
 
-/** A folder groups the workflows of one client. */
+/** Total, Actives, Planifiées of a set of automations (a folder's, a lawyer's, everyone's). */
+export const FlagCounts = z.object({
+  total: z.number().int(),
+  active: z.number().int(),
+  scheduled: z.number().int(),
+});
+export type FlagCounts = z.infer<typeof FlagCounts>;
+
+/** A folder groups the workflows of one client; `counts` are its automations', kept by the server. */
 export const Folder = z.object({
   id: EntityId,
   name: z.string(),
   description: z.string().nullable(),
+  counts: FlagCounts.default({ total: 0, active: 0, scheduled: 0 }),
   createdAt: IsoTimestamp,
   updatedAt: IsoTimestamp,
 });

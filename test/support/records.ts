@@ -96,6 +96,7 @@ export function folderRecord(overrides: Partial<FolderRecord> = {}): FolderRecor
     id: randomUUID(),
     name: 'Dossier Dupont',
     description: 'Succession Dupont',
+    counts: { total: 0, active: 0, scheduled: 0 },
     createdAt: minutesAfterOrigin(0),
     updatedAt: minutesAfterOrigin(0),
     ...overrides,

@@ -1,17 +1,27 @@
-import { DeleteCommand, GetCommand, PutCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
+import { GetCommand, TransactWriteCommand } from '@aws-sdk/lib-dynamodb';
 import type { Page } from '../../domain/core/ports';
-import type { Folders } from '../../domain/directory/ports';
-import { FolderNotFoundError, type FolderRecord } from '../../domain/directory/ports';
+import {
+  FolderNotEmptyError,
+  FolderNotFoundError,
+  type FolderRecord,
+  type Folders,
+} from '../../domain/directory/ports';
+import { type SearchTerms, searchText } from '../../domain/directory/search-terms';
+import { batchGetAll } from '../table/batch-get';
 import { createdSortKey, listPartitions } from '../table/keys';
-import { pageShardedList, type ShardedList } from '../table/sharded-list';
-import { isConditionFailure, type Table } from '../table/table';
-import { FOLDERS_PARTITION, folderKey, folderListPartition } from './keys';
+import type { ShardedList } from '../table/sharded-list';
+import { isConditionFailure, isWriteConflict, type Table } from '../table/table';
+import { countsOf, folderCounterWrite } from './counters';
+import { counterAttribute, FOLDERS_PARTITION, folderKey, folderListPartition } from './keys';
+import { pageSearchedList, type SearchableItem, searchEntryWrites } from './search-index';
 
 function toRecord(item: Record<string, unknown>): FolderRecord {
+  const { total, active, scheduled } = countsOf([item]);
   return {
     id: item.id as string,
     name: item.name as string,
     description: (item.description as string | null) ?? null,
+    counts: { total, active, scheduled },
     createdAt: item.createdAt as string,
     updatedAt: item.updatedAt as string,
   };
@@ -24,22 +34,43 @@ const FOLDER_LIST: ShardedList = {
   partitions: listPartitions(FOLDERS_PARTITION),
 };
 
+/** A folder is searched by its name (spec §2). */
+const searchable = (record: Pick<FolderRecord, 'id' | 'name' | 'createdAt'>): SearchableItem => ({
+  partition: folderKey(record.id).PK,
+  id: record.id,
+  sortKey: createdSortKey(record.createdAt, record.id),
+  texts: [record.name],
+});
+
 /** Folders (spec §7 folders calls). */
 export class FolderRepository implements Folders {
   constructor(private readonly table: Table) {}
 
-  async create(record: FolderRecord): Promise<void> {
+  /** Writes the folder, one more folder on the counter, and its search entries, together. */
+  async create(record: Omit<FolderRecord, 'counts'>): Promise<void> {
     await this.table.doc.send(
-      new PutCommand({
-        TableName: this.table.name,
-        Item: {
-          ...folderKey(record.id),
-          entity: 'Folder',
-          GSI1PK: folderListPartition(record.id),
-          GSI1SK: createdSortKey(record.createdAt, record.id),
-          ...record,
-        },
-        ConditionExpression: 'attribute_not_exists(PK)',
+      new TransactWriteCommand({
+        TransactItems: [
+          {
+            Put: {
+              TableName: this.table.name,
+              Item: {
+                ...folderKey(record.id),
+                entity: 'Folder',
+                GSI1PK: folderListPartition(record.id),
+                GSI1SK: createdSortKey(record.createdAt, record.id),
+                ...record,
+                search: searchText([record.name]),
+                [counterAttribute('total')]: 0,
+                [counterAttribute('active')]: 0,
+                [counterAttribute('scheduled')]: 0,
+              },
+              ConditionExpression: 'attribute_not_exists(PK)',
+            },
+          },
+          folderCounterWrite(this.table, 1),
+          ...searchEntryWrites(this.table, 'FOLDERS', null, searchable(record)),
+        ],
       }),
     );
   }
@@ -51,43 +82,103 @@ export class FolderRepository implements Folders {
     return Item ? toRecord(Item) : null;
   }
 
-  /** One page of folders, newest first. */
-  async page(limit: number, cursor?: string): Promise<Page<FolderRecord>> {
-    const page = await pageShardedList(this.table, FOLDER_LIST, limit, cursor);
-    return { items: page.items.map(toRecord), nextCursor: page.nextCursor };
+  /** Several folders by id, in the order of `ids`; an id without a folder is left out. */
+  async getMany(ids: readonly string[]): Promise<FolderRecord[]> {
+    const items = await batchGetAll(this.table, ids.map(folderKey));
+    const byId = new Map(items.map((item) => [item.id as string, item]));
+    return ids.flatMap((id) => {
+      const item = byId.get(id);
+      return item ? [toRecord(item)] : [];
+    });
   }
 
-  /** Renames or re-describes a folder and returns it as it now is. */
+  /**
+   * One page of folders, newest first; with a search, those whose name has a word beginning with
+   * each of its words (the search index; a search of short words only filters the list, at most
+   * `READ_BUDGET` pages a page).
+   */
+  async page(limit: number, cursor?: string, terms?: SearchTerms | null): Promise<Page<FolderRecord>> {
+    return pageSearchedList(this.table, {
+      list: 'FOLDERS',
+      sharded: FOLDER_LIST,
+      terms,
+      limit,
+      cursor,
+      byIds: (ids) => this.getMany(ids),
+      toRecord,
+    });
+  }
+
+  /** Renames or re-describes a folder and returns it as it now is; its search entries follow its name. */
   async update(
     id: string,
     changes: Pick<FolderRecord, 'name' | 'description'>,
     now: string,
   ): Promise<FolderRecord> {
-    try {
-      const { Attributes } = await this.table.doc.send(
-        new UpdateCommand({
-          TableName: this.table.name,
-          Key: folderKey(id),
-          UpdateExpression: 'SET #name = :name, description = :description, updatedAt = :now',
-          ConditionExpression: 'attribute_exists(PK)',
-          ExpressionAttributeNames: { '#name': 'name' },
-          ExpressionAttributeValues: {
-            ':name': changes.name,
-            ':description': changes.description,
-            ':now': now,
-          },
-          ReturnValues: 'ALL_NEW',
-        }),
-      );
-      return toRecord(Attributes ?? {});
-    } catch (error) {
-      if (isConditionFailure(error)) throw new FolderNotFoundError();
-      throw error;
+    for (let attempt = 1; ; attempt++) {
+      const current = await this.getById(id);
+      if (!current) throw new FolderNotFoundError();
+      const next: FolderRecord = { ...current, ...changes, updatedAt: now };
+      try {
+        await this.table.doc.send(
+          new TransactWriteCommand({
+            TransactItems: [
+              {
+                Update: {
+                  TableName: this.table.name,
+                  Key: folderKey(id),
+                  UpdateExpression:
+                    'SET #name = :name, description = :description, updatedAt = :now, #search = :search',
+                  ConditionExpression: 'updatedAt = :read',
+                  ExpressionAttributeNames: { '#name': 'name', '#search': 'search' },
+                  ExpressionAttributeValues: {
+                    ':name': changes.name,
+                    ':description': changes.description,
+                    ':now': now,
+                    ':search': searchText([changes.name]),
+                    ':read': current.updatedAt,
+                  },
+                },
+              },
+              ...searchEntryWrites(this.table, 'FOLDERS', searchable(current), searchable(next)),
+            ],
+          }),
+        );
+        return next;
+      } catch (error) {
+        // Its counters move with every automation filed or moved: read again and retry.
+        if (attempt >= 5 || !(isConditionFailure(error) || isWriteConflict(error))) throw error;
+      }
     }
   }
 
-  /** Deletes a folder; detaching its workflows is the caller's first step. */
-  async delete(id: string): Promise<void> {
-    await this.table.doc.send(new DeleteCommand({ TableName: this.table.name, Key: folderKey(id) }));
+  /**
+   * Deletes a folder that holds no automation (detaching them is the caller's first step), with its
+   * search entries and one folder less on the counter. One filed in it meanwhile: FolderNotEmptyError.
+   */
+  async delete(folder: FolderRecord): Promise<void> {
+    try {
+      await this.table.doc.send(
+        new TransactWriteCommand({
+          TransactItems: [
+            {
+              Delete: {
+                TableName: this.table.name,
+                Key: folderKey(folder.id),
+                ConditionExpression:
+                  'attribute_exists(PK) AND (attribute_not_exists(#total) OR #total = :zero)',
+                ExpressionAttributeNames: { '#total': counterAttribute('total') },
+                ExpressionAttributeValues: { ':zero': 0 },
+              },
+            },
+            folderCounterWrite(this.table, -1),
+            ...searchEntryWrites(this.table, 'FOLDERS', searchable(folder), null),
+          ],
+        }),
+      );
+    } catch (error) {
+      if (!isConditionFailure(error)) throw error;
+      if (await this.getById(folder.id)) throw new FolderNotEmptyError('Dossier non vide', { cause: error });
+    }
   }
 }

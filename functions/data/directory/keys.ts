@@ -1,4 +1,4 @@
-import { ADMIN_LIST_SHARDS, listShardPartition } from '../table/keys';
+import { ADMIN_LIST_SHARDS, listShardPartition, shardOf } from '../table/keys';
 
 /*
  * Key formats of lawyers, folders, workflows and the audit trail. Changing one changes where
@@ -62,3 +62,53 @@ export const auditListPartition = (entryId: string) => listShardPartition(AUDIT_
 export const scheduleKey = (id: string) => ({ PK: `WORKFLOW#${id}`, SK: 'SCHEDULE' });
 /** Health's marker of a failing automation (`data/health/keys.ts` indexes the failing set). */
 export const failingWorkflowKey = (workflowId: string) => ({ PK: workflowKey(workflowId).PK, SK: 'FAILING' });
+
+/**
+ * The keys of the directory's counters and search index (docs/data-model.md). Changing one moves
+ * where existing items are looked for: it needs a migration.
+ */
+
+/**
+ * Everyone's workflow counters are kept in this many items, a workflow counted in the one of its
+ * id: the automatic pause changes a counter with every automation it stops, thousands a minute in
+ * an outage, more than one item takes; the counts read all of them in one BatchGetItem.
+ */
+export const WORKFLOW_COUNTER_SHARDS = 16;
+
+/** The shard of everyone's counters a workflow is counted in. */
+export const workflowCountersKey = (workflowId: string) => ({
+  PK: `COUNTS#WORKFLOWS#${shardOf(workflowId, WORKFLOW_COUNTER_SHARDS)}`,
+  SK: 'COUNTS',
+});
+
+/** Every shard of everyone's workflow counters. */
+export const allWorkflowCountersKeys = () =>
+  Array.from({ length: WORKFLOW_COUNTER_SHARDS }, (_, shard) => ({
+    PK: `COUNTS#WORKFLOWS#${shard}`,
+    SK: 'COUNTS',
+  }));
+
+/** The counters of the workflows of one owner e-mail (a lawyer's, whether he has a profile or not). */
+export const ownerCountersKey = (email: string) => ({ PK: `COUNTS#OWNER#${email}`, SK: 'COUNTS' });
+
+/** How many lawyers there are: written with each creation and deletion, by an admin's hand. */
+export const LAWYER_COUNTER_KEY = { PK: 'COUNTS#LAWYERS', SK: 'COUNTS' } as const;
+
+/** How many folders there are. */
+export const FOLDER_COUNTER_KEY = { PK: 'COUNTS#FOLDERS', SK: 'COUNTS' } as const;
+
+/** The attribute of a counter on its item (the folder's own counters are on the folder item). */
+export const counterAttribute = (field: string) => `count_${field}`;
+
+/** The lists the search index covers, each with its own entries. */
+export type SearchedList = 'WORKFLOWS' | 'LAWYERS' | 'FOLDERS';
+
+/** The index entry of an item under one word beginning, in the item's own partition. */
+export const SEARCH_ENTRY_PREFIX = 'SEARCH#';
+export const searchEntryKey = (itemPartition: string, key: string) => ({
+  PK: itemPartition,
+  SK: `${SEARCH_ENTRY_PREFIX}${key}`,
+});
+
+/** GSI1: the items of a list having a word that begins with `key`, newest first. */
+export const searchPartition = (list: SearchedList, key: string) => `SEARCH#${list}#${key}`;

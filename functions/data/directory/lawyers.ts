@@ -2,13 +2,24 @@ import { GetCommand, TransactWriteCommand, type TransactWriteCommandInput } from
 import type { Page } from '../../domain/core/ports';
 import type { JoinedWrite, Lawyers } from '../../domain/directory/ports';
 import { LawyerChangedError, LawyerConflictError, type LawyerRecord } from '../../domain/directory/ports';
+import { type SearchTerms, searchText } from '../../domain/directory/search-terms';
 import { lawyerLicenseClaimKey } from '../identity/keys';
 import { deleteLicenseItem, putLicenseItem } from '../identity/licenses';
+import { batchGetAll } from '../table/batch-get';
 import { createdSortKey, listPartitions } from '../table/keys';
-import { pageShardedList, type ShardedList } from '../table/sharded-list';
+import type { ShardedList } from '../table/sharded-list';
 import { isConditionFailure, type Table } from '../table/table';
 import { AuditRepository } from './audit';
-import { LAWYERS_PARTITION, lawyerEmailClaimKey, lawyerKey, lawyerListPartition } from './keys';
+import { lawyerCounterWrite } from './counters';
+import {
+  counterAttribute,
+  LAWYERS_PARTITION,
+  lawyerEmailClaimKey,
+  lawyerKey,
+  lawyerListPartition,
+  ownerCountersKey,
+} from './keys';
+import { pageSearchedList, type SearchableItem, searchEntryWrites } from './search-index';
 
 type TransactItem = NonNullable<TransactWriteCommandInput['TransactItems']>[number];
 
@@ -37,6 +48,21 @@ const RECORD_FIELDS = [
   'updatedAt',
 ] as const satisfies readonly (keyof LawyerRecord)[];
 
+/** A lawyer is searched by first name, last name, e-mail and office name (spec §2). */
+const searchedTexts = (record: LawyerRecord) => [
+  record.firstName,
+  record.lastName,
+  record.email,
+  record.officeName,
+];
+
+const searchable = (record: LawyerRecord): SearchableItem => ({
+  partition: lawyerKey(record.id).PK,
+  id: record.id,
+  sortKey: createdSortKey(record.createdAt, record.id),
+  texts: searchedTexts(record),
+});
+
 function toRecord(item: Record<string, unknown>): LawyerRecord {
   return Object.fromEntries(
     RECORD_FIELDS.map((field) => [field, item[field] ?? null]),
@@ -62,6 +88,10 @@ export class LawyerRepository implements Lawyers {
       },
       this.claim(lawyerEmailClaimKey(record.email), record.id),
       ...(record.licenseKeyHash ? [this.claim(lawyerLicenseClaimKey(record.licenseKeyHash), record.id)] : []),
+      // One more lawyer on the counter, his search entries and his name beside his counters, with him.
+      lawyerCounterWrite(this.table, 1),
+      this.ownerName(record),
+      ...searchEntryWrites(this.table, 'LAWYERS', null, searchable(record)),
       ...alsoWrite.map((write) => this.joined(write)),
     ];
     await this.transact(items);
@@ -85,8 +115,12 @@ export class LawyerRepository implements Lawyers {
           ExpressionAttributeValues: { ':previous': previous.updatedAt },
         },
       },
+      ...searchEntryWrites(this.table, 'LAWYERS', searchable(previous), searchable(next)),
       ...alsoWrite.map((write) => this.joined(write)),
     ];
+    if (previous.email !== next.email) items.push(this.ownerNameRemoved(previous), this.ownerName(next));
+    else if (previous.firstName !== next.firstName || previous.lastName !== next.lastName)
+      items.push(this.ownerName(next));
     if (previous.email !== next.email) {
       items.push(
         this.release(lawyerEmailClaimKey(previous.email), previous.id),
@@ -128,29 +162,65 @@ export class LawyerRepository implements Lawyers {
     return null;
   }
 
-  /** One page of lawyers, newest first (spec: select all, a page at a time). */
-  async page(limit: number, cursor?: string): Promise<Page<LawyerRecord>> {
-    const page = await pageShardedList(this.table, LAWYER_LIST, limit, cursor);
-    return { items: page.items.map(toRecord), nextCursor: page.nextCursor };
+  /**
+   * One page of lawyers, newest first (spec: select all, a page at a time); with a search, those it
+   * finds by first name, last name, e-mail or office name (the search index; a search of short
+   * words only filters the list, at most `READ_BUDGET` pages a page).
+   */
+  async page(limit: number, cursor?: string, terms?: SearchTerms | null): Promise<Page<LawyerRecord>> {
+    return pageSearchedList(this.table, {
+      list: 'LAWYERS',
+      sharded: LAWYER_LIST,
+      terms,
+      limit,
+      cursor,
+      byIds: (ids) => this.getMany(ids),
+      toRecord,
+    });
   }
 
-  /** Deletes a lawyer and his claims; `alsoWrite` joins other deletions to the transaction. */
+  /** Several lawyers by id, in the order of `ids`; an id without a lawyer is left out. */
+  async getMany(ids: readonly string[]): Promise<LawyerRecord[]> {
+    const items = await batchGetAll(this.table, ids.map(lawyerKey));
+    const byId = new Map(items.map((item) => [item.id as string, item]));
+    return ids.flatMap((id) => {
+      const item = byId.get(id);
+      return item ? [toRecord(item)] : [];
+    });
+  }
+
+  /**
+   * Deletes a lawyer (as read: a concurrent change refuses it), his claims, his search entries and
+   * one lawyer on the counter; `alsoWrite` joins other deletions to the transaction.
+   */
   async delete(record: LawyerRecord, alsoWrite: readonly JoinedWrite[] = []): Promise<void> {
     await this.transact([
-      { Delete: { TableName: this.table.name, Key: lawyerKey(record.id) } },
+      {
+        Delete: {
+          TableName: this.table.name,
+          Key: lawyerKey(record.id),
+          ConditionExpression: 'updatedAt = :previous',
+          ExpressionAttributeValues: { ':previous': record.updatedAt },
+        },
+      },
       this.release(lawyerEmailClaimKey(record.email), record.id),
       ...(record.licenseKeyHash
         ? [this.release(lawyerLicenseClaimKey(record.licenseKeyHash), record.id)]
         : []),
+      lawyerCounterWrite(this.table, -1),
+      ...searchEntryWrites(this.table, 'LAWYERS', searchable(record), null),
+      // His counters go with him once his workflows are gone (they name his e-mail).
+      {
+        Delete: {
+          TableName: this.table.name,
+          Key: ownerCountersKey(record.email),
+          ConditionExpression: 'attribute_not_exists(#total) OR #total = :zero',
+          ExpressionAttributeNames: { '#total': counterAttribute('total') },
+          ExpressionAttributeValues: { ':zero': 0 },
+        },
+      },
       ...alsoWrite.map((write) => this.joined(write)),
     ]);
-  }
-
-  /** A write joining the profile's transaction, as the table takes it. */
-  private joined(write: JoinedWrite): TransactItem {
-    if ('newLicense' in write) return { Put: putLicenseItem(this.table, write.newLicense) };
-    if ('removedLicense' in write) return { Delete: deleteLicenseItem(this.table, write.removedLicense) };
-    return new AuditRepository(this.table).transactItem(write.auditEntry);
   }
 
   private profileItem(record: LawyerRecord) {
@@ -160,6 +230,36 @@ export class LawyerRepository implements Lawyers {
       GSI1PK: lawyerListPartition(record.id),
       GSI1SK: createdSortKey(record.createdAt, record.id),
       ...record,
+      search: searchText(searchedTexts(record)),
+    };
+  }
+
+  /** A write joining the profile's transaction, as the table takes it. */
+  private joined(write: JoinedWrite): TransactItem {
+    if ('newLicense' in write) return { Put: putLicenseItem(this.table, write.newLicense) };
+    if ('removedLicense' in write) return { Delete: deleteLicenseItem(this.table, write.removedLicense) };
+    return new AuditRepository(this.table).transactItem(write.auditEntry);
+  }
+
+  /** His name on the counters item of his e-mail, where a page of automations reads its lawyers'. */
+  private ownerName(record: LawyerRecord): TransactItem {
+    return {
+      Update: {
+        TableName: this.table.name,
+        Key: ownerCountersKey(record.email),
+        UpdateExpression: 'SET firstName = :first, lastName = :last',
+        ExpressionAttributeValues: { ':first': record.firstName, ':last': record.lastName },
+      },
+    };
+  }
+
+  private ownerNameRemoved(record: LawyerRecord): TransactItem {
+    return {
+      Update: {
+        TableName: this.table.name,
+        Key: ownerCountersKey(record.email),
+        UpdateExpression: 'REMOVE firstName, lastName',
+      },
     };
   }
 

@@ -1,28 +1,28 @@
-import {
-  BatchWriteCommand,
-  TransactWriteCommand,
-  type TransactWriteCommandInput,
-  UpdateCommand,
-} from '@aws-sdk/lib-dynamodb';
-import type { Page } from '../../domain/core/ports';
-import type { Workflows } from '../../domain/directory/ports';
-import {
-  type WorkflowChanges,
-  WorkflowNotFoundError,
-  type WorkflowRecord,
+import { TransactWriteCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
+import type {
+  OwnerName,
+  WorkflowChanges,
+  WorkflowPage,
+  WorkflowQuery,
+  WorkflowRecord,
+  Workflows,
 } from '../../domain/directory/ports';
+import { WorkflowNotFoundError } from '../../domain/directory/ports';
+import { searchText } from '../../domain/directory/search-terms';
+import { counterDeltas } from '../../domain/directory/workflow-counts';
 import { type SchedulableWorkflow, withFirstDue } from '../../domain/scheduling/due-slots';
 import type { ScheduleRecord } from '../../domain/scheduling/ports';
 import { batchGetAll } from '../table/batch-get';
 import { dueIndexKeys, scheduleUnchangedCondition } from '../table/due-index';
 import { createdSortKey } from '../table/keys';
-import { indexPageKey, queryPage } from '../table/page-cursor';
 import { queryAll } from '../table/query-all';
-import { pageShardedList, type ShardedList } from '../table/sharded-list';
-import { applied, isConditionFailure, isWriteConflict, type Table } from '../table/table';
+import { type ItemFilter, pageShardedList, type ShardedList } from '../table/sharded-list';
+import { isConditionFailure, isWriteConflict, type Table } from '../table/table';
+import { counterWrites, type TransactItem } from './counters';
 import {
   allWorkflowListPartitions,
   failingWorkflowKey,
+  ownerCountersKey,
   scheduleKey,
   WORKFLOWS_PARTITION,
   workflowFolderPartition,
@@ -30,6 +30,14 @@ import {
   workflowListPartition,
   workflowOwnerPartition,
 } from './keys';
+import {
+  listFilterTag,
+  pageSearch,
+  READ_BUDGET,
+  type SearchableItem,
+  searchEntryWrites,
+  wordsFilter,
+} from './search-index';
 
 /** The fields the workflow item stores: every field but the schedule state. */
 const WORKFLOW_ITEM_FIELDS = [
@@ -61,7 +69,7 @@ const SCHEDULE_COPIES = ['name', 'lawyerEmail', 'type', 'cronInterval', 'active'
 const SCHEDULE_STATE = ['cronLastRun', 'cronNextRun'] as const;
 
 /** The projection of a list's join: the two schedule fields a list shows, and the key to match. */
-const LIST_SCHEDULE_PROJECTION = `PK, ${SCHEDULE_STATE.join(', ')}`;
+const LIST_SCHEDULE_PROJECTION = `PK, ${SCHEDULE_STATE.join(', ')}, firstName, lastName`;
 
 const pick = (item: object, fields: readonly string[]) =>
   Object.fromEntries(fields.map((field) => [field, (item as Record<string, unknown>)[field] ?? null]));
@@ -103,7 +111,65 @@ export function workflowItem(record: WorkflowRecord): Record<string, unknown> {
     ...listIndexKeys(record),
     ...pick(record, WORKFLOW_ITEM_FIELDS),
     tags: record.tags,
+    search: searchText(searchedTexts(record)),
   };
+}
+
+/** What an automation is searched by (spec §2): its name and its description. */
+const searchedTexts = (record: Pick<WorkflowRecord, 'name' | 'description'>) => [
+  record.name,
+  record.description,
+];
+
+/** A workflow as the search index sees it. */
+const searchable = (record: WorkflowRecord): SearchableItem => ({
+  partition: workflowKey(record.id).PK,
+  id: record.id,
+  sortKey: createdSortKey(record.createdAt, record.id),
+  texts: searchedTexts(record),
+});
+
+/** The writes of a workflow's counters and search entries for a change from `before` to `after`. */
+function directoryWrites(
+  table: Table,
+  before: WorkflowRecord | null,
+  after: WorkflowRecord | null,
+): TransactItem[] {
+  return [
+    ...counterWrites(table, counterDeltas(before, after)),
+    ...searchEntryWrites(table, 'WORKFLOWS', before && searchable(before), after && searchable(after)),
+  ];
+}
+
+/** How many times a write that found its workflow changed meanwhile reads it again. */
+const ATTEMPTS = 5;
+
+/** The DynamoDB filter of a query's criteria over a list's items, or none when it asks for none. */
+function workflowFilter(query: WorkflowQuery, words: readonly string[]): ItemFilter | undefined {
+  const parts: string[] = [];
+  const names: Record<string, string> = {};
+  const values: Record<string, unknown> = {};
+  if (words.length > 0) {
+    const search = wordsFilter(words);
+    parts.push(search.expression);
+    Object.assign(names, search.names);
+    Object.assign(values, search.values);
+  }
+  if (query.active !== undefined) {
+    parts.push('#active = :active');
+    names['#active'] = 'active';
+    values[':active'] = query.active;
+  }
+  if (query.type !== undefined) {
+    parts.push('#type = :type');
+    names['#type'] = 'type';
+    values[':type'] = query.type;
+  }
+  if (query.folderId !== undefined) {
+    parts.push('folderId = :folderId');
+    values[':folderId'] = query.folderId;
+  }
+  return parts.length > 0 ? { expression: parts.join(' AND '), names, values } : undefined;
 }
 
 /**
@@ -144,6 +210,16 @@ function updateOf(set: Record<string, unknown>, remove: readonly string[] = []) 
   };
 }
 
+/** The condition that a workflow item is in `folderId` (null: in none). */
+function sameFolderCondition(folderId: string | null) {
+  return folderId
+    ? { expression: 'folderId = :folder', values: { ':folder': folderId } }
+    : {
+        expression: '(attribute_not_exists(folderId) OR attribute_type(folderId, :nullType))',
+        values: { ':nullType': 'NULL' },
+      };
+}
+
 /**
  * What a write of `next` (read as `current`) sets on the schedule item besides the copies: the
  * due-index keys while scheduled (removed otherwise), and the first due time of a workflow it
@@ -171,9 +247,13 @@ export class WorkflowRepository implements Workflows {
   async create(record: WorkflowRecord): Promise<void> {
     await this.table.doc.send(
       new TransactWriteCommand({
-        TransactItems: [workflowItem(record), scheduleItem(record, record.updatedAt)].map((Item) => ({
-          Put: { TableName: this.table.name, Item, ConditionExpression: 'attribute_not_exists(PK)' },
-        })),
+        TransactItems: [
+          ...[workflowItem(record), scheduleItem(record, record.updatedAt)].map((Item) => ({
+            Put: { TableName: this.table.name, Item, ConditionExpression: 'attribute_not_exists(PK)' },
+          })),
+          // Its counters and search entries with it; its folder's counters only while it exists.
+          ...directoryWrites(this.table, null, record),
+        ],
       }),
     );
   }
@@ -207,15 +287,58 @@ export class WorkflowRepository implements Workflows {
     });
   }
 
-  /** One page of all workflows, newest first, over the list's shards (functions/data/table/sharded-list.ts). */
-  async page(limit: number, cursor?: string): Promise<Page<WorkflowRecord>> {
-    const page = await pageShardedList(this.table, WORKFLOW_LIST, limit, cursor);
-    return { items: await this.withSchedules(page.items), nextCursor: page.nextCursor };
-  }
-
-  /** One page of a lawyer's workflows, newest first; a cursor of another lawyer's list is refused. */
-  async pageByOwner(lawyerEmail: string, limit: number, cursor?: string): Promise<Page<WorkflowRecord>> {
-    return this.pageBy('GSI2', 'GSI2PK', workflowOwnerPartition(lawyerEmail), limit, cursor);
+  /**
+   * One page of workflows, newest first: everyone's (over the list's shards), one owner's or one
+   * folder's, kept to those matching the search, the flags and the type asked for. A search over
+   * everyone's reads the search index; every other filter is DynamoDB's over the list, at most
+   * `READ_BUDGET` pages a page (the page is then shorter, possibly empty, and the next goes on).
+   */
+  async find(query: WorkflowQuery): Promise<WorkflowPage> {
+    const words = query.terms?.words ?? [];
+    // A member's folder is a filter of his own list; an admin's, the folder's own list.
+    const criteria = { ...query, folderId: query.ownerEmail ? query.folderId : undefined };
+    const tag = listFilterTag({ words, folderId: criteria.folderId, active: query.active, type: query.type });
+    if (!query.ownerEmail && !query.folderId && query.terms && query.terms.keyed.length > 0) {
+      const page = await pageSearch(this.table, {
+        list: 'WORKFLOWS',
+        terms: query.terms,
+        limit: query.limit,
+        cursor: query.cursor,
+        tag,
+        budget: READ_BUDGET,
+      });
+      const found = await this.getMany(page.ids);
+      // The flags are the workflows' own, not their entries': kept to those asked for here.
+      const kept = found.filter(
+        (workflow) =>
+          (query.active === undefined || workflow.active === query.active) &&
+          (query.type === undefined || workflow.type === query.type),
+      );
+      const owners = query.ownerEmail
+        ? []
+        : await this.ownerNames(kept.map((workflow) => workflow.lawyerEmail));
+      return { items: kept, nextCursor: page.nextCursor, owners };
+    }
+    const single = (index: 'GSI2' | 'GSI3', partition: string): ShardedList => ({
+      name: partition,
+      index,
+      partitions: [partition],
+    });
+    const list = query.ownerEmail
+      ? single('GSI2', workflowOwnerPartition(query.ownerEmail))
+      : query.folderId
+        ? single('GSI3', workflowFolderPartition(query.folderId))
+        : WORKFLOW_LIST;
+    const filter = workflowFilter(criteria, words);
+    const page = await pageShardedList(
+      this.table,
+      list,
+      query.limit,
+      query.cursor,
+      filter ? { filter, tag, budget: READ_BUDGET } : undefined,
+    );
+    const joined = await this.withSchedulesAndOwners(page.items, !query.ownerEmail);
+    return { ...joined, nextCursor: page.nextCursor };
   }
 
   /** The workflows of one lawyer, newest first (spec: list by notary_email). */
@@ -231,7 +354,7 @@ export class WorkflowRepository implements Workflows {
   /**
    * Applies an admin's changes, conditional on the version read; a change the schedule item copies
    * rewrites it in the same transaction, unless the scheduler claimed the slot since the read. The
-   * schedule state itself is never written here.
+   * counters and search entries it moves go in the same transaction; the schedule state never.
    */
   async update(id: string, changes: WorkflowChanges, now: string): Promise<WorkflowRecord> {
     const current = await this.getById(id);
@@ -248,11 +371,17 @@ export class WorkflowRepository implements Workflows {
         .filter((attribute) => listKeys[attribute] !== undefined)
         .map((attribute) => [attribute, listKeys[attribute]]),
     );
+    const renamed = next.name !== current.name || next.description !== current.description;
     const workflowUpdate = updateOf(
-      { ...edited, updatedAt: now, ...moved },
+      {
+        ...edited,
+        updatedAt: now,
+        ...moved,
+        ...(renamed ? { search: searchText(searchedTexts(next)) } : {}),
+      },
       next.folderId ? [] : ['GSI3PK', 'GSI3SK'],
     );
-    const transactItems: NonNullable<TransactWriteCommandInput['TransactItems']> = [
+    const transactItems: TransactItem[] = [
       {
         Update: {
           TableName: this.table.name,
@@ -265,6 +394,7 @@ export class WorkflowRepository implements Workflows {
           },
         },
       },
+      ...directoryWrites(this.table, current, next),
     ];
     if (copies.length > 0) {
       const due = dueKeysUpdate(current, next);
@@ -291,8 +421,9 @@ export class WorkflowRepository implements Workflows {
 
   /**
    * Flips a boolean flag (active or cronEnabled) from the value read, on both items (the schedule
-   * item copies it, and moves into or out of the sparse due index with it). The write is
-   * conditional on that value, so two concurrent toggles cannot both apply the same flip.
+   * item copies it, and moves into or out of the sparse due index with it), and the counters it
+   * moves. The write is conditional on that value, and on the owner and folder read (whose
+   * counters it moves), so two concurrent toggles cannot both apply the same flip.
    */
   async toggle(
     id: string,
@@ -307,6 +438,7 @@ export class WorkflowRepository implements Workflows {
     const next: WorkflowRecord = withFirstDue({ ...current, [flag]: !previous, updatedAt: now }, now);
     const due = dueKeysUpdate(current, next);
     const scheduleUpdate = updateOf({ [flag]: !previous, ...due.set }, due.remove);
+    const folder = sameFolderCondition(current.folderId);
     await this.changed(() =>
       this.table.doc.send(
         new TransactWriteCommand({
@@ -316,9 +448,15 @@ export class WorkflowRepository implements Workflows {
                 TableName: this.table.name,
                 Key: workflowKey(id),
                 UpdateExpression: 'SET #flag = :next, updatedAt = :now',
-                ConditionExpression: '#flag = :current',
+                ConditionExpression: `#flag = :current AND lawyerEmail = :owner AND ${folder.expression}`,
                 ExpressionAttributeNames: { '#flag': flag },
-                ExpressionAttributeValues: { ':next': !previous, ':current': previous, ':now': now },
+                ExpressionAttributeValues: {
+                  ':next': !previous,
+                  ':current': previous,
+                  ':now': now,
+                  ':owner': current.lawyerEmail,
+                  ...folder.values,
+                },
               },
             },
             {
@@ -329,6 +467,8 @@ export class WorkflowRepository implements Workflows {
                 ConditionExpression: 'attribute_exists(PK)',
               },
             },
+            // Counted from the value the condition holds, not the one read.
+            ...directoryWrites(this.table, { ...current, [flag]: previous }, next),
           ],
         }),
       ),
@@ -336,45 +476,75 @@ export class WorkflowRepository implements Workflows {
     return next;
   }
 
-  /** Removes the folder association of every workflow of a folder (the workflows stay). */
+  /**
+   * Removes the folder association of every workflow of a folder (the workflows stay), each with
+   * its folder's counters, conditional on the workflow as read (read again when it changed).
+   */
   async detachFromFolder(folderId: string, now: string): Promise<number> {
     const workflows = await this.listByFolder(folderId);
     for (const workflow of workflows) {
-      // Not applied when moved to another folder meanwhile: it no longer belongs to this one.
-      await applied(
-        this.table.doc.send(
-          new UpdateCommand({
-            TableName: this.table.name,
-            Key: workflowKey(workflow.id),
-            UpdateExpression: 'SET folderId = :null, updatedAt = :now REMOVE GSI3PK, GSI3SK',
-            ConditionExpression: 'folderId = :folder',
-            ExpressionAttributeValues: { ':null': null, ':now': now, ':folder': folderId },
+      await this.retried(workflow.id, workflow, async (current) => {
+        // Moved to another folder meanwhile: it no longer belongs to this one.
+        if (current.folderId !== folderId) return;
+        const next: WorkflowRecord = { ...current, folderId: null, updatedAt: now };
+        await this.table.doc.send(
+          new TransactWriteCommand({
+            TransactItems: [
+              {
+                Update: {
+                  TableName: this.table.name,
+                  Key: workflowKey(current.id),
+                  UpdateExpression: 'SET folderId = :null, updatedAt = :now REMOVE GSI3PK, GSI3SK',
+                  ConditionExpression: 'updatedAt = :read',
+                  ExpressionAttributeValues: { ':null': null, ':now': now, ':read': current.updatedAt },
+                },
+              },
+              ...directoryWrites(this.table, current, next),
+            ],
           }),
-        ),
-      );
+        );
+      });
     }
     return workflows.length;
   }
 
   /**
-   * Deletes a workflow and its schedule item together, so every reader loses it at once. Its history
-   * stays unreachable under its partition until it expires: the request never grows with the history.
+   * Deletes a workflow, its schedule item, its search entries and its share of the counters
+   * together, so every reader loses it at once (conditional on it as read, read again when it
+   * changed). Its history stays unreachable under its partition until it expires.
+   *
+   * @returns the workflow as deleted, or null when it was gone already
    */
-  async delete(id: string): Promise<void> {
-    await this.table.doc.send(
-      new TransactWriteCommand({
-        // Its place in the failing set too: the dashboard and the digest would list it forever.
-        TransactItems: [workflowKey(id), scheduleKey(id), failingWorkflowKey(id)].map((Key) => ({
-          Delete: { TableName: this.table.name, Key },
-        })),
-      }),
-    );
+  async delete(id: string): Promise<WorkflowRecord | null> {
+    let deleted: WorkflowRecord | null = null;
+    await this.retried(id, undefined, async (current) => {
+      await this.table.doc.send(
+        new TransactWriteCommand({
+          TransactItems: [
+            {
+              Delete: {
+                TableName: this.table.name,
+                Key: workflowKey(id),
+                ConditionExpression: 'updatedAt = :read',
+                ExpressionAttributeValues: { ':read': current.updatedAt },
+              },
+            },
+            // Its place in the failing set too: the dashboard and the digest would list it forever.
+            ...[scheduleKey(id), failingWorkflowKey(id)].map((Key) => ({
+              Delete: { TableName: this.table.name, Key },
+            })),
+            ...directoryWrites(this.table, current, null),
+          ],
+        }),
+      );
+      deleted = current;
+    });
+    return deleted;
   }
 
   /**
-   * Deletes every workflow of a lawyer (their histories left to the TTL, as `delete` does). Of each
-   * batch, the schedule items go first: stopped by a failure, a re-run still finds the workflows
-   * left through the owner index, and none is left scheduled without its workflow.
+   * Deletes every workflow of a lawyer, one transaction each as `delete` does (their histories left
+   * to the TTL): stopped by a failure, a re-run finds the workflows left through the owner index.
    */
   async deleteByOwner(lawyerEmail: string): Promise<number> {
     const items = await queryAll(this.table, {
@@ -384,24 +554,31 @@ export class WorkflowRepository implements Workflows {
       ProjectionExpression: '#id',
       ExpressionAttributeNames: { '#id': 'id' },
     });
-    const ids = items.map((item) => item.id as string);
-    for (let start = 0; start < ids.length; start += 25) {
-      const batch = ids.slice(start, start + 25);
-      await this.deleteAll(batch.map(scheduleKey));
-      await this.deleteAll(batch.map(failingWorkflowKey));
-      await this.deleteAll(batch.map(workflowKey));
+    let deleted = 0;
+    for (const item of items) {
+      if (await this.delete(item.id as string)) deleted += 1;
     }
-    return ids.length;
+    return deleted;
   }
 
-  /** Deletes up to 25 items in one BatchWriteItem, its unprocessed items sent again. */
-  private async deleteAll(keys: readonly Record<string, string>[]): Promise<void> {
-    let requests = keys.map((Key) => ({ DeleteRequest: { Key } }));
-    while (requests.length > 0) {
-      const { UnprocessedItems } = await this.table.doc.send(
-        new BatchWriteCommand({ RequestItems: { [this.table.name]: requests } }),
-      );
-      requests = (UnprocessedItems?.[this.table.name] ?? []) as typeof requests;
+  /**
+   * Runs a write made from the workflow as read (`read`, else read now), reading it again and
+   * retrying while a condition finds it changed meanwhile; nothing when it is gone.
+   */
+  private async retried(
+    id: string,
+    read: WorkflowRecord | undefined,
+    write: (current: WorkflowRecord) => Promise<void>,
+  ): Promise<void> {
+    let current = read ?? (await this.getById(id));
+    for (let attempt = 1; current; attempt++) {
+      try {
+        await write(current);
+        return;
+      } catch (error) {
+        if (attempt >= ATTEMPTS || !(isConditionFailure(error) || isWriteConflict(error))) throw error;
+        current = await this.getById(id);
+      }
     }
   }
 
@@ -422,36 +599,48 @@ export class WorkflowRepository implements Workflows {
    * shows) joined in one BatchGetItem of the page's schedule items, projected to those fields.
    */
   private async withSchedules(items: readonly Record<string, unknown>[]): Promise<WorkflowRecord[]> {
-    if (items.length === 0) return [];
-    const schedules = await batchGetAll(
-      this.table,
-      items.map((item) => scheduleKey(item.id as string)),
-      { projection: LIST_SCHEDULE_PROJECTION },
-    );
-    const byPartition = new Map(schedules.map((schedule) => [schedule.PK, schedule]));
-    return items.map((item) => toWorkflowRecord(item, byPartition.get(item.PK)));
+    return (await this.withSchedulesAndOwners(items, false)).items;
   }
 
-  private async pageBy(
-    indexName: string,
-    partitionAttribute: 'GSI1PK' | 'GSI2PK',
-    partition: string,
-    limit: number,
-    cursor: string | undefined,
-  ): Promise<Page<WorkflowRecord>> {
-    const page = await queryPage(
+  /**
+   * The records of a page of workflow items, their schedule state (the last and next run a list
+   * shows) joined, and, when asked, the names of their lawyers from their counters items: one
+   * BatchGetItem of the page's schedule items and owners, projected to those fields.
+   */
+  private async withSchedulesAndOwners(
+    items: readonly Record<string, unknown>[],
+    owners: boolean,
+  ): Promise<{ items: WorkflowRecord[]; owners: OwnerName[] }> {
+    if (items.length === 0) return { items: [], owners: [] };
+    const emails = owners ? [...new Set(items.map((item) => item.lawyerEmail as string))] : [];
+    const found = await batchGetAll(
       this.table,
-      {
-        IndexName: indexName,
-        KeyConditionExpression: `${partitionAttribute} = :pk`,
-        ExpressionAttributeValues: { ':pk': partition },
-        ScanIndexForward: false,
-      },
-      indexPageKey(partitionAttribute, partition),
-      limit,
-      cursor,
+      [...items.map((item) => scheduleKey(item.id as string)), ...emails.map(ownerCountersKey)],
+      { projection: LIST_SCHEDULE_PROJECTION },
     );
-    return { items: await this.withSchedules(page.items), nextCursor: page.nextCursor };
+    const byPartition = new Map(found.map((item) => [item.PK, item]));
+    return {
+      items: items.map((item) => toWorkflowRecord(item, byPartition.get(item.PK))),
+      owners: emails.flatMap((email) => {
+        const owner = byPartition.get(ownerCountersKey(email).PK);
+        return owner?.firstName
+          ? [{ email, firstName: owner.firstName as string, lastName: owner.lastName as string }]
+          : [];
+      }),
+    };
+  }
+
+  /** The names of the lawyers of these e-mails, from their counters items (one BatchGetItem). */
+  async ownerNames(emails: readonly string[]): Promise<OwnerName[]> {
+    const found = await batchGetAll(this.table, [...new Set(emails)].map(ownerCountersKey), {
+      projection: 'PK, firstName, lastName',
+    });
+    return emails.flatMap((email) => {
+      const owner = found.find((item) => item.PK === ownerCountersKey(email).PK);
+      return owner?.firstName
+        ? [{ email, firstName: owner.firstName as string, lastName: owner.lastName as string }]
+        : [];
+    });
   }
 
   private async listBy(indexName: string, partitionAttribute: string, partition: string) {

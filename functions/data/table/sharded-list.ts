@@ -32,9 +32,32 @@ export interface SortKeyBound {
  * an audit time, a purge date). A cursor holds one, checked against this shape before DynamoDB
  * sees it: ASCII and short, so it is never a comparison value DynamoDB refuses with a 500.
  */
-const ListSortKey = z.string().regex(/^\d{4}-\d{2}-\d{2}T[\d:.]+Z#[\w-]{1,100}$/);
+export const ListSortKey = z.string().regex(/^\d{4}-\d{2}-\d{2}T[\d:.]+Z#[\w-]{1,100}$/);
 
-const cursorShape = (list: ShardedList) => z.strictObject({ list: z.literal(list.name), after: ListSortKey });
+/**
+ * A cursor names its list and, for a filtered read, the filter (a digest of it: the search's
+ * words, the flags asked for), so that a cursor of another list or another search is refused.
+ */
+const cursorShape = (list: ShardedList, filterTag: string | undefined) =>
+  z.strictObject({
+    list: z.literal(list.name),
+    after: ListSortKey,
+    ...(filterTag === undefined ? {} : { filter: z.literal(filterTag) }),
+  });
+
+/** A DynamoDB filter on the items a read looks at (ExpressionAttributeNames and Values of its own). */
+export interface ItemFilter {
+  readonly expression: string;
+  readonly names: Readonly<Record<string, string>>;
+  readonly values: Readonly<Record<string, unknown>>;
+}
+
+/** A filtered read: the filter, its digest for the cursor, and the most Query pages one page reads. */
+export interface FilteredRead {
+  readonly filter: ItemFilter;
+  readonly tag: string;
+  readonly budget: number;
+}
 
 /**
  * One page of a sharded list, newest first; the cursor is the last sort key shown (it ends with the
@@ -45,17 +68,24 @@ export async function pageShardedList(
   list: ShardedList,
   limit: number,
   cursor: string | undefined,
+  filtered?: FilteredRead,
 ): Promise<Page<Record<string, unknown>>> {
-  const after = cursor === undefined ? undefined : (decodeCursor(cursor, cursorShape(list)).after as string);
-  const { items, more } = await readShardedList(table, list, {
+  const shape = cursorShape(list, filtered?.tag);
+  const after = cursor === undefined ? undefined : (decodeCursor(cursor, shape).after as string);
+  const { items, more, resumeAfter } = await readShardedList(table, list, {
     order: 'newest first',
     limit,
     bound: after === undefined ? undefined : { operator: '<', value: after },
+    ...(filtered ? { filter: filtered.filter, budget: filtered.budget } : {}),
   });
-  const last = items.at(-1);
+  const last =
+    resumeAfter ?? (items.at(-1) ? sortKeyOf(list, items.at(-1) as Record<string, unknown>) : undefined);
   return {
     items,
-    nextCursor: more && last ? encodeCursor({ list: list.name, after: sortKeyOf(list, last) }) : null,
+    nextCursor:
+      more && last
+        ? encodeCursor({ list: list.name, after: last, ...(filtered ? { filter: filtered.tag } : {}) })
+        : null,
   };
 }
 
@@ -67,8 +97,19 @@ export async function pageShardedList(
 export async function readShardedList(
   table: Table,
   list: ShardedList,
-  read: { readonly order: ListOrder; readonly limit: number; readonly bound?: SortKeyBound | undefined },
-): Promise<{ items: Record<string, unknown>[]; more: boolean }> {
+  read: {
+    readonly order: ListOrder;
+    readonly limit: number;
+    readonly bound?: SortKeyBound | undefined;
+    /** Only the items it keeps are counted in the page (DynamoDB's FilterExpression). */
+    readonly filter?: ItemFilter;
+    /**
+     * The most Query pages to read. Spent before the page is full: the page holds what is final
+     * so far (possibly nothing) and `resumeAfter` says where the reading stopped.
+     */
+    readonly budget?: number;
+  },
+): Promise<{ items: Record<string, unknown>[]; more: boolean; resumeAfter?: string }> {
   const sortAttribute = `${list.index}SK`;
   const wanted = read.limit + 1;
   // DynamoDB orders string sort keys by their UTF-8 bytes (`localeCompare` would not: case, `-`,
@@ -82,7 +123,17 @@ export async function readShardedList(
   }));
   let merged: { readonly key: Buffer; readonly item: Record<string, unknown> }[] = [];
   let share = shareOf(wanted, shards.length);
+  let pages = 0;
   for (;;) {
+    if (read.budget !== undefined && pages + shards.length > read.budget) {
+      // Out of budget: the items up to the least advanced shard's position are final.
+      const frontier = shards.map((shard) => shard.last as Buffer).sort(compare)[0] as Buffer;
+      const final = merged.filter(({ key }) => compare(key, frontier) <= 0);
+      return final.length > read.limit
+        ? { items: final.slice(0, read.limit).map(({ item }) => item), more: true }
+        : { items: final.map(({ item }) => item), more: true, resumeAfter: frontier.toString('utf8') };
+    }
+    pages += shards.length;
     const reads = await Promise.all(
       shards.map(async ({ partition, after }) => {
         const { Items = [], LastEvaluatedKey } = await table.doc.send(
@@ -125,20 +176,27 @@ interface Shard {
 function queryInput(
   table: Table,
   list: ShardedList,
-  read: { readonly order: ListOrder; readonly bound?: SortKeyBound | undefined },
+  read: {
+    readonly order: ListOrder;
+    readonly bound?: SortKeyBound | undefined;
+    readonly filter?: ItemFilter;
+  },
   shard: Pick<Shard, 'partition' | 'after'>,
   limit: number,
 ): QueryCommandInput {
-  const { bound } = read;
+  const { bound, filter } = read;
   return {
     TableName: table.name,
     IndexName: list.index,
     KeyConditionExpression: bound
       ? `${list.index}PK = :pk AND ${list.index}SK ${bound.operator} :bound`
       : `${list.index}PK = :pk`,
-    ExpressionAttributeValues: bound
-      ? { ':pk': shard.partition, ':bound': bound.value }
-      : { ':pk': shard.partition },
+    ExpressionAttributeValues: {
+      ':pk': shard.partition,
+      ...(bound ? { ':bound': bound.value } : {}),
+      ...filter?.values,
+    },
+    ...(filter ? { FilterExpression: filter.expression, ExpressionAttributeNames: { ...filter.names } } : {}),
     ScanIndexForward: read.order === 'oldest first',
     Limit: limit,
     ExclusiveStartKey: shard.after,

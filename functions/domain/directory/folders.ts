@@ -4,11 +4,18 @@ import type { z } from 'zod';
 
 import { MESSAGES } from '../../../shared/messages';
 import type { Folder, FolderInput } from '../../../shared/schemas/folder';
-import { NotFoundError } from '../core/errors';
+import { ConflictError, NotFoundError } from '../core/errors';
 import type { Clock } from '../core/ports';
 import type { SessionContext } from '../identity/sessions';
 import { type AuditTrail, auditTarget } from './audit';
-import { FolderNotFoundError, type FolderRecord, type Folders, type Workflows } from './ports';
+import {
+  FolderNotEmptyError,
+  FolderNotFoundError,
+  type FolderRecord,
+  type Folders,
+  type Workflows,
+} from './ports';
+import { searchTermsOf } from './search-terms';
 
 type FolderFields = z.output<typeof FolderInput>;
 
@@ -36,9 +43,16 @@ export class FolderService {
     this.clock = deps.clock;
   }
 
-  /** One page of folders, newest first. */
-  async list(limit: number, cursor?: string): Promise<{ folders: Folder[]; nextCursor: string | null }> {
-    const page = await this.folders.page(limit, cursor);
+  /** One page of folders, newest first; with a search, those whose name it finds (spec §2). */
+  async list(query: {
+    readonly limit: number;
+    readonly cursor?: string | undefined;
+    readonly q?: string | undefined;
+  }): Promise<{ folders: Folder[]; nextCursor: string | null }> {
+    const terms = query.q?.trim() ? searchTermsOf(query.q) : null;
+    // A search of nothing searchable ('***') finds nothing.
+    if (terms && terms.words.length === 0) return { folders: [], nextCursor: null };
+    const page = await this.folders.page(query.limit, query.cursor, terms);
     return { folders: page.items.map(toFolderView), nextCursor: page.nextCursor };
   }
 
@@ -48,6 +62,7 @@ export class FolderService {
       id: randomUUID(),
       name: input.name,
       description: input.description,
+      counts: { total: 0, active: 0, scheduled: 0 },
       createdAt: now,
       updatedAt: now,
     };
@@ -68,12 +83,23 @@ export class FolderService {
     }
   }
 
-  /** Spec §4: deleting a folder keeps its workflows; they only lose the association. */
+  /**
+   * Spec §4: deleting a folder keeps its workflows; they only lose the association. One filed in it
+   * while it is emptied is detached in turn; a folder that keeps being filed into is a 409.
+   */
   async delete(id: string, session: SessionContext): Promise<void> {
     const folder = await this.folders.getById(id);
     if (!folder) throw new NotFoundError(MESSAGES.folder.notFound);
-    await this.workflows.detachFromFolder(id, this.clock.now().toISOString());
-    await this.folders.delete(id);
+    for (let attempt = 1; ; attempt++) {
+      await this.workflows.detachFromFolder(id, this.clock.now().toISOString());
+      try {
+        await this.folders.delete(folder);
+        break;
+      } catch (error) {
+        if (!(error instanceof FolderNotEmptyError)) throw error;
+        if (attempt >= 3) throw new ConflictError(MESSAGES.request.conflict, { cause: error });
+      }
+    }
     await this.audit.record(session, 'folder.delete', auditTarget.folder(folder));
   }
 }

@@ -33,6 +33,7 @@ import {
   WorkflowNotFoundError,
   type Workflows,
 } from './ports';
+import { searchTermsOf } from './search-terms';
 
 /** What writes a profile: the profiles, the workflows that follow a new e-mail, the secret store. */
 export interface ProfileWriterDependencies {
@@ -243,9 +244,19 @@ export class LawyerService {
     this.writer = new LawyerProfileWriter(deps);
   }
 
-  /** One page of lawyers, newest first, without secrets. */
-  async list(limit: number, cursor?: string): Promise<{ lawyers: Lawyer[]; nextCursor: string | null }> {
-    const page = await this.lawyers.page(limit, cursor);
+  /**
+   * One page of lawyers, newest first, without secrets; with a search, those it finds by first
+   * name, last name, e-mail or office name (spec §2).
+   */
+  async list(query: {
+    readonly limit: number;
+    readonly cursor?: string | undefined;
+    readonly q?: string | undefined;
+  }): Promise<{ lawyers: Lawyer[]; nextCursor: string | null }> {
+    const terms = query.q?.trim() ? searchTermsOf(query.q) : null;
+    // A search of nothing searchable ('***') finds nothing.
+    if (terms && terms.words.length === 0) return { lawyers: [], nextCursor: null };
+    const page = await this.lawyers.page(query.limit, query.cursor, terms);
     return {
       lawyers: page.items.map((record) => toLawyerView(record, this.deps.vault)),
       nextCursor: page.nextCursor,

@@ -3,7 +3,7 @@ import { NotFoundError } from '../core/errors';
 import type { Page } from '../core/ports';
 import type { LicenseRecord, MemberLookup } from '../identity/ports';
 import type { SessionContext } from '../identity/sessions';
-import type { LawyerRecord, Lawyers, WorkflowRecord, Workflows } from './ports';
+import type { LawyerRecord, Lawyers, WorkflowQuery, WorkflowRecord, Workflows } from './ports';
 
 /**
  * Who owns what, decided here only: a member is known by his licence, re-read on every request, never
@@ -122,14 +122,18 @@ export async function visibleWorkflows(
   return owner === null ? [] : found.filter((workflow) => sameEmail(workflow.lawyerEmail, owner));
 }
 
-/** One page of the workflows a member owns (his list); empty when he has neither profile nor licence e-mail. */
+/**
+ * One page of the workflows a member owns (his list, kept to the query's criteria); empty when he
+ * has neither profile nor licence e-mail.
+ */
 export async function ownWorkflowsPage(
-  workflows: Pick<Workflows, 'pageByOwner'>,
+  workflows: Pick<Workflows, 'find'>,
   lawyers: ProfileLookup,
   session: SessionContext,
-  limit: number,
-  cursor?: string,
+  query: Omit<WorkflowQuery, 'ownerEmail'>,
 ): Promise<Page<WorkflowRecord>> {
   const owner = await ownerEmailOf(lawyers, session);
-  return owner === null ? { items: [], nextCursor: null } : workflows.pageByOwner(owner, limit, cursor);
+  if (owner === null) return { items: [], nextCursor: null };
+  const page = await workflows.find({ ...query, ownerEmail: owner });
+  return { items: page.items, nextCursor: page.nextCursor };
 }

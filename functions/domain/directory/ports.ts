@@ -2,6 +2,8 @@ import type { WorkflowType } from '../../../shared/constants';
 import type { LawyerSecrets } from '../../../shared/schemas/lawyer';
 import type { Page } from '../core/ports';
 import type { LicenseRecord } from '../identity/ports';
+import type { SearchTerms } from './search-terms';
+import type { WorkflowCounts } from './workflow-counts';
 
 /* Lawyers, folders, workflows and the audit trail as the directory services store them (`data/directory`). */
 
@@ -53,8 +55,11 @@ export interface Lawyers {
   findByLicenseHash(keyHash: string): Promise<LawyerRecord | null>;
   /** The lawyer holding the first of these key hashes that has one (a key's `vault.hashes`). */
   findByAnyLicenseHash(keyHashes: readonly string[]): Promise<LawyerRecord | null>;
-  /** One page of lawyers, newest first. */
-  page(limit: number, cursor?: string): Promise<Page<LawyerRecord>>;
+  /**
+   * One page of lawyers, newest first; with a search, those it finds by first name, last name,
+   * e-mail or office name, reading a bounded number of store pages (the page may then be shorter).
+   */
+  page(limit: number, cursor?: string, terms?: SearchTerms | null): Promise<Page<LawyerRecord>>;
   delete(record: LawyerRecord, alsoWrite?: readonly JoinedWrite[]): Promise<void>;
 }
 
@@ -71,11 +76,19 @@ export interface LawyerSecretStore {
   delete(lawyerId: string): Promise<void>;
 }
 
-/** A folder as stored. */
+/** Total, Actives, Planifiées of a set of automations. */
+export interface FlagCounts {
+  total: number;
+  active: number;
+  scheduled: number;
+}
+
+/** A folder as stored, with the counts of its automations (kept on it by every change to them). */
 export interface FolderRecord {
   id: string;
   name: string;
   description: string | null;
+  counts: FlagCounts;
   createdAt: string;
   updatedAt: string;
 }
@@ -85,14 +98,24 @@ export class FolderNotFoundError extends Error {
   override name = 'FolderNotFoundError';
 }
 
+/** The folder still holds automations (one was filed in it meanwhile): it is not deleted. */
+export class FolderNotEmptyError extends Error {
+  override name = 'FolderNotEmptyError';
+}
+
 export interface Folders {
-  create(record: FolderRecord): Promise<void>;
+  /** Writes a new folder (its counts start at zero) and counts it. */
+  create(record: Omit<FolderRecord, 'counts'>): Promise<void>;
   getById(id: string): Promise<FolderRecord | null>;
-  /** One page of folders, newest first. */
-  page(limit: number, cursor?: string): Promise<Page<FolderRecord>>;
+  /** One page of folders, newest first; with a search, those whose name it finds (bounded read). */
+  page(limit: number, cursor?: string, terms?: SearchTerms | null): Promise<Page<FolderRecord>>;
   /** @throws FolderNotFoundError */
   update(id: string, changes: Pick<FolderRecord, 'name' | 'description'>, now: string): Promise<FolderRecord>;
-  delete(id: string): Promise<void>;
+  /**
+   * Deletes a folder that holds no automation, as read.
+   * @throws FolderNotEmptyError when one was filed in it meanwhile.
+   */
+  delete(folder: FolderRecord): Promise<void>;
 }
 
 /** A workflow as the application sees it (spec §3 workflows table), with its schedule state. */
@@ -138,15 +161,42 @@ export class WorkflowNotFoundError extends Error {
   override name = 'WorkflowNotFoundError';
 }
 
+/** What one page of workflows is asked for (every criterion optional but the page). */
+export interface WorkflowQuery {
+  readonly limit: number;
+  readonly cursor?: string | undefined;
+  /** The search's terms, null when none. */
+  readonly terms?: SearchTerms | null | undefined;
+  /** One owner's workflows (a member's own list). */
+  readonly ownerEmail?: string | undefined;
+  readonly folderId?: string | undefined;
+  readonly active?: boolean | undefined;
+  readonly type?: WorkflowType | undefined;
+}
+
+/** The name of the lawyer of an owner e-mail (one who has a profile). */
+export interface OwnerName {
+  readonly email: string;
+  readonly firstName: string;
+  readonly lastName: string;
+}
+
+/** A page of workflows and the names of their lawyers (an admin's page; a member's names none). */
+export interface WorkflowPage extends Page<WorkflowRecord> {
+  readonly owners: OwnerName[];
+}
+
 export interface Workflows {
   create(record: WorkflowRecord): Promise<void>;
   getById(id: string): Promise<WorkflowRecord | null>;
   /** The workflows of these ids that exist, in one read. */
   getMany(ids: readonly string[]): Promise<WorkflowRecord[]>;
-  /** One page of every workflow, newest first. */
-  page(limit: number, cursor?: string): Promise<Page<WorkflowRecord>>;
-  /** One page of a lawyer's workflows, newest first. */
-  pageByOwner(lawyerEmail: string, limit: number, cursor?: string): Promise<Page<WorkflowRecord>>;
+  /**
+   * One page of workflows, newest first: everyone's, one owner's or one folder's, kept to the
+   * search, flags and type asked for, reading a bounded number of store pages (the page may then be
+   * shorter, possibly empty, and its cursor goes on).
+   */
+  find(query: WorkflowQuery): Promise<WorkflowPage>;
   listByOwner(lawyerEmail: string): Promise<WorkflowRecord[]>;
   listByFolder(folderId: string): Promise<WorkflowRecord[]>;
   /** @throws WorkflowNotFoundError when it is gone or changed meanwhile. */
@@ -158,10 +208,18 @@ export interface Workflows {
   toggle(id: string, flag: 'active' | 'cronEnabled', now: string, from?: boolean): Promise<WorkflowRecord>;
   /** Takes every workflow of a folder out of it; returns how many. */
   detachFromFolder(folderId: string, now: string): Promise<number>;
-  /** Deletes a workflow at once; its history is left to expire. */
-  delete(id: string): Promise<void>;
+  /** Deletes a workflow at once, its history left to expire; the workflow as deleted, or null when gone. */
+  delete(id: string): Promise<WorkflowRecord | null>;
   /** Deletes every workflow of a lawyer; returns how many. */
   deleteByOwner(lawyerEmail: string): Promise<number>;
+}
+
+/** The counters kept with every change to what they count (`workflow-counts.ts`). */
+export interface DirectoryCounters {
+  /** Everyone's workflow counts, and how many lawyers and folders there are. */
+  directory(): Promise<{ workflows: WorkflowCounts; lawyers: number; folders: number }>;
+  /** The counts of one owner e-mail's workflows. */
+  ofOwner(email: string): Promise<WorkflowCounts>;
 }
 
 /** One audit entry as stored: who did what, when, to what. */

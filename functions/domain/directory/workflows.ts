@@ -2,19 +2,23 @@ import { randomUUID } from 'node:crypto';
 
 import { DEFAULT_SCHEDULING_INTERVAL_MINUTES, SCHEDULING_INTERVAL_MINUTES } from '../../../shared/constants';
 import { MESSAGES } from '../../../shared/messages';
+import type { DirectoryCounts, WorkflowList } from '../../../shared/schemas/directory';
 import type { Workflow, WorkflowCreateInput, WorkflowUpdateInput } from '../../../shared/schemas/workflow';
 import { ConflictError, InvalidInputError, NotFoundError } from '../core/errors';
 import type { Clock } from '../core/ports';
 import type { SessionContext } from '../identity/sessions';
 import { type AuditAction, type AuditTrail, auditTarget } from './audit';
-import { ownWorkflowsPage, type ProfileLookup, visibleWorkflow } from './members';
+import { ownerEmailOf, ownWorkflowsPage, type ProfileLookup, visibleWorkflow } from './members';
 import {
+  type DirectoryCounters,
   type Folders,
   type WorkflowChanges,
   WorkflowNotFoundError,
   type WorkflowRecord,
   type Workflows,
 } from './ports';
+import { searchTermsOf } from './search-terms';
+import { NO_WORKFLOWS } from './workflow-counts';
 
 /** A workflow as the API shows it (client-side names of spec §3). */
 export function toWorkflowView(record: WorkflowRecord): Workflow {
@@ -59,6 +63,8 @@ export interface WorkflowServiceDependencies {
   readonly folders: Pick<Folders, 'getById'>;
   readonly audit: Pick<AuditTrail, 'record'>;
   readonly clock: Clock;
+  /** The counters the screens' counts come from. */
+  readonly counters: DirectoryCounters;
 }
 
 /**
@@ -74,6 +80,7 @@ export class WorkflowService {
   private readonly folders: Pick<Folders, 'getById'>;
   private readonly audit: Pick<AuditTrail, 'record'>;
   private readonly clock: Clock;
+  private readonly counters: DirectoryCounters;
 
   constructor(deps: WorkflowServiceDependencies) {
     this.workflows = deps.workflows;
@@ -81,19 +88,49 @@ export class WorkflowService {
     this.folders = deps.folders;
     this.audit = deps.audit;
     this.clock = deps.clock;
+    this.counters = deps.counters;
   }
 
-  /** One page, newest first: of all workflows for an admin, of his own for a lawyer or notary. */
+  /**
+   * One page, newest first: of all workflows for an admin (with the names of their lawyers), of his
+   * own for a lawyer or notary; kept to the search (name and description, spec §2), the folder,
+   * the state and the type asked for.
+   */
   async list(
     session: SessionContext,
-    limit: number,
-    cursor?: string,
-  ): Promise<{ workflows: Workflow[]; nextCursor: string | null }> {
-    const page =
-      session.role === 'admin'
-        ? await this.workflows.page(limit, cursor)
-        : await ownWorkflowsPage(this.workflows, this.lawyers, session, limit, cursor);
-    return { workflows: page.items.map(toWorkflowView), nextCursor: page.nextCursor };
+    query: {
+      readonly limit: number;
+      readonly cursor?: string | undefined;
+      readonly q?: string | undefined;
+      readonly folderId?: string | undefined;
+      readonly active?: boolean | undefined;
+      readonly type?: Workflow['type'] | undefined;
+    },
+  ): Promise<WorkflowList> {
+    const terms = query.q?.trim() ? searchTermsOf(query.q) : null;
+    // A search of nothing searchable ('***', '😀') finds nothing.
+    if (terms && terms.words.length === 0) return { workflows: [], nextCursor: null, owners: [] };
+    const criteria = { ...query, terms };
+    if (session.role !== 'admin') {
+      const page = await ownWorkflowsPage(this.workflows, this.lawyers, session, criteria);
+      return { workflows: page.items.map(toWorkflowView), nextCursor: page.nextCursor, owners: [] };
+    }
+    const page = await this.workflows.find(criteria);
+    return { workflows: page.items.map(toWorkflowView), nextCursor: page.nextCursor, owners: page.owners };
+  }
+
+  /**
+   * The counts the screens show, from the counters kept with every change: everyone's automations,
+   * lawyers and folders for an admin; his own automations for a lawyer or notary.
+   */
+  async counts(session: SessionContext): Promise<DirectoryCounts> {
+    if (session.role === 'admin') return this.counters.directory();
+    const owner = await ownerEmailOf(this.lawyers, session);
+    return {
+      workflows: owner === null ? NO_WORKFLOWS : await this.counters.ofOwner(owner),
+      lawyers: null,
+      folders: null,
+    };
   }
 
   async get(id: string, session: SessionContext): Promise<Workflow> {
@@ -167,9 +204,10 @@ export class WorkflowService {
 
   /** Deletes a workflow at once; its history is left to expire (`Workflows.delete`). */
   async delete(id: string, session: SessionContext): Promise<void> {
-    const workflow = await this.existing(id);
-    await this.workflows.delete(id);
-    await this.audit.record(session, 'workflow.delete', auditTarget.workflow(workflow));
+    await this.existing(id);
+    const deleted = await this.workflows.delete(id);
+    if (!deleted) throw new NotFoundError(MESSAGES.workflow.notFound);
+    await this.audit.record(session, 'workflow.delete', auditTarget.workflow(deleted));
   }
 
   /** Spec §4: flips the active flag from the value read. */

@@ -12,10 +12,7 @@ const create = (deps: AppDependencies) => {
     idParameter(pathParameters, MESSAGES.folder.notFound);
 
   return apiHandler(deps, {
-    listFolders: async ({ query }) => {
-      const { limit, cursor } = query;
-      return folders.list(limit, cursor);
-    },
+    listFolders: async ({ query }) => folders.list(query),
     createFolder: async ({ body, session }) => withStatus(201, await folders.create(body, session)),
     updateFolder: async ({ body, pathParameters, session }) =>
       folders.update(folderId(pathParameters), body, session),

@@ -22,10 +22,7 @@ const create = (deps: AppDependencies) => {
     idParameter(pathParameters, MESSAGES.directory.lawyerNotFound);
 
   return apiHandler(deps, {
-    listLawyers: async ({ query }) => {
-      const { limit, cursor } = query;
-      return (await lawyers()).list(limit, cursor);
-    },
+    listLawyers: async ({ query }) => (await lawyers()).list(query),
     getLawyer: async ({ pathParameters }) => (await lawyers()).get(lawyerId(pathParameters)),
     saveLawyer: async ({ body, session }) => {
       const reply = await (await lawyers()).save(body, session);

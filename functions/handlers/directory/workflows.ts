@@ -15,10 +15,8 @@ const create = (deps: AppDependencies) => {
     idParameter(pathParameters, MESSAGES.workflow.notFound);
 
   return apiHandler(deps, {
-    listWorkflows: async ({ query, session }) => {
-      const { limit, cursor } = query;
-      return workflows.list(session, limit, cursor);
-    },
+    listWorkflows: async ({ query, session }) => workflows.list(session, query),
+    directoryCounts: async ({ session }) => workflows.counts(session),
     getWorkflow: async ({ pathParameters, session }) => workflows.get(workflowId(pathParameters), session),
     createWorkflow: async ({ body, session }) => withStatus(201, await workflows.create(body, session)),
     updateWorkflow: async ({ body, pathParameters, session }) =>

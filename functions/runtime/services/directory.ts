@@ -1,4 +1,5 @@
 import { AuditRepository } from '../../data/directory/audit';
+import { CounterRepository } from '../../data/directory/counters';
 import { FolderRepository } from '../../data/directory/folders';
 import { LawyerRepository } from '../../data/directory/lawyers';
 import { WorkflowRepository } from '../../data/directory/workflows';
@@ -33,6 +34,7 @@ export const workflowServiceOf = (deps: TableAndClock) =>
     folders: new FolderRepository(deps.table),
     audit: auditTrailOf(deps),
     clock: deps.clock,
+    counters: new CounterRepository(deps.table),
   });
 
 export const folderServiceOf = (deps: TableAndClock) =>

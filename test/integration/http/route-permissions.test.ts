@@ -65,6 +65,7 @@ const EXPECTED = {
   getProfile: [401, 403, 200, 200, 401, 200, 401],
   saveProfile: [401, 403, 200, 200, 401, 200, 401],
   listWorkflows: [401, 200, 200, 200, 401, 200, 401],
+  directoryCounts: [401, 200, 200, 200, 401, 200, 401],
   getWorkflow: [401, 200, 200, 200, 401, 404, 401],
   createWorkflow: [401, 201, 403, 403, 401, 403, 401],
   updateWorkflow: [401, 200, 403, 403, 401, 403, 401],
@@ -162,6 +163,7 @@ const REQUESTS: Record<MatrixRoute, (cell: CellContext) => CallOptions | Promise
   getProfile: () => ({}),
   saveProfile: ({ self }) => ({ body: lawyerFields({ email: self.email }) }),
   listWorkflows: () => ({}),
+  directoryCounts: () => ({}),
   getWorkflow: ({ target }) => ({ params: { id: target.workflowId } }),
   createWorkflow: ({ target }) => ({ body: workflowFields(target.email) }),
   updateWorkflow: ({ target }) => ({

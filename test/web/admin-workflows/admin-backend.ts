@@ -26,6 +26,7 @@ export function folderFixture(overrides: Partial<Folder> = {}): Folder {
     id: crypto.randomUUID(),
     name: 'Succession Dupont',
     description: null,
+    counts: { total: 0, active: 0, scheduled: 0 },
     createdAt: '2026-11-22T09:00:00.000Z',
     updatedAt: '2026-11-22T09:00:00.000Z',
     ...overrides,

@@ -109,7 +109,7 @@ describe('FolderRepository', () => {
       await folders.create(folder);
 
       // Act
-      await folders.delete(folder.id);
+      await folders.delete(folder);
 
       // Assert
       expect(await folders.getById(folder.id)).toBeNull();

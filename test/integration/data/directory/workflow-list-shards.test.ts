@@ -36,7 +36,7 @@ describe('all-workflows list over its shards', () => {
     const seen: WorkflowRecord[] = [];
     let cursor: string | undefined;
     do {
-      const page = await workflows.page(4, cursor);
+      const page = await workflows.find({ limit: 4, cursor });
       expect(page.items.length).toBeLessThanOrEqual(4);
       seen.push(...page.items);
       cursor = page.nextCursor ?? undefined;
@@ -46,6 +46,6 @@ describe('all-workflows list over its shards', () => {
 
   it('refuses a cursor that is not a position in the list', async () => {
     const forged = Buffer.from(JSON.stringify({ after: 'x', GSI1PK: 'OWNER#x' })).toString('base64url');
-    await expect(workflows.page(4, forged)).rejects.toBeInstanceOf(InvalidCursorError);
+    await expect(workflows.find({ limit: 4, cursor: forged })).rejects.toBeInstanceOf(InvalidCursorError);
   });
 });

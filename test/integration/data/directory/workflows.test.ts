@@ -8,13 +8,14 @@ import {
   QueryCommand,
 } from '@aws-sdk/lib-dynamodb';
 import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
+import { FolderRepository } from '../../../../functions/data/directory/folders';
 import { scheduleKey, workflowKey } from '../../../../functions/data/directory/keys';
 import { WorkflowRepository } from '../../../../functions/data/directory/workflows';
 import { WorkflowRunRepository } from '../../../../functions/data/scheduling/workflow-runs';
 import { isConditionFailure, type Table } from '../../../../functions/data/table/table';
 import { WorkflowNotFoundError } from '../../../../functions/domain/directory/ports';
 import { createTestApp, disposeTestApp, type TestApp } from '../../../support/app';
-import { minutesAfterOrigin, uniqueEmail, workflowRecord } from '../../../support/records';
+import { folderRecord, minutesAfterOrigin, uniqueEmail, workflowRecord } from '../../../support/records';
 
 /**
  * A view of the table whose reads (GetItem, BatchGetItem) wait until `readers` of them have completed, so that
@@ -43,6 +44,13 @@ describe('WorkflowRepository', () => {
   let workflows: WorkflowRepository;
 
   const idsOf = (records: { id: string }[]) => records.map((record) => record.id);
+
+  /** A folder that exists: a workflow is filed only in one. */
+  const existingFolder = async () => {
+    const folder = folderRecord();
+    await new FolderRepository(app.table).create(folder);
+    return folder.id;
+  };
 
   beforeAll(async () => {
     app = await createTestApp(inject('dynamoEndpoint'));
@@ -93,7 +101,7 @@ describe('WorkflowRepository', () => {
       const mine = new Set(idsOf([oldest, newest, middle]));
 
       // Act
-      const listed = (await workflows.page(100)).items;
+      const listed = (await workflows.find({ limit: 100 })).items;
 
       // Assert
       expect(idsOf(listed).filter((id) => mine.has(id))).toEqual(idsOf([newest, middle, oldest]));
@@ -116,10 +124,10 @@ describe('WorkflowRepository', () => {
 
     it("lists only one folder's workflows, newest first", async () => {
       // Arrange
-      const folderId = randomUUID();
+      const folderId = await existingFolder();
       const older = workflowRecord({ folderId, createdAt: minutesAfterOrigin(1) });
       const newer = workflowRecord({ folderId, createdAt: minutesAfterOrigin(2) });
-      const elsewhere = workflowRecord({ folderId: randomUUID() });
+      const elsewhere = workflowRecord({ folderId: await existingFolder() });
       const nowhere = workflowRecord();
       for (const workflow of [older, elsewhere, newer, nowhere]) await workflows.create(workflow);
 
@@ -165,7 +173,7 @@ describe('WorkflowRepository', () => {
       // Arrange
       const workflow = workflowRecord();
       await workflows.create(workflow);
-      const folderId = randomUUID();
+      const folderId = await existingFolder();
 
       // Act
       await workflows.update(workflow.id, { folderId }, minutesAfterOrigin(10));
@@ -312,8 +320,8 @@ describe('WorkflowRepository', () => {
   describe('detachFromFolder', () => {
     it("takes the folder's workflows out of it and leaves the others alone", async () => {
       // Arrange
-      const folderId = randomUUID();
-      const otherFolderId = randomUUID();
+      const folderId = await existingFolder();
+      const otherFolderId = await existingFolder();
       const filed = [workflowRecord({ folderId }), workflowRecord({ folderId })];
       const elsewhere = workflowRecord({ folderId: otherFolderId });
       for (const workflow of [...filed, elsewhere]) await workflows.create(workflow);

@@ -1,6 +1,7 @@
 import type { ConsumedCapacity } from '@aws-sdk/client-dynamodb';
 import { GetCommand, PutCommand, QueryCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
 import { afterEach, beforeEach, describe, expect, inject, it } from 'vitest';
+import { FolderRepository } from '../../functions/data/directory/folders';
 import {
   scheduleKey,
   WORKFLOW_LIST_SHARDS,
@@ -91,6 +92,7 @@ describe('schedule items', () => {
   describe('on the hot path', () => {
     it('claims by writing the schedule item alone, and records the last run on it alone', async () => {
       const folder = folderRecord();
+      await new FolderRepository(app.table).create(folder);
       const workflow = workflowRecord({ cronEnabled: true, folderId: folder.id });
       await workflows.create(workflow);
       const before = await read(workflowKey(workflow.id));
@@ -286,7 +288,7 @@ describe('schedule items', () => {
         [`${dueNever.id}:${dueNever.updatedAt}`, `${dueClaimed.id}:${dueClaimed.cronNextRun}`].sort(),
       );
 
-      const listed = (await workflows.page(10)).items;
+      const listed = (await workflows.find({ limit: 10 })).items;
       expect(listed.map((workflow) => workflow.id).sort()).toEqual(
         [dueNever.id, dueClaimed.id, later.id, off.id, current.id].sort(),
       );
@@ -310,7 +312,7 @@ describe('schedule items', () => {
           ExpressionAttributeValues: { ':former': former },
         }),
       );
-      const listed = async () => (await workflows.page(100)).items.map((workflow) => workflow.id);
+      const listed = async () => (await workflows.find({ limit: 100 })).items.map((workflow) => workflow.id);
       expect(await listed()).not.toContain(record.id);
 
       expect(await migrateWorkflows(app.table)).toMatchObject({ migrated: 1, failed: 0 });
