@@ -1,5 +1,6 @@
 import { parseArgs } from 'node:util';
 import { createTable } from '../functions/data/table/table';
+import { migrateAdminLists } from '../functions/migrations/admin-lists-migration';
 import { migrateDirectory } from '../functions/migrations/directory-counts-and-search';
 import { migrateFailingSet } from '../functions/migrations/failing-set-migration';
 import { migrateWorkflows } from '../functions/migrations/workflow-migration';
@@ -7,8 +8,8 @@ import { DEFAULT_REGION } from '../lib/settings';
 
 /**
  * Moves the items of a deployed table to the current shape, once after the deploy that introduced
- * the workflows' schedule items, the sharded failing set (docs/operations.md) or the directory's
- * searches and counters (docs/data-model.md):
+ * the workflows' schedule items, the sharded failing set (docs/operations.md), the directory's
+ * searches and counters, or the admin lists in one index partition each (docs/data-model.md):
  *
  *   npm run migrate -- --table <TableName output>
  *
@@ -32,6 +33,10 @@ const table = createTable(
 const run = await migrateWorkflows(table);
 console.log(
   `Automatisations lues : ${run.read} ; migrées : ${run.migrated} ; non migrées (modifiées pendant la migration) : ${run.failed}`,
+);
+const lists = await migrateAdminLists(table);
+console.log(
+  `Avocats, dossiers et journal : ${lists.read} éléments lus dans les anciennes partitions ; ${lists.moved} déplacés`,
 );
 const failing = await migrateFailingSet(table);
 console.log(

@@ -1,7 +1,6 @@
 import { PutCommand, TransactWriteCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
 import type { WorkflowType } from '../../shared/constants';
 import {
-  allWorkflowListPartitions,
   counterAttribute,
   FOLDER_COUNTER_KEY,
   FOLDERS_PARTITION,
@@ -12,11 +11,11 @@ import {
   ownerCountersKey,
   type SearchedList,
   WORKFLOW_COUNTER_SHARDS,
+  WORKFLOWS_PARTITION,
   workflowCountersKey,
   workflowKey,
 } from '../data/directory/keys';
 import { searchEntryWrites } from '../data/directory/search-index';
-import { listPartitions } from '../data/table/keys';
 import { queryPages } from '../data/table/query-all';
 import { applied, type Table } from '../data/table/table';
 import { searchText } from '../domain/directory/search-terms';
@@ -96,7 +95,8 @@ const counterItem = (counts: ReturnType<typeof recount>) => ({
 });
 
 /**
- * Brings a table written before the directory's searches and counters to them: every workflow,
+ * Brings a table written before the directory's searches and counters to them (after the lists'
+ * items are in their one partition: `migrateWorkflows`, `migrateAdminLists`): every workflow,
  * lawyer and folder gets its search text and entries, and every counter is set to a recount.
  * Idempotent; the recount is exact when no admin changes the directory while it runs (run it
  * again otherwise: it recounts).
@@ -104,7 +104,7 @@ const counterItem = (counts: ReturnType<typeof recount>) => ({
 export async function migrateDirectory(table: Table): Promise<DirectoryMigrationRun> {
   let indexed = 0;
   const workflows: Parameters<typeof recount>[0][number][] = [];
-  for await (const item of listItems(table, allWorkflowListPartitions())) {
+  for await (const item of listItems(table, [WORKFLOWS_PARTITION])) {
     if (item.entity !== 'Workflow') continue;
     if (
       await indexItem(table, 'WORKFLOWS', item, workflowKey(item.id as string), [
@@ -138,7 +138,7 @@ export async function migrateDirectory(table: Table): Promise<DirectoryMigration
   }
 
   let lawyers = 0;
-  for await (const item of listItems(table, listPartitions(LAWYERS_PARTITION))) {
+  for await (const item of listItems(table, [LAWYERS_PARTITION])) {
     if (item.entity !== 'Lawyer') continue;
     lawyers += 1;
     const texts = [item.firstName, item.lastName, item.email, item.officeName] as (string | null)[];
@@ -161,7 +161,7 @@ export async function migrateDirectory(table: Table): Promise<DirectoryMigration
   );
 
   let folders = 0;
-  for await (const item of listItems(table, listPartitions(FOLDERS_PARTITION))) {
+  for await (const item of listItems(table, [FOLDERS_PARTITION])) {
     if (item.entity !== 'Folder') continue;
     folders += 1;
     const id = item.id as string;

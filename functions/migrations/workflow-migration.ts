@@ -1,10 +1,5 @@
 import { GetCommand, QueryCommand, TransactWriteCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
-import {
-  allWorkflowListPartitions,
-  scheduleKey,
-  workflowKey,
-  workflowListPartition,
-} from '../data/directory/keys';
+import { scheduleKey, WORKFLOWS_PARTITION, workflowKey } from '../data/directory/keys';
 import { scheduleItem, toScheduleRecord } from '../data/directory/workflows';
 import { batchGetAll } from '../data/table/batch-get';
 import { isConditionFailure, isWriteConflict, type Table } from '../data/table/table';
@@ -30,7 +25,7 @@ const ATTEMPTS = 5;
 export interface MigrationRun {
   /** Workflow items read through the list index. */
   readonly read: number;
-  /** Workflows given their schedule item, or moved to their list shard from a former layout. */
+  /** Workflows given their schedule item, or moved to the list's partition from a former layout. */
   readonly migrated: number;
   /** Workflows not migrated: changed at every attempt; run the command again. */
   readonly failed: number;
@@ -38,14 +33,14 @@ export interface MigrationRun {
 
 /**
  * Moves workflows of the shape before schedule items to the current one (and out of a former list
- * partition), reading through the list index, each in a transaction conditional on what it read:
- * idempotent and safe beside the running application.
+ * partition, into the list's one), reading through the list index, each in a transaction
+ * conditional on what it read: idempotent and safe beside the running application.
  */
 export async function migrateWorkflows(table: Table, pageSize = 100): Promise<MigrationRun> {
   let read = 0;
   let migrated = 0;
   let failed = 0;
-  for (const partition of new Set([...allWorkflowListPartitions(), ...formerWorkflowListPartitions()])) {
+  for (const partition of formerWorkflowListPartitions()) {
     let startKey: Record<string, unknown> | undefined;
     do {
       const page = await table.doc.send(
@@ -71,8 +66,7 @@ export async function migrateWorkflows(table: Table, pageSize = 100): Promise<Mi
       );
       for (const item of items) {
         if (present.has(item.PK)) {
-          if (item.GSI1PK !== workflowListPartition(item.id as string) && (await moveToShard(table, item)))
-            migrated++;
+          if (item.GSI1PK !== WORKFLOWS_PARTITION && (await moveToList(table, item))) migrated++;
           continue;
         }
         if (await migrateOne(table, item)) migrated++;
@@ -85,10 +79,10 @@ export async function migrateWorkflows(table: Table, pageSize = 100): Promise<Mi
 }
 
 /**
- * Moves a workflow item that has its schedule item to its list shard of today; conditional on the
+ * Moves a workflow item that has its schedule item to the list's partition; conditional on the
  * list key read, so an edit that moved it meanwhile stands. False when there was nothing left to do.
  */
-async function moveToShard(table: Table, item: Record<string, unknown>): Promise<boolean> {
+async function moveToList(table: Table, item: Record<string, unknown>): Promise<boolean> {
   try {
     await table.doc.send(
       new UpdateCommand({
@@ -97,14 +91,14 @@ async function moveToShard(table: Table, item: Record<string, unknown>): Promise
         UpdateExpression: 'SET GSI1PK = :list',
         ConditionExpression: 'GSI1PK = :read',
         ExpressionAttributeValues: {
-          ':list': workflowListPartition(item.id as string),
+          ':list': WORKFLOWS_PARTITION,
           ':read': item.GSI1PK,
         },
       }),
     );
     return true;
   } catch (error) {
-    // Deleted or moved by an edit meanwhile (every write puts the item in its shard of today).
+    // Deleted or moved by an edit meanwhile (every write puts the item in the list's partition).
     if (isConditionFailure(error)) return false;
     throw error;
   }
@@ -155,7 +149,7 @@ function migrationOf(table: Table, item: Record<string, unknown>) {
     values[`:a${index}`] = value;
     return `#a${index} = :a${index}`;
   });
-  values[':list'] = workflowListPartition(item.id as string);
+  values[':list'] = WORKFLOWS_PARTITION;
   return [
     {
       Put: {

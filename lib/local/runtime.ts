@@ -8,6 +8,7 @@ import type { Logger } from '../../functions/domain/core/ports';
 import { API_HANDLERS } from '../../functions/handlers';
 import { createDataRetentionHandler } from '../../functions/handlers/billing/data-retention';
 import type { ApiHandler } from '../../functions/http/api-event';
+import { migrateAdminLists } from '../../functions/migrations/admin-lists-migration';
 import { migrateFailingSet } from '../../functions/migrations/failing-set-migration';
 import { migrateWorkflows } from '../../functions/migrations/workflow-migration';
 import type { BillingPorts } from '../../functions/runtime/billing-ports';
@@ -141,6 +142,7 @@ export async function startLocalRuntime(options: LocalRuntimeOptions): Promise<L
     // A data directory of an older version keeps its items: brought to today's shape as a deployed
     // stack is by `npm run migrate` (idempotent: a few empty queries when there is nothing to do).
     await migrateWorkflows(table);
+    await migrateAdminLists(table);
     await migrateFailingSet(table);
     const localScheduling = await startLocalScheduling({
       dataDirectory,

@@ -1,18 +1,17 @@
 import { PutCommand, type TransactWriteCommandInput } from '@aws-sdk/lib-dynamodb';
 import { RETENTION_DAYS } from '../../../shared/constants';
 import type { AuditLog, AuditRecord } from '../../domain/directory/ports';
-import { listPartitions } from '../table/keys';
 import { pageShardedList, type ShardedList } from '../table/sharded-list';
 import type { Table } from '../table/table';
-import { AUDIT_INDEX_PARTITION, auditEntryKey, auditListPartition } from './keys';
+import { AUDIT_INDEX_PARTITION, auditEntryKey } from './keys';
 
 type TransactItem = NonNullable<TransactWriteCommandInput['TransactItems']>[number];
 
-/** Every entry in GSI1, newest first across months, over the trail's shards. */
+/** Every entry in GSI1, newest first across months: one partition, one Query a page. */
 export const AUDIT_LIST: ShardedList = {
   name: AUDIT_INDEX_PARTITION,
   index: 'GSI1',
-  partitions: listPartitions(AUDIT_INDEX_PARTITION),
+  partitions: [AUDIT_INDEX_PARTITION],
 };
 
 /** Audit entries are kept as long as contractual records (spec §9: 5 years), then TTL removes them. */
@@ -31,7 +30,7 @@ function toRecord(item: Record<string, unknown>): AuditRecord {
 
 /**
  * The admin audit trail. Entries are partitioned by month in the table and listed, newest first,
- * from the trail's GSI1 shards (functions/data/table/sharded-list.ts).
+ * from the trail's GSI1 partition (functions/data/table/sharded-list.ts).
  */
 export class AuditRepository implements AuditLog {
   constructor(private readonly table: Table) {}
@@ -59,7 +58,7 @@ export class AuditRepository implements AuditLog {
       Item: {
         ...key,
         entity: 'AuditEntry',
-        GSI1PK: auditListPartition(record.id),
+        GSI1PK: AUDIT_INDEX_PARTITION,
         GSI1SK: key.SK,
         ...record,
         expiresAt: Math.floor(Date.parse(record.at) / 1000) + RETENTION_SECONDS,

@@ -8,11 +8,11 @@ import {
 } from '../../domain/directory/ports';
 import { type SearchTerms, searchText } from '../../domain/directory/search-terms';
 import { batchGetAll } from '../table/batch-get';
-import { createdSortKey, listPartitions } from '../table/keys';
+import { createdSortKey } from '../table/keys';
 import type { ShardedList } from '../table/sharded-list';
 import { isConditionFailure, isWriteConflict, type Table } from '../table/table';
 import { countsOf, folderCounterWrite } from './counters';
-import { counterAttribute, FOLDERS_PARTITION, folderKey, folderListPartition } from './keys';
+import { counterAttribute, FOLDERS_PARTITION, folderKey } from './keys';
 import { pageSearchedList, type SearchableItem, searchEntryWrites } from './search-index';
 
 function toRecord(item: Record<string, unknown>): FolderRecord {
@@ -27,12 +27,8 @@ function toRecord(item: Record<string, unknown>): FolderRecord {
   };
 }
 
-/** Every folder in GSI1, newest first, over the list's shards. */
-const FOLDER_LIST: ShardedList = {
-  name: FOLDERS_PARTITION,
-  index: 'GSI1',
-  partitions: listPartitions(FOLDERS_PARTITION),
-};
+/** Every folder in GSI1, newest first: one partition, one Query a page. */
+const FOLDER_LIST: ShardedList = { name: FOLDERS_PARTITION, index: 'GSI1', partitions: [FOLDERS_PARTITION] };
 
 /** A folder is searched by its name (spec §2). */
 const searchable = (record: Pick<FolderRecord, 'id' | 'name' | 'createdAt'>): SearchableItem => ({
@@ -57,7 +53,7 @@ export class FolderRepository implements Folders {
               Item: {
                 ...folderKey(record.id),
                 entity: 'Folder',
-                GSI1PK: folderListPartition(record.id),
+                GSI1PK: FOLDERS_PARTITION,
                 GSI1SK: createdSortKey(record.createdAt, record.id),
                 ...record,
                 search: searchText([record.name]),

@@ -1,4 +1,4 @@
-import { ADMIN_LIST_SHARDS, listShardPartition, shardOf } from '../table/keys';
+import { shardOf } from '../table/keys';
 
 /*
  * Key formats of lawyers, folders, workflows and the audit trail. Changing one changes where
@@ -8,31 +8,25 @@ import { ADMIN_LIST_SHARDS, listShardPartition, shardOf } from '../table/keys';
 export const lawyerKey = (id: string) => ({ PK: `LAWYER#${id}`, SK: 'PROFILE' });
 /** Uniqueness claims: one item per e-mail (and per licence key: `data/identity/keys.ts`), naming its lawyer. */
 export const lawyerEmailClaimKey = (email: string) => ({ PK: `UNIQUE#LAWYER_EMAIL#${email}`, SK: 'UNIQUE' });
-/** The lawyers list: GSI1 shards `LAWYERS#<0..3>`, and `LAWYERS` for profiles not saved since the sharding. */
+/*
+ * The admin lists (lawyers, folders, automations, audit trail) are one GSI1 partition each: only an
+ * admin's hand (and the automatic pause, a few thousand a minute at worst) writes them, far below
+ * what one partition takes, and one partition is one Query a page.
+ */
+
+/** The lawyers list (GSI1). */
 export const LAWYERS_PARTITION = 'LAWYERS';
-/** The GSI1 partition of a lawyer in the lawyers list. */
-export const lawyerListPartition = (lawyerId: string) => listShardPartition(LAWYERS_PARTITION, lawyerId);
 
 export const folderKey = (id: string) => ({ PK: `FOLDER#${id}`, SK: 'FOLDER' });
-/** The folders list: GSI1 shards `FOLDERS#<0..3>`, and `FOLDERS` for folders not saved since the sharding. */
+/** The folders list (GSI1). */
 export const FOLDERS_PARTITION = 'FOLDERS';
-/** The GSI1 partition of a folder in the folders list. */
-export const folderListPartition = (folderId: string) => listShardPartition(FOLDERS_PARTITION, folderId);
 
 export const workflowKey = (id: string) => ({ PK: `WORKFLOW#${id}`, SK: 'WORKFLOW' });
-/** The prefix of the all-workflows list's GSI1 partitions. */
-export const WORKFLOWS_PARTITION = 'WORKFLOWS';
 /**
- * Shards of the all-workflows list in GSI1: as many as an admin list, since only an admin's
- * creation, edit or switch writes a workflow item (the scheduler writes its schedule item).
+ * The all-workflows list (GSI1): an admin's creation, edit or switch and the automatic pause write
+ * a workflow item; the scheduler writes its schedule item, which is in no list.
  */
-export const WORKFLOW_LIST_SHARDS = ADMIN_LIST_SHARDS;
-/** The GSI1 partition of a workflow in the all-workflows list: `WORKFLOWS#<hash of id % 4>`. */
-export const workflowListPartition = (workflowId: string) =>
-  listShardPartition(WORKFLOWS_PARTITION, workflowId, WORKFLOW_LIST_SHARDS);
-/** Every partition the all-workflows list reads: its shards only (`npm run migrate` moved the rest). */
-export const allWorkflowListPartitions = () =>
-  Array.from({ length: WORKFLOW_LIST_SHARDS }, (_, shard) => `${WORKFLOWS_PARTITION}#${shard}`);
+export const WORKFLOWS_PARTITION = 'WORKFLOWS';
 /** GSI2: the workflows of one lawyer. */
 export const workflowOwnerPartition = (email: string) => `OWNER#${email}`;
 /** GSI3 (sparse): the workflows of one folder. */
@@ -44,13 +38,8 @@ export const auditEntryKey = (entry: { readonly at: string; readonly id: string 
   PK: `${AUDIT_PREFIX}${entry.at.slice(0, 7)}`,
   SK: `${entry.at}#${entry.id}`,
 });
-/**
- * The trail's GSI1 shards are `AUDIT#<0..3>`, and `AUDIT` for entries written before the sharding
- * (GSI1 keys: the table's own `AUDIT#<yyyy-mm>` are a different attribute).
- */
+/** The trail in GSI1 (the table's own `AUDIT#<yyyy-mm>` keys are a different attribute). */
 export const AUDIT_INDEX_PARTITION = 'AUDIT';
-/** The GSI1 partition of an audit entry, by its id. */
-export const auditListPartition = (entryId: string) => listShardPartition(AUDIT_INDEX_PARTITION, entryId);
 
 /* Items other areas keep in a workflow's partition: written beside it, removed with it. */
 

@@ -6,7 +6,7 @@ import { type SearchTerms, searchText } from '../../domain/directory/search-term
 import { lawyerLicenseClaimKey } from '../identity/keys';
 import { deleteLicenseItem, putLicenseItem } from '../identity/licenses';
 import { batchGetAll } from '../table/batch-get';
-import { createdSortKey, listPartitions } from '../table/keys';
+import { createdSortKey } from '../table/keys';
 import type { ShardedList } from '../table/sharded-list';
 import { isConditionFailure, type Table } from '../table/table';
 import { AuditRepository } from './audit';
@@ -16,19 +16,14 @@ import {
   LAWYERS_PARTITION,
   lawyerEmailClaimKey,
   lawyerKey,
-  lawyerListPartition,
   ownerCountersKey,
 } from './keys';
 import { pageSearchedList, type SearchableItem, searchEntryWrites } from './search-index';
 
 type TransactItem = NonNullable<TransactWriteCommandInput['TransactItems']>[number];
 
-/** Every lawyer in GSI1, newest first, over the list's shards. */
-const LAWYER_LIST: ShardedList = {
-  name: LAWYERS_PARTITION,
-  index: 'GSI1',
-  partitions: listPartitions(LAWYERS_PARTITION),
-};
+/** Every lawyer in GSI1, newest first: one partition, one Query a page. */
+const LAWYER_LIST: ShardedList = { name: LAWYERS_PARTITION, index: 'GSI1', partitions: [LAWYERS_PARTITION] };
 
 const RECORD_FIELDS = [
   'id',
@@ -227,7 +222,7 @@ export class LawyerRepository implements Lawyers {
     return {
       ...lawyerKey(record.id),
       entity: 'Lawyer',
-      GSI1PK: lawyerListPartition(record.id),
+      GSI1PK: LAWYERS_PARTITION,
       GSI1SK: createdSortKey(record.createdAt, record.id),
       ...record,
       search: searchText(searchedTexts(record)),

@@ -20,14 +20,12 @@ import { type ItemFilter, pageShardedList, type ShardedList } from '../table/sha
 import { isConditionFailure, isWriteConflict, type Table } from '../table/table';
 import { counterWrites, type TransactItem } from './counters';
 import {
-  allWorkflowListPartitions,
   failingWorkflowKey,
   ownerCountersKey,
   scheduleKey,
   WORKFLOWS_PARTITION,
   workflowFolderPartition,
   workflowKey,
-  workflowListPartition,
   workflowOwnerPartition,
 } from './keys';
 import {
@@ -95,7 +93,7 @@ export function toScheduleRecord(item: Record<string, unknown>): ScheduleRecord 
 function listIndexKeys(record: WorkflowRecord) {
   const sortKey = createdSortKey(record.createdAt, record.id);
   return {
-    GSI1PK: workflowListPartition(record.id),
+    GSI1PK: WORKFLOWS_PARTITION,
     GSI1SK: sortKey,
     GSI2PK: workflowOwnerPartition(record.lawyerEmail),
     GSI2SK: sortKey,
@@ -232,11 +230,11 @@ function dueKeysUpdate(current: SchedulableWorkflow, next: SchedulableWorkflow) 
   return { set: { ...due, ...firstDue }, remove: [] };
 }
 
-/** Every workflow in GSI1, newest first, over the list's shards. */
+/** Every workflow in GSI1, newest first: one partition, one Query a page. */
 const WORKFLOW_LIST: ShardedList = {
   name: WORKFLOWS_PARTITION,
   index: 'GSI1',
-  partitions: allWorkflowListPartitions(),
+  partitions: [WORKFLOWS_PARTITION],
 };
 
 /** Workflows (spec §7 workflows calls). */
@@ -288,7 +286,7 @@ export class WorkflowRepository implements Workflows {
   }
 
   /**
-   * One page of workflows, newest first: everyone's (over the list's shards), one owner's or one
+   * One page of workflows, newest first: everyone's, one owner's or one
    * folder's, kept to those matching the search, the flags and the type asked for. A search over
    * everyone's reads the search index; every other filter is DynamoDB's over the list, at most
    * `READ_BUDGET` pages a page (the page is then shorter, possibly empty, and the next goes on).

@@ -13,8 +13,8 @@ export const shardOf = (id: string, shards: number) =>
   createHash('sha256').update(id).digest().readUInt32BE(0) % shards;
 
 /**
- * Shards of the lists written only by an admin's action or a billing event (lawyers, folders, the
- * audit trail, the licences due for purge): few writes, and each shard costs every page one Query.
+ * Shards of a sharded list (the licences due for purge): each shard costs every page one Query, so
+ * a list only shards where its writes are more than one partition takes.
  */
 export const ADMIN_LIST_SHARDS = 4;
 

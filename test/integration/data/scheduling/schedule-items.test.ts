@@ -1,14 +1,8 @@
 import type { ConsumedCapacity } from '@aws-sdk/client-dynamodb';
 import { GetCommand, PutCommand, QueryCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
 import { afterEach, beforeEach, describe, expect, inject, it } from 'vitest';
-import { FolderRepository } from '../../functions/data/directory/folders';
-import {
-  scheduleKey,
-  WORKFLOW_LIST_SHARDS,
-  WORKFLOWS_PARTITION,
-  workflowKey,
-  workflowListPartition,
-} from '../../../../functions/data/directory/keys';
+import { FolderRepository } from '../../../../functions/data/directory/folders';
+import { scheduleKey, WORKFLOWS_PARTITION, workflowKey } from '../../../../functions/data/directory/keys';
 import { WorkflowRepository } from '../../../../functions/data/directory/workflows';
 import { ExecutionRepository } from '../../../../functions/data/scheduling/executions';
 import { schedulerRunShardKey } from '../../../../functions/data/scheduling/keys';
@@ -22,6 +16,7 @@ import { type LocalQueues, startLocalQueues } from '../../../../lib/local/queue/
 import { createTestApp, disposeTestApp, type TestApp } from '../../../support/app';
 import { folderRecord, minutes, workflowRecord } from '../../../support/records';
 import { receiveAll } from '../../../support/scheduling';
+import { FolderRepository } from '../../functions/data/directory/folders';
 
 /** One write sent to the table: its command, the items it wrote and the capacity DynamoDB counted. */
 interface Write {
@@ -196,7 +191,9 @@ describe('schedule items', () => {
           Item: {
             ...workflowKey(record.id),
             entity: 'Workflow',
-            GSI1PK: options.singlePartition ? WORKFLOWS_PARTITION : workflowListPartition(record.id),
+            GSI1PK: options.singlePartition
+              ? WORKFLOWS_PARTITION
+              : `${WORKFLOWS_PARTITION}#${shardOf(record.id, 4)}`,
             GSI1SK: sortKey,
             GSI2PK: `OWNER#${record.lawyerEmail}`,
             GSI2SK: sortKey,
@@ -252,7 +249,7 @@ describe('schedule items', () => {
             /^(cron(Last|Next)Run|claimedAt|manualRunAt|Due)/.test(key),
           ),
         ).toEqual([]);
-        expect(item).toMatchObject({ GSI1PK: workflowListPartition(record.id), name: record.name });
+        expect(item).toMatchObject({ GSI1PK: WORKFLOWS_PARTITION, name: record.name });
         // A scheduled workflow that never ran is due from the migration of its item's version.
         const firstDue = record === dueNever ? { cronNextRun: record.updatedAt } : {};
         expect(await workflows.getById(record.id)).toEqual({ ...record, ...firstDue });
@@ -265,15 +262,17 @@ describe('schedule items', () => {
         DuePK: `DUE#${dueShardOf(dueClaimed.id)}`,
       });
       expect(await read(scheduleKey(off.id))).not.toHaveProperty('DuePK');
-      const { Items: single = [] } = await app.table.doc.send(
-        new QueryCommand({
-          TableName: app.table.name,
-          IndexName: 'GSI1',
-          KeyConditionExpression: 'GSI1PK = :pk',
-          ExpressionAttributeValues: { ':pk': WORKFLOWS_PARTITION },
-        }),
-      );
-      expect(single).toEqual([]);
+      for (let shard = 0; shard < 4; shard++) {
+        const { Items: sharded = [] } = await app.table.doc.send(
+          new QueryCommand({
+            TableName: app.table.name,
+            IndexName: 'GSI1',
+            KeyConditionExpression: 'GSI1PK = :pk',
+            ExpressionAttributeValues: { ':pk': `${WORKFLOWS_PARTITION}#${shard}` },
+          }),
+        );
+        expect(sharded).toEqual([]);
+      }
 
       // Two ticks at once (a retried invocation): each sends before it claims, so a slot both read
       // may be queued twice, under its one dispatch id (the worker calls it once).
@@ -298,10 +297,8 @@ describe('schedule items', () => {
       );
     });
 
-    it('moves a workflow of the 16-shard list to its shard of today, once, and the list shows it', async () => {
-      // A workflow whose shard among the former 16 is not one of today's 4.
-      let record = workflowRecord();
-      while (shardOf(record.id, 16) < WORKFLOW_LIST_SHARDS) record = workflowRecord();
+    it('moves a workflow of the former 16-shard list to the list’s one partition, once, and the list shows it', async () => {
+      const record = workflowRecord();
       await workflows.create(record);
       const former = `${WORKFLOWS_PARTITION}#${shardOf(record.id, 16)}`;
       await app.table.doc.send(
@@ -318,7 +315,7 @@ describe('schedule items', () => {
       expect(await migrateWorkflows(app.table)).toMatchObject({ migrated: 1, failed: 0 });
       expect(await migrateWorkflows(app.table)).toMatchObject({ migrated: 0, failed: 0 });
 
-      expect(await read(workflowKey(record.id))).toMatchObject({ GSI1PK: workflowListPartition(record.id) });
+      expect(await read(workflowKey(record.id))).toMatchObject({ GSI1PK: WORKFLOWS_PARTITION });
       expect(await listed()).toContain(record.id);
     });
 

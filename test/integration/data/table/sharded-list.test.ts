@@ -9,7 +9,6 @@ import {
 import fc from 'fast-check';
 import { afterAll, beforeAll, describe, expect, inject, it, vi } from 'vitest';
 
-import { WORKFLOW_LIST_SHARDS } from '../../../../functions/data/directory/keys';
 import { ADMIN_LIST_SHARDS, listPartitions, shardOf } from '../../../../functions/data/table/keys';
 import { encodeCursor } from '../../../../functions/data/table/page-cursor';
 import {
@@ -260,10 +259,9 @@ describe('sharded list pager', () => {
     );
   });
 
-  it.each([
-    ['an admin list', ADMIN_LIST_SHARDS, 1.5],
-    ['the all-workflows list', WORKFLOW_LIST_SHARDS, 2.5],
-  ])('reads about a page per page of %s, not a page from every shard', async (_, shards, readPerShown) => {
+  it('reads about a page per page of a sharded list, not a page from every shard', async () => {
+    const shards = ADMIN_LIST_SHARDS;
+    const readPerShown = 1.5;
     // 400 items spread by their ids' hash over the shards, the former single partition empty: ids
     // are fixed, so the spread and the counts are the same at every run.
     const name = `COUNTED_${randomUUID()}`;
