@@ -73,6 +73,10 @@ export const MESSAGES = {
     invalidFolderId: 'Paramètre « folderId » invalide : un identifiant de dossier est attendu.',
     /** Same voice: the `active` of a list call is neither true nor false. */
     invalidActive: 'Paramètre « active » invalide : true ou false est attendu.',
+    /** Same voice: the `scheduled` of a list call is neither true nor false. */
+    invalidScheduled: 'Paramètre « scheduled » invalide : true ou false est attendu.',
+    /** Same voice: the `lawyerEmail` of a list call is not an e-mail address. */
+    invalidLawyerEmail: 'Paramètre « lawyerEmail » invalide : une adresse e-mail est attendue.',
     /** Same voice: the `type` of a list call is not a type of automation. */
     invalidWorkflowType:
       'Paramètre « type » invalide : client_management, document_classification ou client_reminder est attendu.',

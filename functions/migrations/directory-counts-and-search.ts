@@ -103,6 +103,12 @@ const counterItem = (counts: ReturnType<typeof recount>) => ({
  */
 export async function migrateDirectory(table: Table): Promise<DirectoryMigrationRun> {
   let indexed = 0;
+  // An automation is searched by its lawyer's name too.
+  const ownerNames = new Map<string, string[]>();
+  for await (const item of listItems(table, [LAWYERS_PARTITION])) {
+    if (item.entity === 'Lawyer')
+      ownerNames.set(item.email as string, [item.firstName as string, item.lastName as string]);
+  }
   const workflows: Parameters<typeof recount>[0][number][] = [];
   for await (const item of listItems(table, [WORKFLOWS_PARTITION])) {
     if (item.entity !== 'Workflow') continue;
@@ -110,6 +116,9 @@ export async function migrateDirectory(table: Table): Promise<DirectoryMigration
       await indexItem(table, 'WORKFLOWS', item, workflowKey(item.id as string), [
         item.name as string,
         item.description as string,
+        (item.category as string | null) ?? null,
+        ...(Array.isArray(item.tags) ? (item.tags as string[]) : []),
+        ...(ownerNames.get(item.lawyerEmail as string) ?? []),
       ])
     )
       indexed += 1;

@@ -87,16 +87,23 @@ export const ProfileReply = z.object({
 });
 export type ProfileReply = z.infer<typeof ProfileReply>;
 
+/** A `true` / `false` parameter of a list call, refused otherwise with `message`. */
+const FlagParam = (message: string) =>
+  z
+    .enum(['true', 'false'], message)
+    .transform((value) => value === 'true')
+    .optional();
+
 /**
- * GET /api/workflows query: a page, the search over name and description (spec §2), and the
- * folder, state and type to keep (the folder panel, a member's sections and tabs).
+ * GET /api/workflows query: a page, the search (name, description, category and tags; the
+ * lawyer's name too for an admin), and the folder, lawyer (an admin's), state (active, scheduled)
+ * and type to keep (the folder panel, the admin's filters, a member's sections and tabs).
  */
 export const WorkflowListQuery = SearchPageQuery.extend({
   folderId: z.uuid(MESSAGES.request.invalidFolderId).optional(),
-  active: z
-    .enum(['true', 'false'], MESSAGES.request.invalidActive)
-    .transform((value) => value === 'true')
-    .optional(),
+  lawyerEmail: EmailAddress(MESSAGES.request.invalidLawyerEmail).optional(),
+  active: FlagParam(MESSAGES.request.invalidActive),
+  scheduled: FlagParam(MESSAGES.request.invalidScheduled),
   type: z.enum(WORKFLOW_TYPES, MESSAGES.request.invalidWorkflowType).optional(),
 });
 export type WorkflowListQuery = z.input<typeof WorkflowListQuery>;

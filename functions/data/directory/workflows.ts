@@ -1,4 +1,4 @@
-import { TransactWriteCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
+import { GetCommand, TransactWriteCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
 import type {
   OwnerName,
   WorkflowChanges,
@@ -17,7 +17,7 @@ import { dueIndexKeys, scheduleUnchangedCondition } from '../table/due-index';
 import { createdSortKey } from '../table/keys';
 import { queryAll } from '../table/query-all';
 import { type ItemFilter, pageShardedList, type ShardedList } from '../table/sharded-list';
-import { isConditionFailure, isWriteConflict, type Table } from '../table/table';
+import { applied, isConditionFailure, isWriteConflict, type Table } from '../table/table';
 import { counterWrites, type TransactItem } from './counters';
 import {
   failingWorkflowKey,
@@ -101,41 +101,77 @@ function listIndexKeys(record: WorkflowRecord) {
   };
 }
 
-/** The workflow item of a workflow: its fields and list-index keys, no schedule state. */
-export function workflowItem(record: WorkflowRecord): Record<string, unknown> {
+/**
+ * The workflow item of a workflow: its fields and list-index keys, no schedule state; its search
+ * text holds its lawyer's name (`ownerName`: his first and last name, none without a profile).
+ */
+export function workflowItem(
+  record: WorkflowRecord,
+  ownerName: readonly string[] = [],
+): Record<string, unknown> {
   return {
     ...workflowKey(record.id),
     entity: 'Workflow',
     ...listIndexKeys(record),
     ...pick(record, WORKFLOW_ITEM_FIELDS),
     tags: record.tags,
-    search: searchText(searchedTexts(record)),
+    search: searchText([...searchedTexts(record), ...ownerName]),
   };
 }
 
-/** What an automation is searched by (spec §2): its name and its description. */
-const searchedTexts = (record: Pick<WorkflowRecord, 'name' | 'description'>) => [
+/** What an automation is searched by: its name and description (spec §2), its category and tags. */
+const searchedTexts = (record: Pick<WorkflowRecord, 'name' | 'description' | 'category' | 'tags'>) => [
   record.name,
   record.description,
+  record.category,
+  ...record.tags,
 ];
 
-/** A workflow as the search index sees it. */
-const searchable = (record: WorkflowRecord): SearchableItem => ({
+/** A workflow as the search index sees it: its own texts and its lawyer's name. */
+const searchable = (record: WorkflowRecord, ownerName: readonly string[]): SearchableItem => ({
   partition: workflowKey(record.id).PK,
   id: record.id,
   sortKey: createdSortKey(record.createdAt, record.id),
-  texts: searchedTexts(record),
+  texts: [...searchedTexts(record), ...ownerName],
 });
 
-/** The writes of a workflow's counters and search entries for a change from `before` to `after`. */
+/** The lawyers' names a change of a workflow's search entries is made with (before, after). */
+interface OwnerNames {
+  readonly before: readonly string[];
+  readonly after: readonly string[];
+}
+
+/** The search entries of a new workflow, as items (a bulk load's; the application writes them in its creation). */
+export function searchEntryItems(
+  table: Table,
+  record: WorkflowRecord,
+  ownerName: readonly string[] = [],
+): Record<string, unknown>[] {
+  return searchEntryWrites(table, 'WORKFLOWS', null, searchable(record, ownerName)).flatMap((write) =>
+    write.Put?.Item ? [write.Put.Item] : [],
+  );
+}
+
+/**
+ * The writes of a workflow's counters for a change from `before` to `after`, and of its search
+ * entries when the change may move them (`names`: its lawyers' names; none for a toggle).
+ */
 function directoryWrites(
   table: Table,
   before: WorkflowRecord | null,
   after: WorkflowRecord | null,
+  names?: OwnerNames,
 ): TransactItem[] {
   return [
     ...counterWrites(table, counterDeltas(before, after)),
-    ...searchEntryWrites(table, 'WORKFLOWS', before && searchable(before), after && searchable(after)),
+    ...(names
+      ? searchEntryWrites(
+          table,
+          'WORKFLOWS',
+          before && searchable(before, names.before),
+          after && searchable(after, names.after),
+        )
+      : []),
   ];
 }
 
@@ -157,6 +193,11 @@ function workflowFilter(query: WorkflowQuery, words: readonly string[]): ItemFil
     parts.push('#active = :active');
     names['#active'] = 'active';
     values[':active'] = query.active;
+  }
+  if (query.scheduled !== undefined) {
+    parts.push('#scheduled = :scheduled');
+    names['#scheduled'] = 'cronEnabled';
+    values[':scheduled'] = query.scheduled;
   }
   if (query.type !== undefined) {
     parts.push('#type = :type');
@@ -243,14 +284,15 @@ export class WorkflowRepository implements Workflows {
 
   /** Writes the workflow item and its schedule item, together. */
   async create(record: WorkflowRecord): Promise<void> {
+    const ownerName = await this.ownerNameOf(record.lawyerEmail);
     await this.table.doc.send(
       new TransactWriteCommand({
         TransactItems: [
-          ...[workflowItem(record), scheduleItem(record, record.updatedAt)].map((Item) => ({
+          ...[workflowItem(record, ownerName), scheduleItem(record, record.updatedAt)].map((Item) => ({
             Put: { TableName: this.table.name, Item, ConditionExpression: 'attribute_not_exists(PK)' },
           })),
           // Its counters and search entries with it; its folder's counters only while it exists.
-          ...directoryWrites(this.table, null, record),
+          ...directoryWrites(this.table, null, record, { before: [], after: ownerName }),
         ],
       }),
     );
@@ -293,10 +335,18 @@ export class WorkflowRepository implements Workflows {
    */
   async find(query: WorkflowQuery): Promise<WorkflowPage> {
     const words = query.terms?.words ?? [];
-    // A member's folder is a filter of his own list; an admin's, the folder's own list.
-    const criteria = { ...query, folderId: query.ownerEmail ? query.folderId : undefined };
-    const tag = listFilterTag({ words, folderId: criteria.folderId, active: query.active, type: query.type });
-    if (!query.ownerEmail && !query.folderId && query.terms && query.terms.keyed.length > 0) {
+    // One lawyer's list: a member's own, or the one an admin filters by.
+    const owner = query.ownerEmail ?? query.lawyerEmail;
+    // Within one lawyer's list a folder is a filter; else the folder's own list.
+    const criteria = { ...query, folderId: owner ? query.folderId : undefined };
+    const tag = listFilterTag({
+      words,
+      folderId: criteria.folderId,
+      active: query.active,
+      scheduled: query.scheduled,
+      type: query.type,
+    });
+    if (!owner && !query.folderId && query.terms && query.terms.keyed.length > 0) {
       const page = await pageSearch(this.table, {
         list: 'WORKFLOWS',
         terms: query.terms,
@@ -310,6 +360,7 @@ export class WorkflowRepository implements Workflows {
       const kept = found.filter(
         (workflow) =>
           (query.active === undefined || workflow.active === query.active) &&
+          (query.scheduled === undefined || workflow.cronEnabled === query.scheduled) &&
           (query.type === undefined || workflow.type === query.type),
       );
       const owners = query.ownerEmail
@@ -322,8 +373,8 @@ export class WorkflowRepository implements Workflows {
       index,
       partitions: [partition],
     });
-    const list = query.ownerEmail
-      ? single('GSI2', workflowOwnerPartition(query.ownerEmail))
+    const list = owner
+      ? single('GSI2', workflowOwnerPartition(owner))
       : query.folderId
         ? single('GSI3', workflowFolderPartition(query.folderId))
         : WORKFLOW_LIST;
@@ -369,13 +420,22 @@ export class WorkflowRepository implements Workflows {
         .filter((attribute) => listKeys[attribute] !== undefined)
         .map((attribute) => [attribute, listKeys[attribute]]),
     );
-    const renamed = next.name !== current.name || next.description !== current.description;
+    // Its words or its lawyer changed: its search text and entries follow, with the names as now.
+    const reindexed =
+      searchText(searchedTexts(next)) !== searchText(searchedTexts(current)) ||
+      next.lawyerEmail !== current.lawyerEmail;
+    const names: OwnerNames | undefined = reindexed
+      ? {
+          before: await this.ownerNameOf(current.lawyerEmail),
+          after: await this.ownerNameOf(next.lawyerEmail),
+        }
+      : undefined;
     const workflowUpdate = updateOf(
       {
         ...edited,
         updatedAt: now,
         ...moved,
-        ...(renamed ? { search: searchText(searchedTexts(next)) } : {}),
+        ...(names ? { search: searchText([...searchedTexts(next), ...names.after]) } : {}),
       },
       next.folderId ? [] : ['GSI3PK', 'GSI3SK'],
     );
@@ -392,7 +452,7 @@ export class WorkflowRepository implements Workflows {
           },
         },
       },
-      ...directoryWrites(this.table, current, next),
+      ...directoryWrites(this.table, current, next, names),
     ];
     if (copies.length > 0) {
       const due = dueKeysUpdate(current, next);
@@ -516,6 +576,7 @@ export class WorkflowRepository implements Workflows {
   async delete(id: string): Promise<WorkflowRecord | null> {
     let deleted: WorkflowRecord | null = null;
     await this.retried(id, undefined, async (current) => {
+      const ownerName = await this.ownerNameOf(current.lawyerEmail);
       await this.table.doc.send(
         new TransactWriteCommand({
           TransactItems: [
@@ -531,13 +592,71 @@ export class WorkflowRepository implements Workflows {
             ...[scheduleKey(id), failingWorkflowKey(id)].map((Key) => ({
               Delete: { TableName: this.table.name, Key },
             })),
-            ...directoryWrites(this.table, current, null),
+            ...directoryWrites(this.table, current, null, { before: ownerName, after: [] }),
           ],
         }),
       );
       deleted = current;
     });
     return deleted;
+  }
+
+  /**
+   * Brings the search text and entries of every workflow of a lawyer to his name as it now is (his
+   * profile created or renamed), one transaction each, conditional on the text read: an edit
+   * meanwhile wrote them from his new name itself.
+   */
+  async reindexOwner(lawyerEmail: string): Promise<void> {
+    const ownerName = await this.ownerNameOf(lawyerEmail);
+    const items = await queryAll(this.table, {
+      IndexName: 'GSI2',
+      KeyConditionExpression: 'GSI2PK = :pk',
+      ExpressionAttributeValues: { ':pk': workflowOwnerPartition(lawyerEmail) },
+    });
+    for (const item of items) {
+      const record = toWorkflowRecord(item);
+      const stored = typeof item.search === 'string' ? item.search : null;
+      const after = searchable(record, ownerName);
+      const text = searchText(after.texts);
+      if (text === stored) continue;
+      // The entries as written: the stored text's words are the ones they were made from.
+      const before = stored === null ? null : { ...after, texts: [stored] };
+      await applied(
+        this.table.doc.send(
+          new TransactWriteCommand({
+            TransactItems: [
+              {
+                Update: {
+                  TableName: this.table.name,
+                  Key: workflowKey(record.id),
+                  UpdateExpression: 'SET #search = :text',
+                  ConditionExpression:
+                    stored === null ? 'attribute_not_exists(#search)' : '#search = :stored',
+                  ExpressionAttributeNames: { '#search': 'search' },
+                  ExpressionAttributeValues: {
+                    ':text': text,
+                    ...(stored === null ? {} : { ':stored': stored }),
+                  },
+                },
+              },
+              ...searchEntryWrites(this.table, 'WORKFLOWS', before, after),
+            ],
+          }),
+        ),
+      );
+    }
+  }
+
+  /** A lawyer's first and last name, from his counters item (none without a profile). */
+  private async ownerNameOf(lawyerEmail: string): Promise<string[]> {
+    const { Item } = await this.table.doc.send(
+      new GetCommand({
+        TableName: this.table.name,
+        Key: ownerCountersKey(lawyerEmail),
+        ProjectionExpression: 'firstName, lastName',
+      }),
+    );
+    return [Item?.firstName, Item?.lastName].filter((name): name is string => typeof name === 'string');
   }
 
   /**

@@ -196,7 +196,11 @@ function queryInput(
       ...(bound ? { ':bound': bound.value } : {}),
       ...filter?.values,
     },
-    ...(filter ? { FilterExpression: filter.expression, ExpressionAttributeNames: { ...filter.names } } : {}),
+    ...(filter ? { FilterExpression: filter.expression } : {}),
+    // DynamoDB refuses an empty map of names (a filter on attributes needing none).
+    ...(filter && Object.keys(filter.names).length > 0
+      ? { ExpressionAttributeNames: { ...filter.names } }
+      : {}),
     ScanIndexForward: read.order === 'oldest first',
     Limit: limit,
     ExclusiveStartKey: shard.after,

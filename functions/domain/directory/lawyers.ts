@@ -38,7 +38,7 @@ import { searchTermsOf } from './search-terms';
 /** What writes a profile: the profiles, the workflows that follow a new e-mail, the secret store. */
 export interface ProfileWriterDependencies {
   readonly lawyers: Pick<Lawyers, 'create' | 'update'>;
-  readonly workflows: Pick<Workflows, 'listByOwner' | 'update' | 'getById'>;
+  readonly workflows: Pick<Workflows, 'listByOwner' | 'update' | 'getById' | 'reindexOwner'>;
   readonly secrets: LawyerSecretStore;
   readonly clock: Clock;
   readonly logger: Logger;
@@ -48,7 +48,10 @@ export interface ProfileWriterDependencies {
 export interface LawyerServiceDependencies extends ProfileWriterDependencies {
   readonly lawyers: Lawyers;
   readonly licenses: Pick<Licenses, 'getByHash' | 'getByAnyHash' | 'listByUserEmail' | 'delete'>;
-  readonly workflows: Pick<Workflows, 'listByOwner' | 'update' | 'getById' | 'deleteByOwner'>;
+  readonly workflows: Pick<
+    Workflows,
+    'listByOwner' | 'update' | 'getById' | 'reindexOwner' | 'deleteByOwner'
+  >;
   readonly sessions: Pick<Sessions, 'deleteByLicense'>;
   readonly secondFactors: LicenseFactors;
   readonly audit: Pick<AuditTrail, 'record' | 'joinedWrite'>;
@@ -185,6 +188,9 @@ export class LawyerProfileWriter {
       throw error;
     }
     if (previous && previous.email !== record.email) await this.moveWorkflows(previous.email, record.email);
+    // His workflows are searched by his name too (a move above rewrote them with it).
+    else if (!previous || previous.firstName !== record.firstName || previous.lastName !== record.lastName)
+      await this.workflows.reindexOwner(record.email);
     return record;
   }
 

@@ -167,10 +167,14 @@ export interface WorkflowQuery {
   readonly cursor?: string | undefined;
   /** The search's terms, null when none. */
   readonly terms?: SearchTerms | null | undefined;
-  /** One owner's workflows (a member's own list). */
+  /** One owner's workflows (a member's own list): no lawyers' names with them. */
   readonly ownerEmail?: string | undefined;
+  /** One lawyer's workflows, as an admin filters everyone's (with the lawyer's name). */
+  readonly lawyerEmail?: string | undefined;
   readonly folderId?: string | undefined;
   readonly active?: boolean | undefined;
+  /** Scheduling on (true) or off (false). */
+  readonly scheduled?: boolean | undefined;
   readonly type?: WorkflowType | undefined;
 }
 
@@ -198,6 +202,8 @@ export interface Workflows {
    */
   find(query: WorkflowQuery): Promise<WorkflowPage>;
   listByOwner(lawyerEmail: string): Promise<WorkflowRecord[]>;
+  /** Brings a lawyer's workflows' search to his name as it now is (his profile created or renamed). */
+  reindexOwner(lawyerEmail: string): Promise<void>;
   listByFolder(folderId: string): Promise<WorkflowRecord[]>;
   /** @throws WorkflowNotFoundError when it is gone or changed meanwhile. */
   update(id: string, changes: WorkflowChanges, now: string): Promise<WorkflowRecord>;

@@ -103,7 +103,9 @@ export class WorkflowService {
       readonly cursor?: string | undefined;
       readonly q?: string | undefined;
       readonly folderId?: string | undefined;
+      readonly lawyerEmail?: string | undefined;
       readonly active?: boolean | undefined;
+      readonly scheduled?: boolean | undefined;
       readonly type?: Workflow['type'] | undefined;
     },
   ): Promise<WorkflowList> {
@@ -112,7 +114,9 @@ export class WorkflowService {
     if (terms && terms.words.length === 0) return { workflows: [], nextCursor: null, owners: [] };
     const criteria = { ...query, terms };
     if (session.role !== 'admin') {
-      const page = await ownWorkflowsPage(this.workflows, this.lawyers, session, criteria);
+      // A member's list is his own: another lawyer's is not his to filter by.
+      const { lawyerEmail: _, ...own } = criteria;
+      const page = await ownWorkflowsPage(this.workflows, this.lawyers, session, own);
       return { workflows: page.items.map(toWorkflowView), nextCursor: page.nextCursor, owners: [] };
     }
     const page = await this.workflows.find(criteria);
