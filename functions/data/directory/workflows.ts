@@ -189,24 +189,18 @@ function workflowFilter(query: WorkflowQuery, words: readonly string[]): ItemFil
     Object.assign(names, search.names);
     Object.assign(values, search.values);
   }
-  if (query.active !== undefined) {
-    parts.push('#active = :active');
-    names['#active'] = 'active';
-    values[':active'] = query.active;
-  }
-  if (query.scheduled !== undefined) {
-    parts.push('#scheduled = :scheduled');
-    names['#scheduled'] = 'cronEnabled';
-    values[':scheduled'] = query.scheduled;
-  }
-  if (query.type !== undefined) {
-    parts.push('#type = :type');
-    names['#type'] = 'type';
-    values[':type'] = query.type;
-  }
-  if (query.folderId !== undefined) {
-    parts.push('folderId = :folderId');
-    values[':folderId'] = query.folderId;
+  // The state, scheduling, type and folder asked for: each an attribute equal to a value.
+  const equal = {
+    active: query.active,
+    cronEnabled: query.scheduled,
+    type: query.type,
+    folderId: query.folderId,
+  };
+  for (const [attribute, value] of Object.entries(equal)) {
+    if (value === undefined) continue;
+    parts.push(`#${attribute} = :${attribute}`);
+    names[`#${attribute}`] = attribute;
+    values[`:${attribute}`] = value;
   }
   return parts.length > 0 ? { expression: parts.join(' AND '), names, values } : undefined;
 }

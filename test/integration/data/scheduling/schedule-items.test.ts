@@ -16,7 +16,6 @@ import { type LocalQueues, startLocalQueues } from '../../../../lib/local/queue/
 import { createTestApp, disposeTestApp, type TestApp } from '../../../support/app';
 import { folderRecord, minutes, workflowRecord } from '../../../support/records';
 import { receiveAll } from '../../../support/scheduling';
-import { FolderRepository } from '../../functions/data/directory/folders';
 
 /** One write sent to the table: its command, the items it wrote and the capacity DynamoDB counted. */
 interface Write {
