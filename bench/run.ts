@@ -13,6 +13,8 @@ import { FIRST_LOAD_SECTION, firstLoadMarkdown, firstLoadTargets, runFirstLoadBe
 import { type BenchTarget, measuredNow, type PartResult, writeResults } from './results-file';
 import { costOf, PRICES_EU_WEST_3, projectedTickSeconds, runScaleTick, type ScaleScenario } from './scale';
 import {
+  benchTable,
+  dropTable,
   formatFigure,
   markdownTable,
   runSchedulerBench,
@@ -22,6 +24,7 @@ import {
   throughputFigures,
   throughputMarkdown,
 } from './scheduler';
+import { runSearchBench, searchMarkdown, searchTargets } from './search';
 
 /**
  * `npm run bench`: the benchmarks. The scheduler part runs against DynamoDB Local (in memory) and
@@ -29,7 +32,7 @@ import {
  * Prints the figures and writes them to bench/results.md. Takes a quarter of an hour: the lag
  * parts run on the real clock with the one-minute timer.
  *
- * `npm run bench -- api` (or `worker`, `ticks`, `fairness`, `first-load`, `bundles`, `scale`; several may be
+ * `npm run bench -- api` (or `worker`, `ticks`, `fairness`, `first-load`, `bundles`, `scale`, `search`; several may be
  * named) runs those parts only; results.md keeps the other parts' figures as last measured, each
  * with its date and load average, and its Targets table every part's targets at their latest
  * figure. `throughput` runs the worker part's throughput figure alone (a minute; the worker part's
@@ -47,7 +50,16 @@ const parts = args.filter(
     (args.indexOf('--scale-workflows') < 0 || index !== args.indexOf('--scale-workflows') + 1),
 );
 const runs = (
-  part: 'api' | 'admin-page' | 'worker' | 'ticks' | 'fairness' | 'first-load' | 'bundles' | 'scale',
+  part:
+    | 'api'
+    | 'admin-page'
+    | 'worker'
+    | 'ticks'
+    | 'fairness'
+    | 'first-load'
+    | 'bundles'
+    | 'scale'
+    | 'search',
 ) => parts.length === 0 || parts.includes(part);
 /** `--scale-workflows N`: the size of the scale part (default 200,000, with 150,000 due). */
 const scaleAt = args.indexOf('--scale-workflows');
@@ -421,6 +433,28 @@ if (runs('api')) {
     });
   }
   ran('api', sections, targets);
+}
+
+if (runs('search')) {
+  const dynamo = await startDynamoDbLocal();
+  const table = await benchTable(dynamo.endpoint);
+  try {
+    // The scale part's automations: as many, over as many firms.
+    const bench = await runSearchBench({
+      table,
+      automations: scaleWorkflows,
+      firms: Math.round(scaleWorkflows / 100),
+      log,
+    });
+    ran(
+      'search',
+      ['## Search among the automations (DynamoDB Local)', '', searchMarkdown(bench)],
+      searchTargets(bench),
+    );
+  } finally {
+    await dropTable(table);
+    await dynamo.stop();
+  }
 }
 
 if (runs('admin-page')) {
