@@ -3,6 +3,7 @@ import * as logs from 'aws-cdk-lib/aws-logs';
 import type { IConstruct } from 'constructs';
 
 import { DUE_SHARDS } from '../functions/domain/scheduling/scheduling-settings';
+import { EXAMPLE_LEGAL_DETAILS, EXAMPLE_MARK, type LegalDetails } from '../shared/legal-details';
 import { ROUTES, routeKey } from '../shared/routes';
 
 /** The deployment stages: two can live in one account, each its own stack. */
@@ -34,6 +35,11 @@ export interface StageSettings {
   readonly region: string;
   /** Sender of the billing e-mails, a verified SES identity of the region. */
   readonly mailFrom: string;
+  /**
+   * The publisher's legal details, shown on /privacy and in the e-mails' footer; required in prod,
+   * example values ('Exemple — …') in dev.
+   */
+  readonly legalDetails: LegalDetails;
   /** Receives every alarm by e-mail; required in prod. */
   readonly alarmEmail?: string;
   /** The API stage's throttle, applied to each route without one of its own. */
@@ -110,6 +116,25 @@ const REGION = /^[a-z]{2}(-gov)?-[a-z]+-\d$/;
 const TABLE_NAME = /^[A-Za-z0-9_.-]{3,255}$/;
 const SECRET_ARN = /^arn:aws[a-z-]*:secretsmanager:[a-z0-9-]+:\d{12}:secret:.+$/;
 const DOMAIN = /^(?=.{1,253}$)([a-z0-9]([a-z0-9-]{0,61}[a-z0-9])?\.)+[a-z]{2,63}$/;
+
+/** The context flag of each legal detail. */
+export const LEGAL_DETAIL_FLAGS: Readonly<Record<keyof LegalDetails, string>> = {
+  name: 'companyName',
+  legalForm: 'companyLegalForm',
+  registration: 'companyRegistration',
+  postalAddress: 'companyAddress',
+  contactEmail: 'companyEmail',
+  publicationDirector: 'publicationDirector',
+};
+
+const LEGAL_DETAIL_MEANINGS: Readonly<Record<keyof LegalDetails, string>> = {
+  name: "the publisher's company name",
+  legalForm: 'its legal form and capital (e.g. "SAS au capital de 10 000 €")',
+  registration: 'its trade-register entry (e.g. "RCS Paris 912 345 678")',
+  postalAddress: 'its postal address',
+  contactEmail: 'the contact e-mail of the privacy page',
+  publicationDirector: 'the publication director (first and last name)',
+};
 
 const PER_STAGE = {
   dev: {
@@ -218,6 +243,26 @@ export function stageSettings(context: ContextReader): StageSettings {
     problems.push(`-c alarmEmail must be an e-mail address (got "${alarmEmail}")`);
   }
 
+  const legalDetails = { ...EXAMPLE_LEGAL_DETAILS };
+  for (const [field, flag] of Object.entries(LEGAL_DETAIL_FLAGS) as [keyof LegalDetails, string][]) {
+    const value = text(flag);
+    if (value === undefined) {
+      if (stage === 'prod')
+        problems.push(
+          `-c ${flag}=<…> is required for prod: ${LEGAL_DETAIL_MEANINGS[field]}, shown on /privacy and in the e-mails (docs/billing.md, "Legal details")`,
+        );
+    } else if (
+      stage === 'prod' &&
+      (value.startsWith(EXAMPLE_MARK.trim()) || value === EXAMPLE_LEGAL_DETAILS[field])
+    ) {
+      problems.push(`-c ${flag} must be the real value, not an example (got "${value}")`);
+    } else if (field === 'contactEmail' && !EMAIL.test(value)) {
+      problems.push(`-c ${flag} must be an e-mail address (got "${value}")`);
+    } else {
+      legalDetails[field] = value;
+    }
+  }
+
   const replicaValue = text('keysReplicaRegion') ?? (stage === 'prod' ? DEFAULT_KEYS_REPLICA_REGION : 'none');
   const keysReplicaRegion = replicaValue === 'none' ? undefined : replicaValue;
   if (keysReplicaRegion !== undefined && !REGION.test(keysReplicaRegion)) {
@@ -264,6 +309,7 @@ export function stageSettings(context: ContextReader): StageSettings {
     stackName: `AssistantJuridique-${stage}`,
     region,
     mailFrom: mailFrom as string,
+    legalDetails,
     ...(alarmEmail ? { alarmEmail } : {}),
     apiThrottle: perStage.apiThrottle,
     routeThrottles: {

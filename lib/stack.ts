@@ -99,7 +99,7 @@ export class AssistantJuridiqueStack extends Stack {
       httpApi: api.httpApi,
       apiOriginHeaders: originVerify.originHeader,
       // The privacy page names the region the data lives in: this stack's.
-      config: { apiBaseUrl: '', hostingRegion: this.region },
+      config: { apiBaseUrl: '', hostingRegion: this.region, legal: settings.legalDetails },
       ...(settings.customDomain && edge?.certificate
         ? { customDomain: { domainName: settings.customDomain.domainName, certificate: edge.certificate } }
         : {}),
@@ -108,6 +108,7 @@ export class AssistantJuridiqueStack extends Stack {
     this.site = site;
     const billing = new Billing(this, 'Billing', {
       mailFrom: settings.mailFrom,
+      legalDetails: settings.legalDetails,
       removalPolicy: settings.removalPolicy,
       mail,
     });

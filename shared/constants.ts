@@ -196,9 +196,11 @@ export const RUNTIME_CONFIG_ELEMENT_ID = 'runtime-config';
 /**
  * The routes whose first screen is pre-rendered at build time into a page of their own
  * (`/login` → `login.html`, web/build/prerender.ts), which the servers answer them with instead of
- * index.html: /login, where every new visitor lands, shows its card before the JavaScript has run.
+ * index.html: /login, where every new visitor lands, and the public pages a prospect reads first
+ * show their text before the JavaScript has run.
  */
 export const PRERENDERED_ROUTES = ['/login'] as const;
 
-/** The page a pre-rendered route is answered with: `/login` → `login.html`. */
-export const prerenderedPageOf = (route: (typeof PRERENDERED_ROUTES)[number]) => `${route.slice(1)}.html`;
+/** The page a pre-rendered route is answered with: `/login` → `login.html`, `/` → `landing.html`. */
+export const prerenderedPageOf = (route: (typeof PRERENDERED_ROUTES)[number]) =>
+  route === '/' ? 'landing.html' : `${route.slice(1)}.html`;

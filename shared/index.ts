@@ -1,4 +1,5 @@
 export * from './constants';
+export * from './legal-details';
 export * from './license-key';
 export * from './messages';
 export * from './routes';

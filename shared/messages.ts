@@ -134,6 +134,13 @@ export const MESSAGES = {
     /** Same voice: the licence key given for a lawyer belongs to an administrator licence. */
     notLawyerLicense: "Cette clé de licence n'est pas une licence d'avocat",
   },
+  /** The admin's change of a licence between lawyer and notary (ours, same voice). */
+  licenseRole: {
+    invalid: 'Type de licence invalide : choisissez avocat ou notaire',
+    noLicense: "Cet avocat n'a pas de licence : enregistrez-lui d'abord une clé de licence",
+    changed: (role: string) => `Licence passée en licence ${role}`,
+    failed: 'Impossible de changer le type de licence. Veuillez réessayer.',
+  },
   profile: {
     loadFailed: 'Erreur lors du chargement de vos informations',
     saveFailed: "Erreur lors de l'enregistrement de vos informations",
@@ -275,6 +282,7 @@ export const MESSAGES = {
     statusRefreshed: "Statut d'abonnement mis à jour",
     licenseUpdated: 'Licence mise à jour',
     canceled: 'Abonnement résilié',
+    reactivateFailed: "Impossible de réactiver l'abonnement. Veuillez réessayer ou contacter le support.",
     noLicense: 'Aucune licence trouvée',
     noLicenseDetail: 'Vous devez acheter une licence pour accéder à',
     overdueTitle: 'Paiement en retard',
@@ -331,12 +339,21 @@ export const MESSAGES = {
       noCommitment:
         "Sans engagement : vous pouvez résilier à tout moment depuis l'application (Paramètres, Gestion de l'abonnement).",
     },
-    cancellation: {
+    cancellationScheduled: {
       subject: 'Assistant IA juridique : confirmation de résiliation de votre abonnement',
+      confirmed: (accessUntil: string) =>
+        `Nous confirmons la résiliation de votre abonnement Assistant IA juridique. Elle prend effet à la fin de la période mensuelle payée : vous gardez l'accès à votre espace jusqu'au ${accessUntil}.`,
+      noDebit: 'Aucun prélèvement ne sera plus effectué.',
+      retention: (days: number, purgeOn: string) =>
+        `À la fin de votre accès, vos données seront conservées ${days} jours, puis supprimées à partir du ${purgeOn}.`,
+      reactivate: (accessUntil: string) =>
+        `Vous avez changé d'avis ? Jusqu'au ${accessUntil}, réactivez votre abonnement en un clic depuis l'application (Paramètres, Gestion de l'abonnement, « Réactiver l'abonnement »).`,
+    },
+    cancellation: {
+      subject: 'Assistant IA juridique : fin de votre abonnement',
       confirmed: (canceledOn: string) =>
-        `Nous confirmons la résiliation de votre abonnement Assistant IA juridique le ${canceledOn}.`,
-      immediate:
-        'La résiliation prend effet immédiatement : votre licence est désactivée et aucun prélèvement ne sera plus effectué.',
+        `Votre abonnement Assistant IA juridique a pris fin le ${canceledOn}.`,
+      immediate: 'Votre licence est désactivée et aucun prélèvement ne sera plus effectué.',
       retention: (days: number, purgeOn: string) =>
         `Vos données seront conservées ${days} jours, puis supprimées à partir du ${purgeOn}.`,
       billingRetention: (years: number) =>

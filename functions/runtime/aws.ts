@@ -146,19 +146,25 @@ export async function awsDependencies(fn: FunctionName, env: Environment): Promi
 
   let mail: MailPorts | undefined;
   if ((process.env.BUNDLED_NEED_MAILER ?? true) && needs.mailer) {
-    const [{ SESv2Client }, { SesMailer }, { publicOriginOf }] = await Promise.all([
-      import('@aws-sdk/client-sesv2'),
-      import('../adapters/core/ses-mailer'),
-      import('./billing-ports'),
-    ]);
+    const [{ SESv2Client }, { SesMailer }, { publicOriginOf }, { withLegalFooter }, { LegalDetails }] =
+      await Promise.all([
+        import('@aws-sdk/client-sesv2'),
+        import('../adapters/core/ses-mailer'),
+        import('./billing-ports'),
+        import('../domain/core/legal-footer'),
+        import('../../shared/legal-details'),
+      ]);
     const from = variable(env, 'mailFrom');
     const site = publicOriginOf(variable(env, 'publicBaseUrl'));
     mail = {
-      mailer: new SesMailer(
-        tracer.captureAWSv3Client(new SESv2Client({})),
-        () => from,
-        powertoolsMetrics,
-        variable(env, 'mailConfigurationSet'),
+      mailer: withLegalFooter(
+        new SesMailer(
+          tracer.captureAWSv3Client(new SESv2Client({})),
+          () => from,
+          powertoolsMetrics,
+          variable(env, 'mailConfigurationSet'),
+        ),
+        LegalDetails.parse(JSON.parse(variable(env, 'legalDetails'))),
       ),
       sender: from,
       publicUrl: () => site,

@@ -32,6 +32,8 @@ export const ENVIRONMENT = {
   mailFrom: 'MAIL_FROM',
   /** The SES configuration set every send names: bounces, complaints, reputation (`mailer`). */
   mailConfigurationSet: 'MAIL_CONFIGURATION_SET',
+  /** The publisher's legal details (JSON), at the foot of every e-mail (`mailer`). */
+  legalDetails: 'LEGAL_DETAILS',
   /** The site's address (`https://…`), whose host name is the WebAuthn relying party (`relyingParty`). */
   siteUrl: 'SITE_URL',
 } as const;
@@ -70,7 +72,7 @@ export function variablesOf(needs: FunctionNeeds): EnvironmentKey[] {
   // Return links to Stripe, and links in e-mails.
   if (needs.payments || needs.mailer) keys.push('publicBaseUrl');
   if (needs.payments === 'webhook') keys.push('stripeWebhookSecretArn');
-  if (needs.mailer) keys.push('mailFrom', 'mailConfigurationSet');
+  if (needs.mailer) keys.push('mailFrom', 'mailConfigurationSet', 'legalDetails');
   if (needs.relyingParty) keys.push('siteUrl');
   return keys;
 }

@@ -7,6 +7,7 @@ import { Construct } from 'constructs';
 
 import type { FunctionNeeds } from '../../functions/needs';
 import { ENVIRONMENT } from '../../functions/runtime/environment';
+import type { LegalDetails } from '../../shared/legal-details';
 import type { MailDelivery } from './mail-delivery';
 
 export interface BillingProps {
@@ -16,6 +17,8 @@ export interface BillingProps {
    * checked at synthesis, so a deployment never stops on a missing parameter.
    */
   readonly mailFrom: string;
+  /** The publisher's legal details, at the foot of every e-mail (`-c companyName=…`, lib/settings.ts). */
+  readonly legalDetails: LegalDetails;
   /**
    * What happens to the two Stripe secrets when the stack is deleted.
    * @default RemovalPolicy.RETAIN_ON_UPDATE_OR_DELETE (their values are set by hand)
@@ -38,6 +41,7 @@ export class Billing extends Construct {
   readonly mailFrom: string;
   private readonly identityArns: string[];
   private readonly mail: MailDelivery;
+  private readonly legalDetails: LegalDetails;
 
   constructor(scope: Construct, id: string, props: BillingProps) {
     super(scope, id);
@@ -59,6 +63,7 @@ export class Billing extends Construct {
 
     this.mailFrom = props.mailFrom;
     this.mail = props.mail;
+    this.legalDetails = props.legalDetails;
     const domain = this.mailFrom.split('@')[1] as string;
     const identityArn = (identity: string) =>
       stack.formatArn({ service: 'ses', resource: 'identity', resourceName: identity });
@@ -91,6 +96,7 @@ export class Billing extends Construct {
   grantMail(fn: lambda.Function): void {
     fn.addEnvironment(ENVIRONMENT.mailFrom, this.mailFrom);
     fn.addEnvironment(ENVIRONMENT.mailConfigurationSet, this.mail.configurationSetName);
+    fn.addEnvironment(ENVIRONMENT.legalDetails, JSON.stringify(this.legalDetails));
     fn.addToRolePolicy(
       new iam.PolicyStatement({
         actions: ['ses:SendEmail'],

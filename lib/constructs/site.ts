@@ -13,7 +13,8 @@ import * as s3deploy from 'aws-cdk-lib/aws-s3-deployment';
 import { NagSuppressions } from 'cdk-nag';
 import { Construct } from 'constructs';
 
-import { PRERENDERED_ROUTES, prerenderedPageOf } from '../../shared/constants';
+import { DEFAULT_HOSTING_REGION, PRERENDERED_ROUTES, prerenderedPageOf } from '../../shared/constants';
+import { fillPrerenderSlots } from '../../shared/prerender-slots';
 import { inlineRuntimeConfig } from '../runtime-config-html';
 import { stageSettingsOf } from '../settings';
 import { CONTENT_SECURITY_POLICY } from '../site-headers';
@@ -281,9 +282,13 @@ export class Site extends Construct {
     const withConfig = (page: string) =>
       s3deploy.Source.data(
         page,
-        inlineRuntimeConfig(
-          readFileSync(join(props.siteDir, page), 'utf8'),
-          Token.isUnresolved(configJson) ? Stack.of(this).toJsonString(config) : configJson,
+        fillPrerenderSlots(
+          inlineRuntimeConfig(
+            readFileSync(join(props.siteDir, page), 'utf8'),
+            Token.isUnresolved(configJson) ? Stack.of(this).toJsonString(config) : configJson,
+          ),
+          config,
+          DEFAULT_HOSTING_REGION,
         ),
       );
     // index.html and the pre-rendered pages the build wrote, each with the settings.

@@ -6,8 +6,14 @@ import { extname, join, normalize, resolve, sep } from 'node:path';
 import type { Context } from 'aws-lambda';
 import type { Logger } from '../../functions/domain/core/ports';
 import type { ApiEvent, ApiHandler } from '../../functions/http/api-event';
-import { MAX_BODY_BYTES, PRERENDERED_ROUTES, prerenderedPageOf } from '../../shared/constants';
+import {
+  DEFAULT_HOSTING_REGION,
+  MAX_BODY_BYTES,
+  PRERENDERED_ROUTES,
+  prerenderedPageOf,
+} from '../../shared/constants';
 import { MESSAGES } from '../../shared/messages';
+import { fillPrerenderSlots } from '../../shared/prerender-slots';
 import { type RouteDefinition, routeKey } from '../../shared/routes';
 import { inlineRuntimeConfig } from '../runtime-config-html';
 import { SECURITY_HEADERS } from '../site-headers';
@@ -165,7 +171,13 @@ export function createHttpAdapter(options: HttpAdapterOptions) {
     if (known?.modifiedMs === modifiedMs) return known;
     const raw = readFileSync(file);
     const body = pages.has(file)
-      ? Buffer.from(inlineRuntimeConfig(raw.toString('utf8'), siteConfigJson))
+      ? Buffer.from(
+          fillPrerenderSlots(
+            inlineRuntimeConfig(raw.toString('utf8'), siteConfigJson),
+            options.siteConfig,
+            DEFAULT_HOSTING_REGION,
+          ),
+        )
       : raw;
     const fresh: SiteFile = { modifiedMs, body, encoded: new Map() };
     siteFiles.set(file, fresh);
@@ -284,7 +296,7 @@ export function createHttpAdapter(options: HttpAdapterOptions) {
         return response.end('Not found');
       }
       // A route pre-rendered at build time has its own page (when the build wrote it).
-      const page = prerendered.get(requested.replace(/\/+$/, ''));
+      const page = prerendered.get(requested.replace(/(.)\/+$/, '$1'));
       file = page && existsSync(page) ? page : indexFile;
     }
     const hashedAsset = file.startsWith(join(siteRoot, 'assets') + sep);

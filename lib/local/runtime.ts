@@ -3,6 +3,7 @@ import { createServer } from 'node:http';
 import { join, resolve } from 'node:path';
 import { StripePayments } from '../../functions/adapters/billing/stripe-payments';
 import { createTable } from '../../functions/data/table/table';
+import { withLegalFooter } from '../../functions/domain/core/legal-footer';
 import { RecordedMetrics } from '../../functions/domain/core/metrics';
 import type { Logger } from '../../functions/domain/core/ports';
 import { API_HANDLERS } from '../../functions/handlers';
@@ -16,6 +17,7 @@ import { type AppDependencies, relyingPartyOf, systemClock } from '../../functio
 import { processLogger } from '../../functions/runtime/powertools-logger';
 import { createLicenseKeyVault } from '../../functions/security/license-key-vault';
 import { DEFAULT_HOSTING_REGION } from '../../shared/constants';
+import { EXAMPLE_LEGAL_DETAILS } from '../../shared/legal-details';
 import { type HandlerName, ROUTES, type RouteDefinition } from '../../shared/routes';
 import { loadOrCreateAppKeys } from './app-keys-file';
 import { ensureTable, LOCAL_AWS, startDynamoDbLocal } from './dynamodb-local';
@@ -170,11 +172,11 @@ export async function startLocalRuntime(options: LocalRuntimeOptions): Promise<L
       payments = new StripePayments({ apiKey: STAND_IN_API_KEY, webhookSecret, ...standIn.connection });
     }
     const mailFrom = options.mailFrom ?? 'Assistant IA juridique <no-reply@localhost>';
-    const mailer = new OutboxMailer({
-      directory: outboxDirectory,
-      from: mailFrom,
-      announce: (line) => logger.info(line),
-    });
+    // Locally the legal details are the example values, marked 'Exemple — …' wherever they show.
+    const mailer = withLegalFooter(
+      new OutboxMailer({ directory: outboxDirectory, from: mailFrom, announce: (line) => logger.info(line) }),
+      EXAMPLE_LEGAL_DETAILS,
+    );
     const billing: BillingPorts = { payments: async () => payments, mailer, publicUrl: () => publicUrl };
 
     const requireSecondFactor = options.requireSecondFactor ?? true;
@@ -217,6 +219,7 @@ export async function startLocalRuntime(options: LocalRuntimeOptions): Promise<L
           apiBaseUrl: '',
           workflowWebhookBaseUrl: new URL(localScheduling.info.demoWebhookUrl).origin,
           hostingRegion: options.hostingRegion ?? DEFAULT_HOSTING_REGION,
+          legal: EXAMPLE_LEGAL_DETAILS,
         },
         logger,
       }),

@@ -67,6 +67,15 @@ export const BILLING_ROUTES = {
     request: OptionalLicenseKeyRequest,
     response: SuccessReply,
   },
+  /** Withdraws a cancellation scheduled for the end of the paid month: one click, before that date. */
+  reactivateSubscription: {
+    method: 'POST',
+    path: '/api/reactivate-subscription',
+    handler: 'cancel-subscription',
+    access: 'member',
+    request: OptionalLicenseKeyRequest,
+    response: SuccessReply,
+  },
   updateLicenseEmail: {
     method: 'POST',
     path: '/api/update-license-email',

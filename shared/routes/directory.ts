@@ -15,6 +15,7 @@ import {
   LicenseByEmailQuery,
   LicenseFindRequest,
   LicenseLookupReply,
+  LicenseRoleChange,
   ProfileReply,
   WorkflowList,
   WorkflowListQuery,
@@ -73,6 +74,15 @@ export const DIRECTORY_ROUTES = {
     // Asks for the second factor again when its last check is older than 15 minutes.
     sensitive: true,
     response: LawyerSecrets,
+  },
+  /** Makes the lawyer's licence a notary's one (or back); audited with the change, in one transaction. */
+  setLicenseRole: {
+    method: 'PUT',
+    path: '/api/lawyers/{id}/license-type',
+    handler: 'lawyers',
+    access: 'admin',
+    request: LicenseRoleChange,
+    response: LicenseRoleChange,
   },
   lookupLawyer: {
     method: 'POST',

@@ -15,6 +15,8 @@ export const License = z.object({
   isActive: z.boolean(),
   subscriptionStatus: SubscriptionStatus.nullable(),
   nextPaymentDue: IsoTimestamp.nullable(),
+  /** A cancellation is scheduled: access until this date, no debit after. */
+  accessEndsAt: IsoTimestamp.nullable(),
 });
 export type License = z.infer<typeof License>;
 
@@ -25,6 +27,8 @@ export const SubscriptionView = z.object({
   subscriptionStatus: z.string().nullable(),
   licenseKey: z.string().nullable(),
   nextPaymentDue: IsoTimestamp.nullable(),
+  /** A cancellation is scheduled: access until this date (the paid month's end), then the licence ends. */
+  accessEndsAt: IsoTimestamp.nullable(),
 });
 export type SubscriptionView = z.infer<typeof SubscriptionView>;
 

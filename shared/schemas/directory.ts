@@ -187,3 +187,9 @@ export type AuditQuery = PageQuery;
 /** One page of the audit trail, newest first; `nextCursor` is null on the last page. */
 export const AuditPage = z.object({ entries: z.array(AuditEntry), nextCursor: NextCursor });
 export type AuditPage = z.infer<typeof AuditPage>;
+
+/** PUT /api/lawyers/{id}/license-type: a lawyer's licence made a notary's one, or back. */
+export const LicenseRoleChange = z.object({
+  licenseType: z.enum(['lawyer', 'notary'], { error: MESSAGES.licenseRole.invalid }),
+});
+export type LicenseRoleChange = z.infer<typeof LicenseRoleChange>;

@@ -61,6 +61,16 @@ async function openSubscription(page: Page, licenseKey: string): Promise<void> {
   await page.getByRole('heading', { name: "Gestion de l'abonnement", level: 1 }).waitFor();
 }
 
+/** Screenshots of a changed screen at 1440 px and at 390 px wide, as a desk and a phone show it. */
+async function screenshotsAt(page: Page, name: string): Promise<void> {
+  const viewport = page.viewportSize();
+  for (const width of [1440, 390]) {
+    await page.setViewportSize({ width, height: width === 390 ? 844 : 900 });
+    await screenshot(page, `ux-billing-${name}-${width}`);
+  }
+  if (viewport) await page.setViewportSize(viewport);
+}
+
 /** Sends a lifecycle event from the stand-in's testers' page, as a tester would. */
 async function driveStandIn(browser: Browser, email: string, action: string): Promise<void> {
   const tester = await (await newContext(browser, standInOrigin)).newPage();
@@ -73,7 +83,8 @@ async function driveStandIn(browser: Browser, email: string, action: string): Pr
 /**
  * Issue 5's "done when" in Chromium against the local runtime: a new firm buys a licence with a
  * 100 % promo code through the local checkout page, finds its key in the outbox, signs in, sees
- * its subscription 'Actif', cancels it, and is refused from then on.
+ * its subscription 'Actif', cancels it (access until the end of the paid month, reactivation in one
+ * click), and is refused once that month ends.
  */
 describe('buying, using and cancelling a licence', () => {
   const baseUrl = inject('baseUrl');
@@ -138,33 +149,78 @@ describe('buying, using and cancelling a licence', () => {
     expect(Math.max(...gaps) - Math.min(...gaps), `écarts ${gaps.join(', ')} px`).toBeLessThanOrEqual(1);
   });
 
-  it('cancels at once: signed out, confirmed by e-mail, and refused from then on', async () => {
+  it("stops the renewal, keeps access until the end of the paid month, and says so: 'Résiliation programmée'", async () => {
+    // The end of the paid month: one month after the purchase, as the stand-in bills it.
+    const paidUntil = new Date();
+    paidUntil.setMonth(paidUntil.getMonth() + 1);
+    const accessUntil = new Intl.DateTimeFormat('fr-FR', { dateStyle: 'long' }).format(paidUntil);
+
+    await page.getByRole('button', { name: "Résilier l'abonnement" }).click();
+    await page.getByRole('dialog').getByText(`Vous gardez l'accès jusqu'au ${accessUntil}`).waitFor();
+    await screenshotsAt(page, 'cancel-confirmation');
+    await page.getByRole('dialog').getByRole('button', { name: 'Résilier', exact: true }).click();
+
+    // Still signed in, still 'Actif', and the page says until when.
+    await page
+      .getByTestId('scheduled-cancellation')
+      .getByText(`Résiliation programmée : accès jusqu'au ${accessUntil}`)
+      .waitFor();
+    expect(page.url()).toContain('/lawyer/settings');
+    await page.getByTestId('next-debit').getByText('Aucun (résiliation programmée)').waitFor();
+    expect(await seriousAccessibilityViolations(page)).toEqual([]);
+    await screenshotsAt(page, 'subscription-cancellation-scheduled');
+
+    // The confirmation gives the date, the one-click way back, and the publisher's legal footer.
+    await expect.poll(async () => (await emailsTo(email)).length, { timeout: 20_000 }).toBe(2);
+    const confirmation = (await emailsTo(email))[1] ?? '';
+    expect(confirmation).toContain(`vous gardez l'accès à votre espace jusqu'au ${accessUntil}`);
+    expect(confirmation).toContain("réactivez votre abonnement en un clic depuis l'application");
+    expect(confirmation).toContain('Directeur de la publication : Exemple — ');
+
+    // Reactivating before that date is one click.
+    await page.getByRole('button', { name: "Réactiver l'abonnement" }).click();
+    await page
+      .getByText('Abonnement réactivé : il se renouvellera chaque mois comme avant.')
+      .first()
+      .waitFor();
+    await page.getByTestId('scheduled-cancellation').waitFor({ state: 'detached' });
+    await page.getByTestId('next-debit').getByText(accessUntil).waitFor();
+    await screenshotsAt(page, 'subscription-reactivated');
+  });
+
+  it('ends the licence when the paid month ends: refused from then on, told by e-mail', async () => {
     const session = await page.evaluate(() => localStorage.getItem('session_user'));
     const token = (JSON.parse(session ?? '{}') as { token?: string }).token;
     expect(token).toMatch(/^[\w-]+\.[\w-]+\.[\w-]+$/);
-
     await page.getByRole('button', { name: "Résilier l'abonnement" }).click();
     await page.getByRole('dialog').getByRole('button', { name: 'Résilier', exact: true }).click();
-    await page.getByText('Abonnement résilié').first().waitFor();
-    await page.waitForURL('**/login');
+    await page.getByTestId('scheduled-cancellation').waitFor();
+
+    // The period's end, as Stripe would live it: the subscription ends instead of renewing.
+    await driveStandIn(browser, email, 'Payer la période suivante');
 
     // The session of before is refused by the server on its very next request.
-    const refused = await page.request.post('/api/check-subscription', {
-      headers: { authorization: `Bearer ${token}` },
-      data: {},
-    });
-    expect(refused.status()).toBe(401);
-    expect(await refused.json()).toEqual({ error: 'Licence inactive. Accès suspendu.' });
+    await expect
+      .poll(async () => {
+        const refused = await page.request.post('/api/check-subscription', {
+          headers: { authorization: `Bearer ${token}` },
+          data: {},
+        });
+        return refused.status();
+      })
+      .toBe(401);
 
     // Signing in again with the key is refused too.
+    await page.goto('/login');
     await new LoginPage(page).signIn(licenseKey);
     await page.getByText('Licence inactive. Accès suspendu.').first().waitFor();
     expect(page.url()).toContain('/login');
 
-    await expect.poll(async () => (await emailsTo(email)).length, { timeout: 20_000 }).toBe(2);
-    const confirmation = (await emailsTo(email))[1] ?? '';
-    expect(confirmation).toContain('Nous confirmons la résiliation de votre abonnement');
-    expect(confirmation).toContain('« Gérer mon abonnement » sur la page de connexion');
+    await expect.poll(async () => (await emailsTo(email)).length, { timeout: 20_000 }).toBe(3);
+    const ended = (await emailsTo(email))[2] ?? '';
+    expect(ended).toContain('a pris fin le');
+    expect(ended).toContain('Vos données seront conservées 30 jours');
+    expect(ended).toContain('« Gérer mon abonnement » sur la page de connexion');
     await screenshot(page, 'after-cancellation');
   });
 
@@ -181,8 +237,8 @@ describe('buying, using and cancelling a licence', () => {
       .waitFor();
     expect(await seriousAccessibilityViolations(page)).toEqual([]);
     await screenshot(page, 'portal-link-requested');
-    await expect.poll(async () => (await emailsTo(email)).length, { timeout: 20_000 }).toBe(3);
-    const link = /https?:\/\/\S+\/portal\/\S+/.exec((await emailsTo(email))[2] ?? '')?.[0];
+    await expect.poll(async () => (await emailsTo(email)).length, { timeout: 20_000 }).toBe(4);
+    const link = /https?:\/\/\S+\/portal\/\S+/.exec((await emailsTo(email))[3] ?? '')?.[0];
     expect(link).toMatch(/\/portal\/\S+$/);
     await page.goto(link!);
     await page.getByRole('heading', { name: 'Portail client' }).waitFor();
@@ -233,5 +289,86 @@ describe('a failed payment, then a deleted subscription', () => {
     await page.waitForURL('**/login');
     await page.getByText('Licence inactive. Accès suspendu.').first().waitFor();
     await screenshot(page, 'subscription-deleted');
+  });
+});
+
+/**
+ * Every firm manages its subscription in the app, notaries too: the admin makes a bought licence a
+ * notary's one on the lawyer's details (audited), and the notary's /notary/subscription shows the
+ * status, the portal and the cancellation, as /privacy promises.
+ */
+describe("a notary's licence and subscription", () => {
+  const baseUrl = inject('baseUrl');
+  const email = `etude.notariale.${Date.now()}@example.com`;
+  const notary = { firstName: 'Hélène', lastName: `Rousseau${Date.now() % 100_000}` };
+  let browser: Browser;
+  let licenseKey: string;
+
+  beforeAll(async () => {
+    browser = await launchChromium();
+  });
+  afterAll(async () => {
+    await browser.close();
+  });
+
+  it('lets the admin make a lawyer licence a notary one on the details, written to the audit trail', async () => {
+    const buyer = await (await newContext(browser, baseUrl)).newPage();
+    licenseKey = await buyLicense(buyer, email);
+    await buyer.context().close();
+
+    const admin = await (await newContext(browser, baseUrl)).newPage();
+    const login = new LoginPage(admin);
+    await login.open();
+    await login.signIn(inject('adminLicenseKey'));
+    await admin.waitForURL('**/admin/workflows');
+    const session = await admin.evaluate(() => localStorage.getItem('session_user'));
+    const token = (JSON.parse(session ?? '{}') as { token?: string }).token;
+    const saved = await admin.request.put('/api/lawyers', {
+      headers: { authorization: `Bearer ${token}` },
+      data: { ...notary, email, licenseKey, phoneNumber: '0102030405', officeName: 'Étude Rousseau' },
+    });
+    expect(saved.status()).toBe(201);
+
+    await admin.goto('/admin/lawyers');
+    await admin.getByLabel('Rechercher par nom, email ou étude').fill(notary.lastName);
+    await admin.getByRole('button', { name: `Détails de ${notary.firstName} ${notary.lastName}` }).click();
+    const dialog = admin.getByRole('dialog');
+    await dialog.getByText('Licence avocat').waitFor();
+    await dialog.getByRole('button', { name: 'Passer en licence notaire' }).click();
+    await dialog.getByText('Licence notaire', { exact: true }).waitFor();
+    await admin.getByText('Licence passée en licence notaire').first().waitFor();
+    await screenshotsAt(admin, 'admin-license-role-notary');
+
+    const audit = await admin.request.get('/api/audit?limit=5', {
+      headers: { authorization: `Bearer ${token}` },
+    });
+    const entries = ((await audit.json()) as { entries: { action: string; targetLabel: string }[] }).entries;
+    expect(entries[0]).toMatchObject({ action: 'license.role.notary' });
+    expect(entries[0]?.targetLabel).toContain(notary.lastName);
+    await admin.context().close();
+  });
+
+  it("gives the notary the subscription page: status, portal and cancellation, 'Résiliation programmée'", async () => {
+    const page = await (await newContext(browser, baseUrl)).newPage();
+    await page.goto('/login');
+    await new LoginPage(page).signIn(licenseKey);
+    await page.waitForURL('**/notary/**');
+
+    await page.getByRole('link', { name: 'Abonnement' }).first().click();
+    await page.getByRole('heading', { name: "Gestion de l'abonnement", level: 1 }).waitFor();
+    await page.getByText('Actif', { exact: true }).first().waitFor();
+    await page.getByRole('button', { name: /^Portail client/ }).waitFor();
+    expect(await seriousAccessibilityViolations(page)).toEqual([]);
+    await screenshotsAt(page, 'notary-subscription');
+
+    await page.getByRole('button', { name: "Résilier l'abonnement" }).click();
+    await page.getByRole('dialog').getByRole('button', { name: 'Résilier', exact: true }).click();
+    await page
+      .getByTestId('scheduled-cancellation')
+      .getByText(/^Résiliation programmée : accès jusqu'au /)
+      .waitFor();
+    expect(page.url()).toContain('/notary/subscription');
+    await screenshotsAt(page, 'notary-subscription-cancellation-scheduled');
+    await page.context().close();
   });
 });

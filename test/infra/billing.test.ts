@@ -6,6 +6,7 @@ import { beforeAll, describe, expect, it } from 'vitest';
 import { ENVIRONMENT } from '../../functions/runtime/environment';
 import { Billing } from '../../lib/constructs/billing';
 import { MailDelivery } from '../../lib/constructs/mail-delivery';
+import { EXAMPLE_LEGAL_DETAILS } from '../../shared/legal-details';
 import { createTestApp, TEST_ENV } from './support';
 
 const SENDER = 'licences@cabinet.example';
@@ -38,7 +39,11 @@ describe('Billing', () => {
 
   beforeAll(() => {
     stack = new Stack(createTestApp(), 'BillingOnly', { env: TEST_ENV });
-    billing = new Billing(stack, 'Billing', { mailFrom: SENDER, mail: new MailDelivery(stack, 'Mail') });
+    billing = new Billing(stack, 'Billing', {
+      mailFrom: SENDER,
+      legalDetails: EXAMPLE_LEGAL_DETAILS,
+      mail: new MailDelivery(stack, 'Mail'),
+    });
     checkout = bareFunction(stack, 'Checkout');
     webhook = bareFunction(stack, 'Webhook');
     billing.grantPayments(checkout, 'https://site.example', 'api');
@@ -102,6 +107,14 @@ describe('Billing', () => {
     expect(actionsOf(statementsOf(template, stack, checkout))).not.toContain('ses:SendEmail');
   });
 
+  it('gives the mail senders the legal details of the e-mails’ footer', () => {
+    template.hasResourceProperties('AWS::Lambda::Function', {
+      Environment: {
+        Variables: Match.objectLike({ [ENVIRONMENT.legalDetails]: JSON.stringify(EXAMPLE_LEGAL_DETAILS) }),
+      },
+    });
+  });
+
   it('asks for no deployment parameter: the sender is a checked context value', () => {
     expect(template.toJSON().Parameters ?? {}).not.toHaveProperty('MailFrom');
     template.hasResourceProperties('AWS::Lambda::Function', {
@@ -114,7 +127,12 @@ describe('Billing', () => {
 
     const mail = new MailDelivery(other, 'Mail');
     expect(
-      () => new Billing(other, 'Billing', { mailFrom: 'Cabinet <licences@cabinet.example>', mail }),
+      () =>
+        new Billing(other, 'Billing', {
+          mailFrom: 'Cabinet <licences@cabinet.example>',
+          legalDetails: EXAMPLE_LEGAL_DETAILS,
+          mail,
+        }),
     ).toThrow(/mailFrom must be a bare e-mail address/);
   });
 });

@@ -18,6 +18,12 @@ export const PROD_CONTEXT = {
   stage: 'prod',
   mailFrom: 'licences@cabinet.example',
   alarmEmail: 'ops@cabinet.example',
+  companyName: 'Lexflow',
+  companyLegalForm: 'SAS au capital de 10 000 €',
+  companyRegistration: 'RCS Paris 912 345 678',
+  companyAddress: '12 rue de la Paix, 75002 Paris, France',
+  companyEmail: 'contact@cabinet.example',
+  publicationDirector: 'Claire Martin, présidente',
 } as const;
 
 /** The settings of a stage from context values, as `bin/app.ts` reads them. */

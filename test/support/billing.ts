@@ -107,6 +107,21 @@ export interface BoughtLicense {
 }
 
 /**
+ * The end of the paid month comes for a firm that asked to cancel: Stripe ends the subscription
+ * instead of renewing it, and its events are posted to the webhook handler.
+ */
+export async function endOfPaidPeriod(bed: BillingTestbed, bought: BoughtLicense): Promise<void> {
+  await bed.harness.standIn.idle();
+  const first = bed.harness.standIn.deliveries.length;
+  await bed.harness.standIn.act(bought.subscriptionId, 'renew');
+  const webhook = createStripeWebhookHandler(bed.deps);
+  for (const delivery of bed.harness.standIn.deliveries.slice(first)) {
+    const { statusCode } = await invoke(webhook, webhookEvent(delivery));
+    if (statusCode !== 200) throw new Error(`Événement ${delivery.event.type} refusé: ${statusCode}`);
+  }
+}
+
+/**
  * A firm buys a licence end to end through the handlers: create-checkout, payment on the
  * stand-in's hosted page, each recorded Stripe event posted to the webhook handler, the key read
  * from the e-mail, and a sign-in with it.

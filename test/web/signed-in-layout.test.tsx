@@ -57,7 +57,15 @@ describe('signed-in layout', () => {
     [
       'notary',
       '/notary/welcome',
-      ['Bienvenue', 'Paramètres', 'Automatisations', 'Écosystème Google', 'Planification', 'Confidentialité'],
+      [
+        'Bienvenue',
+        'Paramètres',
+        'Abonnement',
+        'Automatisations',
+        'Écosystème Google',
+        'Planification',
+        'Confidentialité',
+      ],
     ],
   ] as const)('shows the %s menu', (role, path, expected) => {
     // Arrange

@@ -11,7 +11,7 @@ import { cloudscapeFrench } from './cloudscape-french';
 interface PrerenderModule {
   readonly PRERENDERED_ROUTES: readonly string[];
   readonly prerenderedPageOf: (route: string) => string;
-  readonly renderRoute: (path: string) => string;
+  readonly renderRoute: (path: string) => Promise<string>;
 }
 
 const ROOT_ELEMENT = '<div id="root"></div>';
@@ -41,7 +41,7 @@ export function pageWithMarkup(indexHtml: string, markup: string): string {
 
 /**
  * Writes the first screen of the routes of `web/src/prerender.tsx` into their own page
- * (`login.html`) after the browser build: the same components built for Node (Vite's server
+ * (`login.html`, `landing.html`, …) after the browser build: the same components built for Node (Vite's server
  * build, every dependency bundled so that Cloudscape's CSS imports resolve), rendered to HTML and
  * put in the built index.html, which keeps its scripts and styles. The servers answer the route
  * with that page (lib/local/http-adapter.ts, the CloudFront function of lib/constructs/site.ts);
@@ -82,7 +82,7 @@ export function prerenderRoutes(options: { readonly alias: AliasOptions }): Plug
       for (const route of module.PRERENDERED_ROUTES) {
         writeFileSync(
           join(outDir, module.prerenderedPageOf(route)),
-          pageWithMarkup(indexHtml, module.renderRoute(route)),
+          pageWithMarkup(indexHtml, await module.renderRoute(route)),
         );
       }
     },

@@ -129,6 +129,24 @@ export async function preloadSignedInPage(pathname: string, role: string): Promi
   await Promise.all([AppShell.preload(), target.page.preload()]).catch(() => undefined);
 }
 
+/** The code each pre-rendered public page draws, beyond the entry's (/login's is in the entry). */
+const PUBLIC_PAGES: Record<string, readonly { preload(): Promise<void> }[]> = {
+  '/': [PublicLayout, LandingPage],
+  '/discover': [PublicLayout, DiscoverPage],
+  '/privacy': [PublicLayout, PrivacyPage],
+  '/payment-success': [PaymentSuccessPage],
+};
+
+/**
+ * Fetches the code of a pre-rendered public page before it is hydrated (main.tsx) or rendered at
+ * build time (prerender.tsx), so that its first render is the pre-rendered markup. Failures show
+ * when the page renders, not here.
+ */
+export async function preloadPublicPage(pathname: string): Promise<void> {
+  const parts = PUBLIC_PAGES[pathname.replace(/(.)\/+$/, '$1')] ?? [];
+  await Promise.all(parts.map((part) => part.preload())).catch(() => undefined);
+}
+
 /** Fetches every page's code ahead of use (component tests render any route at once with it). */
 export function preloadRoutes(): Promise<void> {
   return Promise.all(
@@ -222,6 +240,7 @@ export function AppRoutes() {
           <Route element={<RequireRole allow="notary" />}>
             <Route path="notary/welcome" element={<NotaryWelcomePage />} />
             <Route path="notary/settings" element={<NotarySettingsPage />} />
+            <Route path="notary/subscription" element={<SubscriptionPage />} />
             <Route path="notary/workflows" element={<NotaryWorkflowsPage />} />
             <Route path="notary/google" element={<NotaryAccountConfigPage />} />
             <Route path="notary/google-ecosystem" element={<NotaryGoogleEcosystemPage />} />

@@ -8,7 +8,7 @@ import { BrowserRouter } from 'react-router';
 
 import { configureApi } from './api/api-client';
 import { AppRoot } from './app';
-import { preloadSignedInPage } from './app-routes';
+import { preloadPublicPage, preloadSignedInPage } from './app-routes';
 import { readStoredSession } from './auth/session-storage';
 import { loadRuntimeConfig, setRuntimeConfig } from './config/runtime-config';
 import { takeOverEarlyInput } from './early-input';
@@ -34,10 +34,12 @@ async function start(): Promise<void> {
     ]);
   }
   const withRouter = (tree: ReactNode) => <BrowserRouter>{tree}</BrowserRouter>;
-  // A page pre-rendered at build time (/login) already shows its screen: the app takes it over as
+  // A page pre-rendered at build time (/login, the public pages) already shows its screen: the app takes it over as
   // it is, with what the visitor typed meanwhile. A signed-in visitor sees something else there
   // (he is sent to his home), so the page is drawn afresh for him.
   if (container.firstElementChild && !session) {
+    // A pre-rendered public page is taken over once its own code is in, drawn as it was rendered.
+    await preloadPublicPage(window.location.pathname);
     hydrateRoot(container, <AppRoot onMounted={() => takeOverEarlyInput(container)}>{withRouter}</AppRoot>);
   } else {
     container.replaceChildren();

@@ -38,6 +38,7 @@ export const STRINGS = {
     lawyers: 'Avocats',
     testPromo: 'Code promo test',
     settings: 'Paramètres',
+    subscription: 'Abonnement',
     privacy: 'Confidentialité',
     accountConfig: 'Configuration compte',
     googleEcosystem: 'Écosystème Google',
@@ -148,6 +149,7 @@ export const STRINGS = {
     registrationNumber: 'Immatriculation',
     postalAddress: 'Adresse postale',
     contactEmail: 'E-mail de contact',
+    publicationDirector: 'Directeur de la publication',
   },
   /** Texts of the workflow pieces shared by admin, lawyer and notary pages. */
   workflows: {

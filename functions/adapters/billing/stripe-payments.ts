@@ -88,6 +88,7 @@ function toSubscriptionState(subscription: Stripe.Subscription): SubscriptionSta
     customerId: idOf(subscription.customer) ?? '',
     currentPeriodStart: currentPeriodOf(subscription).start,
     currentPeriodEnd: currentPeriodOf(subscription).end,
+    cancelAtPeriodEnd: subscription.cancel_at_period_end === true,
     metadata: subscription.metadata ?? {},
   };
 }
@@ -281,6 +282,16 @@ export class StripePayments implements Payments {
         if (current?.status === 'canceled') return current;
       }
       throw wrap('subscriptions.cancel', error);
+    }
+  }
+
+  async setCancelAtPeriodEnd(id: string, cancelAtPeriodEnd: boolean): Promise<SubscriptionState> {
+    try {
+      return toSubscriptionState(
+        await this.stripe.subscriptions.update(id, { cancel_at_period_end: cancelAtPeriodEnd }),
+      );
+    } catch (error) {
+      throw wrap('subscriptions.update', error);
     }
   }
 

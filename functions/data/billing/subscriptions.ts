@@ -47,14 +47,26 @@ const PURGE_DUE_LIST: ShardedList = {
  * subscription. The first three are written in the transaction that creates the licence.
  */
 
-const emailTarget = (email: BillingEmail) =>
-  email.kind === 'license-key'
-    ? { Key: checkoutKey(email.checkoutSessionId), sent: 'emailSentAt', claim: 'emailClaimedUntil' }
-    : {
+const emailTarget = (email: BillingEmail) => {
+  switch (email.kind) {
+    case 'license-key':
+      return { Key: checkoutKey(email.checkoutSessionId), sent: 'emailSentAt', claim: 'emailClaimedUntil' };
+    case 'cancellation-scheduled':
+      // One confirmation per end-of-access date: a firm that reactivates and cancels again in a
+      // later period is told its new date.
+      return {
+        Key: licenseBillingKey(email.keyHash),
+        sent: `cancellationScheduledEmailSentAt#${email.accessEndsAt}`,
+        claim: `cancellationScheduledEmailClaimedUntil#${email.accessEndsAt}`,
+      };
+    case 'cancellation':
+      return {
         Key: licenseBillingKey(email.keyHash),
         sent: 'cancellationEmailSentAt',
         claim: 'cancellationEmailClaimedUntil',
       };
+  }
+};
 
 const epochSeconds = (date: Date) => Math.floor(date.getTime() / 1000);
 const addYears = (date: Date, years: number) => {

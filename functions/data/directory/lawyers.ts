@@ -4,7 +4,7 @@ import type { JoinedWrite, Lawyers } from '../../domain/directory/ports';
 import { LawyerChangedError, LawyerConflictError, type LawyerRecord } from '../../domain/directory/ports';
 import { type SearchTerms, searchText } from '../../domain/directory/search-terms';
 import { lawyerLicenseClaimKey } from '../identity/keys';
-import { deleteLicenseItem, putLicenseItem } from '../identity/licenses';
+import { deleteLicenseItem, licenseRoleUpdate, putLicenseItem } from '../identity/licenses';
 import { batchGetAll } from '../table/batch-get';
 import { createdSortKey } from '../table/keys';
 import type { ShardedList } from '../table/sharded-list';
@@ -233,6 +233,7 @@ export class LawyerRepository implements Lawyers {
   private joined(write: JoinedWrite): TransactItem {
     if ('newLicense' in write) return { Put: putLicenseItem(this.table, write.newLicense) };
     if ('removedLicense' in write) return { Delete: deleteLicenseItem(this.table, write.removedLicense) };
+    if ('licenseRole' in write) return { Update: licenseRoleUpdate(this.table, write.licenseRole) };
     return new AuditRepository(this.table).transactItem(write.auditEntry);
   }
 

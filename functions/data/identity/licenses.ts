@@ -5,6 +5,7 @@ import {
   LicenseKeyTakenError,
   LicenseNotFoundError,
   type LicenseRecord,
+  type LicenseState,
   type SignInItems,
 } from '../../domain/identity/ports';
 import { getItemsByKey } from '../table/batch-get';
@@ -37,6 +38,7 @@ export function licenseFromItem(item: Record<string, unknown>): LicenseRecord {
     isActive: item.isActive === true,
     subscriptionStatus: (item.subscriptionStatus as string | null) ?? null,
     nextPaymentDue: (item.nextPaymentDue as string | null) ?? null,
+    accessEndsAt: (item.accessEndsAt as string | null) ?? null,
     createdAt: item.createdAt as string,
     updatedAt: item.updatedAt as string,
   };
@@ -60,6 +62,25 @@ export function putLicenseItem(table: Table, record: LicenseRecord) {
 /** The deletion of a licence inside a transaction (a lawyer's deletion removes his licence with him). */
 export function deleteLicenseItem(table: Table, keyHash: string) {
   return { TableName: table.name, Key: licenseItemKey(keyHash) };
+}
+
+/** The change of a licence's type inside a transaction; refused if its type is no longer `from`. */
+export function licenseRoleUpdate(
+  table: Table,
+  change: { keyHash: string; from: LicenseType; to: LicenseType; at: string },
+) {
+  return {
+    TableName: table.name,
+    Key: licenseItemKey(change.keyHash),
+    UpdateExpression: 'SET licenseType = :to, GSI1SK = :sortKey, updatedAt = :at',
+    ConditionExpression: 'licenseType = :from',
+    ExpressionAttributeValues: {
+      ':to': change.to,
+      ':from': change.from,
+      ':sortKey': licenseTypeSortKey(change.to, change.keyHash),
+      ':at': change.at,
+    },
+  };
 }
 
 /** Licence records (spec §7 license_keys calls). Every access is a GetItem or a Query. */
@@ -172,23 +193,20 @@ export class LicenseRepository implements Licenses {
   }
 
   /** Sets whether a licence is active, with its subscription state. */
-  async updateState(
-    keyHash: string,
-    state: Pick<LicenseRecord, 'isActive' | 'subscriptionStatus' | 'nextPaymentDue'>,
-    now: string,
-  ): Promise<void> {
+  async updateState(keyHash: string, state: LicenseState, now: string): Promise<void> {
     const updated = await applied(
       this.table.doc.send(
         new UpdateCommand({
           TableName: this.table.name,
           Key: licenseItemKey(keyHash),
           UpdateExpression:
-            'SET isActive = :active, subscriptionStatus = :status, nextPaymentDue = :due, updatedAt = :now',
+            'SET isActive = :active, subscriptionStatus = :status, nextPaymentDue = :due, accessEndsAt = :ends, updatedAt = :now',
           ConditionExpression: 'attribute_exists(PK)',
           ExpressionAttributeValues: {
             ':active': state.isActive,
             ':status': state.subscriptionStatus,
             ':due': state.nextPaymentDue,
+            ':ends': state.accessEndsAt,
             ':now': now,
           },
         }),

@@ -12,7 +12,7 @@ import { licenseStateOf, sameLicenseState } from '../identity/license-state';
 import { newLicenseRecord } from '../identity/licenses';
 import { LicenseNotFoundError, type LicenseRecord, type Licenses } from '../identity/ports';
 import { PaymentProviderUnavailableError, PaymentsError, PromotionCodeRefusedError } from './billing-errors';
-import { cancellationEmail, licenseKeyEmail } from './emails';
+import { cancellationEmail, cancellationScheduledEmail, licenseKeyEmail } from './emails';
 import type {
   BillingEmail,
   CheckoutRecord,
@@ -167,6 +167,7 @@ export class BillingService {
         subscriptionStatus: null,
         licenseKey: null,
         nextPaymentDue: null,
+        accessEndsAt: null,
       };
     }
     let current = license;
@@ -186,23 +187,37 @@ export class BillingService {
       subscriptionStatus: current.subscriptionStatus,
       licenseKey: this.deps.vault.decrypt(current.keyCiphertext),
       nextPaymentDue: current.nextPaymentDue,
+      accessEndsAt: current.accessEndsAt,
     };
   }
 
   /**
-   * cancel-subscription: cancels at Stripe at once, makes the licence inactive, records the purge
-   * date of the lawyer's data (30 days later) and sends the confirmation e-mail.
+   * cancel-subscription: stops the renewal at Stripe at once (`cancel_at_period_end`); the licence
+   * keeps its access until the end of the paid month, and the confirmation e-mail gives that date.
+   * The licence becomes inactive, and the retention clock starts, when Stripe ends the subscription.
    */
   async cancelSubscription(license: LicenseRecord): Promise<SuccessReply> {
-    const billing = await this.subscriptions.billingOfLicense(license.keyHash);
-    if (!billing) throw new NotFoundError(MESSAGES.subscription.cancelFailed);
-    const canceled = await this.provider(MESSAGES.subscription.cancelFailed, () =>
-      this.deps.payments.cancelSubscription(billing.subscriptionId),
-    );
-    const work = await this.syncSubscription(billing.subscriptionId);
-    // Access must end now even if a webhook holds the subscription's lease: Stripe's state is final.
-    if (work === 'busy') await this.applySubscription(license.keyHash, canceled);
+    await this.setRenewal(license, false, MESSAGES.subscription.cancelFailed);
     return { success: true };
+  }
+
+  /** reactivate-subscription: a cancellation scheduled is withdrawn; the renewal goes on as before. */
+  async reactivateSubscription(license: LicenseRecord): Promise<SuccessReply> {
+    await this.setRenewal(license, true, MESSAGES.subscription.reactivateFailed);
+    return { success: true };
+  }
+
+  private async setRenewal(license: LicenseRecord, renew: boolean, failure: string): Promise<void> {
+    const billing = await this.subscriptions.billingOfLicense(license.keyHash);
+    if (!billing || billing.canceledAt) throw new NotFoundError(failure);
+    const updated = await this.provider(failure, () =>
+      this.deps.payments.setCancelAtPeriodEnd(billing.subscriptionId, !renew),
+    );
+    // An ended subscription cannot be renewed again: the firm buys a new licence.
+    if (renew && updated.status === 'canceled') throw new NotFoundError(failure);
+    const work = await this.syncSubscription(billing.subscriptionId);
+    // The screen must show the change even if a webhook holds the subscription's lease.
+    if (work === 'busy') await this.applySubscription(license.keyHash, updated);
   }
 
   /**
@@ -358,6 +373,19 @@ export class BillingService {
       });
     }
     if (subscription.status === 'canceled') await this.recordCancellation(license);
+    else if (next.accessEndsAt) await this.confirmScheduledCancellation(license, next.accessEndsAt);
+  }
+
+  /** Confirms once per date, to the billing address, that the renewal stopped and when access ends. */
+  private async confirmScheduledCancellation(license: LicenseRecord, accessEndsAt: string): Promise<void> {
+    const billing = await this.subscriptions.billingOfLicense(license.keyHash);
+    const to = billing?.billingEmail ?? license.userEmail;
+    if (!to) return;
+    const message = cancellationScheduledEmail({ to, accessEndsAt: new Date(accessEndsAt) });
+    await this.sendOnce(
+      { kind: 'cancellation-scheduled', keyHash: license.keyHash, accessEndsAt },
+      async () => message,
+    );
   }
 
   /** Records the end of a subscription once (purge date 30 days later) and confirms it once by e-mail. */

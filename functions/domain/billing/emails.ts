@@ -8,6 +8,7 @@ import type { MailMessage } from '../core/ports';
  */
 
 const TEXTS = MESSAGES.email;
+const DAY_MS = 24 * 60 * 60 * 1000;
 
 const euros = (cents: number) =>
   new Intl.NumberFormat('fr-FR', { style: 'currency', currency: 'EUR' }).format(cents / 100);
@@ -51,7 +52,28 @@ export function licenseKeyEmail(input: {
   };
 }
 
-/** The confirmation of a cancellation (spec §4), with the date the firm's data will be deleted. */
+/**
+ * The confirmation of a cancellation asked for: the renewal stopped, access until the end of the
+ * paid month, the data kept 30 days after it, and reactivation possible until then.
+ */
+export function cancellationScheduledEmail(input: { to: string; accessEndsAt: Date }): MailMessage {
+  const texts = TEXTS.cancellationScheduled;
+  const purgeAfter = new Date(input.accessEndsAt.getTime() + RETENTION_DAYS.afterCancellation * DAY_MS);
+  return {
+    to: input.to,
+    subject: texts.subject,
+    text: body(
+      [texts.confirmed(frenchLongDate(input.accessEndsAt)), texts.noDebit],
+      [
+        texts.retention(RETENTION_DAYS.afterCancellation, frenchLongDate(purgeAfter)),
+        TEXTS.cancellation.billingRetention(RETENTION_DAYS.billingYears),
+      ],
+      texts.reactivate(frenchLongDate(input.accessEndsAt)),
+    ),
+  };
+}
+
+/** The end of a subscription (spec §4), with the date the firm's data will be deleted. */
 export function cancellationEmail(input: { to: string; canceledAt: Date; purgeAfter: Date }): MailMessage {
   const texts = TEXTS.cancellation;
   return {

@@ -68,6 +68,8 @@ export interface SubscriptionState {
   readonly currentPeriodStart: Date | null;
   /** End of the current period, when the next automatic debit happens. */
   readonly currentPeriodEnd: Date | null;
+  /** The firm asked to stop renewing: the subscription ends at `currentPeriodEnd`, no debit after. */
+  readonly cancelAtPeriodEnd: boolean;
   readonly metadata: Readonly<Record<string, string>>;
 }
 
@@ -99,6 +101,11 @@ export interface Payments {
   createPortalSession(customerId: string, returnUrl: string): Promise<{ readonly url: string }>;
   /** Cancels at once; cancelling a subscription that is already cancelled returns it as it is. */
   cancelSubscription(id: string): Promise<SubscriptionState>;
+  /**
+   * Stops (true) or resumes (false) the renewal: a subscription set to end at its period's end keeps
+   * its access until then (Stripe `cancel_at_period_end`).
+   */
+  setCancelAtPeriodEnd(id: string, cancelAtPeriodEnd: boolean): Promise<SubscriptionState>;
   /**
    * Verifies the signature of a webhook delivery on its raw body and returns the event.
    * @throws WebhookSignatureInvalidError when the header is missing, malformed, wrong or too old.
@@ -134,9 +141,13 @@ export interface LicenseBilling {
   readonly cancellationEmailSentAt: string | null;
 }
 
-/** Which e-mail a claim is about: the licence key of a checkout, or a cancellation confirmation. */
+/**
+ * Which e-mail a claim is about: the licence key of a checkout, the confirmation of a cancellation
+ * requested (once per end-of-access date), or the notice that the subscription has ended.
+ */
 export type BillingEmail =
   | { readonly kind: 'license-key'; readonly checkoutSessionId: string }
+  | { readonly kind: 'cancellation-scheduled'; readonly keyHash: string; readonly accessEndsAt: string }
   | { readonly kind: 'cancellation'; readonly keyHash: string };
 
 /** What links a new licence to the checkout that paid for it. */

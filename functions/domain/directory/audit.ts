@@ -30,7 +30,10 @@ export type AuditAction =
   | 'folder.create'
   | 'folder.update'
   | 'folder.delete'
-  | 'license.second-factor.reset';
+  | 'license.second-factor.reset'
+  // The admin made a lawyer's licence a notary's one, or back: recorded by what it came to.
+  | 'license.role.notary'
+  | 'license.role.lawyer';
 
 /** What an action was done to: the resource's reference and, for people reading the trail, its label. */
 export interface AuditTarget {

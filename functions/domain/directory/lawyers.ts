@@ -463,6 +463,36 @@ export class LawyerService {
     };
   }
 
+  /**
+   * Makes the lawyer's licence a notary's one, or a lawyer's again; the change and its audit entry
+   * are one transaction. His role follows at his next request (each one re-reads the licence).
+   */
+  async setLicenseRole(
+    id: string,
+    role: 'lawyer' | 'notary',
+    session: SessionContext,
+  ): Promise<{ licenseType: 'lawyer' | 'notary' }> {
+    const lawyer = await this.existing(id);
+    const license = lawyer.licenseKeyHash ? await this.licenses.getByHash(lawyer.licenseKeyHash) : null;
+    if (!license) throw new InvalidInputError('licenseType', MESSAGES.licenseRole.noLicense);
+    if (license.licenseType === 'admin')
+      throw new InvalidInputError('licenseType', MESSAGES.lawyerSave.notLawyerLicense);
+    if (license.licenseType === role) return { licenseType: role };
+    const now = this.deps.clock.now().toISOString();
+    try {
+      await this.lawyers.update(lawyer, { ...lawyer, updatedAt: now }, [
+        { licenseRole: { keyHash: license.keyHash, from: license.licenseType, to: role, at: now } },
+        this.audit.joinedWrite(session, `license.role.${role}`, auditTarget.lawyer(lawyer)),
+      ]);
+    } catch (error) {
+      // The profile or the licence changed since they were read: nothing was written.
+      if (error instanceof LawyerChangedError || error instanceof LawyerConflictError)
+        throw new ConflictError(MESSAGES.lawyerSave.changed, { cause: error });
+      throw error;
+    }
+    return { licenseType: role };
+  }
+
   private async existing(id: string): Promise<LawyerRecord> {
     const lawyer = await this.lawyers.getById(id);
     if (!lawyer) throw new NotFoundError(MESSAGES.directory.lawyerNotFound);

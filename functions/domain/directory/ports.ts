@@ -1,5 +1,6 @@
 import type { WorkflowType } from '../../../shared/constants';
 import type { LawyerSecrets } from '../../../shared/schemas/lawyer';
+import type { LicenseType } from '../../../shared/schemas/session';
 import type { Page } from '../core/ports';
 import type { LicenseRecord } from '../identity/ports';
 import type { SearchTerms } from './search-terms';
@@ -40,7 +41,16 @@ export class LawyerChangedError extends Error {
 export type JoinedWrite =
   | { readonly newLicense: LicenseRecord }
   | { readonly removedLicense: string }
+  | { readonly licenseRole: LicenseRoleWrite }
   | { readonly auditEntry: AuditRecord };
+
+/** A licence's type changed, provided it is still `from` when written. */
+export interface LicenseRoleWrite {
+  readonly keyHash: string;
+  readonly from: LicenseType;
+  readonly to: LicenseType;
+  readonly at: string;
+}
 
 /**
  * Lawyer profiles (spec §7 lawyers calls). The e-mail and the licence key each belong to one lawyer

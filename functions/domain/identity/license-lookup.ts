@@ -17,6 +17,7 @@ export function toLicenseView(record: LicenseRecord, vault: LicenseKeyVault): Li
     isActive: record.isActive,
     subscriptionStatus: record.subscriptionStatus,
     nextPaymentDue: record.nextPaymentDue,
+    accessEndsAt: record.accessEndsAt,
   };
 }
 

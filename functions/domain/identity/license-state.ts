@@ -5,6 +5,8 @@ export interface SubscriptionTerms {
   readonly status: string;
   readonly currentPeriodStart: Date | null;
   readonly currentPeriodEnd: Date | null;
+  /** The firm asked to stop renewing: access until `currentPeriodEnd`, no debit after. */
+  readonly cancelAtPeriodEnd: boolean;
 }
 
 /**
@@ -31,22 +33,28 @@ export const hasAccess = (status: string) => STATUSES_WITH_ACCESS.has(status);
  * The licence state a subscription's current state calls for. The next payment due is the end of
  * the period; while a debit is late it is that debit's date (today or earlier, so that the
  * subscription page shows it in red with 'Paiement en retard'); once the subscription has ended
- * there is none.
+ * there is none. A cancellation requested keeps the access until the period's end, with no
+ * payment due: that date is `accessEndsAt`.
  */
 export function licenseStateOf(subscription: SubscriptionTerms): LicenseState {
-  const due = ENDED_STATUSES.has(subscription.status)
-    ? null
-    : OVERDUE_STATUSES.has(subscription.status)
-      ? (subscription.currentPeriodStart ?? subscription.currentPeriodEnd)
-      : subscription.currentPeriodEnd;
+  const ended = ENDED_STATUSES.has(subscription.status);
+  const endsAtPeriodEnd = !ended && subscription.cancelAtPeriodEnd && subscription.currentPeriodEnd !== null;
+  const due =
+    ended || endsAtPeriodEnd
+      ? null
+      : OVERDUE_STATUSES.has(subscription.status)
+        ? (subscription.currentPeriodStart ?? subscription.currentPeriodEnd)
+        : subscription.currentPeriodEnd;
   return {
     isActive: hasAccess(subscription.status),
     subscriptionStatus: subscription.status,
     nextPaymentDue: due ? due.toISOString() : null,
+    accessEndsAt: endsAtPeriodEnd ? (subscription.currentPeriodEnd as Date).toISOString() : null,
   };
 }
 
 export const sameLicenseState = (a: LicenseState, b: LicenseState) =>
   a.isActive === b.isActive &&
   a.subscriptionStatus === b.subscriptionStatus &&
-  a.nextPaymentDue === b.nextPaymentDue;
+  a.nextPaymentDue === b.nextPaymentDue &&
+  a.accessEndsAt === b.accessEndsAt;

@@ -27,6 +27,7 @@ export function newLicenseRecord(
     isActive: true,
     subscriptionStatus: issue.subscriptionStatus ?? null,
     nextPaymentDue: issue.nextPaymentDue ?? null,
+    accessEndsAt: null,
     createdAt: now,
     updatedAt: now,
   };

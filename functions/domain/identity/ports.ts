@@ -11,12 +11,17 @@ export interface LicenseRecord {
   isActive: boolean;
   subscriptionStatus: string | null;
   nextPaymentDue: string | null;
+  /** A cancellation is scheduled: access lasts until this date (the paid period's end), then ends. */
+  accessEndsAt: string | null;
   createdAt: string;
   updatedAt: string;
 }
 
 /** The part of a licence record that follows its subscription. */
-export type LicenseState = Pick<LicenseRecord, 'isActive' | 'subscriptionStatus' | 'nextPaymentDue'>;
+export type LicenseState = Pick<
+  LicenseRecord,
+  'isActive' | 'subscriptionStatus' | 'nextPaymentDue' | 'accessEndsAt'
+>;
 
 /** What a sign-in needs to know about the licence of a key, read at once. */
 export interface SignInItems {

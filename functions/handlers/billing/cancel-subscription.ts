@@ -5,9 +5,9 @@ import { declaredFunction, lambdaEntry } from '../../runtime/entry';
 import { billingContextOf } from '../../runtime/services/billing';
 
 /**
- * POST /api/cancel-subscription (lawyer, notary): cancels the caller's subscription at once; the
- * licence becomes inactive (this session's next request is refused), a confirmation e-mail goes
- * out, and the lawyer's data is purged 30 days later.
+ * POST /api/cancel-subscription (lawyer, notary): stops the renewal of the caller's subscription
+ * at once; access lasts until the end of the paid month, which the confirmation e-mail gives.
+ * POST /api/reactivate-subscription withdraws it before that date.
  */
 const create = (deps: AppDependencies) => {
   const billing = billingContextOf(deps);
@@ -15,6 +15,10 @@ const create = (deps: AppDependencies) => {
     cancelSubscription: async ({ body, session }) => {
       const { service, vault } = await billing();
       return service.cancelSubscription(ownLicense(session, body.licenseKey, vault));
+    },
+    reactivateSubscription: async ({ body, session }) => {
+      const { service, vault } = await billing();
+      return service.reactivateSubscription(ownLicense(session, body.licenseKey, vault));
     },
   });
 };

@@ -34,6 +34,8 @@ const create = (deps: AppDependencies) => {
     },
     revealLawyerSecrets: async ({ pathParameters, session }) =>
       (await lawyers()).revealSecrets(lawyerId(pathParameters), session),
+    setLicenseRole: async ({ pathParameters, body, session }) =>
+      (await lawyers()).setLicenseRole(lawyerId(pathParameters), body.licenseType, session),
     lookupLawyer: async ({ body, session }) => (await lawyers()).lookup(body, session),
   });
 };

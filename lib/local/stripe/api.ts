@@ -9,7 +9,7 @@ import { readBody, sendJson } from './http';
 import { stripeId } from './objects';
 import { createCoupon, createPromotionCode, listPromotionCodes } from './promotion-codes';
 import type { StandInState } from './state';
-import { cancelSubscription, retrieveSubscription } from './subscriptions';
+import { cancelSubscription, retrieveSubscription, updateSubscription } from './subscriptions';
 import { invalidParam, StripeApiError, unauthorized } from './validation';
 
 /**
@@ -99,6 +99,8 @@ function route(state: StandInState, method: string, path: string, form: FormObje
   const subscriptionId = match(/^\/v1\/subscriptions\/([^/]+)$/);
   if (method === 'GET' && subscriptionId)
     return retrieveSubscription(state, decodeURIComponent(subscriptionId), form);
+  if (method === 'POST' && subscriptionId)
+    return updateSubscription(state, decodeURIComponent(subscriptionId), form);
   if (method === 'DELETE' && subscriptionId) {
     return cancelSubscription(state, decodeURIComponent(subscriptionId), form);
   }

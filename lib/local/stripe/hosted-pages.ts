@@ -5,7 +5,7 @@ import { PageError, readBody, redirect, sendHtml, sendJson, wantsHtml } from './
 import { type CheckoutSession, checkoutAmounts, type Subscription, subscriptionJson } from './objects';
 import { checkoutPage, indexPage, messagePage, portalPage, type SubscriptionRow } from './pages';
 import type { StandInState } from './state';
-import { actOnSubscription, endSubscription, type SubscriptionAction } from './subscriptions';
+import { actOnSubscription, type SubscriptionAction, setCancelAtPeriodEnd } from './subscriptions';
 import { StripeApiError } from './validation';
 import type { WebhookDelivery } from './webhooks';
 
@@ -150,7 +150,8 @@ async function portalRoute(
     if (!subscription || subscription.customerId !== portal.customerId) {
       throw new PageError(404, "Cet abonnement n'existe pas.");
     }
-    if (subscription.status !== 'canceled') await endSubscription(state, subscription);
+    // Stripe's portal cancels at the end of the paid period (the mode the deployment configures).
+    if (subscription.status !== 'canceled') await setCancelAtPeriodEnd(state, subscription, true);
     return redirect(response, `/portal/${portal.id}`);
   }
   if (method !== 'GET' || segments.length !== 2) {
@@ -177,6 +178,7 @@ function rowOf(state: StandInState, subscription: Subscription): SubscriptionRow
     email: state.customers.get(subscription.customerId)?.email ?? null,
     status: subscription.status,
     currentPeriodEnd: subscription.currentPeriodEnd,
+    cancelAtPeriodEnd: subscription.cancelAtPeriodEnd,
   };
 }
 

@@ -94,6 +94,8 @@ export interface Subscription {
   currentPeriodEnd: number;
   canceledAt: number | null;
   endedAt: number | null;
+  /** Set by an update: the subscription ends at its period's end instead of renewing. */
+  cancelAtPeriodEnd: boolean;
   latestInvoiceId: string | null;
 }
 
@@ -291,8 +293,8 @@ export function subscriptionJson(subscription: Subscription) {
     application: null,
     application_fee_percent: null,
     billing_cycle_anchor: subscription.created,
-    cancel_at: null,
-    cancel_at_period_end: false,
+    cancel_at: subscription.cancelAtPeriodEnd ? subscription.currentPeriodEnd : null,
+    cancel_at_period_end: subscription.cancelAtPeriodEnd,
     canceled_at: subscription.canceledAt,
     cancellation_details: subscription.canceledAt
       ? { comment: null, feedback: null, reason: 'cancellation_requested' }

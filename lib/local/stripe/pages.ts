@@ -129,6 +129,7 @@ export interface SubscriptionRow {
   readonly email: string | null;
   readonly status: string;
   readonly currentPeriodEnd: number | null;
+  readonly cancelAtPeriodEnd: boolean;
 }
 
 export function portalPage(input: {
@@ -142,7 +143,9 @@ export function portalPage(input: {
       html`<tr><td>${subscription.id}</td><td>${subscription.status}</td><td>${frenchDate(subscription.currentPeriodEnd)}</td><td>${
         subscription.status === 'canceled'
           ? ''
-          : html`<form class="inline" method="post" action="/portal/${input.portalId}/cancel/${subscription.id}"><button class="small danger" type="submit">Résilier l'abonnement</button></form>`
+          : subscription.cancelAtPeriodEnd
+            ? 'Résiliation programmée'
+            : html`<form class="inline" method="post" action="/portal/${input.portalId}/cancel/${subscription.id}"><button class="small danger" type="submit">Résilier l'abonnement</button></form>`
       }</td></tr>`,
   );
   return page(

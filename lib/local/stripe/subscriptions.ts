@@ -40,6 +40,7 @@ export function startSubscription(
     currentPeriodEnd: oneMonthAfter(input.now),
     canceledAt: null,
     endedAt: null,
+    cancelAtPeriodEnd: false,
     latestInvoiceId: null,
   };
   state.subscriptions.set(subscription.id, subscription);
@@ -75,11 +76,46 @@ export function cancelSubscription(state: StandInState, id: string, form: FormOb
   return subscriptionJson(subscription);
 }
 
+/**
+ * POST /v1/subscriptions/:id: the one update the product makes, `cancel_at_period_end`. As at
+ * Stripe, asking it sets `canceled_at` (the request's time) and withdrawing it clears it; the change
+ * is announced by `customer.subscription.updated`.
+ */
+export function updateSubscription(state: StandInState, id: string, form: FormObject) {
+  const params = Params.of(form, '', ['cancel_at_period_end', 'expand']);
+  params.expand([]);
+  const cancelAtPeriodEnd = params.boolean('cancel_at_period_end');
+  const subscription = state.subscriptions.get(id);
+  if (!subscription) throw noSuch('subscription', id);
+  if (subscription.status === 'canceled') {
+    throw badRequest(
+      'A canceled subscription can only update its cancellation_details and metadata.',
+      'cancel_at_period_end',
+    );
+  }
+  // As at Stripe, the webhook follows the response rather than holding it up.
+  if (cancelAtPeriodEnd !== undefined) void setCancelAtPeriodEnd(state, subscription, cancelAtPeriodEnd);
+  return subscriptionJson(subscription);
+}
+
+/** Sets or withdraws the end at the period's end, announced by `customer.subscription.updated`. */
+export function setCancelAtPeriodEnd(
+  state: StandInState,
+  subscription: Subscription,
+  cancelAtPeriodEnd: boolean,
+): Promise<void> {
+  if (cancelAtPeriodEnd === subscription.cancelAtPeriodEnd) return Promise.resolve();
+  const previous = { cancel_at_period_end: subscription.cancelAtPeriodEnd };
+  subscription.cancelAtPeriodEnd = cancelAtPeriodEnd;
+  subscription.canceledAt = cancelAtPeriodEnd ? state.nowSeconds() : null;
+  return state.webhooks.send('customer.subscription.updated', subscriptionJson(subscription), previous);
+}
+
 /** Ends a subscription now and sends `customer.subscription.deleted`. */
 export function endSubscription(state: StandInState, subscription: Subscription): Promise<void> {
   const now = state.nowSeconds();
   subscription.status = 'canceled';
-  subscription.canceledAt = now;
+  subscription.canceledAt ??= now;
   subscription.endedAt = now;
   return state.webhooks.send('customer.subscription.deleted', subscriptionJson(subscription));
 }
@@ -102,6 +138,11 @@ export async function actOnSubscription(
   const total = coupon?.duration === 'forever' ? renewalTotal(amount, coupon) : amount;
   switch (action) {
     case 'renew': {
+      // The period's end of a subscription set to end there: Stripe ends it instead of billing.
+      if (subscription.cancelAtPeriodEnd && !openInvoiceOf(state, subscription.id)) {
+        await endSubscription(state, subscription);
+        return;
+      }
       // Pays the invoice left open by a failed payment, or else bills the next period.
       const open = openInvoiceOf(state, subscription.id);
       if (!open) advancePeriod(subscription);

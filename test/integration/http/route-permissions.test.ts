@@ -61,6 +61,7 @@ const EXPECTED = {
   saveLawyer: [401, 201, 403, 403, 401, 403, 401],
   deleteLawyer: [401, 200, 403, 403, 401, 403, 401],
   revealLawyerSecrets: [401, 200, 403, 403, 401, 403, 401],
+  setLicenseRole: [401, 200, 403, 403, 401, 403, 401],
   lookupLawyer: [401, 200, 200, 200, 401, 403, 401],
   getProfile: [401, 403, 200, 200, 401, 200, 401],
   saveProfile: [401, 403, 200, 200, 401, 200, 401],
@@ -103,6 +104,7 @@ const EXPECTED = {
   // Public, and the same neutral reply whoever asks.
   requestPortalLink: [200, 200, 200, 200, 200, 200, 200],
   cancelSubscription: [401, 403, 404, 404, 401, 403, 401],
+  reactivateSubscription: [401, 403, 404, 404, 401, 403, 401],
   updateLicenseEmail: [401, 403, 200, 200, 401, 403, 401],
   createPromoCode: [401, 200, 403, 403, 401, 403, 401],
   // Stripe's call: no session counts, only its signature, which none of these requests carries.
@@ -159,6 +161,7 @@ const REQUESTS: Record<MatrixRoute, (cell: CellContext) => CallOptions | Promise
   saveLawyer: () => ({ body: lawyerFields() }),
   deleteLawyer: async ({ fresh }) => ({ params: { id: await fresh.lawyer() } }),
   revealLawyerSecrets: ({ target }) => ({ params: { id: target.lawyerId } }),
+  setLicenseRole: ({ target }) => ({ params: { id: target.lawyerId }, body: { licenseType: 'lawyer' } }),
   lookupLawyer: ({ target }) => ({ body: { licenseKey: target.licenseKey } }),
   getProfile: () => ({}),
   saveProfile: ({ self }) => ({ body: lawyerFields({ email: self.email }) }),
@@ -204,6 +207,7 @@ const REQUESTS: Record<MatrixRoute, (cell: CellContext) => CallOptions | Promise
   customerPortal: ({ target }) => ({ body: { licenseKey: target.licenseKey } }),
   requestPortalLink: () => ({ body: { email: lawyerFields().email } }),
   cancelSubscription: ({ target }) => ({ body: { licenseKey: target.licenseKey } }),
+  reactivateSubscription: ({ target }) => ({ body: { licenseKey: target.licenseKey } }),
   updateLicenseEmail: ({ target }) => ({ body: { licenseKey: target.licenseKey } }),
   createPromoCode: () => ({}),
   stripeWebhook: () => ({ body: { id: 'evt_unsigned', type: 'checkout.session.completed' } }),
@@ -286,7 +290,7 @@ describe('permission matrix of the routes', () => {
     tokens.inactive = inactive.token;
     await new LicenseRepository(app.table).updateState(
       inactive.keyHash,
-      { isActive: false, subscriptionStatus: 'canceled', nextPaymentDue: null },
+      { isActive: false, subscriptionStatus: 'canceled', nextPaymentDue: null, accessEndsAt: null },
       app.clock.now().toISOString(),
     );
 

@@ -30,6 +30,7 @@ export function subscriptionView(overrides: Partial<SubscriptionView> = {}): Sub
     subscriptionStatus: 'active',
     licenseKey: 'NOTARY-K7Q2M9XB',
     nextPaymentDue: inDays(20),
+    accessEndsAt: null,
     ...overrides,
   };
 }

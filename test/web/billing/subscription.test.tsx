@@ -401,30 +401,89 @@ describe('cancel the subscription', () => {
     expect(network.to('/api/cancel-subscription')).toHaveLength(0);
   });
 
-  it("cancels, says 'Abonnement résilié' and signs the lawyer out to /login", async () => {
-    // Arrange
-    const { app: page, network } = await openAs('/lawyer/settings', subscriptionView(), {
-      '/api/cancel-subscription': answerWith(200, { success: true }),
-    });
+  it('stops the renewal, keeps the lawyer signed in and says until when access lasts', async () => {
+    // Arrange: the end of the paid month, then the same subscription with its cancellation scheduled.
+    const paidUntil = '2026-12-27T11:00:00.000Z';
+    let cancelled = false;
+    const { app: page, network } = await openAs(
+      '/lawyer/settings',
+      subscriptionView({ nextPaymentDue: paidUntil }),
+      {
+        '/api/check-subscription': () =>
+          jsonResponse(
+            200,
+            cancelled
+              ? subscriptionView({ nextPaymentDue: null, accessEndsAt: paidUntil })
+              : subscriptionView({ nextPaymentDue: paidUntil }),
+          ),
+        '/api/cancel-subscription': () => {
+          cancelled = true;
+          return jsonResponse(200, { success: true });
+        },
+      },
+    );
 
     // Act
     await page.user.click(screen.getByRole('button', { name: "Résilier l'abonnement" }));
     const modal = app().findModal();
+    expect(modal?.findContent().getElement().textContent).toContain(
+      "Vous gardez l'accès jusqu'au 27 décembre 2026, fin de la période mensuelle payée",
+    );
     await page.user.click(
       within(modal?.getElement() ?? document.body).getByRole('button', { name: 'Résilier' }),
     );
 
     // Assert
-    await waitFor(() => expect(page.pathname()).toBe('/login'));
-    // The toasts are stacked: the cancellation's is on top of the sign-out's.
-    expect(page.wrapper.findFlashbar()?.findItems()[0]?.findContent()?.getElement().textContent).toBe(
-      'Abonnement résilié',
+    const notice = await screen.findByTestId('scheduled-cancellation');
+    expect(createWrapper(notice).findAlert()?.findHeader()?.getElement().textContent).toBe(
+      "Résiliation programmée : accès jusqu'au 27 décembre 2026",
     );
-    expect(storedSession()).toBeNull();
+    expect(toasts(page, 'success')).toContain("Résiliation programmée : accès jusqu'au 27 décembre 2026");
+    expect(nextDebit().text).toBe('Aucun (résiliation programmée)');
+    expect(statusBadge().label).toBe('Actif');
+    expect(page.pathname()).toBe('/lawyer/settings');
+    expect(storedSession()).not.toBeNull();
     expect(network.to('/api/cancel-subscription').map((request) => request.body)).toEqual([
       { licenseKey: 'NOTARY-K7Q2M9XB' },
     ]);
+    const cancel = screen.getByRole('button', { name: "Résilier l'abonnement" }) as HTMLButtonElement;
+    expect(cancel.disabled).toBe(true);
   });
+
+  it.each(['/lawyer/settings', '/subscription'])(
+    'reactivates a scheduled cancellation in one click on %s',
+    async (path) => {
+      // Arrange
+      let reactivated = false;
+      const { app: page, network } = await openAs(path, subscriptionView(), {
+        '/api/check-subscription': () =>
+          jsonResponse(
+            200,
+            reactivated
+              ? subscriptionView({ nextPaymentDue: '2026-12-27T11:00:00.000Z' })
+              : subscriptionView({ nextPaymentDue: null, accessEndsAt: '2026-12-27T11:00:00.000Z' }),
+          ),
+        '/api/reactivate-subscription': () => {
+          reactivated = true;
+          return jsonResponse(200, { success: true });
+        },
+      });
+      await screen.findByTestId('scheduled-cancellation');
+
+      // Act
+      await page.user.click(screen.getByRole('button', { name: "Réactiver l'abonnement" }));
+
+      // Assert
+      await waitFor(() => expect(screen.queryByTestId('scheduled-cancellation')).toBeNull());
+      expect(toasts(page, 'success')).toContain(
+        'Abonnement réactivé : il se renouvellera chaque mois comme avant.',
+      );
+      expect(nextDebit().text).toBe('27 décembre 2026');
+      expect(network.to('/api/reactivate-subscription').map((request) => request.body)).toEqual([
+        { licenseKey: 'NOTARY-K7Q2M9XB' },
+      ]);
+    },
+  );
 
   it("says 'Impossible de résilier l'abonnement. Veuillez réessayer ou contacter le support.' and stays signed in on failure", async () => {
     // Arrange
@@ -472,5 +531,26 @@ describe('next debit date of a past debit', () => {
     // Assert
     expect(nextDebit().red).toBe(false);
     expect(app().findAlert()).toBeNull();
+  });
+});
+
+describe("a notary's subscription page", () => {
+  it('gives the notary /notary/subscription from his menu: status, portal and cancellation', async () => {
+    // Arrange
+    storeSessionOf('notary', { licenseKey: 'NOTARY-K7Q2M9XB' });
+    mockNetwork(billingBackend({ '/api/check-subscription': answerWith(200, subscriptionView()) }));
+    const page = renderApp('/notary/welcome');
+
+    // Act
+    await page.user.click(await screen.findByRole('link', { name: 'Abonnement' }));
+
+    // Assert
+    await screen.findByText('Mon abonnement');
+    expect(page.pathname()).toBe('/notary/subscription');
+    expect(statusBadge().label).toBe('Actif');
+    expect(screen.getByRole('button', { name: /^Portail client/ })).toBeTruthy();
+    expect(
+      (screen.getByRole('button', { name: "Résilier l'abonnement" }) as HTMLButtonElement).disabled,
+    ).toBe(false);
   });
 });

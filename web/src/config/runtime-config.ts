@@ -1,6 +1,7 @@
 import { z } from 'zod';
 
 import { DEFAULT_HOSTING_REGION, RUNTIME_CONFIG_ELEMENT_ID } from '../../../shared/constants';
+import { EXAMPLE_LEGAL_DETAILS, LegalDetails } from '../../../shared/legal-details';
 
 /**
  * The SPA's runtime settings, written into index.html (and as `/config.json`) at deploy time and by
@@ -26,6 +27,8 @@ export const RuntimeConfig = z.object({
     .regex(/^[a-z]{2}(-[a-z]+)+-\d$/)
     .catch(DEFAULT_HOSTING_REGION)
     .default(DEFAULT_HOSTING_REGION),
+  /** The publisher's legal details (a deployment setting), shown on /privacy; examples until set. */
+  legal: LegalDetails.catch(EXAMPLE_LEGAL_DETAILS).default(EXAMPLE_LEGAL_DETAILS),
 });
 export type RuntimeConfig = z.infer<typeof RuntimeConfig>;
 
@@ -33,6 +36,7 @@ export const DEFAULT_RUNTIME_CONFIG: RuntimeConfig = {
   apiBaseUrl: '',
   workflowWebhookBaseUrl: '',
   hostingRegion: DEFAULT_HOSTING_REGION,
+  legal: EXAMPLE_LEGAL_DETAILS,
 };
 
 let current: RuntimeConfig = DEFAULT_RUNTIME_CONFIG;

@@ -31,6 +31,8 @@ export const NAVIGATION_MENUS: Record<Role, readonly MenuLink[]> = {
   notary: [
     { text: labels.welcome, href: '/notary/welcome', icon: 'star' },
     { text: labels.settings, href: '/notary/settings', icon: 'settings' },
+    // Every firm manages and cancels its subscription in the app, as /privacy says.
+    { text: labels.subscription, href: '/notary/subscription', icon: 'key' },
     { text: labels.workflows, href: '/notary/workflows', icon: 'gen-ai' },
     { text: labels.googleEcosystem, href: '/notary/google-ecosystem', icon: 'globe' },
     { text: labels.planning, href: '/notary/cron', icon: 'calendar' },

@@ -185,6 +185,7 @@ describe('LicenseRepository', () => {
         isActive: false,
         subscriptionStatus: 'past_due',
         nextPaymentDue: minutesAfterOrigin(60),
+        accessEndsAt: null,
       };
 
       // Act
@@ -201,7 +202,7 @@ describe('LicenseRepository', () => {
     it('refuses an unknown licence without creating it', async () => {
       // Arrange
       const { record } = newLicense();
-      const state = { isActive: true, subscriptionStatus: null, nextPaymentDue: null };
+      const state = { isActive: true, subscriptionStatus: null, nextPaymentDue: null, accessEndsAt: null };
 
       // Act
       const attempt = licenses.updateState(record.keyHash, state, minutesAfterOrigin(10));

@@ -233,6 +233,7 @@ describe('BillingService', () => {
         subscriptionStatus: null,
         licenseKey: null,
         nextPaymentDue: null,
+        accessEndsAt: null,
       });
     });
 
@@ -250,6 +251,7 @@ describe('BillingService', () => {
         subscriptionStatus: 'active',
         licenseKey: vault.decrypt(license.keyCiphertext),
         nextPaymentDue: license.nextPaymentDue,
+        accessEndsAt: null,
       });
     });
 
@@ -296,34 +298,37 @@ describe('BillingService', () => {
   });
 
   describe('cancelSubscription', () => {
-    it('cancels at Stripe at once, makes the licence inactive and records the purge date 30 days later', async () => {
+    it('stops the renewal at Stripe and keeps access until the end of the paid month', async () => {
       // Arrange
       const { license } = await boughtLicense();
       const billing = await new SubscriptionRepository(app.table).billingOfLicense(license.keyHash);
+      const paidUntil = license.nextPaymentDue;
 
       // Act
       const reply = await service.cancelSubscription(license);
 
       // Assert
       expect(reply).toEqual({ success: true });
-      expect((await harness.payments.retrieveSubscription(billing!.subscriptionId))?.status).toBe('canceled');
+      const atStripe = await harness.payments.retrieveSubscription(billing!.subscriptionId);
+      expect(atStripe).toMatchObject({ status: 'active', cancelAtPeriodEnd: true });
       expect(await licenses.getByHash(license.keyHash)).toMatchObject({
-        isActive: false,
-        subscriptionStatus: 'canceled',
+        isActive: true,
+        subscriptionStatus: 'active',
         nextPaymentDue: null,
+        accessEndsAt: paidUntil,
       });
-      const subscriptions = new SubscriptionRepository(app.table);
-      const purgeAfter = new Date(app.clock.now().getTime() + 30 * DAY_MS);
-      expect((await subscriptions.billingOfLicense(license.keyHash))?.purgeAfter).toBe(
-        purgeAfter.toISOString(),
-      );
-      const dueBefore = await subscriptions.purgeDue(new Date(purgeAfter.getTime() - 1));
-      const dueAfter = await subscriptions.purgeDue(purgeAfter, 1000);
-      expect(dueBefore.map((due) => due.keyHash)).not.toContain(license.keyHash);
-      expect(dueAfter.map((due) => due.keyHash)).toContain(license.keyHash);
+      expect(await service.checkSubscription(license)).toMatchObject({
+        licenseActive: true,
+        nextPaymentDue: null,
+        accessEndsAt: paidUntil,
+      });
+      // Nothing is purged while the firm still has access.
+      expect(
+        (await new SubscriptionRepository(app.table).billingOfLicense(license.keyHash))?.purgeAfter,
+      ).toBeNull();
     });
 
-    it('sends one confirmation e-mail, even when Stripe’s deletion webhook follows', async () => {
+    it('e-mails the end-of-access date once, even when the webhook of the change follows', async () => {
       // Arrange
       const { email, license } = await boughtLicense();
       const first = harness.standIn.deliveries.length;
@@ -336,8 +341,92 @@ describe('BillingService', () => {
       // Assert
       const confirmations = mailer.to(email).filter((message) => message.subject.includes('résiliation'));
       expect(confirmations).toHaveLength(1);
-      expect(confirmations[0]?.text).toContain('Vos données seront conservées 30 jours');
+      const accessUntil = new Intl.DateTimeFormat('fr-FR', {
+        dateStyle: 'long',
+        timeZone: 'Europe/Paris',
+      }).format(new Date(license.nextPaymentDue!));
+      expect(confirmations[0]?.text).toContain(`vous gardez l'accès à votre espace jusqu'au ${accessUntil}`);
+      expect(confirmations[0]?.text).toContain(`réactivez votre abonnement en un clic`);
       expect(confirmations[0]?.text).not.toContain(vault.decrypt(license.keyCiphertext));
+    });
+
+    it('ends the licence when Stripe ends the subscription at the period end, and starts the 30 days then', async () => {
+      // Arrange
+      const { email, license } = await boughtLicense();
+      const billing = await new SubscriptionRepository(app.table).billingOfLicense(license.keyHash);
+      await service.cancelSubscription(license);
+      await harness.standIn.idle();
+      const first = harness.standIn.deliveries.length;
+
+      // Act: the period's end comes; Stripe ends the subscription instead of renewing it.
+      await harness.standIn.act(billing!.subscriptionId, 'renew');
+      for (const delivery of harness.standIn.deliveries.slice(first)) await deliver(delivery);
+
+      // Assert
+      expect(harness.standIn.deliveries.slice(first).map((delivery) => delivery.event.type)).toEqual([
+        'customer.subscription.deleted',
+      ]);
+      expect(await licenses.getByHash(license.keyHash)).toMatchObject({
+        isActive: false,
+        subscriptionStatus: 'canceled',
+        nextPaymentDue: null,
+        accessEndsAt: null,
+      });
+      const subscriptions = new SubscriptionRepository(app.table);
+      const purgeAfter = new Date(app.clock.now().getTime() + 30 * DAY_MS);
+      expect((await subscriptions.billingOfLicense(license.keyHash))?.purgeAfter).toBe(
+        purgeAfter.toISOString(),
+      );
+      const dueBefore = await subscriptions.purgeDue(new Date(purgeAfter.getTime() - 1));
+      const dueAfter = await subscriptions.purgeDue(purgeAfter, 1000);
+      expect(dueBefore.map((due) => due.keyHash)).not.toContain(license.keyHash);
+      expect(dueAfter.map((due) => due.keyHash)).toContain(license.keyHash);
+      const ended = mailer.to(email).filter((message) => message.subject.includes('fin de votre abonnement'));
+      expect(ended).toHaveLength(1);
+      expect(ended[0]?.text).toContain('Vos données seront conservées 30 jours');
+    });
+
+    it('reactivates before the end: the renewal goes on and the licence stays active', async () => {
+      // Arrange
+      const { license } = await boughtLicense();
+      const billing = await new SubscriptionRepository(app.table).billingOfLicense(license.keyHash);
+      await service.cancelSubscription(license);
+
+      // Act
+      const reply = await service.reactivateSubscription(license);
+
+      // Assert
+      expect(reply).toEqual({ success: true });
+      expect(await harness.payments.retrieveSubscription(billing!.subscriptionId)).toMatchObject({
+        status: 'active',
+        cancelAtPeriodEnd: false,
+      });
+      expect(await licenses.getByHash(license.keyHash)).toMatchObject({
+        isActive: true,
+        nextPaymentDue: license.nextPaymentDue,
+        accessEndsAt: null,
+      });
+      const first = harness.standIn.deliveries.length;
+      await harness.standIn.act(billing!.subscriptionId, 'renew');
+      expect(harness.standIn.deliveries.slice(first).map((delivery) => delivery.event.type)).toContain(
+        'invoice.paid',
+      );
+    });
+
+    it('cannot reactivate a subscription that has already ended', async () => {
+      // Arrange
+      const { license } = await boughtLicense();
+      const billing = await new SubscriptionRepository(app.table).billingOfLicense(license.keyHash);
+      await harness.standIn.act(billing!.subscriptionId, 'delete');
+      await harness.standIn.idle();
+      await service.checkSubscription(license);
+
+      // Act
+      const attempt = service.reactivateSubscription(license);
+
+      // Assert
+      await expect(attempt).rejects.toMatchObject({ message: MESSAGES.subscription.reactivateFailed });
+      expect((await licenses.getByHash(license.keyHash))?.isActive).toBe(false);
     });
 
     it('is refused with the French message for a licence without subscription', async () => {

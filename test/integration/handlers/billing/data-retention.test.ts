@@ -11,6 +11,7 @@ import {
   type BillingTestbed,
   type BoughtLicense,
   buyLicense,
+  endOfPaidPeriod,
   startBillingTestbed,
 } from '../../../support/billing';
 import { callRoute, issueAndSignIn, lawyerFields, signIn, workflowFields } from '../../../support/directory';
@@ -56,9 +57,11 @@ describe('data retention after cancellation', () => {
     return { ...bought, lawyerId: saved.body.lawyer.id, workflowId: workflow.body.id };
   }
 
+  /** The firm cancels, then the paid month ends: the subscription ends and the 30 days start. */
   const cancel = async (bought: BoughtLicense) => {
     const reply = await callRoute(bed.deps, 'cancelSubscription', { token: bought.token, body: {} });
     expect(reply.statusCode).toBe(200);
+    await endOfPaidPeriod(bed, bought);
   };
 
   /** What an admin sees of a lawyer and his workflow, signed in now. */
@@ -157,7 +160,7 @@ describe('data retention after cancellation', () => {
     await cancel(firm);
     await bed.licenses.updateState(
       keyHashOf(firm),
-      { isActive: true, subscriptionStatus: 'active', nextPaymentDue: null },
+      { isActive: true, subscriptionStatus: 'active', nextPaymentDue: null, accessEndsAt: null },
       bed.app.clock.now().toISOString(),
     );
 

@@ -53,6 +53,7 @@ const PROTECTED_ROUTES = (Object.keys(ROUTES) as RouteName[]).filter(
 
 const KEY_SUBJECT = 'Assistant IA juridique : votre clé de licence';
 const CANCELLATION_SUBJECT = 'Assistant IA juridique : confirmation de résiliation de votre abonnement';
+const ENDED_SUBJECT = 'Assistant IA juridique : fin de votre abonnement';
 
 describe('billing routes through their handlers', () => {
   let bed: BillingTestbed;
@@ -636,18 +637,30 @@ describe('billing routes through their handlers', () => {
       },
     );
 
-    it('cancels at once: licence inactive, confirmation e-mail, the next request refused', async () => {
+    it('stops the renewal: access kept until the end of the paid month, the date e-mailed, then refused', async () => {
       // Arrange
-      const { token, email, licenseKey } = await subscriber();
+      const { token, email, licenseKey, subscriptionId } = await subscriber();
 
       // Act
       const reply = await call('cancelSubscription', { token, body: { licenseKey } });
 
-      // Assert
+      // Assert: nothing changes for the firm until the end of the month it paid for.
       expect(reply).toMatchObject({ statusCode: 200, body: { success: true } });
       expect(bed.mailer.to(email).map((message) => message.subject)).toEqual([
         KEY_SUBJECT,
         CANCELLATION_SUBJECT,
+      ]);
+      expect((await call('listWorkflows', { token })).statusCode).toBe(200);
+      const view = await subscription(token);
+      expect(view.body).toMatchObject({ licenseActive: true, nextPaymentDue: null });
+      expect(view.body.accessEndsAt).toEqual(expect.any(String));
+
+      // Then the period ends.
+      await deliver(await recorded(() => bed.harness.standIn.act(subscriptionId, 'renew')));
+      expect(bed.mailer.to(email).map((message) => message.subject)).toEqual([
+        KEY_SUBJECT,
+        CANCELLATION_SUBJECT,
+        ENDED_SUBJECT,
       ]);
       expect(await call('listWorkflows', { token })).toMatchObject({
         statusCode: 401,
@@ -657,6 +670,21 @@ describe('billing routes through their handlers', () => {
         valid: false,
         error: MESSAGES.session.licenseInactive,
       });
+    });
+
+    it('reactivates a scheduled cancellation in one call, before the end of the paid month', async () => {
+      // Arrange
+      const { token, licenseKey } = await subscriber();
+      await call('cancelSubscription', { token, body: { licenseKey } });
+
+      // Act
+      const reply = await call('reactivateSubscription', { token, body: {} });
+
+      // Assert
+      expect(reply).toMatchObject({ statusCode: 200, body: { success: true } });
+      const view = await subscription(token);
+      expect(view.body).toMatchObject({ licenseActive: true, accessEndsAt: null });
+      expect(view.body.nextPaymentDue).toEqual(expect.any(String));
     });
 
     it('answers a licence without a subscription with a 404 and the French message', async () => {
@@ -702,7 +730,7 @@ describe('billing routes through their handlers', () => {
       });
       expect(bed.mailer.to(lawyer.email).map((message) => message.subject)).toEqual([
         KEY_SUBJECT,
-        CANCELLATION_SUBJECT,
+        ENDED_SUBJECT,
       ]);
       expect(await signIn(app, lawyer.licenseKey)).toMatchObject({ valid: false });
     });
@@ -792,7 +820,7 @@ describe('billing routes through their handlers', () => {
       }
       expect(bed.mailer.to(holder.email).map((message) => message.subject)).toEqual([
         KEY_SUBJECT,
-        CANCELLATION_SUBJECT,
+        ENDED_SUBJECT,
       ]);
     });
 

@@ -273,7 +273,7 @@ describe('Stripe webhooks applied by the billing service', () => {
         expect(billing?.purgeAfter).not.toBeNull();
         expect(mailer.to(bought.email).map((message) => message.subject)).toEqual([
           'Assistant IA juridique : votre clé de licence',
-          'Assistant IA juridique : confirmation de résiliation de votre abonnement',
+          'Assistant IA juridique : fin de votre abonnement',
         ]);
       }
     });
@@ -405,7 +405,7 @@ describe('Stripe webhooks applied by the billing service', () => {
         purgeAfter: new Date(app.clock.now().getTime() + 30 * DAY_MS).toISOString(),
       });
       const [, confirmation] = mailer.to(email);
-      expect(confirmation?.text).toContain('Nous confirmons la résiliation de votre abonnement');
+      expect(confirmation?.text).toContain('Votre abonnement Assistant IA juridique a pris fin le');
     });
 
     it('answers an event about a subscription that has no licence yet as ignored, writing none', async () => {

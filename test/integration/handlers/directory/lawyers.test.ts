@@ -414,4 +414,67 @@ describe('lawyers API', () => {
       expect(body).toEqual({ error: MESSAGES.login.keyRequired });
     });
   });
+  describe('PUT /api/lawyers/{id}/license-type', () => {
+    const setRole = (id: string, licenseType: string, token = admin) =>
+      callRoute<{ licenseType: string }>(app, 'setLicenseRole', {
+        token,
+        params: { id },
+        body: { licenseType },
+      });
+
+    it("makes a lawyer's licence a notary's one and back, each change audited with it", async () => {
+      const { lawyer } = (await save(lawyerFields())).body;
+      const licenseKey = lawyer.licenseKey!;
+      app.clock.advance(60_000);
+
+      const toNotary = await setRole(lawyer.id, 'notary');
+
+      expect(toNotary).toMatchObject({ statusCode: 200, body: { licenseType: 'notary' } });
+      expect(await signIn(app, licenseKey)).toMatchObject({ valid: true, licenseType: 'notary' });
+      const licenses = new LicenseRepository(app.table);
+      expect(await licenses.findByUserEmail(lawyer.email, 'notary')).toMatchObject({ licenseType: 'notary' });
+      expect(await licenses.findByUserEmail(lawyer.email, 'lawyer')).toBeNull();
+      const audit = await callRoute<AuditPage>(app, 'listAudit', { token: admin, query: { limit: '1' } });
+      expect(audit.body.entries[0]).toMatchObject({
+        action: 'license.role.notary',
+        target: `lawyer:${lawyer.id}`,
+        actorEmail: 'direction@cabinet.fr',
+        at: app.clock.now().toISOString(),
+      });
+
+      app.clock.advance(60_000);
+      const back = await setRole(lawyer.id, 'lawyer');
+
+      expect(back.body).toEqual({ licenseType: 'lawyer' });
+      expect(await signIn(app, licenseKey)).toMatchObject({ valid: true, licenseType: 'lawyer' });
+      const after = await callRoute<AuditPage>(app, 'listAudit', { token: admin, query: { limit: '1' } });
+      expect(after.body.entries[0]).toMatchObject({
+        action: 'license.role.lawyer',
+        target: `lawyer:${lawyer.id}`,
+      });
+    });
+
+    it('writes nothing, not even an audit entry, when the type is already the one asked', async () => {
+      const { lawyer } = (await save(lawyerFields())).body;
+      const before = await callRoute<AuditPage>(app, 'listAudit', { token: admin, query: { limit: '1' } });
+
+      const reply = await setRole(lawyer.id, 'lawyer');
+
+      expect(reply.body).toEqual({ licenseType: 'lawyer' });
+      const after = await callRoute<AuditPage>(app, 'listAudit', { token: admin, query: { limit: '1' } });
+      expect(after.body.entries[0]?.id).toBe(before.body.entries[0]?.id);
+    });
+
+    it('refuses an administrator type, naming the field, and an unknown lawyer', async () => {
+      const { lawyer } = (await save(lawyerFields())).body;
+
+      const invalid = await setRole(lawyer.id, 'admin');
+      const unknown = await setRole('00000000-0000-4000-8000-000000000000', 'notary');
+
+      expect(invalid.statusCode).toBe(400);
+      expect(JSON.stringify(invalid.body)).toContain(MESSAGES.licenseRole.invalid);
+      expect(unknown.statusCode).toBe(404);
+      expect(await signIn(app, lawyer.licenseKey!)).toMatchObject({ licenseType: 'lawyer' });
+    });
+  });
 });

@@ -38,6 +38,7 @@ describe('licences API', () => {
         isActive: true,
         subscriptionStatus: 'active',
         nextPaymentDue: null,
+        accessEndsAt: null,
       });
     });
 
@@ -97,7 +98,7 @@ describe('licences API', () => {
       );
       await new LicenseRepository(app.table).updateState(
         inactive.record.keyHash,
-        { isActive: false, subscriptionStatus: 'canceled', nextPaymentDue: null },
+        { isActive: false, subscriptionStatus: 'canceled', nextPaymentDue: null, accessEndsAt: null },
         app.clock.now().toISOString(),
       );
       const find = (body: Record<string, unknown>) =>

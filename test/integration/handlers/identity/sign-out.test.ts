@@ -197,7 +197,7 @@ describe('sign-out', () => {
       const { token, record } = await signedIn();
       await new LicenseRepository(app.table).updateState(
         record.keyHash,
-        { isActive: false, subscriptionStatus: 'canceled', nextPaymentDue: null },
+        { isActive: false, subscriptionStatus: 'canceled', nextPaymentDue: null, accessEndsAt: null },
         minutesAfterOrigin(1),
       );
 

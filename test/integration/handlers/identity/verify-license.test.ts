@@ -158,6 +158,7 @@ describe('verify-license', () => {
         isActive: true,
         subscriptionStatus: null,
         nextPaymentDue: null,
+        accessEndsAt: null,
         createdAt: minutesAfterOrigin(0),
         updatedAt: minutesAfterOrigin(0),
       });
@@ -240,7 +241,7 @@ describe('verify-license', () => {
       const { licenseKey, record } = await issue('lawyer');
       await new LicenseRepository(app.table).updateState(
         record.keyHash,
-        { isActive: false, subscriptionStatus: 'canceled', nextPaymentDue: null },
+        { isActive: false, subscriptionStatus: 'canceled', nextPaymentDue: null, accessEndsAt: null },
         minutesAfterOrigin(1),
       );
 

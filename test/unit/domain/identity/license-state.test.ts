@@ -11,6 +11,7 @@ const subscription = (status: string): SubscriptionState => ({
   customerId: 'cus_1',
   currentPeriodStart: periodStart,
   currentPeriodEnd: periodEnd,
+  cancelAtPeriodEnd: false,
   metadata: {},
 });
 
@@ -29,7 +30,28 @@ describe('licenseStateOf', () => {
     const state = licenseStateOf(subscription(status));
 
     // Assert
-    expect(state).toEqual({ isActive, subscriptionStatus: status, nextPaymentDue });
+    expect(state).toEqual({ isActive, subscriptionStatus: status, nextPaymentDue, accessEndsAt: null });
+  });
+
+  it('keeps access until the period end when the renewal is stopped, with no payment due', () => {
+    // Act
+    const state = licenseStateOf({ ...subscription('active'), cancelAtPeriodEnd: true });
+
+    // Assert
+    expect(state).toEqual({
+      isActive: true,
+      subscriptionStatus: 'active',
+      nextPaymentDue: null,
+      accessEndsAt: periodEnd.toISOString(),
+    });
+  });
+
+  it('has no end of access once the subscription has ended', () => {
+    // Act
+    const state = licenseStateOf({ ...subscription('canceled'), cancelAtPeriodEnd: true });
+
+    // Assert
+    expect(state).toMatchObject({ isActive: false, accessEndsAt: null });
   });
 
   it('has no next payment due when the subscription has no period', () => {

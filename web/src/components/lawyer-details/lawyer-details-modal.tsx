@@ -9,6 +9,7 @@ import { useState } from 'react';
 import type { Lawyer, LawyerSecrets } from '../../../../shared';
 import { callApi } from '../../api/api-client';
 import { formatDate, formatDateTime } from '../../format/dates';
+import { LicenseRole } from './license-role';
 import { DETAILS_TEXT as TEXT } from './strings';
 
 /** Which page shows the dialog: its fields follow that page's list in spec §2. */
@@ -117,6 +118,12 @@ export function LawyerDetailsModal({
       <SpaceBetween size="l">
         <KeyValuePairs columns={2} items={identity} />
         <KeyValuePairs columns={2} items={settings} />
+        {lawyer.licenseKey && (
+          <SpaceBetween size="s">
+            <Box variant="h3">{TEXT.licenseRole.title}</Box>
+            <LicenseRole lawyerId={lawyer.id} licenseKey={lawyer.licenseKey} />
+          </SpaceBetween>
+        )}
         <SpaceBetween size="s">
           <Box variant="h3">{TEXT.secretsTitle}</Box>
           <KeyValuePairs columns={2} items={secretItems(lawyer, secrets, variant)} />

@@ -29,4 +29,12 @@ export const DETAILS_TEXT = {
   revealAudited: "L'affichage des identifiants est enregistré dans le journal d'audit.",
   revealFailed: "Impossible d'afficher les identifiants",
   close: 'Fermer',
+  licenseRole: {
+    title: 'Type de licence',
+    loading: 'Lecture de la licence',
+    current: (role: string) => `Licence ${role}`,
+    admin: 'Licence administrateur',
+    switchTo: (role: string) => `Passer en licence ${role}`,
+    hint: "Le changement s'applique dès sa prochaine action et est enregistré dans le journal d'audit.",
+  },
 } as const;

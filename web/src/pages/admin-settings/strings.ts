@@ -69,6 +69,8 @@ export const ADMIN_SETTINGS_TEXT = {
       'lawyer.purge': "a supprimé, 30 jours après la résiliation, les données de l'avocat",
       'lawyer.secrets.reveal': "a affiché les identifiants Google de l'avocat",
       'license.second-factor.reset': 'a réinitialisé la vérification en deux étapes de',
+      'license.role.notary': 'a fait passer en licence notaire',
+      'license.role.lawyer': 'a fait passer en licence avocat',
       'workflow.create': "a créé l'automatisation",
       'workflow.update': "a modifié l'automatisation",
       'workflow.delete': "a supprimé l'automatisation",

@@ -1,39 +1,21 @@
+import type { LegalDetails } from '../../../../shared';
 import { RETENTION_DAYS } from '../../../../shared';
+import { hostingRegionLabel } from '../../../../shared/prerender-slots';
 import type { DocumentSection } from '../../components/document-sections';
 import { PRICES } from '../../config/prices';
-import { PROVIDER } from '../../config/provider';
-
-const { company } = PROVIDER;
-
-/** Names of the AWS regions a stage may be deployed in, as a reader knows them. */
-const REGION_NAMES: Readonly<Record<string, string>> = {
-  'eu-west-3': 'Paris, France',
-  'eu-west-1': 'Irlande',
-  'eu-central-1': 'Francfort, Allemagne',
-  'eu-central-2': 'Zurich, Suisse',
-  'eu-south-1': 'Milan, Italie',
-  'eu-south-2': 'Espagne',
-  'eu-north-1': 'Stockholm, Suède',
-  'eu-west-2': 'Londres, Royaume-Uni',
-  'us-east-1': 'Virginie du Nord, États-Unis',
-};
-
-/** "AWS Paris (eu-west-3)": the region of the stage, read from its runtime configuration. */
-export const hostingRegionLabel = (region: string) =>
-  REGION_NAMES[region] ? `${REGION_NAMES[region]} (${region})` : region;
 
 /**
  * The sections of the privacy policy (spec §2, 1 to 8), with where the data lives, who processes
  * it for us and for how long (9 and 10, and the retention details of 8).
  */
-export const privacySections = (hostingRegion: string): readonly DocumentSection[] => [
+export const privacySections = (hostingRegion: string, company: LegalDetails): readonly DocumentSection[] => [
   {
     id: 'purpose',
     title: '1. Objet',
     blocks: [
       {
         paragraph:
-          `La présente politique décrit la manière dont ${company.legalName}, éditeur de l'Assistant IA Juridique, ` +
+          `La présente politique décrit la manière dont ${company.name}, éditeur de l'Assistant IA Juridique, ` +
           "traite les données personnelles des utilisateurs de l'application (avocats, notaires et administrateurs) " +
           'ainsi que celles de leurs clients traitées par les automatisations.',
       },

@@ -9,7 +9,6 @@ import SpaceBetween from '@cloudscape-design/components/space-between';
 
 import { APP_INFO } from '../../../../shared';
 import { DocumentSections } from '../../components/document-sections';
-import { PROVIDER } from '../../config/provider';
 import { runtimeConfig } from '../../config/runtime-config';
 import { useFollow } from '../../layout/use-follow';
 import { usePageTitle } from '../../layout/use-page-title';
@@ -19,7 +18,7 @@ import { privacySections } from './privacy-content';
 /** /privacy and its aliases /admin/privacy, /lawyer/privacy, /notary/privacy (spec §2). */
 export function PrivacyPage() {
   const follow = useFollow();
-  const { company } = PROVIDER;
+  const { hostingRegion, legal: company } = runtimeConfig();
   usePageTitle(STRINGS.privacy.title);
 
   return (
@@ -36,13 +35,13 @@ export function PrivacyPage() {
       }
     >
       <SpaceBetween size="l">
-        <DocumentSections sections={privacySections(runtimeConfig().hostingRegion)} />
+        <DocumentSections sections={privacySections(hostingRegion, company)} />
         <Container header={<Header variant="h2">{STRINGS.privacy.companyTitle}</Header>}>
-          <ColumnLayout columns={3} variant="text-grid">
+          <ColumnLayout columns={2} variant="text-grid">
             <div>
               <Box variant="awsui-key-label">{STRINGS.privacy.registrationNumber}</Box>
               <div>
-                {company.legalName}, {company.registrationNumber}
+                {company.name}, {company.legalForm}, {company.registration}
               </div>
             </div>
             <div>
@@ -52,6 +51,10 @@ export function PrivacyPage() {
             <div>
               <Box variant="awsui-key-label">{STRINGS.privacy.contactEmail}</Box>
               <Link href={`mailto:${company.contactEmail}`}>{company.contactEmail}</Link>
+            </div>
+            <div>
+              <Box variant="awsui-key-label">{STRINGS.privacy.publicationDirector}</Box>
+              <div>{company.publicationDirector}</div>
             </div>
           </ColumnLayout>
         </Container>

@@ -40,18 +40,29 @@ export const SUBSCRIPTION_TEXT = {
     associateHint:
       "Rattache cette licence à l'adresse e-mail de votre compte. Les factures et les e-mails de l'abonnement restent envoyés à l'adresse de facturation, celle de l'achat.",
     cancel: "Résilier l'abonnement",
-    cancelHint: 'La résiliation est immédiate.',
+    cancelHint: "Le renouvellement s'arrête ; l'accès reste ouvert jusqu'à la fin du mois payé.",
   },
   cancelModal: {
     title: "Résilier l'abonnement ?",
-    text:
-      'La résiliation est immédiate : votre licence devient inactive et vous serez déconnecté. ' +
-      'Un e-mail de confirmation vous est envoyé. Vos données sont conservées 30 jours, ' +
-      'puis supprimées ; la réactivation passe par le support. Vos factures restent accessibles ' +
-      'par « Gérer mon abonnement » sur la page de connexion.',
+    text: (accessUntil: string | null) =>
+      "Le renouvellement s'arrête dès maintenant : aucun prélèvement ne sera plus effectué. " +
+      (accessUntil
+        ? `Vous gardez l'accès jusqu'au ${accessUntil}, fin de la période mensuelle payée, `
+        : "Vous gardez l'accès jusqu'à la fin de la période mensuelle payée, ") +
+      "et vous pourrez réactiver l'abonnement d'un clic jusqu'à cette date. " +
+      'Un e-mail de confirmation vous est envoyé. Vos données sont conservées 30 jours après la fin ' +
+      "de l'accès, puis supprimées.",
     confirm: 'Résilier',
     dismiss: 'Annuler',
     close: 'Fermer',
+  },
+  scheduledCancellation: {
+    /** Shown wherever the subscription is shown while a cancellation is scheduled. */
+    header: (accessUntil: string) => `Résiliation programmée : accès jusqu'au ${accessUntil}`,
+    text: 'Aucun prélèvement ne sera plus effectué. Vos données sont conservées 30 jours après cette date, puis supprimées.',
+    reactivate: "Réactiver l'abonnement",
+    reactivated: 'Abonnement réactivé : il se renouvellera chaque mois comme avant.',
+    nextDebit: 'Aucun (résiliation programmée)',
   },
   /** Announced by screen readers when a link opens a new tab. */
   newTab: '(ouvre un nouvel onglet)',

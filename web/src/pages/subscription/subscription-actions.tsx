@@ -9,7 +9,6 @@ import { useState } from 'react';
 import { MESSAGES } from '../../../../shared';
 import { callApi } from '../../api/api-client';
 import { endedSession } from '../../api/api-errors';
-import { useAuth } from '../../auth/auth-context';
 import { useNotifications } from '../../notifications/notifications-context';
 import { SUBSCRIPTION_TEXT as TEXT } from './strings';
 
@@ -18,8 +17,10 @@ type Action = 'portal' | 'associate' | 'cancel';
 interface SubscriptionActionsProps {
   /** The licence the actions act on; null when there is none (only 'Actualiser' is offered). */
   readonly licenseKey: string | null;
-  /** Whether the licence is still active: a cancelled one cannot be cancelled again. */
-  readonly licenseActive: boolean;
+  /** Whether the licence can still be cancelled: active, and no cancellation scheduled yet. */
+  readonly cancellable: boolean;
+  /** The end of the paid month (French long date), named by the confirmation; null when unknown. */
+  readonly paidUntil: string | null;
   readonly refreshing: boolean;
   readonly onRefresh: () => void;
   /** Called after a change the server made to the licence, to show its new state. */
@@ -32,13 +33,13 @@ interface SubscriptionActionsProps {
  */
 export function SubscriptionActions({
   licenseKey,
-  licenseActive,
+  cancellable,
+  paidUntil,
   refreshing,
   onRefresh,
   onChanged,
 }: SubscriptionActionsProps) {
   const notifications = useNotifications();
-  const { logout } = useAuth();
   const [running, setRunning] = useState<Action>();
   const [confirmingCancel, setConfirmingCancel] = useState(false);
 
@@ -93,13 +94,14 @@ export function SubscriptionActions({
     try {
       const reply = await callApi('cancelSubscription', { body: { licenseKey: key } });
       if (reply.success) {
-        // The licence is inactive from now on and the server refuses the session: end it here.
-        // Signed out first, so that 'Abonnement résilié' tops the stack of toasts on /login.
-        logout();
-        notifications.success(MESSAGES.subscription.canceled);
-        return;
+        // Access lasts until the end of the paid month: the page now says until when.
+        notifications.success(
+          paidUntil ? TEXT.scheduledCancellation.header(paidUntil) : MESSAGES.subscription.canceled,
+        );
+        onChanged();
+      } else {
+        notifications.error(reply.error || MESSAGES.subscription.cancelFailed);
       }
-      notifications.error(reply.error || MESSAGES.subscription.cancelFailed);
     } catch (error) {
       fail(error, MESSAGES.subscription.cancelFailed);
     }
@@ -157,7 +159,7 @@ export function SubscriptionActions({
             <Button
               fullWidth
               iconName="close"
-              disabled={!licenseActive}
+              disabled={!cancellable}
               onClick={() => setConfirmingCancel(true)}
             >
               {TEXT.actions.cancel}
@@ -197,7 +199,7 @@ export function SubscriptionActions({
             </Box>
           }
         >
-          {TEXT.cancelModal.text}
+          {TEXT.cancelModal.text(paidUntil)}
         </Modal>
       )}
     </Container>

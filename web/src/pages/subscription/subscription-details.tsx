@@ -26,9 +26,11 @@ export function SubscriptionDetails({
   fallbackLicenseKey,
 }: SubscriptionDetailsProps) {
   const badge = statusBadge(reading, view);
-  const nextDebit = view.nextPaymentDue
-    ? formatLongDate(view.nextPaymentDue)
-    : MESSAGES.subscription.undefinedDate;
+  const nextDebit = view.accessEndsAt
+    ? TEXT.scheduledCancellation.nextDebit
+    : view.nextPaymentDue
+      ? formatLongDate(view.nextPaymentDue)
+      : MESSAGES.subscription.undefinedDate;
   return (
     <Container header={<Header variant="h2">{TEXT.details.title}</Header>}>
       <KeyValuePairs

@@ -9,9 +9,11 @@ import { MESSAGES } from '../../../../shared';
 import { callApi } from '../../api/api-client';
 import { endedSession } from '../../api/api-errors';
 import { useApiQuery } from '../../api/use-api-query';
+import { formatLongDate } from '../../format/dates';
 import { useNotifications } from '../../notifications/notifications-context';
 import { STRINGS } from '../../strings';
 import { PricingCard } from './pricing-card';
+import { ScheduledCancellation } from './scheduled-cancellation';
 import { SUBSCRIPTION_TEXT as TEXT } from './strings';
 import { SubscriptionActions } from './subscription-actions';
 import { SubscriptionDetails } from './subscription-details';
@@ -59,7 +61,8 @@ export function SubscriptionManagement({ reading, sessionLicenseKey }: Subscript
   const actions = (
     <SubscriptionActions
       licenseKey={view.hasLicense ? (view.licenseKey ?? sessionLicenseKey) : null}
-      licenseActive={view.licenseActive}
+      cancellable={view.licenseActive && !view.accessEndsAt}
+      paidUntil={view.nextPaymentDue ? formatLongDate(view.nextPaymentDue) : null}
       refreshing={refreshing}
       onRefresh={() => void refresh()}
       onChanged={() => void query.reload()}
@@ -96,6 +99,13 @@ export function SubscriptionManagement({ reading, sessionLicenseKey }: Subscript
         <Alert type="error" header={MESSAGES.subscription.overdueTitle}>
           {MESSAGES.subscription.overdueDetail}
         </Alert>
+      )}
+      {view.accessEndsAt && (
+        <ScheduledCancellation
+          accessEndsAt={view.accessEndsAt}
+          licenseKey={view.licenseKey ?? sessionLicenseKey}
+          onReactivated={() => void query.reload()}
+        />
       )}
       <SubscriptionDetails
         view={view}

@@ -1,0 +1,74 @@
+import Alert from '@cloudscape-design/components/alert';
+import Box from '@cloudscape-design/components/box';
+import Button from '@cloudscape-design/components/button';
+import SpaceBetween from '@cloudscape-design/components/space-between';
+import StatusIndicator from '@cloudscape-design/components/status-indicator';
+import { useEffect, useState } from 'react';
+
+import { type LicenseType, MESSAGES } from '../../../../shared';
+import { callApi } from '../../api/api-client';
+import { useNotifications } from '../../notifications/notifications-context';
+import { DETAILS_TEXT as TEXT } from './strings';
+
+type MemberRole = Extract<LicenseType, 'lawyer' | 'notary'>;
+
+const ROLE_NAMES: Readonly<Record<MemberRole, string>> = { lawyer: 'avocat', notary: 'notaire' };
+
+/**
+ * The licence's type in the details dialog, and the admin's switch between a lawyer's licence and
+ * a notary's one (written with its audit entry). Read from the licence itself when the dialog opens.
+ */
+export function LicenseRole({
+  lawyerId,
+  licenseKey,
+}: {
+  readonly lawyerId: string;
+  readonly licenseKey: string;
+}) {
+  const notifications = useNotifications();
+  const [role, setRole] = useState<LicenseType | null>(null);
+  const [failed, setFailed] = useState(false);
+  const [saving, setSaving] = useState(false);
+
+  useEffect(() => {
+    const controller = new AbortController();
+    callApi('findLicenseByKey', { body: { licenseKey }, signal: controller.signal })
+      .then((reply) => setRole(reply.license?.licenseType ?? null))
+      .catch(() => {
+        if (!controller.signal.aborted) setFailed(true);
+      });
+    return () => controller.abort();
+  }, [licenseKey]);
+
+  const change = async (next: MemberRole) => {
+    setSaving(true);
+    try {
+      const reply = await callApi('setLicenseRole', {
+        params: { id: lawyerId },
+        body: { licenseType: next },
+      });
+      setRole(reply.licenseType);
+      notifications.success(MESSAGES.licenseRole.changed(ROLE_NAMES[reply.licenseType]));
+    } catch (error) {
+      notifications.error(error instanceof Error ? error.message : MESSAGES.licenseRole.failed);
+    } finally {
+      setSaving(false);
+    }
+  };
+
+  if (failed) return <Alert type="error">{MESSAGES.licenseRole.failed}</Alert>;
+  if (role === null) return <StatusIndicator type="loading">{TEXT.licenseRole.loading}</StatusIndicator>;
+  if (role === 'admin') return <Box>{TEXT.licenseRole.admin}</Box>;
+  const other: MemberRole = role === 'lawyer' ? 'notary' : 'lawyer';
+  return (
+    <SpaceBetween size="xs">
+      <Box data-testid="license-role">{TEXT.licenseRole.current(ROLE_NAMES[role])}</Box>
+      <Button loading={saving} onClick={() => void change(other)}>
+        {TEXT.licenseRole.switchTo(ROLE_NAMES[other])}
+      </Button>
+      <Box variant="small" color="text-body-secondary">
+        {TEXT.licenseRole.hint}
+      </Box>
+    </SpaceBetween>
+  );
+}
