@@ -22,8 +22,14 @@ export const FIRST_LOAD_TARGETS = {
   mobileLcpMs: 2_500,
 } as const;
 
+/**
+ * The public pages a prospect opens first, pre-rendered like /login: each held to the same mobile
+ * targets (Lighthouse score and LCP).
+ */
+export const PUBLIC_PAGES = ['/', '/discover', '/privacy', '/payment-success'] as const;
+
 /** The title of this part's section in bench/results.md. */
-export const FIRST_LOAD_SECTION = 'First load of /login';
+export const FIRST_LOAD_SECTION = 'First load of /login and the public pages';
 
 const ROOT = fileURLToPath(new URL('..', import.meta.url));
 const CHROME_PATH = process.env.CHROME_PATH ?? '/usr/bin/chromium';
@@ -46,6 +52,8 @@ export interface FirstLoadFigures {
   readonly loadAverage: number;
   readonly weight: PageWeight;
   readonly lighthouse: readonly LighthouseFigures[];
+  /** Lighthouse mobile on each public page. */
+  readonly publicPages: readonly (LighthouseFigures & { readonly path: string })[];
 }
 
 export interface FirstLoadBenchOptions {
@@ -166,7 +174,11 @@ export async function runFirstLoadBench(options: FirstLoadBenchOptions): Promise
       options.log(`Premier chargement de /login : Lighthouse ${preset}, ${options.runs} passage(s)…`);
       lighthouseRuns.push(lighthouseFigures(`${runtime.url}/login`, preset, options.runs));
     }
-    return { startedAt, loadAverage, weight, lighthouse: lighthouseRuns };
+    const publicPages = PUBLIC_PAGES.map((path) => {
+      options.log(`Premier chargement de ${path} : Lighthouse mobile, ${options.runs} passage(s)…`);
+      return { path, ...lighthouseFigures(`${runtime.url}${path}`, 'mobile', options.runs) };
+    });
+    return { startedAt, loadAverage, weight, lighthouse: lighthouseRuns, publicPages };
   } finally {
     await runtime.stop();
   }
@@ -208,6 +220,20 @@ export function firstLoadTargets(figures: FirstLoadFigures): BenchTarget[] {
           },
         ]
       : []),
+    ...figures.publicPages.flatMap((page) => [
+      {
+        figure: `Lighthouse mobile performance of ${page.path}`,
+        measured: String(page.score),
+        target: `≥ ${FIRST_LOAD_TARGETS.mobileScore}`,
+        met: page.score >= FIRST_LOAD_TARGETS.mobileScore,
+      },
+      {
+        figure: `Lighthouse mobile LCP of ${page.path}`,
+        measured: seconds(page.lcpMs),
+        target: `≤ ${seconds(FIRST_LOAD_TARGETS.mobileLcpMs)}`,
+        met: page.lcpMs <= FIRST_LOAD_TARGETS.mobileLcpMs,
+      },
+    ]),
   ];
 }
 
@@ -241,6 +267,16 @@ export function firstLoadMarkdown(figures: FirstLoadFigures): string {
       (run) =>
         `| ${run.preset} | ${run.runs} | ${run.score} | ${seconds(run.lcpMs)} | ${seconds(run.fcpMs)} | ` +
         `${Math.round(run.totalBlockingTimeMs)} ms | ${kilobytes(run.transferBytes)} |`,
+    ),
+    '',
+    '### Lighthouse mobile on the public pages (pre-rendered like /login; medians)',
+    '',
+    '| page | runs | performance | LCP | FCP | total blocking time | transferred |',
+    '| --- | ---: | ---: | ---: | ---: | ---: | ---: |',
+    ...figures.publicPages.map(
+      (page) =>
+        `| ${page.path} | ${page.runs} | ${page.score} | ${seconds(page.lcpMs)} | ${seconds(page.fcpMs)} | ` +
+        `${Math.round(page.totalBlockingTimeMs)} ms | ${kilobytes(page.transferBytes)} |`,
     ),
   ].join('\n');
 }

@@ -199,7 +199,7 @@ export const RUNTIME_CONFIG_ELEMENT_ID = 'runtime-config';
  * index.html: /login, where every new visitor lands, and the public pages a prospect reads first
  * show their text before the JavaScript has run.
  */
-export const PRERENDERED_ROUTES = ['/login'] as const;
+export const PRERENDERED_ROUTES = ['/login', '/', '/discover', '/privacy', '/payment-success'] as const;
 
 /** The page a pre-rendered route is answered with: `/login` → `login.html`, `/` → `landing.html`. */
 export const prerenderedPageOf = (route: (typeof PRERENDERED_ROUTES)[number]) =>

@@ -210,7 +210,9 @@ describe('buying, using and cancelling a licence', () => {
       })
       .toBe(401);
 
-    // Signing in again with the key is refused too.
+    // Signing in again with the key, on a later visit, is refused too.
+    await page.context().close();
+    page = await (await newContext(browser, baseUrl)).newPage();
     await page.goto('/login');
     await new LoginPage(page).signIn(licenseKey);
     await page.getByText('Licence inactive. Accès suspendu.').first().waitFor();

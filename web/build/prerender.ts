@@ -1,4 +1,4 @@
-import { readFileSync, writeFileSync } from 'node:fs';
+import { readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { join, resolve } from 'node:path';
 import { pathToFileURL } from 'node:url';
 
@@ -57,7 +57,9 @@ export function prerenderRoutes(options: { readonly alias: AliasOptions }): Plug
     },
     async closeBundle() {
       const outDir = resolve(config.root, config.build.outDir);
-      const serverDir = join(config.cacheDir, 'prerender');
+      // A folder of its own each build: Node caches a module by its URL, and the lazy pages' chunks
+      // import the entry by its plain URL (a query on it would load a second copy of the app).
+      const serverDir = join(config.cacheDir, 'prerender', String(Date.now()));
       await build({
         configFile: false,
         root: config.root,
@@ -74,10 +76,7 @@ export function prerenderRoutes(options: { readonly alias: AliasOptions }): Plug
           rolldownOptions: { output: { entryFileNames: 'prerender.mjs' } },
         },
       });
-      // A query of its own each build: Node caches a module by its URL.
-      const module = (await import(
-        `${pathToFileURL(join(serverDir, 'prerender.mjs')).href}?build=${Date.now()}`
-      )) as PrerenderModule;
+      const module = (await import(pathToFileURL(join(serverDir, 'prerender.mjs')).href)) as PrerenderModule;
       const indexHtml = readFileSync(join(outDir, 'index.html'), 'utf8');
       for (const route of module.PRERENDERED_ROUTES) {
         writeFileSync(
@@ -85,6 +84,7 @@ export function prerenderRoutes(options: { readonly alias: AliasOptions }): Plug
           pageWithMarkup(indexHtml, await module.renderRoute(route)),
         );
       }
+      rmSync(serverDir, { recursive: true, force: true });
     },
   };
 }
