@@ -237,6 +237,11 @@ export function firstLoadTargets(figures: FirstLoadFigures): BenchTarget[] {
   ];
 }
 
+/** One row of a Lighthouse table: what was measured, then its medians. */
+const lighthouseRow = (what: string, run: LighthouseFigures) =>
+  `| ${what} | ${run.runs} | ${run.score} | ${seconds(run.lcpMs)} | ${seconds(run.fcpMs)} | ` +
+  `${Math.round(run.totalBlockingTimeMs)} ms | ${kilobytes(run.transferBytes)} |`;
+
 export function firstLoadMarkdown(figures: FirstLoadFigures): string {
   const { weight } = figures;
   const rows = firstLoadTargets(figures).map((target) => [
@@ -263,21 +268,13 @@ export function firstLoadMarkdown(figures: FirstLoadFigures): string {
     '',
     '| preset | runs | performance | LCP | FCP | total blocking time | transferred |',
     '| --- | ---: | ---: | ---: | ---: | ---: | ---: |',
-    ...figures.lighthouse.map(
-      (run) =>
-        `| ${run.preset} | ${run.runs} | ${run.score} | ${seconds(run.lcpMs)} | ${seconds(run.fcpMs)} | ` +
-        `${Math.round(run.totalBlockingTimeMs)} ms | ${kilobytes(run.transferBytes)} |`,
-    ),
+    ...figures.lighthouse.map((run) => lighthouseRow(run.preset, run)),
     '',
     '### Lighthouse mobile on the public pages (pre-rendered like /login; medians)',
     '',
     '| page | runs | performance | LCP | FCP | total blocking time | transferred |',
     '| --- | ---: | ---: | ---: | ---: | ---: | ---: |',
-    ...figures.publicPages.map(
-      (page) =>
-        `| ${page.path} | ${page.runs} | ${page.score} | ${seconds(page.lcpMs)} | ${seconds(page.fcpMs)} | ` +
-        `${Math.round(page.totalBlockingTimeMs)} ms | ${kilobytes(page.transferBytes)} |`,
-    ),
+    ...figures.publicPages.map((page) => lighthouseRow(page.path, page)),
   ].join('\n');
 }
 
