@@ -175,7 +175,12 @@ function counting(table: Table, counts: Record<string, number>): Table {
   };
 }
 
-const quietLogger: Logger = { info: () => undefined, warn: () => undefined, error: () => undefined };
+const quietLogger: Logger = {
+  debug: () => undefined,
+  info: () => undefined,
+  warn: () => undefined,
+  error: () => undefined,
+};
 
 /** Loads the automations and runs one fanned-out tick over them. */
 export async function runScaleTick(options: {

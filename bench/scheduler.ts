@@ -136,7 +136,12 @@ const READ_COMMANDS = new Set([
   'TransactGetItemsCommand',
 ]);
 
-const quietLogger: Logger = { info: () => undefined, warn: () => undefined, error: () => undefined };
+const quietLogger: Logger = {
+  debug: () => undefined,
+  info: () => undefined,
+  warn: () => undefined,
+  error: () => undefined,
+};
 
 /** A fresh table in DynamoDB Local (the bench's own), dropped at the end. */
 export async function benchTable(endpoint: string): Promise<Table> {

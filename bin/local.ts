@@ -1,6 +1,7 @@
 import { existsSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
 
+import { logLevelOf } from '../functions/runtime/powertools-logger';
 import { startLocalRuntime } from '../lib/local/runtime';
 
 /**
@@ -17,7 +18,10 @@ import { startLocalRuntime } from '../lib/local/runtime';
  *
  * Admin licences must pass a second factor (passkey or authenticator code), as in AWS;
  * REQUIRE_SECOND_FACTOR=false lifts that for demos and the test suites that are not about it.
- * HOSTING_REGION is the AWS region the privacy page names (default eu-west-3).
+ * HOSTING_REGION is the AWS region the privacy page names (default eu-west-3). ALERT_EMAIL is the
+ * admin's alert address of the deployment (none by default: /admin/settings asks for one).
+ * LOG_LEVEL=debug also prints every scheduler batch (by default a tick is one line, and only when
+ * it queued something or failed).
  */
 const root = fileURLToPath(new URL('..', import.meta.url));
 const siteDirectory = `${root}web/dist`;
@@ -35,6 +39,7 @@ if (Boolean(stripeSecretKey) !== Boolean(stripeWebhookSecret)) {
   );
   process.exit(1);
 }
+const debugLogs = logLevelOf(process.env.LOG_LEVEL) === 'DEBUG';
 const runtime = await startLocalRuntime({
   port,
   dataDirectory: process.env.DATA_DIR ?? `${root}.data`,
@@ -49,7 +54,11 @@ const runtime = await startLocalRuntime({
   ...(process.env.MAIL_FROM ? { mailFrom: process.env.MAIL_FROM } : {}),
   requireSecondFactor: process.env.REQUIRE_SECOND_FACTOR !== 'false',
   ...(process.env.HOSTING_REGION ? { hostingRegion: process.env.HOSTING_REGION } : {}),
+  ...(process.env.ALERT_EMAIL ? { adminAlertEmail: process.env.ALERT_EMAIL } : {}),
   logger: {
+    debug: (message, facts) => {
+      if (debugLogs) console.log(message, facts ?? '');
+    },
     info: (message) => console.log(message),
     warn: (message, facts) => console.warn(message, facts ?? ''),
     error: (message, facts) => console.error(message, facts ?? ''),

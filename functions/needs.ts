@@ -57,6 +57,11 @@ export interface FunctionNeeds {
   readonly payments?: 'api' | 'webhook';
   /** Sends e-mail (SES in AWS). */
   readonly mailer?: true;
+  /**
+   * Knows the admin's alert address set at deployment (`-c alertEmail`, else `alarmEmail`): where
+   * the health alerts go until an admin types one on /admin/settings.
+   */
+  readonly adminAlerts?: true;
   /** Knows the site's address, whose host name is the WebAuthn relying party (passkeys). */
   readonly relyingParty?: true;
   /**
@@ -148,6 +153,7 @@ const DECLARED = {
     keys: SESSION,
     webhookSigning: true,
     timeoutSeconds: EXECUTE_WEBHOOK_TIMEOUT_SECONDS,
+    adminAlerts: true,
   },
   // Public, reads nothing of ours: a Stripe Checkout session.
   'create-checkout': { payments: 'api' },
@@ -215,6 +221,7 @@ const DECLARED = {
     webhookSigning: true,
     // The health of each run, and the alert e-mails when it pauses an automation.
     mailer: true,
+    adminAlerts: true,
   },
   // The hourly purge: licences due (GSI1), their lawyers' workflows (GSI2), Google secrets; a run
   // that throws on every attempt is kept in its on-failure queue. The admin's daily digest of
@@ -224,6 +231,7 @@ const DECLARED = {
     lawyerSecrets: true,
     asyncFailures: true,
     mailer: true,
+    adminAlerts: true,
   },
 } as const satisfies Record<FunctionName, FunctionNeeds>;
 

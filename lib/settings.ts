@@ -42,6 +42,11 @@ export interface StageSettings {
   readonly legalDetails: LegalDetails;
   /** Receives every alarm by e-mail; required in prod. */
   readonly alarmEmail?: string;
+  /**
+   * Receives the health alerts meant for the admin (an automation paused, the daily digest) until
+   * an admin sets an address on /admin/settings: `-c alertEmail`, else `alarmEmail`.
+   */
+  readonly adminAlertEmail?: string;
   /** The API stage's throttle, applied to each route without one of its own. */
   readonly apiThrottle: Throttle;
   /**
@@ -263,6 +268,11 @@ export function stageSettings(context: ContextReader): StageSettings {
     }
   }
 
+  const adminAlertEmail = text('alertEmail') ?? alarmEmail;
+  if (adminAlertEmail !== undefined && !EMAIL.test(adminAlertEmail)) {
+    problems.push(`-c alertEmail must be an e-mail address (got "${adminAlertEmail}")`);
+  }
+
   const replicaValue = text('keysReplicaRegion') ?? (stage === 'prod' ? DEFAULT_KEYS_REPLICA_REGION : 'none');
   const keysReplicaRegion = replicaValue === 'none' ? undefined : replicaValue;
   if (keysReplicaRegion !== undefined && !REGION.test(keysReplicaRegion)) {
@@ -311,6 +321,7 @@ export function stageSettings(context: ContextReader): StageSettings {
     mailFrom: mailFrom as string,
     legalDetails,
     ...(alarmEmail ? { alarmEmail } : {}),
+    ...(adminAlertEmail ? { adminAlertEmail } : {}),
     apiThrottle: perStage.apiThrottle,
     routeThrottles: {
       [routeKey(ROUTES.verifyLicense)]: perStage.signIn,

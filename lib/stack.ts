@@ -133,6 +133,7 @@ export class AssistantJuridiqueStack extends Stack {
       delivery,
       billing,
       publicUrl: site.url,
+      ...(settings.adminAlertEmail ? { adminAlertEmail: settings.adminAlertEmail } : {}),
     };
     for (const [name, fn] of api.functions) grantNeeds(fn, name, resources);
     grantNeeds(delivery.tick, 'scheduled-tick', resources);

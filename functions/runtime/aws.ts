@@ -241,6 +241,7 @@ export async function awsDependencies(fn: FunctionName, env: Environment): Promi
     },
     ...(billing ? { billing } : {}),
     ...(mail ? { mail } : {}),
+    ...(needs.adminAlerts && env.adminAlertEmail ? { adminAlertEmail: env.adminAlertEmail } : {}),
   };
 }
 

@@ -161,5 +161,6 @@ export function declaredDependencies(fn: FunctionName, deps: AppDependencies): A
     ...(needs.payments && deps.billing ? { billing: declaredBilling(fn, needs, deps.billing) } : {}),
     // Without the mailer there is no mail port: its users (the health alerts) go without.
     ...(needs.mailer && deps.mail ? { mail: deps.mail } : {}),
+    ...(needs.adminAlerts && deps.adminAlertEmail ? { adminAlertEmail: deps.adminAlertEmail } : {}),
   };
 }

@@ -46,4 +46,9 @@ export interface AppDependencies extends SchedulingPorts {
   readonly billing?: BillingPorts;
   /** E-mail for the health alerts: built for the functions that declare the mailer. */
   readonly mail?: MailPorts;
+  /**
+   * The admin's alert address set at deployment, for the functions that declare `adminAlerts`:
+   * the health alerts' recipient until an admin sets one on /admin/settings. Absent: none set.
+   */
+  readonly adminAlertEmail?: string;
 }

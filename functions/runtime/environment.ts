@@ -36,6 +36,8 @@ export const ENVIRONMENT = {
   legalDetails: 'LEGAL_DETAILS',
   /** The site's address (`https://…`), whose host name is the WebAuthn relying party (`relyingParty`). */
   siteUrl: 'SITE_URL',
+  /** The admin's alert address of the deployment (`adminAlerts`); absent when none was given. */
+  adminAlertEmail: 'ADMIN_ALERT_EMAIL',
 } as const;
 
 export type EnvironmentKey = keyof typeof ENVIRONMENT;
@@ -77,6 +79,11 @@ export function variablesOf(needs: FunctionNeeds): EnvironmentKey[] {
   return keys;
 }
 
+/** The variables a function reads when the deployment set them: a missing one is not an error. */
+export function optionalVariablesOf(needs: FunctionNeeds): EnvironmentKey[] {
+  return needs.adminAlerts ? ['adminAlertEmail'] : [];
+}
+
 /** The values of a function's variables, by key. */
 export type Environment = Partial<Record<EnvironmentKey, string>>;
 
@@ -96,6 +103,10 @@ export function readEnvironment(
     else missing.push(ENVIRONMENT[key]);
   }
   if (missing.length > 0) throw new Error(`Variable(s) d'environnement manquante(s) : ${missing.join(', ')}`);
+  for (const key of optionalVariablesOf(needs)) {
+    const value = source[ENVIRONMENT[key]];
+    if (value) environment[key] = value;
+  }
   return environment;
 }
 

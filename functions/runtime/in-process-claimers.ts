@@ -1,3 +1,4 @@
+import { MESSAGES } from '../../shared/messages';
 import type { Logger } from '../domain/core/ports';
 import type { DueClaimers, ShardClaimAnswer, ShardClaimRequest } from '../domain/scheduling/ports';
 
@@ -24,8 +25,8 @@ export function inProcessClaimers(logger: Logger, options: { readonly wait: bool
   const claimers: DueClaimers = {
     async start(requests) {
       if (!claim) throw new Error('Répartiteur du planificateur non relié');
-      const runs = requests.map(invoke);
-      if (options.wait) await Promise.all(runs);
+      const done = Promise.all(requests.map(invoke)).then((answers) => logTick(logger, requests, answers));
+      if (options.wait) await done;
       return { failed: [] };
     },
     claim: invoke,
@@ -36,4 +37,27 @@ export function inProcessClaimers(logger: Logger, options: { readonly wait: bool
       claim = handler;
     },
   };
+}
+
+/**
+ * One line for a whole tick, and only when it queued something or a batch failed: the console of
+ * `npm start` stays readable (each batch's own line is at debug level).
+ */
+function logTick(
+  logger: Logger,
+  requests: readonly ShardClaimRequest[],
+  answers: readonly (ShardClaimAnswer | null)[],
+): void {
+  const total = { checked: 0, queued: 0, failed: 0 };
+  for (const answer of answers) {
+    total.checked += answer?.checked ?? 0;
+    total.queued += answer?.queued ?? 0;
+    total.failed += answer ? answer.failed : 1;
+  }
+  if (total.queued === 0 && total.failed === 0) return;
+  // The counts in the message too: the console of `npm start` prints an info line's message only.
+  const line = MESSAGES.scheduler.summary(total.queued, total.checked);
+  const facts = { tickAt: requests[0]?.tickAt, ...total };
+  if (total.failed > 0) logger.warn(`${line} (${total.failed} en échec)`, facts);
+  else logger.info(line, facts);
 }

@@ -20,6 +20,8 @@ export interface NeedResources {
   readonly billing: Billing;
   /** The site's public origin, for the functions that build Stripe return links or e-mail links. */
   readonly publicUrl: string;
+  /** The admin's alert address of the deployment (`-c alertEmail`, else `alarmEmail`), if any. */
+  readonly adminAlertEmail?: string;
 }
 
 /**
@@ -45,4 +47,6 @@ export function grantNeeds(fn: lambda.Function, name: FunctionName, resources: N
     if (!needs.payments) fn.addEnvironment(ENVIRONMENT.publicBaseUrl, resources.publicUrl);
   }
   if (needs.relyingParty) fn.addEnvironment(ENVIRONMENT.siteUrl, resources.publicUrl);
+  if (needs.adminAlerts && resources.adminAlertEmail)
+    fn.addEnvironment(ENVIRONMENT.adminAlertEmail, resources.adminAlertEmail);
 }

@@ -59,6 +59,11 @@ export interface LocalRuntimeOptions {
   /** The sender written in the outbox's e-mails. @default Assistant IA juridique <no-reply@localhost> */
   readonly mailFrom?: string;
   /**
+   * The admin's alert address of this deployment, as `-c alertEmail` sets it in AWS. @default none:
+   * /admin/settings warns until an admin sets one
+   */
+  readonly adminAlertEmail?: string;
+  /**
    * Whether admin licences must pass a second factor, as in AWS. `false` lifts it for demos and the
    * browser suites that are not about it (a licence that enrolled a factor is asked for it anyway).
    * @default true
@@ -193,6 +198,7 @@ export async function startLocalRuntime(options: LocalRuntimeOptions): Promise<L
       lawyerSecrets: new FileLawyerSecretStore(join(dataDirectory, 'lawyer-secrets.json')),
       billing,
       mail: { mailer, sender: mailFrom, publicUrl: () => publicUrl },
+      ...(options.adminAlertEmail ? { adminAlertEmail: options.adminAlertEmail } : {}),
     };
 
     const seed = await seedLocalData(

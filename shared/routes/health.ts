@@ -2,6 +2,7 @@ import {
   ConnectionTestReply,
   HealthDashboard,
   HealthSettings,
+  HealthSettingsReply,
   WorkflowHealthDetail,
   WorkflowHealthList,
   WorkflowHealthQuery,
@@ -60,7 +61,7 @@ export const HEALTH_ROUTES = {
     path: '/api/health/settings',
     handler: 'automation-health',
     access: 'admin',
-    response: HealthSettings,
+    response: HealthSettingsReply,
   },
   updateHealthSettings: {
     method: 'PUT',
@@ -68,6 +69,6 @@ export const HEALTH_ROUTES = {
     handler: 'automation-health',
     access: 'admin',
     request: HealthSettings,
-    response: HealthSettings,
+    response: HealthSettingsReply,
   },
 } as const satisfies Record<string, RouteDefinition>;

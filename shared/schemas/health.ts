@@ -117,12 +117,19 @@ export const HealthSettings = z.object({
     .int({ error: MESSAGES.validation.pauseAfterFailures })
     .min(PAUSE_AFTER_FAILURES.min, { error: MESSAGES.validation.pauseAfterFailures })
     .max(PAUSE_AFTER_FAILURES.max, { error: MESSAGES.validation.pauseAfterFailures }),
-  /** Where the admin's alerts go; null: the sender address of the product's e-mails. */
+  /** Where the admin's alerts go; null: the deployment's address (`deploymentAlertEmail`). */
   alertEmail: EmailAddress(MESSAGES.validation.alertEmail).nullable(),
   /** A daily e-mail to the admin listing the automations in failure. */
   dailyDigest: z.boolean(),
 });
 export type HealthSettings = z.infer<typeof HealthSettings>;
+
+/**
+ * The settings as /admin/settings shows them, with the alert address set at deployment (`-c
+ * alertEmail`, else `alarmEmail`; null when none): with neither, no admin alert reaches anyone.
+ */
+export const HealthSettingsReply = HealthSettings.extend({ deploymentAlertEmail: z.string().nullable() });
+export type HealthSettingsReply = z.infer<typeof HealthSettingsReply>;
 
 /** 'Tester la connexion' (POST /api/workflows/{id}/test-connection): the call's outcome, in French. */
 export const ConnectionTestReply = z.object({

@@ -32,10 +32,14 @@ export class TestClock implements Clock {
 /** A logger that keeps its lines so tests can check what was (and was not) logged. */
 export class MemoryLogger implements Logger {
   readonly lines: string[] = [];
-  info = (message: string, facts: Record<string, unknown> = {}) =>
-    this.lines.push(JSON.stringify({ message, ...facts }));
-  warn = this.info;
-  error = this.info;
+  private readonly at =
+    (level: string) =>
+    (message: string, facts: Record<string, unknown> = {}) =>
+      this.lines.push(JSON.stringify({ level, message, ...facts }));
+  debug = this.at('DEBUG');
+  info = this.at('INFO');
+  warn = this.at('WARN');
+  error = this.at('ERROR');
 }
 
 /** The e-mail of tests: kept in memory; it can be told to fail its next sends. */

@@ -11,6 +11,8 @@ export interface Clock {
 
 /** Structured logs. Callers pass facts, never a body, a header, a key or a token. */
 export interface Logger {
+  /** Routine detail, shown only at `LOG_LEVEL=debug` (locally) or in a DEBUG stage. */
+  debug(message: string, facts?: Record<string, unknown>): void;
   info(message: string, facts?: Record<string, unknown>): void;
   warn(message: string, facts?: Record<string, unknown>): void;
   error(message: string, facts?: Record<string, unknown>): void;

@@ -67,7 +67,7 @@ export const auditTarget = {
     dailyDigest: boolean;
   }): AuditTarget => ({
     ref: 'settings:health',
-    label: `suspension après ${settings.pauseAfterFailures} échecs, alertes à ${settings.alertEmail ?? "l'adresse d'envoi"}, résumé quotidien ${settings.dailyDigest ? 'activé' : 'désactivé'}`,
+    label: `suspension après ${settings.pauseAfterFailures} échecs, alertes à ${settings.alertEmail ?? "l'adresse du déploiement"}, résumé quotidien ${settings.dailyDigest ? 'activé' : 'désactivé'}`,
   }),
   /** A licence nobody holds as a lawyer (an admin licence): named by its type only. */
   license: (type: string): AuditTarget => ({ ref: `license:${type}`, label: `licence ${type}` }),

@@ -1,14 +1,11 @@
 import { HEALTH_MESSAGES } from '../../../shared/health-messages';
 import { MESSAGES } from '../../../shared/messages';
 import type { Clock, Logger, MailMessage, MailPorts } from '../core/ports';
-import type { Lawyers, WorkflowRecord } from '../directory/ports';
+import type { LawyerRecord, Lawyers, WorkflowRecord } from '../directory/ports';
 import type { Licenses } from '../identity/ports';
 import type { HealthRecords } from './ports';
 
 const TEXTS = HEALTH_MESSAGES.email;
-
-/** The bare address of a sender written `Name <address>` (or already bare). */
-const addressOf = (sender: string) => sender.match(/<([^>]+)>/)?.[1]?.trim() ?? sender.trim();
 
 /** The day of a time in the firms' time zone (`yyyy-mm-dd`): alerts and digests count by it. */
 export const parisDayOf = (at: Date) =>
@@ -33,14 +30,21 @@ export interface HealthAlertsDependencies {
   readonly lawyers: Pick<Lawyers, 'findByEmail'>;
   readonly licenses: Pick<Licenses, 'getByHash'>;
   readonly mail: MailPorts;
+  /** The admin's alert address set at deployment; null: none (then only /admin/settings' one). */
+  readonly adminAlertEmail: string | null;
   readonly clock: Clock;
   readonly logger: Logger;
 }
 
+/** A lawyer's alerts go to the address he reads: his main e-mail, else his (Google) e-mail. */
+export const alertAddressOf = (lawyer: Pick<LawyerRecord, 'email' | 'mainEmail'>) =>
+  lawyer.mainEmail.trim() || lawyer.email;
+
 /**
  * The health e-mails, through the product's mailer (SES in AWS, the outbox locally): when an
- * automation is paused, one to the admin (the address of /admin/settings, else the sender's) and
- * one to its lawyer, at most one of each per automation per day (a conditional claim before
+ * automation is paused, one to the admin (the address of /admin/settings, else the deployment's;
+ * none when neither is set, which /admin/settings warns about) and one to its lawyer's main e-mail
+ * (not the Google mailbox the assistant processes), at most one of each per automation per day (a conditional claim before
  * sending: a lost send is not retried, a duplicate never leaves); and the admin's daily digest.
  */
 export class HealthAlerts {
@@ -57,9 +61,9 @@ export class HealthAlerts {
       });
       return;
     }
-    const [settings, memberPath] = await Promise.all([
+    const [settings, member] = await Promise.all([
       this.deps.health.settings(),
-      this.memberWorkflowsPath(workflow.lawyerEmail),
+      this.member(workflow.lawyerEmail),
     ]);
     const site = this.deps.mail.publicUrl();
     const message = (to: string, path: string): MailMessage => ({
@@ -75,8 +79,11 @@ export class HealthAlerts {
         TEXTS.oncePerDay,
       ),
     });
-    const admin = settings.alertEmail ?? addressOf(this.deps.mail.sender);
-    await this.sendAll([message(admin, '/admin/workflows'), message(workflow.lawyerEmail, memberPath)]);
+    const admin = this.adminAddress(settings.alertEmail);
+    await this.sendAll([
+      ...(admin ? [message(admin, '/admin/workflows')] : []),
+      message(member.address, member.workflowsPath),
+    ]);
   }
 
   /**
@@ -90,6 +97,8 @@ export class HealthAlerts {
     if (!settings.dailyDigest) return;
     const { longest, total } = await this.deps.health.longestStreaks();
     if (total === 0) return;
+    const admin = this.adminAddress(settings.alertEmail);
+    if (!admin) return;
     if (!(await this.deps.health.claimDigest(parisDayOf(now), now))) return;
     // The longest streaks first, as many as the dashboard lists: in an outage every automation
     // of the platform is failing, and one line each made an e-mail nobody reads to its end.
@@ -104,7 +113,7 @@ export class HealthAlerts {
     if (total > longest.length) lines.push(TEXTS.digestMore(total - longest.length));
     await this.sendAll([
       {
-        to: settings.alertEmail ?? addressOf(this.deps.mail.sender),
+        to: admin,
         subject: TEXTS.digestSubject(total),
         text: body(
           [TEXTS.digestIntro, ...lines].join('\n'),
@@ -114,11 +123,24 @@ export class HealthAlerts {
     ]);
   }
 
-  /** Where a member sees his automations: the lawyer's or the notary's page, by his licence. */
-  private async memberWorkflowsPath(email: string): Promise<string> {
+  /** The admin's address: /admin/settings' one, else the deployment's; null (logged) when neither. */
+  private adminAddress(stored: string | null): string | null {
+    const address = stored ?? this.deps.adminAlertEmail;
+    if (!address) this.deps.logger.warn('Alerte administrateur sans destinataire : aucune adresse d’alerte');
+    return address;
+  }
+
+  /**
+   * Where a workflow's owner reads his alert (his main e-mail) and sees his automations (the
+   * lawyer's or the notary's page, by his licence).
+   */
+  private async member(email: string): Promise<{ address: string; workflowsPath: string }> {
     const lawyer = await this.deps.lawyers.findByEmail(email);
     const license = lawyer?.licenseKeyHash ? await this.deps.licenses.getByHash(lawyer.licenseKeyHash) : null;
-    return license?.licenseType === 'notary' ? '/notary/workflows' : '/lawyer/workflows';
+    return {
+      address: lawyer ? alertAddressOf(lawyer) : email,
+      workflowsPath: license?.licenseType === 'notary' ? '/notary/workflows' : '/lawyer/workflows',
+    };
   }
 
   private async sendAll(messages: readonly MailMessage[]): Promise<void> {

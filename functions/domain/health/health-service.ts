@@ -8,6 +8,7 @@ import type {
   FailingWorkflow,
   HealthDashboard,
   HealthSettings,
+  HealthSettingsReply,
   HealthState,
   WorkflowHealthDetail,
   WorkflowHealthList,
@@ -40,6 +41,8 @@ export interface HealthServiceDependencies extends WebhookCallSettings {
   readonly scheduling: Pick<WorkflowService, 'switchScheduling'>;
   readonly audit: Pick<AuditTrail, 'record'>;
   readonly logger: Logger;
+  /** The admin's alert address set at deployment, shown beside the one of /admin/settings. */
+  readonly deploymentAlertEmail: string | null;
 }
 
 /** Failing first: paused, then failing, then degraded; the longest streak first within each. */
@@ -148,20 +151,21 @@ export class HealthService {
     return resumed;
   }
 
-  async settings(): Promise<HealthSettings> {
+  async settings(): Promise<HealthSettingsReply> {
     const stored = await this.health.settings();
     return {
       pauseAfterFailures: pauseThresholdOf(stored.pauseAfterFailures),
       alertEmail: stored.alertEmail,
       dailyDigest: stored.dailyDigest,
+      deploymentAlertEmail: this.deps.deploymentAlertEmail,
     };
   }
 
   /** Saves the settings of /admin/settings, audited. */
-  async saveSettings(session: SessionContext, settings: HealthSettings): Promise<HealthSettings> {
+  async saveSettings(session: SessionContext, settings: HealthSettings): Promise<HealthSettingsReply> {
     await this.health.saveSettings(settings, this.deps.clock.now().toISOString());
     await this.deps.audit.record(session, 'health.settings.update', auditTarget.healthSettings(settings));
-    return settings;
+    return { ...settings, deploymentAlertEmail: this.deps.deploymentAlertEmail };
   }
 
   /**

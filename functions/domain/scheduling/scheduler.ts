@@ -220,7 +220,7 @@ export class SchedulerService {
     metrics.count(METRIC.dueFound, candidates.length);
     metrics.count(METRIC.dueClaimed, outcomes.flat().filter(({ claimed }) => claimed).length);
     metrics.count(METRIC.dueEnqueued, result.queued);
-    this.deps.logger.info('Lot du planificateur traité', {
+    this.deps.logger.debug('Lot du planificateur traité', {
       shard,
       checked: result.checked,
       dispatched: result.queued,

@@ -40,7 +40,11 @@ const create =
         requests.filter((request) => failed.includes(request.shard)),
       ));
     }
-    deps.logger.info('Planificateur réparti', { tickAt, shards: DUE_SHARDS, notStarted: failed.length });
+    deps.logger[failed.length > 0 ? 'warn' : 'debug']('Planificateur réparti', {
+      tickAt,
+      shards: DUE_SHARDS,
+      notStarted: failed.length,
+    });
     if (failed.length > 0) throw new Error(`${failed.length} lot(s) du planificateur non démarré(s)`);
     // The heartbeat: its absence for five minutes is an alarm (lib/constructs/monitoring.ts).
     deps.metrics.count(METRIC.tickCompleted);

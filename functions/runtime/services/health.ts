@@ -19,6 +19,7 @@ type HealthWorld = {
   readonly clock: Clock;
   readonly logger: Logger;
   readonly mail?: MailPorts;
+  readonly adminAlertEmail?: string;
 };
 
 /** The health e-mails of a world that declared the mailer. */
@@ -28,6 +29,7 @@ export const healthAlertsOf = (deps: HealthWorld & { readonly mail: MailPorts })
     lawyers: new LawyerRepository(deps.table),
     licenses: new LicenseRepository(deps.table),
     mail: deps.mail,
+    adminAlertEmail: deps.adminAlertEmail ?? null,
     clock: deps.clock,
     logger: deps.logger,
   });
@@ -49,7 +51,10 @@ export function automationHealthOf(deps: HealthWorld): AutomationHealth {
 }
 
 export const healthServiceOf = (
-  deps: Pick<AppDependencies, 'table' | 'clock' | 'logger' | 'webhookSigningSecret' | 'allowPrivateWebhooks'>,
+  deps: Pick<
+    AppDependencies,
+    'table' | 'clock' | 'logger' | 'webhookSigningSecret' | 'allowPrivateWebhooks' | 'adminAlertEmail'
+  >,
 ) =>
   new HealthService({
     health: new HealthRepository(deps.table),
@@ -61,4 +66,5 @@ export const healthServiceOf = (
     clock: deps.clock,
     webhooks: webhookDeliveryOf(deps),
     logger: deps.logger,
+    deploymentAlertEmail: deps.adminAlertEmail ?? null,
   });

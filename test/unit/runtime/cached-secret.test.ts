@@ -93,6 +93,7 @@ describe('cachedSecret', () => {
       expect(metrics.countOf(METRIC.secretUnavailable)).toBe(1);
       expect(logger.lines).toEqual([
         JSON.stringify({
+          level: 'ERROR',
           message: 'Secret indisponible',
           secret: 'de signature des webhooks',
           errorName: code,

@@ -21,7 +21,12 @@ const EMPTY_LISTS: Record<string, unknown> = {
   '/api/lawyers': { lawyers: [] },
   // Automation health: nothing has run yet, the settings at their defaults.
   '/api/health/dashboard': { hours: [], failing: [], failingTotal: 0 },
-  '/api/health/settings': { pauseAfterFailures: 5, alertEmail: null, dailyDigest: false },
+  '/api/health/settings': {
+    pauseAfterFailures: 5,
+    alertEmail: null,
+    dailyDigest: false,
+    deploymentAlertEmail: 'astreinte@cabinet.fr',
+  },
   // No second factor enrolled yet.
   '/api/second-factor': {
     required: false,

@@ -65,7 +65,7 @@ describe('automation health', () => {
       changeVisibility: (receiptHandle) => queues.dispatchQueue.changeVisibility(receiptHandle, 0),
     };
     const mail: MailPorts = { mailer, sender: SENDER, publicUrl: () => 'https://app.cabinet.test' };
-    app = { ...base, webhookQueue: queue, mail };
+    app = { ...base, webhookQueue: queue, mail, adminAlertEmail: 'astreinte@cabinet.test' };
     receiver = await startTestReceiver(app, (path, index) => behaviour(path, index));
   });
   afterEach(async () => {
@@ -177,7 +177,7 @@ describe('automation health', () => {
       last24Hours: { runs: 5, succeeded: 0, successRate: 0 },
     });
     expect(mailer.sent.map((message) => message.to).sort()).toEqual(
-      ['alertes@cabinet.test', lawyer.email].sort(),
+      ['astreinte@cabinet.test', lawyer.email].sort(),
     );
     for (const message of mailer.sent) {
       expect(message.subject).toBe(HEALTH_MESSAGES.email.pausedSubject(workflow.name));
@@ -675,6 +675,11 @@ describe('automation health', () => {
     expect(reply.statusCode).toBe(400);
     expect(JSON.stringify(reply.body)).toContain(MESSAGES.validation.pauseAfterFailures);
     const defaults = await callRoute<HealthSettings>(app, 'healthSettings', { token: admin.token });
-    expect(defaults.body).toEqual({ pauseAfterFailures: 5, alertEmail: null, dailyDigest: false });
+    expect(defaults.body).toEqual({
+      pauseAfterFailures: 5,
+      alertEmail: null,
+      dailyDigest: false,
+      deploymentAlertEmail: 'astreinte@cabinet.test',
+    });
   });
 });

@@ -41,7 +41,7 @@ beforeAll(async () => {
     routes: [{ route: ROUTES.listWorkflows, handler: async () => jsonResult(200, WORKFLOWS) }],
     siteDirectory,
     siteConfig: SITE_CONFIG,
-    logger: { info: () => {}, warn: () => {}, error: () => {} },
+    logger: { debug: () => {}, info: () => {}, warn: () => {}, error: () => {} },
   });
   server = createServer((request, response) => void adapter(request, response));
   await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));

@@ -86,7 +86,12 @@ export const HEALTH_TEXT = {
     pauseAfter: 'Suspendre après ce nombre d’échecs consécutifs',
     pauseAfterHint: 'Exécutions planifiées terminées en échec, de 1 à 50 (5 par défaut).',
     alertEmail: 'Adresse des alertes de l’administrateur',
-    alertEmailHint: 'Vide : l’adresse d’envoi des e-mails du produit.',
+    alertEmailHint: (deployment: string | null) =>
+      deployment
+        ? `Vide : l’adresse choisie au déploiement (${deployment}).`
+        : 'Vide : aucune, faute d’adresse choisie au déploiement.',
+    noAlertAddress:
+      'Aucune adresse d’alerte : les alertes destinées à l’administrateur (automatisation suspendue, résumé quotidien) ne sont envoyées à personne. Saisissez une adresse ci-dessous.',
     dailyDigest: 'Recevoir chaque matin le résumé des automatisations en échec',
     save: 'Enregistrer',
     loadFailed: 'Impossible de charger les réglages de santé',

@@ -1,3 +1,4 @@
+import Alert from '@cloudscape-design/components/alert';
 import Button from '@cloudscape-design/components/button';
 import Checkbox from '@cloudscape-design/components/checkbox';
 import Container from '@cloudscape-design/components/container';
@@ -23,7 +24,7 @@ type Field = 'pauseAfterFailures' | 'alertEmail';
 
 /**
  * The health settings of /admin/settings: the automatic pause's threshold, the admin's alert
- * address (empty: the sender's) and the daily digest. Saved audited; the server checks each field
+ * address (empty: the deployment's; a warning while there is none) and the daily digest. Saved audited; the server checks each field
  * and answers in French, shown under the field it names.
  */
 export function HealthSettingsForm() {
@@ -98,6 +99,9 @@ export function HealthSettingsForm() {
             }
           >
             <SpaceBetween size="m">
+              {query.data && !query.data.alertEmail && !query.data.deploymentAlertEmail ? (
+                <Alert type="warning">{TEXT.noAlertAddress}</Alert>
+              ) : null}
               <FormField
                 label={TEXT.pauseAfter}
                 description={TEXT.pauseAfterHint}
@@ -112,7 +116,7 @@ export function HealthSettingsForm() {
               </FormField>
               <FormField
                 label={TEXT.alertEmail}
-                description={TEXT.alertEmailHint}
+                description={TEXT.alertEmailHint(query.data?.deploymentAlertEmail ?? null)}
                 errorText={errors.alertEmail}
               >
                 <Input
