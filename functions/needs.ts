@@ -12,9 +12,15 @@ export type { HandlerName };
 
 /**
  * The functions that are not behind the API: the minute tick (its coordinator and its claimers,
- * one per due-index shard), the queue worker, the hourly purge.
+ * one per due-index shard), the queue worker, the hourly purge, the recorder of SES bounces and
+ * complaints.
  */
-export type EventFunctionName = 'scheduled-tick' | 'due-claimer' | 'webhook-worker' | 'data-retention';
+export type EventFunctionName =
+  | 'scheduled-tick'
+  | 'due-claimer'
+  | 'webhook-worker'
+  | 'data-retention'
+  | 'undelivered-mail';
 
 export type FunctionName = HandlerName | EventFunctionName;
 
@@ -83,7 +89,12 @@ const SESSION = ['sessionSigning'] as const;
  */
 const API_DEFAULTS = { originSecret: true } as const satisfies FunctionNeeds;
 
-const EVENT_FUNCTIONS: readonly EventFunctionName[] = ['scheduled-tick', 'webhook-worker', 'data-retention'];
+const EVENT_FUNCTIONS: readonly EventFunctionName[] = [
+  'scheduled-tick',
+  'webhook-worker',
+  'data-retention',
+  'undelivered-mail',
+];
 
 const DECLARED = {
   // Sign-in: the licence by key hash, the throttle counters (client addresses hashed with the
@@ -233,6 +244,9 @@ const DECLARED = {
     mailer: true,
     adminAlerts: true,
   },
+  // SES bounces and complaints (EventBridge, asynchronous): marks the licence of a licence e-mail
+  // (by its key hash, tagged on the send) and the lawyer holding it (his key's claim item).
+  'undelivered-mail': { table: { access: 'readWrite', indexes: [] }, asyncFailures: true },
 } as const satisfies Record<FunctionName, FunctionNeeds>;
 
 /** Every function's needs: its declaration, plus `API_DEFAULTS` for an API function. */
@@ -277,6 +291,7 @@ const AREAS = {
   'create-promo-code': 'billing',
   'stripe-webhook': 'billing',
   'data-retention': 'billing',
+  'undelivered-mail': 'billing',
 } as const satisfies Record<FunctionName, Area>;
 
 /** The file a function's bundle starts from (it exports `handler`), from the repository's root. */

@@ -16,6 +16,7 @@ import { OriginVerify } from './constructs/origin-verify';
 import { Site } from './constructs/site';
 import { StackOutputs } from './constructs/stack-outputs';
 import { TableBackup } from './constructs/table-backup';
+import { UndeliveredMailRecorder } from './constructs/undelivered-mail';
 import { WebhookDelivery } from './constructs/webhook-delivery';
 import { applyStageSettings, type StageSettings } from './settings';
 
@@ -84,11 +85,14 @@ export class AssistantJuridiqueStack extends Stack {
     // Spec §9: a lawyer's data goes 30 days after his subscription ended.
     const retention = new DataRetention(this, 'DataRetention');
     const mail = new MailDelivery(this, 'MailDelivery');
+    const undelivered = new UndeliveredMailRecorder(this, 'UndeliveredMail', { mail });
     const monitoring = new Monitoring(this, 'Monitoring', {
       api,
       table: data,
       delivery,
       retention,
+      otherFunctions: [undelivered.recorder],
+      otherAlarms: undelivered.alarms,
       alarmEmail: settings.alarmEmail,
       renotifyEvery: settings.renotifyEvery,
       webhookQueueOldestSeconds: settings.webhookQueueOldestSeconds,
@@ -140,6 +144,7 @@ export class AssistantJuridiqueStack extends Stack {
     grantNeeds(delivery.claimer, 'due-claimer', resources);
     grantNeeds(delivery.worker, 'webhook-worker', resources);
     grantNeeds(retention.purge, 'data-retention', resources);
+    grantNeeds(undelivered.recorder, 'undelivered-mail', resources);
 
     new StackOutputs(this, 'Outputs', {
       site,

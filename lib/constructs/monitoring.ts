@@ -24,6 +24,8 @@ export interface MonitoringProps {
   readonly retention: DataRetention;
   /** Functions outside the API, the delivery and the retention (the mail events). */
   readonly otherFunctions?: readonly lambda.Function[];
+  /** Dead-letter alarms of other constructs (the mail events' failed events), sent again like theirs. */
+  readonly otherAlarms?: readonly cloudwatch.Alarm[];
   /**
    * The webhook queue's oldest message that raises its alarm, in seconds.
    * @default THRESHOLDS.webhookQueueOldestSeconds
@@ -100,7 +102,7 @@ export class Monitoring extends Construct {
     this.topic = new AlarmTopic(this, 'Alarms', { email: props.alarmEmail });
 
     // Dead letters: raised by the constructs that own the queues, sent again until emptied.
-    const persisting = [...delivery.alarms, ...retention.alarms];
+    const persisting = [...delivery.alarms, ...retention.alarms, ...(props.otherAlarms ?? [])];
     for (const alarm of persisting) this.alarms.set(ownedId(alarm), alarm);
 
     const functions: readonly lambda.Function[] = [

@@ -32,6 +32,14 @@ export function toEml(message: MailMessage, from: string, date: Date, messageId:
     'MIME-Version: 1.0',
     'Content-Type: text/plain; charset=utf-8',
     'Content-Transfer-Encoding: 8bit',
+    // As SES writes a message's tags in the delivered message.
+    ...(message.tags
+      ? [
+          `X-SES-MESSAGE-TAGS: ${Object.entries(message.tags)
+            .map(([name, value]) => `${name}=${value}`)
+            .join(', ')}`,
+        ]
+      : []),
   ];
   return `${headers.join('\r\n')}\r\n\r\n${message.text.replace(/\r?\n/g, '\r\n')}\r\n`;
 }

@@ -38,6 +38,8 @@ export const Lawyer = z.object({
   hasGoogleCredentials: z.boolean(),
   createdAt: IsoTimestamp,
   updatedAt: IsoTimestamp,
+  /** When SES reported his licence e-mail bounced or complained of ('E-mail non délivré'); null: none. */
+  licenseEmailUndeliveredAt: IsoTimestamp.nullable().default(null),
 });
 export type Lawyer = z.infer<typeof Lawyer>;
 

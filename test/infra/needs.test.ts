@@ -5,7 +5,12 @@ import type { IConstruct } from 'constructs';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 
 import { FUNCTION_NAMES, type FunctionName, type FunctionNeeds, NEEDS } from '../../functions/needs';
-import { ENVIRONMENT, POWERTOOLS_VARIABLES, variablesOf } from '../../functions/runtime/environment';
+import {
+  ENVIRONMENT,
+  optionalVariablesOf,
+  POWERTOOLS_VARIABLES,
+  variablesOf,
+} from '../../functions/runtime/environment';
 import type { AppFunction } from '../../lib/constructs/app-function';
 import { createSiteFixture, createTestStack } from './support';
 
@@ -58,6 +63,7 @@ function functionConstruct(name: FunctionName): IConstruct {
   if (name === 'due-claimer') return child('WebhookDelivery', 'Claimer');
   if (name === 'webhook-worker') return child('WebhookDelivery', 'Worker');
   if (name === 'data-retention') return child('DataRetention', 'Purge');
+  if (name === 'undelivered-mail') return child('UndeliveredMail', 'Recorder');
   return child('Api', name);
 }
 
@@ -260,6 +266,8 @@ describe('each function is given exactly the environment variables of its needs'
       | undefined;
     const expected = [
       ...variablesOf(NEEDS[name]).map((key) => ENVIRONMENT[key]),
+      // This stage sets an alarm address, so the admin's alert address too.
+      ...optionalVariablesOf(NEEDS[name]).map((key) => ENVIRONMENT[key]),
       ...Object.values(POWERTOOLS_VARIABLES),
     ];
     expect(Object.keys(environment?.Variables ?? {}).sort()).toEqual(expected.sort());
@@ -276,5 +284,39 @@ describe('server keys', () => {
       LicenseHashKey: { Ref: idOf(child('AppKeys', 'LicenseHashKey')) },
       LicenseEncryptionKey: { Ref: idOf(child('AppKeys', 'LicenseEncryptionKey')) },
     });
+  });
+});
+
+describe('SES bounces and complaints reach their recorder', () => {
+  it('sends the configuration set’s bounces and complaints to the recorder’s live alias, failures to its queue', () => {
+    const rules = Object.values(resources).filter((r) => r.Type === 'AWS::Events::Rule');
+    expect(rules).toHaveLength(1);
+    const rule = rules[0]!.Properties as {
+      EventPattern: { source: string[]; 'detail-type': string[]; detail: unknown };
+      Targets: { Arn: { Ref: string } }[];
+    };
+    expect(rule.EventPattern.source).toEqual(['aws.ses']);
+    expect(rule.EventPattern['detail-type']).toEqual(['Email Bounced', 'Email Complaint Received']);
+    expect(JSON.stringify(rule.EventPattern.detail)).toContain('ses:configuration-set');
+    const recorder = idOf(functionConstruct('undelivered-mail'));
+    const alias = resources[rule.Targets[0]!.Arn.Ref];
+    expect(alias?.Type).toBe('AWS::Lambda::Alias');
+    expect(JSON.stringify(alias?.Properties.FunctionName)).toContain(recorder);
+    const invokeConfig = Object.values(resources).find(
+      (r) =>
+        r.Type === 'AWS::Lambda::EventInvokeConfig' &&
+        JSON.stringify(r.Properties.FunctionName).includes(recorder),
+    );
+    expect(JSON.stringify(invokeConfig?.Properties.DestinationConfig)).toContain(
+      'UndeliveredMailFailedEvents',
+    );
+  });
+
+  it('gives the recorder the table alone: no mailer, no key, no secret', () => {
+    const environment = resources[idOf(functionConstruct('undelivered-mail'))]?.Properties.Environment as {
+      Variables: Record<string, unknown>;
+    };
+    expect(Object.keys(environment.Variables)).toContain(ENVIRONMENT.tableName);
+    expect(Object.keys(environment.Variables)).not.toContain(ENVIRONMENT.mailFrom);
   });
 });

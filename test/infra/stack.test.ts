@@ -127,8 +127,9 @@ describe('functions', () => {
       });
     }
     // The handlers, the app-keys generator, the first-create cleanup, CDK's BucketDeployment
-    // function, the webhook worker, the scheduler tick, its claimer and the retention purge.
-    template.resourceCountIs('AWS::Lambda::Function', handlerNames().length + 7);
+    // function, the webhook worker, the scheduler tick, its claimer, the retention purge and the
+    // recorder of undelivered e-mails.
+    template.resourceCountIs('AWS::Lambda::Function', handlerNames().length + 8);
   });
 
   it('keeps every function log for the prod stage’s 30 days (spec §9) in its own log group', () => {

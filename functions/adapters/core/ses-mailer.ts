@@ -30,6 +30,9 @@ export class SesMailer implements Mailer {
         new SendEmailCommand({
           FromEmailAddress: senderOf(this.from()),
           ConfigurationSetName: this.configurationSet,
+          ...(message.tags
+            ? { EmailTags: Object.entries(message.tags).map(([Name, Value]) => ({ Name, Value })) }
+            : {}),
           Destination: { ToAddresses: [message.to] },
           Content: {
             Simple: {

@@ -1,4 +1,9 @@
-import { GetCommand, TransactWriteCommand, type TransactWriteCommandInput } from '@aws-sdk/lib-dynamodb';
+import {
+  GetCommand,
+  TransactWriteCommand,
+  type TransactWriteCommandInput,
+  UpdateCommand,
+} from '@aws-sdk/lib-dynamodb';
 import type { Page } from '../../domain/core/ports';
 import type { JoinedWrite, Lawyers } from '../../domain/directory/ports';
 import { LawyerChangedError, LawyerConflictError, type LawyerRecord } from '../../domain/directory/ports';
@@ -41,6 +46,7 @@ const RECORD_FIELDS = [
   'hasGoogleCredentials',
   'createdAt',
   'updatedAt',
+  'licenseEmailUndeliveredAt',
 ] as const satisfies readonly (keyof LawyerRecord)[];
 
 /** A lawyer is searched by first name, last name, e-mail and office name (spec §2). */
@@ -216,6 +222,23 @@ export class LawyerRepository implements Lawyers {
       },
       ...alsoWrite.map((write) => this.joined(write)),
     ]);
+  }
+
+  async markLicenseEmail(id: string, undeliveredAt: string | null, now: string): Promise<void> {
+    try {
+      await this.table.doc.send(
+        new UpdateCommand({
+          TableName: this.table.name,
+          Key: lawyerKey(id),
+          UpdateExpression: 'SET licenseEmailUndeliveredAt = :at, updatedAt = :now',
+          ConditionExpression: 'attribute_exists(PK)',
+          ExpressionAttributeValues: { ':at': undeliveredAt, ':now': now },
+        }),
+      );
+    } catch (error) {
+      // Deleted meanwhile: nothing left to mark.
+      if (!isConditionFailure(error)) throw error;
+    }
   }
 
   private profileItem(record: LawyerRecord) {

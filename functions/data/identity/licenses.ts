@@ -41,6 +41,7 @@ export function licenseFromItem(item: Record<string, unknown>): LicenseRecord {
     accessEndsAt: (item.accessEndsAt as string | null) ?? null,
     createdAt: item.createdAt as string,
     updatedAt: item.updatedAt as string,
+    licenseEmailUndeliveredAt: (item.licenseEmailUndeliveredAt as string | null | undefined) ?? null,
   };
 }
 
@@ -213,6 +214,21 @@ export class LicenseRepository implements Licenses {
       ),
     );
     if (!updated) throw new LicenseNotFoundError();
+  }
+
+  /** Marks or clears its key e-mail as undelivered (SES bounce or complaint, then a resend). */
+  async markLicenseEmail(keyHash: string, undeliveredAt: string | null, now: string): Promise<boolean> {
+    return applied(
+      this.table.doc.send(
+        new UpdateCommand({
+          TableName: this.table.name,
+          Key: licenseItemKey(keyHash),
+          UpdateExpression: 'SET licenseEmailUndeliveredAt = :at, updatedAt = :now',
+          ConditionExpression: 'attribute_exists(PK)',
+          ExpressionAttributeValues: { ':at': undeliveredAt, ':now': now },
+        }),
+      ),
+    );
   }
 
   /** Removes a licence. */

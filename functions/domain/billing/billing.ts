@@ -23,6 +23,7 @@ import type {
   SubscriptionState,
   Subscriptions,
 } from './ports';
+import { licenseMailTags } from './undelivered-mail';
 
 export interface BillingServiceDependencies {
   readonly licenses: Pick<Licenses, 'getByHash' | 'updateUserEmail' | 'updateState'>;
@@ -330,12 +331,15 @@ export class BillingService {
     await this.sendOnce({ kind: 'license-key', checkoutSessionId: checkout.checkoutSessionId }, async () => {
       const license = await this.licenses.getByHash(checkout.keyHash);
       if (!license) return null;
-      return licenseKeyEmail({
-        to,
-        licenseKey: this.deps.vault.decrypt(license.keyCiphertext),
-        loginUrl: `${this.deps.publicUrl}/login`,
-        amountPaidCents,
-      });
+      return {
+        ...licenseKeyEmail({
+          to,
+          licenseKey: this.deps.vault.decrypt(license.keyCiphertext),
+          loginUrl: `${this.deps.publicUrl}/login`,
+          amountPaidCents,
+        }),
+        tags: licenseMailTags(license.keyHash),
+      };
     });
   }
 

@@ -29,6 +29,9 @@ export const METRIC = {
   /** E-mails handed to SES, and refused by it (throttled, rejected, not allowed). */
   emailSent: 'EmailSent',
   emailFailed: 'EmailFailed',
+  /** SES reported a bounce or a complaint of one of our e-mails (`undelivered-mail`). */
+  emailBounced: 'EmailBounced',
+  emailComplained: 'EmailComplained',
   /** A secret the function needs could not be read or holds no usable value. */
   secretUnavailable: 'SecretUnavailable',
   /** An API call answered 5xx from an error the handler caught: no Lambda error counts it. */

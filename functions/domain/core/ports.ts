@@ -23,6 +23,8 @@ export interface MailMessage {
   readonly to: string;
   readonly subject: string;
   readonly text: string;
+  /** SES message tags (names and values of [A-Za-z0-9_-]): they come back with a bounce or complaint. */
+  readonly tags?: Readonly<Record<string, string>>;
 }
 
 /**

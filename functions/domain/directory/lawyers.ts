@@ -95,6 +95,7 @@ export function toLawyerView(record: LawyerRecord, vault: LicenseKeyVault): Lawy
     hasGoogleCredentials: record.hasGoogleCredentials,
     createdAt: record.createdAt,
     updatedAt: record.updatedAt,
+    licenseEmailUndeliveredAt: record.licenseEmailUndeliveredAt ?? null,
   };
 }
 
@@ -108,6 +109,7 @@ export function withProfileFields(
     | 'hasGooglePassword'
     | 'hasGoogleCredentials'
     | 'createdAt'
+    | 'licenseEmailUndeliveredAt'
   >,
   input: NormalizedLawyerSave,
   now: string,
@@ -308,6 +310,7 @@ export class LawyerService {
     let keyFields = {
       licenseKeyHash: previous?.licenseKeyHash ?? null,
       licenseKeyCiphertext: previous?.licenseKeyCiphertext ?? null,
+      licenseEmailUndeliveredAt: previous?.licenseEmailUndeliveredAt ?? null,
     };
     if (licenseKey && !(previous?.licenseKeyHash && vault.matches(licenseKey, previous.licenseKeyHash))) {
       // An existing licence under either spelling of the key; a new one in its one spelling.
@@ -318,7 +321,12 @@ export class LawyerService {
         license ??
         newLicenseRecord(vault, licenseKey, { licenseType: 'lawyer', userEmail: input.email }, now);
       if (!license) alsoWrite.push({ newLicense: record });
-      keyFields = { licenseKeyHash: record.keyHash, licenseKeyCiphertext: record.keyCiphertext };
+      keyFields = {
+        licenseKeyHash: record.keyHash,
+        licenseKeyCiphertext: record.keyCiphertext,
+        // A licence whose key e-mail bounced before he held it: his card says so from now on.
+        licenseEmailUndeliveredAt: record.licenseEmailUndeliveredAt ?? null,
+      };
     }
 
     const id = previous?.id ?? randomUUID();

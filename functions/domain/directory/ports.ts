@@ -25,6 +25,8 @@ export interface LawyerRecord {
   hasGoogleCredentials: boolean;
   createdAt: string;
   updatedAt: string;
+  /** When SES reported his licence e-mail bounced or complained of; null once one was delivered. */
+  licenseEmailUndeliveredAt?: string | null;
 }
 
 /** The e-mail or the licence key of a lawyer already belongs to another lawyer. */
@@ -71,6 +73,11 @@ export interface Lawyers {
    */
   page(limit: number, cursor?: string, terms?: SearchTerms | null): Promise<Page<LawyerRecord>>;
   delete(record: LawyerRecord, alsoWrite?: readonly JoinedWrite[]): Promise<void>;
+  /**
+   * Marks (a time) or clears (null) his licence e-mail as undelivered; a save that read him before
+   * then is refused as changed, so it never drops the mark.
+   */
+  markLicenseEmail(id: string, undeliveredAt: string | null, now: string): Promise<void>;
 }
 
 /**

@@ -62,6 +62,9 @@ export class ProfileService {
         hasGooglePassword: previous?.hasGooglePassword ?? false,
         hasGoogleCredentials: previous?.hasGoogleCredentials ?? false,
         createdAt: previous?.createdAt ?? now,
+        licenseEmailUndeliveredAt: holdsKey
+          ? (previous.licenseEmailUndeliveredAt ?? null)
+          : (session.license.licenseEmailUndeliveredAt ?? null),
       },
       input,
       now,

@@ -15,6 +15,8 @@ export interface LicenseRecord {
   accessEndsAt: string | null;
   createdAt: string;
   updatedAt: string;
+  /** When SES reported its key e-mail bounced or complained of; null once one was delivered. */
+  licenseEmailUndeliveredAt?: string | null;
 }
 
 /** The part of a licence record that follows its subscription. */
@@ -88,6 +90,8 @@ export interface Licenses {
   /** @throws LicenseKeyTakenError when a licence has that key already. */
   create(record: LicenseRecord): Promise<void>;
   getByHash(keyHash: string): Promise<LicenseRecord | null>;
+  /** Marks (a time) or clears (null) its key e-mail as undelivered; false when no such licence. */
+  markLicenseEmail(keyHash: string, undeliveredAt: string | null, now: string): Promise<boolean>;
   /** The licence stored under the first of these hashes that has one (a key's `vault.hashes`). */
   getByAnyHash(keyHashes: readonly string[]): Promise<LicenseRecord | null>;
   /** The licence of the first hash that has one, with its second factor and its holder: one read. */

@@ -1,5 +1,6 @@
 import { StripeEventRepository } from '../../data/billing/stripe-events';
 import { SubscriptionRepository } from '../../data/billing/subscriptions';
+import { LawyerRepository } from '../../data/directory/lawyers';
 import { LicenseRepository } from '../../data/identity/licenses';
 import { SignInAttemptRepository } from '../../data/identity/sign-in-attempts';
 import type { Table } from '../../data/table/table';
@@ -7,6 +8,7 @@ import { BillingService } from '../../domain/billing/billing';
 import { PortalLinkService } from '../../domain/billing/portal-link';
 import type { Payments } from '../../domain/billing/ports';
 import { DataRetention } from '../../domain/billing/retention';
+import { UndeliveredMail } from '../../domain/billing/undelivered-mail';
 import type { Clock, Logger } from '../../domain/core/ports';
 import type { LawyerService } from '../../domain/directory/lawyers';
 import { createLicenseKeyVault, type LicenseKeyVault } from '../../security/license-key-vault';
@@ -81,4 +83,14 @@ export const dataRetentionOf = (
     lawyers,
     clock: deps.clock,
     logger: deps.logger,
+  });
+
+/** The recorder of SES bounces and complaints, over a world's table. */
+export const undeliveredMailOf = (deps: Pick<AppDependencies, 'table' | 'clock' | 'logger' | 'metrics'>) =>
+  new UndeliveredMail({
+    licenses: new LicenseRepository(deps.table),
+    lawyers: new LawyerRepository(deps.table),
+    clock: deps.clock,
+    logger: deps.logger,
+    metrics: deps.metrics,
   });

@@ -18,6 +18,7 @@ export function lawyerFixture(overrides: Partial<Lawyer> = {}): Lawyer {
     hasGoogleCredentials: false,
     createdAt: '2026-11-20T09:00:00.000Z',
     updatedAt: '2026-11-20T09:00:00.000Z',
+    licenseEmailUndeliveredAt: null,
     ...overrides,
   };
 }
