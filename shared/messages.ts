@@ -296,6 +296,8 @@ export const MESSAGES = {
     invalid: 'Date invalide',
   },
   validation: {
+    /** Same voice: a folder needs a name. */
+    folderName: 'Le nom du dossier est requis',
     workflowName: 'Le nom doit contenir au moins 3 caractères',
     workflowDescription: 'La description doit contenir au moins 10 caractères',
     url: 'Veuillez entrer une URL valide',

@@ -1,5 +1,6 @@
 import * as z from 'zod';
 
+import { MESSAGES } from '../messages';
 import { EntityId, IsoTimestamp } from './common';
 
 /** Total, Actives, Planifiées of a set of automations (a folder's, a lawyer's, everyone's). */
@@ -23,7 +24,7 @@ export type Folder = z.infer<typeof Folder>;
 
 /** Create or update a folder: a name that is not blank once trimmed, an optional description. */
 export const FolderInput = z.object({
-  name: z.string().trim().min(1).max(200),
+  name: z.string().trim().min(1, MESSAGES.validation.folderName).max(200),
   description: z
     .string()
     .trim()

@@ -5,7 +5,7 @@ import { describe, expect, it } from 'vitest';
 import type { Workflow } from '../../../shared';
 import { workflowFixture } from '../back-office/fixtures';
 import { jsonResponse } from '../support/fetch-mock';
-import { inputOf } from '../support/form-fields';
+import { errorOf, inputOf } from '../support/form-fields';
 import { folderFixture, mockAdminBackend } from './admin-backend';
 import { dialogButton, openAdminWorkflows } from './admin-page';
 
@@ -70,10 +70,10 @@ describe("folders tab 'Clients & Dossiers'", () => {
     await openFoldersTab(app);
 
     expect(
-      within(folderRow('Succession Dupont')).getByText('3 automatisation(s) · 2 active(s) · 1 planifiée(s)'),
+      within(folderRow('Succession Dupont')).getByText('3 automatisations · 2 actives · 1 planifiée'),
     ).toBeTruthy();
     expect(
-      within(folderRow('Divorce Martin')).getByText('1 automatisation(s) · 0 active(s) · 0 planifiée(s)'),
+      within(folderRow('Divorce Martin')).getByText('1 automatisation · 0 active · 0 planifiée'),
     ).toBeTruthy();
     expect(screen.getByText('Sélectionnez un dossier pour voir ses automatisations.')).toBeTruthy();
   });
@@ -133,7 +133,7 @@ describe('folder selection and filing existing automations', () => {
     // The last header is the folder column; the first is the radio column's hidden label.
     expect(table.findColumnHeaders().at(-1)?.getElement().textContent).toBe('Dossier');
 
-    await app.user.click(within(folderRow('Divorce Martin')).getByText(/1 automatisation\(s\)/));
+    await app.user.click(within(folderRow('Divorce Martin')).getByText(/1 automatisation ·/));
 
     expect(await screen.findByRole('heading', { name: 'Divorce Martin' })).toBeTruthy();
     expect(compactCards()).toEqual(['Agenda des audiences']);
@@ -220,7 +220,7 @@ describe("'Ajouter au Dossier' with many automations", () => {
 });
 
 describe('folder dialog', () => {
-  it('does nothing while the name is blank once trimmed', async () => {
+  it('refuses a name blank once trimmed, saying so under the field, and sends nothing', async () => {
     const backend = mockAdminBackend();
     const app = openAdminWorkflows();
     await openFoldersTab(app);
@@ -234,6 +234,7 @@ describe('folder dialog', () => {
     expect(backend.sent('POST', '/api/folders')).toEqual([]);
     expect(screen.getByRole('dialog')).toBeTruthy();
     expect(screen.queryByText('Dossier créé')).toBeNull();
+    expect(errorOf('Nom du dossier')).toBe('Le nom du dossier est requis');
   });
 
   it('creates a folder with a trimmed name and no description, then selects it', async () => {

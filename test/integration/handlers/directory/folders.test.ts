@@ -29,11 +29,11 @@ describe('folders API', () => {
     expect(body).toMatchObject({ name: 'Succession Dupont', description: null });
   });
 
-  it('refuses a name that is blank once trimmed', async () => {
+  it('refuses a name that is blank once trimmed, in French, naming the field', async () => {
     const { statusCode, body } = await create({ name: '   ' });
 
     expect(statusCode).toBe(400);
-    expect(body).toEqual({ error: expect.any(String) });
+    expect(body).toEqual({ error: 'Le nom du dossier est requis' });
   });
 
   it('lists folders newest first', async () => {

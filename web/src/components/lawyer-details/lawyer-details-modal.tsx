@@ -4,6 +4,7 @@ import Button from '@cloudscape-design/components/button';
 import KeyValuePairs, { type KeyValuePairsProps } from '@cloudscape-design/components/key-value-pairs';
 import Modal from '@cloudscape-design/components/modal';
 import SpaceBetween from '@cloudscape-design/components/space-between';
+import StatusIndicator from '@cloudscape-design/components/status-indicator';
 import { useState } from 'react';
 
 import type { Lawyer, LawyerSecrets } from '../../../../shared';
@@ -92,7 +93,27 @@ export function LawyerDetailsModal({
   const settings: KeyValuePairsProps.Item[] = [
     { label: TEXT.reminderFrequency, value: TEXT.days(lawyer.reminderFrequency) },
     { label: TEXT.licenseKey, value: lawyer.licenseKey ?? TEXT.noLicenseKey },
-    { label: TEXT.emailSignature, value: lawyer.emailSignature ?? TEXT.noSignature },
+    ...(lawyer.licenseEmailUndeliveredAt
+      ? [
+          {
+            label: TEXT.licenseEmail,
+            value: (
+              <StatusIndicator type="warning">
+                {TEXT.licenseEmailUndelivered(formatDateTime(lawyer.licenseEmailUndeliveredAt))}
+              </StatusIndicator>
+            ),
+          },
+        ]
+      : []),
+    {
+      label: TEXT.emailSignature,
+      // A signature is several lines (name, firm, address): shown as written.
+      value: lawyer.emailSignature ? (
+        <span style={{ whiteSpace: 'pre-line' }}>{lawyer.emailSignature}</span>
+      ) : (
+        TEXT.noSignature
+      ),
+    },
     ...(variant === 'lawyer'
       ? [{ label: TEXT.createdAt, value: formatDate(lawyer.createdAt) }]
       : [

@@ -9,6 +9,8 @@ export const DETAILS_TEXT = {
   phone: 'Téléphone',
   officeName: "Nom de l'étude",
   reminderFrequency: 'Fréquence de relance',
+  licenseEmail: 'E-mail de licence',
+  licenseEmailUndelivered: (at: string) => `E-mail non délivré (${at})`,
   days: (count: number) => (count === 1 ? '1 jour' : `${count} jours`),
   licenseKey: 'Clé de licence',
   noLicenseKey: 'Non définie',

@@ -1,3 +1,4 @@
+import { frenchCount } from '../../format/count';
 /** Texts of the second factor: sign-in step, enrolment, recovery codes, step-up, settings. */
 export const SECOND_FACTOR_TEXT = {
   title: 'Vérification en deux étapes',
@@ -56,7 +57,7 @@ export const SECOND_FACTOR_TEXT = {
   required: 'Oui',
   optional: 'Non (recommandée)',
   methodsLabel: 'Méthodes',
-  passkeysCount: (count: number) => (count === 1 ? '1 clé d’accès' : `${count} clés d’accès`),
+  passkeysCount: (count: number) => frenchCount(count, 'clé d’accès', 'clés d’accès'),
   totpMethod: 'Application d’authentification',
   noMethod: 'Aucune',
   recoveryLeftLabel: 'Codes de secours restants',

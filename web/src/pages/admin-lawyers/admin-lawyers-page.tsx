@@ -187,6 +187,14 @@ export function AdminLawyersPage() {
                 ),
             },
             { id: 'email', header: TEXT.email, content: (lawyer) => lawyer.email },
+            {
+              // SES reported his licence e-mail bounced or complained of: the admin sends it again.
+              id: 'licenseEmail',
+              content: (lawyer) =>
+                lawyer.licenseEmailUndeliveredAt ? (
+                  <Badge color="red">{TEXT.licenseEmailUndelivered}</Badge>
+                ) : null,
+            },
             { id: 'office', header: TEXT.office, content: (lawyer) => lawyer.officeName ?? '—' },
             {
               // Spec §2 "main e-mail if different": no label at all when it is the same address.

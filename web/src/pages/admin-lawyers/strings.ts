@@ -1,13 +1,15 @@
+import { frenchCount } from '../../format/count';
 /** Texts of /admin/lawyers (spec §2 'Consultation des Avocats'). */
 export const ADMIN_LAWYERS_TEXT = {
   title: 'Consultation des Avocats',
   description: 'Les avocats clients, leur configuration et leur clé de licence.',
   newLawyer: 'Nouvel avocat',
   search: 'Rechercher par nom, email ou étude',
-  matches: (count: number) => (count === 1 ? '1 résultat' : `${count} résultats`),
+  matches: (count: number) => frenchCount(count, 'résultat', 'résultats'),
   loading: 'Chargement des avocats',
   googlePasswordSet: 'Mot de passe Google configuré',
   googlePasswordMissing: 'Mot de passe Google manquant',
+  licenseEmailUndelivered: 'E-mail non délivré',
   email: 'Email',
   office: 'Étude',
   mainEmail: 'Email principal',

@@ -8,6 +8,7 @@ import Textarea from '@cloudscape-design/components/textarea';
 import { useState } from 'react';
 
 import type { Folder } from '../../../../shared';
+import { MESSAGES } from '../../../../shared/messages';
 import { callApi } from '../../api/api-client';
 import { useNotifications } from '../../notifications/notifications-context';
 import { ADMIN_WORKFLOWS_TEXT } from './strings';
@@ -21,15 +22,20 @@ export interface FolderDialogProps {
   readonly onDismiss: () => void;
 }
 
-/** Create or edit a folder: a name that is blank once trimmed does nothing (spec §5). */
+/** Create or edit a folder: a name that is blank once trimmed is refused under its field. */
 export function FolderDialog({ folder, onSaved, onDismiss }: FolderDialogProps) {
   const notifications = useNotifications();
   const [name, setName] = useState(folder?.name ?? '');
   const [description, setDescription] = useState(folder?.description ?? '');
   const [saving, setSaving] = useState(false);
+  const [nameError, setNameError] = useState<string>();
 
   const submit = async () => {
-    if (!name.trim()) return;
+    if (!name.trim()) {
+      setNameError(MESSAGES.validation.folderName);
+      return;
+    }
+    setNameError(undefined);
     setSaving(true);
     const body = { name: name.trim(), description: description.trim() || null };
     try {
@@ -72,7 +78,7 @@ export function FolderDialog({ folder, onSaved, onDismiss }: FolderDialogProps) 
           }
         >
           <SpaceBetween size="m">
-            <FormField label={TEXT.name}>
+            <FormField label={TEXT.name} errorText={nameError}>
               <Input value={name} onChange={({ detail }) => setName(detail.value)} />
             </FormField>
             <FormField label={TEXT.description}>

@@ -1,3 +1,4 @@
+import { frenchCount } from '../../format/count';
 /** Texts of /admin/workflows (spec §2 'Gestion des Automatisations'). */
 export const ADMIN_WORKFLOWS_TEXT = {
   title: 'Gestion des Automatisations',
@@ -9,10 +10,10 @@ export const ADMIN_WORKFLOWS_TEXT = {
   search: 'Rechercher une automatisation',
   searchFolders: 'Rechercher un dossier',
   searchInFolder: 'Rechercher dans le dossier',
-  matches: (count: number) => (count === 1 ? '1 résultat' : `${count} résultats`),
+  matches: (count: number) => frenchCount(count, 'résultat', 'résultats'),
   searchLoaded: (loaded: number) => `Rechercher parmi les ${loaded} automatisations chargées`,
   matchesLoaded: (count: number, loaded: number) =>
-    `${count === 1 ? '1 résultat' : `${count} résultats`} parmi les ${loaded} automatisations chargées`,
+    `${frenchCount(count, 'résultat', 'résultats')} parmi les ${loaded} automatisations chargées`,
   stillLoading: (loaded: number) =>
     `${loaded} automatisations chargées, chargement de la suite en cours : la recherche et les compteurs portent sur celles déjà chargées.`,
 
@@ -49,9 +50,7 @@ export const ADMIN_WORKFLOWS_TEXT = {
     createNew: 'Nouvelle automatisation dans ce dossier',
     add: (count: number) => (count === 0 ? 'Ajouter' : `Ajouter (${count})`),
     added: (count: number, folder: string) =>
-      count === 1
-        ? `1 automatisation ajoutée au dossier « ${folder} »`
-        : `${count} automatisations ajoutées au dossier « ${folder} »`,
+      `${frenchCount(count, 'automatisation ajoutée', 'automatisations ajoutées')} au dossier « ${folder} »`,
     failed: (name: string) => `Erreur lors de l'ajout de « ${name} » au dossier`,
   },
   folders: {
@@ -61,7 +60,7 @@ export const ADMIN_WORKFLOWS_TEXT = {
     emptyDetail: 'Créez un dossier pour regrouper les automatisations d’un client.',
     select: 'Sélectionnez un dossier pour voir ses automatisations.',
     counts: (total: number, active: number, scheduled: number) =>
-      `${total} automatisation(s) · ${active} active(s) · ${scheduled} planifiée(s)`,
+      `${frenchCount(total, 'automatisation', 'automatisations')} · ${frenchCount(active, 'active', 'actives')} · ${frenchCount(scheduled, 'planifiée', 'planifiées')}`,
     countsLoading: 'Chargement en cours : les compteurs portent sur les automatisations déjà chargées.',
     total: 'Total',
     actives: 'Actives',

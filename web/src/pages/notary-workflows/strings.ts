@@ -12,8 +12,8 @@ export const NOTARY_WORKFLOWS_TEXT = {
   } satisfies Record<WorkflowCategory, string>,
   tab: (label: string, count: number) => `${label} (${count})`,
   running: (count: number) =>
-    count === 1
-      ? '1 automatisation en cours d’exécution : elle s’exécute automatiquement à son intervalle.'
+    count < 2
+      ? `${count} automatisation en cours d’exécution : elle s’exécute automatiquement à son intervalle.`
       : `${count} automatisations en cours d'exécution : elles s'exécutent automatiquement à leur intervalle.`,
   warning:
     "N'ouvrez pas les e-mails traités par l'assistant et ne déplacez pas les pièces jointes : l'assistant les traite lui-même.",
