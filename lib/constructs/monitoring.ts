@@ -418,9 +418,11 @@ export class Monitoring extends Construct {
         this.metric(METRIC.stripeEventApplied, five),
         this.metric(METRIC.stripeWebhookRejected, five),
       ]),
-      graph('E-mails envoyés / refusés, secrets illisibles, 500 interceptées', [
+      graph('E-mails envoyés / refusés / non délivrés, secrets illisibles, 500 interceptées', [
         this.metric(METRIC.emailSent, five),
         this.metric(METRIC.emailFailed, five),
+        this.metric(METRIC.emailBounced, five),
+        this.metric(METRIC.emailComplained, five),
         this.metric(METRIC.secretUnavailable, five),
         this.metric(METRIC.handledServerError, five),
       ]),

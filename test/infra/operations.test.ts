@@ -178,7 +178,7 @@ describe('operations', () => {
         const ours = resourcesOf(template, 'AWS::Lambda::Function').filter(
           ([, fn]) => fn.Properties.Runtime === 'nodejs22.x',
         );
-        expect(ours.length).toBe(handlerNames().length + 6); // + app keys, cleanup, tick, claimer, worker, purge
+        expect(ours.length).toBe(handlerNames().length + 7); // + app keys, cleanup, tick, claimer, worker, purge, undelivered mail
         for (const [id, fn] of ours) {
           expect(fn.Properties.Environment, id).toMatchObject({
             Variables: {
@@ -205,7 +205,7 @@ describe('operations', () => {
     const ours = resourcesOf(prodTemplate, 'AWS::Lambda::Function').filter(
       ([, fn]) => fn.Properties.Runtime === 'nodejs22.x',
     );
-    expect(ours.length).toBe(handlerNames().length + 6); // + app keys, cleanup, tick, claimer, worker, purge
+    expect(ours.length).toBe(handlerNames().length + 7); // + app keys, cleanup, tick, claimer, worker, purge, undelivered mail
     for (const [id, fn] of ours) expect(fn.Properties.Layers, id).toEqual([{ Ref: parameterId }]);
   });
 

@@ -231,6 +231,16 @@ describe('HTTP API', () => {
   });
 });
 
+// The publisher's legal details the site's /privacy shows, published with the runtime settings.
+const PUBLISHED_LEGAL_DETAILS = {
+  name: expect.any(String),
+  legalForm: expect.any(String),
+  registration: expect.any(String),
+  postalAddress: expect.any(String),
+  contactEmail: expect.any(String),
+  publicationDirector: expect.any(String),
+};
+
 describe('site', () => {
   it('serves /api/* from the HTTP API, compressed and uncached, every method, every viewer header but Host', () => {
     template.hasResourceProperties('AWS::CloudFront::Distribution', {
@@ -294,9 +304,11 @@ describe('site', () => {
     template.hasResourceProperties('AWS::CloudFront::Function', {
       FunctionCode: Match.stringLikeRegexp("request\\.uri = '/index\\.html'"),
     });
-    // /login is answered with the page the build pre-rendered for it.
+    // /login and the public pages are answered with the pages the build pre-rendered for them.
     template.hasResourceProperties('AWS::CloudFront::Function', {
-      FunctionCode: Match.stringLikeRegexp('var PRERENDERED = \\{"/login":"/login\\.html"\\}'),
+      FunctionCode: Match.stringLikeRegexp(
+        'var PRERENDERED = \\{"/login":"/login\\.html","/":"/landing\\.html","/discover":"/discover\\.html","/privacy":"/privacy\\.html","/payment-success":"/payment-success\\.html"\\}',
+      ),
     });
   });
 
@@ -359,7 +371,7 @@ describe('site', () => {
     );
     expect(configs.filter((config) => config !== undefined).map((config) => JSON.parse(config!))).toEqual([
       // The region is the deployment's, filled in at deploy time (a CloudFormation reference here).
-      { apiBaseUrl: '', hostingRegion: expect.any(String) },
+      { apiBaseUrl: '', hostingRegion: expect.any(String), legal: PUBLISHED_LEGAL_DETAILS },
     ]);
   });
 
@@ -378,7 +390,11 @@ describe('site', () => {
       written[0]!.page,
     );
     // The region is the deployment's, filled in at deploy time (a deploy-time marker here).
-    expect(JSON.parse(data?.[1] ?? '')).toEqual({ apiBaseUrl: '', hostingRegion: expect.any(String) });
+    expect(JSON.parse(data?.[1] ?? '')).toEqual({
+      apiBaseUrl: '',
+      hostingRegion: expect.any(String),
+      legal: PUBLISHED_LEGAL_DETAILS,
+    });
     // The shell deployment extracts its sources in order: the page with its settings comes last.
     const shell = Object.values(resources).find(
       (resource) =>

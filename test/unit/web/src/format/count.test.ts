@@ -1,7 +1,7 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import { frenchCount } from '../../../../web/src/format/count';
-import { ADMIN_LAWYERS_TEXT as LAWYERS } from '../../../../web/src/pages/admin-lawyers/strings';
+import { frenchCount } from '../../../../../web/src/format/count';
+import { ADMIN_LAWYERS_TEXT as LAWYERS } from '../../../../../web/src/pages/admin-lawyers/strings';
 
 describe('counts in French', () => {
   it('takes the singular for zero and one, the plural from two', () => {
