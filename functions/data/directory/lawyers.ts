@@ -46,7 +46,6 @@ const RECORD_FIELDS = [
   'hasGoogleCredentials',
   'createdAt',
   'updatedAt',
-  'licenseEmailUndeliveredAt',
 ] as const satisfies readonly (keyof LawyerRecord)[];
 
 /** A lawyer is searched by first name, last name, e-mail and office name (spec §2). */
@@ -65,9 +64,15 @@ const searchable = (record: LawyerRecord): SearchableItem => ({
 });
 
 function toRecord(item: Record<string, unknown>): LawyerRecord {
-  return Object.fromEntries(
-    RECORD_FIELDS.map((field) => [field, item[field] ?? null]),
-  ) as unknown as LawyerRecord;
+  return {
+    ...(Object.fromEntries(
+      RECORD_FIELDS.map((field) => [field, item[field] ?? null]),
+    ) as unknown as LawyerRecord),
+    // Only a lawyer whose licence e-mail SES reported undelivered carries the mark.
+    ...(typeof item.licenseEmailUndeliveredAt === 'string'
+      ? { licenseEmailUndeliveredAt: item.licenseEmailUndeliveredAt }
+      : {}),
+  };
 }
 
 /**

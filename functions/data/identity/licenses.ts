@@ -41,7 +41,10 @@ export function licenseFromItem(item: Record<string, unknown>): LicenseRecord {
     accessEndsAt: (item.accessEndsAt as string | null) ?? null,
     createdAt: item.createdAt as string,
     updatedAt: item.updatedAt as string,
-    licenseEmailUndeliveredAt: (item.licenseEmailUndeliveredAt as string | null | undefined) ?? null,
+    // Only a licence whose e-mail SES reported undelivered carries the mark.
+    ...(typeof item.licenseEmailUndeliveredAt === 'string'
+      ? { licenseEmailUndeliveredAt: item.licenseEmailUndeliveredAt }
+      : {}),
   };
 }
 

@@ -5,7 +5,7 @@ import { workflowKey } from '../../../../functions/data/directory/keys';
 import { createDataRetentionHandler } from '../../../../functions/handlers/billing/data-retention';
 import type { LawyerSaveReply, WorkflowList } from '../../../../shared/schemas/directory';
 import type { Workflow } from '../../../../shared/schemas/workflow';
-import { type BillingTestbed, buyLicense, startBillingTestbed } from '../../../support/billing';
+import { type BillingTestbed, buyLicense, endOfPaidPeriod, startBillingTestbed } from '../../../support/billing';
 import {
   callRoute,
   createSignedInLawyer,
@@ -160,6 +160,8 @@ describe('deletes with a large execution history', () => {
     expect(
       (await callRoute(bed.deps, 'cancelSubscription', { token: firm.token, body: {} })).statusCode,
     ).toBe(200);
+    // Cancelling stops the renewal; the 30 days start when the paid month ends.
+    await endOfPaidPeriod(bed, firm);
     bed.app.clock.advance(30 * DAY_MS);
     admin = (await issueAndSignIn(bed.deps, 'admin')).token;
 
