@@ -1,5 +1,6 @@
 import { afterEach, describe, expect, it } from 'vitest';
 
+import { EXAMPLE_LEGAL_DETAILS } from '../../shared/legal-details';
 import { callApi, configureApi } from '../../web/src/api/api-client';
 import { ApiHttpError, ApiNetworkError, ApiReplyError, ApiRequestError } from '../../web/src/api/api-errors';
 import { loadRuntimeConfig } from '../../web/src/config/runtime-config';
@@ -142,6 +143,7 @@ describe('runtime configuration', () => {
       apiBaseUrl: 'https://api.cabinet.example',
       workflowWebhookBaseUrl: 'https://n8n.example',
       hostingRegion: 'eu-west-3',
+      legal: EXAMPLE_LEGAL_DETAILS,
     });
     expect(network.requests).toEqual([]);
   });
@@ -175,6 +177,7 @@ describe('runtime configuration', () => {
       apiBaseUrl: 'https://api.cabinet.example',
       workflowWebhookBaseUrl: '',
       hostingRegion: 'eu-west-3',
+      legal: EXAMPLE_LEGAL_DETAILS,
     });
     expect(network.requests[0]?.url).toBe('/config.json');
   });
@@ -204,6 +207,11 @@ describe('runtime configuration', () => {
     const config = await loadRuntimeConfig();
 
     // Assert
-    expect(config).toEqual({ apiBaseUrl: '', workflowWebhookBaseUrl: '', hostingRegion: 'eu-west-3' });
+    expect(config).toEqual({
+      apiBaseUrl: '',
+      workflowWebhookBaseUrl: '',
+      hostingRegion: 'eu-west-3',
+      legal: EXAMPLE_LEGAL_DETAILS,
+    });
   });
 });

@@ -5,7 +5,12 @@ import { workflowKey } from '../../../../functions/data/directory/keys';
 import { createDataRetentionHandler } from '../../../../functions/handlers/billing/data-retention';
 import type { LawyerSaveReply, WorkflowList } from '../../../../shared/schemas/directory';
 import type { Workflow } from '../../../../shared/schemas/workflow';
-import { type BillingTestbed, buyLicense, endOfPaidPeriod, startBillingTestbed } from '../../../support/billing';
+import {
+  type BillingTestbed,
+  buyLicense,
+  endOfPaidPeriod,
+  startBillingTestbed,
+} from '../../../support/billing';
 import {
   callRoute,
   createSignedInLawyer,
