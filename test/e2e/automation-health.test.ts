@@ -168,15 +168,15 @@ describe('automation health', () => {
     await screenshot(admin, 'health-dashboard-admin');
   });
 
-  it('sent the two alerts, once: to the admin (the sender address) and to the lawyer', async () => {
+  it("sent the two alerts, once: to the admin's alert address and to the lawyer's main e-mail", async () => {
     const alerts = await pauseAlerts(automation);
     expect(alerts.map((alert) => alert.to).sort()).toEqual(
-      ['camille.martin.cabinet@gmail.com', 'no-reply@localhost'].sort(),
+      ['contact@cabinet-martin.fr', 'astreinte@cabinet.example'].sort(),
     );
     for (const alert of alerts) {
       expect(alert.text).toContain('Dernier message : Erreur serveur du webhook');
     }
-    expect(alerts.find((alert) => alert.to === 'camille.martin.cabinet@gmail.com')?.text).toContain(
+    expect(alerts.find((alert) => alert.to === 'contact@cabinet-martin.fr')?.text).toContain(
       `${baseUrl}/lawyer/workflows`,
     );
   });

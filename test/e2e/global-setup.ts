@@ -86,7 +86,10 @@ export async function startRuntime(env: Record<string, string> = {}): Promise<St
  * starts its own runtime with the factor required, as `npm start` does.
  */
 export default async function setup(project: TestProject) {
-  const runtime = await startRuntime({ REQUIRE_SECOND_FACTOR: 'false' });
+  const runtime = await startRuntime({
+    REQUIRE_SECOND_FACTOR: 'false',
+    ALERT_EMAIL: 'astreinte@cabinet.example',
+  });
   project.provide('baseUrl', runtime.baseUrl);
   project.provide('adminLicenseKey', runtime.keys.admin);
   project.provide('lawyerLicenseKey', runtime.keys.lawyer);
