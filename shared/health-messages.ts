@@ -1,5 +1,5 @@
 /**
- * Automation health (issue 16): states, the automatic pause, the connection test and the alert
+ * Automation health: states, the automatic pause, the connection test and the alert
  * e-mails. Ours, in the product's voice. Apart from `MESSAGES` so that /login's bundle, which
  * carries that catalogue, does not carry these.
  */

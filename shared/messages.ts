@@ -314,7 +314,7 @@ export const MESSAGES = {
     workflowCategory: 'La catégorie doit contenir au plus 40 caractères',
     googlePassword: 'Le mot de passe Google est requis',
     required: 'Required',
-    /** Same voice: the automatic pause's threshold (issue 16). */
+    /** Same voice: the automatic pause's threshold. */
     pauseAfterFailures: "Le nombre d'échecs avant suspension doit être un entier entre 1 et 50",
     alertEmail: "Adresse e-mail d'alerte invalide",
   },
@@ -363,7 +363,7 @@ export const MESSAGES = {
       reactivate:
         // Said as it works: a cancelled licence cannot sign in, so the portal inside the app is out of reach.
         "Pour réactiver votre abonnement, répondez à cet e-mail ou contactez le support : nous réactivons votre licence et vos données, tant qu'elles sont conservées.",
-      // The portal reached without signing in: a link e-mailed to the billing address (issue 15).
+      // The portal reached without signing in: a link e-mailed to the billing address.
       portal:
         'Pour consulter vos factures ou gérer votre abonnement, choisissez « Gérer mon abonnement » sur la page de connexion : un lien vers le portail client vous sera envoyé à cette adresse.',
     },

@@ -11,7 +11,7 @@ import { Workflow } from '../schemas/workflow';
 import type { RouteDefinition } from './route-definition';
 
 /**
- * Automation health (issue 16): states, dashboard, 'Reprendre', 'Tester la connexion' and the
+ * Automation health: states, dashboard, 'Reprendre', 'Tester la connexion' and the
  * settings of the automatic pause. Admin: every automation; lawyer or notary: his own.
  */
 export const HEALTH_ROUTES = {

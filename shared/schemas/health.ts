@@ -5,7 +5,7 @@ import { MESSAGES } from '../messages';
 import { EmailAddress, EntityId, IsoTimestamp } from './common';
 
 /**
- * The health of an automation (issue 16), as the worker maintains it run after run:
+ * The health of an automation, as the worker maintains it run after run:
  * - `paused` ('Suspendue'): scheduling paused by the automatic pause, until 'Reprendre';
  * - `failing` ('En échec'): its last two runs or more ended in failure;
  * - `degraded` ('Dégradée'): its last run failed once, or succeeded only after retries;

@@ -7,7 +7,7 @@ import { LoginPage } from './pages/login/login-page';
 
 /*
  * Every page, and the layouts /login does not use, is its own chunk loaded on first visit
- * (issue 11: /login within 200 kB of JavaScript). /login itself and its card layout stay in the
+ * (/login must stay within its 200 kB JavaScript budget). /login itself and its card layout stay in the
  * entry: it is where every new visitor lands, and a chunk of its own would add a round trip
  * before its first paint (Lighthouse mobile LCP); the other pages share most of its components.
  */

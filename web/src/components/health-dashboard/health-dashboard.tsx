@@ -108,7 +108,7 @@ function FailingTable({
 }
 
 /**
- * The health dashboard (issue 16): the calls of the last 24 hours per hour, stacked by outcome,
+ * The health dashboard: the calls of the last 24 hours per hour, stacked by outcome,
  * the dispatch lag's p95, and the automations in failure first, each linking to its page. An
  * admin sees everyone's (/admin/settings); a lawyer or notary his own (/lawyer/cron,
  * /notary/cron): the server decides. Loaded as its own chunk, on those pages only. The charts are

@@ -5,7 +5,7 @@ export const automationLink = (workflowsPath: string, name: string) =>
   `${workflowsPath}?recherche=${encodeURIComponent(name)}`;
 
 /**
- * The texts of automation health (issue 16): the cards' state, the history dialog's figures, the
+ * The texts of automation health: the cards' state, the history dialog's figures, the
  * dashboard and the settings. Apart from `STRINGS` so that /login's bundle does not carry them.
  */
 export const HEALTH_TEXT = {
