@@ -1,15 +1,16 @@
 import { inject } from 'vitest';
 import { StripePayments } from '../../functions/adapters/billing/stripe-payments';
-import { StripeEventRepository } from '../../functions/data/billing/stripe-events';
-import { SubscriptionRepository } from '../../functions/data/billing/subscriptions';
 import { LicenseRepository } from '../../functions/data/identity/licenses';
-import { BillingService } from '../../functions/domain/billing/billing';
 import type { Payments } from '../../functions/domain/billing/ports';
 import { createStripeWebhookHandler } from '../../functions/handlers/billing/stripe-webhook';
 import type { ApiEvent } from '../../functions/http/api-event';
 import type { BillingPorts } from '../../functions/runtime/billing-ports';
 import type { AppDependencies } from '../../functions/runtime/dependencies';
-import { billingPortsOf } from '../../functions/runtime/services/billing';
+import {
+  type BillingServices,
+  billingPortsOf,
+  billingServicesOf,
+} from '../../functions/runtime/services/billing';
 import { createLicenseKeyVault, type LicenseKeyVault } from '../../functions/security/license-key-vault';
 import { freePort } from '../../lib/local/free-port';
 import type { WebhookDelivery } from '../../lib/local/stripe/stand-in';
@@ -34,10 +35,10 @@ export interface BillingTestbed {
   readonly harness: StandInHarness;
   readonly vault: LicenseKeyVault;
   readonly mailer: MemoryMailer;
-  readonly service: BillingService;
+  readonly service: BillingServices;
   readonly licenses: LicenseRepository;
   /** The billing service over another payment provider (an unreachable Stripe, say). */
-  serviceWith(payments: Payments): BillingService;
+  serviceWith(payments: Payments): BillingServices;
   stop(): Promise<void>;
 }
 
@@ -58,15 +59,13 @@ export async function startBillingTestbed(): Promise<BillingTestbed> {
     publicUrl: () => PUBLIC_URL,
   };
   const serviceWith = (payments: Payments) =>
-    new BillingService({
-      licenses: new LicenseRepository(app.table),
-      events: new StripeEventRepository(app.table),
-      subscriptions: new SubscriptionRepository(app.table),
+    billingServicesOf({
+      table: app.table,
+      clock: app.clock,
+      logger: app.logger,
       vault,
       payments,
       mailer,
-      clock: app.clock,
-      logger: app.logger,
       publicUrl: PUBLIC_URL,
     });
   return {

@@ -58,7 +58,7 @@ export interface LawyerServiceDependencies extends ProfileWriterDependencies {
   readonly vault: LicenseKeyVault;
   /**
    * Ends at the payment provider the subscription of a licence about to be deleted with its
-   * lawyer (`BillingService.endSubscriptionOf`). Absent only where no licence can have one: the
+   * lawyer (`SubscriptionService.endSubscriptionOf`). Absent only where no licence can have one: the
    * retention purge (its licences are cancelled already) and tests without billing.
    */
   readonly endSubscription?: (license: LicenseRecord) => Promise<void>;

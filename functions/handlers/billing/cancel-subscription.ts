@@ -13,12 +13,12 @@ const create = (deps: AppDependencies) => {
   const billing = billingContextOf(deps);
   return apiHandler(deps, {
     cancelSubscription: async ({ body, session }) => {
-      const { service, vault } = await billing();
-      return service.cancelSubscription(ownLicense(session, body.licenseKey, vault));
+      const { subscriptions, vault } = await billing();
+      return subscriptions.cancelSubscription(ownLicense(session, body.licenseKey, vault));
     },
     reactivateSubscription: async ({ body, session }) => {
-      const { service, vault } = await billing();
-      return service.reactivateSubscription(ownLicense(session, body.licenseKey, vault));
+      const { subscriptions, vault } = await billing();
+      return subscriptions.reactivateSubscription(ownLicense(session, body.licenseKey, vault));
     },
   });
 };

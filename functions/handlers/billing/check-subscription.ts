@@ -12,8 +12,8 @@ const create = (deps: AppDependencies) => {
   const billing = billingContextOf(deps);
   return apiHandler(deps, {
     checkSubscription: async ({ body, session }) => {
-      const { service, vault } = await billing();
-      return service.checkSubscription(ownLicense(session, body.licenseKey, vault));
+      const { subscriptions, vault } = await billing();
+      return subscriptions.checkSubscription(ownLicense(session, body.licenseKey, vault));
     },
   });
 };

@@ -10,7 +10,7 @@ import { billingContextOf } from '../../runtime/services/billing';
 const create = (deps: AppDependencies) => {
   const billing = billingContextOf(deps);
   return apiHandler(deps, {
-    createCheckout: async ({ body }) => (await billing()).service.createCheckout(body),
+    createCheckout: async ({ body }) => (await billing()).checkout.createCheckout(body),
   });
 };
 

@@ -7,7 +7,7 @@ import { billingContextOf } from '../../runtime/services/billing';
 const create = (deps: AppDependencies) => {
   const billing = billingContextOf(deps);
   return apiHandler(deps, {
-    createPromoCode: async () => (await billing()).service.createTestPromoCode(),
+    createPromoCode: async () => (await billing()).checkout.createTestPromoCode(),
   });
 };
 

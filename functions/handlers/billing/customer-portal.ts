@@ -9,10 +9,10 @@ const create = (deps: AppDependencies) => {
   const billing = billingContextOf(deps);
   return apiHandler(deps, {
     customerPortal: async ({ body, session }) => {
-      const { service, vault } = await billing();
+      const { subscriptions, vault } = await billing();
       const license = ownLicense(session, body.licenseKey, vault);
       // The portal's return link leads back to the subscription page of the caller's role.
-      return service.customerPortal(license, `/${session.role}/settings`);
+      return subscriptions.customerPortal(license, `/${session.role}/settings`);
     },
   });
 };

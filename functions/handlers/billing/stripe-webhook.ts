@@ -36,7 +36,7 @@ const create = (deps: AppDependencies): ApiHandler => {
     .handler(async (event) => {
       // The body exactly as Stripe sent it: the signature covers the bytes.
       const rawBody = bodyTextOf(event, MAX_WEBHOOK_BODY_BYTES);
-      const { service, payments } = await billing();
+      const { paymentEvents, payments } = await billing();
       let verified: ReturnType<typeof payments.constructWebhookEvent>;
       try {
         verified = payments.constructWebhookEvent(rawBody, event.headers?.['stripe-signature']);
@@ -57,7 +57,7 @@ const create = (deps: AppDependencies): ApiHandler => {
         }
         throw error;
       }
-      const outcome = await service.handleWebhookEvent(verified);
+      const outcome = await paymentEvents.handleWebhookEvent(verified);
       if (outcome === 'busy') {
         deps.logger.info('Webhook Stripe différé', { eventId: verified.id, eventType: verified.type });
         // A conflict, so that Stripe delivers it again later (its status comes from the one table).

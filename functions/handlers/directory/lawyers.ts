@@ -16,7 +16,7 @@ const create = (deps: AppDependencies) => {
   const lawyers = () =>
     lawyerServiceOf(
       deps,
-      billing ? async (license) => (await billing()).service.endSubscriptionOf(license) : undefined,
+      billing ? async (license) => (await billing()).subscriptions.endSubscriptionOf(license) : undefined,
     );
   const lawyerId = (pathParameters: Readonly<Record<string, string | undefined>>) =>
     idParameter(pathParameters, MESSAGES.directory.lawyerNotFound);

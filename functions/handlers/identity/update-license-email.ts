@@ -18,11 +18,11 @@ const create = (deps: AppDependencies) => {
   const lawyers = profileLookupOf(deps.table);
   return apiHandler(deps, {
     updateLicenseEmail: async ({ body, session }) => {
-      const { service, vault } = await billing();
+      const { subscriptions, vault } = await billing();
       ownLicense(session, body.licenseKey, vault);
       const email = await ownerEmailOf(lawyers, session);
       if (!email) throw new InvalidInputError('email', MESSAGES.subscription.updateLicenseFailed);
-      return service.updateLicenseEmail(session.licenseKeyHash, email);
+      return subscriptions.updateLicenseEmail(session.licenseKeyHash, email);
     },
   });
 };

@@ -4,12 +4,15 @@ import { LawyerRepository } from '../../data/directory/lawyers';
 import { LicenseRepository } from '../../data/identity/licenses';
 import { SignInAttemptRepository } from '../../data/identity/sign-in-attempts';
 import type { Table } from '../../data/table/table';
-import { BillingService } from '../../domain/billing/billing';
+import { CheckoutService } from '../../domain/billing/checkout';
+import { PaymentEventService } from '../../domain/billing/payment-events';
 import { PortalLinkService } from '../../domain/billing/portal-link';
 import type { Payments } from '../../domain/billing/ports';
 import { DataRetention } from '../../domain/billing/retention';
+import { SubscriptionSync } from '../../domain/billing/subscription-sync';
+import { SubscriptionService } from '../../domain/billing/subscriptions';
 import { UndeliveredMail } from '../../domain/billing/undelivered-mail';
-import type { Clock, Logger } from '../../domain/core/ports';
+import type { Clock, Logger, Mailer } from '../../domain/core/ports';
 import type { LawyerService } from '../../domain/directory/lawyers';
 import { createLicenseKeyVault, type LicenseKeyVault } from '../../security/license-key-vault';
 import type { BillingPorts } from '../billing-ports';
@@ -23,9 +26,57 @@ export function billingPortsOf(deps: Pick<AppDependencies, 'billing'>): BillingP
   return deps.billing;
 }
 
-/** What a billing handler works with: the service, the payment provider and the licence-key vault. */
-export interface BillingContext {
-  readonly service: BillingService;
+/** The billing services: buying, Stripe's events, a member's subscription. */
+export interface BillingServices {
+  readonly checkout: CheckoutService;
+  readonly paymentEvents: PaymentEventService;
+  readonly subscriptions: SubscriptionService;
+}
+
+/** What the billing services are built over. */
+export interface BillingServicesWorld {
+  readonly table: Table;
+  readonly clock: Clock;
+  readonly logger: Logger;
+  readonly vault: LicenseKeyVault;
+  readonly payments: Payments;
+  readonly mailer: Mailer;
+  readonly publicUrl: string;
+}
+
+/** The billing services over one world, sharing one subscription sync. */
+export function billingServicesOf(world: BillingServicesWorld): BillingServices {
+  const { table, clock, logger, vault, payments, mailer, publicUrl } = world;
+  const licenses = new LicenseRepository(table);
+  const subscriptions = new SubscriptionRepository(table);
+  const sync = new SubscriptionSync({
+    licenses,
+    subscriptions,
+    vault,
+    payments,
+    mailer,
+    clock,
+    logger,
+    publicUrl,
+  });
+  return {
+    checkout: new CheckoutService({ payments, logger, publicUrl }),
+    paymentEvents: new PaymentEventService({ events: new StripeEventRepository(table), sync, clock, logger }),
+    subscriptions: new SubscriptionService({
+      licenses,
+      subscriptions,
+      sync,
+      vault,
+      payments,
+      clock,
+      logger,
+      publicUrl,
+    }),
+  };
+}
+
+/** What a billing handler works with: the services, the payment provider and the licence-key vault. */
+export interface BillingContext extends BillingServices {
   readonly payments: Payments;
   readonly vault: LicenseKeyVault;
 }
@@ -33,7 +84,7 @@ export interface BillingContext {
 type BillingWorld = Pick<AppDependencies, 'table' | 'appKeys' | 'clock' | 'logger' | 'billing'>;
 
 /**
- * The billing service of a handler, built per request from the world's ports (the Stripe client
+ * The billing services of a handler, built per request from the world's ports (the Stripe client
  * and the server keys are themselves built once per process).
  */
 export function billingContextOf(deps: BillingWorld): () => Promise<BillingContext> {
@@ -41,18 +92,16 @@ export function billingContextOf(deps: BillingWorld): () => Promise<BillingConte
     const ports = billingPortsOf(deps);
     const [keys, payments] = await Promise.all([deps.appKeys(), ports.payments()]);
     const vault = createLicenseKeyVault(keys);
-    const service = new BillingService({
-      licenses: new LicenseRepository(deps.table),
-      events: new StripeEventRepository(deps.table),
-      subscriptions: new SubscriptionRepository(deps.table),
+    const services = billingServicesOf({
+      table: deps.table,
+      clock: deps.clock,
+      logger: deps.logger,
       vault,
       payments,
       mailer: ports.mailer,
-      clock: deps.clock,
-      logger: deps.logger,
       publicUrl: ports.publicUrl(),
     });
-    return { service, payments, vault };
+    return { ...services, payments, vault };
   };
 }
 

@@ -2,11 +2,11 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { StripePayments } from '../../../../functions/adapters/billing/stripe-payments';
 import { SubscriptionRepository } from '../../../../functions/data/billing/subscriptions';
 import { LicenseRepository } from '../../../../functions/data/identity/licenses';
-import type { BillingService } from '../../../../functions/domain/billing/billing';
 import { PaymentProviderUnavailableError } from '../../../../functions/domain/billing/billing-errors';
 import { InvalidInputError, NotFoundError } from '../../../../functions/domain/core/errors';
 import { issueLicense } from '../../../../functions/domain/identity/licenses';
 import type { LicenseRecord } from '../../../../functions/domain/identity/ports';
+import type { BillingServices } from '../../../../functions/runtime/services/billing';
 import type { LicenseKeyVault } from '../../../../functions/security/license-key-vault';
 import { freePort } from '../../../../lib/local/free-port';
 import type { WebhookDelivery } from '../../../../lib/local/stripe/stand-in';
@@ -20,15 +20,15 @@ import type { StandInHarness } from '../../../support/stripe';
 
 const DAY_MS = 24 * 60 * 60 * 1000;
 
-describe('BillingService', () => {
+describe('the billing services', () => {
   let bed: BillingTestbed;
   let app: TestApp;
   let harness: StandInHarness;
   let vault: LicenseKeyVault;
   let mailer: MemoryMailer;
-  let service: BillingService;
+  let service: BillingServices;
   /** The same service with Stripe unreachable. */
-  let offline: BillingService;
+  let offline: BillingServices;
   let licenses: LicenseRepository;
 
   beforeAll(async () => {
@@ -49,12 +49,12 @@ describe('BillingService', () => {
   afterAll(() => bed.stop());
 
   const deliver = (delivery: WebhookDelivery) =>
-    service.handleWebhookEvent(verifiedEvent(harness.payments, delivery));
+    service.paymentEvents.handleWebhookEvent(verifiedEvent(harness.payments, delivery));
 
   /** A firm buys a licence (optionally with a promo code) and its events are applied. */
   async function boughtLicense(promoCode?: string): Promise<{ email: string; license: LicenseRecord }> {
     const email = uniqueEmail('cabinet');
-    const { url } = await service.createCheckout({
+    const { url } = await service.checkout.createCheckout({
       email,
       paymentType: 'initial',
       ...(promoCode ? { promoCode } : {}),
@@ -83,7 +83,7 @@ describe('BillingService', () => {
       const email = uniqueEmail('achat');
 
       // Act
-      const reply = await service.createCheckout({ email, paymentType: 'initial' });
+      const reply = await service.checkout.createCheckout({ email, paymentType: 'initial' });
 
       // Assert
       expect(reply.url).toMatch(new RegExp(`^${harness.standIn.url}/checkout/cs_test_`));
@@ -98,10 +98,10 @@ describe('BillingService', () => {
 
     it('applies a valid promotion code, typed in any case', async () => {
       // Arrange
-      const { promoCode } = await service.createTestPromoCode();
+      const { promoCode } = await service.checkout.createTestPromoCode();
 
       // Act
-      const reply = await service.createCheckout({
+      const reply = await service.checkout.createCheckout({
         email: uniqueEmail('promo'),
         paymentType: 'initial',
         promoCode: promoCode!.toLowerCase(),
@@ -130,7 +130,7 @@ describe('BillingService', () => {
       const promoCode = await makeCode();
 
       // Act
-      const attempt = service.createCheckout({
+      const attempt = service.checkout.createCheckout({
         email: uniqueEmail('promo'),
         paymentType: 'initial',
         promoCode,
@@ -146,11 +146,11 @@ describe('BillingService', () => {
 
     it('refuses a test code once it has been used 10 times', async () => {
       // Arrange
-      const { promoCode } = await service.createTestPromoCode();
+      const { promoCode } = await service.checkout.createTestPromoCode();
       for (let use = 0; use < TEST_PROMO.maxRedemptions; use++) await boughtLicense(promoCode);
 
       // Act
-      const eleventh = service.createCheckout({
+      const eleventh = service.checkout.createCheckout({
         email: uniqueEmail('promo'),
         paymentType: 'initial',
         promoCode,
@@ -166,7 +166,7 @@ describe('BillingService', () => {
 
     it('treats a blank promotion code as none', async () => {
       // Act
-      const reply = await service.createCheckout({
+      const reply = await service.checkout.createCheckout({
         email: uniqueEmail('blank'),
         paymentType: 'initial',
         promoCode: '  ',
@@ -183,7 +183,7 @@ describe('BillingService', () => {
       'answers a Stripe failure %s as the provider unavailable, with the French message',
       async (_label, promoCode) => {
         // Act
-        const attempt = offline.createCheckout({
+        const attempt = offline.checkout.createCheckout({
           email: uniqueEmail('panne'),
           paymentType: 'initial',
           ...(promoCode ? { promoCode } : {}),
@@ -199,7 +199,7 @@ describe('BillingService', () => {
   describe('createTestPromoCode', () => {
     it('creates a 100 % code usable at most 10 times', async () => {
       // Act
-      const reply = await service.createTestPromoCode();
+      const reply = await service.checkout.createTestPromoCode();
 
       // Assert
       expect(reply).toEqual({
@@ -213,7 +213,7 @@ describe('BillingService', () => {
 
     it('answers a Stripe failure with the French message', async () => {
       // Act
-      const attempt = offline.createTestPromoCode();
+      const attempt = offline.checkout.createTestPromoCode();
 
       // Assert
       await expect(attempt).rejects.toBeInstanceOf(PaymentProviderUnavailableError);
@@ -224,7 +224,7 @@ describe('BillingService', () => {
   describe('checkSubscription', () => {
     it('says there is no licence when there is none', async () => {
       // Act
-      const view = await service.checkSubscription(null);
+      const view = await service.subscriptions.checkSubscription(null);
 
       // Assert
       expect(view).toEqual({
@@ -242,7 +242,7 @@ describe('BillingService', () => {
       const { license } = await boughtLicense();
 
       // Act
-      const view = await service.checkSubscription(license);
+      const view = await service.subscriptions.checkSubscription(license);
 
       // Assert
       expect(view).toEqual({
@@ -262,7 +262,7 @@ describe('BillingService', () => {
       await harness.standIn.act(billing!.subscriptionId, 'fail-payment');
 
       // Act
-      const view = await service.checkSubscription(license);
+      const view = await service.subscriptions.checkSubscription(license);
 
       // Assert
       expect(view).toMatchObject({ licenseActive: true, subscriptionStatus: 'past_due' });
@@ -274,7 +274,7 @@ describe('BillingService', () => {
       const { license } = await boughtLicense();
 
       // Act
-      const view = await offline.checkSubscription(license);
+      const view = await offline.subscriptions.checkSubscription(license);
 
       // Assert
       expect(view).toMatchObject({ hasLicense: true, licenseActive: true, subscriptionStatus: 'active' });
@@ -285,7 +285,7 @@ describe('BillingService', () => {
       const license = await handIssuedLicense();
 
       // Act
-      const view = await service.checkSubscription(license);
+      const view = await service.subscriptions.checkSubscription(license);
 
       // Assert
       expect(view).toMatchObject({
@@ -305,7 +305,7 @@ describe('BillingService', () => {
       const paidUntil = license.nextPaymentDue;
 
       // Act
-      const reply = await service.cancelSubscription(license);
+      const reply = await service.subscriptions.cancelSubscription(license);
 
       // Assert
       expect(reply).toEqual({ success: true });
@@ -317,7 +317,7 @@ describe('BillingService', () => {
         nextPaymentDue: null,
         accessEndsAt: paidUntil,
       });
-      expect(await service.checkSubscription(license)).toMatchObject({
+      expect(await service.subscriptions.checkSubscription(license)).toMatchObject({
         licenseActive: true,
         nextPaymentDue: null,
         accessEndsAt: paidUntil,
@@ -334,7 +334,7 @@ describe('BillingService', () => {
       const first = harness.standIn.deliveries.length;
 
       // Act
-      await service.cancelSubscription(license);
+      await service.subscriptions.cancelSubscription(license);
       await harness.standIn.idle();
       for (const delivery of harness.standIn.deliveries.slice(first)) await deliver(delivery);
 
@@ -354,7 +354,7 @@ describe('BillingService', () => {
       // Arrange
       const { email, license } = await boughtLicense();
       const billing = await new SubscriptionRepository(app.table).billingOfLicense(license.keyHash);
-      await service.cancelSubscription(license);
+      await service.subscriptions.cancelSubscription(license);
       await harness.standIn.idle();
       const first = harness.standIn.deliveries.length;
 
@@ -390,10 +390,10 @@ describe('BillingService', () => {
       // Arrange
       const { license } = await boughtLicense();
       const billing = await new SubscriptionRepository(app.table).billingOfLicense(license.keyHash);
-      await service.cancelSubscription(license);
+      await service.subscriptions.cancelSubscription(license);
 
       // Act
-      const reply = await service.reactivateSubscription(license);
+      const reply = await service.subscriptions.reactivateSubscription(license);
 
       // Assert
       expect(reply).toEqual({ success: true });
@@ -419,10 +419,10 @@ describe('BillingService', () => {
       const billing = await new SubscriptionRepository(app.table).billingOfLicense(license.keyHash);
       await harness.standIn.act(billing!.subscriptionId, 'delete');
       await harness.standIn.idle();
-      await service.checkSubscription(license);
+      await service.subscriptions.checkSubscription(license);
 
       // Act
-      const attempt = service.reactivateSubscription(license);
+      const attempt = service.subscriptions.reactivateSubscription(license);
 
       // Assert
       await expect(attempt).rejects.toMatchObject({ message: MESSAGES.subscription.reactivateFailed });
@@ -434,7 +434,7 @@ describe('BillingService', () => {
       const license = await handIssuedLicense();
 
       // Act
-      const attempt = service.cancelSubscription(license);
+      const attempt = service.subscriptions.cancelSubscription(license);
 
       // Assert
       await expect(attempt).rejects.toBeInstanceOf(NotFoundError);
@@ -446,7 +446,7 @@ describe('BillingService', () => {
       const { license } = await boughtLicense();
 
       // Act
-      const attempt = offline.cancelSubscription(license);
+      const attempt = offline.subscriptions.cancelSubscription(license);
 
       // Assert
       await expect(attempt).rejects.toBeInstanceOf(PaymentProviderUnavailableError);
@@ -461,7 +461,7 @@ describe('BillingService', () => {
       const { license } = await boughtLicense();
 
       // Act
-      const { url } = await service.customerPortal(license);
+      const { url } = await service.subscriptions.customerPortal(license);
 
       // Assert
       expect(url).toMatch(new RegExp(`^${harness.standIn.url}/portal/`));
@@ -473,7 +473,7 @@ describe('BillingService', () => {
       const license = await handIssuedLicense();
 
       // Act
-      const attempt = service.customerPortal(license);
+      const attempt = service.subscriptions.customerPortal(license);
 
       // Assert
       await expect(attempt).rejects.toBeInstanceOf(NotFoundError);
@@ -488,7 +488,7 @@ describe('BillingService', () => {
       const newEmail = uniqueEmail('nouvelle');
 
       // Act
-      const reply = await service.updateLicenseEmail(license.keyHash, newEmail);
+      const reply = await service.subscriptions.updateLicenseEmail(license.keyHash, newEmail);
 
       // Assert
       expect(reply).toEqual({ success: true });
@@ -497,7 +497,10 @@ describe('BillingService', () => {
 
     it('refuses an unknown key with the French message', async () => {
       // Act
-      const attempt = service.updateLicenseEmail(vault.hash('NOTARY-INCONNUE'), uniqueEmail('x'));
+      const attempt = service.subscriptions.updateLicenseEmail(
+        vault.hash('NOTARY-INCONNUE'),
+        uniqueEmail('x'),
+      );
 
       // Assert
       await expect(attempt).rejects.toBeInstanceOf(NotFoundError);

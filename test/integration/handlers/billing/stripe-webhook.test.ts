@@ -2,9 +2,10 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { StripeEventRepository } from '../../../../functions/data/billing/stripe-events';
 import { SubscriptionRepository } from '../../../../functions/data/billing/subscriptions';
 import type { LicenseRepository } from '../../../../functions/data/identity/licenses';
-import type { BillingService, WebhookOutcome } from '../../../../functions/domain/billing/billing';
+import type { WebhookOutcome } from '../../../../functions/domain/billing/payment-events';
 import type { PaymentEvent } from '../../../../functions/domain/billing/ports';
 import type { LicenseRecord } from '../../../../functions/domain/identity/ports';
+import type { BillingServices } from '../../../../functions/runtime/services/billing';
 import { signInServiceOf } from '../../../../functions/runtime/services/identity';
 import type { LicenseKeyVault } from '../../../../functions/security/license-key-vault';
 import {
@@ -33,7 +34,7 @@ describe('Stripe webhooks applied by the billing service', () => {
   let harness: StandInHarness;
   let vault: LicenseKeyVault;
   let mailer: MemoryMailer;
-  let service: BillingService;
+  let service: BillingServices;
   let licenses: LicenseRepository;
 
   beforeAll(async () => {
@@ -46,7 +47,7 @@ describe('Stripe webhooks applied by the billing service', () => {
   /** A firm buys a licence on the hosted page; the events it sends are returned, not delivered. */
   async function purchase() {
     const email = uniqueEmail('cabinet');
-    const { url } = await service.createCheckout({ email, paymentType: 'initial' });
+    const { url } = await service.checkout.createCheckout({ email, paymentType: 'initial' });
     const sessionId = checkoutSessionIdOf(url);
     const first = harness.standIn.deliveries.length;
     await harness.standIn.pay(sessionId);
@@ -62,14 +63,16 @@ describe('Stripe webhooks applied by the billing service', () => {
   }
 
   const deliver = (delivery: WebhookDelivery) =>
-    service.handleWebhookEvent(verifiedEvent(harness.payments, delivery));
+    service.paymentEvents.handleWebhookEvent(verifiedEvent(harness.payments, delivery));
 
   /** Applies events concurrently and, as Stripe does, delivers again those answered `busy`. */
   async function applyAll(events: readonly PaymentEvent[]): Promise<WebhookOutcome[]> {
     const outcomes: WebhookOutcome[] = [];
     let pending = [...events];
     for (let round = 0; pending.length > 0 && round < 50; round++) {
-      const results = await Promise.all(pending.map((event) => service.handleWebhookEvent(event)));
+      const results = await Promise.all(
+        pending.map((event) => service.paymentEvents.handleWebhookEvent(event)),
+      );
       outcomes.push(...results);
       pending = pending.filter((_event, index) => results[index] === 'busy');
     }
@@ -435,7 +438,7 @@ describe('Stripe webhooks applied by the billing service', () => {
       );
 
       // Act
-      const outcome = await service.handleWebhookEvent(event);
+      const outcome = await service.paymentEvents.handleWebhookEvent(event);
 
       // Assert
       expect(outcome).toBe('ignored');
