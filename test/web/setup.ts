@@ -1,6 +1,7 @@
 import { cleanup } from '@testing-library/react';
 import { afterAll, afterEach, beforeAll, vi } from 'vitest';
 
+import { queryClient } from '../../web/src/api/query-client';
 import { preloadRoutes } from '../../web/src/app-routes';
 import { installBrowserStubs, resetViewport } from './support/browser-stubs';
 
@@ -13,6 +14,8 @@ beforeAll(() => preloadRoutes(), 120_000);
 
 afterEach(() => {
   cleanup();
+  // Each test starts with nothing read: the app's one query cache would carry a test's data to the next.
+  queryClient.clear();
   vi.restoreAllMocks();
   vi.useRealTimers();
   localStorage.clear();

@@ -25,11 +25,11 @@ async function start(): Promise<void> {
   // A signed-in page is drawn once its code is in: drawn before, its layout and page would each
   // show 'Chargement…' first, and React holds back what replaces a shown fallback for up to 300 ms
   // (a trace of /admin/workflows showed the wait: idle, then a timer, before the page's render).
-  // The first pages index.html asked for are checked meanwhile, so that those already in show in
-  // the page's first render (list-pages.ts: its own chunk, kept out of /login's budget).
+  // What index.html asked for first goes into the query cache meanwhile, so that the page's first
+  // render draws it (early-reads.ts: its own chunk with the query layer, kept out of /login's budget).
   if (session) {
     await Promise.all([
-      import('./api/list-pages').then((pages) => pages.checkEarlyPages()).catch(() => undefined),
+      import('./api/early-reads').then((reads) => reads.takeEarlyReads()).catch(() => undefined),
       preloadSignedInPage(window.location.pathname, session.role),
     ]);
   }

@@ -1,3 +1,5 @@
+import { frenchCount } from './format/count';
+
 /**
  * The interface's own French texts: labels, titles and page copy. Messages shared with the server
  * (errors, toasts) come from `MESSAGES` in `shared/messages.ts`; Cloudscape's own texts from its
@@ -208,8 +210,10 @@ export const STRINGS = {
       previousPageLabel: 'Page précédente',
       pageLabel: (page: number) => `Page ${page}`,
     },
-    /** While the next pages of a list are still coming: what the search and counters cover. */
-    stillLoading: (loaded: number) =>
-      `${loaded} chargés, chargement de la suite en cours : la recherche et le compteur portent sur ceux déjà chargés.`,
+    /** A count as a header shows it ('10 000'). */
+    count: (count: number) => count.toLocaleString('fr-FR'),
+    /** The results of a search on the page shown, and whether more follow on the next. */
+    matches: (count: number, more: boolean) =>
+      `${frenchCount(count, 'résultat', 'résultats')}${more ? ' sur cette page, d’autres suivent' : ''}`,
   },
 } as const;

@@ -1,5 +1,6 @@
 import type { Folder, Lawyer, Workflow, WorkflowType } from '../../../shared';
 import { emptyBackend, jsonResponse, mockNetwork, type SentRequest } from '../support/fetch-mock';
+import { countsReply, flagCounts, matchesQuery, pageOf, workflowListReply } from '../support/workflow-lists';
 
 /** What the fake backend holds; the tests read it after an action to see what the server kept. */
 export interface AdminBackendState {
@@ -117,14 +118,27 @@ export function mockAdminBackend(initial: Partial<AdminBackendState> = {}, overr
     const path = new URL(request.url, 'http://localhost').pathname;
     const workflowPath = /^\/api\/workflows\/([^/]+)(?:\/([^/]+))?$/.exec(path);
     const folderPath = /^\/api\/folders\/([^/]+)$/.exec(path);
+    const query = new URL(request.url, 'http://localhost').searchParams;
     if (request.method === 'GET' && path === '/api/lawyers') {
-      return jsonResponse(200, { lawyers: state.lawyers });
+      const found = state.lawyers.filter((lawyer) =>
+        matchesQuery(query, [lawyer.firstName, lawyer.lastName, lawyer.email, lawyer.officeName]),
+      );
+      const { items, nextCursor } = pageOf(found, query);
+      return jsonResponse(200, { lawyers: items, nextCursor });
     }
     if (request.method === 'GET' && path === '/api/workflows') {
-      return jsonResponse(200, { workflows: state.workflows });
+      const owners = state.lawyers.map(({ email, firstName, lastName }) => ({ email, firstName, lastName }));
+      return workflowListReply(state.workflows, request.url, owners);
     }
     if (request.method === 'GET' && path === '/api/folders') {
-      return jsonResponse(200, { folders: state.folders });
+      const found = state.folders
+        .filter((folder) => matchesQuery(query, [folder.name]))
+        .map((folder) => ({ ...folder, counts: flagCounts(state.workflows.filter((item) => item.folderId === folder.id)) }));
+      const { items, nextCursor } = pageOf(found, query);
+      return jsonResponse(200, { folders: items, nextCursor });
+    }
+    if (request.method === 'GET' && path === '/api/counts') {
+      return countsReply(state.workflows, state.lawyers.length, state.folders.length);
     }
     if (request.method === 'POST' && path === '/api/workflows') {
       const input = request.body as Pick<

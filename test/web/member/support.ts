@@ -1,6 +1,7 @@
 import type { Lawyer, ProfileReply, Role, Workflow } from '../../../shared';
 import { emptyBackend, jsonResponse, mockNetwork, type SentRequest } from '../support/fetch-mock';
 import { renderApp } from '../support/render-app';
+import { countsReply, workflowListReply } from '../support/workflow-lists';
 import { storeSessionOf } from '../support/sessions';
 
 /** What the member's backend holds: his profile (or none yet) and his workflows. */
@@ -38,8 +39,9 @@ export function openAsMember(
       return jsonResponse(200, profileReply(profile, sessionEmail, stored.email));
     }
     if (pathname === '/api/workflows' && request.method === 'GET') {
-      return jsonResponse(200, { workflows: backend.workflows ?? [] });
+      return workflowListReply(backend.workflows ?? [], request.url);
     }
+    if (pathname === '/api/counts' && request.method === 'GET') return countsReply(backend.workflows ?? []);
     return emptyBackend(request);
   });
   return { network, session: stored, app: renderApp(path) };

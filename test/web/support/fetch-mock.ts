@@ -19,6 +19,17 @@ const EMPTY_LISTS: Record<string, unknown> = {
   '/api/workflows': { workflows: [] },
   '/api/folders': { folders: [] },
   '/api/lawyers': { lawyers: [] },
+  '/api/counts': {
+    workflows: {
+      total: 0,
+      active: 0,
+      scheduled: 0,
+      running: 0,
+      byType: { client_management: 0, document_classification: 0, client_reminder: 0 },
+    },
+    lawyers: 0,
+    folders: 0,
+  },
   // Automation health: nothing has run yet, the settings at their defaults.
   '/api/health/dashboard': { hours: [], failing: [], failingTotal: 0 },
   '/api/health/settings': {

@@ -2,8 +2,9 @@ import { createContext, type ReactNode, useCallback, useContext, useEffect, useM
 import { useNavigate } from 'react-router';
 
 import { MESSAGES, type SecondFactorStep, type SessionUser, type VerifyLicenseReply } from '../../../shared';
-import { callApi, onSessionEnded } from '../api/api-client';
+import { onSessionEnded } from '../api/api-client';
 import { ApiHttpError, ApiNetworkError, ApiRequestError } from '../api/api-errors';
+import { signOut, verifyLicense } from '../api/session';
 import { useNotifications } from '../notifications/notifications-context';
 import { defaultDisplayName, homePathFor } from './role-paths';
 import { clearStoredSession, readStoredSession, SESSION_STORAGE_KEY, storeSession } from './session-storage';
@@ -141,7 +142,7 @@ export function AuthProvider({ children }: { readonly children: ReactNode }) {
       };
       let reply: VerifyLicenseReply;
       try {
-        reply = await callApi('verifyLicense', { body: { licenseKey } });
+        reply = await verifyLicense(licenseKey);
       } catch (error) {
         return fail(loginErrorOf(error));
       }
@@ -161,7 +162,7 @@ export function AuthProvider({ children }: { readonly children: ReactNode }) {
     clearStoredSession();
     setSession(null);
     if (ending) {
-      callApi('signOut', { token: ending.token }).catch(() => {
+      signOut(ending.token).catch(() => {
         // The session is gone here whatever the server says; it also expires there by itself.
       });
     }

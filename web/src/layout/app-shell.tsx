@@ -5,6 +5,7 @@ import SideNavigation, { type SideNavigationProps } from '@cloudscape-design/com
 import { Navigate, Outlet, useLocation } from 'react-router';
 
 import { LAYOUT, type SessionUser } from '../../../shared';
+import { ServerStateProvider } from '../api/query-client';
 import { useAuth } from '../auth/auth-context';
 import { homePathFor } from '../auth/role-paths';
 import { NotificationsFlashbar } from '../notifications/notifications-flashbar';
@@ -127,7 +128,11 @@ export function AppShell() {
           }
           toolsHide
           notifications={<NotificationsFlashbar />}
-          content={<Outlet />}
+          content={
+            <ServerStateProvider>
+              <Outlet />
+            </ServerStateProvider>
+          }
         />
       </div>
     </>

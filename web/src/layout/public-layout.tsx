@@ -1,7 +1,7 @@
 import AppLayout from '@cloudscape-design/components/app-layout';
 import Button from '@cloudscape-design/components/button';
 import { Outlet } from 'react-router';
-
+import { ServerStateProvider } from '../api/query-client';
 import { useAuth } from '../auth/auth-context';
 import { homePathFor } from '../auth/role-paths';
 import { NotificationsFlashbar } from '../notifications/notifications-flashbar';
@@ -62,7 +62,11 @@ export function PublicLayout() {
         navigationHide
         toolsHide
         notifications={<NotificationsFlashbar />}
-        content={<Outlet />}
+        content={
+          <ServerStateProvider>
+            <Outlet />
+          </ServerStateProvider>
+        }
       />
     </>
   );

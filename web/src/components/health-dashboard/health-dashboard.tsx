@@ -9,10 +9,11 @@ import Link from '@cloudscape-design/components/link';
 import SpaceBetween from '@cloudscape-design/components/space-between';
 import Table from '@cloudscape-design/components/table';
 
+import { useQuery } from '@tanstack/react-query';
+
 import type { DeliveryHour, FailingWorkflow } from '../../../../shared/schemas/health';
-import { callApi } from '../../api/api-client';
 import { endedSession } from '../../api/api-errors';
-import { useApiQuery } from '../../api/use-api-query';
+import { healthDashboardQuery } from '../../api/health';
 import { formatDateTime } from '../../format/dates';
 import { useFollow } from '../../layout/use-follow';
 import { automationLink, HEALTH_TEXT } from '../workflows/health-strings';
@@ -116,7 +117,7 @@ function FailingTable({
  * that had once measured itself wider kept its cell from shrinking back.
  */
 export function HealthDashboard({ workflowsPath }: { readonly workflowsPath: string }) {
-  const query = useApiQuery((signal) => callApi('healthDashboard', { signal }));
+  const query = useQuery(healthDashboardQuery);
   const hours = query.data?.hours ?? [];
   const labels = hours.map((hour) => TEXT.hourLabel(hour.hour));
   const status = query.data ? 'finished' : query.error && !endedSession(query.error) ? 'error' : 'loading';
@@ -127,7 +128,9 @@ export function HealthDashboard({ workflowsPath }: { readonly workflowsPath: str
         <Header
           variant="h2"
           description={TEXT.description}
-          actions={<Button iconName="refresh" ariaLabel={TEXT.refresh} onClick={() => void query.reload()} />}
+          actions={
+            <Button iconName="refresh" ariaLabel={TEXT.refresh} onClick={() => void query.refetch()} />
+          }
         >
           {TEXT.title}
         </Header>
@@ -144,7 +147,7 @@ export function HealthDashboard({ workflowsPath }: { readonly workflowsPath: str
           <BarChart
             statusType={status}
             errorText={TEXT.loadFailed}
-            onRecoveryClick={() => void query.reload()}
+            onRecoveryClick={() => void query.refetch()}
             stackedBars
             hideFilter
             height={220}
@@ -175,7 +178,7 @@ export function HealthDashboard({ workflowsPath }: { readonly workflowsPath: str
           <LineChart
             statusType={status}
             errorText={TEXT.loadFailed}
-            onRecoveryClick={() => void query.reload()}
+            onRecoveryClick={() => void query.refetch()}
             hideFilter
             height={220}
             ariaLabel={TEXT.lagAria}

@@ -8,7 +8,7 @@ import StatusIndicator from '@cloudscape-design/components/status-indicator';
 import { useState } from 'react';
 
 import type { Lawyer, LawyerSecrets } from '../../../../shared';
-import { callApi } from '../../api/api-client';
+import { revealLawyerSecrets } from '../../api/directory';
 import { formatDate, formatDateTime } from '../../format/dates';
 import { LicenseRole } from './license-role';
 import { DETAILS_TEXT as TEXT } from './strings';
@@ -66,7 +66,7 @@ export function LawyerDetailsModal({
     setRevealing(true);
     setError(null);
     try {
-      setSecrets(await callApi('revealLawyerSecrets', { params: { id: lawyer.id } }));
+      setSecrets(await revealLawyerSecrets(lawyer.id));
     } catch (caught) {
       setError(caught instanceof Error ? caught.message : TEXT.revealFailed);
     } finally {

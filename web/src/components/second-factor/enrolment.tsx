@@ -9,8 +9,8 @@ import Tabs from '@cloudscape-design/components/tabs';
 import { type FormEvent, useState } from 'react';
 
 import { type EnrolmentReply, MESSAGES, type TotpEnrolment } from '../../../../shared';
-import { callApi } from '../../api/api-client';
 import { ApiError } from '../../api/api-errors';
+import { confirmTotpEnrolment, startTotpEnrolment } from '../../api/second-factor';
 import { passkeysSupported, registerPasskey } from './passkeys';
 import { SECOND_FACTOR_TEXT } from './strings';
 
@@ -63,7 +63,7 @@ export function TotpEnrolmentForm({ token, onEnrolled }: EnrolProps) {
     setBusy(true);
     setError(undefined);
     try {
-      setEnrolment(await callApi('startTotpEnrolment', { token }));
+      setEnrolment(await startTotpEnrolment(token));
     } catch (failure) {
       setError(failureOf(failure));
     }
@@ -76,7 +76,7 @@ export function TotpEnrolmentForm({ token, onEnrolled }: EnrolProps) {
     setBusy(true);
     setError(undefined);
     try {
-      onEnrolled(await callApi('confirmTotpEnrolment', { token, body: { code } }));
+      onEnrolled(await confirmTotpEnrolment(code, token));
     } catch (failure) {
       setError(failureOf(failure));
       setBusy(false);

@@ -1,8 +1,13 @@
 import { browserSupportsWebAuthn, startAuthentication, startRegistration } from '@simplewebauthn/browser';
 
 import type { EnrolmentReply, VerifySecondFactorReply } from '../../../../shared';
-import { callApi } from '../../api/api-client';
 import { ApiError } from '../../api/api-errors';
+import {
+  passkeyAuthenticationOptions,
+  passkeyRegistrationOptions,
+  registerPasskey as sendPasskey,
+  verifySecondFactor,
+} from '../../api/second-factor';
 import { SECOND_FACTOR_TEXT } from './strings';
 
 /** Whether this browser can create and use passkeys at all. */
@@ -16,27 +21,24 @@ function browserFailure(error: unknown): never {
 
 /** Creates a passkey for the caller's licence and registers it (`token`: a pending session's). */
 export async function registerPasskey(token?: string): Promise<EnrolmentReply> {
-  const { options } = await callApi('passkeyRegistrationOptions', { token });
+  const { options } = await passkeyRegistrationOptions(token);
   let credential: unknown;
   try {
     credential = await startRegistration({ optionsJSON: options as never });
   } catch (error) {
     browserFailure(error);
   }
-  return callApi('registerPasskey', { token, body: { credential: credential as never } });
+  return sendPasskey({ credential: credential as never }, token);
 }
 
 /** Signs the server's challenge with one of the licence's passkeys. */
 export async function verifyWithPasskey(token?: string): Promise<VerifySecondFactorReply> {
-  const { options } = await callApi('passkeyAuthenticationOptions', { token });
+  const { options } = await passkeyAuthenticationOptions(token);
   let credential: unknown;
   try {
     credential = await startAuthentication({ optionsJSON: options as never });
   } catch (error) {
     browserFailure(error);
   }
-  return callApi('verifySecondFactor', {
-    token,
-    body: { method: 'passkey', credential: credential as never },
-  });
+  return verifySecondFactor({ method: 'passkey', credential: credential as never }, token);
 }

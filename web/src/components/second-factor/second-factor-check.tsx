@@ -7,8 +7,8 @@ import SpaceBetween from '@cloudscape-design/components/space-between';
 import { type FormEvent, useState } from 'react';
 
 import { MESSAGES, type SecondFactorMethod, type VerifySecondFactorReply } from '../../../../shared';
-import { callApi } from '../../api/api-client';
 import { ApiError } from '../../api/api-errors';
+import { verifySecondFactor } from '../../api/second-factor';
 import { passkeysSupported, verifyWithPasskey } from './passkeys';
 import { SECOND_FACTOR_TEXT } from './strings';
 
@@ -55,7 +55,7 @@ export function SecondFactorCheck({ methods, token, onVerified, secondaryAction 
       setError(MESSAGES.secondFactor.codeRequired);
       return;
     }
-    void run('code', () => callApi('verifySecondFactor', { token, body: { method: mode, code } }));
+    void run('code', () => verifySecondFactor({ method: mode, code }, token));
   };
 
   const codeMethods = methods.filter((method) => method !== 'passkey');

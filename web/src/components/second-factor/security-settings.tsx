@@ -10,12 +10,12 @@ import KeyValuePairs from '@cloudscape-design/components/key-value-pairs';
 import Modal from '@cloudscape-design/components/modal';
 import SpaceBetween from '@cloudscape-design/components/space-between';
 import StatusIndicator from '@cloudscape-design/components/status-indicator';
+import { useQuery } from '@tanstack/react-query';
 import { type FormEvent, useState } from 'react';
 
 import { type EnrolmentReply, MESSAGES } from '../../../../shared';
-import { callApi } from '../../api/api-client';
 import { ApiError } from '../../api/api-errors';
-import { useApiQuery } from '../../api/use-api-query';
+import { resetSecondFactor, secondFactorStatusQuery } from '../../api/second-factor';
 import { useNotifications } from '../../notifications/notifications-context';
 import { PasskeyEnrolment, TotpEnrolmentForm } from './enrolment';
 import { RecoveryCodes } from './recovery-codes';
@@ -27,7 +27,7 @@ import { SECOND_FACTOR_TEXT } from './strings';
  */
 export function SecuritySettings() {
   const notifications = useNotifications();
-  const status = useApiQuery((signal) => callApi('secondFactorStatus', { signal }));
+  const status = useQuery(secondFactorStatusQuery);
   const [dialog, setDialog] = useState<'passkey' | 'totp' | null>(null);
   const [recoveryCodes, setRecoveryCodes] = useState<string[]>([]);
   const data = status.data;
@@ -36,7 +36,7 @@ export function SecuritySettings() {
     setDialog(null);
     notifications.success(message);
     if (reply.recoveryCodes.length > 0) setRecoveryCodes(reply.recoveryCodes);
-    void status.reload();
+    void status.refetch();
   };
 
   const methods = data
@@ -134,7 +134,7 @@ export function ResetSecondFactor() {
     setBusy(true);
     setError(undefined);
     try {
-      await callApi('resetSecondFactor', { body: { licenseKey } });
+      await resetSecondFactor(licenseKey);
       notifications.success(SECOND_FACTOR_TEXT.resetDone);
       setLicenseKey('');
     } catch (failure) {

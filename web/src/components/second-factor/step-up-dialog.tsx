@@ -5,7 +5,8 @@ import SpaceBetween from '@cloudscape-design/components/space-between';
 import { type ReactNode, useEffect, useRef, useState } from 'react';
 
 import type { SecondFactorMethod } from '../../../../shared';
-import { callApi, onSecondFactorRequired } from '../../api/api-client';
+import { onSecondFactorRequired } from '../../api/api-client';
+import { secondFactorStatus } from '../../api/second-factor';
 import { lazyPage } from '../../layout/lazy-page';
 import { SECOND_FACTOR_TEXT } from './strings';
 
@@ -25,7 +26,7 @@ export function StepUpProvider({ children }: { readonly children: ReactNode }) {
   useEffect(
     () =>
       onSecondFactorRequired(async () => {
-        const status = await callApi('secondFactorStatus');
+        const status = await secondFactorStatus();
         const available: SecondFactorMethod[] = [];
         if (status.passkeys.length > 0) available.push('passkey');
         if (status.totp) available.push('totp');

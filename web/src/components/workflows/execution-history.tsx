@@ -5,14 +5,13 @@ import Modal from '@cloudscape-design/components/modal';
 import SpaceBetween from '@cloudscape-design/components/space-between';
 import StatusIndicator from '@cloudscape-design/components/status-indicator';
 import Table from '@cloudscape-design/components/table';
+import { useQueryClient } from '@tanstack/react-query';
 import { useState } from 'react';
 
 import type { Execution, Workflow } from '../../../../shared';
-import { callApi } from '../../api/api-client';
-import { endedSession } from '../../api/api-errors';
-import { useApiQuery } from '../../api/use-api-query';
+import { KEYS } from '../../api/keys';
+import { useExecutionPages } from '../../api/scheduling';
 import { formatDateTime } from '../../format/dates';
-import { useNotifications } from '../../notifications/notifications-context';
 import { STRINGS } from '../../strings';
 import { TestConnectionButton, WorkflowHealthDetails } from './workflow-health';
 
@@ -20,41 +19,18 @@ const TEXT = STRINGS.executions;
 
 /** The history a page at a time, newest first; 'Charger plus' reads the next page. */
 function ExecutionTable({ workflowId }: { readonly workflowId: string }) {
-  const notifications = useNotifications();
-  const query = useApiQuery((signal) =>
-    callApi('workflowExecutions', { params: { id: workflowId }, signal }),
-  );
-  const [more, setMore] = useState<{ executions: Execution[]; cursor: string | null } | null>(null);
-  const [loadingMore, setLoadingMore] = useState(false);
-  const cursor = more ? more.cursor : (query.data?.nextCursor ?? null);
-
-  const loadMore = async () => {
-    if (!cursor) return;
-    setLoadingMore(true);
-    try {
-      const page = await callApi('workflowExecutions', { params: { id: workflowId }, query: { cursor } });
-      setMore((current) => ({
-        executions: [...(current?.executions ?? []), ...page.executions],
-        cursor: page.nextCursor,
-      }));
-    } catch (error) {
-      // What is shown stays, and so does the button, for another try.
-      if (!endedSession(error)) notifications.error(TEXT.moreFailed);
-    } finally {
-      setLoadingMore(false);
-    }
-  };
-  const reload = async () => {
-    setMore(null);
-    await query.reload();
-  };
+  const client = useQueryClient();
+  const { query, pages } = useExecutionPages(workflowId);
+  const items = pages.flatMap((page) => page.executions);
+  // Read afresh from the first page: what was loaded further goes.
+  const reload = () => client.resetQueries({ queryKey: KEYS.executions(workflowId) });
 
   return (
     <Table<Execution>
       variant="embedded"
-      loading={query.loading && !query.data}
+      loading={query.isPending}
       loadingText={TEXT.loading}
-      items={[...(query.data?.executions ?? []), ...(more?.executions ?? [])]}
+      items={items}
       trackBy="id"
       columnDefinitions={[
         { id: 'startedAt', header: TEXT.columns.startedAt, cell: (item) => formatDateTime(item.startedAt) },
@@ -83,7 +59,7 @@ function ExecutionTable({ workflowId }: { readonly workflowId: string }) {
       ]}
       empty={
         <Box textAlign="center" color="inherit">
-          {query.error ? query.error.message : TEXT.empty}
+          {query.error && pages.length === 0 ? query.error.message : TEXT.empty}
         </Box>
       }
       header={
@@ -92,9 +68,9 @@ function ExecutionTable({ workflowId }: { readonly workflowId: string }) {
         </Box>
       }
       footer={
-        cursor && (
+        query.hasNextPage && (
           <Box textAlign="center">
-            <Button loading={loadingMore} onClick={() => void loadMore()}>
+            <Button loading={query.isFetchingNextPage} onClick={() => void query.fetchNextPage()}>
               {TEXT.more}
             </Button>
           </Box>

@@ -9,7 +9,7 @@ import { ExecutionHistoryButton } from './execution-history';
 import { HEALTH_TEXT } from './health-strings';
 import { RunWorkflowButton } from './run-workflow-button';
 import { WorkflowBadges } from './workflow-badges';
-import { WorkflowHealthSection } from './workflow-health';
+import { useWorkflowHealth, WorkflowHealthSection, withPauseSeen } from './workflow-health';
 
 const TEXT = STRINGS.workflows;
 
@@ -22,6 +22,24 @@ export interface MemberCardOptions {
   readonly extraActions?: (workflow: Workflow) => React.ReactNode;
   /** The badge of the google path ('Automatisations configurées et intégrées' when active). */
   readonly googlePath?: boolean;
+}
+
+/** The scheduling switch, as the workflow's health shows it (off once the automatic pause stopped it). */
+function SchedulingToggle({
+  workflow,
+  busy,
+  onToggle,
+}: {
+  readonly workflow: Workflow;
+  readonly busy: boolean;
+  readonly onToggle: (workflow: Workflow) => void;
+}) {
+  const shown = withPauseSeen(workflow, useWorkflowHealth(workflow.id));
+  return (
+    <Toggle checked={shown.cronSettings.enabled} disabled={busy} onChange={() => onToggle(shown)}>
+      {TEXT.schedulingSwitch}
+    </Toggle>
+  );
 }
 
 /**
@@ -55,13 +73,11 @@ export function memberWorkflowCard(options: MemberCardOptions = {}): CardsProps.
         content: (workflow) => (
           <SpaceBetween size="s">
             {options.onToggleScheduling && (
-              <Toggle
-                checked={workflow.cronSettings.enabled}
-                disabled={options.busyIds?.has(workflow.id)}
-                onChange={() => options.onToggleScheduling?.(workflow)}
-              >
-                {TEXT.schedulingSwitch}
-              </Toggle>
+              <SchedulingToggle
+                workflow={workflow}
+                busy={options.busyIds?.has(workflow.id) ?? false}
+                onToggle={options.onToggleScheduling}
+              />
             )}
             <SpaceBetween direction="horizontal" size="xs">
               <RunWorkflowButton workflow={workflow} />

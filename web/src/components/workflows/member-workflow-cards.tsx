@@ -1,41 +1,36 @@
-import { useCollection } from '@cloudscape-design/collection-hooks';
 import Cards, { type CardsProps } from '@cloudscape-design/components/cards';
 import Pagination from '@cloudscape-design/components/pagination';
 
-import type { Workflow } from '../../../../shared';
+import type { Workflow, WorkflowList } from '../../../../shared';
+import type { useServerPages } from '../../api/server-pages';
 import { STRINGS } from '../../strings';
-
-/**
- * Cards drawn at once on a member's screen. A firm's automations are loaded whole (its counts are
- * exact), but drawn a page at a time: 1,000 of them drawn at once made /lawyer/cron take 6-7 s and
- * 72,000 DOM nodes before its first card showed.
- */
-const MEMBER_CARDS_PER_PAGE = 12;
+import { ShownWorkflowsHealth } from './workflow-health';
 
 export interface MemberWorkflowCardsProps
-  extends Pick<CardsProps<Workflow>, 'cardDefinition' | 'header' | 'empty' | 'loading' | 'loadingText'> {
-  /** Every workflow of the list, loaded; the cards show them a page at a time. */
-  readonly items: readonly Workflow[];
+  extends Pick<CardsProps<Workflow>, 'cardDefinition' | 'header' | 'empty' | 'loadingText'> {
+  /** The member's automations, a page at a time (his page's hook reads them). */
+  readonly pages: ReturnType<typeof useServerPages<WorkflowList>>;
 }
 
 /**
  * A member's workflow cards (/lawyer/workflows, /notary/workflows, the planning and account pages),
- * a page of them at a time with Cloudscape's pagination, shown once there is more than one page.
+ * a page at a time read from the server, with their health; the pagination once there is a next page.
  */
-export function MemberWorkflowCards({ items, ...cards }: MemberWorkflowCardsProps) {
-  const collection = useCollection(items, { pagination: { pageSize: MEMBER_CARDS_PER_PAGE } });
+export function MemberWorkflowCards({ pages, ...cards }: MemberWorkflowCardsProps) {
+  const items = pages.page?.workflows ?? [];
+  const paged = pages.pagination.pagesCount > 1 || pages.pagination.openEnd;
   return (
-    <Cards<Workflow>
-      {...collection.collectionProps}
-      {...cards}
-      items={collection.items}
-      trackBy="id"
-      cardsPerRow={[{ cards: 1 }, { minWidth: 700, cards: 2 }]}
-      pagination={
-        collection.paginationProps.pagesCount > 1 ? (
-          <Pagination {...collection.paginationProps} ariaLabels={STRINGS.lists.pagination} />
-        ) : undefined
-      }
-    />
+    <ShownWorkflowsHealth ids={items.map((workflow) => workflow.id)}>
+      <Cards<Workflow>
+        {...cards}
+        items={items}
+        loading={pages.loading}
+        trackBy="id"
+        cardsPerRow={[{ cards: 1 }, { minWidth: 700, cards: 2 }]}
+        pagination={
+          paged ? <Pagination {...pages.pagination} ariaLabels={STRINGS.lists.pagination} /> : undefined
+        }
+      />
+    </ShownWorkflowsHealth>
   );
 }

@@ -2,7 +2,7 @@ import Button from '@cloudscape-design/components/button';
 import { useEffect, useRef, useState } from 'react';
 
 import { MANUAL_RUN_LOCK_MS, MESSAGES, type Workflow } from '../../../../shared';
-import { callApi } from '../../api/api-client';
+import { executeWebhook } from '../../api/scheduling';
 import { useNotifications } from '../../notifications/notifications-context';
 import { STRINGS } from '../../strings';
 
@@ -42,11 +42,9 @@ export function RunWorkflowButton({ workflow, onRun, variant = 'normal' }: RunWo
   const run = async () => {
     setRunning(true);
     try {
-      const reply = await callApi('executeWebhook', {
-        body: {
-          workflowId: workflow.id,
-          payload: { timestamp: new Date().toISOString(), source: 'notary_app', trigger: 'manual' },
-        },
+      const reply = await executeWebhook({
+        workflowId: workflow.id,
+        payload: { timestamp: new Date().toISOString(), source: 'notary_app', trigger: 'manual' },
       });
       if (isRunSuccess(reply)) notifications.success(MESSAGES.workflow.workflowExecuted);
       else notifications.error(MESSAGES.workflow.executeWorkflowFailed(reply.error ?? reply.message ?? ''));

@@ -3,18 +3,59 @@ import Button from '@cloudscape-design/components/button';
 import KeyValuePairs from '@cloudscape-design/components/key-value-pairs';
 import SpaceBetween from '@cloudscape-design/components/space-between';
 import StatusIndicator, { type StatusIndicatorProps } from '@cloudscape-design/components/status-indicator';
-import { useState } from 'react';
+import { useQuery, useQueryClient } from '@tanstack/react-query';
+import { createContext, type ReactNode, useContext, useState } from 'react';
 
 import type { Workflow } from '../../../../shared';
 import { HEALTH_MESSAGES } from '../../../../shared/health-messages';
-import type { HealthState } from '../../../../shared/schemas/health';
-import { callApi } from '../../api/api-client';
+import type { HealthState, WorkflowHealth } from '../../../../shared/schemas/health';
 import { endedSession } from '../../api/api-errors';
-import { useApiQuery } from '../../api/use-api-query';
+import { useReplaceWorkflow } from '../../api/directory';
+import {
+  resumeWorkflow,
+  testWorkflowConnection,
+  useWorkflowsHealth,
+  workflowHealthQuery,
+} from '../../api/health';
+import { KEYS } from '../../api/keys';
 import { formatDateTime } from '../../format/dates';
 import { useNotifications } from '../../notifications/notifications-context';
-import { announceWorkflowChange, refreshWorkflowHealth, useWorkflowHealth } from './health-store';
 import { HEALTH_TEXT as TEXT } from './health-strings';
+
+/** The health of the cards a page shows, read by their container (undefined until read). */
+const HealthOfShown = createContext<ReadonlyMap<string, WorkflowHealth | null> | undefined>(undefined);
+
+/**
+ * The health of the cards inside: the ids of the cards shown, read together once, then every 30
+ * seconds while they show (api/health.ts); never the rest of the list's.
+ */
+export function ShownWorkflowsHealth({
+  ids,
+  children,
+}: {
+  readonly ids: readonly string[];
+  readonly children: ReactNode;
+}) {
+  const { data } = useWorkflowsHealth(ids);
+  return <HealthOfShown.Provider value={data}>{children}</HealthOfShown.Provider>;
+}
+
+/** A card's health: undefined until read; null when the server knows no such automation any more. */
+export function useWorkflowHealth(workflowId: string): WorkflowHealth | null | undefined {
+  return useContext(HealthOfShown)?.get(workflowId);
+}
+
+/**
+ * The workflow as its card shows it: the automatic pause turned its scheduling off on the server;
+ * a copy read before the pause (its last change is older) still has the switch on, and beside
+ * 'Suspendue' it would say the opposite (a click on it would turn scheduling back on).
+ */
+export function withPauseSeen(workflow: Workflow, health: WorkflowHealth | null | undefined): Workflow {
+  const pausedAt = health?.state === 'paused' ? health.pausedAt : null;
+  return pausedAt && workflow.cronSettings.enabled && workflow.updatedAt < pausedAt
+    ? { ...workflow, cronSettings: { ...workflow.cronSettings, enabled: false }, updatedAt: pausedAt }
+    : workflow;
+}
 
 const INDICATOR: Record<HealthState, StatusIndicatorProps.Type> = {
   healthy: 'success',
@@ -41,7 +82,7 @@ export function TestConnectionButton({
   const test = async () => {
     setTesting(true);
     try {
-      const reply = await callApi('testWorkflowConnection', { params: { id: workflow.id } });
+      const reply = await testWorkflowConnection(workflow.id);
       if (reply.success) notifications.success(reply.message);
       else notifications.error(reply.message);
       onTested?.();
@@ -76,13 +117,14 @@ export function ResumeButton({
   readonly onResumed?: () => void;
 }) {
   const notifications = useNotifications();
+  const client = useQueryClient();
+  const replace = useReplaceWorkflow();
   const [resuming, setResuming] = useState(false);
   const resume = async () => {
     setResuming(true);
     try {
-      const saved = await callApi('resumeWorkflow', { params: { id: workflow.id } });
-      announceWorkflowChange(saved);
-      await refreshWorkflowHealth();
+      replace(await resumeWorkflow(workflow.id));
+      await client.invalidateQueries({ queryKey: KEYS.allHealth });
       notifications.success(HEALTH_MESSAGES.resumed);
       onResumed?.();
     } catch (error) {
@@ -110,6 +152,8 @@ export function ResumeButton({
  */
 export function WorkflowHealthSection({ workflow }: { readonly workflow: Workflow }) {
   const health = useWorkflowHealth(workflow.id);
+  const client = useQueryClient();
+  const refresh = () => void client.invalidateQueries({ queryKey: KEYS.allHealth });
   if (health === null) {
     return (
       <SpaceBetween size="xxs">
@@ -137,7 +181,7 @@ export function WorkflowHealthSection({ workflow }: { readonly workflow: Workflo
       )}
       <SpaceBetween direction="horizontal" size="xs">
         {health?.state === 'paused' && <ResumeButton workflow={workflow} />}
-        <TestConnectionButton workflow={workflow} onTested={() => void refreshWorkflowHealth()} />
+        <TestConnectionButton workflow={workflow} onTested={refresh} />
       </SpaceBetween>
     </SpaceBetween>
   );
@@ -145,7 +189,7 @@ export function WorkflowHealthSection({ workflow }: { readonly workflow: Workflo
 
 /** The health figures at the top of the history dialog: state, last runs, 24 hours and 7 days. */
 export function WorkflowHealthDetails({ workflowId }: { readonly workflowId: string }) {
-  const query = useApiQuery((signal) => callApi('workflowHealth', { params: { id: workflowId }, signal }));
+  const query = useQuery(workflowHealthQuery(workflowId));
   const health = query.data;
   if (query.error && !health) {
     return <StatusIndicator type="error">{TEXT.detail.failed}</StatusIndicator>;

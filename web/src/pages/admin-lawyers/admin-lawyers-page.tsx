@@ -1,4 +1,3 @@
-import { useCollection } from '@cloudscape-design/collection-hooks';
 import Alert from '@cloudscape-design/components/alert';
 import Badge from '@cloudscape-design/components/badge';
 import Box from '@cloudscape-design/components/box';
@@ -14,14 +13,13 @@ import TextFilter from '@cloudscape-design/components/text-filter';
 import { useState } from 'react';
 
 import { type Lawyer, type LawyerSaveRequest, MESSAGES } from '../../../../shared';
-import { callApi } from '../../api/api-client';
 import { ApiHttpError } from '../../api/api-errors';
-import { READ_PAGE, usePagedList } from '../../api/paged-list';
+import { useSaveLawyer } from '../../api/directory';
 import { type LawyerDialog, LawyerDialogs } from '../../components/lawyer-details/lawyer-dialogs';
-import { matchesLawyer } from '../../components/lawyer-details/lawyer-search';
+import { useLawyerDirectory } from '../../components/lawyer-details/use-lawyer-directory';
 import { LawyerForm, lawyerFormValues } from '../../components/lawyer-form/lawyer-form';
 import { formatDate } from '../../format/dates';
-import { usePageTitle } from '../../layout/use-page-title';
+import { PageHeader } from '../../layout/page-header';
 import { useNotifications } from '../../notifications/notifications-context';
 import { STRINGS } from '../../strings';
 import { ADMIN_LAWYERS_TEXT as TEXT } from './strings';
@@ -85,10 +83,13 @@ function ExistingLawyerAlert({
  * creation of a new lawyer with his licence key.
  */
 export function AdminLawyersPage() {
-  usePageTitle(TEXT.title);
   const notifications = useNotifications();
-  const lawyers = usePagedList(READ_PAGE.lawyers);
-  const [query, setQuery] = useState('');
+  const directory = useLawyerDirectory({
+    pageSize: LAWYERS_PER_PAGE,
+    deleted: (lawyer) => MESSAGES.directory.lawyerDeleted(fullName(lawyer)),
+    deleteFailed: MESSAGES.directory.deleteLawyerFailed,
+  });
+  const saveLawyer = useSaveLawyer();
   const [dialog, setDialog] = useState<Dialog | null>(null);
 
   /**
@@ -97,8 +98,7 @@ export function AdminLawyersPage() {
    */
   const save = async (request: LawyerSaveRequest, createOnly: boolean) => {
     try {
-      const { lawyer, created } = await callApi('saveLawyer', { body: { ...request, createOnly } });
-      lawyers.setData((current) => [lawyer, ...(current ?? []).filter((item) => item.id !== lawyer.id)]);
+      const { lawyer, created } = await saveLawyer.mutateAsync({ request, createOnly });
       notifications.success(
         created
           ? MESSAGES.lawyerSave.created(lawyer.firstName, lawyer.lastName)
@@ -117,61 +117,52 @@ export function AdminLawyersPage() {
     }
   };
 
-  const remove = async (lawyer: Lawyer) => {
-    try {
-      await callApi('deleteLawyer', { params: { id: lawyer.id } });
-      lawyers.setData((current) => current?.filter((item) => item.id !== lawyer.id));
-      notifications.success(MESSAGES.directory.lawyerDeleted(fullName(lawyer)));
-      setDialog(null);
-    } catch {
-      notifications.error(MESSAGES.directory.deleteLawyerFailed);
-    }
-  };
-
-  const all = lawyers.data ?? [];
-  const shown = all.filter((lawyer) =>
-    matchesLawyer(lawyer, query, ['firstName', 'lastName', 'email', 'officeName']),
-  );
-  const pages = useCollection(shown, { pagination: { pageSize: LAWYERS_PER_PAGE } });
+  const remove = (lawyer: Lawyer) =>
+    directory.remove(lawyer).then(
+      () => setDialog(null),
+      () => undefined,
+    );
+  const { lawyers } = directory;
 
   return (
     <ContentLayout
       header={
-        <Header
-          variant="h1"
+        <PageHeader
+          title={TEXT.title}
           description={TEXT.description}
           actions={
             <Button variant="primary" iconName="add-plus" onClick={() => setDialog({ kind: 'create' })}>
               {TEXT.newLawyer}
             </Button>
           }
-        >
-          {TEXT.title}
-        </Header>
+        />
       }
     >
       <Cards<Lawyer>
-        items={pages.items}
-        pagination={<Pagination {...pages.paginationProps} ariaLabels={STRINGS.lists.pagination} />}
+        items={directory.items}
+        pagination={<Pagination {...lawyers.pagination} ariaLabels={STRINGS.lists.pagination} />}
         trackBy="id"
-        loading={lawyers.loading && !lawyers.data}
+        loading={lawyers.loading}
         loadingText={TEXT.loading}
         cardsPerRow={[{ cards: 1 }, { minWidth: 700, cards: 2 }, { minWidth: 1200, cards: 3 }]}
         header={
           <Header
-            counter={lawyers.complete ? `(${all.length})` : `(${all.length}+)`}
-            description={lawyers.complete ? undefined : STRINGS.lists.stillLoading(all.length)}
+            counter={directory.total === undefined ? undefined : `(${STRINGS.lists.count(directory.total)})`}
           >
             {TEXT.title}
           </Header>
         }
         filter={
           <TextFilter
-            filteringText={query}
+            filteringText={directory.query}
             filteringPlaceholder={TEXT.search}
             filteringAriaLabel={TEXT.search}
-            countText={query ? TEXT.matches(shown.length) : undefined}
-            onChange={({ detail }) => setQuery(detail.filteringText)}
+            countText={
+              directory.searching && lawyers.page
+                ? STRINGS.lists.matches(directory.items.length, lawyers.query.hasNextPage)
+                : undefined
+            }
+            onChange={({ detail }) => directory.setQuery(detail.filteringText)}
           />
         }
         cardDefinition={{
@@ -233,7 +224,7 @@ export function AdminLawyersPage() {
         }}
         empty={
           <Box textAlign="center" color="inherit">
-            {lawyers.error ? lawyers.error.message : MESSAGES.directory.noLawyerFound}
+            {lawyers.query.error ? lawyers.query.error.message : MESSAGES.directory.noLawyerFound}
           </Box>
         }
       />

@@ -1,4 +1,3 @@
-import { useCollection } from '@cloudscape-design/collection-hooks';
 import Badge from '@cloudscape-design/components/badge';
 import Box from '@cloudscape-design/components/box';
 import Button from '@cloudscape-design/components/button';
@@ -11,14 +10,10 @@ import TextFilter from '@cloudscape-design/components/text-filter';
 import { useState } from 'react';
 
 import { type Lawyer, MESSAGES } from '../../../../shared';
-import { callApi } from '../../api/api-client';
-import { endedSession } from '../../api/api-errors';
-import { READ_PAGE, usePagedList } from '../../api/paged-list';
 import { type LawyerDialog, LawyerDialogs } from '../../components/lawyer-details/lawyer-dialogs';
-import { matchesLawyer } from '../../components/lawyer-details/lawyer-search';
+import { useLawyerDirectory } from '../../components/lawyer-details/use-lawyer-directory';
 import { formatDate } from '../../format/dates';
-import { usePageTitle } from '../../layout/use-page-title';
-import { useNotifications } from '../../notifications/notifications-context';
+import { PageHeader } from '../../layout/page-header';
 import { STRINGS } from '../../strings';
 import { ADMIN_NOTARIES_TEXT as TEXT } from './strings';
 
@@ -33,66 +28,41 @@ const NOTARIES_PER_PAGE = 20;
  * the same directory as /admin/lawyers, shown as a table with the Google OAuth column.
  */
 export function AdminNotariesPage() {
-  usePageTitle(TEXT.title);
-  const notifications = useNotifications();
-  const notaries = usePagedList(async (page, signal) => {
-    try {
-      return await READ_PAGE.lawyers(page, signal);
-    } catch (error) {
-      if (!signal.aborted && !endedSession(error)) {
-        notifications.error(
-          MESSAGES.directory.loadNotariesFailed(error instanceof Error ? error.message : undefined),
-        );
-      }
-      throw error;
-    }
+  const directory = useLawyerDirectory({
+    pageSize: NOTARIES_PER_PAGE,
+    loadFailed: MESSAGES.directory.loadNotariesFailed(),
+    deleted: () => MESSAGES.directory.notaryDeleted,
+    deleteFailed: MESSAGES.directory.deleteNotaryFailed,
   });
-  const [query, setQuery] = useState('');
   const [dialog, setDialog] = useState<LawyerDialog | null>(null);
-
-  const remove = async (lawyer: Lawyer) => {
-    try {
-      await callApi('deleteLawyer', { params: { id: lawyer.id } });
-      notaries.setData((current) => current?.filter((item) => item.id !== lawyer.id));
-      notifications.success(MESSAGES.directory.notaryDeleted);
-      setDialog(null);
-    } catch {
-      notifications.error(MESSAGES.directory.deleteNotaryFailed);
-    }
-  };
-
-  const all = notaries.data ?? [];
-  const shown = all.filter((lawyer) => matchesLawyer(lawyer, query, ['firstName', 'lastName', 'email']));
-  const pages = useCollection(shown, { pagination: { pageSize: NOTARIES_PER_PAGE } });
+  const remove = (lawyer: Lawyer) =>
+    directory.remove(lawyer).then(
+      () => setDialog(null),
+      () => undefined,
+    );
+  const { lawyers } = directory;
 
   return (
-    <ContentLayout
-      header={
-        <Header variant="h1" description={TEXT.description}>
-          {TEXT.title}
-        </Header>
-      }
-    >
+    <ContentLayout header={<PageHeader title={TEXT.title} description={TEXT.description} />}>
       <Table<Lawyer>
-        items={pages.items}
-        pagination={<Pagination {...pages.paginationProps} ariaLabels={STRINGS.lists.pagination} />}
+        items={directory.items}
+        pagination={<Pagination {...lawyers.pagination} ariaLabels={STRINGS.lists.pagination} />}
         trackBy="id"
-        loading={notaries.loading && !notaries.data}
+        loading={lawyers.loading}
         loadingText={TEXT.loading}
         header={
           <Header
-            counter={notaries.complete ? `(${all.length})` : `(${all.length}+)`}
-            description={notaries.complete ? undefined : STRINGS.lists.stillLoading(all.length)}
+            counter={directory.total === undefined ? undefined : `(${STRINGS.lists.count(directory.total)})`}
           >
             {TEXT.title}
           </Header>
         }
         filter={
           <TextFilter
-            filteringText={query}
+            filteringText={directory.query}
             filteringPlaceholder={TEXT.search}
             filteringAriaLabel={TEXT.search}
-            onChange={({ detail }) => setQuery(detail.filteringText)}
+            onChange={({ detail }) => directory.setQuery(detail.filteringText)}
           />
         }
         // The Actions column stays in view while the others scroll on a narrow screen.
@@ -134,7 +104,7 @@ export function AdminNotariesPage() {
         ]}
         empty={
           <Box textAlign="center" color="inherit">
-            {notaries.error ? MESSAGES.directory.loadNotariesFailed() : TEXT.empty}
+            {lawyers.query.isError ? MESSAGES.directory.loadNotariesFailed() : TEXT.empty}
           </Box>
         }
       />

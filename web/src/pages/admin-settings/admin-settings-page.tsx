@@ -8,14 +8,14 @@ import Header from '@cloudscape-design/components/header';
 import KeyValuePairs from '@cloudscape-design/components/key-value-pairs';
 import SpaceBetween from '@cloudscape-design/components/space-between';
 import StatusIndicator from '@cloudscape-design/components/status-indicator';
+import { useQuery } from '@tanstack/react-query';
 import { lazy, Suspense, useState } from 'react';
 
 import { GLOBAL_SCHEDULING, MESSAGES, type SchedulerResult } from '../../../../shared';
-import { callApi } from '../../api/api-client';
 import { ApiHttpError, ApiNetworkError, endedSession } from '../../api/api-errors';
-import { useApiQuery } from '../../api/use-api-query';
+import { redriveDeadLetters, runScheduler, schedulerStatusQuery } from '../../api/scheduling';
 import { ResetSecondFactor, SecuritySettings } from '../../components/second-factor/security-settings';
-import { usePageTitle } from '../../layout/use-page-title';
+import { PageHeader } from '../../layout/page-header';
 import { useNotifications } from '../../notifications/notifications-context';
 import { AuditTrail } from './audit-trail';
 import { HealthSettingsForm } from './health-settings';
@@ -47,9 +47,8 @@ const HealthDashboard = lazy(() =>
  * dead-lettered runs, the health settings, and the audit trail.
  */
 export function AdminSettingsPage() {
-  usePageTitle(TEXT.title);
   const notifications = useNotifications();
-  const status = useApiQuery((signal) => callApi('schedulerStatus', { signal }));
+  const status = useQuery(schedulerStatusQuery);
   const [forced, setForced] = useState(false);
   const [running, setRunning] = useState(false);
   const [redriving, setRedriving] = useState(false);
@@ -58,8 +57,9 @@ export function AdminSettingsPage() {
   const trigger = async () => {
     setRunning(true);
     try {
-      const result = await callApi('workflowScheduler', {
-        body: { trigger: forced ? 'manual_force' : 'manual', timestamp: new Date().toISOString() },
+      const result = await runScheduler({
+        trigger: forced ? 'manual_force' : 'manual',
+        timestamp: new Date().toISOString(),
       });
       setLastManual(result);
       if (result.success) {
@@ -69,7 +69,7 @@ export function AdminSettingsPage() {
         // A run that finished badly says why in its error, already in the spec's words.
         notifications.error(result.error ?? MESSAGES.scheduler.failed);
       }
-      void status.reload();
+      void status.refetch();
     } catch (error) {
       // An ended session is already announced by the auth provider, which goes to /login.
       if (!endedSession(error)) notifications.error(failureMessage(error));
@@ -81,9 +81,9 @@ export function AdminSettingsPage() {
   const redrive = async () => {
     setRedriving(true);
     try {
-      const reply = await callApi('redriveDeadLetters');
+      const reply = await redriveDeadLetters();
       notifications.success(reply.message);
-      void status.reload();
+      void status.refetch();
     } catch (error) {
       if (!endedSession(error)) {
         notifications.error(error instanceof Error ? error.message : MESSAGES.scheduler.failed);
@@ -95,22 +95,16 @@ export function AdminSettingsPage() {
 
   // Unreadable (null) or not loaded because the status call failed: either way not available.
   const deadLetters = status.error && !status.data ? null : status.data?.deadLetterCount;
-  const statusFailed = status.error !== undefined && !endedSession(status.error);
+  const statusFailed = status.error !== null && !endedSession(status.error);
   const manual = lastManual ?? status.data?.lastManualRun ?? null;
   return (
-    <ContentLayout
-      header={
-        <Header variant="h1" description={TEXT.description}>
-          {TEXT.title}
-        </Header>
-      }
-    >
+    <ContentLayout header={<PageHeader title={TEXT.title} description={TEXT.description} />}>
       <SpaceBetween size="l">
         {statusFailed && (
           <Alert
             type="error"
             header={TEXT.statusError}
-            action={<Button onClick={() => void status.reload()}>{TEXT.retry}</Button>}
+            action={<Button onClick={() => void status.refetch()}>{TEXT.retry}</Button>}
           >
             {status.error?.message}
           </Alert>

@@ -2,14 +2,10 @@ import Box from '@cloudscape-design/components/box';
 import Button from '@cloudscape-design/components/button';
 import Header from '@cloudscape-design/components/header';
 import Table from '@cloudscape-design/components/table';
-import { useState } from 'react';
 
 import type { AuditEntry } from '../../../../shared';
-import { callApi } from '../../api/api-client';
-import { endedSession } from '../../api/api-errors';
-import { useApiQuery } from '../../api/use-api-query';
+import { useAuditPages } from '../../api/audit';
 import { formatDateTime } from '../../format/dates';
-import { useNotifications } from '../../notifications/notifications-context';
 import { ADMIN_SETTINGS_TEXT } from './strings';
 
 const TEXT = ADMIN_SETTINGS_TEXT.audit;
@@ -26,29 +22,8 @@ export function auditSentence(entry: AuditEntry): string {
 
 /** The audit trail, newest first, a page at a time ('Charger plus'). */
 export function AuditTrail() {
-  const notifications = useNotifications();
-  const first = useApiQuery((signal) => callApi('listAudit', { signal }));
-  const [more, setMore] = useState<{ entries: AuditEntry[]; cursor: string | null } | null>(null);
-  const [loadingMore, setLoadingMore] = useState(false);
-  const entries = [...(first.data?.entries ?? []), ...(more?.entries ?? [])];
-  const cursor = more ? more.cursor : (first.data?.nextCursor ?? null);
-
-  const loadMore = async () => {
-    if (!cursor) return;
-    setLoadingMore(true);
-    try {
-      const page = await callApi('listAudit', { query: { cursor } });
-      setMore((current) => ({
-        entries: [...(current?.entries ?? []), ...page.entries],
-        cursor: page.nextCursor,
-      }));
-    } catch (error) {
-      // The entries shown stay; the button stays too, for another try.
-      if (!endedSession(error)) notifications.error(error instanceof Error ? error.message : TEXT.moreFailed);
-    } finally {
-      setLoadingMore(false);
-    }
-  };
+  const { query, pages } = useAuditPages(TEXT.moreFailed);
+  const entries = pages.flatMap((page) => page.entries);
 
   return (
     <Table<AuditEntry>
@@ -59,7 +34,7 @@ export function AuditTrail() {
       }
       items={entries}
       trackBy="id"
-      loading={first.loading && !first.data}
+      loading={query.isPending}
       loadingText={TEXT.loading}
       columnDefinitions={[
         { id: 'at', header: TEXT.columns.at, cell: (entry) => formatDateTime(entry.at) },
@@ -67,13 +42,13 @@ export function AuditTrail() {
       ]}
       empty={
         <Box textAlign="center" color="inherit">
-          {first.error ? first.error.message : TEXT.empty}
+          {query.error && pages.length === 0 ? query.error.message : TEXT.empty}
         </Box>
       }
       footer={
-        cursor && (
+        query.hasNextPage && (
           <Box textAlign="center">
-            <Button loading={loadingMore} onClick={() => void loadMore()}>
+            <Button loading={query.isFetchingNextPage} onClick={() => void query.fetchNextPage()}>
               {TEXT.more}
             </Button>
           </Box>

@@ -8,13 +8,13 @@ import Header from '@cloudscape-design/components/header';
 import Input from '@cloudscape-design/components/input';
 import SpaceBetween from '@cloudscape-design/components/space-between';
 import StatusIndicator from '@cloudscape-design/components/status-indicator';
+import { useQuery, useQueryClient } from '@tanstack/react-query';
 import { useEffect, useState } from 'react';
 
 import { HEALTH_MESSAGES } from '../../../../shared/health-messages';
 import { HealthSettings } from '../../../../shared/schemas/health';
-import { callApi } from '../../api/api-client';
 import { endedSession } from '../../api/api-errors';
-import { useApiQuery } from '../../api/use-api-query';
+import { healthSettingsQuery, updateHealthSettings } from '../../api/health';
 import { HEALTH_TEXT } from '../../components/workflows/health-strings';
 import { useNotifications } from '../../notifications/notifications-context';
 
@@ -29,7 +29,8 @@ type Field = 'pauseAfterFailures' | 'alertEmail';
  */
 export function HealthSettingsForm() {
   const notifications = useNotifications();
-  const query = useApiQuery((signal) => callApi('healthSettings', { signal }));
+  const query = useQuery(healthSettingsQuery);
+  const client = useQueryClient();
   const [pauseAfter, setPauseAfter] = useState('');
   const [alertEmail, setAlertEmail] = useState('');
   const [dailyDigest, setDailyDigest] = useState(false);
@@ -63,8 +64,7 @@ export function HealthSettingsForm() {
     setSaving(true);
     setErrors({});
     try {
-      const saved = await callApi('updateHealthSettings', { body: parsed.data });
-      query.setData(() => saved);
+      client.setQueryData(healthSettingsQuery.queryKey, await updateHealthSettings(parsed.data));
       notifications.success(HEALTH_MESSAGES.settingsSaved);
     } catch (error) {
       if (!endedSession(error)) notifications.error(error instanceof Error ? error.message : String(error));

@@ -8,8 +8,8 @@ import SpaceBetween from '@cloudscape-design/components/space-between';
 import { useState } from 'react';
 
 import { MESSAGES, type PromoCodeReply } from '../../../../shared';
-import { callApi } from '../../api/api-client';
 import { endedSession } from '../../api/api-errors';
+import { createPromoCode } from '../../api/billing';
 import { usePageTitle } from '../../layout/use-page-title';
 import { useNotifications } from '../../notifications/notifications-context';
 import { CopyCodeButton } from './copy-code-button';
@@ -31,7 +31,7 @@ export function AdminTestPromoPage() {
   const create = async () => {
     setCreating(true);
     try {
-      const reply = await callApi('createPromoCode');
+      const reply = await createPromoCode();
       if (reply.success && reply.promoCode) {
         setCreated({ promoCode: reply.promoCode, percentOff: reply.percentOff });
         notifications.success(MESSAGES.promo.created);

@@ -1,4 +1,3 @@
-import { useCollection } from '@cloudscape-design/collection-hooks';
 import Box from '@cloudscape-design/components/box';
 import Button from '@cloudscape-design/components/button';
 import Modal from '@cloudscape-design/components/modal';
@@ -8,58 +7,42 @@ import Table from '@cloudscape-design/components/table';
 import TextFilter from '@cloudscape-design/components/text-filter';
 import { useState } from 'react';
 
-import type { Folder, Lawyer, Workflow } from '../../../../shared';
-import { callApi } from '../../api/api-client';
+import type { Folder, Workflow } from '../../../../shared';
+import { useFileWorkflow, useWorkflowPages } from '../../api/directory';
+import { useDebounced } from '../../layout/use-debounced';
 import { useNotifications } from '../../notifications/notifications-context';
 import { STRINGS } from '../../strings';
 import { ADMIN_WORKFLOWS_TEXT } from './strings';
-import { matchesWorkflow } from './workflow-search';
 
 const TEXT = ADMIN_WORKFLOWS_TEXT.addDialog;
 
-/**
- * Rows drawn at once: every automation of the platform may be a candidate, and 1,000 of them drawn
- * at once took 1.6-2.3 s to open the dialog and 19,500 DOM nodes. The choice is kept across pages.
- */
+/** Rows on one page: every automation of the platform may be a candidate. The choice is kept across pages. */
 const CANDIDATES_PER_PAGE = 10;
 
 export interface AddToFolderDialogProps {
   readonly folder: Folder;
-  readonly folders: readonly Folder[];
-  readonly workflows: readonly Workflow[];
-  readonly lawyers: readonly Lawyer[];
-  /** Each workflow once it is saved in the folder. */
-  readonly onMoved: (workflow: Workflow) => void;
   /** 'Nouvelle automatisation dans ce dossier': the create dialog, with the folder chosen. */
   readonly onCreateNew: () => void;
   readonly onDismiss: () => void;
 }
 
 /**
- * 'Ajouter au Dossier': picks existing automations (several at once) and files them in the folder;
- * a new automation can still be created in it from here. Moving one only changes its folder, so
- * its scheduling and state stay as they are.
+ * 'Ajouter au Dossier': picks existing automations (several at once, searched on the server) and
+ * files them in the folder; a new automation can still be created in it from here. Moving one only
+ * changes its folder, so its scheduling and state stay as they are.
  */
-export function AddToFolderDialog({
-  folder,
-  folders,
-  workflows,
-  lawyers,
-  onMoved,
-  onCreateNew,
-  onDismiss,
-}: AddToFolderDialogProps) {
+export function AddToFolderDialog({ folder, onCreateNew, onDismiss }: AddToFolderDialogProps) {
   const notifications = useNotifications();
+  const [query, setQuery] = useState('');
+  const q = useDebounced(query.trim());
+  const candidates = useWorkflowPages({ limit: CANDIDATES_PER_PAGE, q });
+  const file = useFileWorkflow();
   const [selected, setSelected] = useState<readonly Workflow[]>([]);
   const [saving, setSaving] = useState(false);
-  const candidates = workflows.filter((workflow) => workflow.folderId !== folder.id);
-  const shown = useCollection(candidates, {
-    filtering: { filteringFunction: (workflow, text) => matchesWorkflow(workflow, text) },
-    pagination: { pageSize: CANDIDATES_PER_PAGE },
-  });
-  const folderName = (id: string | null) => folders.find((item) => item.id === id)?.name ?? TEXT.noFolder;
+  const owners = candidates.page?.owners ?? [];
+  const items = candidates.page?.workflows ?? [];
   const ownerName = (email: string) => {
-    const owner = lawyers.find((lawyer) => lawyer.email === email);
+    const owner = owners.find((candidate) => candidate.email === email);
     return owner ? `${owner.firstName} ${owner.lastName}` : email;
   };
 
@@ -69,9 +52,7 @@ export function AddToFolderDialog({
     // One update per automation: a failure leaves the others filed and is named in the toast.
     for (const workflow of selected) {
       try {
-        onMoved(
-          await callApi('updateWorkflow', { params: { id: workflow.id }, body: { folderId: folder.id } }),
-        );
+        await file.mutateAsync({ id: workflow.id, folderId: folder.id });
         moved += 1;
       } catch {
         notifications.error(TEXT.failed(workflow.name));
@@ -106,14 +87,17 @@ export function AddToFolderDialog({
       }
     >
       <Table<Workflow>
-        {...shown.collectionProps}
         variant="embedded"
-        items={shown.items}
+        items={items}
+        loading={candidates.loading}
+        loadingText={ADMIN_WORKFLOWS_TEXT.loading}
         trackBy="id"
         selectionType="multi"
         selectedItems={[...selected]}
+        isItemDisabled={(workflow) => workflow.folderId === folder.id}
         onSelectionChange={({ detail }) => setSelected(detail.selectedItems)}
         onRowClick={({ detail }) =>
+          detail.item.folderId !== folder.id &&
           setSelected((current) =>
             current.some((item) => item.id === detail.item.id)
               ? current.filter((item) => item.id !== detail.item.id)
@@ -127,21 +111,31 @@ export function AddToFolderDialog({
         }}
         filter={
           <TextFilter
-            {...shown.filterProps}
+            filteringText={query}
             filteringPlaceholder={ADMIN_WORKFLOWS_TEXT.search}
             filteringAriaLabel={ADMIN_WORKFLOWS_TEXT.search}
+            onChange={({ detail }) => setQuery(detail.filteringText)}
           />
         }
-        pagination={<Pagination {...shown.paginationProps} ariaLabels={STRINGS.lists.pagination} />}
+        pagination={<Pagination {...candidates.pagination} ariaLabels={STRINGS.lists.pagination} />}
         wrapLines
         columnDefinitions={[
           { id: 'name', header: TEXT.columns.name, cell: (workflow) => workflow.name },
           { id: 'lawyer', header: TEXT.columns.lawyer, cell: (workflow) => ownerName(workflow.lawyerEmail) },
-          { id: 'folder', header: TEXT.columns.folder, cell: (workflow) => folderName(workflow.folderId) },
+          {
+            id: 'folder',
+            header: TEXT.columns.folder,
+            cell: (workflow) =>
+              workflow.folderId === folder.id
+                ? folder.name
+                : workflow.folderId
+                  ? TEXT.otherFolder
+                  : TEXT.noFolder,
+          },
         ]}
         empty={
           <Box textAlign="center" color="inherit">
-            {candidates.length === 0 ? TEXT.empty : ADMIN_WORKFLOWS_TEXT.noMatch}
+            {q ? ADMIN_WORKFLOWS_TEXT.noMatch : TEXT.empty}
           </Box>
         }
       />

@@ -1,4 +1,3 @@
-import { useCollection } from '@cloudscape-design/collection-hooks';
 import Box from '@cloudscape-design/components/box';
 import Button from '@cloudscape-design/components/button';
 import Cards from '@cloudscape-design/components/cards';
@@ -11,27 +10,19 @@ import StatusIndicator from '@cloudscape-design/components/status-indicator';
 import Tabs from '@cloudscape-design/components/tabs';
 import TextFilter from '@cloudscape-design/components/text-filter';
 import { useState } from 'react';
-import { useLocation } from 'react-router';
 
 import { type Folder, MESSAGES, type Workflow } from '../../../../shared';
-import { callApi } from '../../api/api-client';
-import { endedSession } from '../../api/api-errors';
-import { READ_PAGE, usePagedList } from '../../api/paged-list';
 import { ConfirmDeleteModal } from '../../components/dialogs/confirm-delete-modal';
-import { useWorkflowChanges } from '../../components/workflows/health-store';
-import { usePageTitle } from '../../layout/use-page-title';
-import { useNotifications } from '../../notifications/notifications-context';
+import { ShownWorkflowsHealth } from '../../components/workflows/workflow-health';
+import { PageHeader } from '../../layout/page-header';
 import { STRINGS } from '../../strings';
 import { AddToFolderDialog } from './add-to-folder-dialog';
 import { AutomationDialog } from './automation-dialog';
 import { FolderDialog } from './folder-dialog';
 import { FoldersTab } from './folders-tab';
 import { ADMIN_WORKFLOWS_TEXT as TEXT } from './strings';
-import { adminWorkflowCard, type WorkflowCardActions } from './workflow-card';
-import { matchesWorkflow } from './workflow-search';
-
-/** Cards on one page of the all tab: the DOM stays this size whatever the number of automations. */
-const WORKFLOWS_PER_PAGE = 12;
+import { useAdminWorkflows } from './use-admin-workflows';
+import { adminWorkflowCard, type WorkflowCardActions } from './workflow-cards-config';
 
 /** The dialog open on the page, if any. */
 type Dialog =
@@ -42,10 +33,9 @@ type Dialog =
   | { kind: 'delete-folder'; folder: Folder };
 
 /**
- * What the all tab shows while the automations load (spec §2 "a skeleton"). The installed
- * Cloudscape ships `Skeleton`, so the placeholders take the shape of the cards to come instead
- * of Cards' own `loading` text; the skeletons are silent to assistive technology, hence the
- * loading StatusIndicator that announces the wait.
+ * What the all tab shows while the automations load (spec §2 "a skeleton"): placeholders in the
+ * shape of the cards to come, and a loading StatusIndicator that announces the wait (the
+ * skeletons are silent to assistive technology).
  */
 function CardsSkeleton() {
   return (
@@ -63,109 +53,26 @@ function CardsSkeleton() {
 }
 
 /**
- * 'Gestion des Automatisations' (/admin/workflows and /admin/workflows-new, spec §2): every
- * automation as cards with a search, and the client folders with their automations.
+ * 'Gestion des Automatisations' (/admin/workflows and /admin/workflows-new, spec §2): the
+ * automations as cards, a page at a time, searched on the server; the client folders with their
+ * automations.
  */
 export function AdminWorkflowsPage() {
-  usePageTitle(TEXT.title);
-  const notifications = useNotifications();
-  // Pages come newest first from the server; the first shows at once, the others follow.
-  const workflows = usePagedList(READ_PAGE.workflows);
-  const folders = usePagedList(READ_PAGE.folders);
-  const lawyers = usePagedList(async (query, signal) => {
-    try {
-      return await READ_PAGE.lawyers(query, signal);
-    } catch (error) {
-      if (!signal.aborted && !endedSession(error)) notifications.error(MESSAGES.workflow.lawyersLoadFailed);
-      throw error;
-    }
-  });
+  const data = useAdminWorkflows();
   const [tab, setTab] = useState<'all' | 'folders'>('all');
-  const [selectedFolderId, setSelectedFolderId] = useState<string | null>(null);
+  const [selectedFolder, setSelectedFolder] = useState<Folder | null>(null);
   const [dialog, setDialog] = useState<Dialog | null>(null);
-
-  const replaceWorkflow = (saved: Workflow) =>
-    workflows.setData((current) =>
-      current?.some((workflow) => workflow.id === saved.id)
-        ? current.map((workflow) => (workflow.id === saved.id ? saved : workflow))
-        : [saved, ...(current ?? [])],
-    );
-  // 'Reprendre' on a card turns scheduling back on, a pause turns it off: the card follows at once.
-  useWorkflowChanges(workflows.setData);
-
-  const toggle = async (workflow: Workflow, flag: 'active' | 'scheduling') => {
-    try {
-      const saved = await callApi(flag === 'active' ? 'toggleWorkflowActive' : 'toggleWorkflowScheduling', {
-        params: { id: workflow.id },
-      });
-      replaceWorkflow(saved);
-      if (flag === 'active') {
-        notifications.success(saved.active ? MESSAGES.workflow.activated : MESSAGES.workflow.deactivated);
-      } else {
-        notifications.success(
-          saved.cronSettings.enabled
-            ? MESSAGES.workflow.schedulingEnabled
-            : MESSAGES.workflow.schedulingDisabled,
-        );
-      }
-    } catch {
-      notifications.error(
-        flag === 'active' ? MESSAGES.workflow.toggleActiveFailed : MESSAGES.workflow.toggleSchedulingFailed,
-      );
-    }
-  };
+  const { workflows } = data;
+  const items = workflows.page?.workflows ?? [];
+  const total = data.counts?.workflows.total;
 
   const cardActions: WorkflowCardActions = {
     edit: (workflow) => setDialog({ kind: 'automation', workflow }),
     remove: (workflow) => setDialog({ kind: 'delete-workflow', workflow }),
-    toggleActive: (workflow) => void toggle(workflow, 'active'),
-    toggleScheduling: (workflow) => void toggle(workflow, 'scheduling'),
+    toggleActive: (workflow) => data.toggle(workflow, 'active'),
+    toggleScheduling: (workflow) => data.toggle(workflow, 'scheduling'),
   };
 
-  const deleteWorkflow = async (workflow: Workflow) => {
-    try {
-      await callApi('deleteWorkflow', { params: { id: workflow.id } });
-      workflows.setData((current) => current?.filter((item) => item.id !== workflow.id));
-      notifications.success(MESSAGES.workflow.deleted);
-      setDialog(null);
-    } catch {
-      notifications.error(MESSAGES.workflow.deleteFailed);
-    }
-  };
-
-  const deleteFolder = async (folder: Folder) => {
-    try {
-      await callApi('deleteFolder', { params: { id: folder.id } });
-      folders.setData((current) => current?.filter((item) => item.id !== folder.id));
-      // Its workflows stay, without a folder (spec §4).
-      workflows.setData((current) =>
-        current?.map((workflow) =>
-          workflow.folderId === folder.id ? { ...workflow, folderId: null } : workflow,
-        ),
-      );
-      if (selectedFolderId === folder.id) setSelectedFolderId(null);
-      notifications.success(TEXT.deleteFolder.deleted);
-      setDialog(null);
-    } catch {
-      notifications.error(TEXT.deleteFolder.failed);
-    }
-  };
-
-  const { search } = useLocation();
-  const allWorkflows = workflows.data ?? [];
-  const selectedFolder = folders.data?.find((folder) => folder.id === selectedFolderId) ?? null;
-  // The search runs over the automations loaded so far; the rest follow within a few requests,
-  // and the search box says so until they are all in.
-  const collection = useCollection(allWorkflows, {
-    filtering: {
-      filteringFunction: (workflow, text) => matchesWorkflow(workflow, text),
-      // A link from the health dashboard or an alert names the automation to show.
-      defaultFilteringText: new URLSearchParams(search).get('recherche') ?? '',
-    },
-    pagination: { pageSize: WORKFLOWS_PER_PAGE },
-  });
-  const query = collection.filterProps.filteringText;
-  const countLabel = workflows.complete ? `(${allWorkflows.length})` : `(${allWorkflows.length}+)`;
   const newWorkflowButton = (
     <Button variant="primary" iconName="add-plus" onClick={() => setDialog({ kind: 'automation' })}>
       {TEXT.newWorkflow}
@@ -192,11 +99,7 @@ export function AdminWorkflowsPage() {
 
   return (
     <ContentLayout
-      header={
-        <Header variant="h1" description={TEXT.description} actions={headerActions}>
-          {TEXT.title}
-        </Header>
-      }
+      header={<PageHeader title={TEXT.title} description={TEXT.description} actions={headerActions} />}
     >
       <Tabs
         activeTabId={tab}
@@ -206,58 +109,55 @@ export function AdminWorkflowsPage() {
             id: 'all',
             label: TEXT.tabs.all,
             content:
-              workflows.loading && !workflows.data ? (
+              workflows.loading && !data.searching ? (
                 <CardsSkeleton />
               ) : (
-                <Cards<Workflow>
-                  {...collection.collectionProps}
-                  items={collection.items}
-                  trackBy="id"
-                  cardDefinition={adminWorkflowCard(lawyers.data ?? [], cardActions)}
-                  cardsPerRow={[{ cards: 1 }, { minWidth: 700, cards: 2 }, { minWidth: 1200, cards: 3 }]}
-                  header={
-                    <Header
-                      counter={countLabel}
-                      description={workflows.complete ? undefined : TEXT.stillLoading(allWorkflows.length)}
-                    >
-                      {TEXT.tabs.all}
-                    </Header>
-                  }
-                  filter={
-                    <TextFilter
-                      {...collection.filterProps}
-                      filteringPlaceholder={
-                        workflows.complete ? TEXT.search : TEXT.searchLoaded(allWorkflows.length)
-                      }
-                      filteringAriaLabel={TEXT.search}
-                      countText={
-                        query
-                          ? workflows.complete
-                            ? TEXT.matches(collection.filteredItemsCount ?? 0)
-                            : TEXT.matchesLoaded(collection.filteredItemsCount ?? 0, allWorkflows.length)
-                          : undefined
-                      }
-                    />
-                  }
-                  pagination={
-                    <Pagination {...collection.paginationProps} ariaLabels={STRINGS.lists.pagination} />
-                  }
-                  empty={
-                    <Box textAlign="center" color="inherit">
-                      {workflows.error ? (
-                        <Box variant="p">{MESSAGES.workflow.listLoadFailed}</Box>
-                      ) : query ? (
-                        <Box variant="p">{TEXT.noMatch}</Box>
-                      ) : (
-                        <SpaceBetween size="xs">
-                          <Box variant="strong">{TEXT.empty}</Box>
-                          <Box variant="p">{TEXT.emptyDetail}</Box>
-                          {newWorkflowButton}
-                        </SpaceBetween>
-                      )}
-                    </Box>
-                  }
-                />
+                <ShownWorkflowsHealth ids={items.map((workflow) => workflow.id)}>
+                  <Cards<Workflow>
+                    items={items}
+                    loading={workflows.loading}
+                    loadingText={TEXT.loading}
+                    trackBy="id"
+                    cardDefinition={adminWorkflowCard(data.owners, cardActions)}
+                    cardsPerRow={[{ cards: 1 }, { minWidth: 700, cards: 2 }, { minWidth: 1200, cards: 3 }]}
+                    header={
+                      <Header counter={total === undefined ? undefined : `(${STRINGS.lists.count(total)})`}>
+                        {TEXT.tabs.all}
+                      </Header>
+                    }
+                    filter={
+                      <TextFilter
+                        filteringText={data.query}
+                        filteringPlaceholder={TEXT.search}
+                        filteringAriaLabel={TEXT.search}
+                        countText={
+                          data.searching && workflows.page
+                            ? STRINGS.lists.matches(items.length, workflows.query.hasNextPage)
+                            : undefined
+                        }
+                        onChange={({ detail }) => data.setQuery(detail.filteringText)}
+                      />
+                    }
+                    pagination={
+                      <Pagination {...workflows.pagination} ariaLabels={STRINGS.lists.pagination} />
+                    }
+                    empty={
+                      <Box textAlign="center" color="inherit">
+                        {workflows.query.isError ? (
+                          <Box variant="p">{MESSAGES.workflow.listLoadFailed}</Box>
+                        ) : data.searching ? (
+                          <Box variant="p">{TEXT.noMatch}</Box>
+                        ) : (
+                          <SpaceBetween size="xs">
+                            <Box variant="strong">{TEXT.empty}</Box>
+                            <Box variant="p">{TEXT.emptyDetail}</Box>
+                            {newWorkflowButton}
+                          </SpaceBetween>
+                        )}
+                      </Box>
+                    }
+                  />
+                </ShownWorkflowsHealth>
               ),
           },
           {
@@ -265,13 +165,9 @@ export function AdminWorkflowsPage() {
             label: TEXT.tabs.folders,
             content: (
               <FoldersTab
-                folders={folders.data ?? []}
-                workflows={allWorkflows}
-                complete={workflows.complete && folders.complete}
-                lawyers={lawyers.data ?? []}
-                loading={folders.loading && !folders.data}
-                selectedId={selectedFolderId}
-                onSelect={(folder) => setSelectedFolderId(folder.id)}
+                active={tab === 'folders'}
+                selected={selectedFolder}
+                onSelect={setSelectedFolder}
                 onEdit={(folder) => setDialog({ kind: 'folder', folder })}
                 onDelete={(folder) => setDialog({ kind: 'delete-folder', folder })}
                 cardActions={cardActions}
@@ -285,23 +181,13 @@ export function AdminWorkflowsPage() {
         <AutomationDialog
           workflow={dialog.workflow}
           folderId={dialog.folderId}
-          lawyers={lawyers.data ?? []}
-          lawyersLoading={lawyers.loading && !lawyers.data}
-          folders={folders.data ?? []}
-          onSaved={(saved) => {
-            replaceWorkflow(saved);
-            setDialog(null);
-          }}
+          onSaved={() => setDialog(null)}
           onDismiss={() => setDialog(null)}
         />
       )}
       {dialog?.kind === 'add-to-folder' && (
         <AddToFolderDialog
           folder={dialog.folder}
-          folders={folders.data ?? []}
-          workflows={allWorkflows}
-          lawyers={lawyers.data ?? []}
-          onMoved={replaceWorkflow}
           onCreateNew={() => setDialog({ kind: 'automation', folderId: dialog.folder.id })}
           onDismiss={() => setDialog(null)}
         />
@@ -310,12 +196,7 @@ export function AdminWorkflowsPage() {
         <FolderDialog
           folder={dialog.folder}
           onSaved={(saved) => {
-            folders.setData((current) =>
-              current?.some((folder) => folder.id === saved.id)
-                ? current.map((folder) => (folder.id === saved.id ? saved : folder))
-                : [saved, ...(current ?? [])],
-            );
-            setSelectedFolderId(saved.id);
+            setSelectedFolder(saved);
             setDialog(null);
           }}
           onDismiss={() => setDialog(null)}
@@ -326,7 +207,13 @@ export function AdminWorkflowsPage() {
           title={TEXT.deleteWorkflow.title}
           confirmLabel={TEXT.deleteWorkflow.confirm}
           cancelLabel={TEXT.deleteWorkflow.cancel}
-          onConfirm={() => deleteWorkflow(dialog.workflow)}
+          // A failure keeps the dialog open; its toast says so.
+          onConfirm={() =>
+            data.removeWorkflow(dialog.workflow).then(
+              () => setDialog(null),
+              () => undefined,
+            )
+          }
           onDismiss={() => setDialog(null)}
         >
           {TEXT.deleteWorkflow.body(dialog.workflow.name)}
@@ -337,7 +224,15 @@ export function AdminWorkflowsPage() {
           title={TEXT.deleteFolder.title}
           confirmLabel={TEXT.deleteFolder.confirm}
           cancelLabel={TEXT.deleteFolder.cancel}
-          onConfirm={() => deleteFolder(dialog.folder)}
+          onConfirm={async () => {
+            await data.removeFolder(dialog.folder).then(
+              () => {
+                if (selectedFolder?.id === dialog.folder.id) setSelectedFolder(null);
+                setDialog(null);
+              },
+              () => undefined,
+            );
+          }}
           onDismiss={() => setDialog(null)}
         >
           {TEXT.deleteFolder.body(dialog.folder.name)}

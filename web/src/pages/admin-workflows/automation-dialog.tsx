@@ -12,7 +12,6 @@ import { useState } from 'react';
 
 import {
   AutomationForm,
-  type Folder,
   type Lawyer,
   MESSAGES,
   WORKFLOW_TYPES,
@@ -21,11 +20,12 @@ import {
   WorkflowTags,
   type WorkflowType,
 } from '../../../../shared';
-import { callApi } from '../../api/api-client';
+import { useCounts, useFolderPages, useLawyerPages, useSaveWorkflow } from '../../api/directory';
 import { HEALTH_TEXT } from '../../components/workflows/health-strings';
 import { workflowTypeLabel } from '../../components/workflows/workflow-display';
 import { TestConnectionButton } from '../../components/workflows/workflow-health';
 import { defaultWebhookUrl, WORKFLOW_TEMPLATES } from '../../config/workflow-templates';
+import { useDebounced } from '../../layout/use-debounced';
 import { useNotifications } from '../../notifications/notifications-context';
 import { ADMIN_WORKFLOWS_TEXT } from './strings';
 
@@ -42,8 +42,11 @@ export const tagsOfText = (text: string): string[] =>
     .map((tag) => tag.trim())
     .filter(Boolean);
 
-/** Validates the form with the shared schemas; one French message per field (spec §5). */
-export function validateAutomation(values: Values, lawyers: readonly Lawyer[]): Errors {
+/**
+ * Validates the form with the shared schemas; one French message per field (spec §5). `lawyers` are
+ * those the form knows (the one chosen in the list, or the workflow's own when editing).
+ */
+export function validateAutomation(values: Values, lawyers: readonly Pick<Lawyer, 'email'>[]): Errors {
   const parsed = AutomationForm.safeParse({ ...values, enableCron: true });
   const errors: Errors = {};
   if (!parsed.success) {
@@ -67,13 +70,12 @@ function templateValues(type: WorkflowType): Pick<Values, 'name' | 'description'
   return { name: template.name, description: template.description, webhookUrl: defaultWebhookUrl(type) };
 }
 
+/** Lawyers and folders offered a page at a time, searched on the server as the admin types. */
+const OPTIONS_PAGE_SIZE = 20;
+
 export interface AutomationDialogProps {
   /** The workflow to edit; absent to create one. */
   readonly workflow?: Workflow;
-  readonly lawyers: readonly Lawyer[];
-  /** Whether the lawyers are still loading (submit is disabled meanwhile). */
-  readonly lawyersLoading: boolean;
-  readonly folders: readonly Folder[];
   /** The folder a new workflow goes into ('Ajouter au Dossier'). */
   readonly folderId?: string | null;
   readonly onSaved: (workflow: Workflow) => void;
@@ -100,16 +102,30 @@ export function schedulingAfterEdit(
  * scheduling off whatever the form's enableCron says (spec §5); an edit keeps it as it was unless
  * the webhook address changes, and the dialog says which before saving.
  */
-export function AutomationDialog({
-  workflow,
-  lawyers,
-  lawyersLoading,
-  folders,
-  folderId = null,
-  onSaved,
-  onDismiss,
-}: AutomationDialogProps) {
+export function AutomationDialog({ workflow, folderId = null, onSaved, onDismiss }: AutomationDialogProps) {
   const notifications = useNotifications();
+  const save = useSaveWorkflow();
+  const [lawyerQuery, setLawyerQuery] = useState('');
+  const [folderQuery, setFolderQuery] = useState('');
+  const lawyerPages = useLawyerPages(
+    useDebounced(lawyerQuery.trim()),
+    OPTIONS_PAGE_SIZE,
+    MESSAGES.workflow.lawyersLoadFailed,
+  );
+  const folderPages = useFolderPages(useDebounced(folderQuery.trim()));
+  const counts = useCounts();
+  const [chosenLawyer, setChosenLawyer] = useState<Pick<Lawyer, 'email' | 'firstName' | 'lastName'> | null>(
+    null,
+  );
+  const [chosenFolder, setChosenFolder] = useState<{ id: string; name: string } | null>(null);
+  const lawyers = lawyerPages.pages.flatMap((page) => page.lawyers);
+  const folders = folderPages.pages.flatMap((page) => page.folders);
+  const lawyersLoading = counts === undefined;
+  // The form knows the lawyer chosen in the list and, when editing, the workflow's own.
+  const known = [
+    ...(chosenLawyer ? [chosenLawyer] : []),
+    ...(workflow ? [{ email: workflow.lawyerEmail }] : []),
+  ];
   const editing = workflow !== undefined;
   const [values, setValues] = useState<Values>(() =>
     workflow
@@ -133,8 +149,8 @@ export function AutomationDialog({
   const [folder, setFolder] = useState<string | null>(workflow ? workflow.folderId : folderId);
   const [submitted, setSubmitted] = useState(false);
   const [saving, setSaving] = useState(false);
-  const errors = submitted ? validateAutomation(values, lawyers) : {};
-  const noLawyer = !lawyersLoading && lawyers.length === 0;
+  const errors = submitted ? validateAutomation(values, known) : {};
+  const noLawyer = counts?.lawyers === 0;
   const afterEdit = workflow ? schedulingAfterEdit(workflow, values.webhookUrl) : null;
 
   const set = (field: Field, value: string) => setValues((current) => ({ ...current, [field]: value }));
@@ -147,7 +163,7 @@ export function AutomationDialog({
 
   const submit = async () => {
     setSubmitted(true);
-    if (Object.keys(validateAutomation(values, lawyers)).length > 0) return;
+    if (Object.keys(validateAutomation(values, known)).length > 0) return;
     setSaving(true);
     const fields = {
       name: values.name,
@@ -163,9 +179,7 @@ export function AutomationDialog({
     try {
       // Spec §5: a new workflow starts with scheduling off (the server sees to it). An edit sends
       // no scheduling at all: fixing a typo must not stop a client's running automation.
-      const saved = workflow
-        ? await callApi('updateWorkflow', { params: { id: workflow.id }, body: fields })
-        : await callApi('createWorkflow', { body: fields });
+      const saved = await save.mutateAsync({ ...(workflow ? { id: workflow.id } : {}), fields });
       notifications.success(editing ? MESSAGES.workflow.updated : MESSAGES.workflow.created);
       onSaved(saved);
     } catch (error) {
@@ -187,10 +201,34 @@ export function AutomationDialog({
     label: `${lawyer.firstName} ${lawyer.lastName}`,
     description: lawyer.email,
   }));
+  const selectedLawyer: SelectProps.Option | null = values.lawyerEmail
+    ? (lawyerOptions.find((option) => option.value === values.lawyerEmail) ??
+      (chosenLawyer
+        ? {
+            value: chosenLawyer.email,
+            label: `${chosenLawyer.firstName} ${chosenLawyer.lastName}`,
+            description: chosenLawyer.email,
+          }
+        : { value: values.lawyerEmail, label: values.lawyerEmail }))
+    : null;
   const folderOptions: SelectProps.Option[] = [
     { value: '', label: TEXT.folderNone },
     ...folders.map((item) => ({ value: item.id, label: item.name })),
   ];
+  const selectedFolder: SelectProps.Option =
+    folderOptions.find((option) => option.value === (folder ?? '')) ??
+    (folder
+      ? { value: folder, label: chosenFolder?.name ?? TEXT.folderChosen }
+      : { value: '', label: TEXT.folderNone });
+  /** Cloudscape's manual filtering: each keystroke searches the server, the end of the list reads on. */
+  const loadItems =
+    (pages: typeof lawyerPages | typeof folderPages, setSearch: (text: string) => void) =>
+    ({ detail }: { detail: SelectProps.LoadItemsDetail }) => {
+      if (detail.firstPage) setSearch(detail.filteringText);
+      else if (pages.query.hasNextPage) void pages.query.fetchNextPage();
+    };
+  const statusOf = (pages: typeof lawyerPages | typeof folderPages) =>
+    pages.query.isFetching ? 'loading' : pages.query.hasNextPage ? 'pending' : 'finished';
 
   return (
     <Modal
@@ -260,20 +298,39 @@ export function AutomationDialog({
               errorText={errors.lawyerEmail}
             >
               <Select
-                selectedOption={lawyerOptions.find((option) => option.value === values.lawyerEmail) ?? null}
+                selectedOption={selectedLawyer}
                 options={lawyerOptions}
                 placeholder={TEXT.lawyerPlaceholder}
                 disabled={editing}
-                statusType={lawyersLoading ? 'loading' : 'finished'}
-                filteringType="auto"
-                onChange={({ detail }) => set('lawyerEmail', detail.selectedOption.value ?? '')}
+                statusType={statusOf(lawyerPages)}
+                loadingText={TEXT.lawyersLoading}
+                filteringType="manual"
+                filteringPlaceholder={TEXT.lawyerSearch}
+                onLoadItems={loadItems(lawyerPages, setLawyerQuery)}
+                onChange={({ detail }) => {
+                  const lawyer = lawyers.find((candidate) => candidate.email === detail.selectedOption.value);
+                  setChosenLawyer(lawyer ?? null);
+                  set('lawyerEmail', detail.selectedOption.value ?? '');
+                }}
               />
             </FormField>
             <FormField label={TEXT.folder}>
               <Select
-                selectedOption={folderOptions.find((option) => option.value === (folder ?? '')) ?? null}
+                selectedOption={selectedFolder}
                 options={folderOptions}
-                onChange={({ detail }) => setFolder(detail.selectedOption.value || null)}
+                statusType={statusOf(folderPages)}
+                loadingText={TEXT.foldersLoading}
+                filteringType="manual"
+                filteringPlaceholder={TEXT.folderSearch}
+                onLoadItems={loadItems(folderPages, setFolderQuery)}
+                onChange={({ detail }) => {
+                  setChosenFolder(
+                    detail.selectedOption.value
+                      ? { id: detail.selectedOption.value, name: detail.selectedOption.label ?? '' }
+                      : null,
+                  );
+                  setFolder(detail.selectedOption.value || null);
+                }}
               />
             </FormField>
             <FormField

@@ -9,7 +9,7 @@ import { useState } from 'react';
 
 import type { Folder } from '../../../../shared';
 import { MESSAGES } from '../../../../shared/messages';
-import { callApi } from '../../api/api-client';
+import { useSaveFolder } from '../../api/directory';
 import { useNotifications } from '../../notifications/notifications-context';
 import { ADMIN_WORKFLOWS_TEXT } from './strings';
 
@@ -25,6 +25,7 @@ export interface FolderDialogProps {
 /** Create or edit a folder: a name that is blank once trimmed is refused under its field. */
 export function FolderDialog({ folder, onSaved, onDismiss }: FolderDialogProps) {
   const notifications = useNotifications();
+  const saveFolder = useSaveFolder();
   const [name, setName] = useState(folder?.name ?? '');
   const [description, setDescription] = useState(folder?.description ?? '');
   const [saving, setSaving] = useState(false);
@@ -39,9 +40,7 @@ export function FolderDialog({ folder, onSaved, onDismiss }: FolderDialogProps) 
     setSaving(true);
     const body = { name: name.trim(), description: description.trim() || null };
     try {
-      const saved = folder
-        ? await callApi('updateFolder', { params: { id: folder.id }, body })
-        : await callApi('createFolder', { body });
+      const saved = await saveFolder.mutateAsync({ ...(folder ? { id: folder.id } : {}), fields: body });
       notifications.success(folder ? TEXT.updated : TEXT.created);
       onSaved(saved);
     } catch (error) {

@@ -1,4 +1,3 @@
-import { useCollection } from '@cloudscape-design/collection-hooks';
 import Box from '@cloudscape-design/components/box';
 import Button from '@cloudscape-design/components/button';
 import Cards from '@cloudscape-design/components/cards';
@@ -13,72 +12,107 @@ import Table from '@cloudscape-design/components/table';
 import TextFilter from '@cloudscape-design/components/text-filter';
 import { useState } from 'react';
 
-import type { Folder, Lawyer, Workflow } from '../../../../shared';
-import { matchesSearch } from '../../format/search';
+import type { Folder, Workflow } from '../../../../shared';
+import { useCounts, useFolderPages, useWorkflowPages } from '../../api/directory';
+import { ShownWorkflowsHealth } from '../../components/workflows/workflow-health';
+import { useDebounced } from '../../layout/use-debounced';
 import { STRINGS } from '../../strings';
 import { ADMIN_WORKFLOWS_TEXT } from './strings';
-import { adminWorkflowCard, type WorkflowCardActions } from './workflow-card';
-import { matchesWorkflow, workflowCounts } from './workflow-search';
+import { adminWorkflowCard, type WorkflowCardActions } from './workflow-cards-config';
 
 const TEXT = ADMIN_WORKFLOWS_TEXT.folders;
 
+/** Automations on one page of a folder's panel. */
+const FOLDER_PAGE_SIZE = 10;
+
 export interface FoldersTabProps {
-  readonly folders: readonly Folder[];
-  readonly workflows: readonly Workflow[];
-  /** False while automations or folders are still loading: the counters then cover those loaded. */
-  readonly complete: boolean;
-  readonly lawyers: readonly Lawyer[];
-  readonly loading: boolean;
-  readonly selectedId: string | null;
+  /** Whether the tab shows: its lists are read only then. */
+  readonly active: boolean;
+  readonly selected: Folder | null;
   readonly onSelect: (folder: Folder) => void;
   readonly onEdit: (folder: Folder) => void;
   readonly onDelete: (folder: Folder) => void;
   readonly cardActions: WorkflowCardActions;
 }
 
-/** 'Clients & Dossiers': the folder list on the left, the selected folder's workflows on the right. */
-export function FoldersTab({
-  folders,
-  workflows,
-  complete,
-  lawyers,
-  loading,
-  selectedId,
-  onSelect,
-  onEdit,
-  onDelete,
+/** The selected folder: its counters (kept by the server) and its automations, a page at a time. */
+function FolderPanel({
+  folder,
   cardActions,
-}: FoldersTabProps) {
-  const [folderQuery, setFolderQuery] = useState('');
-  const selected = folders.find((folder) => folder.id === selectedId) ?? null;
-  const inFolder = (folderId: string) => workflows.filter((workflow) => workflow.folderId === folderId);
-  const shownFolders = folders.filter((folder) =>
-    matchesSearch(folderQuery, [folder.name, folder.description]),
+}: {
+  readonly folder: Folder;
+  readonly cardActions: WorkflowCardActions;
+}) {
+  const [query, setQuery] = useState('');
+  const q = useDebounced(query.trim());
+  const workflows = useWorkflowPages({ limit: FOLDER_PAGE_SIZE, folderId: folder.id, q });
+  const items = workflows.page?.workflows ?? [];
+  return (
+    <SpaceBetween size="m">
+      <Container header={<Header description={folder.description ?? undefined}>{folder.name}</Header>}>
+        <ColumnLayout columns={1}>
+          <KeyValuePairs
+            columns={3}
+            items={[
+              { label: TEXT.total, value: folder.counts.total },
+              { label: TEXT.actives, value: folder.counts.active },
+              { label: TEXT.scheduled, value: folder.counts.scheduled },
+            ]}
+          />
+        </ColumnLayout>
+      </Container>
+      <ShownWorkflowsHealth ids={items.map((workflow) => workflow.id)}>
+        <Cards<Workflow>
+          items={items}
+          loading={workflows.loading}
+          loadingText={ADMIN_WORKFLOWS_TEXT.loading}
+          trackBy="id"
+          cardDefinition={adminWorkflowCard(workflows.page?.owners ?? [], cardActions, true)}
+          cardsPerRow={[{ cards: 1 }, { minWidth: 600, cards: 2 }]}
+          filter={
+            <TextFilter
+              filteringText={query}
+              filteringPlaceholder={ADMIN_WORKFLOWS_TEXT.searchInFolder}
+              filteringAriaLabel={ADMIN_WORKFLOWS_TEXT.searchInFolder}
+              onChange={({ detail }) => setQuery(detail.filteringText)}
+            />
+          }
+          pagination={<Pagination {...workflows.pagination} ariaLabels={STRINGS.lists.pagination} />}
+          empty={
+            <Box textAlign="center" color="inherit">
+              {q ? ADMIN_WORKFLOWS_TEXT.noMatch : TEXT.emptyFolder}
+            </Box>
+          }
+        />
+      </ShownWorkflowsHealth>
+    </SpaceBetween>
   );
-  const selectedWorkflows = selected ? inFolder(selected.id) : [];
-  const counts = workflowCounts(selectedWorkflows);
-  const folderCollection = useCollection(selectedWorkflows, {
-    filtering: { filteringFunction: (workflow, text) => matchesWorkflow(workflow, text) },
-    pagination: { pageSize: 10 },
-  });
+}
+
+/** 'Clients & Dossiers': the folder list on the left, the selected folder's workflows on the right. */
+export function FoldersTab({ active, selected, onSelect, onEdit, onDelete, cardActions }: FoldersTabProps) {
+  const [query, setQuery] = useState('');
+  const q = useDebounced(query.trim());
+  const folders = useFolderPages(q, active);
+  const counts = useCounts();
+  const items = folders.page?.folders ?? [];
+  // The selected folder as the list now has it (its counters follow every change).
+  const shown = items.find((folder) => folder.id === selected?.id) ?? selected;
 
   return (
     <Grid gridDefinition={[{ colspan: { default: 12, s: 5 } }, { colspan: { default: 12, s: 7 } }]}>
       <Table<Folder>
         header={
-          <Header
-            counter={complete ? `(${folders.length})` : `(${folders.length}+)`}
-            description={complete ? undefined : TEXT.countsLoading}
-          >
+          <Header counter={counts?.folders == null ? undefined : `(${STRINGS.lists.count(counts.folders)})`}>
             {TEXT.title}
           </Header>
         }
-        items={shownFolders}
-        loading={loading}
+        items={items}
+        loading={folders.loading}
         loadingText={ADMIN_WORKFLOWS_TEXT.loading}
         trackBy="id"
         selectionType="single"
-        selectedItems={selected ? [selected] : []}
+        selectedItems={shown ? [shown] : []}
         onSelectionChange={({ detail }) => detail.selectedItems[0] && onSelect(detail.selectedItems[0])}
         // The whole row opens the folder; the radio stays for the keyboard.
         onRowClick={({ detail }) => onSelect(detail.item)}
@@ -89,88 +123,57 @@ export function FoldersTab({
         }}
         filter={
           <TextFilter
-            filteringText={folderQuery}
+            filteringText={query}
             filteringPlaceholder={ADMIN_WORKFLOWS_TEXT.searchFolders}
             filteringAriaLabel={ADMIN_WORKFLOWS_TEXT.searchFolders}
-            onChange={({ detail }) => setFolderQuery(detail.filteringText)}
+            onChange={({ detail }) => setQuery(detail.filteringText)}
           />
         }
+        pagination={<Pagination {...folders.pagination} ariaLabels={STRINGS.lists.pagination} />}
         wrapLines
         columnDefinitions={[
           {
             id: 'folder',
             header: TEXT.column,
-            cell: (folder) => {
-              const { total, active, scheduled } = workflowCounts(inFolder(folder.id));
-              return (
-                <SpaceBetween size="xxs">
-                  <Box fontWeight="bold">{folder.name}</Box>
-                  <Box variant="small">{TEXT.counts(total, active, scheduled)}</Box>
-                  <SpaceBetween direction="horizontal" size="xxs">
-                    <Button
-                      variant="inline-link"
-                      iconName="edit"
-                      ariaLabel={TEXT.edit(folder.name)}
-                      onClick={() => onEdit(folder)}
-                    />
-                    <Button
-                      variant="inline-link"
-                      iconName="remove"
-                      ariaLabel={TEXT.delete(folder.name)}
-                      onClick={() => onDelete(folder)}
-                    />
-                  </SpaceBetween>
+            cell: (folder) => (
+              <SpaceBetween size="xxs">
+                <Box fontWeight="bold">{folder.name}</Box>
+                <Box variant="small">
+                  {TEXT.counts(folder.counts.total, folder.counts.active, folder.counts.scheduled)}
+                </Box>
+                <SpaceBetween direction="horizontal" size="xxs">
+                  <Button
+                    variant="inline-link"
+                    iconName="edit"
+                    ariaLabel={TEXT.edit(folder.name)}
+                    onClick={() => onEdit(folder)}
+                  />
+                  <Button
+                    variant="inline-link"
+                    iconName="remove"
+                    ariaLabel={TEXT.delete(folder.name)}
+                    onClick={() => onDelete(folder)}
+                  />
                 </SpaceBetween>
-              );
-            },
+              </SpaceBetween>
+            ),
           },
         ]}
         empty={
           <Box textAlign="center" color="inherit">
-            <Box variant="strong">{TEXT.empty}</Box>
-            <Box variant="p">{TEXT.emptyDetail}</Box>
+            {q ? (
+              TEXT.noMatch
+            ) : (
+              <>
+                <Box variant="strong">{TEXT.empty}</Box>
+                <Box variant="p">{TEXT.emptyDetail}</Box>
+              </>
+            )}
           </Box>
         }
       />
-      {selected ? (
-        <SpaceBetween size="m">
-          <Container
-            header={<Header description={selected.description ?? undefined}>{selected.name}</Header>}
-          >
-            <ColumnLayout columns={1}>
-              <KeyValuePairs
-                columns={3}
-                items={[
-                  { label: TEXT.total, value: counts.total },
-                  { label: TEXT.actives, value: counts.active },
-                  { label: TEXT.scheduled, value: counts.scheduled },
-                ]}
-              />
-            </ColumnLayout>
-          </Container>
-          <Cards<Workflow>
-            {...folderCollection.collectionProps}
-            items={folderCollection.items}
-            trackBy="id"
-            cardDefinition={adminWorkflowCard(lawyers, cardActions, true)}
-            cardsPerRow={[{ cards: 1 }, { minWidth: 600, cards: 2 }]}
-            filter={
-              <TextFilter
-                {...folderCollection.filterProps}
-                filteringPlaceholder={ADMIN_WORKFLOWS_TEXT.searchInFolder}
-                filteringAriaLabel={ADMIN_WORKFLOWS_TEXT.searchInFolder}
-              />
-            }
-            pagination={
-              <Pagination {...folderCollection.paginationProps} ariaLabels={STRINGS.lists.pagination} />
-            }
-            empty={
-              <Box textAlign="center" color="inherit">
-                {TEXT.emptyFolder}
-              </Box>
-            }
-          />
-        </SpaceBetween>
+      {shown ? (
+        <FolderPanel key={shown.id} folder={shown} cardActions={cardActions} />
       ) : (
         <Container>
           <Box textAlign="center" color="text-body-secondary">

@@ -10,31 +10,29 @@ import Spinner from '@cloudscape-design/components/spinner';
 import { useEffect, useState } from 'react';
 
 import { type Lawyer, type LawyerSaveRequest, MESSAGES, type Workflow } from '../../../../shared';
-import { callApi } from '../../api/api-client';
 import { ApiError, endedSession } from '../../api/api-errors';
-import { READ_PAGE, readAllPages } from '../../api/paged-list';
-import { useApiQuery } from '../../api/use-api-query';
+import { profileQuery, saveProfile } from '../../api/profile';
 import { useAuth } from '../../auth/auth-context';
 import {
   LawyerForm,
   type LawyerFormVariant,
   lawyerFormValues,
 } from '../../components/lawyer-form/lawyer-form';
-import { useWorkflowChanges } from '../../components/workflows/health-store';
 import { memberWorkflowCard } from '../../components/workflows/member-workflow-card';
 import { MemberWorkflowCards } from '../../components/workflows/member-workflow-cards';
 import { usePageTitle } from '../../layout/use-page-title';
 import { useNotifications } from '../../notifications/notifications-context';
 import { ACCOUNT_CONFIG_TEXT as TEXT } from './strings';
+import { useAccountConfig } from './use-account-config';
 
 /** The state of spec §4 "Account configuration" and its banner. */
 export function configurationState(
   profile: Lawyer | null,
-  workflows: readonly Pick<Workflow, 'active'>[],
+  counts: { readonly total: number; readonly active: number } | undefined,
 ): 'not-configured' | 'pending' | 'disabled' | 'integrated' {
   if (!profile) return 'not-configured';
-  if (workflows.length === 0) return 'pending';
-  return workflows.some((workflow) => workflow.active) ? 'integrated' : 'disabled';
+  if (!counts || counts.total === 0) return 'pending';
+  return counts.active > 0 ? 'integrated' : 'disabled';
 }
 
 function StatusBanner({ state }: { readonly state: ReturnType<typeof configurationState> }) {
@@ -78,17 +76,7 @@ export function AccountConfiguration({
   usePageTitle(title);
   const { session, updateProfile } = useAuth();
   const notifications = useNotifications();
-  const profile = useApiQuery(async (signal) => {
-    try {
-      return await callApi('getProfile', { signal });
-    } catch (error) {
-      if (!signal.aborted && !endedSession(error)) notifications.error(MESSAGES.profile.loadFailed);
-      throw error;
-    }
-  });
-  const workflows = useApiQuery((signal) => readAllPages(READ_PAGE.workflows, signal));
-  // A card's 'Reprendre', or a pause its health shows: its scheduling badge follows at once.
-  useWorkflowChanges(workflows.setData);
+  const { profile, counts, workflows, client } = useAccountConfig();
   const [editing, setEditing] = useState(false);
 
   // Spec §4: when the e-mail found with the profile differs from the session's, the session follows.
@@ -105,8 +93,8 @@ export function AccountConfiguration({
   const saved = profile.data?.profile ?? null;
   const save = async (request: LawyerSaveRequest) => {
     try {
-      const reply = await callApi('saveProfile', { body: request });
-      profile.setData(() => reply);
+      const reply = await saveProfile(request);
+      client.setQueryData(profileQuery.queryKey, reply);
       if (reply.profile) {
         updateProfile({
           email: reply.sessionEmail,
@@ -126,7 +114,7 @@ export function AccountConfiguration({
     }
   };
 
-  const state = configurationState(saved, workflows.data ?? []);
+  const state = configurationState(saved, counts);
   const showForm = !saved || editing;
   return (
     <ContentLayout
@@ -137,7 +125,7 @@ export function AccountConfiguration({
       }
     >
       <SpaceBetween size="l">
-        {profile.loading && !profile.data ? (
+        {profile.isPending ? (
           <Box textAlign="center">
             <Spinner size="large" />
             <Box variant="p">{TEXT.loading}</Box>
@@ -186,9 +174,9 @@ export function AccountConfiguration({
             )}
           </>
         )}
-        {saved && (workflows.data?.length ?? 0) > 0 && (
+        {saved && (counts?.total ?? 0) > 0 && (
           <MemberWorkflowCards
-            items={workflows.data ?? []}
+            pages={workflows}
             header={<Header variant="h2">{TEXT.workflowsTitle}</Header>}
             cardDefinition={memberWorkflowCard({ googlePath: true })}
           />

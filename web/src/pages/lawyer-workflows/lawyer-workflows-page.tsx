@@ -6,26 +6,22 @@ import Header from '@cloudscape-design/components/header';
 import SpaceBetween from '@cloudscape-design/components/space-between';
 import { useNavigate } from 'react-router';
 
-import { MESSAGES, type Workflow } from '../../../../shared';
+import { MESSAGES } from '../../../../shared';
 import { memberWorkflowCard } from '../../components/workflows/member-workflow-card';
 import { MemberWorkflowCards } from '../../components/workflows/member-workflow-cards';
-import { useMemberWorkflows } from '../../components/workflows/use-member-workflows';
-import { usePageTitle } from '../../layout/use-page-title';
+import { PageHeader } from '../../layout/page-header';
 import { LAWYER_WORKFLOWS_TEXT as TEXT } from './strings';
+import { useLawyerWorkflows } from './use-lawyer-workflows';
 
 /**
  * The lawyer's automations (/lawyer/workflows, spec §2): 'Automatisations actives (n)' and
  * 'En attente d'activation (n)'; each card offers Planification, the scheduling switch, Exécuter.
  */
 export function LawyerWorkflowsPage() {
-  usePageTitle(TEXT.title);
   const navigate = useNavigate();
-  const { workflows, busyIds, toggleScheduling } = useMemberWorkflows();
-  const all = workflows.data ?? [];
-  const active = all.filter((workflow) => workflow.active);
-  const pending = all.filter((workflow) => !workflow.active);
+  const { counts, active, pending, busyIds, toggleScheduling } = useLawyerWorkflows();
   const card = memberWorkflowCard({
-    onToggleScheduling: (workflow) => void toggleScheduling(workflow),
+    onToggleScheduling: toggleScheduling,
     busyIds,
     extraActions: () => (
       <Button iconName="calendar" onClick={() => navigate('/lawyer/cron')}>
@@ -33,11 +29,10 @@ export function LawyerWorkflowsPage() {
       </Button>
     ),
   });
-  const loading = workflows.loading && !workflows.data;
-  const section = (title: string, items: Workflow[], empty: string) => (
+  const failed = active.query.isError || pending.query.isError;
+  const section = (title: string, pages: typeof active, empty: string) => (
     <MemberWorkflowCards
-      items={items}
-      loading={loading}
+      pages={pages}
       loadingText={TEXT.loading}
       cardDefinition={card}
       header={<Header variant="h2">{title}</Header>}
@@ -50,22 +45,14 @@ export function LawyerWorkflowsPage() {
   );
 
   return (
-    <ContentLayout
-      header={
-        <Header variant="h1" description={TEXT.description}>
-          {TEXT.title}
-        </Header>
-      }
-    >
+    <ContentLayout header={<PageHeader title={TEXT.title} description={TEXT.description} />}>
       <SpaceBetween size="l">
-        {workflows.error && <Alert type="error">{MESSAGES.workflow.listLoadFailed}</Alert>}
-        {!loading && !workflows.error && all.length === 0 && (
-          <Alert type="info">{MESSAGES.workflow.noneForAccount}</Alert>
-        )}
+        {failed && <Alert type="error">{MESSAGES.workflow.listLoadFailed}</Alert>}
+        {counts?.total === 0 && <Alert type="info">{MESSAGES.workflow.noneForAccount}</Alert>}
         <Alert type="info">{TEXT.infoScheduling}</Alert>
-        {section(TEXT.active(active.length), active, TEXT.noActive)}
-        {pending.length > 0 && <Alert type="warning">{TEXT.infoPending}</Alert>}
-        {section(TEXT.pending(pending.length), pending, TEXT.noPending)}
+        {section(TEXT.active(counts?.active ?? 0), active, TEXT.noActive)}
+        {(counts?.pending ?? 0) > 0 && <Alert type="warning">{TEXT.infoPending}</Alert>}
+        {section(TEXT.pending(counts?.pending ?? 0), pending, TEXT.noPending)}
       </SpaceBetween>
     </ContentLayout>
   );

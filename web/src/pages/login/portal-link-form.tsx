@@ -6,8 +6,8 @@ import SpaceBetween from '@cloudscape-design/components/space-between';
 import { useState } from 'react';
 
 import { MESSAGES } from '../../../../shared';
-import { callApi } from '../../api/api-client';
 import { ApiHttpError } from '../../api/api-errors';
+import { requestPortalLink } from '../../api/billing';
 import { STRINGS } from '../../strings';
 import { CardForm, useCardSubmit } from './card-form';
 
@@ -40,7 +40,7 @@ export function PortalLinkForm({ onBack }: { readonly onBack: () => void }) {
     },
     async (address) => {
       try {
-        const reply = await callApi('requestPortalLink', { body: { email: address } });
+        const reply = await requestPortalLink(address);
         setSent(reply.message);
         return { leaving: false, error: '' };
       } catch (error) {

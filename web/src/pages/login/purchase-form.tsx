@@ -7,8 +7,8 @@ import SpaceBetween from '@cloudscape-design/components/space-between';
 import { useState } from 'react';
 
 import { type CheckoutRequest, MESSAGES } from '../../../../shared';
-import { callApi } from '../../api/api-client';
 import { ApiHttpError } from '../../api/api-errors';
+import { createCheckout } from '../../api/billing';
 import { PRICES } from '../../config/prices';
 import { useFollow } from '../../layout/use-follow';
 import { useNotifications } from '../../notifications/notifications-context';
@@ -30,7 +30,7 @@ function checkoutErrorOf(error: unknown): string {
 /** Opens the payment session and sends the browser to the payment page (spec §4 purchase). */
 async function startCheckout(request: CheckoutRequest): Promise<SubmitOutcome> {
   try {
-    const reply = await callApi('createCheckout', { body: request });
+    const reply = await createCheckout(request);
     if (reply.url) {
       window.location.assign(reply.url);
       return { leaving: true };

@@ -6,12 +6,11 @@ import Header from '@cloudscape-design/components/header';
 import KeyValuePairs from '@cloudscape-design/components/key-value-pairs';
 import Link from '@cloudscape-design/components/link';
 import SpaceBetween from '@cloudscape-design/components/space-between';
-
+import { useQuery } from '@tanstack/react-query';
 import { useNavigate } from 'react-router';
-
 import { APP_INFO } from '../../../../shared';
-import { callApi } from '../../api/api-client';
-import { useApiQuery } from '../../api/use-api-query';
+
+import { profileQuery } from '../../api/profile';
 import { useAuth } from '../../auth/auth-context';
 import { SecuritySettings } from '../../components/second-factor/security-settings';
 import { PROVIDER } from '../../config/provider';
@@ -41,8 +40,8 @@ export function NotarySettingsPage() {
   usePageTitle(TEXT.title);
   const { session } = useAuth();
   const navigate = useNavigate();
-  const profile = useApiQuery(async (signal) => (await callApi('getProfile', { signal })).profile);
-  const saved = profile.data ?? null;
+  const profile = useQuery(profileQuery);
+  const saved = profile.data?.profile ?? null;
   return (
     <ContentLayout header={<Header variant="h1">{TEXT.title}</Header>}>
       <SpaceBetween size="l">
@@ -56,7 +55,7 @@ export function NotarySettingsPage() {
           />
         </Container>
         <Container header={<Header variant="h2">{TEXT.personal}</Header>}>
-          {!profile.loading && !saved ? (
+          {!profile.isPending && !saved ? (
             <Alert type="info">
               {TEXT.noProfile}{' '}
               <Link

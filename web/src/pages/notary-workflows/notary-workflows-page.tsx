@@ -2,37 +2,27 @@ import Alert from '@cloudscape-design/components/alert';
 import Box from '@cloudscape-design/components/box';
 import Container from '@cloudscape-design/components/container';
 import ContentLayout from '@cloudscape-design/components/content-layout';
-import Header from '@cloudscape-design/components/header';
 import Skeleton from '@cloudscape-design/components/skeleton';
 import SpaceBetween from '@cloudscape-design/components/space-between';
 import Tabs from '@cloudscape-design/components/tabs';
 
-import { MESSAGES, WORKFLOW_CATEGORIES, type Workflow, type WorkflowCategory } from '../../../../shared';
+import { MESSAGES, WORKFLOW_CATEGORIES, type WorkflowCategory } from '../../../../shared';
 import { memberWorkflowCard } from '../../components/workflows/member-workflow-card';
 import { MemberWorkflowCards } from '../../components/workflows/member-workflow-cards';
-import { useMemberWorkflows } from '../../components/workflows/use-member-workflows';
-import { usePageTitle } from '../../layout/use-page-title';
+import { PageHeader } from '../../layout/page-header';
 import { NOTARY_WORKFLOWS_TEXT as TEXT } from './strings';
-
-const inCategory = (workflows: readonly Workflow[], category: WorkflowCategory) =>
-  category === 'all' ? [...workflows] : workflows.filter((workflow) => workflow.type === category);
+import { useNotaryWorkflows } from './use-notary-workflows';
 
 /**
  * 'Mes Automatisations' of a notary (/notary/workflows, spec §2): category tabs with counts, the
  * cards (scheduling switch and 'Exécuter'), the running banner, the warning of spec §5.
  */
 export function NotaryWorkflowsPage() {
-  usePageTitle(TEXT.title);
-  const { workflows, busyIds, toggleScheduling } = useMemberWorkflows();
-  const all = workflows.data ?? [];
-  const running = all.filter((workflow) => workflow.active && workflow.cronSettings.enabled).length;
-  const card = memberWorkflowCard({
-    onToggleScheduling: (workflow) => void toggleScheduling(workflow),
-    busyIds,
-  });
+  const { tab, setTab, counts, countOf, pages, busyIds, toggleScheduling } = useNotaryWorkflows();
+  const card = memberWorkflowCard({ onToggleScheduling: toggleScheduling, busyIds });
 
   const content = () => {
-    if (workflows.loading && !workflows.data) {
+    if (!counts) {
       return (
         <Container>
           <SpaceBetween size="s">
@@ -43,8 +33,8 @@ export function NotaryWorkflowsPage() {
         </Container>
       );
     }
-    if (workflows.error) return <Alert type="error">{MESSAGES.workflow.listLoadFailed}</Alert>;
-    if (all.length === 0) {
+    if (pages.query.isError) return <Alert type="error">{MESSAGES.workflow.listLoadFailed}</Alert>;
+    if (counts.total === 0) {
       return (
         <Container>
           <Box textAlign="center">
@@ -59,35 +49,29 @@ export function NotaryWorkflowsPage() {
     }
     return (
       <Tabs
-        tabs={WORKFLOW_CATEGORIES.map((category) => {
-          const items = inCategory(all, category);
-          return {
-            id: category,
-            label: TEXT.tab(TEXT.tabs[category], items.length),
-            content: (
+        activeTabId={tab}
+        onChange={({ detail }) => setTab(detail.activeTabId as WorkflowCategory)}
+        tabs={WORKFLOW_CATEGORIES.map((category) => ({
+          id: category,
+          label: TEXT.tab(TEXT.tabs[category], countOf(category) ?? 0),
+          content:
+            category === tab ? (
               <MemberWorkflowCards
-                items={items}
+                pages={pages}
                 cardDefinition={card}
                 empty={<Box textAlign="center">{MESSAGES.workflow.noneForAccount}</Box>}
               />
-            ),
-          };
-        })}
+            ) : null,
+        }))}
       />
     );
   };
 
   return (
-    <ContentLayout
-      header={
-        <Header variant="h1" description={TEXT.description}>
-          {TEXT.title}
-        </Header>
-      }
-    >
+    <ContentLayout header={<PageHeader title={TEXT.title} description={TEXT.description} />}>
       <SpaceBetween size="l">
         <Alert type="warning">{TEXT.warning}</Alert>
-        {running > 0 && <Alert type="info">{TEXT.running(running)}</Alert>}
+        {(counts?.running ?? 0) > 0 && <Alert type="info">{TEXT.running(counts?.running ?? 0)}</Alert>}
         {content()}
       </SpaceBetween>
     </ContentLayout>

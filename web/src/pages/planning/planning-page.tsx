@@ -15,7 +15,6 @@ import { ExecutionHistoryButton } from '../../components/workflows/execution-his
 import { HEALTH_TEXT } from '../../components/workflows/health-strings';
 import { MemberWorkflowCards } from '../../components/workflows/member-workflow-cards';
 import { RunWorkflowButton } from '../../components/workflows/run-workflow-button';
-import { useMemberWorkflows } from '../../components/workflows/use-member-workflows';
 import {
   planningInterval,
   WORKFLOW_TYPE_BADGE_COLORS,
@@ -23,9 +22,10 @@ import {
 } from '../../components/workflows/workflow-display';
 import { WorkflowHealthSection } from '../../components/workflows/workflow-health';
 import { formatDateTime } from '../../format/dates';
-import { usePageTitle } from '../../layout/use-page-title';
+import { PageHeader } from '../../layout/page-header';
 import { STRINGS } from '../../strings';
 import { PLANNING_TEXT as TEXT } from './strings';
+import { usePlanning } from './use-planning';
 
 /** The member's health dashboard and its charts: a chunk of their own, loaded with this page. */
 const HealthDashboard = lazy(() =>
@@ -40,16 +40,9 @@ const HealthDashboard = lazy(() =>
  * none), last run and 'Exécuter'; above them, his automations' health dashboard.
  */
 export function PlanningPage({ workflowsPath }: { readonly workflowsPath: string }) {
-  usePageTitle(TEXT.title);
-  const { workflows } = useMemberWorkflows();
+  const workflows = usePlanning();
   return (
-    <ContentLayout
-      header={
-        <Header variant="h1" description={TEXT.description}>
-          {TEXT.title}
-        </Header>
-      }
-    >
+    <ContentLayout header={<PageHeader title={TEXT.title} description={TEXT.description} />}>
       <SpaceBetween size="l">
         <Container header={<Header variant="h2">{TEXT.globalTitle}</Header>}>
           <SpaceBetween size="m">
@@ -68,12 +61,11 @@ export function PlanningPage({ workflowsPath }: { readonly workflowsPath: string
         <Suspense fallback={<StatusIndicator type="loading">{HEALTH_TEXT.unknown}</StatusIndicator>}>
           <HealthDashboard workflowsPath={workflowsPath} />
         </Suspense>
-        {workflows.error && <Alert type="error">{MESSAGES.workflow.listLoadFailed}</Alert>}
+        {workflows.query.isError && <Alert type="error">{MESSAGES.workflow.listLoadFailed}</Alert>}
         {/* A plain heading: as the Cards' own header it sat alone in an empty box. */}
         <Header variant="h2">{TEXT.workflowsTitle}</Header>
         <MemberWorkflowCards
-          items={workflows.data ?? []}
-          loading={workflows.loading && !workflows.data}
+          pages={workflows}
           loadingText={TEXT.loading}
           cardDefinition={{
             header: (workflow) => workflow.name,

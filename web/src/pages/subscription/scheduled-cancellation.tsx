@@ -3,8 +3,8 @@ import Button from '@cloudscape-design/components/button';
 import { useState } from 'react';
 
 import { MESSAGES } from '../../../../shared';
-import { callApi } from '../../api/api-client';
 import { endedSession } from '../../api/api-errors';
+import { reactivateSubscription } from '../../api/billing';
 import { formatLongDate } from '../../format/dates';
 import { useNotifications } from '../../notifications/notifications-context';
 import { SUBSCRIPTION_TEXT as TEXT } from './strings';
@@ -32,7 +32,7 @@ export function ScheduledCancellation({
   const reactivate = async () => {
     setRunning(true);
     try {
-      const reply = await callApi('reactivateSubscription', { body: { licenseKey } });
+      const reply = await reactivateSubscription(licenseKey);
       if (reply.success) {
         notifications.success(TEXT.scheduledCancellation.reactivated);
         onReactivated();

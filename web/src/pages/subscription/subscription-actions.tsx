@@ -7,8 +7,8 @@ import SpaceBetween from '@cloudscape-design/components/space-between';
 import { useState } from 'react';
 
 import { MESSAGES } from '../../../../shared';
-import { callApi } from '../../api/api-client';
 import { endedSession } from '../../api/api-errors';
+import { cancelSubscription, openCustomerPortal, updateLicenseEmail } from '../../api/billing';
 import { useNotifications } from '../../notifications/notifications-context';
 import { SUBSCRIPTION_TEXT as TEXT } from './strings';
 
@@ -55,7 +55,7 @@ export function SubscriptionActions({
     if (tab) tab.opener = null;
     setRunning('portal');
     try {
-      const reply = await callApi('customerPortal');
+      const reply = await openCustomerPortal();
       if (!reply.url) {
         tab?.close();
         notifications.error(reply.error || MESSAGES.subscription.customerPortalFailed);
@@ -75,7 +75,7 @@ export function SubscriptionActions({
   const associate = async (key: string) => {
     setRunning('associate');
     try {
-      const reply = await callApi('updateLicenseEmail', { body: { licenseKey: key } });
+      const reply = await updateLicenseEmail(key);
       if (reply.success) {
         notifications.success(MESSAGES.subscription.licenseUpdated);
         onChanged();
@@ -92,7 +92,7 @@ export function SubscriptionActions({
   const cancel = async (key: string) => {
     setRunning('cancel');
     try {
-      const reply = await callApi('cancelSubscription', { body: { licenseKey: key } });
+      const reply = await cancelSubscription(key);
       if (reply.success) {
         // Access lasts until the end of the paid month: the page now says until when.
         notifications.success(

@@ -3,12 +3,12 @@ import Button from '@cloudscape-design/components/button';
 import ColumnLayout from '@cloudscape-design/components/column-layout';
 import SpaceBetween from '@cloudscape-design/components/space-between';
 import StatusIndicator from '@cloudscape-design/components/status-indicator';
+import { useQuery, useQueryClient } from '@tanstack/react-query';
 import { useState } from 'react';
 
 import { MESSAGES } from '../../../../shared';
-import { callApi } from '../../api/api-client';
 import { endedSession } from '../../api/api-errors';
-import { useApiQuery } from '../../api/use-api-query';
+import { checkSubscription, subscriptionQuery } from '../../api/billing';
 import { formatLongDate } from '../../format/dates';
 import { useNotifications } from '../../notifications/notifications-context';
 import { STRINGS } from '../../strings';
@@ -32,14 +32,14 @@ interface SubscriptionManagementProps {
 export function SubscriptionManagement({ reading, sessionLicenseKey }: SubscriptionManagementProps) {
   const notifications = useNotifications();
   // No licence key in the body: the server reads the session's own licence.
-  const query = useApiQuery((signal) => callApi('checkSubscription', { body: {}, signal }));
+  const query = useQuery(subscriptionQuery);
+  const client = useQueryClient();
   const [refreshing, setRefreshing] = useState(false);
 
   const refresh = async () => {
     setRefreshing(true);
     try {
-      const view = await callApi('checkSubscription', { body: {} });
-      query.setData(() => view);
+      client.setQueryData(subscriptionQuery.queryKey, await checkSubscription());
       notifications.success(MESSAGES.subscription.statusRefreshed);
     } catch (error) {
       if (!endedSession(error)) notifications.error(MESSAGES.subscription.checkFailed);
@@ -50,9 +50,9 @@ export function SubscriptionManagement({ reading, sessionLicenseKey }: Subscript
 
   const view = query.data;
   if (!view) {
-    if (query.loading) return <StatusIndicator type="loading">{TEXT.loading}</StatusIndicator>;
+    if (query.isPending) return <StatusIndicator type="loading">{TEXT.loading}</StatusIndicator>;
     return (
-      <Alert type="error" action={<Button onClick={() => void query.reload()}>{TEXT.retry}</Button>}>
+      <Alert type="error" action={<Button onClick={() => void query.refetch()}>{TEXT.retry}</Button>}>
         {MESSAGES.subscription.fetchFailed}
       </Alert>
     );
@@ -65,7 +65,7 @@ export function SubscriptionManagement({ reading, sessionLicenseKey }: Subscript
       paidUntil={view.nextPaymentDue ? formatLongDate(view.nextPaymentDue) : null}
       refreshing={refreshing}
       onRefresh={() => void refresh()}
-      onChanged={() => void query.reload()}
+      onChanged={() => void query.refetch()}
     />
   );
 
@@ -104,7 +104,7 @@ export function SubscriptionManagement({ reading, sessionLicenseKey }: Subscript
         <ScheduledCancellation
           accessEndsAt={view.accessEndsAt}
           licenseKey={view.licenseKey ?? sessionLicenseKey}
-          onReactivated={() => void query.reload()}
+          onReactivated={() => void query.refetch()}
         />
       )}
       <SubscriptionDetails

@@ -5,12 +5,16 @@ import type { CardsProps } from '@cloudscape-design/components/cards';
 import SpaceBetween from '@cloudscape-design/components/space-between';
 import StatusIndicator from '@cloudscape-design/components/status-indicator';
 
-import type { Lawyer, Workflow } from '../../../../shared';
+import type { Workflow, WorkflowOwner } from '../../../../shared';
 import { ExecutionHistoryButton } from '../../components/workflows/execution-history';
 import { HEALTH_TEXT } from '../../components/workflows/health-strings';
 import { RunWorkflowButton } from '../../components/workflows/run-workflow-button';
 import { WorkflowBadges } from '../../components/workflows/workflow-badges';
-import { WorkflowHealthSection } from '../../components/workflows/workflow-health';
+import {
+  useWorkflowHealth,
+  WorkflowHealthSection,
+  withPauseSeen,
+} from '../../components/workflows/workflow-health';
 import { STRINGS } from '../../strings';
 import { ADMIN_WORKFLOWS_TEXT } from './strings';
 
@@ -24,9 +28,40 @@ export interface WorkflowCardActions {
   toggleScheduling(workflow: Workflow): void;
 }
 
-function ownerName(workflow: Workflow, lawyers: readonly Lawyer[]): string {
-  const owner = lawyers.find((lawyer) => lawyer.email === workflow.lawyerEmail);
+function ownerName(workflow: Workflow, owners: readonly WorkflowOwner[]): string {
+  const owner = owners.find((candidate) => candidate.email === workflow.lawyerEmail);
   return owner ? `${owner.firstName} ${owner.lastName} (${owner.email})` : workflow.lawyerEmail;
+}
+
+/** The card's menu: its switches say what they would do to the workflow as its health shows it. */
+function WorkflowActions({
+  workflow,
+  actions,
+}: {
+  readonly workflow: Workflow;
+  readonly actions: WorkflowCardActions;
+}) {
+  const shown = withPauseSeen(workflow, useWorkflowHealth(workflow.id));
+  return (
+    <ButtonDropdown
+      ariaLabel={TEXT.actionsOf(workflow.name)}
+      variant="normal"
+      items={[
+        { id: 'edit', text: TEXT.edit },
+        { id: 'active', text: shown.active ? TEXT.deactivate : TEXT.activate },
+        { id: 'scheduling', text: shown.cronSettings.enabled ? TEXT.unschedule : TEXT.schedule },
+        { id: 'delete', text: TEXT.delete },
+      ]}
+      onItemClick={({ detail }) => {
+        if (detail.id === 'edit') actions.edit(workflow);
+        else if (detail.id === 'active') actions.toggleActive(workflow);
+        else if (detail.id === 'scheduling') actions.toggleScheduling(workflow);
+        else actions.remove(workflow);
+      }}
+    >
+      {TEXT.actions}
+    </ButtonDropdown>
+  );
 }
 
 /**
@@ -35,7 +70,7 @@ function ownerName(workflow: Workflow, lawyers: readonly Lawyer[]): string {
  * `compact` drops the description and owner, for the folder panel.
  */
 export function adminWorkflowCard(
-  lawyers: readonly Lawyer[],
+  owners: readonly WorkflowOwner[],
   actions: WorkflowCardActions,
   compact = false,
 ): CardsProps.CardDefinition<Workflow> {
@@ -77,7 +112,7 @@ export function adminWorkflowCard(
             {
               id: 'lawyer',
               header: TEXT.lawyer,
-              content: (workflow: Workflow) => <Box variant="span">{ownerName(workflow, lawyers)}</Box>,
+              content: (workflow: Workflow) => <Box variant="span">{ownerName(workflow, owners)}</Box>,
             },
           ]),
       {
@@ -86,24 +121,7 @@ export function adminWorkflowCard(
           <SpaceBetween direction="horizontal" size="xs">
             <RunWorkflowButton workflow={workflow} />
             <ExecutionHistoryButton workflow={workflow} />
-            <ButtonDropdown
-              ariaLabel={TEXT.actionsOf(workflow.name)}
-              variant="normal"
-              items={[
-                { id: 'edit', text: TEXT.edit },
-                { id: 'active', text: workflow.active ? TEXT.deactivate : TEXT.activate },
-                { id: 'scheduling', text: workflow.cronSettings.enabled ? TEXT.unschedule : TEXT.schedule },
-                { id: 'delete', text: TEXT.delete },
-              ]}
-              onItemClick={({ detail }) => {
-                if (detail.id === 'edit') actions.edit(workflow);
-                else if (detail.id === 'active') actions.toggleActive(workflow);
-                else if (detail.id === 'scheduling') actions.toggleScheduling(workflow);
-                else actions.remove(workflow);
-              }}
-            >
-              {TEXT.actions}
-            </ButtonDropdown>
+            <WorkflowActions workflow={workflow} actions={actions} />
           </SpaceBetween>
         ),
       },

@@ -1,0 +1,32 @@
+import type { RequestOf } from '../../../shared';
+import { STRINGS } from '../strings';
+import { callApi } from './api-client';
+import { KEYS } from './keys';
+import { useServerPages } from './server-pages';
+
+/* The scheduler, manual runs and the execution history. */
+
+export const schedulerStatusQuery = {
+  queryKey: KEYS.schedulerStatus,
+  queryFn: ({ signal }: { signal: AbortSignal }) => callApi('schedulerStatus', { signal }),
+};
+
+export const runScheduler = (body: RequestOf<'workflowScheduler'>) => callApi('workflowScheduler', { body });
+
+export const redriveDeadLetters = () => callApi('redriveDeadLetters');
+
+export const executeWebhook = (body: RequestOf<'executeWebhook'>) => callApi('executeWebhook', { body });
+
+/** A workflow's execution history, newest first, a page per 'Charger plus'. */
+export function useExecutionPages(workflowId: string) {
+  return useServerPages({
+    queryKey: KEYS.executions(workflowId),
+    read: (cursor, signal) =>
+      callApi('workflowExecutions', {
+        params: { id: workflowId },
+        query: cursor ? { cursor } : {},
+        signal,
+      }),
+    errorMessage: STRINGS.executions.moreFailed,
+  });
+}
