@@ -19,7 +19,7 @@ interface FirstReads {
 /** The reads first-reads.js may send, by name. */
 export type EarlyRead = 'workflows' | 'counts';
 
-/** Their paths, as first-reads.js writes them (test/web/api/early-reads.test.tsx holds them together). */
+/** Their paths, as first-reads.js writes them (test/web/admin-workflows/early-first-page.test.tsx holds them together). */
 export const EARLY_READ_PATHS: Readonly<Record<EarlyRead, string>> = {
   workflows: `/api/workflows?limit=${ADMIN_WORKFLOWS_PAGE_SIZE}`,
   counts: '/api/counts',

@@ -1,14 +1,11 @@
 import Alert from '@cloudscape-design/components/alert';
-import Badge from '@cloudscape-design/components/badge';
 import Box from '@cloudscape-design/components/box';
 import Button from '@cloudscape-design/components/button';
 import Cards from '@cloudscape-design/components/cards';
 import ContentLayout from '@cloudscape-design/components/content-layout';
 import Header from '@cloudscape-design/components/header';
-import KeyValuePairs from '@cloudscape-design/components/key-value-pairs';
 import Modal from '@cloudscape-design/components/modal';
 import Pagination from '@cloudscape-design/components/pagination';
-import SpaceBetween from '@cloudscape-design/components/space-between';
 import TextFilter from '@cloudscape-design/components/text-filter';
 import { useState } from 'react';
 
@@ -18,10 +15,10 @@ import { useSaveLawyer } from '../../api/directory';
 import { type LawyerDialog, LawyerDialogs } from '../../components/lawyer-details/lawyer-dialogs';
 import { useLawyerDirectory } from '../../components/lawyer-details/use-lawyer-directory';
 import { LawyerForm, lawyerFormValues } from '../../components/lawyer-form/lawyer-form';
-import { formatDate } from '../../format/dates';
 import { PageHeader } from '../../layout/page-header';
 import { useNotifications } from '../../notifications/notifications-context';
 import { STRINGS } from '../../strings';
+import { fullName, lawyerCard } from './lawyer-cards-config';
 import { ADMIN_LAWYERS_TEXT as TEXT } from './strings';
 
 type ExistingLawyer = NonNullable<ApiHttpError['existingLawyer']>;
@@ -33,8 +30,6 @@ const LAWYERS_PER_PAGE = 12;
 type Dialog =
   | { kind: 'create'; conflict?: { request: LawyerSaveRequest; existing: ExistingLawyer } }
   | LawyerDialog;
-
-const fullName = (lawyer: Pick<Lawyer, 'firstName' | 'lastName'>) => `${lawyer.firstName} ${lawyer.lastName}`;
 
 /**
  * Said in the 'Nouvel avocat' dialog when its e-mail or key is an existing lawyer's: nothing was
@@ -165,63 +160,10 @@ export function AdminLawyersPage() {
             onChange={({ detail }) => directory.setQuery(detail.filteringText)}
           />
         }
-        cardDefinition={{
-          header: (lawyer) => fullName(lawyer),
-          sections: [
-            {
-              id: 'google',
-              content: (lawyer) =>
-                lawyer.hasGooglePassword ? (
-                  <Badge color="green">{TEXT.googlePasswordSet}</Badge>
-                ) : (
-                  <Badge color="grey">{TEXT.googlePasswordMissing}</Badge>
-                ),
-            },
-            { id: 'email', header: TEXT.email, content: (lawyer) => lawyer.email },
-            {
-              // SES reported his licence e-mail bounced or complained of: the admin sends it again.
-              id: 'licenseEmail',
-              content: (lawyer) =>
-                lawyer.licenseEmailUndeliveredAt ? (
-                  <Badge color="red">{TEXT.licenseEmailUndelivered}</Badge>
-                ) : null,
-            },
-            { id: 'office', header: TEXT.office, content: (lawyer) => lawyer.officeName ?? '—' },
-            {
-              // Spec §2 "main e-mail if different": no label at all when it is the same address.
-              id: 'mainEmail',
-              content: (lawyer) =>
-                lawyer.mainEmail !== lawyer.email ? (
-                  <KeyValuePairs items={[{ label: TEXT.mainEmail, value: lawyer.mainEmail }]} />
-                ) : null,
-            },
-            {
-              id: 'licenseKey',
-              header: TEXT.licenseKey,
-              content: (lawyer) => <Box variant="code">{lawyer.licenseKey ?? TEXT.noLicenseKey}</Box>,
-            },
-            { id: 'createdAt', header: TEXT.createdAt, content: (lawyer) => formatDate(lawyer.createdAt) },
-            {
-              id: 'actions',
-              content: (lawyer) => (
-                <SpaceBetween direction="horizontal" size="xs">
-                  <Button
-                    ariaLabel={TEXT.detailsOf(fullName(lawyer))}
-                    onClick={() => setDialog({ kind: 'details', lawyer })}
-                  >
-                    {TEXT.details}
-                  </Button>
-                  <Button
-                    ariaLabel={TEXT.deleteOf(fullName(lawyer))}
-                    onClick={() => setDialog({ kind: 'delete', lawyer })}
-                  >
-                    {TEXT.delete}
-                  </Button>
-                </SpaceBetween>
-              ),
-            },
-          ],
-        }}
+        cardDefinition={lawyerCard({
+          details: (lawyer) => setDialog({ kind: 'details', lawyer }),
+          remove: (lawyer) => setDialog({ kind: 'delete', lawyer }),
+        })}
         empty={
           <Box textAlign="center" color="inherit">
             {lawyers.query.error ? lawyers.query.error.message : MESSAGES.directory.noLawyerFound}

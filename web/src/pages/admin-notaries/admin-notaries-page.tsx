@@ -1,10 +1,7 @@
-import Badge from '@cloudscape-design/components/badge';
 import Box from '@cloudscape-design/components/box';
-import Button from '@cloudscape-design/components/button';
 import ContentLayout from '@cloudscape-design/components/content-layout';
 import Header from '@cloudscape-design/components/header';
 import Pagination from '@cloudscape-design/components/pagination';
-import SpaceBetween from '@cloudscape-design/components/space-between';
 import Table from '@cloudscape-design/components/table';
 import TextFilter from '@cloudscape-design/components/text-filter';
 import { useState } from 'react';
@@ -12,12 +9,10 @@ import { useState } from 'react';
 import { type Lawyer, MESSAGES } from '../../../../shared';
 import { type LawyerDialog, LawyerDialogs } from '../../components/lawyer-details/lawyer-dialogs';
 import { useLawyerDirectory } from '../../components/lawyer-details/use-lawyer-directory';
-import { formatDate } from '../../format/dates';
 import { PageHeader } from '../../layout/page-header';
 import { STRINGS } from '../../strings';
+import { notaryColumns } from './notary-columns-config';
 import { ADMIN_NOTARIES_TEXT as TEXT } from './strings';
-
-const fullName = (lawyer: Lawyer) => `${lawyer.firstName} ${lawyer.lastName}`;
 
 /** Rows on one page: the DOM stays this size whatever the number of notaries. */
 const NOTARIES_PER_PAGE = 20;
@@ -67,41 +62,10 @@ export function AdminNotariesPage() {
         }
         // The Actions column stays in view while the others scroll on a narrow screen.
         stickyColumns={{ first: 0, last: 1 }}
-        columnDefinitions={[
-          { id: 'name', header: TEXT.columns.name, cell: fullName },
-          { id: 'email', header: TEXT.columns.email, cell: (lawyer) => lawyer.email },
-          {
-            id: 'google',
-            header: TEXT.columns.googleOAuth,
-            cell: (lawyer) =>
-              lawyer.hasGoogleCredentials ? (
-                <Badge color="green">{TEXT.configured}</Badge>
-              ) : (
-                <Badge color="grey">{TEXT.notConfigured}</Badge>
-              ),
-          },
-          { id: 'createdAt', header: TEXT.columns.createdAt, cell: (lawyer) => formatDate(lawyer.createdAt) },
-          {
-            id: 'actions',
-            header: TEXT.columns.actions,
-            cell: (lawyer) => (
-              <SpaceBetween direction="horizontal" size="xxs">
-                <Button
-                  variant="inline-icon"
-                  iconName="search"
-                  ariaLabel={TEXT.detailsOf(fullName(lawyer))}
-                  onClick={() => setDialog({ kind: 'details', lawyer })}
-                />
-                <Button
-                  variant="inline-icon"
-                  iconName="remove"
-                  ariaLabel={TEXT.deleteOf(fullName(lawyer))}
-                  onClick={() => setDialog({ kind: 'delete', lawyer })}
-                />
-              </SpaceBetween>
-            ),
-          },
-        ]}
+        columnDefinitions={notaryColumns({
+          details: (lawyer) => setDialog({ kind: 'details', lawyer }),
+          remove: (lawyer) => setDialog({ kind: 'delete', lawyer }),
+        })}
         empty={
           <Box textAlign="center" color="inherit">
             {lawyers.query.isError ? MESSAGES.directory.loadNotariesFailed() : TEXT.empty}

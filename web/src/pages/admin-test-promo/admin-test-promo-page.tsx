@@ -10,7 +10,7 @@ import { useState } from 'react';
 import { MESSAGES, type PromoCodeReply } from '../../../../shared';
 import { endedSession } from '../../api/api-errors';
 import { createPromoCode } from '../../api/billing';
-import { usePageTitle } from '../../layout/use-page-title';
+import { PageHeader } from '../../layout/page-header';
 import { useNotifications } from '../../notifications/notifications-context';
 import { CopyCodeButton } from './copy-code-button';
 import { TEST_PROMO_TEXT as TEXT } from './strings';
@@ -23,7 +23,6 @@ type CreatedCode = Required<Pick<PromoCodeReply, 'promoCode'>> & Pick<PromoCodeR
  * shows it with a copy button, how to use it, and why it must not travel.
  */
 export function AdminTestPromoPage() {
-  usePageTitle(TEXT.title);
   const notifications = useNotifications();
   const [creating, setCreating] = useState(false);
   const [created, setCreated] = useState<CreatedCode>();
@@ -46,13 +45,7 @@ export function AdminTestPromoPage() {
   };
 
   return (
-    <ContentLayout
-      header={
-        <Header variant="h1" description={TEXT.description}>
-          {TEXT.title}
-        </Header>
-      }
-    >
+    <ContentLayout header={<PageHeader title={TEXT.title} description={TEXT.description} />}>
       <SpaceBetween size="l">
         <Alert type="warning" header={TEXT.warnings.header}>
           <ul>

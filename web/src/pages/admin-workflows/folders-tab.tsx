@@ -1,5 +1,4 @@
 import Box from '@cloudscape-design/components/box';
-import Button from '@cloudscape-design/components/button';
 import Cards from '@cloudscape-design/components/cards';
 import ColumnLayout from '@cloudscape-design/components/column-layout';
 import Container from '@cloudscape-design/components/container';
@@ -17,6 +16,7 @@ import { useCounts, useFolderPages, useWorkflowPages } from '../../api/directory
 import { ShownWorkflowsHealth } from '../../components/workflows/workflow-health';
 import { useDebounced } from '../../layout/use-debounced';
 import { STRINGS } from '../../strings';
+import { folderColumns } from './folder-columns-config';
 import { ADMIN_WORKFLOWS_TEXT } from './strings';
 import { adminWorkflowCard, type WorkflowCardActions } from './workflow-cards-config';
 
@@ -131,34 +131,7 @@ export function FoldersTab({ active, selected, onSelect, onEdit, onDelete, cardA
         }
         pagination={<Pagination {...folders.pagination} ariaLabels={STRINGS.lists.pagination} />}
         wrapLines
-        columnDefinitions={[
-          {
-            id: 'folder',
-            header: TEXT.column,
-            cell: (folder) => (
-              <SpaceBetween size="xxs">
-                <Box fontWeight="bold">{folder.name}</Box>
-                <Box variant="small">
-                  {TEXT.counts(folder.counts.total, folder.counts.active, folder.counts.scheduled)}
-                </Box>
-                <SpaceBetween direction="horizontal" size="xxs">
-                  <Button
-                    variant="inline-link"
-                    iconName="edit"
-                    ariaLabel={TEXT.edit(folder.name)}
-                    onClick={() => onEdit(folder)}
-                  />
-                  <Button
-                    variant="inline-link"
-                    iconName="remove"
-                    ariaLabel={TEXT.delete(folder.name)}
-                    onClick={() => onDelete(folder)}
-                  />
-                </SpaceBetween>
-              </SpaceBetween>
-            ),
-          },
-        ]}
+        columnDefinitions={folderColumns({ edit: onEdit, remove: onDelete })}
         empty={
           <Box textAlign="center" color="inherit">
             {q ? (

@@ -1,20 +1,18 @@
 import Button from '@cloudscape-design/components/button';
 import ContentLayout from '@cloudscape-design/components/content-layout';
-import Header from '@cloudscape-design/components/header';
 import Link from '@cloudscape-design/components/link';
 import SpaceBetween from '@cloudscape-design/components/space-between';
 
 import { DocumentSections } from '../../components/document-sections';
 import { PROVIDER } from '../../config/provider';
+import { PageHeader } from '../../layout/page-header';
 import { useFollow } from '../../layout/use-follow';
-import { usePageTitle } from '../../layout/use-page-title';
 import { STRINGS } from '../../strings';
 import { DISCOVER_INTRODUCTION, DISCOVER_SECTIONS, DISCOVER_TITLE } from './discover-content';
 
 /** /discover: the public presentation of the product (spec §2). */
 export function DiscoverPage() {
   const follow = useFollow();
-  usePageTitle(DISCOVER_TITLE);
   const actions = (
     <SpaceBetween size="xs" direction="horizontal">
       <Button
@@ -34,11 +32,7 @@ export function DiscoverPage() {
 
   return (
     <ContentLayout
-      header={
-        <Header variant="h1" description={DISCOVER_INTRODUCTION} actions={actions}>
-          {DISCOVER_TITLE}
-        </Header>
-      }
+      header={<PageHeader title={DISCOVER_TITLE} description={DISCOVER_INTRODUCTION} actions={actions} />}
     >
       <DocumentSections
         sections={DISCOVER_SECTIONS}

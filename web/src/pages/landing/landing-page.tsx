@@ -10,8 +10,8 @@ import { Navigate } from 'react-router';
 
 import { useAuth } from '../../auth/auth-context';
 import { homePathFor } from '../../auth/role-paths';
+import { PageHeader } from '../../layout/page-header';
 import { useFollow } from '../../layout/use-follow';
-import { usePageTitle } from '../../layout/use-page-title';
 import { STRINGS } from '../../strings';
 
 const FEATURE_ICONS: readonly IconProps.Name[] = ['gen-ai', 'security', 'history'];
@@ -21,7 +21,6 @@ export function LandingPage() {
   const { session } = useAuth();
   const follow = useFollow();
   const text = STRINGS.landing;
-  usePageTitle(text.title);
   if (session) return <Navigate to={homePathFor(session.role)} replace />;
 
   return (
@@ -31,9 +30,7 @@ export function LandingPage() {
       header={
         <Box padding={{ vertical: 'xl' }}>
           <SpaceBetween size="l">
-            <Header variant="h1" description={text.tagline}>
-              {text.title}
-            </Header>
+            <PageHeader title={text.title} description={text.tagline} />
             <Box variant="p" fontSize="heading-s">
               {text.introduction}
             </Box>

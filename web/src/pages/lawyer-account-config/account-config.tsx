@@ -9,7 +9,7 @@ import SpaceBetween from '@cloudscape-design/components/space-between';
 import Spinner from '@cloudscape-design/components/spinner';
 import { useEffect, useState } from 'react';
 
-import { type Lawyer, type LawyerSaveRequest, MESSAGES, type Workflow } from '../../../../shared';
+import { type Lawyer, type LawyerSaveRequest, MESSAGES } from '../../../../shared';
 import { ApiError, endedSession } from '../../api/api-errors';
 import { profileQuery, saveProfile } from '../../api/profile';
 import { useAuth } from '../../auth/auth-context';
@@ -20,7 +20,7 @@ import {
 } from '../../components/lawyer-form/lawyer-form';
 import { memberWorkflowCard } from '../../components/workflows/member-workflow-card';
 import { MemberWorkflowCards } from '../../components/workflows/member-workflow-cards';
-import { usePageTitle } from '../../layout/use-page-title';
+import { PageHeader } from '../../layout/page-header';
 import { useNotifications } from '../../notifications/notifications-context';
 import { ACCOUNT_CONFIG_TEXT as TEXT } from './strings';
 import { useAccountConfig } from './use-account-config';
@@ -73,7 +73,6 @@ export function AccountConfiguration({
   readonly variant: LawyerFormVariant;
   readonly title: string;
 }) {
-  usePageTitle(title);
   const { session, updateProfile } = useAuth();
   const notifications = useNotifications();
   const { profile, counts, workflows, client } = useAccountConfig();
@@ -117,13 +116,7 @@ export function AccountConfiguration({
   const state = configurationState(saved, counts);
   const showForm = !saved || editing;
   return (
-    <ContentLayout
-      header={
-        <Header variant="h1" description={TEXT.description}>
-          {title}
-        </Header>
-      }
-    >
+    <ContentLayout header={<PageHeader title={title} description={TEXT.description} />}>
       <SpaceBetween size="l">
         {profile.isPending ? (
           <Box textAlign="center">

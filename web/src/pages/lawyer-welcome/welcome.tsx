@@ -8,23 +8,20 @@ import SpaceBetween from '@cloudscape-design/components/space-between';
 import { useNavigate } from 'react-router';
 
 import { useAuth } from '../../auth/auth-context';
-import { usePageTitle } from '../../layout/use-page-title';
+import { PageHeader } from '../../layout/page-header';
 import { WELCOME_TITLE, type WelcomeContent } from './strings';
 
 /** A member's welcome page: what the assistant does, then the two first steps as buttons. */
 export function Welcome({ content }: { readonly content: WelcomeContent }) {
-  usePageTitle(WELCOME_TITLE);
   const navigate = useNavigate();
   const { session } = useAuth();
   return (
     <ContentLayout
       header={
-        <Header
-          variant="h1"
+        <PageHeader
+          title={WELCOME_TITLE}
           description={session?.name ? `${session.name} — ${content.tagline}` : content.tagline}
-        >
-          {WELCOME_TITLE}
-        </Header>
+        />
       }
     >
       <SpaceBetween size="l">

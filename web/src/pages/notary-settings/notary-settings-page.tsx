@@ -15,7 +15,7 @@ import { useAuth } from '../../auth/auth-context';
 import { SecuritySettings } from '../../components/second-factor/security-settings';
 import { PROVIDER } from '../../config/provider';
 import { formatDate } from '../../format/dates';
-import { usePageTitle } from '../../layout/use-page-title';
+import { PageHeader } from '../../layout/page-header';
 
 const TEXT = {
   title: 'Paramètres',
@@ -37,13 +37,12 @@ const TEXT = {
 
 /** Notary settings (/notary/settings, spec §2): licence, personal information, application, support. */
 export function NotarySettingsPage() {
-  usePageTitle(TEXT.title);
   const { session } = useAuth();
   const navigate = useNavigate();
   const profile = useQuery(profileQuery);
   const saved = profile.data?.profile ?? null;
   return (
-    <ContentLayout header={<Header variant="h1">{TEXT.title}</Header>}>
+    <ContentLayout header={<PageHeader title={TEXT.title} />}>
       <SpaceBetween size="l">
         <Container header={<Header variant="h2">{TEXT.license}</Header>}>
           <KeyValuePairs

@@ -10,8 +10,8 @@ import SpaceBetween from '@cloudscape-design/components/space-between';
 import { APP_INFO } from '../../../../shared';
 import { DocumentSections } from '../../components/document-sections';
 import { runtimeConfig } from '../../config/runtime-config';
+import { PageHeader } from '../../layout/page-header';
 import { useFollow } from '../../layout/use-follow';
-import { usePageTitle } from '../../layout/use-page-title';
 import { STRINGS } from '../../strings';
 import { privacySections } from './privacy-content';
 
@@ -19,7 +19,6 @@ import { privacySections } from './privacy-content';
 export function PrivacyPage() {
   const follow = useFollow();
   const { hostingRegion, legal: company } = runtimeConfig();
-  usePageTitle(STRINGS.privacy.title);
 
   return (
     <ContentLayout
@@ -28,9 +27,10 @@ export function PrivacyPage() {
           <Button variant="link" iconName="arrow-left" href="/discover" onFollow={follow}>
             {STRINGS.privacy.back}
           </Button>
-          <Header variant="h1" description={STRINGS.privacy.lastUpdated(APP_INFO.privacyPolicyDate)}>
-            {STRINGS.privacy.title}
-          </Header>
+          <PageHeader
+            title={STRINGS.privacy.title}
+            description={STRINGS.privacy.lastUpdated(APP_INFO.privacyPolicyDate)}
+          />
         </SpaceBetween>
       }
     >

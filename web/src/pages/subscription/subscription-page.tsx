@@ -1,14 +1,13 @@
 import Alert from '@cloudscape-design/components/alert';
 import Button from '@cloudscape-design/components/button';
 import ContentLayout from '@cloudscape-design/components/content-layout';
-import Header from '@cloudscape-design/components/header';
 import SpaceBetween from '@cloudscape-design/components/space-between';
 import type { ReactNode } from 'react';
 
 import { useAuth } from '../../auth/auth-context';
 import { SecuritySettings } from '../../components/second-factor/security-settings';
+import { PageHeader } from '../../layout/page-header';
 import { useFollow } from '../../layout/use-follow';
-import { usePageTitle } from '../../layout/use-page-title';
 import { SUBSCRIPTION_TEXT as TEXT } from './strings';
 import { SubscriptionManagement } from './subscription-management';
 import { STATUS_READINGS, type StatusReadingName } from './subscription-status';
@@ -20,7 +19,6 @@ import { STATUS_READINGS, type StatusReadingName } from './subscription-status';
  * in, and an administrator licence, which has no subscription, is told so.
  */
 export function SubscriptionPage({ reading = 'subscription' }: { readonly reading?: StatusReadingName }) {
-  usePageTitle(TEXT.title);
   const { session } = useAuth();
   const follow = useFollow();
 
@@ -62,13 +60,7 @@ export function SubscriptionPage({ reading = 'subscription' }: { readonly readin
   }
 
   return (
-    <ContentLayout
-      header={
-        <Header variant="h1" description={TEXT.description}>
-          {TEXT.title}
-        </Header>
-      }
-    >
+    <ContentLayout header={<PageHeader title={TEXT.title} description={TEXT.description} />}>
       {body}
     </ContentLayout>
   );
