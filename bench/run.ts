@@ -47,8 +47,13 @@ const parts = args.filter(
   (arg, index) =>
     !arg.startsWith('--') &&
     (baselineAt < 0 || index !== baselineAt + 1) &&
-    (args.indexOf('--scale-workflows') < 0 || index !== args.indexOf('--scale-workflows') + 1),
+    (args.indexOf('--scale-workflows') < 0 || index !== args.indexOf('--scale-workflows') + 1) &&
+    (args.indexOf('--admin-page-sizes') < 0 || index !== args.indexOf('--admin-page-sizes') + 1),
 );
+/** `--admin-page-sizes 1000,10000`: the table sizes /admin/workflows is visited at (default both). */
+const adminPageSizesAt = args.indexOf('--admin-page-sizes');
+const adminPageSizes =
+  adminPageSizesAt >= 0 ? (args[adminPageSizesAt + 1] ?? '').split(',').map(Number) : [1_000, 10_000];
 const runs = (
   part:
     | 'api'
@@ -459,7 +464,7 @@ if (runs('search')) {
 
 if (runs('admin-page')) {
   const bench = await runAdminPageBench({
-    sizes: [1_000, 10_000],
+    sizes: adminPageSizes,
     lawyers: 50,
     runs: 5,
     watchMs: 30_000,

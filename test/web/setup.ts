@@ -1,11 +1,16 @@
-import { cleanup } from '@testing-library/react';
-import { afterAll, afterEach, beforeAll, vi } from 'vitest';
+import { cleanup, configure } from '@testing-library/react';
+import { afterEach, beforeAll, vi } from 'vitest';
 
 import { queryClient } from '../../web/src/api/query-client';
 import { preloadRoutes } from '../../web/src/app-routes';
 import { installBrowserStubs, resetViewport } from './support/browser-stubs';
+import { cancelPendingTimers, trackPendingTimers } from './support/pending-timers';
 
 installBrowserStubs();
+// A search reads the server once typing pauses (300 ms) and a loaded machine may take seconds to
+// draw the reply: findBy* and waitFor wait for what the user would see, up to this long.
+configure({ asyncUtilTimeout: 10_000 });
+trackPendingTimers();
 resetViewport();
 
 // Pages are lazily loaded chunks in the app; fetched here once, every route renders at once, as
@@ -14,6 +19,8 @@ beforeAll(() => preloadRoutes(), 120_000);
 
 afterEach(() => {
   cleanup();
+  // What the unmounted components left to fire (a flash's focus) would run after the environment's end.
+  cancelPendingTimers();
   // Each test starts with nothing read: the app's one query cache would carry a test's data to the next.
   queryClient.clear();
   vi.restoreAllMocks();
@@ -26,8 +33,3 @@ afterEach(() => {
   }
   resetViewport();
 });
-
-// A flash shown in a file's last test moves the focus to it 500 ms later (Cloudscape's Flashbar
-// debounce, FOCUS_DEBOUNCE_DELAY): the file's environment stays up until that call has run, else it
-// lands after the teardown ('CSS is not defined') and fails the whole run as an unhandled error.
-afterAll(() => new Promise<void>((resolve) => setTimeout(resolve, 600)));

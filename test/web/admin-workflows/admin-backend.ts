@@ -133,7 +133,10 @@ export function mockAdminBackend(initial: Partial<AdminBackendState> = {}, overr
     if (request.method === 'GET' && path === '/api/folders') {
       const found = state.folders
         .filter((folder) => matchesQuery(query, [folder.name]))
-        .map((folder) => ({ ...folder, counts: flagCounts(state.workflows.filter((item) => item.folderId === folder.id)) }));
+        .map((folder) => ({
+          ...folder,
+          counts: flagCounts(state.workflows.filter((item) => item.folderId === folder.id)),
+        }));
       const { items, nextCursor } = pageOf(found, query);
       return jsonResponse(200, { folders: items, nextCursor });
     }

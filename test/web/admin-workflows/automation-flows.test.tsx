@@ -6,6 +6,7 @@ import { WORKFLOW_TEMPLATES } from '../../../web/src/config/workflow-templates';
 import { lawyerFixture, workflowFixture } from '../back-office/fixtures';
 import { jsonResponse } from '../support/fetch-mock';
 import { choose, formField, inputOf } from '../support/form-fields';
+import { isGet } from '../support/workflow-lists';
 import { folderFixture, mockAdminBackend } from './admin-backend';
 import {
   cardAction,
@@ -55,7 +56,7 @@ describe('all automations tab', () => {
     const workflow = workflowFixture();
     let answer: (response: Response) => void = () => undefined;
     mockAdminBackend({}, (request) =>
-      request.method === 'GET' && request.url.endsWith('/api/workflows')
+      isGet(request, '/api/workflows')
         ? new Promise<Response>((resolve) => {
             answer = resolve;
           })
@@ -65,7 +66,7 @@ describe('all automations tab', () => {
 
     expect(await screen.findByText('Chargement des automatisations')).toBeTruthy();
     expect(createWrapper(document.body).findCards()).toBeNull();
-    answer(jsonResponse(200, { workflows: [workflow] }));
+    answer(jsonResponse(200, { workflows: [workflow], nextCursor: null, owners: [] }));
     await waitFor(() => expect(cardTitles()).toEqual([workflow.name]));
     expect(screen.queryByText('Chargement des automatisations')).toBeNull();
   });

@@ -1,16 +1,22 @@
 import { readFileSync } from 'node:fs';
 import { resolve } from 'node:path';
 
-import { screen } from '@testing-library/react';
+import createWrapper from '@cloudscape-design/components/test-utils/dom';
+import { screen, waitFor } from '@testing-library/react';
 import { afterEach, describe, expect, it, vi } from 'vitest';
 
-import { checkEarlyPages, READ_PAGE, settledEarlyPage } from '../../../web/src/api/list-pages';
+import {
+  EARLY_READ_PATHS,
+  FIRST_ADMIN_WORKFLOWS_QUERY,
+  takeEarlyReads,
+} from '../../../web/src/api/early-reads';
+import { KEYS } from '../../../web/src/api/keys';
+import { queryClient } from '../../../web/src/api/query-client';
 import { workflowFixture } from '../back-office/fixtures';
-import { jsonResponse } from '../support/fetch-mock';
 import { renderApp } from '../support/render-app';
 import { storeSessionOf } from '../support/sessions';
 import { mockAdminBackend } from './admin-backend';
-import { openAdminWorkflows } from './admin-page';
+import { cardTitles, openAdminWorkflows } from './admin-page';
 
 /** web/public/first-reads.js, the classic script index.html runs before the application's code. */
 const FIRST_READS = readFileSync(resolve('web/public/first-reads.js'), 'utf8');
@@ -31,37 +37,39 @@ function runFirstReads(path: string) {
   }
 }
 
-describe('/admin/workflows opened directly (issue 11: its first cards within a second)', () => {
+describe('/admin/workflows opened directly (its first cards within a second)', () => {
   afterEach(() => {
     delete (window as { firstReads?: unknown }).firstReads;
   });
 
-  it('asks for the first page of automations and folders before the code runs, and the screen shows that page without asking again', async () => {
+  it('asks for the first page of automations and the counts before the code runs, and the screen shows them without asking again', async () => {
     // Arrange
     const workflow = workflowFixture({ id: crypto.randomUUID(), name: 'Relance dossier Dupont' });
     const backend = mockAdminBackend({ workflows: [workflow] });
     storeSessionOf('admin');
 
-    // Act: index.html's first-reads.js, then the application, with the same session.
+    // Act: index.html's first-reads.js, then the application (main.tsx takes the replies), with the same session.
     runFirstReads('/admin/workflows');
-    expect(backend.sent('GET', '/api/workflows')).toHaveLength(1);
-    expect(backend.sent('GET', '/api/folders')).toHaveLength(1);
+    expect(backend.requests.map((request) => request.url)).toEqual(Object.values(EARLY_READ_PATHS));
+    takeEarlyReads();
     renderApp('/admin/workflows');
 
     // Assert
     await screen.findByText(workflow.name);
     expect(backend.sent('GET', '/api/workflows')).toHaveLength(1);
-    expect(backend.sent('GET', '/api/folders')).toHaveLength(1);
+    expect(backend.sent('GET', '/api/counts')).toHaveLength(1);
   });
 
   it('draws a first page already in with the screen, without a placeholder first', async () => {
-    // Arrange: asked for by first-reads.js and checked as the application starts (main.tsx).
+    // Arrange: asked for by first-reads.js and taken into the query cache as the application starts.
     const workflow = workflowFixture({ id: crypto.randomUUID(), name: 'Relance dossier Lefebvre' });
     mockAdminBackend({ workflows: [workflow] });
     storeSessionOf('admin');
     runFirstReads('/admin/workflows');
-    checkEarlyPages();
-    await vi.waitFor(() => expect(settledEarlyPage(READ_PAGE.workflows)).toBeDefined());
+    takeEarlyReads();
+    await vi.waitFor(() =>
+      expect(queryClient.getQueryData(KEYS.workflows(FIRST_ADMIN_WORKFLOWS_QUERY))).toBeDefined(),
+    );
 
     // Act
     renderApp('/admin/workflows');
@@ -93,6 +101,7 @@ describe('/admin/workflows opened directly (issue 11: its first cards within a s
 
     // Act
     openAdminWorkflows();
+    takeEarlyReads();
 
     // Assert: read again, with the session now stored.
     await screen.findByText(workflow.name);
@@ -101,26 +110,33 @@ describe('/admin/workflows opened directly (issue 11: its first cards within a s
 });
 
 describe('/admin/workflows with more automations than a page', () => {
-  it('asks for the next page only once the first page is on the screen', async () => {
-    // Arrange: two pages; the second records what the screen showed when it was asked for.
-    const first = workflowFixture({ id: crypto.randomUUID(), name: 'Relance dossier Bernard' });
-    const second = workflowFixture({ id: crypto.randomUUID(), name: 'Relance dossier Petit' });
-    let firstShownWhenNextAsked: boolean | undefined;
-    mockAdminBackend({}, (request) => {
-      const url = new URL(request.url, 'http://localhost');
-      if (request.method !== 'GET' || url.pathname !== '/api/workflows') return undefined;
-      if (!url.searchParams.has('cursor')) {
-        return jsonResponse(200, { workflows: [first], nextCursor: 'page-2' });
-      }
-      firstShownWhenNextAsked = document.body.textContent?.includes(first.name);
-      return jsonResponse(200, { workflows: [second], nextCursor: null });
-    });
-
-    // Act
+  it('reads the next page only when the admin asks for it, and going back reads nothing', async () => {
+    // Arrange: 13 automations, one more than a page.
+    const workflows = Array.from({ length: 13 }, (_, index) =>
+      workflowFixture({
+        id: crypto.randomUUID(),
+        name: `Relance dossier ${String(index + 1).padStart(2, '0')}`,
+      }),
+    );
+    const backend = mockAdminBackend({ workflows });
     openAdminWorkflows();
+    await screen.findByText('Relance dossier 01');
+    // The cards shown ask for their health once drawn: by then, no other page was asked for.
+    await waitFor(() => expect(backend.sent('GET', '/api/health/workflows')).toHaveLength(1));
+    expect(backend.sent('GET', '/api/workflows')).toHaveLength(1);
+    expect(cardTitles()).toHaveLength(12);
+    const pagination = () => createWrapper(document.body).findCards()!.findPagination()!;
+
+    // Act: the next page, then back to the first.
+    pagination().findNextPageButton().click();
+    await waitFor(() => expect(cardTitles()).toEqual(['Relance dossier 13']));
+    pagination().findPreviousPageButton().click();
 
     // Assert
-    await screen.findByText(second.name);
-    expect(firstShownWhenNextAsked).toBe(true);
+    await waitFor(() => expect(cardTitles()).toHaveLength(12));
+    const reads = backend
+      .sent('GET', '/api/workflows')
+      .map((request) => new URL(request.url, 'http://localhost'));
+    expect(reads.map((url) => url.searchParams.get('cursor'))).toEqual([null, '12']);
   });
 });

@@ -34,6 +34,8 @@ const WORKFLOWS = [
 async function openFoldersTab(app: App) {
   await app.user.click(await screen.findByRole('tab', { name: 'Dossiers' }));
   await screen.findByRole('heading', { name: /^Clients & Dossiers/ });
+  // The folders are read once the tab shows: wait for their first page.
+  await waitFor(() => expect(createWrapper(document.body).findTable()?.findLoadingText()).toBeNull());
 }
 
 /** The row of a folder in the left list. */
@@ -149,9 +151,12 @@ describe('folder selection and filing existing automations', () => {
     await selectFolder(app, 'Divorce Martin');
     await app.user.click(screen.getByRole('button', { name: 'Ajouter au Dossier' }));
     const dialog = within(await screen.findByRole('dialog', { name: /Divorce Martin/ }));
-    // The folder's own automation is not offered; the others say where they are now.
-    expect(dialog.queryByText('Agenda des audiences')).toBeNull();
-    expect(dialog.getByText('Sans dossier').closest('tr')?.textContent).toContain('Aucun dossier');
+    // The folder's own automation cannot be chosen again; the others say where they are now.
+    expect((await dialog.findByText('Sans dossier')).closest('tr')?.textContent).toContain('Aucun dossier');
+    expect(dialog.getByText('Agenda des audiences').closest('tr')?.textContent).toContain('Divorce Martin');
+    expect(
+      (dialog.getByRole('checkbox', { name: 'Choisir Agenda des audiences' }) as HTMLInputElement).disabled,
+    ).toBe(true);
     await app.user.click(dialog.getByRole('checkbox', { name: 'Choisir Relance des pièces' }));
     await app.user.click(dialog.getByText('Sans dossier'));
 
@@ -167,8 +172,11 @@ describe('folder selection and filing existing automations', () => {
       ]);
     }
     await waitFor(() => expect(screen.queryByRole('dialog')).toBeNull());
-    expect(compactCards().sort()).toEqual(['Agenda des audiences', 'Relance des pièces', 'Sans dossier']);
-    expect(counter('Planifiées')).toBe('1');
+    // The folder's page and counters are read again from the server.
+    await waitFor(() =>
+      expect(compactCards().sort()).toEqual(['Agenda des audiences', 'Relance des pièces', 'Sans dossier']),
+    );
+    await waitFor(() => expect(counter('Planifiées')).toBe('1'));
   });
 });
 
@@ -185,12 +193,16 @@ describe("'Ajouter au Dossier' with many automations", () => {
     await selectFolder(app, 'Divorce Martin');
     await app.user.click(screen.getByRole('button', { name: 'Ajouter au Dossier' }));
     const dialog = within(await screen.findByRole('dialog', { name: /Divorce Martin/ }));
-    const rows = () => dialog.getAllByText(/^Automatisation \d+$/).map((name) => name.textContent);
-    expect(rows()).toHaveLength(10);
+    const rows = () => dialog.queryAllByText(/^Automatisation \d+$/).map((name) => name.textContent);
+    await waitFor(() => expect(rows()).toHaveLength(10));
+    const next = () => dialog.getByRole('button', { name: 'Page suivante' });
 
     await app.user.click(dialog.getByRole('checkbox', { name: 'Choisir Automatisation 01' }));
-    await app.user.click(dialog.getByRole('button', { name: 'Page 3' }));
-    expect(rows()).toHaveLength(5);
+    // Each next page is read when asked for: the third holds the last 5.
+    await app.user.click(next());
+    await waitFor(() => expect(rows()).toContain('Automatisation 11'));
+    await app.user.click(next());
+    await waitFor(() => expect(rows()).toHaveLength(5));
     await app.user.click(dialog.getByRole('checkbox', { name: 'Choisir Automatisation 25' }));
     await app.user.click(dialogButton('Ajouter (2)'));
 
@@ -213,9 +225,11 @@ describe("'Ajouter au Dossier' with many automations", () => {
 
     await app.user.type(dialog.getByRole('searchbox'), 'Automatisation 24');
 
-    expect(dialog.getAllByText(/^Automatisation \d+$/).map((name) => name.textContent)).toEqual([
-      'Automatisation 24',
-    ]);
+    await waitFor(() =>
+      expect(dialog.getAllByText(/^Automatisation \d+$/).map((name) => name.textContent)).toEqual([
+        'Automatisation 24',
+      ]),
+    );
   });
 });
 

@@ -1,8 +1,8 @@
 import type { Lawyer, ProfileReply, Role, Workflow } from '../../../shared';
 import { emptyBackend, jsonResponse, mockNetwork, type SentRequest } from '../support/fetch-mock';
 import { renderApp } from '../support/render-app';
-import { countsReply, workflowListReply } from '../support/workflow-lists';
 import { storeSessionOf } from '../support/sessions';
+import { countsReply, workflowListReply } from '../support/workflow-lists';
 
 /** What the member's backend holds: his profile (or none yet) and his workflows. */
 export interface MemberBackend {

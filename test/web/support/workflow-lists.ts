@@ -35,8 +35,15 @@ export function workflowsAskedFor(workflows: readonly Workflow[], url: string): 
 }
 
 /** The reply of GET /api/workflows over `workflows`. */
-export function workflowListReply(workflows: readonly Workflow[], url: string, owners: readonly unknown[] = []) {
-  const { items, nextCursor } = pageOf(workflowsAskedFor(workflows, url), new URL(url, 'http://localhost').searchParams);
+export function workflowListReply(
+  workflows: readonly Workflow[],
+  url: string,
+  owners: readonly unknown[] = [],
+) {
+  const { items, nextCursor } = pageOf(
+    workflowsAskedFor(workflows, url),
+    new URL(url, 'http://localhost').searchParams,
+  );
   return jsonResponse(200, { workflows: items, nextCursor, owners });
 }
 
@@ -50,7 +57,11 @@ export function flagCounts(workflows: readonly Workflow[]) {
 }
 
 /** The reply of GET /api/counts over `workflows`. */
-export function countsReply(workflows: readonly Workflow[], lawyers: number | null = null, folders: number | null = null) {
+export function countsReply(
+  workflows: readonly Workflow[],
+  lawyers: number | null = null,
+  folders: number | null = null,
+) {
   return jsonResponse(200, {
     workflows: {
       ...flagCounts(workflows),
