@@ -5,6 +5,7 @@ import { DEFAULT_RUNTIME_CONFIG, setRuntimeConfig } from '../../../web/src/confi
 import { lawyerFixture, workflowFixture } from '../back-office/fixtures';
 import { jsonResponse } from '../support/fetch-mock';
 import { choose, errorOf, formField, inputOf } from '../support/form-fields';
+import { countsReply, isGet } from '../support/workflow-lists';
 import { mockAdminBackend } from './admin-backend';
 import { cardAction, cardOf, dialogButton, openAdminWorkflows, openCreateDialog } from './admin-page';
 
@@ -177,10 +178,11 @@ describe('automation form without lawyers', () => {
     expect(dialogButton('Créer').disabled).toBe(true);
   });
 
-  it('keeps the submit disabled while the lawyers load, and shows no warning meanwhile', async () => {
+  it('keeps the submit disabled until the server says lawyers exist, and shows no warning meanwhile', async () => {
+    // The server's count of lawyers says whether any exists; it is held back here.
     let answer: (response: Response) => void = () => undefined;
     mockAdminBackend({ lawyers: [LAWYER] }, (request) =>
-      request.url.endsWith('/api/lawyers')
+      isGet(request, '/api/counts')
         ? new Promise<Response>((resolve) => {
             answer = resolve;
           })
@@ -191,15 +193,16 @@ describe('automation form without lawyers', () => {
 
     expect(dialogButton('Créer').disabled).toBe(true);
     expect(screen.queryByText("Aucun client disponible. Veuillez d'abord créer un client.")).toBeNull();
-    answer(jsonResponse(200, { lawyers: [LAWYER] }));
+    answer(countsReply([], 1, 0));
     await waitFor(() => expect(dialogButton('Créer').disabled).toBe(false));
   });
 
   it("says 'Impossible de charger la liste des avocats' when the lawyers cannot be listed", async () => {
     mockAdminBackend({}, (request) =>
-      request.url.endsWith('/api/lawyers') ? jsonResponse(500, { error: 'Erreur interne.' }) : undefined,
+      isGet(request, '/api/lawyers') ? jsonResponse(500, { error: 'Erreur interne.' }) : undefined,
     );
-    openAdminWorkflows();
+    const app = openAdminWorkflows();
+    await openCreateDialog(app);
 
     expect(await screen.findByText('Impossible de charger la liste des avocats')).toBeTruthy();
   });

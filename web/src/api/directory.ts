@@ -53,11 +53,12 @@ export function useFolderPages(q: string, enabled = true) {
 }
 
 /** Pages of lawyers matching the search (first name, last name, e-mail, office name), newest first. */
-export function useLawyerPages(q: string, limit: number, errorMessage?: string) {
+export function useLawyerPages(q: string, limit: number, errorMessage?: string, enabled = true) {
   return useServerPages({
     queryKey: KEYS.lawyers(q, limit),
     read: (cursor, signal) => callApi('listLawyers', { query: stringQuery({ q, cursor, limit }), signal }),
     ...(errorMessage ? { errorMessage } : {}),
+    enabled,
   });
 }
 

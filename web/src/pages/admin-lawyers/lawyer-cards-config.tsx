@@ -18,7 +18,10 @@ export interface LawyerCardActions {
   remove(lawyer: Lawyer): void;
 }
 
-/** A lawyer's card (spec §2): Google password, e-mail (and whether it was undelivered), office, main e-mail, licence key, creation date. */
+/**
+ * A lawyer's card (spec §2): Google password, e-mail and main e-mail (and whether his licence
+ * e-mail was undelivered), office, licence key, creation date.
+ */
 export function lawyerCard(actions: LawyerCardActions): CardsProps.CardDefinition<Lawyer> {
   return {
     header: (lawyer) => fullName(lawyer),
@@ -32,22 +35,28 @@ export function lawyerCard(actions: LawyerCardActions): CardsProps.CardDefinitio
             <Badge color="grey">{TEXT.googlePasswordMissing}</Badge>
           ),
       },
-      { id: 'email', header: TEXT.email, content: (lawyer) => lawyer.email },
       {
-        // SES reported his licence e-mail bounced or complained of: the admin sends it again.
-        id: 'licenseEmail',
-        content: (lawyer) =>
-          lawyer.licenseEmailUndeliveredAt ? <Badge color="red">{TEXT.licenseEmailUndelivered}</Badge> : null,
+        // Spec §2 "main e-mail if different": under the e-mail, and no label at all when it is the
+        // same address (a section of its own would leave an empty gap on most cards).
+        id: 'email',
+        content: (lawyer) => (
+          <SpaceBetween size="xs">
+            <KeyValuePairs
+              items={[
+                { label: TEXT.email, value: lawyer.email },
+                ...(lawyer.mainEmail !== lawyer.email
+                  ? [{ label: TEXT.mainEmail, value: lawyer.mainEmail }]
+                  : []),
+              ]}
+            />
+            {/* SES reported his licence e-mail bounced or complained of: the admin sends it again. */}
+            {lawyer.licenseEmailUndeliveredAt ? (
+              <Badge color="red">{TEXT.licenseEmailUndelivered}</Badge>
+            ) : null}
+          </SpaceBetween>
+        ),
       },
       { id: 'office', header: TEXT.office, content: (lawyer) => lawyer.officeName ?? '—' },
-      {
-        // Spec §2 "main e-mail if different": no label at all when it is the same address.
-        id: 'mainEmail',
-        content: (lawyer) =>
-          lawyer.mainEmail !== lawyer.email ? (
-            <KeyValuePairs items={[{ label: TEXT.mainEmail, value: lawyer.mainEmail }]} />
-          ) : null,
-      },
       {
         id: 'licenseKey',
         header: TEXT.licenseKey,

@@ -120,12 +120,17 @@ export function AutomationDialog({ workflow, folderId = null, onSaved, onDismiss
   const [chosenFolder, setChosenFolder] = useState<{ id: string; name: string } | null>(null);
   const lawyers = lawyerPages.pages.flatMap((page) => page.lawyers);
   const folders = folderPages.pages.flatMap((page) => page.folders);
-  const lawyersLoading = counts === undefined;
+  // An edited automation's lawyer may have left the directory since: looked up by his e-mail.
+  const ownerPages = useLawyerPages(
+    workflow?.lawyerEmail ?? '',
+    OPTIONS_PAGE_SIZE,
+    MESSAGES.workflow.lawyersLoadFailed,
+    workflow !== undefined,
+  );
+  const owner = ownerPages.page?.lawyers.find((lawyer) => lawyer.email === workflow?.lawyerEmail);
+  const lawyersLoading = counts === undefined || (workflow !== undefined && ownerPages.loading);
   // The form knows the lawyer chosen in the list and, when editing, the workflow's own.
-  const known = [
-    ...(chosenLawyer ? [chosenLawyer] : []),
-    ...(workflow ? [{ email: workflow.lawyerEmail }] : []),
-  ];
+  const known = [...(chosenLawyer ? [chosenLawyer] : []), ...(owner ? [owner] : [])];
   const editing = workflow !== undefined;
   const [values, setValues] = useState<Values>(() =>
     workflow
