@@ -122,12 +122,12 @@ describe('/admin/settings last results (spec §2, §3 scheduler run result)', ()
   });
 
   it('says so, and offers to retry, when the status cannot be loaded', async () => {
-    // Arrange
+    // Arrange: the server fails the read and its one automatic retry, then answers.
     let calls = 0;
     const { app } = openSettings({
       status: () => {
         calls += 1;
-        return calls === 1
+        return calls <= 2
           ? jsonResponse(500, { error: 'Erreur interne du serveur' })
           : jsonResponse(200, { ...NO_RUN_YET, deadLetterCount: 4 });
       },
@@ -135,6 +135,7 @@ describe('/admin/settings last results (spec §2, §3 scheduler run result)', ()
     await pageLoaded();
     const alert = await screen.findByText("L'état du planificateur n'a pas pu être chargé");
     expect(alert).toBeTruthy();
+    expect(calls).toBe(2);
     expect(pairsOf(card(DEAD_LETTERS_CARD))['En attente']).toBe('Non disponible');
 
     // Act

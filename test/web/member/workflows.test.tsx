@@ -4,6 +4,7 @@ import { describe, expect, it } from 'vitest';
 import type { Workflow } from '../../../shared';
 import { workflowFixture } from '../back-office/fixtures';
 import { jsonResponse } from '../support/fetch-mock';
+import { isGet } from '../support/workflow-lists';
 import { openAsMember } from './support';
 
 const id = (n: number) => `0b7e3a56-7c0e-4a55-b0f6-2c61a4d6f0${String(n).padStart(2, '0')}`;
@@ -64,24 +65,47 @@ describe('lawyer workflows (/lawyer/workflows, spec §2 and §4)', () => {
     expect(within(card('Classement des pièces')).getByText('Classement des Pièces')).toBeTruthy();
   });
 
-  it("draws a firm's 30 automations 12 at a time, counting all 30", async () => {
-    const { app } = openAsMember('lawyer', '/lawyer/workflows', {
+  it("draws a firm's 30 automations 12 at a time, the next page on request, counting all 30", async () => {
+    const { app, network } = openAsMember('lawyer', '/lawyer/workflows', {
       workflows: [...manyWorkflows(30), pending],
     });
+    const activePagesRead = () =>
+      network.requests.filter(
+        (request) =>
+          isGet(request, '/api/workflows') &&
+          new URL(request.url, 'http://localhost').searchParams.get('active') === 'true',
+      );
 
-    const heading = 'Automatisations actives (30)';
-    expect(await screen.findByRole('heading', { name: heading })).toBeTruthy();
+    // The counts are the server's: all 30, though only the first 12 are read.
+    expect(await screen.findByRole('heading', { name: 'Automatisations actives (30)' })).toBeTruthy();
     expect(screen.getByRole('heading', { name: "En attente d'activation (1)" })).toBeTruthy();
-    expect(drawnNames()).toEqual(manyWorkflows(12).map((workflow) => workflow.name));
+    await waitFor(() => expect(drawnNames()).toEqual(manyWorkflows(12).map((workflow) => workflow.name)));
+    expect(activePagesRead()).toHaveLength(1);
     // One page of pending ones: no pagination for them, one for the active ones.
     expect(screen.getAllByRole('button', { name: 'Page suivante' })).toHaveLength(1);
 
-    await app.user.click(screen.getByRole('button', { name: 'Page 3' }));
-    expect(drawnNames()).toEqual(
-      manyWorkflows(30)
-        .slice(24)
-        .map((workflow) => workflow.name),
+    await app.user.click(screen.getByRole('button', { name: 'Page suivante' }));
+    await waitFor(() =>
+      expect(drawnNames()).toEqual(
+        manyWorkflows(24)
+          .slice(12)
+          .map((workflow) => workflow.name),
+      ),
     );
+    await app.user.click(screen.getByRole('button', { name: 'Page suivante' }));
+    await waitFor(() =>
+      expect(drawnNames()).toEqual(
+        manyWorkflows(30)
+          .slice(24)
+          .map((workflow) => workflow.name),
+      ),
+    );
+    expect(activePagesRead()).toHaveLength(3);
+
+    // Going back shows the page already read, without reading it again.
+    await app.user.click(screen.getByRole('button', { name: 'Page 1' }));
+    expect(drawnNames()).toEqual(manyWorkflows(12).map((workflow) => workflow.name));
+    expect(activePagesRead()).toHaveLength(3);
   });
 
   it("turns scheduling off with the right request and 'Planification désactivée avec succès'", async () => {
@@ -139,10 +163,14 @@ describe('lawyer workflows (/lawyer/workflows, spec §2 and §4)', () => {
   it("says 'Erreur lors du chargement des automatisations' when the list cannot be loaded", async () => {
     openAsMember('lawyer', '/lawyer/workflows', {
       override: (request) =>
-        request.url.endsWith('/api/workflows') ? jsonResponse(500, { error: 'Erreur interne' }) : undefined,
+        isGet(request, '/api/workflows') ? jsonResponse(500, { error: 'Erreur interne' }) : undefined,
     });
 
-    expect(await screen.findByText('Erreur lors du chargement des automatisations')).toBeTruthy();
+    // Said on the page (and in a toast): neither section's first page could be read.
+    expect(
+      (await screen.findAllByText('Erreur lors du chargement des automatisations')).length,
+    ).toBeGreaterThan(0);
+    expect(screen.queryByText(/^Automatisation \d+$/)).toBeNull();
   });
 });
 

@@ -97,7 +97,8 @@ export function mockNetwork(responder: Responder = emptyBackend) {
   return {
     fetchMock,
     requests,
-    /** Requests to one API path. */
-    to: (path: string) => requests.filter((request) => request.url.endsWith(path)),
+    /** Requests to one API path, whatever their query (a list's page, a search). */
+    to: (path: string) =>
+      requests.filter((request) => new URL(request.url, 'http://localhost').pathname === path),
   };
 }
