@@ -4,8 +4,12 @@ import type { ReactNode } from 'react';
 
 import type { Workflow } from '../../../../shared';
 import { schedulingLabel, WORKFLOW_TYPE_BADGE_COLORS, workflowTypeLabel } from './workflow-display';
+import { useWorkflowHealth, withPauseSeen } from './workflow-health';
 
-/** The badges every workflow card starts with: its type and 'Planifié (n min)' / 'Non planifié'. */
+/**
+ * The badges every workflow card starts with: its type and 'Planifié (n min)' / 'Non planifié',
+ * the latter as its health shows it (a copy read before an automatic pause says 'Non planifié').
+ */
 export function WorkflowBadges({
   workflow,
   children,
@@ -13,10 +17,11 @@ export function WorkflowBadges({
   readonly workflow: Workflow;
   readonly children?: ReactNode;
 }) {
+  const shown = withPauseSeen(workflow, useWorkflowHealth(workflow.id));
   return (
     <SpaceBetween direction="horizontal" size="xs">
       <Badge color={WORKFLOW_TYPE_BADGE_COLORS[workflow.type]}>{workflowTypeLabel(workflow.type)}</Badge>
-      <Badge color={workflow.cronSettings.enabled ? 'green' : 'grey'}>{schedulingLabel(workflow)}</Badge>
+      <Badge color={shown.cronSettings.enabled ? 'green' : 'grey'}>{schedulingLabel(shown)}</Badge>
       {children}
     </SpaceBetween>
   );
