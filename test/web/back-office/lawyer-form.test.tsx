@@ -5,6 +5,7 @@ import { emptyBackend, jsonResponse, mockNetwork } from '../support/fetch-mock';
 import { errorOf, typeInto } from '../support/form-fields';
 import { renderApp } from '../support/render-app';
 import { storedSession, storeSessionOf } from '../support/sessions';
+import { isGet } from '../support/workflow-lists';
 import { lawyerFixture } from './fixtures';
 
 /** The messages of spec §5 for the fields every variant shares, with the values that trigger them. */
@@ -128,7 +129,7 @@ describe('lawyer cards (spec §2: main e-mail if different)', () => {
       mainEmail: 'contact@etude-bernard.fr',
     });
     mockNetwork((request) =>
-      request.url.endsWith('/api/lawyers')
+      isGet(request, '/api/lawyers')
         ? jsonResponse(200, { lawyers: [{ ...same, mainEmail: same.email }, other] })
         : emptyBackend(request),
     );

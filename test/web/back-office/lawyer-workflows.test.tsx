@@ -5,6 +5,7 @@ import type { Workflow } from '../../../shared';
 import { emptyBackend, jsonResponse, mockNetwork } from '../support/fetch-mock';
 import { renderApp } from '../support/render-app';
 import { storeSessionOf } from '../support/sessions';
+import { countsReply, isGet, workflowListReply } from '../support/workflow-lists';
 import { workflowFixture } from './fixtures';
 
 describe('lawyer workflows (/lawyer/workflows, spec §2 and §4)', () => {
@@ -18,8 +19,8 @@ describe('lawyer workflows (/lawyer/workflows, spec §2 and §4)', () => {
 
   function open(workflows: Workflow[]) {
     const network = mockNetwork((request) => {
-      if (request.method === 'GET' && request.url.endsWith('/api/workflows'))
-        return jsonResponse(200, { workflows });
+      if (isGet(request, '/api/workflows')) return workflowListReply(workflows, request.url);
+      if (isGet(request, '/api/counts')) return countsReply(workflows);
       if (request.url.endsWith(`/api/workflows/${active.id}/toggle-scheduling`)) {
         return jsonResponse(200, { ...active, cronSettings: { ...active.cronSettings, enabled: true } });
       }

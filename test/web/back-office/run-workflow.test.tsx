@@ -5,6 +5,7 @@ import { isRunSuccess } from '../../../web/src/components/workflows/run-workflow
 import { emptyBackend, jsonResponse, mockNetwork } from '../support/fetch-mock';
 import { renderApp } from '../support/render-app';
 import { storeSessionOf } from '../support/sessions';
+import { isGet } from '../support/workflow-lists';
 import { workflowFixture } from './fixtures';
 
 describe('isRunSuccess (spec §7 execute-webhook)', () => {
@@ -26,7 +27,7 @@ describe("'Exécuter' on the planning page (/lawyer/cron)", () => {
 
   function open(reply: () => Response, workflow = workflowFixture()) {
     const network = mockNetwork((request) => {
-      if (request.url.endsWith('/api/workflows')) return jsonResponse(200, { workflows: [workflow] });
+      if (isGet(request, '/api/workflows')) return jsonResponse(200, { workflows: [workflow] });
       if (request.url.endsWith('/api/execute-webhook')) return reply();
       return emptyBackend(request);
     });

@@ -234,7 +234,12 @@ describe('loading the subscription', () => {
   it("says 'Impossible de récupérer les informations d'abonnement' when the first load fails, and retries", async () => {
     // Arrange
     storeSessionOf('lawyer');
-    const answers: Response[] = [jsonResponse(500, {}), jsonResponse(200, subscriptionView())];
+    // The read and its one automatic retry fail; the user's retry is answered.
+    const answers: Response[] = [
+      jsonResponse(500, {}),
+      jsonResponse(500, {}),
+      jsonResponse(200, subscriptionView()),
+    ];
     mockNetwork(
       billingBackend({ '/api/check-subscription': () => answers.shift() ?? jsonResponse(500, {}) }),
     );
