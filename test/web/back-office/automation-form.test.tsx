@@ -6,13 +6,23 @@ import { emptyBackend, jsonResponse, mockNetwork, type SentRequest } from '../su
 import { choose, errorOf, formField, inputOf, typeInto } from '../support/form-fields';
 import { renderApp } from '../support/render-app';
 import { storeSessionOf } from '../support/sessions';
+import { countsReply, isGet, matchesQuery } from '../support/workflow-lists';
 import { lawyerFixture, workflowFixture } from './fixtures';
+
+/** The lawyers a GET /api/lawyers asks for (its search), as the server answers. */
+function lawyersAskedFor(lawyers: readonly Lawyer[], url: string): Response {
+  const query = new URL(url, 'http://localhost').searchParams;
+  const found = lawyers.filter((lawyer) =>
+    matchesQuery(query, [lawyer.firstName, lawyer.lastName, lawyer.email, lawyer.officeName]),
+  );
+  return jsonResponse(200, { lawyers: found, nextCursor: null });
+}
 
 /** The admin's automations page over a backend holding these lawyers. */
 function openWithLawyers(lawyers: Lawyer[], onCreate?: (request: SentRequest) => Response) {
   const network = mockNetwork((request) => {
-    if (request.method === 'GET' && request.url.endsWith('/api/lawyers'))
-      return jsonResponse(200, { lawyers });
+    if (isGet(request, '/api/lawyers')) return lawyersAskedFor(lawyers, request.url);
+    if (isGet(request, '/api/counts')) return countsReply([], lawyers.length);
     if (request.method === 'POST' && request.url.endsWith('/api/workflows') && onCreate)
       return onCreate(request);
     return emptyBackend(request);
@@ -24,6 +34,13 @@ function openWithLawyers(lawyers: Lawyer[], onCreate?: (request: SentRequest) =>
 async function openDialog(app: ReturnType<typeof renderApp>) {
   await app.user.click((await screen.findAllByRole('button', { name: 'Nouvelle Automatisation' }))[0]!);
   await screen.findByRole('dialog');
+}
+
+/** Waits for the server's count of lawyers, which 'Créer' waits for, to enable it. */
+async function createEnabled() {
+  await waitFor(() =>
+    expect((screen.getByRole('button', { name: 'Créer' }) as HTMLButtonElement).disabled).toBe(false),
+  );
 }
 
 describe('automation dialog (spec §5 automation form)', () => {
@@ -44,6 +61,7 @@ describe('automation dialog (spec §5 automation form)', () => {
     await typeInto(app.user, 'Nom', 'ab');
     await typeInto(app.user, 'Description', 'trop court');
     await typeInto(app.user, 'URL du webhook', 'ftp://n8n.cabinet.fr/webhook');
+    await createEnabled();
 
     await app.user.click(screen.getByRole('button', { name: 'Créer' }));
 
@@ -81,7 +99,9 @@ describe('automation dialog (spec §5 automation form)', () => {
       }),
     );
     await openDialog(app);
-    choose('Client (avocat)', lawyer.email);
+    // The picker's options are the server's first page of lawyers.
+    await waitFor(() => choose('Client (avocat)', lawyer.email));
+    await createEnabled();
 
     await app.user.click(screen.getByRole('button', { name: 'Créer' }));
 
@@ -99,12 +119,11 @@ describe('automation dialog (spec §5 automation form)', () => {
     // Arrange: an automation whose lawyer has since been deleted.
     const orphan = workflowFixture({ lawyerEmail: 'parti@cabinet.fr' });
     mockNetwork((request) => {
-      if (request.method === 'GET' && request.url.endsWith('/api/lawyers')) {
-        return jsonResponse(200, { lawyers: [lawyerFixture()] });
-      }
-      if (request.method === 'GET' && request.url.endsWith('/api/workflows')) {
+      if (isGet(request, '/api/lawyers')) return lawyersAskedFor([lawyerFixture()], request.url);
+      if (isGet(request, '/api/workflows')) {
         return jsonResponse(200, { workflows: [orphan] });
       }
+      if (isGet(request, '/api/counts')) return countsReply([orphan], 1);
       return emptyBackend(request);
     });
     storeSessionOf('admin');
@@ -112,6 +131,9 @@ describe('automation dialog (spec §5 automation form)', () => {
     await app.user.click(await screen.findByRole('button', { name: `Actions de ${orphan.name}` }));
     await app.user.click(await screen.findByRole('menuitem', { name: 'Modifier' }));
     await screen.findByRole('dialog');
+    await waitFor(() =>
+      expect((screen.getByRole('button', { name: 'Enregistrer' }) as HTMLButtonElement).disabled).toBe(false),
+    );
 
     // Act
     await app.user.click(screen.getByRole('button', { name: 'Enregistrer' }));
