@@ -6,6 +6,7 @@ import {
   type FolderInput,
   type LawyerSaveRequest,
   MESSAGES,
+  type RequestOf,
   type Workflow,
   type WorkflowCreateInput,
   type WorkflowUpdateInput,
@@ -200,6 +201,29 @@ export function useDeleteLawyer() {
         client.invalidateQueries({ queryKey: KEYS.counts }),
         client.invalidateQueries({ queryKey: KEYS.allWorkflows }),
       ]),
+  });
+}
+
+/** A licence's type, read from the licence itself when a lawyer's details open. */
+export const licenseTypeQuery = (licenseKey: string) =>
+  queryOptions({
+    queryKey: KEYS.licenseType(licenseKey),
+    queryFn: async ({ signal }) =>
+      (await callApi('findLicenseByKey', { body: { licenseKey }, signal })).license?.licenseType ?? null,
+  });
+
+/** The admin's switch of a lawyer's licence between a lawyer's and a notary's; the details follow. */
+export function useSetLicenseRole(licenseKey: string) {
+  const client = useQueryClient();
+  return useMutation({
+    mutationFn: ({
+      lawyerId,
+      change,
+    }: {
+      readonly lawyerId: string;
+      readonly change: RequestOf<'setLicenseRole'>;
+    }) => callApi('setLicenseRole', { params: { id: lawyerId }, body: change }),
+    onSuccess: (reply) => client.setQueryData(KEYS.licenseType(licenseKey), reply.licenseType),
   });
 }
 

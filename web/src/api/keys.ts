@@ -12,6 +12,7 @@ export const KEYS = {
   allFolders: ['folders'] as const,
   lawyers: (q: string, limit: number) => ['lawyers', q, limit] as const,
   allLawyers: ['lawyers'] as const,
+  licenseType: (licenseKey: string) => ['license-type', licenseKey] as const,
   health: (ids: readonly string[]) => ['health', ...ids] as const,
   allHealth: ['health'] as const,
   workflowHealth: (id: string) => ['workflow-health', id] as const,

@@ -3,10 +3,10 @@ import Box from '@cloudscape-design/components/box';
 import Button from '@cloudscape-design/components/button';
 import SpaceBetween from '@cloudscape-design/components/space-between';
 import StatusIndicator from '@cloudscape-design/components/status-indicator';
-import { useEffect, useState } from 'react';
+import { useQuery } from '@tanstack/react-query';
 
 import { type LicenseType, MESSAGES } from '../../../../shared';
-import { callApi } from '../../api/api-client';
+import { licenseTypeQuery, useSetLicenseRole } from '../../api/directory';
 import { useNotifications } from '../../notifications/notifications-context';
 import { DETAILS_TEXT as TEXT } from './strings';
 
@@ -26,44 +26,28 @@ export function LicenseRole({
   readonly licenseKey: string;
 }) {
   const notifications = useNotifications();
-  const [role, setRole] = useState<LicenseType | null>(null);
-  const [failed, setFailed] = useState(false);
-  const [saving, setSaving] = useState(false);
-
-  useEffect(() => {
-    const controller = new AbortController();
-    callApi('findLicenseByKey', { body: { licenseKey }, signal: controller.signal })
-      .then((reply) => setRole(reply.license?.licenseType ?? null))
-      .catch(() => {
-        if (!controller.signal.aborted) setFailed(true);
-      });
-    return () => controller.abort();
-  }, [licenseKey]);
+  const read = useQuery(licenseTypeQuery(licenseKey));
+  const setRole = useSetLicenseRole(licenseKey);
 
   const change = async (next: MemberRole) => {
-    setSaving(true);
     try {
-      const reply = await callApi('setLicenseRole', {
-        params: { id: lawyerId },
-        body: { licenseType: next },
-      });
-      setRole(reply.licenseType);
+      const reply = await setRole.mutateAsync({ lawyerId, change: { licenseType: next } });
       notifications.success(MESSAGES.licenseRole.changed(ROLE_NAMES[reply.licenseType]));
     } catch (error) {
       notifications.error(error instanceof Error ? error.message : MESSAGES.licenseRole.failed);
-    } finally {
-      setSaving(false);
     }
   };
 
-  if (failed) return <Alert type="error">{MESSAGES.licenseRole.failed}</Alert>;
-  if (role === null) return <StatusIndicator type="loading">{TEXT.licenseRole.loading}</StatusIndicator>;
+  const role = read.data;
+  if (read.isError) return <Alert type="error">{MESSAGES.licenseRole.failed}</Alert>;
+  if (role === undefined || role === null)
+    return <StatusIndicator type="loading">{TEXT.licenseRole.loading}</StatusIndicator>;
   if (role === 'admin') return <Box>{TEXT.licenseRole.admin}</Box>;
   const other: MemberRole = role === 'lawyer' ? 'notary' : 'lawyer';
   return (
     <SpaceBetween size="xs">
       <Box data-testid="license-role">{TEXT.licenseRole.current(ROLE_NAMES[role])}</Box>
-      <Button loading={saving} onClick={() => void change(other)}>
+      <Button loading={setRole.isPending} onClick={() => void change(other)}>
         {TEXT.licenseRole.switchTo(ROLE_NAMES[other])}
       </Button>
       <Box variant="small" color="text-body-secondary">
