@@ -1,3 +1,5 @@
+import { join } from 'node:path';
+
 import { measureAdminWorkflowsTraffic, type PageTraffic } from './admin-workflows-page';
 import { seedDirectory, signIn, startRuntime } from './api';
 import type { BenchTarget } from './results-file';
@@ -18,6 +20,8 @@ export async function runAdminPageBench(options: {
   readonly lawyers: number;
   readonly runs: number;
   readonly watchMs: number;
+  /** A folder to save the page as seen at each size (admin-workflows-<size>.png), if any. */
+  readonly screenshotsDirectory?: string;
   readonly log: (line: string) => void;
 }): Promise<AdminPageBench> {
   options.log('Page /admin/workflows : démarrage du runtime local (comme npm start)...');
@@ -39,6 +43,9 @@ export async function runAdminPageBench(options: {
         workflows: size,
         runs: options.runs,
         watchMs: options.watchMs,
+        ...(options.screenshotsDirectory
+          ? { screenshotPath: join(options.screenshotsDirectory, `admin-workflows-${size}.png`) }
+          : {}),
       });
       // Said as soon as measured: the next size takes long to seed.
       options.log(

@@ -164,6 +164,8 @@ export async function measureAdminWorkflowsTraffic(options: {
   readonly workflows: number;
   readonly runs: number;
   readonly watchMs: number;
+  /** Where to save what the admin sees at the end of the watch (a PNG), if anywhere. */
+  readonly screenshotPath?: string;
 }): Promise<PageTraffic> {
   const { browser, context, page } = await adminTab(options.baseUrl, options.licenseKey);
   try {
@@ -194,6 +196,7 @@ export async function measureAdminWorkflowsTraffic(options: {
         replyBytes: route.replyBytes + (bytes[index] ?? 0),
       };
     });
+    if (options.screenshotPath) await page.screenshot({ path: options.screenshotPath });
     const cdp = await context.newCDPSession(page);
     await cdp.send('HeapProfiler.collectGarbage');
     const heap = (await cdp.send('Runtime.getHeapUsage')) as { usedSize: number };

@@ -48,12 +48,16 @@ const parts = args.filter(
     !arg.startsWith('--') &&
     (baselineAt < 0 || index !== baselineAt + 1) &&
     (args.indexOf('--scale-workflows') < 0 || index !== args.indexOf('--scale-workflows') + 1) &&
-    (args.indexOf('--admin-page-sizes') < 0 || index !== args.indexOf('--admin-page-sizes') + 1),
+    (args.indexOf('--admin-page-sizes') < 0 || index !== args.indexOf('--admin-page-sizes') + 1) &&
+    (args.indexOf('--admin-page-screens') < 0 || index !== args.indexOf('--admin-page-screens') + 1),
 );
 /** `--admin-page-sizes 1000,10000`: the table sizes /admin/workflows is visited at (default both). */
 const adminPageSizesAt = args.indexOf('--admin-page-sizes');
 const adminPageSizes =
   adminPageSizesAt >= 0 ? (args[adminPageSizesAt + 1] ?? '').split(',').map(Number) : [1_000, 10_000];
+/** `--admin-page-screens DIR`: where to save /admin/workflows as seen at each size. */
+const adminPageScreensAt = args.indexOf('--admin-page-screens');
+const adminPageScreens = adminPageScreensAt >= 0 ? args[adminPageScreensAt + 1] : undefined;
 const runs = (
   part:
     | 'api'
@@ -468,6 +472,7 @@ if (runs('admin-page')) {
     lawyers: 50,
     runs: 5,
     watchMs: 30_000,
+    ...(adminPageScreens ? { screenshotsDirectory: adminPageScreens } : {}),
     log,
   });
   ran(
