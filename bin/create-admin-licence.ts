@@ -3,12 +3,10 @@ import { parseArgs } from 'node:util';
 import { GetSecretValueCommand, SecretsManagerClient } from '@aws-sdk/client-secrets-manager';
 
 import { LicenseRepository } from '../functions/data/identity/licenses';
-import { SessionRepository } from '../functions/data/identity/sessions';
-import { SecondFactorAttemptRepository } from '../functions/data/second-factor/second-factor-attempts';
-import { SecondFactorRepository } from '../functions/data/second-factor/second-factors';
 import { createTable } from '../functions/data/table/table';
 import { issueLicense } from '../functions/domain/identity/licenses';
-import { resetSecondFactorOf } from '../functions/domain/second-factor/second-factor';
+import { resetSecondFactorOf } from '../functions/domain/second-factor/reset';
+import { secondFactorStoresOf } from '../functions/runtime/services/second-factor';
 import { parseServerKey } from '../functions/security/app-keys';
 import { createLicenseKeyVault } from '../functions/security/license-key-vault';
 
@@ -73,12 +71,7 @@ if (values['reset-second-factor']) {
     console.error("Cette clé n'est pas celle d'une licence administrateur.");
     process.exit(1);
   }
-  await resetSecondFactorOf(
-    new SecondFactorRepository(table),
-    new SecondFactorAttemptRepository(table),
-    new SessionRepository(table),
-    keyHash,
-  );
+  await resetSecondFactorOf(secondFactorStoresOf(table), keyHash);
   console.log('Second facteur réinitialisé : il sera configuré à la prochaine connexion.');
 } else {
   const { licenseKey } = await issueLicense(

@@ -40,6 +40,16 @@ if (Boolean(stripeSecretKey) !== Boolean(stripeWebhookSecret)) {
   process.exit(1);
 }
 const debugLogs = logLevelOf(process.env.LOG_LEVEL) === 'DEBUG';
+let stopping = false;
+/** Stops everything once, whoever asks first (Ctrl-C, or DynamoDB Local lost for good). */
+async function stopAndExit(code: number): Promise<void> {
+  if (stopping) return;
+  stopping = true;
+  await runtime.stop();
+  console.log('Arrêté.');
+  process.exit(code);
+}
+
 const runtime = await startLocalRuntime({
   port,
   dataDirectory: process.env.DATA_DIR ?? `${root}.data`,
@@ -55,6 +65,10 @@ const runtime = await startLocalRuntime({
   requireSecondFactor: process.env.REQUIRE_SECOND_FACTOR !== 'false',
   ...(process.env.HOSTING_REGION ? { hostingRegion: process.env.HOSTING_REGION } : {}),
   ...(process.env.ALERT_EMAIL ? { adminAlertEmail: process.env.ALERT_EMAIL } : {}),
+  onDatabaseLost: (error) => {
+    console.error(`\n${error.message}`);
+    void stopAndExit(1);
+  },
   logger: {
     debug: (message, facts) => {
       if (debugLogs) console.log(message, facts ?? '');
@@ -98,14 +112,11 @@ Assistant IA juridique — environnement local
 Ctrl-C pour arrêter.
 `);
 
-let stopping = false;
-const stop = async (signal: string) => {
-  if (stopping) return;
-  stopping = true;
-  console.log(`\n${signal} reçu : arrêt en cours...`);
-  await runtime.stop();
-  console.log('Arrêté.');
-  process.exit(0);
-};
-process.on('SIGINT', () => void stop('SIGINT'));
-process.on('SIGTERM', () => void stop('SIGTERM'));
+process.on('SIGINT', () => {
+  console.log('\nSIGINT reçu : arrêt en cours...');
+  void stopAndExit(0);
+});
+process.on('SIGTERM', () => {
+  console.log('\nSIGTERM reçu : arrêt en cours...');
+  void stopAndExit(0);
+});

@@ -20,7 +20,8 @@ export type EventFunctionName =
   | 'due-claimer'
   | 'webhook-worker'
   | 'data-retention'
-  | 'undelivered-mail';
+  | 'undelivered-mail'
+  | 'portal-link-sender';
 
 export type FunctionName = HandlerName | EventFunctionName;
 
@@ -56,6 +57,11 @@ export interface FunctionNeeds {
   readonly webhookSigning?: true;
   /** Starts the minute tick's claimers (invokes the claimer function, asynchronously). */
   readonly dueClaimers?: true;
+  /**
+   * Hands a portal-link request to the sender function (invoked asynchronously), so that the
+   * reply is sent before any look-up of the e-mail.
+   */
+  readonly portalLinks?: true;
   /**
    * Stripe: `api` (the secret API key, and the site's address for return links), `webhook` also
    * verifies Stripe's webhook signatures (the signing secret).
@@ -94,6 +100,7 @@ const EVENT_FUNCTIONS: readonly EventFunctionName[] = [
   'webhook-worker',
   'data-retention',
   'undelivered-mail',
+  'portal-link-sender',
 ];
 
 const DECLARED = {
@@ -108,12 +115,15 @@ const DECLARED = {
   },
   'sign-out': { table: { access: 'readWrite', indexes: [] }, keys: SESSION },
   // The second factor: factors (TOTP secrets encrypted with the licence encryption key), attempt
-  // counts, passkey challenges, the session it completes (and the licence's sessions, by GSI2, that
-  // a reset ends or the 20-session cap trims), audit entries; the passkeys' relying party.
+  // counts, passkey challenges, remembered browsers (their cookies signed with the session key),
+  // the session it completes (and the licence's sessions, by GSI2, that a factor change ends or
+  // the session cap trims), audit entries; the passkeys' relying party; the e-mail telling a
+  // licence's owner that wrong codes locked it.
   'second-factor': {
     table: { access: 'readWrite', indexes: ['GSI2'] },
     keys: ['sessionSigning', 'licenseHash', 'licenseEncryption'],
     relyingParty: true,
+    mailer: true,
   },
   // Lawyers, their claims, their Google secrets; deleting one ends his subscription first and
   // confirms it by e-mail; his workflows (GSI2) and sessions go with him.
@@ -182,16 +192,14 @@ const DECLARED = {
     keys: ['sessionSigning', 'licenseHash'],
     payments: 'api',
   },
-  // Public: the billing records of a billing address (GSI2), else the licences of an e-mail
-  // (GSI1, records older than the billing address) and their billing records, the per-client counter
-  // (client addresses hashed with the licence-hash key, CloudFront's trusted with the origin
-  // secret), a portal session at Stripe, e-mailed.
+  // Public, and the same reply at once whoever is named: counts the request per client (client
+  // addresses hashed with the licence-hash key, CloudFront's trusted with the origin secret), then
+  // hands the e-mail to the sender; nothing about the e-mail is read before the reply.
   'request-portal-link': {
-    table: { access: 'readWrite', indexes: ['GSI1', 'GSI2'] },
+    table: { access: 'readWrite', indexes: [] },
     keys: ['licenseHash'],
     originSecret: true,
-    payments: 'api',
-    mailer: true,
+    portalLinks: true,
   },
   'cancel-subscription': {
     table: { access: 'readWrite', indexes: [] },
@@ -233,6 +241,17 @@ const DECLARED = {
     // The health of each run, and the alert e-mails when it pauses an automation.
     mailer: true,
     adminAlerts: true,
+  },
+  // After the portal-link reply: the billing records of a billing address (GSI2), else the
+  // licences of an e-mail (GSI1) and their billing records; the e-mails an address was sent this
+  // hour (the address hashed with the licence-hash key); a portal session at Stripe, e-mailed. An
+  // invocation that throws on every attempt is kept in its on-failure queue.
+  'portal-link-sender': {
+    table: { access: 'readWrite', indexes: ['GSI1', 'GSI2'] },
+    keys: ['licenseHash'],
+    payments: 'api',
+    mailer: true,
+    asyncFailures: true,
   },
   // The hourly purge: licences due (GSI1), their lawyers' workflows (GSI2), Google secrets; a run
   // that throws on every attempt is kept in its on-failure queue. The admin's daily digest of
@@ -292,6 +311,7 @@ const AREAS = {
   'stripe-webhook': 'billing',
   'data-retention': 'billing',
   'undelivered-mail': 'billing',
+  'portal-link-sender': 'billing',
 } as const satisfies Record<FunctionName, Area>;
 
 /** The file a function's bundle starts from (it exports `handler`), from the repository's root. */
@@ -315,6 +335,7 @@ export function bundleDefines(needs: FunctionNeeds): Record<string, string> {
     BUNDLED_NEED_LAWYER_SECRETS: needs.lawyerSecrets === true,
     BUNDLED_NEED_QUEUE: needs.webhookQueue !== undefined,
     BUNDLED_NEED_CLAIMERS: needs.dueClaimers === true,
+    BUNDLED_NEED_PORTAL_LINKS: needs.portalLinks === true,
     BUNDLED_NEED_PAYMENTS: needs.payments !== undefined,
     BUNDLED_NEED_MAILER: needs.mailer === true,
   };

@@ -3,6 +3,7 @@ import * as acm from 'aws-cdk-lib/aws-certificatemanager';
 import * as wafv2 from 'aws-cdk-lib/aws-wafv2';
 import type { Construct } from 'constructs';
 
+import { ROUTES } from '../shared/routes';
 import type { StageSettings } from './settings';
 
 /** CloudFront takes certificates and web ACLs from us-east-1 only. */
@@ -10,6 +11,18 @@ export const EDGE_REGION = 'us-east-1';
 
 /** The web ACL's metric and rule names, for its CloudWatch metrics and sampled requests. */
 export const WAF_RATE_RULE = 'LimiteParAdresse';
+export const WAF_SIGN_IN_RULE = 'LimiteConnexionParAdresse';
+
+/**
+ * The sign-in calls, by path: the licence key, every second-factor call, the portal link. Their
+ * route throttles are shared by every firm, so one address is held far below them.
+ */
+export const SIGN_IN_PATHS = [
+  { path: ROUTES.verifyLicense.path, match: 'EXACTLY' },
+  { path: '/api/second-factor/', match: 'STARTS_WITH' },
+  { path: ROUTES.secondFactorStatus.path, match: 'EXACTLY' },
+  { path: ROUTES.requestPortalLink.path, match: 'EXACTLY' },
+] as const;
 
 export interface EdgeStackProps extends StackProps {
   /** The stage's settings: its custom domain and WAF settings decide what this stack holds. */
@@ -18,7 +31,8 @@ export interface EdgeStackProps extends StackProps {
 
 /**
  * The stage's us-east-1 companion, only with a custom domain or a WAF: CloudFront takes
- * certificates and web ACLs from that region alone. Deployed before the stage's stack.
+ * certificates and web ACLs from that region alone. A WAF holds one client address to
+ * `wafSignInRateLimit` sign-in calls and `wafRateLimit` requests in 5 minutes. Deployed before the stage's stack.
  */
 export class AssistantJuridiqueEdgeStack extends Stack {
   readonly certificate?: acm.Certificate;
@@ -60,8 +74,38 @@ export class AssistantJuridiqueEdgeStack extends Stack {
         },
         rules: [
           {
-            name: WAF_RATE_RULE,
+            name: WAF_SIGN_IN_RULE,
             priority: 0,
+            // Over its sign-in limit an address gets 403 on those calls only, until its rate falls.
+            action: { block: {} },
+            statement: {
+              rateBasedStatement: {
+                limit: settings.wafSignInRateLimit,
+                aggregateKeyType: 'IP',
+                evaluationWindowSec: 300,
+                scopeDownStatement: {
+                  orStatement: {
+                    statements: SIGN_IN_PATHS.map(({ path, match }) => ({
+                      byteMatchStatement: {
+                        fieldToMatch: { uriPath: {} },
+                        positionalConstraint: match,
+                        searchString: path,
+                        textTransformations: [{ priority: 0, type: 'NONE' }],
+                      },
+                    })),
+                  },
+                },
+              },
+            },
+            visibilityConfig: {
+              cloudWatchMetricsEnabled: true,
+              metricName: `${settings.stackName}-${WAF_SIGN_IN_RULE}`,
+              sampledRequestsEnabled: true,
+            },
+          },
+          {
+            name: WAF_RATE_RULE,
+            priority: 1,
             // A client address over the limit gets 403 until its rate falls back under it.
             action: { block: {} },
             statement: {

@@ -81,6 +81,17 @@ export interface StageSettings {
    */
   readonly wafRateLimit: number;
   /**
+   * With the WAF: requests one client address may send in 5 minutes to the sign-in calls (the
+   * licence key, the second factor, the portal link) before they are blocked for it, so that no
+   * single address can spend the sign-in routes' throttles (docs/security-and-sessions.md).
+   */
+  readonly wafSignInRateLimit: number;
+  /**
+   * With a custom domain, the API's own host name (`api.<domain>`), CloudFront's only way in: the
+   * execute-api address is switched off (docs/security-and-sessions.md).
+   */
+  readonly apiOriginDomainName?: string;
+  /**
    * Webhook calls in flight at once over every firm (the worker's maximum concurrency); each firm
    * also has its own 5. It must fit the account's Lambda concurrency with the API (pre-deploy check).
    */
@@ -109,6 +120,24 @@ export interface StageSettings {
    */
   readonly legacyKeysSecretArn?: string;
 }
+
+/**
+ * The sign-in peak the prod throttles are sized for (docs/security-and-sessions.md, "Sign-in
+ * capacity"): 10,000 firms of 5 people, each signing in twice a day (sessions last 12 hours), 40 %
+ * of a day's sign-ins in the morning hour, its busiest minute 3 times the hour's average.
+ */
+export const SIGN_IN_PEAK = {
+  firms: 10_000,
+  peoplePerFirm: 5,
+  signInsPerPersonPerDay: 2,
+  morningHourShare: 0.4,
+  busiestMinuteFactor: 3,
+} as const;
+
+/** Sign-ins a second in the busiest minute of `SIGN_IN_PEAK` (each: one key, one second-factor check). */
+export const signInPeakPerSecond = (peak: typeof SIGN_IN_PEAK = SIGN_IN_PEAK): number =>
+  ((peak.firms * peak.peoplePerFirm * peak.signInsPerPersonPerDay * peak.morningHourShare) / 3600) *
+  peak.busiestMinuteFactor;
 
 export const DEFAULT_REGION = 'eu-west-3';
 /** The keys' replica region in prod by default: another EU region, for the same data rules. */
@@ -144,7 +173,8 @@ const LEGAL_DETAIL_MEANINGS: Readonly<Record<keyof LegalDetails, string>> = {
 const PER_STAGE = {
   dev: {
     apiThrottle: { rateLimit: 10, burstLimit: 20 },
-    signIn: { rateLimit: 2, burstLimit: 5 },
+    signIn: { rateLimit: 5, burstLimit: 10 },
+    portalLink: { rateLimit: 1, burstLimit: 3 },
     checkout: { rateLimit: 1, burstLimit: 3 },
     stripeWebhook: { rateLimit: 5, burstLimit: 10 },
     logRetention: logs.RetentionDays.ONE_WEEK,
@@ -153,6 +183,7 @@ const PER_STAGE = {
     tableDeletionProtection: false,
     renotifyEvery: Duration.hours(24),
     wafRateLimit: 500,
+    wafSignInRateLimit: 100,
     workerConcurrency: 20,
     apiConcurrencyHeadroom: 20,
     // Nobody is paged for dev: only a worker that stopped is worth a look.
@@ -162,8 +193,11 @@ const PER_STAGE = {
   },
   prod: {
     apiThrottle: { rateLimit: 50, burstLimit: 100 },
-    // A firm signs in a few times a day; 5/s across every firm leaves room and caps guessing.
-    signIn: { rateLimit: 5, burstLimit: 10 },
+    // Three times the morning peak of 10,000 firms (`SIGN_IN_PEAK`: 33 a second); guessing is
+    // capped per address by the WAF and the application, not here.
+    signIn: { rateLimit: 100, burstLimit: 200 },
+    // Public and each accepted call may send an e-mail: a limit of its own, not sign-in's.
+    portalLink: { rateLimit: 5, burstLimit: 10 },
     checkout: { rateLimit: 2, burstLimit: 5 },
     // Stripe sends bursts after an outage or a billing run; its retries absorb a 429.
     stripeWebhook: { rateLimit: 20, burstLimit: 40 },
@@ -176,6 +210,9 @@ const PER_STAGE = {
     renotifyEvery: Duration.hours(6),
     // A page opens with a few calls; 2000 in 5 minutes is far above a busy office's use.
     wafRateLimit: 2000,
+    // A sign-in makes at most 4 of these calls: 75 sign-ins of one office address in 5 minutes,
+    // while one address alone can send 1 a second at most, a hundredth of the sign-in route's rate.
+    wafSignInRateLimit: 300,
     // 2,200 runs/s at 200 ms answers need about 440 calls in flight (1,000,000 automations, 20 %
     // scheduled); 500 leaves the rest of the default 1,000 Lambda concurrency to the API.
     workerConcurrency: 500,
@@ -324,9 +361,12 @@ export function stageSettings(context: ContextReader): StageSettings {
     ...(adminAlertEmail ? { adminAlertEmail } : {}),
     apiThrottle: perStage.apiThrottle,
     routeThrottles: {
+      // Signing in: the key, then the second factor (its options and its check), each sized for
+      // the morning peak rather than the everyday default of the other routes.
       [routeKey(ROUTES.verifyLicense)]: perStage.signIn,
-      // Public like sign-in, and each accepted call may send an e-mail: the same limits.
-      [routeKey(ROUTES.requestPortalLink)]: perStage.signIn,
+      [routeKey(ROUTES.passkeyAuthenticationOptions)]: perStage.signIn,
+      [routeKey(ROUTES.verifySecondFactor)]: perStage.signIn,
+      [routeKey(ROUTES.requestPortalLink)]: perStage.portalLink,
       [routeKey(ROUTES.createCheckout)]: perStage.checkout,
       [routeKey(ROUTES.stripeWebhook)]: perStage.stripeWebhook,
     },
@@ -339,6 +379,8 @@ export function stageSettings(context: ContextReader): StageSettings {
     ...(domainName ? { customDomain: { domainName } } : {}),
     waf,
     wafRateLimit: perStage.wafRateLimit,
+    wafSignInRateLimit: perStage.wafSignInRateLimit,
+    ...(domainName ? { apiOriginDomainName: `api.${domainName}` } : {}),
     workerConcurrency: perStage.workerConcurrency,
     apiConcurrencyHeadroom: perStage.apiConcurrencyHeadroom,
     lambdaConcurrencyQuota,

@@ -1,5 +1,5 @@
 import { CrossStackReferences, ReferenceStrength, Stack, type StackProps } from 'aws-cdk-lib';
-import type * as acm from 'aws-cdk-lib/aws-certificatemanager';
+import * as acm from 'aws-cdk-lib/aws-certificatemanager';
 import type { Construct } from 'constructs';
 import { routeKey } from '../shared/routes';
 import { Api } from './constructs/api';
@@ -71,12 +71,26 @@ export class AssistantJuridiqueStack extends Stack {
     });
     const lawyerSecrets = new LawyerSecrets(this, 'LawyerSecrets');
     const originVerify = new OriginVerify(this, 'OriginVerify');
+    // With a custom domain, the API gets its own (its certificate in this region, validated as
+    // the site's is) and the execute-api address is switched off: CloudFront's secret path key is
+    // then the only way in (docs/security-and-sessions.md, "Sign-in capacity").
+    const apiOwnDomain = settings.apiOriginDomainName
+      ? {
+          domainName: settings.apiOriginDomainName,
+          certificate: new acm.Certificate(this, 'ApiCertificate', {
+            domainName: settings.apiOriginDomainName,
+            validation: acm.CertificateValidation.fromDns(),
+          }),
+          pathKey: originVerify.pathKeyValue,
+        }
+      : undefined;
     const api = new Api(this, 'Api', {
       throttle: settings.apiThrottle,
       routeThrottles: settings.routeThrottles,
       detailedMetricsRoutes: interactiveRoutes().map(([, route]) => routeKey(route)),
       accessLogRetention: settings.logRetention,
       removalPolicy: settings.removalPolicy,
+      ...(apiOwnDomain ? { ownDomain: apiOwnDomain } : {}),
     });
     const delivery = new WebhookDelivery(this, 'WebhookDelivery', {
       workerConcurrency: settings.workerConcurrency,
@@ -100,7 +114,7 @@ export class AssistantJuridiqueStack extends Stack {
     });
     const site = new Site(this, 'Site', {
       siteDir: props.siteDir,
-      httpApi: api.httpApi,
+      apiOrigin: api.origin,
       apiOriginHeaders: originVerify.originHeader,
       // The privacy page names the region the data lives in: this stack's.
       config: { apiBaseUrl: '', hostingRegion: this.region, legal: settings.legalDetails },
@@ -136,10 +150,12 @@ export class AssistantJuridiqueStack extends Stack {
       originVerify,
       delivery,
       billing,
+      api,
       publicUrl: site.url,
       ...(settings.adminAlertEmail ? { adminAlertEmail: settings.adminAlertEmail } : {}),
     };
     for (const [name, fn] of api.functions) grantNeeds(fn, name, resources);
+    grantNeeds(api.portalLinkSender, 'portal-link-sender', resources);
     grantNeeds(delivery.tick, 'scheduled-tick', resources);
     grantNeeds(delivery.claimer, 'due-claimer', resources);
     grantNeeds(delivery.worker, 'webhook-worker', resources);
@@ -154,6 +170,7 @@ export class AssistantJuridiqueStack extends Stack {
       billing,
       data,
       appKeys,
+      apiOrigin: api.origin,
     });
   }
 }

@@ -173,6 +173,20 @@ export const SECOND_FACTOR = {
   recoveryCodeAlphabet: 'ABCDEFGHJKLMNPQRSTUVWXYZ23456789',
   recoveryCodeHalfLength: 5,
   codeThrottle: { maxFailures: 5, windowSeconds: 15 * 60 },
+  /**
+   * Pending (key-only) sessions a licence may hold, apart from its verified ones: from browsers not
+   * remembered, and from each remembered browser; opening one more ends the oldest of its pool.
+   */
+  pendingSessions: { perLicense: 10, perRememberedBrowser: 3 },
+  /**
+   * A browser that passed the factor is remembered by a signed, HttpOnly cookie: its codes are
+   * counted apart, so that wrong codes sent from elsewhere never lock it out.
+   */
+  rememberedBrowser: {
+    cookieName: 'appareil_reconnu',
+    lifetimeSeconds: 30 * 24 * 60 * 60,
+    maxPerLicense: 20,
+  },
   totp: { digits: 6, periodSeconds: 30, algorithm: 'SHA1', window: 1 },
   /** How long a WebAuthn challenge may be answered. */
   challengeLifetimeSeconds: 5 * 60,

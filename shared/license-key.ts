@@ -36,3 +36,15 @@ const GENERATED_KEY_PATTERN = new RegExp(`^${LICENSE_KEY.prefix}[A-Z0-9]{${LICEN
 export function isGeneratedLicenseKey(key: string): boolean {
   return GENERATED_KEY_PATTERN.test(key);
 }
+
+/**
+ * A licence key as every list shows it: its prefix and last 4 characters, the rest hidden
+ * (`NOTARY-••••1234`); a key too short to spare 4 characters shows none. The key itself is
+ * revealed one at a time, on demand, behind the second factor.
+ */
+export function maskLicenseKey(key: string): string {
+  const dash = key.indexOf('-');
+  const prefix = dash >= 0 && dash < key.length - 1 ? key.slice(0, dash + 1) : '';
+  const rest = key.slice(prefix.length);
+  return `${prefix}••••${rest.length >= 8 ? rest.slice(-4) : ''}`;
+}

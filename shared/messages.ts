@@ -57,6 +57,13 @@ export const MESSAGES = {
     licenseNotFound: 'Licence introuvable',
     /** Same voice: the code field is empty or malformed. */
     codeRequired: 'Le code est requis',
+    /** Same voice: the remembered browser named is not (or no longer) one of the licence's. */
+    browserNotFound: 'Navigateur introuvable',
+    /** Same voice: removing the last factor of a licence that must keep one (an admin licence). */
+    lastFactorRequired:
+      'Une licence administrateur doit garder au moins un second facteur : ajoutez-en un autre avant de retirer celui-ci.',
+    /** Same voice: the passkey named is not one of the licence's. */
+    passkeyNotFound: "Clé d'accès introuvable",
   },
   request: {
     /** Same voice: the request body is not JSON. */
@@ -91,6 +98,8 @@ export const MESSAGES = {
     methodNotAllowed: 'Méthode non autorisée.',
     /** Same voice: a concurrent request changed the same data (the request can be sent again). */
     conflict: 'Les données ont été modifiées en même temps par une autre requête. Veuillez réessayer.',
+    /** Same voice: the database is unreachable, throttled or timing out; the request may be sent again. */
+    storeUnavailable: 'Service momentanément indisponible, réessayez dans quelques secondes',
     /** Same voice: an unexpected server failure, never with details. */
     internal: 'Erreur interne du serveur. Veuillez réessayer.',
     /** Same voice: a request that did not come through the site (CloudFront), refused. */
@@ -131,6 +140,9 @@ export const MESSAGES = {
     updated: (first: string, last: string) => `Avocat ${first} ${last} mis à jour`,
     /** Same voice: the lawyer was changed by someone else between the read and the write. */
     changed: "L'avocat a été modifié entre-temps. Veuillez réessayer.",
+    /** Same voice: a masked licence key (`NOTARY-••••1234`) sent back as a key. */
+    maskedLicenseKey:
+      'Clé de licence masquée : saisissez la clé en entier, ou laissez le champ vide pour la garder.',
     /** Same voice: the licence key given for a lawyer belongs to an administrator licence. */
     notLawyerLicense: "Cette clé de licence n'est pas une licence d'avocat",
   },
@@ -366,6 +378,20 @@ export const MESSAGES = {
       // The portal reached without signing in: a link e-mailed to the billing address.
       portal:
         'Pour consulter vos factures ou gérer votre abonnement, choisissez « Gérer mon abonnement » sur la page de connexion : un lien vers le portail client vous sera envoyé à cette adresse.',
+    },
+    /** To a licence's owner when wrong codes lock its second factor for browsers not remembered. */
+    codesLocked: {
+      subject: 'Assistant IA juridique : codes de vérification bloqués sur votre licence',
+      happened: (count: number, at: string, minutes: number) =>
+        `${count} codes de vérification erronés ont été saisis pour votre licence (dernier le ${at}), depuis des navigateurs que vous n'avez pas fait reconnaître. Les codes venant de ces navigateurs sont refusés pendant ${minutes} minutes.`,
+      rememberedUnaffected:
+        'Vos navigateurs reconnus (ceux où vous avez déjà saisi votre second facteur) ne sont pas concernés : vous pouvez vous y connecter normalement.',
+      keyKnown:
+        "Ces codes ne peuvent être saisis qu'après la clé de licence : si ce n'était pas vous, quelqu'un d'autre la connaît.",
+      changeKeyMember:
+        "Pour changer de clé de licence, répondez à cet e-mail ou écrivez au support : l'équipe Assistant IA juridique vous en attribue une nouvelle (Avocats, votre fiche, champ « Clé de licence »).",
+      changeKeyAdmin:
+        'Pour changer de clé de licence administrateur, émettez-en une nouvelle avec la commande npx tsx bin/create-admin-licence.ts (docs/operations.md) et ne vous servez plus de l’ancienne.',
     },
     portalLink: {
       subject: 'Assistant IA juridique : gérer votre abonnement',

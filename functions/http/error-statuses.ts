@@ -17,6 +17,7 @@ import {
   NotFoundError,
   SecondFactorPendingError,
   SecondFactorRequiredError,
+  StoreUnavailableError,
   TooManyAttemptsError,
   TooManySecondFactorAttemptsError,
   UnauthenticatedError,
@@ -61,6 +62,9 @@ export const ERROR_STATUSES: ReadonlyMap<ErrorClass, number> = new Map<ErrorClas
   [SecondFactorPendingError, 401],
   [SecondFactorRequiredError, 403],
   [TooManySecondFactorAttemptsError, 429],
+  // The database unreachable, throttled or timing out: nothing was wrong with the request, which
+  // the client may send again (with `Retry-After`), never a 500.
+  [StoreUnavailableError, 503],
 ]);
 
 /**
@@ -73,6 +77,8 @@ export interface ErrorReply {
   readonly kind: 'listed' | 'write-conflict' | 'unexpected';
   /** The code of the few errors a client acts on (the second factor asked again). */
   readonly code?: string;
+  /** Seconds the client should wait before sending the request again (`Retry-After`). */
+  readonly retryAfterSeconds?: number;
 }
 
 /** The status of an error of a listed class (or of a subclass of one), or undefined. */
@@ -104,7 +110,11 @@ export function errorReplyOf(error: unknown): ErrorReply {
   const status = statusOf(error);
   if (status !== undefined) {
     const code = error instanceof SecondFactorRequiredError ? { code: error.code } : {};
-    return { statusCode: status, message: (error as Error).message, kind: 'listed', ...code };
+    const retry =
+      error instanceof StoreUnavailableError
+        ? { retryAfterSeconds: StoreUnavailableError.retryAfterSeconds }
+        : {};
+    return { statusCode: status, message: (error as Error).message, kind: 'listed', ...code, ...retry };
   }
   if (isWriteConflict(error))
     return { statusCode: 409, message: MESSAGES.request.conflict, kind: 'write-conflict' };

@@ -160,12 +160,22 @@ export function errorReply(logger: Logger, metrics: Metrics, route: RouteDefinit
           errorMessage: error?.message,
         });
       }
-      request.response = jsonResult(reply.statusCode, {
+      if (reply.retryAfterSeconds !== undefined) {
+        metrics.count(METRIC.storeUnavailable);
+        logger.warn('Base de données indisponible', {
+          route: routeName,
+          errorName: (error?.cause as Error | undefined)?.name,
+        });
+      }
+      const result = jsonResult(reply.statusCode, {
         error: reply.message,
         ...(reply.code ? { code: reply.code } : {}),
         // 'Nouvel avocat' on an existing lawyer: the reply names him, for the admin to confirm.
         ...(error instanceof ExistingLawyerError ? { existingLawyer: error.existingLawyer } : {}),
       });
+      if (reply.retryAfterSeconds !== undefined)
+        result.headers = { ...result.headers, 'retry-after': String(reply.retryAfterSeconds) };
+      request.response = result;
     },
   };
 }

@@ -40,18 +40,29 @@ export interface RouteRequest<N extends RouteName> {
    * functions that declare `originSecret` read (so only they ask).
    */
   readonly clientAddress: () => Promise<string>;
+  /** The request's cookies, `name=value` each (API Gateway's `cookies`; the SPA sends only ours). */
+  readonly cookies: readonly string[];
+  /** The browser's user agent, as it says it (to name a remembered browser). */
+  readonly userAgent: string;
 }
 
 const STATUS = Symbol('status');
 
-/** A reply with a status other than 200. */
+/** A reply with a status other than 200, or cookies to set. */
 export interface StatusReply<T> {
   readonly [STATUS]: number;
   readonly body: T;
+  /** `Set-Cookie` values. */
+  readonly cookies?: readonly string[];
 }
 
 export function withStatus<T>(statusCode: number, body: T): StatusReply<T> {
   return { [STATUS]: statusCode, body };
+}
+
+/** A 200 reply that also sets cookies (the device cookie of a remembered browser). */
+export function withCookies<T>(cookies: readonly string[], body: T): StatusReply<T> {
+  return { [STATUS]: 200, body, cookies };
 }
 
 export type RouteImplementation<N extends RouteName> = (
@@ -93,16 +104,26 @@ export function apiHandler(deps: AppDependencies, implementations: RouteImplemen
           // A list's cursors are the caller's own (caller-cursors.ts).
           query: callerQuery(context.query, session, route) as never,
           clientAddress: async () => clientAddressOf(event, await deps.originSecret?.()),
+          cookies: cookiesOf(event),
+          userAgent: event.requestContext.http.userAgent ?? '',
         }).then((reply) => callerReply(reply, session, route));
         if (result && typeof result === 'object' && STATUS in result) {
           const reply = result as StatusReply<unknown>;
-          return jsonResult(reply[STATUS], reply.body);
+          const json = jsonResult(reply[STATUS], reply.body);
+          return reply.cookies?.length ? { ...json, cookies: [...reply.cookies] } : json;
         }
         return jsonResult(200, result);
       });
     pipelines.set(routeKey(route), pipeline as ApiHandler);
   }
   return byRouteKey(pipelines);
+}
+
+/** A request's cookies: API Gateway's `cookies` (payload 2.0), else the Cookie header. */
+function cookiesOf(event: ApiEvent): readonly string[] {
+  if (event.cookies?.length) return event.cookies;
+  const header = event.headers?.cookie;
+  return header ? header.split(/;\s*/) : [];
 }
 
 /**

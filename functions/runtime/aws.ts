@@ -132,6 +132,19 @@ export async function awsDependencies(fn: FunctionName, env: Environment): Promi
     dueClaimers = createLambdaClaimers(new LambdaClient({}), () => functionName);
   }
 
+  let portalLinks: AppDependencies['portalLinks'];
+  if ((process.env.BUNDLED_NEED_PORTAL_LINKS ?? true) && needs.portalLinks) {
+    const [{ LambdaClient }, { createLambdaPortalLinks }] = await Promise.all([
+      import('@aws-sdk/client-lambda'),
+      import('../adapters/billing/lambda-portal-links'),
+    ]);
+    const functionName = variable(env, 'portalLinkSenderFunctionName');
+    portalLinks = createLambdaPortalLinks(
+      tracer.captureAWSv3Client(new LambdaClient({})),
+      () => functionName,
+    );
+  }
+
   let webhookSigningSecret: AppDependencies['webhookSigningSecret'] = notBuilt<() => Promise<string>>(
     'le secret de signature des webhooks',
   );
@@ -242,6 +255,7 @@ export async function awsDependencies(fn: FunctionName, env: Environment): Promi
     ...(billing ? { billing } : {}),
     ...(mail ? { mail } : {}),
     ...(needs.adminAlerts && env.adminAlertEmail ? { adminAlertEmail: env.adminAlertEmail } : {}),
+    ...(portalLinks ? { portalLinks } : {}),
   };
 }
 

@@ -162,5 +162,6 @@ export function declaredDependencies(fn: FunctionName, deps: AppDependencies): A
     // Without the mailer there is no mail port: its users (the health alerts) go without.
     ...(needs.mailer && deps.mail ? { mail: deps.mail } : {}),
     ...(needs.adminAlerts && deps.adminAlertEmail ? { adminAlertEmail: deps.adminAlertEmail } : {}),
+    ...(needs.portalLinks && deps.portalLinks ? { portalLinks: deps.portalLinks } : {}),
   };
 }

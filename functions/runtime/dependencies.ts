@@ -1,4 +1,5 @@
 import type { Table } from '../data/table/table';
+import type { PortalLinkQueue } from '../domain/billing/portal-link';
 import type { Metrics } from '../domain/core/metrics';
 import type { Clock, Logger, MailPorts } from '../domain/core/ports';
 import type { LawyerSecretStore } from '../domain/directory/ports';
@@ -51,4 +52,9 @@ export interface AppDependencies extends SchedulingPorts {
    * the health alerts' recipient until an admin sets one on /admin/settings. Absent: none set.
    */
   readonly adminAlertEmail?: string;
+  /**
+   * Where a portal-link request goes once answered (`portalLinks`): the sender function in AWS,
+   * a task of the same process locally and in tests.
+   */
+  readonly portalLinks?: PortalLinkQueue;
 }

@@ -21,6 +21,8 @@ export const ENVIRONMENT = {
   webhookDeadLetterQueueUrl: 'WEBHOOK_DLQ_URL',
   /** The claimer function the tick invokes once per shard (`dueClaimers`). */
   dueClaimerFunctionName: 'DUE_CLAIMER_FUNCTION_NAME',
+  /** The function that sends portal links, invoked asynchronously (`portalLinks`). */
+  portalLinkSenderFunctionName: 'PORTAL_LINK_SENDER_FUNCTION_NAME',
   /** The webhook signing secret (`webhookSigning`). */
   webhookSecretArn: 'WEBHOOK_SECRET_ARN',
   /** Stripe's secret API key (`payments`) and the site's public origin for its return links. */
@@ -69,6 +71,7 @@ export function variablesOf(needs: FunctionNeeds): EnvironmentKey[] {
   if (needs.webhookQueue) keys.push('webhookQueueUrl');
   if (needs.webhookQueue === 'redrive') keys.push('webhookDeadLetterQueueUrl');
   if (needs.dueClaimers) keys.push('dueClaimerFunctionName');
+  if (needs.portalLinks) keys.push('portalLinkSenderFunctionName');
   if (needs.webhookSigning) keys.push('webhookSecretArn');
   if (needs.payments) keys.push('stripeSecretKeyArn');
   // Return links to Stripe, and links in e-mails.

@@ -1,16 +1,22 @@
-import { Duration, RemovalPolicy } from 'aws-cdk-lib';
+import { Duration, RemovalPolicy, Stack } from 'aws-cdk-lib';
 import * as apigateway from 'aws-cdk-lib/aws-apigateway';
 import * as apigwv2 from 'aws-cdk-lib/aws-apigatewayv2';
 import { HttpLambdaIntegration } from 'aws-cdk-lib/aws-apigatewayv2-integrations';
+import type * as acm from 'aws-cdk-lib/aws-certificatemanager';
+import type * as cloudwatch from 'aws-cdk-lib/aws-cloudwatch';
+import type * as lambda from 'aws-cdk-lib/aws-lambda';
 import * as logs from 'aws-cdk-lib/aws-logs';
+import type * as sqs from 'aws-cdk-lib/aws-sqs';
 import { NagSuppressions } from 'cdk-nag';
 import { Construct } from 'constructs';
 
 import { type FunctionNeeds, handlerPathOf, NEEDS } from '../../functions/needs';
+import { ENVIRONMENT } from '../../functions/runtime/environment';
 import { type HandlerName, handlerNames, ROUTES, type RouteDefinition, routeKey } from '../../shared/routes';
 import type { Throttle } from '../settings';
 import { AppFunction } from './app-function';
 import { repositoryPath } from './repository';
+import { deadLetterAlarm, deadLetterQueue } from './scheduled-parts';
 
 export interface ApiProps {
   /**
@@ -39,6 +45,18 @@ export interface ApiProps {
    * @default RemovalPolicy.RETAIN_ON_UPDATE_OR_DELETE
    */
   readonly removalPolicy?: RemovalPolicy;
+  /**
+   * The API's own domain (regional, with its certificate in the stack's region) and the secret
+   * first path segment it is mapped under: the execute-api address is then switched off, so the
+   * API answers only on that domain and only under that key, which only CloudFront knows.
+   * @default - the execute-api address (reachable by anyone; the functions refuse a request
+   * without the origin secret, after API Gateway counted it against the route's throttle)
+   */
+  readonly ownDomain?: {
+    readonly domainName: string;
+    readonly certificate: acm.ICertificate;
+    readonly pathKey: string;
+  };
 }
 
 /** Fields of the JSON access log (HTTP API `$context` variables); no header, body or token. */
@@ -56,13 +74,35 @@ const ACCESS_LOG_FORMAT = JSON.stringify({
 });
 
 /**
- * The HTTP API: one function per handler of the route table, one route per entry, reached only
- * through CloudFront (every function refuses a request without the origin secret).
+ * The HTTP API: one Lambda function per handler of the route table, one route per entry. The
+ * stack grants each function what `functions/needs.ts` declares for it. Served to browsers
+ * through CloudFront under `/api/*` (same origin, so no CORS), and only through it: every
+ * function reads the origin secret CloudFront adds (a need every API function has), and refuses a
+ * request without it. With a custom domain the execute-api address is switched off and the API
+ * answers only on its own domain under a secret path key (`ownDomain`): a request that did not
+ * come through CloudFront is refused by API Gateway before any route's throttle or Lambda.
  */
 export class Api extends Construct {
   readonly httpApi: apigwv2.HttpApi;
+  /**
+   * Where CloudFront reaches the API: its own domain under the secret path key, or the
+   * execute-api address; `regionalDomainName` is the target of the own domain's DNS record.
+   */
+  readonly origin: {
+    readonly domainName: string;
+    readonly originPath?: string;
+    readonly regionalDomainName?: string;
+  };
   /** The function of each handler of the route table. */
   readonly functions = new Map<HandlerName, AppFunction>();
+  /**
+   * Sends the portal links request-portal-link answered for (invoked asynchronously by it), so
+   * that its reply never waits on the look-up of an e-mail.
+   */
+  readonly portalLinkSender: AppFunction;
+  /** Sender invocations that threw on every attempt, and the alarm on them. */
+  readonly failedPortalLinks: sqs.Queue;
+  readonly alarms: readonly cloudwatch.Alarm[];
 
   constructor(scope: Construct, id: string, props: ApiProps = {}) {
     super(scope, id);
@@ -75,6 +115,7 @@ export class Api extends Construct {
     this.httpApi = new apigwv2.HttpApi(this, 'HttpApi', {
       description: 'API de l’assistant juridique (servie sous /api/* par CloudFront)',
       createDefaultStage: false,
+      disableExecuteApiEndpoint: props.ownDomain !== undefined,
     });
     const accessLogs = new logs.LogGroup(this, 'AccessLogs', {
       retention: props.accessLogRetention ?? logs.RetentionDays.ONE_MONTH,
@@ -114,6 +155,24 @@ export class Api extends Construct {
         new HttpLambdaIntegration(`${name}Integration`, fn.live, { scopePermissionToRoute: false }),
       );
     }
+
+    this.failedPortalLinks = deadLetterQueue(this, 'FailedPortalLinks');
+    this.portalLinkSender = new AppFunction(this, 'portal-link-sender', {
+      entry: repositoryPath(handlerPathOf('portal-link-sender')),
+      needs: 'portal-link-sender',
+      description: 'Envoie le lien du portail client demandé depuis la page de connexion',
+      timeout: Duration.seconds(NEEDS['portal-link-sender'].timeoutSeconds ?? 10),
+      asyncFailures: { queue: this.failedPortalLinks, retryAttempts: 2, maxEventAge: Duration.hours(1) },
+    });
+    this.alarms = [
+      deadLetterAlarm(
+        this,
+        'FailedPortalLinksAlarm',
+        this.failedPortalLinks,
+        'Des liens du portail client demandés depuis la page de connexion n’ont pas pu être envoyés ' +
+          '(Stripe ou SES indisponible) après les nouvelles tentatives.',
+      ),
+    ];
 
     const routes: apigwv2.HttpRoute[] = [];
     for (const [routeName, route] of Object.entries(ROUTES as Readonly<Record<string, RouteDefinition>>)) {
@@ -157,11 +216,41 @@ export class Api extends Construct {
       }),
     );
     for (const route of routes) stage.node.addDependency(route);
+
+    if (props.ownDomain) {
+      const domain = new apigwv2.DomainName(this, 'OwnDomain', {
+        domainName: props.ownDomain.domainName,
+        certificate: props.ownDomain.certificate,
+        endpointType: apigwv2.EndpointType.REGIONAL,
+        securityPolicy: apigwv2.SecurityPolicy.TLS_1_2,
+      });
+      new apigwv2.ApiMapping(this, 'OwnDomainMapping', {
+        api: this.httpApi,
+        domainName: domain,
+        stage,
+        apiMappingKey: props.ownDomain.pathKey,
+      });
+      this.origin = {
+        domainName: props.ownDomain.domainName,
+        originPath: `/${props.ownDomain.pathKey}`,
+        regionalDomainName: domain.regionalDomainName,
+      };
+    } else {
+      const stack = Stack.of(this);
+      this.origin = { domainName: `${this.httpApi.apiId}.execute-api.${stack.region}.${stack.urlSuffix}` };
+    }
   }
 
   /** Every function of the API, for the alarms. */
   get allFunctions(): readonly AppFunction[] {
-    return [...this.functions.values()];
+    return [...this.functions.values(), this.portalLinkSender];
+  }
+
+  /** Lets a function hand portal-link requests to the sender (`portalLinks`): invoke it only. */
+  grantPortalLinks(fn: lambda.Function): void {
+    // The live alias: a rollback moves what request-portal-link starts.
+    fn.addEnvironment(ENVIRONMENT.portalLinkSenderFunctionName, this.portalLinkSender.live.functionArn);
+    this.portalLinkSender.live.grantInvoke(fn);
   }
 
   /** The API's own endpoint (`https://<id>.execute-api.<region>.amazonaws.com`). */

@@ -3,6 +3,7 @@ import type * as lambda from 'aws-cdk-lib/aws-lambda';
 import type { FunctionName, FunctionNeeds } from '../../functions/needs';
 import { NEEDS } from '../../functions/needs';
 import { ENVIRONMENT } from '../../functions/runtime/environment';
+import type { Api } from './api';
 import type { AppKeys } from './app-keys';
 import type { Billing } from './billing';
 import type { DataTable } from './data-table';
@@ -18,6 +19,8 @@ export interface NeedResources {
   readonly originVerify: OriginVerify;
   readonly delivery: WebhookDelivery;
   readonly billing: Billing;
+  /** The API: its portal-link sender, which request-portal-link invokes. */
+  readonly api: Pick<Api, 'grantPortalLinks'>;
   /** The site's public origin, for the functions that build Stripe return links or e-mail links. */
   readonly publicUrl: string;
   /** The admin's alert address of the deployment (`-c alertEmail`, else `alarmEmail`), if any. */
@@ -40,6 +43,7 @@ export function grantNeeds(fn: lambda.Function, name: FunctionName, resources: N
   if (needs.webhookQueue === 'consume') resources.delivery.grantConsume(fn);
   if (needs.webhookSigning) resources.delivery.grantSigning(fn);
   if (needs.dueClaimers) resources.delivery.grantClaimers(fn);
+  if (needs.portalLinks) resources.api.grantPortalLinks(fn);
   if (needs.payments) resources.billing.grantPayments(fn, resources.publicUrl, needs.payments);
   if (needs.mailer) {
     resources.billing.grantMail(fn);

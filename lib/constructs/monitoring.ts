@@ -102,7 +102,12 @@ export class Monitoring extends Construct {
     this.topic = new AlarmTopic(this, 'Alarms', { email: props.alarmEmail });
 
     // Dead letters: raised by the constructs that own the queues, sent again until emptied.
-    const persisting = [...delivery.alarms, ...retention.alarms, ...(props.otherAlarms ?? [])];
+    const persisting = [
+      ...delivery.alarms,
+      ...retention.alarms,
+      ...api.alarms,
+      ...(props.otherAlarms ?? []),
+    ];
     for (const alarm of persisting) this.alarms.set(ownedId(alarm), alarm);
 
     const functions: readonly lambda.Function[] = [
@@ -285,6 +290,13 @@ export class Monitoring extends Construct {
       metric: sesReputation('Reputation.ComplaintRate'),
       threshold: THRESHOLDS.sesComplaintRate,
     });
+    this.alarm('StoreUnavailable', {
+      description:
+        'Des appels répondent 503 : DynamoDB injoignable, limité ou trop lent après les nouvelles ' +
+        'tentatives. Les utilisateurs voient « Service momentanément indisponible ».',
+      metric: this.metric(METRIC.storeUnavailable, Duration.minutes(5)),
+      threshold: 5,
+    });
 
     for (const alarm of this.alarms.values()) this.topic.notify(alarm);
     this.renotify(persisting, props.renotifyEvery ?? Duration.hours(6));
@@ -418,13 +430,14 @@ export class Monitoring extends Construct {
         this.metric(METRIC.stripeEventApplied, five),
         this.metric(METRIC.stripeWebhookRejected, five),
       ]),
-      graph('E-mails envoyés / refusés / non délivrés, secrets illisibles, 500 interceptées', [
+      graph('E-mails envoyés / refusés / non délivrés, secrets illisibles, 500 interceptées, base indisponible (503)', [
         this.metric(METRIC.emailSent, five),
         this.metric(METRIC.emailFailed, five),
         this.metric(METRIC.emailBounced, five),
         this.metric(METRIC.emailComplained, five),
         this.metric(METRIC.secretUnavailable, five),
         this.metric(METRIC.handledServerError, five),
+        this.metric(METRIC.storeUnavailable, five),
       ]),
     );
     dashboard.addWidgets(

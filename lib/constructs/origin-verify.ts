@@ -13,6 +13,12 @@ import { ENVIRONMENT } from '../../functions/runtime/environment';
  */
 export class OriginVerify extends Construct {
   readonly secret: secretsmanager.Secret;
+  /**
+   * With a custom domain: the first path segment under which the API's own domain serves the API
+   * (its API mapping key) and CloudFront asks for it (its origin path). A request to that domain
+   * without it matches no API, so API Gateway refuses it before any route, throttle or Lambda.
+   */
+  readonly pathKey: secretsmanager.Secret;
 
   constructor(scope: Construct, id: string) {
     super(scope, id);
@@ -20,15 +26,26 @@ export class OriginVerify extends Construct {
       description: 'En-tête secret ajouté par CloudFront aux requêtes /api/* (origine vérifiée)',
       generateSecretString: { excludePunctuation: true, passwordLength: 48 },
     });
-    NagSuppressions.addResourceSuppressions(this.secret, [
-      {
-        id: 'AwsSolutions-SMG4',
-        reason:
-          'Not rotated automatically: CloudFront reads the value at deployment through a dynamic ' +
-          'reference, so a rotation must be followed by a deployment; rotate by changing the ' +
-          'generation settings and deploying.',
-      },
-    ]);
+    this.pathKey = new secretsmanager.Secret(this, 'PathKey', {
+      description: 'Chemin secret de l’API sur son domaine propre, que seul CloudFront connaît',
+      generateSecretString: { excludePunctuation: true, passwordLength: 32 },
+    });
+    for (const secret of [this.secret, this.pathKey]) {
+      NagSuppressions.addResourceSuppressions(secret, [
+        {
+          id: 'AwsSolutions-SMG4',
+          reason:
+            'Not rotated automatically: CloudFront (and API Gateway) read the value at deployment ' +
+            'through a dynamic reference, so a rotation must be followed by a deployment; rotate ' +
+            'by changing the generation settings and deploying.',
+        },
+      ]);
+    }
+  }
+
+  /** The API mapping key and CloudFront's origin path (a dynamic reference resolved at deployment). */
+  get pathKeyValue(): string {
+    return this.pathKey.secretValue.unsafeUnwrap();
   }
 
   /** The header CloudFront adds: name and value (a dynamic reference resolved at deployment). */

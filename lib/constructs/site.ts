@@ -2,7 +2,6 @@ import { existsSync, readFileSync, statSync } from 'node:fs';
 import { isAbsolute, join } from 'node:path';
 
 import { Duration, RemovalPolicy, Stack, Token } from 'aws-cdk-lib';
-import type * as apigwv2 from 'aws-cdk-lib/aws-apigatewayv2';
 import type * as acm from 'aws-cdk-lib/aws-certificatemanager';
 import * as cloudfront from 'aws-cdk-lib/aws-cloudfront';
 import * as origins from 'aws-cdk-lib/aws-cloudfront-origins';
@@ -22,8 +21,11 @@ import { CONTENT_SECURITY_POLICY } from '../site-headers';
 export interface SiteProps {
   /** Absolute path of the built SPA (Vite's output); it must contain `index.html`. */
   readonly siteDir: string;
-  /** The HTTP API served under `/api/*` on the same origin. */
-  readonly httpApi: apigwv2.IHttpApi;
+  /**
+   * Where the HTTP API served under `/api/*` on the same origin is reached: its host name and, on
+   * the API's own domain, the secret path key it is mapped under (`Api.origin`).
+   */
+  readonly apiOrigin: { readonly domainName: string; readonly originPath?: string };
   /** Headers CloudFront adds to every request it forwards to the API (the origin secret). */
   readonly apiOriginHeaders?: Readonly<Record<string, string>>;
   /**
@@ -88,7 +90,6 @@ export class Site extends Construct {
   constructor(scope: Construct, id: string, props: SiteProps) {
     super(scope, id);
     validate(props);
-    const stack = Stack.of(this);
     const retention = props.accessLogRetention ?? Duration.days(30);
     this.domainName = props.customDomain?.domainName;
 
@@ -160,7 +161,6 @@ export class Site extends Construct {
       cookieBehavior: cloudfront.CacheCookieBehavior.none(),
     });
 
-    const apiDomain = `${props.httpApi.apiId}.execute-api.${stack.region}.${stack.urlSuffix}`;
     this.distribution = new cloudfront.Distribution(this, 'Distribution', {
       comment: 'Assistant juridique : SPA et /api/*',
       defaultRootObject: 'index.html',
@@ -192,7 +192,8 @@ export class Site extends Construct {
       },
       additionalBehaviors: {
         '/api/*': {
-          origin: new origins.HttpOrigin(apiDomain, {
+          origin: new origins.HttpOrigin(props.apiOrigin.domainName, {
+            ...(props.apiOrigin.originPath ? { originPath: props.apiOrigin.originPath } : {}),
             protocolPolicy: cloudfront.OriginProtocolPolicy.HTTPS_ONLY,
             originSslProtocols: [cloudfront.OriginSslPolicy.TLS_V1_2],
             customHeaders: props.apiOriginHeaders ? { ...props.apiOriginHeaders } : undefined,

@@ -17,6 +17,8 @@ export interface StackOutputsProps {
   readonly billing: Billing;
   readonly data: DataTable;
   readonly appKeys: AppKeys;
+  /** The API's own domain, when it has one: its DNS must point at the regional name. */
+  readonly apiOrigin?: { readonly domainName: string; readonly regionalDomainName?: string };
 }
 
 /**
@@ -37,6 +39,13 @@ export class StackOutputs extends Construct {
         'DistributionDomainName',
         `Le nom CloudFront vers lequel faire pointer ${props.customDomainName} (CNAME ou alias)`,
         site.distribution.distributionDomainName,
+      );
+    }
+    if (props.apiOrigin?.regionalDomainName) {
+      output(
+        'ApiDomainTarget',
+        `Le nom régional vers lequel faire pointer ${props.apiOrigin.domainName} (CNAME), l'API n'ayant plus d'adresse execute-api`,
+        props.apiOrigin.regionalDomainName,
       );
     }
     output(

@@ -14,10 +14,15 @@ import {
 import { createTableInput } from '../../functions/data/table/table-definition';
 import { freePort } from './free-port';
 
-/** Credentials DynamoDB Local accepts; they never reach AWS. */
+/**
+ * Credentials DynamoDB Local accepts (they never reach AWS), and its time-outs: the emulator on a
+ * busy 2-CPU machine may take seconds where DynamoDB takes milliseconds, so a request is given up
+ * (and answered 503) only after much longer than in AWS.
+ */
 export const LOCAL_AWS = {
   region: 'eu-west-3',
   credentials: { accessKeyId: 'local', secretAccessKey: 'local' },
+  requestHandler: { connectionTimeout: 5_000, requestTimeout: 30_000, throwOnRequestTimeout: true },
 };
 
 export interface RunningDynamoDb {
@@ -45,7 +50,7 @@ export async function startDynamoDbLocal(
     /** Draws a free port; tests pass one that hands out a taken port first, to play the race. */
     choosePort?: () => Promise<number>;
   } = {},
-): Promise<RunningDynamoDb> {
+): Promise<DynamoDbProcess> {
   const choosePort = options.choosePort ?? freePort;
   const path = options.dataDir ? resolve(options.dataDir) : null;
   if (path) mkdirSync(path, { recursive: true });
@@ -60,14 +65,22 @@ export async function startDynamoDbLocal(
   }
 }
 
-async function startOn(port: number, path: string | null): Promise<RunningDynamoDb> {
+/** One DynamoDB Local process, and how it ended when it did. */
+interface DynamoDbProcess extends RunningDynamoDb {
+  /** Settles when the process exits, for whatever reason. */
+  readonly exited: Promise<{ code: number | null; signal: NodeJS.Signals | null }>;
+}
+
+async function startOn(port: number, path: string | null): Promise<DynamoDbProcess> {
   const child = spawnLoopbackDynamoDb(port, path);
   child.stdout?.resume();
   let stderr = '';
   child.stderr?.on('data', (chunk: Buffer) => {
     stderr = (stderr + chunk.toString()).slice(-4000);
   });
-  const exited = new Promise<void>((resolveExit) => child.once('exit', () => resolveExit()));
+  const exited = new Promise<{ code: number | null; signal: NodeJS.Signals | null }>((resolveExit) =>
+    child.once('exit', (code, signal) => resolveExit({ code, signal })),
+  );
   const endpoint = `http://127.0.0.1:${port}`;
   const client = new DynamoDBClient({ ...LOCAL_AWS, endpoint });
   try {
@@ -81,12 +94,94 @@ async function startOn(port: number, path: string | null): Promise<RunningDynamo
   return {
     endpoint,
     pid: child.pid,
+    exited,
     stop: async () => {
       if (child.exitCode !== null || child.signalCode !== null) return;
       child.kill('SIGTERM');
       const killer = setTimeout(() => child.kill('SIGKILL'), 5_000);
       await exited;
       clearTimeout(killer);
+    },
+  };
+}
+
+/** What `superviseDynamoDbLocal` tells its owner. */
+export interface DynamoDbSupervision {
+  /** Each stop and restart, in French, for the console. */
+  readonly announce: (line: string) => void;
+  /** It stopped and could not be restarted: the runtime cannot go on. */
+  readonly gaveUp: (error: Error) => void;
+  /** Starts a process on the port given (tests pass one that fails). @default DynamoDB Local on that port */
+  readonly start?: (port: number) => Promise<RunningDynamoDb & Pick<DynamoDbProcess, 'exited'>>;
+}
+
+/** Restarts tried in a row before giving up. */
+export const DYNAMODB_RESTARTS = 3;
+
+/**
+ * DynamoDB Local kept running for `npm start`, on disk under `dataDir`: when its process exits on
+ * its own (killed, crashed), it is started again on the same port and data directory, so the
+ * table's client, which knows only the endpoint, carries on with the data kept. Meanwhile every
+ * request answers 503 (the table's client reports the store unavailable). After
+ * `DYNAMODB_RESTARTS` failed restarts in a row it gives up and says why.
+ */
+export async function superviseDynamoDbLocal(
+  dataDir: string,
+  supervision: DynamoDbSupervision,
+): Promise<RunningDynamoDb & { readonly pid: number | undefined }> {
+  const path = resolve(dataDir);
+  let current: RunningDynamoDb & Pick<DynamoDbProcess, 'exited'> = await startDynamoDbLocal({
+    dataDir: path,
+  });
+  const port = Number(new URL(current.endpoint).port);
+  const start = supervision.start ?? ((onPort: number) => startOn(onPort, path));
+  let stopping = false;
+
+  const watch = (running: typeof current) => {
+    void running.exited.then(async ({ code, signal }) => {
+      if (stopping) return;
+      supervision.announce(
+        `DynamoDB Local s'est arrêté (${signal ? `signal ${signal}` : `code ${code}`}) : redémarrage sur le même port, données conservées (${path}). Les appels répondent 503 en attendant.`,
+      );
+      let lastError: unknown;
+      for (let attempt = 1; attempt <= DYNAMODB_RESTARTS && !stopping; attempt++) {
+        try {
+          current = await start(port);
+          if (stopping) {
+            await current.stop();
+            return;
+          }
+          supervision.announce(
+            `DynamoDB Local redémarré (essai ${attempt}/${DYNAMODB_RESTARTS}) : ${current.endpoint}`,
+          );
+          watch(current);
+          return;
+        } catch (error) {
+          lastError = error;
+          supervision.announce(
+            `Redémarrage de DynamoDB Local en échec (essai ${attempt}/${DYNAMODB_RESTARTS}) : ${(error as Error).message.split('\n')[0]}`,
+          );
+        }
+      }
+      if (stopping) return;
+      supervision.gaveUp(
+        new Error(
+          `DynamoDB Local s'est arrêté et n'a pas pu être redémarré après ${DYNAMODB_RESTARTS} essais : arrêt de l'environnement local. Vos données sont conservées dans ${path} ; relancez \`npm start\`.`,
+          { cause: lastError },
+        ),
+      );
+    });
+  };
+  watch(current);
+
+  return {
+    endpoint: current.endpoint,
+    get pid() {
+      return current.pid;
+    },
+    stop: async () => {
+      stopping = true;
+      await current.stop();
     },
   };
 }

@@ -267,6 +267,8 @@ export function createHttpAdapter(options: HttpAdapterOptions) {
     const result = await candidate.handler(event, {
       awsRequestId: event.requestContext.requestId,
     } as Context);
+    // As API Gateway does with a payload 2.0 reply's `cookies`: one Set-Cookie header each.
+    if (result.cookies?.length) response.setHeader('set-cookie', result.cookies);
     await sendBody(
       request,
       response,

@@ -8,6 +8,7 @@ import { RecordedMetrics } from '../../functions/domain/core/metrics';
 import type { Logger } from '../../functions/domain/core/ports';
 import { API_HANDLERS } from '../../functions/handlers';
 import { createDataRetentionHandler } from '../../functions/handlers/billing/data-retention';
+import { createPortalLinkSenderHandler } from '../../functions/handlers/billing/portal-link-sender';
 import type { ApiHandler } from '../../functions/http/api-event';
 import { migrateAdminLists } from '../../functions/migrations/admin-lists-migration';
 import { migrateFailingSet } from '../../functions/migrations/failing-set-migration';
@@ -20,11 +21,12 @@ import { DEFAULT_HOSTING_REGION } from '../../shared/constants';
 import { EXAMPLE_LEGAL_DETAILS } from '../../shared/legal-details';
 import { type HandlerName, ROUTES, type RouteDefinition } from '../../shared/routes';
 import { loadOrCreateAppKeys } from './app-keys-file';
-import { ensureTable, LOCAL_AWS, startDynamoDbLocal } from './dynamodb-local';
+import { ensureTable, LOCAL_AWS, superviseDynamoDbLocal } from './dynamodb-local';
 import { FileLawyerSecretStore } from './file-secret-store';
 import { freePort } from './free-port';
 import { createHttpAdapter } from './http-adapter';
 import { OutboxMailer } from './outbox-mailer';
+import { BackgroundPortalLinks } from './portal-links';
 import {
   type LocalScheduling,
   type LocalSchedulingInfo,
@@ -74,6 +76,12 @@ export interface LocalRuntimeOptions {
    * @default eu-west-3 (the deployment's default region)
    */
   readonly hostingRegion?: string;
+  /**
+   * DynamoDB Local stopped and could not be restarted (`DYNAMODB_RESTARTS` tries): the runtime
+   * cannot serve anything. `npm start` says why and stops.
+   * @default the error is logged
+   */
+  readonly onDatabaseLost?: (error: Error) => void;
 }
 
 /** What the start-up banner prints about billing. */
@@ -98,6 +106,8 @@ export interface LocalRuntime {
   readonly billing: LocalBillingInfo;
   /** Whether admin licences must pass a second factor (the banner says when they need not). */
   readonly requireSecondFactor: boolean;
+  /** DynamoDB Local's current Java process (a new one after each restart). */
+  readonly databasePid: () => number | undefined;
   stop(): Promise<void>;
 }
 
@@ -139,7 +149,10 @@ export async function startLocalRuntime(options: LocalRuntimeOptions): Promise<L
   const dataDirectory = resolve(options.dataDirectory);
   mkdirSync(dataDirectory, { recursive: true, mode: 0o700 });
 
-  const dynamo = await startDynamoDbLocal({ dataDir: join(dataDirectory, 'dynamodb') });
+  const dynamo = await superviseDynamoDbLocal(join(dataDirectory, 'dynamodb'), {
+    announce: (line) => logger.warn(line),
+    gaveUp: options.onDatabaseLost ?? ((error) => logger.error(error.message, { errorName: error.name })),
+  });
   let scheduling: LocalScheduling | undefined;
   let standIn: StripeStandIn | undefined;
   try {
@@ -185,6 +198,7 @@ export async function startLocalRuntime(options: LocalRuntimeOptions): Promise<L
     const billing: BillingPorts = { payments: async () => payments, mailer, publicUrl: () => publicUrl };
 
     const requireSecondFactor = options.requireSecondFactor ?? true;
+    const portalLinks = new BackgroundPortalLinks(logger);
     const deps: AppDependencies = {
       ...localScheduling.ports,
       // WebAuthn needs a secure context: http://localhost is one, so the relying party is localhost.
@@ -199,7 +213,9 @@ export async function startLocalRuntime(options: LocalRuntimeOptions): Promise<L
       billing,
       mail: { mailer, sender: mailFrom, publicUrl: () => publicUrl },
       ...(options.adminAlertEmail ? { adminAlertEmail: options.adminAlertEmail } : {}),
+      portalLinks,
     };
+    portalLinks.serveWith(createPortalLinkSenderHandler(deps));
 
     const seed = await seedLocalData(
       table,
@@ -246,6 +262,7 @@ export async function startLocalRuntime(options: LocalRuntimeOptions): Promise<L
       keys: seed,
       scheduling: localScheduling.info,
       requireSecondFactor,
+      databasePid: () => dynamo.pid,
       billing: {
         mode: options.stripe ? 'stripe' : 'stand-in',
         outboxDirectory,
@@ -255,6 +272,7 @@ export async function startLocalRuntime(options: LocalRuntimeOptions): Promise<L
       },
       stop: async () => {
         await retention.stop();
+        await portalLinks.settled();
         await localScheduling.stop();
         // Before the server closes: deliveries in flight still reach the webhook handler.
         await standIn?.stop();

@@ -21,7 +21,7 @@ import {
   WorkflowListQuery,
 } from '../schemas/directory';
 import { Folder, FolderInput } from '../schemas/folder';
-import { Lawyer, LawyerSecrets } from '../schemas/lawyer';
+import { Lawyer, LawyerSecrets, RevealedLicenseKey } from '../schemas/lawyer';
 import { Workflow, WorkflowCreateInput, WorkflowUpdateInput } from '../schemas/workflow';
 import type { RouteDefinition } from './route-definition';
 
@@ -83,6 +83,15 @@ export const DIRECTORY_ROUTES = {
     access: 'admin',
     request: LicenseRoleChange,
     response: LicenseRoleChange,
+  },
+  revealLawyerLicenseKey: {
+    method: 'POST',
+    path: '/api/lawyers/{id}/reveal-license-key',
+    handler: 'lawyers',
+    access: 'admin',
+    // Lists show keys masked; one is revealed on demand, after a recent second-factor check.
+    sensitive: true,
+    response: RevealedLicenseKey,
   },
   lookupLawyer: {
     method: 'POST',

@@ -3,8 +3,10 @@ import {
   EnrolmentReply,
   PasskeyOptionsReply,
   RegisterPasskeyRequest,
+  RememberedBrowserList,
   ResetSecondFactorReply,
   ResetSecondFactorRequest,
+  SecondFactorChangeReply,
   SecondFactorStatus,
   TotpEnrolment,
   VerifySecondFactorReply,
@@ -14,7 +16,8 @@ import type { RouteDefinition } from './route-definition';
 
 /**
  * The second factor: the only calls a "second factor pending" session may make (status, enrolment
- * of an admin licence's first factor, the check), plus an admin's reset of another licence's factor.
+ * of an admin licence's first factor, the check); from a full session, removing a factor and the
+ * remembered browsers; an admin's reset of another licence's factor.
  */
 export const SECOND_FACTOR_ROUTES = {
   secondFactorStatus: {
@@ -68,6 +71,38 @@ export const SECOND_FACTOR_ROUTES = {
     access: 'second-factor',
     request: VerifySecondFactorRequest,
     response: VerifySecondFactorReply,
+  },
+  // Removing a factor needs a recent check; like enrolling one, it ends every other session.
+  removeTotp: {
+    method: 'DELETE',
+    path: '/api/second-factor/totp',
+    handler: 'second-factor',
+    access: 'signed-in',
+    sensitive: true,
+    response: SecondFactorChangeReply,
+  },
+  removePasskey: {
+    method: 'DELETE',
+    path: '/api/second-factor/passkeys/{id}',
+    handler: 'second-factor',
+    access: 'signed-in',
+    sensitive: true,
+    response: SecondFactorChangeReply,
+  },
+  // The browsers remembered for having passed the factor (device cookie), and forgetting one.
+  listRememberedBrowsers: {
+    method: 'GET',
+    path: '/api/second-factor/browsers',
+    handler: 'second-factor',
+    access: 'signed-in',
+    response: RememberedBrowserList,
+  },
+  forgetRememberedBrowser: {
+    method: 'DELETE',
+    path: '/api/second-factor/browsers/{id}',
+    handler: 'second-factor',
+    access: 'signed-in',
+    response: SecondFactorChangeReply,
   },
   resetSecondFactor: {
     method: 'POST',

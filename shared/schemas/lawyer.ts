@@ -19,9 +19,14 @@ export const LawyerSecrets = z.object({
 });
 export type LawyerSecrets = z.infer<typeof LawyerSecrets>;
 
+/** A lawyer's licence key in clear, revealed to an admin on request only (behind the step-up). */
+export const RevealedLicenseKey = z.object({ licenseKey: z.string().nullable() });
+export type RevealedLicenseKey = z.infer<typeof RevealedLicenseKey>;
+
 /**
  * A lawyer or notary profile as the API returns it (client-side names of spec §3), without its
  * secrets: it says whether they are set so that badges can show 'Configuré' / 'Non configuré'.
+ * `licenseKey` is masked (`NOTARY-••••1234`) everywhere but in the member's own profile.
  */
 export const Lawyer = z.object({
   id: EntityId,
@@ -70,7 +75,15 @@ export const LawyerInput = z
     googlePassword: optionalText(512),
     emailSignature: optionalText(5000),
     reminderFrequency: z.coerce.number().int().min(REMINDER_FREQUENCY.min).max(365).optional().nullable(),
-    licenseKey: z.string().trim().min(LICENSE_KEY.minLength).max(LICENSE_KEY.maxLength).optional().nullable(),
+    licenseKey: z
+      .string()
+      .trim()
+      .min(LICENSE_KEY.minLength)
+      .max(LICENSE_KEY.maxLength)
+      // A key as lists show it, masked, sent back as it was read: never a key of its own.
+      .refine((key) => !key.includes('•'), MESSAGES.lawyerSave.maskedLicenseKey)
+      .optional()
+      .nullable(),
     googleCredentials: GoogleCredentials.partial().optional().nullable(),
   })
   .transform((input) => ({

@@ -95,3 +95,23 @@ export type VerifySecondFactorReply = z.infer<typeof VerifySecondFactorReply>;
 /** An admin resets another licence's second factor (it must enrol again). */
 export const ResetSecondFactorRequest = z.object({ licenseKey: LicenseKeyInput });
 export const ResetSecondFactorReply = z.object({ success: z.literal(true) });
+
+/** A factor removed, or a remembered browser forgotten. */
+export const SecondFactorChangeReply = z.object({ success: z.literal(true) });
+
+/** A browser that passed the licence's factor, as the security settings list it (never its cookie). */
+export const RememberedBrowser = z.object({
+  id: z.string(),
+  /** What the owner recognises it by: 'Chrome sur Windows'. */
+  label: z.string(),
+  createdAt: IsoTimestamp,
+  lastUsedAt: IsoTimestamp,
+  /** When its cookie expires (30 days after it last passed the factor). */
+  expiresAt: IsoTimestamp,
+  /** The browser this list is shown in. */
+  current: z.boolean(),
+});
+export type RememberedBrowser = z.infer<typeof RememberedBrowser>;
+
+export const RememberedBrowserList = z.object({ browsers: z.array(RememberedBrowser) });
+export type RememberedBrowserList = z.infer<typeof RememberedBrowserList>;

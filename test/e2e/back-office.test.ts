@@ -70,7 +70,12 @@ describe('back office: lawyers, folders and automations', () => {
     await dialog.getByRole('button', { name: 'Créer' }).click();
     await seen(admin, `Dossier créé pour ${lawyerName}`, 'admin-lawyers');
 
+    // The card shows the key masked; 'Afficher' reveals it (a sensitive, audited action).
     const card = admin.locator('li', { hasText: lawyer.email });
+    await card.getByText(/^NOTARY-••••[A-Z0-9]{4}$/).waitFor();
+    await card
+      .getByRole('button', { name: 'Afficher la clé de licence (enregistré dans le journal d’audit)' })
+      .click();
     lawyerKey = (await card.getByText(/^NOTARY-[A-Z0-9]{8}$/).textContent()) ?? '';
     expect(lawyerKey).toMatch(/^NOTARY-[A-Z0-9]{8}$/);
 

@@ -92,9 +92,13 @@ describe('Site', () => {
     const empty = await mkdtemp(join(tmpdir(), 'infra-empty-site-'));
     try {
       const stack = new Stack(createTestApp(), 'SiteStack');
-      expect(() => new Site(stack, 'Site', { siteDir: empty, httpApi: { apiId: 'abc' } as never })).toThrow(
-        /has no index\.html; build the SPA first \(npm run build:web\)/,
-      );
+      expect(
+        () =>
+          new Site(stack, 'Site', {
+            siteDir: empty,
+            apiOrigin: { domainName: 'abc.execute-api.eu-west-3.amazonaws.com' },
+          }),
+      ).toThrow(/has no index\.html; build the SPA first \(npm run build:web\)/);
     } finally {
       await rm(empty, { recursive: true, force: true });
     }
@@ -114,7 +118,7 @@ describe('Site with a pre-rendered /login', () => {
       const stack = new Stack(app, 'SiteStack');
       new Site(stack, 'Site', {
         siteDir: dir,
-        httpApi: { apiId: 'abc' } as never,
+        apiOrigin: { domainName: 'abc.execute-api.eu-west-3.amazonaws.com' },
         config: { apiBaseUrl: '' },
       });
       const outdir = app.synth().directory;

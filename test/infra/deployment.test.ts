@@ -139,7 +139,7 @@ describe('rollback', () => {
     const functions = ofType(main(), 'AWS::Lambda::Function').filter(
       ([, fn]) => fn.Properties.Runtime === 'nodejs22.x',
     );
-    expect(functions.length).toBe(handlerNames().length + 7);
+    expect(functions.length).toBe(handlerNames().length + 8);
     const aliases = ofType(main(), 'AWS::Lambda::Alias');
     const versions = ofType(main(), 'AWS::Lambda::Version');
     for (const [id] of functions) {
@@ -179,7 +179,7 @@ describe('rollback', () => {
     const [, mapping] = ofType(main(), 'AWS::Lambda::EventSourceMapping')[0]!;
     expect(JSON.stringify(mapping.Properties.FunctionName)).toContain(`:${LIVE_ALIAS}`);
     const configs = ofType(main(), 'AWS::Lambda::EventInvokeConfig');
-    expect(configs.length).toBe(4);
+    expect(configs.length).toBe(5);
     for (const [id, config] of configs) {
       // The alias's name, read from its ARN at deployment.
       const qualifier = JSON.stringify(config.Properties.Qualifier);

@@ -5,7 +5,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 
 import { ENVIRONMENT } from '../../functions/runtime/environment';
 import type { Deployment } from '../../lib/deployment';
-import { EDGE_REGION, WAF_RATE_RULE } from '../../lib/edge-stack';
+import { EDGE_REGION, WAF_RATE_RULE, WAF_SIGN_IN_RULE } from '../../lib/edge-stack';
 import { createSiteFixture, createTestDeployment, PROD_CONTEXT, settingsFrom } from './support';
 
 type Resource = { readonly Type: string; readonly Properties: Record<string, unknown> };
@@ -74,7 +74,13 @@ describe('custom domain and WAF', () => {
     expect(acls[0]!.Properties).toMatchObject({
       Scope: 'CLOUDFRONT',
       DefaultAction: { Allow: {} },
+    });
+    // The sign-in calls' own rule comes first (sign-in-capacity.test.ts).
+    const rules = acls[0]!.Properties.Rules as { Name: string }[];
+    expect(rules.map((rule) => rule.Name)).toEqual([WAF_SIGN_IN_RULE, WAF_RATE_RULE]);
+    expect(acls[0]!.Properties).toMatchObject({
       Rules: [
+        {},
         {
           Name: WAF_RATE_RULE,
           Action: { Block: {} },

@@ -186,6 +186,11 @@ function expectedGrants(needs: FunctionNeeds, functionId: string): Expected[] {
     const alias = (child('WebhookDelivery', 'Claimer') as AppFunction).live;
     add(['lambda:InvokeFunction'], is(JSON.stringify({ Ref: idOf(alias) })), 'claimer alias');
   }
+  if (needs.portalLinks) {
+    // The sender's live alias alone, as for the claimers.
+    const alias = (child('Api', 'portal-link-sender') as AppFunction).live;
+    add(['lambda:InvokeFunction'], is(JSON.stringify({ Ref: idOf(alias) })), 'portal-link sender alias');
+  }
   if (needs.payments)
     add(['secretsmanager:GetSecretValue'], is(refOf('Billing', 'StripeSecretKey')), 'Stripe API key');
   if (needs.payments === 'webhook')

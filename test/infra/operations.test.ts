@@ -126,12 +126,13 @@ describe('operations', () => {
     });
 
     it('throttles the API per route, with sign-in, the portal link, checkout and the Stripe webhook on limits of their own', () => {
-      const own = [
+      const signIn = [
         ROUTES.verifyLicense,
-        ROUTES.requestPortalLink,
-        ROUTES.createCheckout,
-        ROUTES.stripeWebhook,
+        ROUTES.passkeyAuthenticationOptions,
+        ROUTES.verifySecondFactor,
       ].map(routeKey);
+      const below = [ROUTES.requestPortalLink, ROUTES.createCheckout, ROUTES.stripeWebhook].map(routeKey);
+      const own = [...signIn, ...below];
       for (const [template, defaults] of [
         [prodTemplate, { rate: 50, burst: 100 }],
         [devTemplate, { rate: 10, burst: 20 }],
@@ -144,9 +145,16 @@ describe('operations', () => {
           ThrottlingRateLimit: defaults.rate,
           ThrottlingBurstLimit: defaults.burst,
         });
-        for (const key of own) {
+        for (const key of below) {
           expect(stage.RouteSettings[key]!.ThrottlingRateLimit).toBeLessThan(defaults.rate);
         }
+        // Sign-in is sized for every firm's morning at once (sign-in-capacity.test.ts), each of its
+        // calls on one limit.
+        const signInLimits = signIn.map((key) => {
+          const { ThrottlingRateLimit, ThrottlingBurstLimit } = stage.RouteSettings[key]!;
+          return JSON.stringify({ ThrottlingRateLimit, ThrottlingBurstLimit });
+        });
+        expect(new Set(signInLimits).size).toBe(1);
         // Every other route with settings of its own (its detailed metrics) keeps the default throttle.
         for (const [key, settings] of Object.entries(stage.RouteSettings)) {
           if (own.includes(key)) continue;
@@ -178,7 +186,7 @@ describe('operations', () => {
         const ours = resourcesOf(template, 'AWS::Lambda::Function').filter(
           ([, fn]) => fn.Properties.Runtime === 'nodejs22.x',
         );
-        expect(ours.length).toBe(handlerNames().length + 7); // + app keys, cleanup, tick, claimer, worker, purge, undelivered mail
+        expect(ours.length).toBe(handlerNames().length + 8); // + app keys, cleanup, tick, claimer, worker, purge, undelivered mail, portal-link sender
         for (const [id, fn] of ours) {
           expect(fn.Properties.Environment, id).toMatchObject({
             Variables: {
@@ -205,7 +213,7 @@ describe('operations', () => {
     const ours = resourcesOf(prodTemplate, 'AWS::Lambda::Function').filter(
       ([, fn]) => fn.Properties.Runtime === 'nodejs22.x',
     );
-    expect(ours.length).toBe(handlerNames().length + 7); // + app keys, cleanup, tick, claimer, worker, purge, undelivered mail
+    expect(ours.length).toBe(handlerNames().length + 8); // + app keys, cleanup, tick, claimer, worker, purge, undelivered mail, portal-link sender
     for (const [id, fn] of ours) expect(fn.Properties.Layers, id).toEqual([{ Ref: parameterId }]);
   });
 

@@ -128,8 +128,8 @@ describe('functions', () => {
     }
     // The handlers, the app-keys generator, the first-create cleanup, CDK's BucketDeployment
     // function, the webhook worker, the scheduler tick, its claimer, the retention purge and the
-    // recorder of undelivered e-mails.
-    template.resourceCountIs('AWS::Lambda::Function', handlerNames().length + 8);
+    // recorder of undelivered e-mails and the portal-link sender.
+    template.resourceCountIs('AWS::Lambda::Function', handlerNames().length + 9);
   });
 
   it('keeps every function log for the prod stage’s 30 days (spec §9) in its own log group', () => {

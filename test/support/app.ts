@@ -4,9 +4,11 @@ import { DeleteTableCommand } from '@aws-sdk/client-dynamodb';
 import type { Context } from 'aws-lambda';
 
 import { createTable, type Table } from '../../functions/data/table/table';
+import type { PortalLinkQueue } from '../../functions/domain/billing/portal-link';
 import { RecordedMetrics } from '../../functions/domain/core/metrics';
 import type { Clock, Logger, Mailer, MailMessage } from '../../functions/domain/core/ports';
 import type { LawyerSecretStore } from '../../functions/domain/directory/ports';
+import { createPortalLinkSenderHandler } from '../../functions/handlers/billing/portal-link-sender';
 import type { ApiEvent, ApiHandler, ApiResult } from '../../functions/http/api-event';
 import type { AppDependencies } from '../../functions/runtime/dependencies';
 import { type AppKeys, generateStoredAppKeys, parseAppKeys } from '../../functions/security/app-keys';
@@ -75,6 +77,24 @@ export class MemoryLawyerSecretStore implements LawyerSecretStore {
   }
 }
 
+/**
+ * Portal-link requests as the background gets them: kept until a test delivers them (runs the
+ * sender for each), so that it sees what happened before the reply and what after.
+ */
+export class PendingPortalLinks implements PortalLinkQueue {
+  readonly requested: string[] = [];
+  async send(email: string) {
+    this.requested.push(email);
+  }
+  /** Runs the sender for every request not yet delivered, one after the other. */
+  async deliver(deps: AppDependencies): Promise<void> {
+    const sender = createPortalLinkSenderHandler(deps);
+    for (let email = this.requested.shift(); email !== undefined; email = this.requested.shift()) {
+      await sender({ email });
+    }
+  }
+}
+
 /** The relying party of the test apps: the local runtime's, http://localhost being a secure context. */
 export const TEST_RELYING_PARTY = { id: 'localhost', origin: 'http://localhost:3000' } as const;
 
@@ -87,6 +107,7 @@ export interface TestApp extends AppDependencies {
   readonly metrics: RecordedMetrics;
   /** The `whsec_…` secret the test app signs webhook calls with. */
   readonly webhookSecret: string;
+  readonly portalLinks: PendingPortalLinks;
 }
 
 /**
@@ -109,6 +130,7 @@ export async function createTestApp(
     logger: new MemoryLogger(),
     metrics: new RecordedMetrics(),
     lawyerSecrets: new MemoryLawyerSecretStore(),
+    portalLinks: new PendingPortalLinks(),
     secondFactor: {
       requiredForAdmins: options.requireSecondFactor ?? false,
       relyingParty: () => TEST_RELYING_PARTY,
@@ -137,6 +159,9 @@ export function apiEvent(
     sourceIp?: string;
     /** More request headers, lower-case as API Gateway passes them. */
     headers?: Record<string, string>;
+    /** The browser's cookies, `name=value` each, as API Gateway passes them. */
+    cookies?: string[];
+    userAgent?: string;
   } = {},
 ): ApiEvent {
   const body = options.rawBody ?? (options.body === undefined ? undefined : JSON.stringify(options.body));
@@ -150,6 +175,7 @@ export function apiEvent(
       ...(options.token ? { authorization: `Bearer ${options.token}` } : {}),
       ...options.headers,
     },
+    ...(options.cookies?.length ? { cookies: options.cookies } : {}),
     pathParameters: options.pathParameters,
     queryStringParameters: options.query,
     requestContext: {
@@ -162,7 +188,7 @@ export function apiEvent(
         path,
         protocol: 'HTTP/1.1',
         sourceIp: options.sourceIp ?? '203.0.113.10',
-        userAgent: 'vitest',
+        userAgent: options.userAgent ?? 'vitest',
       },
       requestId: randomUUID(),
       routeKey: `${method} ${options.routePath ?? path}`,

@@ -17,7 +17,7 @@ import { apiEvent, invoke, type TestApp } from './app';
 const handlers = new WeakMap<TestApp, Map<HandlerName, ApiHandler>>();
 
 /** The real handler of a route's function, built once per test app. */
-function handlerOf(app: TestApp, name: HandlerName): ApiHandler {
+export function handlerOf(app: TestApp, name: HandlerName): ApiHandler {
   let built = handlers.get(app);
   if (!built) {
     built = new Map();
@@ -40,6 +40,9 @@ export interface CallOptions {
   readonly query?: Record<string, string>;
   /** The client's address, as API Gateway sees it (throttles count per address). */
   readonly sourceIp?: string;
+  /** The browser's cookies (`name=value` each) and user agent. */
+  readonly cookies?: string[];
+  readonly userAgent?: string;
 }
 
 /** Calls a route by its name in the route table, as API Gateway would route it to its handler. */
@@ -60,6 +63,8 @@ export function callRoute<T = Record<string, unknown>>(
       rawBody: options.rawBody,
       query: options.query,
       sourceIp: options.sourceIp,
+      ...(options.cookies ? { cookies: options.cookies } : {}),
+      ...(options.userAgent ? { userAgent: options.userAgent } : {}),
     }),
   );
 }
@@ -125,7 +130,12 @@ export async function createSignedInLawyer(
     body: lawyerFields(overrides),
   });
   if (statusCode !== 201) throw new Error(`Création de l'avocat refusée: ${JSON.stringify(body)}`);
-  const licenseKey = body.lawyer.licenseKey;
+  // Shown masked in the reply, as everywhere: revealed as an admin would, on demand.
+  const { body: revealed } = await callRoute<{ licenseKey: string | null }>(app, 'revealLawyerLicenseKey', {
+    token: adminToken,
+    params: { id: body.lawyer.id },
+  });
+  const licenseKey = revealed.licenseKey;
   if (!licenseKey) throw new Error('Avocat créé sans clé de licence');
   const reply = await signIn(app, licenseKey);
   if (!reply.valid || !reply.token) throw new Error(`Connexion refusée: ${reply.error}`);

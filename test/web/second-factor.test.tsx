@@ -225,3 +225,56 @@ describe('step-up before a sensitive action', () => {
     expect(network.to('/api/second-factor/verify')).toHaveLength(0);
   });
 });
+
+describe('remembered browsers in the security settings', () => {
+  it('lists the browsers that passed the factor and forgets one on request', async () => {
+    // Arrange
+    storeSessionOf('admin');
+    const browsers = [
+      {
+        id: '11111111-1111-4111-8111-111111111111',
+        label: 'Firefox sur Windows',
+        createdAt: '2026-11-01T09:00:00.000Z',
+        lastUsedAt: '2026-11-20T09:00:00.000Z',
+        expiresAt: '2026-12-20T09:00:00.000Z',
+        current: true,
+      },
+      {
+        id: '22222222-2222-4222-8222-222222222222',
+        label: 'Chrome sur Linux',
+        createdAt: '2026-11-02T09:00:00.000Z',
+        lastUsedAt: '2026-11-10T09:00:00.000Z',
+        expiresAt: '2026-12-10T09:00:00.000Z',
+        current: false,
+      },
+    ];
+    const network = mockNetwork((request) => {
+      if (path(request) === '/api/second-factor')
+        return jsonResponse(200, {
+          required: true,
+          enrolled: true,
+          totp: true,
+          passkeys: [],
+          recoveryCodesLeft: 10,
+          verifiedAt: new Date().toISOString(),
+        });
+      if (path(request) === '/api/second-factor/browsers') return jsonResponse(200, { browsers });
+      if (path(request).startsWith('/api/second-factor/browsers/'))
+        return jsonResponse(200, { success: true });
+      return emptyBackend(request);
+    });
+    const app = renderApp('/admin/settings');
+    const text = SECOND_FACTOR_TEXT.browsers;
+
+    // Act
+    await screen.findByText(text.current('Firefox sur Windows'), {}, { timeout: 10_000 });
+    await app.user.click(screen.getByRole('button', { name: text.forgetLabel('Chrome sur Linux') }));
+
+    // Assert
+    expect(await screen.findByText(text.forgotten('Chrome sur Linux'))).toBeTruthy();
+    await waitFor(() => expect(screen.queryByText('Chrome sur Linux')).toBeNull());
+    const sent = network.to(`/api/second-factor/browsers/${browsers[1]!.id}`);
+    expect(sent.map((request) => request.method)).toEqual(['DELETE']);
+    expect(screen.getByText(text.current('Firefox sur Windows'))).toBeTruthy();
+  });
+});

@@ -44,6 +44,19 @@ export interface StripePaymentsOptions {
 /** Stripe's tolerance for a webhook's timestamp, in seconds. */
 export const WEBHOOK_TOLERANCE_SECONDS = 300;
 
+/**
+ * The `t=` timestamp (seconds) of a Stripe-Signature header, read as the SDK reads it (the last
+ * one), so that the date checked is the date the signature was verified with.
+ */
+function signedAtOf(header: string): number | null {
+  let signedAt: number | null = null;
+  for (const item of header.split(',')) {
+    const [key, value] = item.split('=');
+    if (key === 't') signedAt = Number.parseInt(value ?? '', 10);
+  }
+  return signedAt !== null && Number.isFinite(signedAt) ? signedAt : null;
+}
+
 /** What the checkout sells (spec §1 and §9). */
 const PRODUCT_NAMES = {
   subscription: 'Assistant IA juridique — abonnement mensuel',
@@ -315,6 +328,11 @@ export class StripePayments implements Payments {
     } catch (error) {
       throw new WebhookSignatureInvalidError('Signature Stripe invalide ou trop ancienne', { cause: error });
     }
+    // The SDK measures only a signature's age: one dated ahead of our clock would outlive its
+    // tolerance and could be replayed at leisure, so it is refused like a stale one.
+    const signedAt = signedAtOf(signatureHeader);
+    if (signedAt === null || signedAt - Math.floor(this.now() / 1000) > WEBHOOK_TOLERANCE_SECONDS)
+      throw new WebhookSignatureInvalidError('Signature Stripe datée dans le futur');
     let event: unknown;
     try {
       event = JSON.parse(rawBody);

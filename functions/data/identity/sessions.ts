@@ -1,12 +1,26 @@
 import { DeleteCommand, GetCommand, PutCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
+
 import type { Role } from '../../../shared/schemas/session';
-import type { LicenseRecord, SessionRecord, Sessions } from '../../domain/identity/ports';
+import type { LicenseRecord, SessionPool, SessionRecord, Sessions } from '../../domain/identity/ports';
 import { getItemsByKey } from '../table/batch-get';
 import { createdSortKey } from '../table/keys';
 import { queryAll } from '../table/query-all';
 import { applied, type Table } from '../table/table';
 import { licenseItemKey, licenseSessionsPartition, sessionKey } from './keys';
 import { licenseFromItem } from './licenses';
+
+export type { SessionPool, SessionRecord };
+
+/**
+ * Sort keys of the licence's sessions in GSI2: a verified session by its creation (as always), a
+ * pending one under `PENDING#<pool>#`, after every date, so that a pool is one key condition.
+ */
+const PENDING_PREFIX = 'PENDING#';
+const pendingPoolPrefix = (deviceId: string | null) => `${PENDING_PREFIX}${deviceId ?? '-'}#`;
+const poolSortKey = (record: SessionRecord) =>
+  record.secondFactorPending
+    ? `${pendingPoolPrefix(record.deviceId ?? null)}${createdSortKey(record.createdAt, record.sessionId)}`
+    : createdSortKey(record.createdAt, record.sessionId);
 
 function sessionFromItem(item: Record<string, unknown>): SessionRecord {
   return {
@@ -18,6 +32,7 @@ function sessionFromItem(item: Record<string, unknown>): SessionRecord {
     expiresAt: item.expiresAt as number,
     ...(item.secondFactorPending === true ? { secondFactorPending: true } : {}),
     ...(typeof item.secondFactorAt === 'string' ? { secondFactorAt: item.secondFactorAt } : {}),
+    ...(typeof item.deviceId === 'string' ? { deviceId: item.deviceId } : {}),
   };
 }
 
@@ -32,7 +47,7 @@ export class SessionRepository implements Sessions {
           ...sessionKey(record.sessionId),
           entity: 'Session',
           GSI2PK: licenseSessionsPartition(record.licenseKeyHash),
-          GSI2SK: createdSortKey(record.createdAt, record.sessionId),
+          GSI2SK: poolSortKey(record),
           ...record,
         },
         ConditionExpression: 'attribute_not_exists(PK)',
@@ -64,15 +79,18 @@ export class SessionRepository implements Sessions {
     };
   }
 
-  /** Records that the session just passed its second factor (a step-up before a sensitive action). */
-  async markSecondFactor(sessionId: string, at: string): Promise<void> {
+  /**
+   * Records that the session just passed its second factor (a step-up before a sensitive action),
+   * from the remembered browser `deviceId`.
+   */
+  async markSecondFactor(sessionId: string, at: string, deviceId: string): Promise<void> {
     await this.table.doc.send(
       new UpdateCommand({
         TableName: this.table.name,
         Key: sessionKey(sessionId),
-        UpdateExpression: 'SET secondFactorAt = :at',
+        UpdateExpression: 'SET secondFactorAt = :at, deviceId = :device',
         ConditionExpression: 'attribute_exists(PK) AND attribute_not_exists(secondFactorPending)',
-        ExpressionAttributeValues: { ':at': at },
+        ExpressionAttributeValues: { ':at': at, ':device': deviceId },
       }),
     );
   }
@@ -98,14 +116,23 @@ export class SessionRepository implements Sessions {
   }
 
   /**
-   * Ends the oldest sessions of a licence beyond the `keep` newest; returns how many it ended. Run
-   * after each sign-in, so concurrent sign-ins converge on the cap.
+   * Ends the oldest sessions of a licence's pool beyond the `keep` newest; returns how many it
+   * ended. Run after each session opened, so concurrent sign-ins converge on the cap. Pending
+   * sessions never count against verified ones, nor those of one pool against another's.
    */
-  async keepNewest(keyHash: string, keep: number): Promise<number> {
+  async keepNewest(keyHash: string, pool: SessionPool, keep: number): Promise<number> {
     const items = await queryAll(this.table, {
       IndexName: 'GSI2',
-      KeyConditionExpression: 'GSI2PK = :pk',
-      ExpressionAttributeValues: { ':pk': licenseSessionsPartition(keyHash) },
+      KeyConditionExpression:
+        pool.kind === 'verified'
+          ? 'GSI2PK = :pk AND GSI2SK < :pending'
+          : 'GSI2PK = :pk AND begins_with(GSI2SK, :pool)',
+      ExpressionAttributeValues: {
+        ':pk': licenseSessionsPartition(keyHash),
+        ...(pool.kind === 'verified'
+          ? { ':pending': PENDING_PREFIX }
+          : { ':pool': pendingPoolPrefix(pool.deviceId) }),
+      },
       ProjectionExpression: 'sessionId',
       ScanIndexForward: false,
     });
@@ -114,15 +141,32 @@ export class SessionRepository implements Sessions {
     return ended.length;
   }
 
-  /** Ends every session of a licence (its lawyer is deleted); returns how many there were. */
-  async deleteByLicense(keyHash: string): Promise<number> {
+  /**
+   * Ends every session of a licence, pending ones included (its lawyer is deleted, its factor
+   * changed), but `except` (the session making the change); returns how many it ended.
+   */
+  async deleteByLicense(keyHash: string, options: { readonly except?: string } = {}): Promise<number> {
     const items = await queryAll(this.table, {
       IndexName: 'GSI2',
       KeyConditionExpression: 'GSI2PK = :pk',
       ExpressionAttributeValues: { ':pk': licenseSessionsPartition(keyHash) },
       ProjectionExpression: 'sessionId',
     });
-    for (const item of items) await this.delete(item.sessionId as string);
+    const ended = items.filter((item) => item.sessionId !== options.except);
+    await Promise.all(ended.map((item) => this.delete(item.sessionId as string)));
+    return ended.length;
+  }
+
+  /** Ends the sessions of a licence opened from one remembered browser (it was forgotten). */
+  async deleteByDevice(keyHash: string, deviceId: string): Promise<number> {
+    const items = await queryAll(this.table, {
+      IndexName: 'GSI2',
+      KeyConditionExpression: 'GSI2PK = :pk',
+      FilterExpression: 'deviceId = :device',
+      ExpressionAttributeValues: { ':pk': licenseSessionsPartition(keyHash), ':device': deviceId },
+      ProjectionExpression: 'sessionId',
+    });
+    await Promise.all(items.map((item) => this.delete(item.sessionId as string)));
     return items.length;
   }
 }

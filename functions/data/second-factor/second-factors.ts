@@ -3,8 +3,9 @@ import type { PasskeyRecord, SecondFactorRecord } from '../../domain/identity/po
 import { SecondFactorChangedError, type SecondFactors } from '../../domain/second-factor/ports';
 import { secondFactorKey } from '../identity/keys';
 import { secondFactorFromItem } from '../identity/second-factor-item';
+import { queryAll } from '../table/query-all';
 import { isConditionFailure, type Table } from '../table/table';
-import { secondFactorAttemptsKey } from './keys';
+import { REMEMBERED_DEVICE_PREFIX, SECOND_FACTOR_PREFIX } from './keys';
 
 /**
  * Every write that consumes something (a time step, a recovery code, an enrolment) is a conditional
@@ -111,6 +112,47 @@ export class SecondFactorRepository implements SecondFactors {
     });
   }
 
+  /**
+   * Removes the licence's TOTP factor. `last`: it is the licence's only factor, and the whole
+   * record goes (recovery codes and enrolment date with it, so that a next factor is a first one
+   * again); else the passkeys stay. Conditional on the record being as the caller read it.
+   */
+  async removeTotp(keyHash: string, last: boolean): Promise<void> {
+    if (last) {
+      await this.conditionalDelete({
+        Key: secondFactorKey(keyHash),
+        ConditionExpression:
+          'attribute_exists(totp) AND (attribute_not_exists(passkeys) OR size(passkeys) = :zero)',
+        ExpressionAttributeValues: { ':zero': 0 },
+      });
+      return;
+    }
+    await this.conditionalUpdate({
+      Key: secondFactorKey(keyHash),
+      UpdateExpression: 'REMOVE totp',
+      ConditionExpression: 'attribute_exists(totp) AND size(passkeys) > :zero',
+      ExpressionAttributeValues: { ':zero': 0 },
+    });
+  }
+
+  /** Removes the passkey at `index` (it must still be `id` there); `last` as for `removeTotp`. */
+  async removePasskey(keyHash: string, index: number, id: string, last: boolean): Promise<void> {
+    if (last) {
+      await this.conditionalDelete({
+        Key: secondFactorKey(keyHash),
+        ConditionExpression: `passkeys[${index}].id = :id AND size(passkeys) = :one AND attribute_not_exists(totp)`,
+        ExpressionAttributeValues: { ':id': id, ':one': 1 },
+      });
+      return;
+    }
+    await this.conditionalUpdate({
+      Key: secondFactorKey(keyHash),
+      UpdateExpression: `REMOVE passkeys[${index}]`,
+      ConditionExpression: `passkeys[${index}].id = :id AND (attribute_exists(totp) OR size(passkeys) > :one)`,
+      ExpressionAttributeValues: { ':id': id, ':one': 1 },
+    });
+  }
+
   /** Removes the licence's factor altogether (a reset: it must enrol again). */
   async delete(keyHash: string): Promise<void> {
     await this.table.doc.send(
@@ -118,9 +160,21 @@ export class SecondFactorRepository implements SecondFactors {
     );
   }
 
-  /** Removes the factor and its attempt count, when the licence itself goes. */
+  /** Removes the factor, its attempt counts and its remembered browsers, when the licence itself goes. */
   async erase(keyHash: string): Promise<void> {
     await deleteSecondFactorItems(this.table, keyHash);
+  }
+
+  private async conditionalDelete(
+    command: Omit<ConstructorParameters<typeof DeleteCommand>[0], 'TableName'>,
+  ): Promise<void> {
+    try {
+      await this.table.doc.send(new DeleteCommand({ TableName: this.table.name, ...command }));
+    } catch (error) {
+      if (isConditionFailure(error))
+        throw new SecondFactorChangedError('Second facteur modifié', { cause: error });
+      throw error;
+    }
   }
 
   private async conditionalUpdate(
@@ -137,11 +191,23 @@ export class SecondFactorRepository implements SecondFactors {
 }
 
 /**
- * Deletes everything of a licence's second factor (the factor and its attempt count), when the
- * licence itself goes: nothing keyed by its hash may outlive it.
+ * Deletes everything of a licence's second factor (the factor, its attempt counts, its remembered
+ * browsers), when the licence itself goes: nothing keyed by its hash may outlive it.
  */
 export async function deleteSecondFactorItems(table: Table, keyHash: string): Promise<void> {
-  for (const Key of [secondFactorKey(keyHash), secondFactorAttemptsKey(keyHash)]) {
-    await table.doc.send(new DeleteCommand({ TableName: table.name, Key }));
+  const PK = secondFactorKey(keyHash).PK;
+  const items = (
+    await Promise.all(
+      [SECOND_FACTOR_PREFIX, REMEMBERED_DEVICE_PREFIX].map((prefix) =>
+        queryAll(table, {
+          KeyConditionExpression: 'PK = :pk AND begins_with(SK, :prefix)',
+          ExpressionAttributeValues: { ':pk': PK, ':prefix': prefix },
+          ProjectionExpression: 'PK, SK',
+        }),
+      ),
+    )
+  ).flat();
+  for (const item of items) {
+    await table.doc.send(new DeleteCommand({ TableName: table.name, Key: { PK: item.PK, SK: item.SK } }));
   }
 }

@@ -9,7 +9,54 @@ import type { Licenses, SignInAttempts } from '../identity/ports';
 import { portalLinkEmail } from './emails';
 import type { Payments, Subscriptions } from './ports';
 
+/** Portal e-mails one address may receive, per window. */
+export const PORTAL_EMAILS = { perAddress: 3, windowSeconds: 60 * 60 } as const;
+
+/**
+ * Where a portal-link request goes once answered: the sender function, invoked asynchronously in
+ * AWS; a task of the same process locally and in tests.
+ */
+export interface PortalLinkQueue {
+  send(email: string): Promise<void>;
+}
+
+/** Keyed hashes of client addresses and e-mail addresses: never stored in clear. */
+const keyedHash = (key: Uint8Array, purpose: string, value: string) =>
+  createHmac('sha256', key).update(`${purpose}:${value}`).digest('base64url');
+
 export interface PortalLinkDependencies {
+  readonly attempts: Pick<SignInAttempts, 'reserve'>;
+  readonly licenseHashKey: Uint8Array;
+  readonly clock: Clock;
+  readonly queue: PortalLinkQueue;
+}
+
+/**
+ * 'Gérer mon abonnement' on the sign-in page, for a firm that cannot sign in: the reply is the
+ * same, and sent in the same time, whatever the e-mail, since nothing about it is looked at before
+ * the reply (the sender does it after). Requests are counted per client like sign-in attempts
+ * (their own counter).
+ */
+export class PortalLinkService {
+  constructor(private readonly deps: PortalLinkDependencies) {}
+
+  /** @throws TooManyAttemptsError past the sign-in throttle's lock (429, its message shown by the form). */
+  async request(email: string, clientAddress: string): Promise<PortalLinkReply> {
+    const nowSeconds = Math.floor(this.deps.clock.now().getTime() / 1000);
+    const reserved = await this.deps.attempts.reserve(
+      keyedHash(this.deps.licenseHashKey, 'portal-link', clientAddress),
+      nowSeconds,
+      SIGN_IN_THROTTLE.windowSeconds,
+      SIGN_IN_THROTTLE.lockAfter,
+      { kept: true },
+    );
+    if (reserved.outcome !== 'reserved') throw new TooManyAttemptsError(MESSAGES.login.tooManyAttempts);
+    await this.deps.queue.send(email);
+    return { message: MESSAGES.subscription.portalLinkSent };
+  }
+}
+
+export interface PortalLinkSenderDependencies {
   readonly attempts: Pick<SignInAttempts, 'reserve'>;
   readonly subscriptions: Pick<Subscriptions, 'billingOfEmail' | 'billingOfLicense'>;
   readonly licenses: Pick<Licenses, 'listByUserEmail'>;
@@ -22,32 +69,30 @@ export interface PortalLinkDependencies {
 }
 
 /**
- * The customer portal for a firm that cannot sign in (licence suspended or cancelled): a portal
- * session of the Stripe customer behind the licences of an e-mail, sent to that e-mail only. The
- * reply is the same whether or not a licence exists, so that it tells nobody which firms are
- * customers; requests are counted per client like sign-in attempts (their own counter).
+ * After the reply: a portal session of the Stripe customer behind the licences of an e-mail, sent
+ * to that e-mail only, and to one address no more than `PORTAL_EMAILS.perAddress` times a window
+ * (someone asking on a victim's behalf cannot flood his inbox).
  */
-export class PortalLinkService {
-  constructor(private readonly deps: PortalLinkDependencies) {}
+export class PortalLinkSender {
+  constructor(private readonly deps: PortalLinkSenderDependencies) {}
 
-  /** @throws TooManyAttemptsError past the sign-in throttle's lock (429, its message shown by the form). */
-  async request(email: string, clientAddress: string): Promise<PortalLinkReply> {
-    const nowSeconds = Math.floor(this.deps.clock.now().getTime() / 1000);
-    const reserved = await this.deps.attempts.reserve(
-      this.clientHash(clientAddress),
-      nowSeconds,
-      SIGN_IN_THROTTLE.windowSeconds,
-    );
-    if (reserved.earlier >= SIGN_IN_THROTTLE.lockAfter)
-      throw new TooManyAttemptsError(MESSAGES.login.tooManyAttempts);
-
+  async send(email: string): Promise<void> {
     const customerId = await this.customerOf(email);
-    if (customerId) {
-      const portal = await this.deps.payments.createPortalSession(customerId, `${this.deps.publicUrl}/login`);
-      await this.deps.mailer.send(portalLinkEmail({ to: email, url: portal.url }));
-      this.deps.logger.info('Lien du portail client envoyé');
+    if (!customerId) return;
+    const sent = await this.deps.attempts.reserve(
+      keyedHash(this.deps.licenseHashKey, 'portal-email', email.trim().toLowerCase()),
+      Math.floor(this.deps.clock.now().getTime() / 1000),
+      PORTAL_EMAILS.windowSeconds,
+      PORTAL_EMAILS.perAddress,
+      { kept: true },
+    );
+    if (sent.outcome !== 'reserved') {
+      this.deps.logger.warn('Lien du portail client non envoyé : trop de demandes pour cette adresse');
+      return;
     }
-    return { message: MESSAGES.subscription.portalLinkSent };
+    const portal = await this.deps.payments.createPortalSession(customerId, `${this.deps.publicUrl}/login`);
+    await this.deps.mailer.send(portalLinkEmail({ to: email, url: portal.url }));
+    this.deps.logger.info('Lien du portail client envoyé');
   }
 
   /**
@@ -65,12 +110,5 @@ export class PortalLinkService {
       if (billing && billing.billingEmail === null) return billing.customerId;
     }
     return null;
-  }
-
-  /** Client addresses are kept only as a keyed hash, apart from the sign-in counter's. */
-  private clientHash(clientAddress: string): string {
-    return createHmac('sha256', this.deps.licenseHashKey)
-      .update(`portal-link:${clientAddress}`)
-      .digest('base64url');
   }
 }

@@ -99,3 +99,16 @@ export class InvalidCursorError extends Error {
     super(MESSAGES.request.invalidCursor, options);
   }
 }
+
+/**
+ * The database did not answer (unreachable, throttled or timing out) after the client's retries:
+ * nothing is wrong with the request, which may be sent again in a few seconds.
+ */
+export class StoreUnavailableError extends DomainError {
+  override name = 'StoreUnavailableError';
+  /** How long the client is asked to wait before sending the request again. */
+  static readonly retryAfterSeconds = 5;
+  constructor(options?: ErrorOptions) {
+    super(MESSAGES.request.storeUnavailable, options);
+  }
+}

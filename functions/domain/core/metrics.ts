@@ -36,6 +36,8 @@ export const METRIC = {
   secretUnavailable: 'SecretUnavailable',
   /** An API call answered 5xx from an error the handler caught: no Lambda error counts it. */
   handledServerError: 'HandledServerError',
+  /** A request answered 503: the table unreachable, throttled or timing out after the retries. */
+  storeUnavailable: 'StoreUnavailable',
 } as const;
 
 export type MetricName = (typeof METRIC)[keyof typeof METRIC];

@@ -15,6 +15,9 @@ export type AuditAction =
   | 'lawyer.delete'
   | 'lawyer.purge'
   | 'lawyer.secrets.reveal'
+  // A lawyer's licence key shown in clear to an admin, and replaced by another.
+  | 'lawyer.license-key.reveal'
+  | 'lawyer.license-key.change'
   | 'workflow.create'
   | 'workflow.update'
   | 'workflow.delete'

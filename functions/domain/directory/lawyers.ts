@@ -1,6 +1,6 @@
 import { randomUUID } from 'node:crypto';
 
-import { generateLicenseKey } from '../../../shared/license-key';
+import { generateLicenseKey, maskLicenseKey } from '../../../shared/license-key';
 import { MESSAGES } from '../../../shared/messages';
 import type {
   LawyerLookupReply,
@@ -62,6 +62,11 @@ export interface LawyerServiceDependencies extends ProfileWriterDependencies {
    * retention purge (its licences are cancelled already) and tests without billing.
    */
   readonly endSubscription?: (license: LicenseRecord) => Promise<void>;
+  /**
+   * Asks the admin's second factor again when its last check is too old (a licence key is a
+   * firm's credential: changing one is a sensitive action, as its reveal is).
+   */
+  readonly requireRecentSecondFactor: (session: SessionContext) => Promise<void>;
 }
 
 /** The secret fields of a save; a field left undefined keeps what is stored. */
@@ -78,8 +83,16 @@ export function secretChangesOf(input: NormalizedLawyerSave): SecretChanges {
   };
 }
 
-/** A lawyer as the API shows him: his licence key in clear, his secrets only as "set or not". */
-export function toLawyerView(record: LawyerRecord, vault: LicenseKeyVault): Lawyer {
+/**
+ * A lawyer as the API shows him: his secrets only as "set or not", his licence key masked
+ * (`NOTARY-••••1234`) unless `key` is 'clear' (his own profile, shown to himself).
+ */
+export function toLawyerView(
+  record: LawyerRecord,
+  vault: LicenseKeyVault,
+  key: 'masked' | 'clear' = 'masked',
+): Lawyer {
+  const licenseKey = record.licenseKeyCiphertext ? vault.decrypt(record.licenseKeyCiphertext) : null;
   return {
     id: record.id,
     firstName: record.firstName,
@@ -90,7 +103,7 @@ export function toLawyerView(record: LawyerRecord, vault: LicenseKeyVault): Lawy
     reminderFrequency: record.reminderFrequency,
     phoneNumber: record.phoneNumber,
     officeName: record.officeName,
-    licenseKey: record.licenseKeyCiphertext ? vault.decrypt(record.licenseKeyCiphertext) : null,
+    licenseKey: licenseKey !== null && key === 'masked' ? maskLicenseKey(licenseKey) : licenseKey,
     hasGooglePassword: record.hasGooglePassword,
     hasGoogleCredentials: record.hasGoogleCredentials,
     createdAt: record.createdAt,
@@ -304,6 +317,12 @@ export class LawyerService {
       );
     }
 
+    // Another key for a lawyer (or a given one bound to a new profile) changes a firm's
+    // credential: asked only after a recent second-factor check, and on the trail.
+    const changesKey =
+      input.licenseKey !== null &&
+      !(previous?.licenseKeyHash && vault.matches(input.licenseKey, previous.licenseKeyHash));
+    if (changesKey) await this.deps.requireRecentSecondFactor(session);
     // The key he will hold: the one given, else his own, else (a new lawyer) a generated one.
     const licenseKey = input.licenseKey ?? (previous?.licenseKeyHash ? null : generateLicenseKey());
     const alsoWrite: JoinedWrite[] = [];
@@ -330,13 +349,15 @@ export class LawyerService {
     }
 
     const id = previous?.id ?? randomUUID();
-    alsoWrite.push(
-      this.audit.joinedWrite(
-        session,
-        previous ? 'lawyer.update' : 'lawyer.create',
-        auditTarget.lawyer({ id, firstName: input.firstName, lastName: input.lastName, email: input.email }),
-      ),
-    );
+    const target = auditTarget.lawyer({
+      id,
+      firstName: input.firstName,
+      lastName: input.lastName,
+      email: input.email,
+    });
+    alsoWrite.push(this.audit.joinedWrite(session, previous ? 'lawyer.update' : 'lawyer.create', target));
+    if (changesKey && previous)
+      alsoWrite.push(this.audit.joinedWrite(session, 'lawyer.license-key.change', target));
     const next = withProfileFields(
       {
         id,
@@ -430,6 +451,15 @@ export class LawyerService {
     }
   }
 
+  /** A lawyer's licence key in clear, for the admin who asks; on the trail before it leaves. */
+  async revealLicenseKey(id: string, session: SessionContext): Promise<{ licenseKey: string | null }> {
+    const lawyer = await this.existing(id);
+    await this.audit.record(session, 'lawyer.license-key.reveal', auditTarget.lawyer(lawyer));
+    return {
+      licenseKey: lawyer.licenseKeyCiphertext ? this.deps.vault.decrypt(lawyer.licenseKeyCiphertext) : null,
+    };
+  }
+
   /** The secrets of a lawyer, for the admin who asks; the reveal is on the trail before they leave. */
   async revealSecrets(id: string, session: SessionContext): Promise<LawyerSecrets> {
     const lawyer = await this.existing(id);
@@ -456,7 +486,7 @@ export class LawyerService {
       // Himself only: his profile through his licence, never whoever holds an e-mail he named.
       const own = await ownProfileOf(this.lawyers, session);
       return {
-        lawyer: own ? toLawyerView(own, this.deps.vault) : null,
+        lawyer: own ? toLawyerView(own, this.deps.vault, 'clear') : null,
         email: own?.email ?? session.license.userEmail ?? request.email ?? null,
       };
     }

@@ -82,7 +82,7 @@ export class ProfileService {
     const sessionEmailChanged = sessionEmail !== session.email;
     if (sessionEmailChanged) await this.sessions.updateEmail(session.sessionId, sessionEmail);
     return {
-      profile: profile ? toLawyerView(profile, this.deps.vault) : null,
+      profile: profile ? toLawyerView(profile, this.deps.vault, 'clear') : null,
       sessionEmail,
       sessionEmailChanged,
     };

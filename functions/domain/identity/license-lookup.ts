@@ -1,5 +1,6 @@
 import type { z } from 'zod';
 
+import { maskLicenseKey } from '../../../shared/license-key';
 import { MESSAGES } from '../../../shared/messages';
 import type { License } from '../../../shared/schemas/billing';
 import type { LicenseByEmailQuery, LicenseFindRequest } from '../../../shared/schemas/directory';
@@ -8,10 +9,18 @@ import { ForbiddenError } from '../core/errors';
 import type { LicenseRecord, Licenses, MemberLookup } from './ports';
 import type { SessionContext } from './sessions';
 
-/** A licence as shown to its owner or an admin: the key decrypted from its stored copy. */
-export function toLicenseView(record: LicenseRecord, vault: LicenseKeyVault): License {
+/**
+ * A licence as shown to its owner or an admin: the key decrypted from its stored copy, masked
+ * (`NOTARY-••••1234`) unless `key` is 'clear' (its owner, or the admin who gave the key).
+ */
+export function toLicenseView(
+  record: LicenseRecord,
+  vault: LicenseKeyVault,
+  key: 'masked' | 'clear' = 'clear',
+): License {
+  const licenseKey = vault.decrypt(record.keyCiphertext);
   return {
-    licenseKey: vault.decrypt(record.keyCiphertext),
+    licenseKey: key === 'masked' ? maskLicenseKey(licenseKey) : licenseKey,
     licenseType: record.licenseType,
     userEmail: record.userEmail,
     isActive: record.isActive,
@@ -48,8 +57,9 @@ export class LicenseLookupService {
     session: SessionContext,
   ): Promise<License | null> {
     if (session.role === 'admin') {
+      // Another firm's key: masked, as in every list (revealed from the lawyer's details).
       const found = await this.licenses.findByUserEmail(query.userEmail, query.licenseType);
-      return found ? toLicenseView(found, this.vault) : null;
+      return found ? toLicenseView(found, this.vault, 'masked') : null;
     }
     const own = session.license;
     if (!(await this.members.ownEmailsOf(own)).includes(query.userEmail)) {

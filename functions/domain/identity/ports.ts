@@ -133,7 +133,17 @@ export interface SessionRecord {
   secondFactorPending?: boolean;
   /** When this session last passed the licence's second factor (ISO). */
   secondFactorAt?: string;
+  /** The remembered browser (device cookie) the session was opened from, if any. */
+  deviceId?: string;
 }
+
+/**
+ * The sessions of a licence that count against one another's cap: the verified ones, or the
+ * pending ones of one pool (browsers not remembered, or one remembered browser).
+ */
+export type SessionPool =
+  | { readonly kind: 'verified' }
+  | { readonly kind: 'pending'; readonly deviceId: string | null };
 
 export interface Sessions {
   create(record: SessionRecord): Promise<void>;
@@ -143,28 +153,47 @@ export interface Sessions {
     sessionId: string,
     licenseKeyHash: string,
   ): Promise<{ session: SessionRecord | null; license: LicenseRecord | null }>;
-  markSecondFactor(sessionId: string, at: string): Promise<void>;
+  markSecondFactor(sessionId: string, at: string, deviceId: string): Promise<void>;
   delete(sessionId: string): Promise<void>;
   updateEmail(sessionId: string, email: string): Promise<void>;
-  /** Ends the oldest sessions of a licence beyond the `keep` newest; returns how many it ended. */
-  keepNewest(keyHash: string, keep: number): Promise<number>;
-  /** Ends every session of a licence; returns how many there were. */
-  deleteByLicense(keyHash: string): Promise<number>;
+  /** Ends the oldest sessions of a licence's pool beyond the `keep` newest; returns how many it ended. */
+  keepNewest(keyHash: string, pool: SessionPool, keep: number): Promise<number>;
+  /** Ends every session of a licence (but `except`); returns how many there were. */
+  deleteByLicense(keyHash: string, options?: { readonly except?: string }): Promise<number>;
+  /** Ends the sessions of a licence opened from one remembered browser; returns how many. */
+  deleteByDevice(keyHash: string, deviceId: string): Promise<number>;
 }
 
 /** One attempt reserved in a client's window, before its key is looked at. */
 export interface ReservedAttempt {
-  /** Attempts the window held before this one: wrong keys, and those still being evaluated. */
-  readonly earlier: number;
-  /** How many of them were found wrong: the slow-down reads it, the lock reads `earlier`. */
+  /**
+   * How many attempts of the window were found wrong (evaluated, not given back) before this one:
+   * the slow-down reads it, so that right keys evaluated at once from one address do not slow each
+   * other down.
+   */
   readonly earlierWrong: number;
   /** End of the window the attempt counts in, epoch seconds. */
   readonly windowEndsAt: number;
 }
 
+/**
+ * What a reservation found: an attempt reserved; the client locked by its wrong keys; or every
+ * attempt the window allows held by attempts still being evaluated (try again when they end).
+ */
+export type Reservation =
+  | { readonly outcome: 'reserved'; readonly attempt: ReservedAttempt }
+  | { readonly outcome: 'locked' }
+  | { readonly outcome: 'busy' };
+
 /** Sign-in attempts counted per client (a keyed hash of its address) over a fixed window. */
 export interface SignInAttempts {
-  reserve(clientHash: string, nowSeconds: number, windowSeconds: number): Promise<ReservedAttempt>;
+  reserve(
+    clientHash: string,
+    nowSeconds: number,
+    windowSeconds: number,
+    limit: number,
+    options?: { readonly kept?: boolean },
+  ): Promise<Reservation>;
   markWrong(clientHash: string, reserved: ReservedAttempt): Promise<void>;
   release(clientHash: string, reserved: ReservedAttempt): Promise<void>;
 }

@@ -28,6 +28,8 @@ export interface SessionContext {
   readonly secondFactorPending: boolean;
   /** When this session last passed the licence's second factor (ISO), if it did. */
   readonly secondFactorAt: string | null;
+  /** The remembered browser the session was opened from (its device cookie), if any. */
+  readonly deviceId: string | null;
 }
 
 /** How a session opens: full, or waiting for the licence's second factor. */
@@ -36,10 +38,13 @@ export interface OpenOptions {
   readonly secondFactorPending?: boolean;
   /** The second factor was passed just now (the session completing a pending one). */
   readonly secondFactorAt?: string;
+  /** The remembered browser it is opened from: a pending one goes to that browser's own pool. */
+  readonly deviceId?: string | null;
 }
 
 /** An opened session: the token the browser keeps and its absolute expiry. */
 export interface OpenedSession {
+  readonly sessionId: string;
   readonly token: string;
   readonly expiresAt: string;
 }
@@ -55,7 +60,8 @@ export interface SessionServiceDependencies {
 /**
  * Sessions: a signed token (HS256, jose) naming a server-side session record with an absolute
  * lifetime. Signing out deletes the record, so the token stops working before it expires. A
- * licence holds at most 20 live sessions: opening the 21st ends the oldest.
+ * licence holds at most 20 verified sessions (opening the 21st ends the oldest), and its pending
+ * (key-only) sessions apart, in pools of their own.
  */
 export class SessionService {
   private readonly sessions: Sessions;
@@ -89,9 +95,22 @@ export class SessionService {
       expiresAt,
       ...(options.secondFactorPending ? { secondFactorPending: true } : {}),
       ...(options.secondFactorAt ? { secondFactorAt: options.secondFactorAt } : {}),
+      ...(options.deviceId ? { deviceId: options.deviceId } : {}),
     });
-    // A licence holds at most MAX_SESSIONS_PER_LICENSE live sessions: the oldest ones end.
-    await this.sessions.keepNewest(license.keyHash, MAX_SESSIONS_PER_LICENSE);
+    // Each pool keeps its newest: the verified sessions MAX_SESSIONS_PER_LICENSE, the pending ones
+    // theirs apart, so key-only sign-ins never end (nor count against) a session that passed the
+    // factor, and those of browsers not remembered never end a remembered browser's.
+    const deviceId = options.deviceId ?? null;
+    if (options.secondFactorPending) {
+      const { perLicense, perRememberedBrowser } = SECOND_FACTOR.pendingSessions;
+      await this.sessions.keepNewest(
+        license.keyHash,
+        { kind: 'pending', deviceId },
+        deviceId === null ? perLicense : perRememberedBrowser,
+      );
+    } else {
+      await this.sessions.keepNewest(license.keyHash, { kind: 'verified' }, MAX_SESSIONS_PER_LICENSE);
+    }
     // The licence's hash rides in the token (signed, so the client cannot change it) so that a
     // protected request reads the session and the licence at once instead of one after the other.
     // It is an HMAC under a server key: it reveals nothing of the key and opens nothing by itself.
@@ -103,7 +122,7 @@ export class SessionService {
       .setIssuedAt(issuedAt)
       .setExpirationTime(expiresAt)
       .sign(this.keys.sessionSigningKey);
-    return { token, expiresAt: new Date(expiresAt * 1000).toISOString() };
+    return { sessionId, token, expiresAt: new Date(expiresAt * 1000).toISOString() };
   }
 
   /**
@@ -150,6 +169,7 @@ export class SessionService {
       license,
       secondFactorPending: session.secondFactorPending === true,
       secondFactorAt: session.secondFactorAt ?? null,
+      deviceId: session.deviceId ?? null,
     };
   }
 
@@ -173,9 +193,17 @@ export class SessionService {
       throw new SecondFactorRequiredError();
   }
 
-  /** Records that the session just passed its second factor again (step-up). */
-  async markSecondFactor(sessionId: string, at: string): Promise<void> {
-    await this.sessions.markSecondFactor(sessionId, at);
+  /** Records that the session just passed its second factor again (step-up), from that browser. */
+  async markSecondFactor(sessionId: string, at: string, deviceId: string): Promise<void> {
+    await this.sessions.markSecondFactor(sessionId, at, deviceId);
+  }
+
+  /**
+   * Ends every other session of the licence, pending ones included: its factor changed, so
+   * nothing opened before the change (nor by the key alone) outlives it.
+   */
+  async endOtherSessions(session: SessionContext): Promise<number> {
+    return this.sessions.deleteByLicense(session.licenseKeyHash, { except: session.sessionId });
   }
 
   /** Ends a session ('Déconnexion'). */

@@ -1,4 +1,5 @@
 import { createHmac } from 'node:crypto';
+import { setTimeout as delay } from 'node:timers/promises';
 
 import { SIGN_IN_THROTTLE } from '../../../shared/constants';
 import { MESSAGES } from '../../../shared/messages';
@@ -6,10 +7,12 @@ import type { Role, VerifyLicenseReply } from '../../../shared/schemas/session';
 import type { AppKeys } from '../../security/app-keys';
 import { createLicenseKeyVault } from '../../security/license-key-vault';
 import type { Clock } from '../core/ports';
+import { readDeviceCookie } from './device-cookie';
 import type {
   Licenses,
   MemberLookup,
   MemberProfile,
+  ReservedAttempt,
   SecondFactorRequirement,
   SignInAttempts,
   SignInItems,
@@ -22,6 +25,12 @@ export interface SignInOutcome {
   readonly throttled: boolean;
   readonly reply: VerifyLicenseReply;
 }
+
+/**
+ * How an attempt waits for the attempts of its client still being evaluated (milliseconds): they
+ * end within one read of the licence, so the first pauses are short; past `maxMs` it is refused.
+ */
+const IN_FLIGHT_WAIT = { firstMs: 20, longestMs: 250, maxMs: 5_000 } as const;
 
 /** Display name rule of spec §5. */
 export function displayNameOf(role: Role, lawyer: MemberProfile | null): string {
@@ -43,9 +52,16 @@ export interface SignInServiceDependencies {
 }
 
 /**
- * verify-license: each attempt counts for its client before its key is read, wrong keys slow the
- * replies then lock the client out with one reply whatever the key, and a right key gives its own
- * attempt back. A licence with a second factor gets a session only the second-factor calls accept.
+ * verify-license: checks a licence key and opens a session.
+ *
+ * Attempts are counted per client address over a fixed window, each one before its key is looked
+ * at; a right key gives its own attempt back. After a few wrong keys the replies are slowed down;
+ * once the window's wrong keys reach the lock the client is refused, with one reply whatever the
+ * key (so a refused client learns nothing about the keys it tries). Wrong keys stay counted until
+ * their window ends, so a client they locked stays locked till then; a right key never erases them.
+ *
+ * A licence that must pass a second factor gets a "second factor pending" session instead, which
+ * only the second-factor calls accept; `SecondFactorService` completes it (second-factor.ts).
  */
 export class SignInService {
   private readonly licenses: Pick<Licenses, 'getForSignIn'>;
@@ -66,23 +82,21 @@ export class SignInService {
     this.secondFactorSettings = deps.secondFactorSettings;
   }
 
-  async verify(licenseKey: string, clientAddress: string): Promise<SignInOutcome> {
-    const nowSeconds = Math.floor(this.clock.now().getTime() / 1000);
+  /**
+   * @param deviceCookie the device cookie the browser sent, if any: a remembered browser's pending
+   * session goes to that browser's own pool, out of reach of sign-ins made elsewhere.
+   */
+  async verify(licenseKey: string, clientAddress: string, deviceCookie?: string): Promise<SignInOutcome> {
     const client = this.clientHash(clientAddress);
-    // Counted before the key is looked at, so that parallel attempts cannot all pass the check.
-    const reserved = await this.attempts.reserve(client, nowSeconds, SIGN_IN_THROTTLE.windowSeconds);
-    if (reserved.earlier >= SIGN_IN_THROTTLE.lockAfter) {
-      // Refused unseen, so it gives its attempt back: kept, it would outlast its request. A burst of
-      // colleagues' right keys past the attempts in flight then locked their office for the whole
-      // window, each refusal adding to the count that refused the next. A client locked by its
-      // wrong keys stays locked: those stay counted until the window ends.
-      await this.attempts.release(client, reserved);
+    // Reserved before the key is looked at, so that parallel attempts cannot all pass the check.
+    const reserved = await this.reserve(client);
+    if (reserved === null) {
+      // Locked by its wrong keys, which stay counted until the window ends: one reply whatever the
+      // key, so a locked client learns nothing about the keys it tries.
       return { throttled: true, reply: { valid: false, error: MESSAGES.login.tooManyAttempts } };
     }
     // Slowed down by the wrong keys already found, not by the attempts still being evaluated: the
-    // right keys of colleagues signing in at once from one address do not hold each other up
-    // (that wait fed itself under load, every reply waiting for the waits before it). Parallel
-    // guesses are still bounded by the lock above, which counts every attempt.
+    // right keys of colleagues signing in at once from one address do not hold each other up.
     if (reserved.earlierWrong >= SIGN_IN_THROTTLE.slowAfter) {
       const steps = reserved.earlierWrong - SIGN_IN_THROTTLE.slowAfter + 1;
       await this.clock.sleep(Math.min(steps * SIGN_IN_THROTTLE.delayStepMs, SIGN_IN_THROTTLE.maxDelayMs));
@@ -90,29 +104,72 @@ export class SignInService {
 
     const vault = createLicenseKeyVault(this.keys);
     // The licence, its second factor and the claim of the profile holding its key: one read.
-    const found = await this.licenses.getForSignIn(vault.hashes(licenseKey));
+    let found: SignInItems | null;
+    try {
+      found = await this.licenses.getForSignIn(vault.hashes(licenseKey));
+    } catch (error) {
+      // Not evaluated: its attempt goes back rather than holding a place until the window ends.
+      await this.attempts.release(client, reserved).catch(() => undefined);
+      throw error;
+    }
     if (!found) {
       await this.attempts.markWrong(client, reserved);
       return { throttled: false, reply: { valid: false, error: MESSAGES.login.invalidKey } };
     }
     // A right key does not count against its client (the wrong ones before it still do). Its
-    // attempt is given back beside the profile's read, the session's first step, rather than
-    // before it: one round trip less, and it is no longer held than before, which matters because
-    // an attempt in flight counts towards the lock.
-    const [, reply] = await Promise.all([this.attempts.release(client, reserved), this.open(found)]);
+    // attempt is given back beside the profile's read, the session's first step: one round trip
+    // less, and the place it held is free for the next attempt as soon as the key is known right.
+    const [, reply] = await Promise.all([
+      this.attempts.release(client, reserved),
+      this.open(found, deviceCookie),
+    ]);
     return { throttled: false, reply };
   }
 
+  /**
+   * One attempt of the client's window, or null when its wrong keys locked it. When every place of
+   * the window is held by attempts still being evaluated, it waits for them to end rather than
+   * refusing: a right key is never refused because others are in flight, and no more wrong keys
+   * are evaluated than the lock allows. Waits for real requests, hence real time.
+   */
+  private async reserve(client: string): Promise<ReservedAttempt | null> {
+    const waitUntil = Date.now() + IN_FLIGHT_WAIT.maxMs;
+    for (
+      let pause: number = IN_FLIGHT_WAIT.firstMs;
+      ;
+      pause = Math.min(pause * 2, IN_FLIGHT_WAIT.longestMs)
+    ) {
+      const nowSeconds = Math.floor(this.clock.now().getTime() / 1000);
+      const reservation = await this.attempts.reserve(
+        client,
+        nowSeconds,
+        SIGN_IN_THROTTLE.windowSeconds,
+        SIGN_IN_THROTTLE.lockAfter,
+      );
+      if (reservation.outcome === 'reserved') return reservation.attempt;
+      if (reservation.outcome === 'locked') return null;
+      // Attempts still in flight after seconds are not ending (the store is failing): refused.
+      if (Date.now() + pause > waitUntil) return null;
+      await delay(pause);
+    }
+  }
+
   /** The reply to a right key: a session for an active licence, with what it must ask next. */
-  private async open(found: SignInItems): Promise<VerifyLicenseReply> {
+  private async open(found: SignInItems, deviceCookie: string | undefined): Promise<VerifyLicenseReply> {
     const { license } = found;
     if (!license.isActive) return { valid: false, error: MESSAGES.session.licenseInactive };
-    const lawyer =
-      license.licenseType === 'admin' ? null : await this.members.memberOf(license, found.boundLawyerId);
+    const [lawyer, device] = await Promise.all([
+      license.licenseType === 'admin' ? null : this.members.memberOf(license, found.boundLawyerId),
+      readDeviceCookie(this.keys.sessionSigningKey, deviceCookie, this.clock.now()),
+    ]);
     const secondFactor = secondFactorStepOf(found.secondFactor, this.secondFactorSettings, license);
     const userEmail = lawyer?.email ?? license.userEmail ?? '';
+    // The cookie's signature is enough to choose the pool; whether the browser is still remembered
+    // is checked where it matters, when its codes are counted.
+    const deviceId = device?.licenseKeyHash === license.keyHash ? device.deviceId : null;
     const session = await this.sessions.open(license, userEmail, {
       secondFactorPending: secondFactor !== null,
+      deviceId,
     });
     return {
       valid: true,

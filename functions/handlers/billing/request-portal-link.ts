@@ -3,7 +3,10 @@ import type { AppDependencies } from '../../runtime/dependencies';
 import { declaredFunction, lambdaEntry } from '../../runtime/entry';
 import { portalLinkServiceOf } from '../../runtime/services/billing';
 
-/** POST /api/request-portal-link (public): a customer-portal link e-mailed to a licence's address. */
+/**
+ * POST /api/request-portal-link (public): answers at once, the same whatever the e-mail; the
+ * customer-portal link is looked for and e-mailed after the reply (`portal-link-sender`).
+ */
 const create = (deps: AppDependencies) =>
   apiHandler(deps, {
     requestPortalLink: async ({ body, clientAddress }) => {

@@ -7,7 +7,8 @@ import { billingContextOf } from '../../runtime/services/billing';
 import { lawyerServiceOf } from '../../runtime/services/directory';
 
 /**
- * /api/lawyers: the admin's lawyers and notaries (list, read, save, delete, reveal of the secrets)
+ * /api/lawyers: the admin's lawyers and notaries (list, read, save, delete, reveal of the secrets
+ * and of the licence key)
  * and the spec §5 look-up, open to a lawyer for himself.
  */
 const create = (deps: AppDependencies) => {
@@ -36,6 +37,8 @@ const create = (deps: AppDependencies) => {
       (await lawyers()).revealSecrets(lawyerId(pathParameters), session),
     setLicenseRole: async ({ pathParameters, body, session }) =>
       (await lawyers()).setLicenseRole(lawyerId(pathParameters), body.licenseType, session),
+    revealLawyerLicenseKey: async ({ pathParameters, session }) =>
+      (await lawyers()).revealLicenseKey(lawyerId(pathParameters), session),
     lookupLawyer: async ({ body, session }) => (await lawyers()).lookup(body, session),
   });
 };

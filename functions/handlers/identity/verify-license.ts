@@ -1,5 +1,6 @@
 import { TooManyAttemptsError } from '../../domain/core/errors';
 import { METRIC } from '../../domain/core/metrics';
+import { deviceCookieIn } from '../../domain/identity/device-cookie';
 import { statusOfClass } from '../../http/error-statuses';
 import { apiHandler, withStatus } from '../../http/route-handler';
 import type { AppDependencies } from '../../runtime/dependencies';
@@ -11,9 +12,9 @@ const TOO_MANY_ATTEMPTS = statusOfClass(TooManyAttemptsError);
 /** POST /api/verify-license: checks a licence key and opens a session (spec §7 verify-license). */
 const create = (deps: AppDependencies) =>
   apiHandler(deps, {
-    verifyLicense: async ({ body, clientAddress }) => {
+    verifyLicense: async ({ body, clientAddress, cookies }) => {
       const signIn = signInServiceOf(deps, await deps.appKeys());
-      const outcome = await signIn.verify(body.licenseKey, await clientAddress());
+      const outcome = await signIn.verify(body.licenseKey, await clientAddress(), deviceCookieIn(cookies));
       if (outcome.throttled) deps.metrics.count(METRIC.signInThrottled);
       else if (!outcome.reply.valid) deps.metrics.count(METRIC.signInFailed);
       // The refusal keeps the sign-in reply's shape (the form reads `valid`), so it is not an error.

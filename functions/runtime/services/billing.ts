@@ -6,7 +6,7 @@ import { SignInAttemptRepository } from '../../data/identity/sign-in-attempts';
 import type { Table } from '../../data/table/table';
 import { CheckoutService } from '../../domain/billing/checkout';
 import { PaymentEventService } from '../../domain/billing/payment-events';
-import { PortalLinkService } from '../../domain/billing/portal-link';
+import { PortalLinkSender, PortalLinkService } from '../../domain/billing/portal-link';
 import type { Payments } from '../../domain/billing/ports';
 import { DataRetention } from '../../domain/billing/retention';
 import { SubscriptionSync } from '../../domain/billing/subscription-sync';
@@ -105,11 +105,26 @@ export function billingContextOf(deps: BillingWorld): () => Promise<BillingConte
   };
 }
 
-/** The portal-link service of a request (the Stripe client and the keys built once per process). */
-export async function portalLinkServiceOf(deps: BillingWorld): Promise<PortalLinkService> {
+/** The portal-link service of a request: counts it and hands the e-mail on, nothing more. */
+export async function portalLinkServiceOf(
+  deps: Pick<AppDependencies, 'table' | 'appKeys' | 'clock' | 'portalLinks'>,
+): Promise<PortalLinkService> {
+  const queue = deps.portalLinks;
+  if (!queue) throw new Error('Envoi des liens du portail client non configuré');
+  const keys = await deps.appKeys();
+  return new PortalLinkService({
+    attempts: new SignInAttemptRepository(deps.table),
+    licenseHashKey: keys.licenseHashKey,
+    clock: deps.clock,
+    queue,
+  });
+}
+
+/** The sender of the portal links, after the reply (the Stripe client and the keys built once per process). */
+export async function portalLinkSenderOf(deps: BillingWorld): Promise<PortalLinkSender> {
   const ports = billingPortsOf(deps);
   const [keys, payments] = await Promise.all([deps.appKeys(), ports.payments()]);
-  return new PortalLinkService({
+  return new PortalLinkSender({
     attempts: new SignInAttemptRepository(deps.table),
     subscriptions: new SubscriptionRepository(deps.table),
     licenses: new LicenseRepository(deps.table),

@@ -16,6 +16,7 @@ import { ProfileService } from '../../domain/directory/profile';
 import { WorkflowService } from '../../domain/directory/workflows';
 import { createLicenseKeyVault } from '../../security/license-key-vault';
 import type { AppDependencies } from '../dependencies';
+import { sessionServiceOf } from './identity';
 
 /* The directory services of a world, over its table. */
 
@@ -52,14 +53,16 @@ export async function lawyerServiceOf(
   deps: LawyerWorld,
   endSubscription?: LawyerServiceDependencies['endSubscription'],
 ): Promise<LawyerService> {
+  const keys = await deps.appKeys();
   return new LawyerService({
+    requireRecentSecondFactor: (session) => sessionServiceOf(deps, keys).requireRecentSecondFactor(session),
     lawyers: new LawyerRepository(deps.table),
     licenses: new LicenseRepository(deps.table),
     workflows: new WorkflowRepository(deps.table),
     sessions: new SessionRepository(deps.table),
     secondFactors: new SecondFactorRepository(deps.table),
     audit: auditTrailOf(deps),
-    vault: createLicenseKeyVault(await deps.appKeys()),
+    vault: createLicenseKeyVault(keys),
     secrets: deps.lawyerSecrets,
     clock: deps.clock,
     logger: deps.logger,

@@ -2,7 +2,12 @@ import { describe, expect, it } from 'vitest';
 
 import * as billingErrors from '../../../functions/domain/billing/billing-errors';
 import * as domainErrors from '../../../functions/domain/core/errors';
-import { DomainError, InvalidInputError, NotFoundError } from '../../../functions/domain/core/errors';
+import {
+  DomainError,
+  InvalidInputError,
+  NotFoundError,
+  StoreUnavailableError,
+} from '../../../functions/domain/core/errors';
 import {
   ERROR_STATUSES,
   errorReplyOf,
@@ -25,17 +30,32 @@ describe('the error status table', () => {
     );
   });
 
-  it.each(domainErrorClasses.map((type) => [type.name, type] as const))(
-    'gives %s a status of its own line, 4xx',
-    (_name, type) => {
-      // Act
-      const status = ERROR_STATUSES.get(type);
+  it.each(
+    domainErrorClasses
+      .filter((type) => type !== StoreUnavailableError)
+      .map((type) => [type.name, type] as const),
+  )('gives %s a status of its own line, 4xx', (_name, type) => {
+    // Act
+    const status = ERROR_STATUSES.get(type);
 
-      // Assert: each class is listed, not merely inheriting, so a new one must be placed consciously.
-      expect(status).toBeGreaterThanOrEqual(400);
-      expect(status).toBeLessThan(500);
-    },
-  );
+    // Assert: each class is listed, not merely inheriting, so a new one must be placed consciously.
+    expect(status).toBeGreaterThanOrEqual(400);
+    expect(status).toBeLessThan(500);
+  });
+
+  it('answers the store failing with 503, a Retry-After delay and the French message, never a 500', () => {
+    // Act
+    const reply = errorReplyOf(new StoreUnavailableError({ cause: new Error('connect ECONNREFUSED') }));
+
+    // Assert: the only 5xx of the table, as the request itself was fine and may be sent again.
+    expect(reply).toEqual({
+      statusCode: 503,
+      message: 'Service momentanément indisponible, réessayez dans quelques secondes',
+      kind: 'listed',
+      retryAfterSeconds: StoreUnavailableError.retryAfterSeconds,
+    });
+    expect([...ERROR_STATUSES.values()].filter((status) => status >= 500)).toEqual([503]);
+  });
 
   it('answers a listed error with its status and its own French message', () => {
     // Arrange

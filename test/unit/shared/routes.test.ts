@@ -35,7 +35,14 @@ describe('route table', () => {
   // Also a compile error (`satisfies Record<HandlerName, …>`); this names the handler at run time.
   it('has one factory and one declaration of needs per handler, and none without a route', () => {
     expect(Object.keys(API_HANDLERS).sort()).toEqual(handlerNames().sort());
-    const events = ['data-retention', 'scheduled-tick', 'due-claimer', 'webhook-worker', 'undelivered-mail'];
+    const events = [
+      'data-retention',
+      'scheduled-tick',
+      'due-claimer',
+      'webhook-worker',
+      'undelivered-mail',
+      'portal-link-sender',
+    ];
     expect(Object.keys(NEEDS).sort()).toEqual([...handlerNames(), ...events].sort());
   });
 

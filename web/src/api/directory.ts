@@ -229,3 +229,7 @@ export function useSetLicenseRole(licenseKey: string) {
 
 /** The lawyer's secrets, revealed on the admin's request (audited by the server). */
 export const revealLawyerSecrets = (id: string) => callApi('revealLawyerSecrets', { params: { id } });
+
+/** A lawyer's licence key in clear, revealed on the admin's request (step-up, audited by the server). */
+export const revealLawyerLicenseKey = (id: string) =>
+  callApi('revealLawyerLicenseKey', { params: { id } });

@@ -1,6 +1,6 @@
 import { randomUUID } from 'node:crypto';
 
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { StripeEventRepository } from '../../../../functions/data/billing/stripe-events';
 import { LicenseRepository } from '../../../../functions/data/identity/licenses';
 import { METRIC } from '../../../../functions/domain/core/metrics';
@@ -480,6 +480,7 @@ describe('billing routes through their handlers', () => {
 
       // Act
       const { statusCode, body } = await call<PortalLinkReply>('requestPortalLink', { body: { email } });
+      await app.portalLinks.deliver(app);
 
       // Assert
       expect(statusCode).toBe(200);
@@ -495,6 +496,7 @@ describe('billing routes through their handlers', () => {
 
       // Act
       const { statusCode, body } = await call<PortalLinkReply>('requestPortalLink', { body: { email } });
+      await app.portalLinks.deliver(app);
 
       // Assert
       expect(statusCode).toBe(200);
@@ -514,6 +516,7 @@ describe('billing routes through their handlers', () => {
       // Act
       const refused = await call('requestPortalLink', { body: { email }, sourceIp });
       const elsewhere = await call('requestPortalLink', { body: { email }, sourceIp: '192.0.2.78' });
+      await app.portalLinks.deliver(app);
 
       // Assert: the form shows the reply's `error`; another client is not held back.
       expect(refused).toMatchObject({ statusCode: 429, body: { error: MESSAGES.login.tooManyAttempts } });
@@ -536,12 +539,74 @@ describe('billing routes through their handlers', () => {
       // Act
       await call('requestPortalLink', { body: { email: google }, sourceIp: '192.0.2.90' });
       await call('requestPortalLink', { body: { email: buyer }, sourceIp: '192.0.2.90' });
+      await app.portalLinks.deliver(app);
       expect((await call('cancelSubscription', { token, body: {} })).statusCode).toBe(200);
 
       // Assert: everything billing-related goes to the buyer, nothing to the Google mailbox.
       const subjects = (to: string) => bed.mailer.to(to).map((message) => message.subject);
       expect(subjects(google)).toEqual([]);
       expect(subjects(buyer)).toEqual(expect.arrayContaining([PORTAL_SUBJECT, CANCELLATION_SUBJECT]));
+    });
+
+    it('answers before anything is looked up: the same work before the reply whatever the e-mail', async () => {
+      // Arrange: a subscriber's address and an unknown one; every table call recorded by kind.
+      const { email: known } = await subscriber();
+      const unknown = uniqueEmail('inconnu');
+      const workBeforeReply = async (email: string, sourceIp: string) => {
+        const calls: string[] = [];
+        const send = app.table.doc.send.bind(app.table.doc);
+        const spy = vi.spyOn(app.table.doc, 'send').mockImplementation(((
+          command: object,
+          ...rest: never[]
+        ) => {
+          calls.push(command.constructor.name);
+          return send(command as never, ...rest);
+        }) as never);
+        const portal = vi.spyOn(bed.harness.payments, 'createPortalSession');
+        const reply = await call<PortalLinkReply>('requestPortalLink', { body: { email }, sourceIp });
+        const stripeCalled = portal.mock.calls.length > 0;
+        spy.mockRestore();
+        portal.mockRestore();
+        return { reply, calls, stripeCalled };
+      };
+
+      // Act
+      const forKnown = await workBeforeReply(known, '192.0.2.95');
+      const forUnknown = await workBeforeReply(unknown, '192.0.2.96');
+
+      // Assert: the client's request counted, nothing read about the e-mail, nothing sent yet.
+      expect(forKnown.reply).toEqual(forUnknown.reply);
+      expect(new Set(forKnown.calls)).toEqual(new Set(['UpdateCommand']));
+      expect(forUnknown.calls).toEqual(forKnown.calls);
+      expect(forKnown.stripeCalled).toBe(false);
+      expect(bed.mailer.to(known).filter((message) => message.subject === PORTAL_SUBJECT)).toEqual([]);
+      expect(app.portalLinks.requested).toEqual([known, unknown]);
+      // After the reply, the sender does the rest.
+      await app.portalLinks.deliver(app);
+      expect(bed.mailer.to(known).filter((message) => message.subject === PORTAL_SUBJECT)).toHaveLength(1);
+    });
+
+    it('sends one address no more than 3 portal e-mails an hour, whoever asks', async () => {
+      // Arrange
+      const { email } = await subscriber();
+      const portalEmails = () => bed.mailer.to(email).filter((message) => message.subject === PORTAL_SUBJECT);
+
+      // Act: five asks from five clients, then one an hour later.
+      for (let client = 0; client < 5; client++) {
+        expect(
+          (await call('requestPortalLink', { body: { email }, sourceIp: `192.0.2.${120 + client}` }))
+            .statusCode,
+        ).toBe(200);
+      }
+      await app.portalLinks.deliver(app);
+      const withinTheHour = portalEmails().length;
+      app.clock.advance(60 * 60 * 1000 + 1000);
+      await call('requestPortalLink', { body: { email }, sourceIp: '192.0.2.130' });
+      await app.portalLinks.deliver(app);
+
+      // Assert
+      expect(withinTheHour).toBe(3);
+      expect(portalEmails()).toHaveLength(4);
     });
 
     it('names the field of a malformed e-mail', async () => {

@@ -4,7 +4,7 @@ import { LawyerRepository } from '../../../../functions/data/directory/lawyers';
 import { LicenseRepository } from '../../../../functions/data/identity/licenses';
 import { issueLicense } from '../../../../functions/domain/identity/licenses';
 import { createLicenseKeyVault } from '../../../../functions/security/license-key-vault';
-import { isGeneratedLicenseKey } from '../../../../shared/license-key';
+import { isGeneratedLicenseKey, maskLicenseKey } from '../../../../shared/license-key';
 import { MESSAGES } from '../../../../shared/messages';
 import type {
   AuditPage,
@@ -38,6 +38,10 @@ describe('lawyers API', () => {
   let admin: string;
   const vault = () => createLicenseKeyVault(app.keys);
   const save = (body: unknown) => callRoute<LawyerSaveReply>(app, 'saveLawyer', { token: admin, body });
+  /** A lawyer's key in clear, as an admin reveals it (replies show it masked). */
+  const reveal = async (id: string) =>
+    (await callRoute<{ licenseKey: string }>(app, 'revealLawyerLicenseKey', { token: admin, params: { id } }))
+      .body.licenseKey;
 
   beforeAll(async () => {
     app = await createTestApp(inject('dynamoEndpoint'));
@@ -74,15 +78,17 @@ describe('lawyers API', () => {
         hasGooglePassword: false,
         hasGoogleCredentials: false,
       });
-      expect(isGeneratedLicenseKey(body.lawyer.licenseKey ?? '')).toBe(true);
-      const license = await new LicenseRepository(app.table).getByHash(vault().hash(body.lawyer.licenseKey!));
+      const key = await reveal(body.lawyer.id);
+      expect(isGeneratedLicenseKey(key)).toBe(true);
+      expect(body.lawyer.licenseKey).toBe(maskLicenseKey(key));
+      const license = await new LicenseRepository(app.table).getByHash(vault().hash(key));
       expect(license).toMatchObject({
         licenseType: 'lawyer',
         isActive: true,
         userEmail: 'jeanne.durand.cabinet@gmail.com',
       });
 
-      const signedIn = await signIn(app, body.lawyer.licenseKey!);
+      const signedIn = await signIn(app, key);
       expect(signedIn).toMatchObject({
         valid: true,
         licenseType: 'lawyer',
@@ -95,7 +101,7 @@ describe('lawyers API', () => {
       const { statusCode, body } = await save(lawyerFields({ licenseKey: 'CABINET-DURAND-2026' }));
 
       expect(statusCode).toBe(201);
-      expect(body.lawyer.licenseKey).toBe('CABINET-DURAND-2026');
+      expect(body.lawyer.licenseKey).toBe('CABINET-••••2026');
       expect((await signIn(app, 'CABINET-DURAND-2026')).valid).toBe(true);
     });
 
@@ -115,7 +121,7 @@ describe('lawyers API', () => {
       const { statusCode, body } = await save(lawyerFields({ licenseKey: bought.licenseKey }));
 
       expect(statusCode).toBe(201);
-      expect(body.lawyer.licenseKey).toBe(bought.licenseKey);
+      expect(body.lawyer.licenseKey).toBe(maskLicenseKey(bought.licenseKey));
       expect(await new LicenseRepository(app.table).getByHash(bought.record.keyHash)).toEqual(bought.record);
       expect((await signIn(app, bought.licenseKey)).displayName).toBe('Camille Martin');
     });
@@ -164,7 +170,7 @@ describe('lawyers API', () => {
       const newEmail = lawyerFields().email;
 
       const { statusCode, body } = await save(
-        lawyerFields({ email: newEmail, licenseKey: created.licenseKey }),
+        lawyerFields({ email: newEmail, licenseKey: await reveal(created.id) }),
       );
 
       expect(statusCode).toBe(200);
@@ -186,9 +192,10 @@ describe('lawyers API', () => {
       "'Nouvel avocat' (createOnly) with an existing lawyer's %s writes nothing and names him (409)",
       async (_, same) => {
         const created = (await save(lawyerFields({ firstName: 'Hélène' }))).body.lawyer;
+        const inClear = { ...created, licenseKey: await reveal(created.id) };
 
         const { statusCode, body } = await save({
-          ...lawyerFields({ firstName: 'Autre', officeName: 'Autre étude', ...same(created) }),
+          ...lawyerFields({ firstName: 'Autre', officeName: 'Autre étude', ...same(inClear) }),
           createOnly: true,
         });
 
@@ -210,7 +217,7 @@ describe('lawyers API', () => {
       const second = (await save(lawyerFields())).body.lawyer;
 
       const { statusCode, body } = await save(
-        lawyerFields({ email: first.email, licenseKey: second.licenseKey }),
+        lawyerFields({ email: first.email, licenseKey: await reveal(second.id) }),
       );
 
       expect(statusCode).toBe(409);
@@ -349,7 +356,7 @@ describe('lawyers API', () => {
 
       const { body } = await callRoute<LawyerLookupReply>(app, 'lookupLawyer', {
         token: admin,
-        body: { licenseKey: lawyer.licenseKey },
+        body: { licenseKey: await reveal(lawyer.id) },
       });
 
       expect(body).toEqual({ lawyer, email: lawyer.email });

@@ -3,6 +3,7 @@ import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
 import { LicenseRepository } from '../../../../functions/data/identity/licenses';
 import { issueLicense } from '../../../../functions/domain/identity/licenses';
 import { createLicenseKeyVault } from '../../../../functions/security/license-key-vault';
+import { maskLicenseKey } from '../../../../shared/license-key';
 import { MESSAGES } from '../../../../shared/messages';
 import type { LicenseLookupReply } from '../../../../shared/schemas/directory';
 import { createTestApp, disposeTestApp, type TestApp } from '../../../support/app';
@@ -24,7 +25,7 @@ describe('licences API', () => {
   });
 
   describe('GET /api/licenses?userEmail=&licenseType=', () => {
-    it('finds the licence of an e-mail and type for an admin, its key in clear', async () => {
+    it('finds the licence of an e-mail and type for an admin, its key masked as in every list', async () => {
       const { statusCode, body } = await callRoute<LicenseLookupReply>(app, 'findLicenseByEmail', {
         token: admin,
         query: { userEmail: member.email, licenseType: 'lawyer' },
@@ -32,7 +33,7 @@ describe('licences API', () => {
 
       expect(statusCode).toBe(200);
       expect(body.license).toEqual({
-        licenseKey: member.licenseKey,
+        licenseKey: maskLicenseKey(member.licenseKey),
         licenseType: 'lawyer',
         userEmail: member.email,
         isActive: true,

@@ -114,6 +114,46 @@ describe('webhook signature verification', () => {
     expect(verify).toThrow(WebhookSignatureInvalidError);
   });
 
+  it.each([
+    ['an hour ahead', 3_600],
+    ['just past the tolerance ahead', WEBHOOK_TOLERANCE_SECONDS + 1],
+    ['far ahead (t=10^15)', 10 ** 15],
+  ])('refuses a signature dated in the future, %s, like a stale one', (_label, secondsAhead) => {
+    // Arrange: signed with the right secret, dated ahead of the verifier's clock.
+    const now = Math.floor(Date.now() / 1000);
+    const signature = signWebhookPayload(completed.payload, harness.webhookSecret, now + secondsAhead);
+    const payments = new StripePayments({
+      apiKey: TEST_API_KEY,
+      webhookSecret: harness.webhookSecret,
+      ...harness.standIn.connection,
+      now: () => now * 1000,
+    });
+
+    // Act
+    const verify = () => payments.constructWebhookEvent(completed.payload, signature);
+
+    // Assert
+    expect(verify).toThrow(WebhookSignatureInvalidError);
+  });
+
+  it('accepts a signature dated a little ahead, within the tolerance (clock skew)', () => {
+    // Arrange
+    const now = Math.floor(Date.now() / 1000);
+    const signature = signWebhookPayload(completed.payload, harness.webhookSecret, now + 60);
+    const payments = new StripePayments({
+      apiKey: TEST_API_KEY,
+      webhookSecret: harness.webhookSecret,
+      ...harness.standIn.connection,
+      now: () => now * 1000,
+    });
+
+    // Act
+    const event = payments.constructWebhookEvent(completed.payload, signature);
+
+    // Assert
+    expect(event.id).toBe(completed.event.id);
+  });
+
   it('accepts a timestamp just inside the tolerance', () => {
     // Act
     const event = paymentsAt(WEBHOOK_TOLERANCE_SECONDS - 1).constructWebhookEvent(

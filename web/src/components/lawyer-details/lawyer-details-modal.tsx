@@ -11,6 +11,7 @@ import type { Lawyer, LawyerSecrets } from '../../../../shared';
 import { revealLawyerSecrets } from '../../api/directory';
 import { formatDate, formatDateTime } from '../../format/dates';
 import { LicenseRole } from './license-role';
+import { LicenseKeyReveal } from './license-key-reveal';
 import { DETAILS_TEXT as TEXT } from './strings';
 
 /** Which page shows the dialog: its fields follow that page's list in spec §2. */
@@ -92,7 +93,7 @@ export function LawyerDetailsModal({
         ];
   const settings: KeyValuePairsProps.Item[] = [
     { label: TEXT.reminderFrequency, value: TEXT.days(lawyer.reminderFrequency) },
-    { label: TEXT.licenseKey, value: lawyer.licenseKey ?? TEXT.noLicenseKey },
+    { label: TEXT.licenseKey, value: <LicenseKeyReveal lawyer={lawyer} /> },
     ...(lawyer.licenseEmailUndeliveredAt
       ? [
           {

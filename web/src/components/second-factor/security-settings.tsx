@@ -19,6 +19,7 @@ import { resetSecondFactor, secondFactorStatusQuery } from '../../api/second-fac
 import { useNotifications } from '../../notifications/notifications-context';
 import { PasskeyEnrolment, TotpEnrolmentForm } from './enrolment';
 import { RecoveryCodes } from './recovery-codes';
+import { RememberedBrowsers } from './remembered-browsers';
 import { SECOND_FACTOR_TEXT } from './strings';
 
 /**
@@ -101,6 +102,7 @@ export function SecuritySettings() {
             ]}
           />
         )}
+        {data?.enrolled ? <RememberedBrowsers /> : null}
       </SpaceBetween>
       {/* Mounted only while open: a hidden modal would still sit in the page. */}
       {dialog ? (

@@ -77,4 +77,23 @@ export const SECOND_FACTOR_TEXT = {
   reset: 'Réinitialiser',
   resetDone: 'Vérification en deux étapes réinitialisée',
   loadFailed: 'Impossible de charger la vérification en deux étapes',
+  browsers: {
+    title: 'Navigateurs reconnus',
+    description:
+      'Les navigateurs où votre second facteur a été saisi, reconnus 30 jours : des codes erronés saisis ' +
+      'ailleurs ne les bloquent jamais. Oubliez ceux que vous ne reconnaissez pas.',
+    loading: 'Chargement des navigateurs…',
+    empty: 'Aucun navigateur reconnu',
+    columns: {
+      browser: 'Navigateur',
+      lastUsedAt: 'Dernière vérification',
+      expiresAt: 'Reconnu jusqu’au',
+      actions: 'Actions',
+    },
+    current: (label: string) => `${label} (ce navigateur)`,
+    forget: 'Oublier',
+    forgetLabel: (label: string) => `Oublier ${label}`,
+    forgotten: (label: string) => `${label} ne sera plus reconnu`,
+    forgetFailed: 'Impossible d’oublier ce navigateur',
+  },
 } as const;

@@ -6,6 +6,7 @@ import KeyValuePairs from '@cloudscape-design/components/key-value-pairs';
 import SpaceBetween from '@cloudscape-design/components/space-between';
 
 import type { Lawyer } from '../../../../shared';
+import { LicenseKeyReveal } from '../../components/lawyer-details/license-key-reveal';
 import { formatDate } from '../../format/dates';
 import { ADMIN_LAWYERS_TEXT as TEXT } from './strings';
 
@@ -60,7 +61,7 @@ export function lawyerCard(actions: LawyerCardActions): CardsProps.CardDefinitio
       {
         id: 'licenseKey',
         header: TEXT.licenseKey,
-        content: (lawyer) => <Box variant="code">{lawyer.licenseKey ?? TEXT.noLicenseKey}</Box>,
+        content: (lawyer) => <LicenseKeyReveal lawyer={lawyer} />,
       },
       { id: 'createdAt', header: TEXT.createdAt, content: (lawyer) => formatDate(lawyer.createdAt) },
       {
