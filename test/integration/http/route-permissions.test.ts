@@ -5,11 +5,13 @@ import { LicenseRepository } from '../../../functions/data/identity/licenses';
 import { issueLicense } from '../../../functions/domain/identity/licenses';
 import { createLicenseKeyVault } from '../../../functions/security/license-key-vault';
 import { type LocalQueues, startLocalQueues } from '../../../lib/local/queue/local-queues';
+import { ROUTES } from '../../../shared/routes';
 import { BILLING_ROUTES } from '../../../shared/routes/billing';
 import { DIRECTORY_ROUTES } from '../../../shared/routes/directory';
 import { HEALTH_ROUTES } from '../../../shared/routes/health';
 import { SCHEDULING_ROUTES } from '../../../shared/routes/scheduling';
 import { SECOND_FACTOR_ROUTES } from '../../../shared/routes/second-factor';
+import { SESSION_ROUTES } from '../../../shared/routes/session';
 import type { Folder } from '../../../shared/schemas/folder';
 import type { TotpEnrolment } from '../../../shared/schemas/second-factor';
 import type { Workflow } from '../../../shared/schemas/workflow';
@@ -30,6 +32,7 @@ import { type StandInHarness, startHarness } from '../../support/stripe';
 
 /** Every route of the route table. */
 const MATRIX_ROUTES = {
+  ...SESSION_ROUTES,
   ...DIRECTORY_ROUTES,
   ...SCHEDULING_ROUTES,
   ...HEALTH_ROUTES,
@@ -56,12 +59,16 @@ type Caller = (typeof CALLERS)[number];
  */
 const EXPECTED = {
   // [anonymous, admin, lawyer, notary, inactive, other, pending]
+  // Signing in needs no session (a right key, whoever asks); signing out needs one, and ends it.
+  verifyLicense: [200, 200, 200, 200, 200, 200, 200],
+  signOut: [401, 200, 200, 200, 401, 200, 401],
   listLawyers: [401, 200, 403, 403, 401, 403, 401],
   getLawyer: [401, 200, 403, 403, 401, 403, 401],
   saveLawyer: [401, 201, 403, 403, 401, 403, 401],
   deleteLawyer: [401, 200, 403, 403, 401, 403, 401],
   revealLawyerSecrets: [401, 200, 403, 403, 401, 403, 401],
   setLicenseRole: [401, 200, 403, 403, 401, 403, 401],
+  revealLawyerLicenseKey: [401, 200, 403, 403, 401, 403, 401],
   lookupLawyer: [401, 200, 200, 200, 401, 403, 401],
   getProfile: [401, 403, 200, 200, 401, 200, 401],
   saveProfile: [401, 403, 200, 200, 401, 200, 401],
@@ -120,6 +127,12 @@ const EXPECTED = {
   passkeyAuthenticationOptions: [401, 400, 400, 400, 401, 400, 400],
   verifySecondFactor: [401, 400, 400, 400, 401, 400, 400],
   resetSecondFactor: [401, 200, 403, 403, 401, 403, 401],
+  // From a full session only; past the permission check the matrix's licences (the pending one
+  // aside) have no factor to remove, and no remembered browser of that id.
+  removeTotp: [401, 400, 400, 400, 401, 400, 401],
+  removePasskey: [401, 404, 404, 404, 401, 404, 401],
+  listRememberedBrowsers: [401, 200, 200, 200, 401, 200, 401],
+  forgetRememberedBrowser: [401, 404, 404, 404, 401, 404, 401],
 } as const satisfies Record<MatrixRoute, readonly [number, number, number, number, number, number, number]>;
 
 /** Whose resources a request names: the caller's own (`self`) and the one it acts on (`target`). */
@@ -133,8 +146,11 @@ interface Identity {
 interface CellContext {
   readonly self: Identity;
   readonly target: Identity;
+  readonly caller: Caller;
   /** Fresh resources for the routes that destroy what they name. */
   readonly fresh: {
+    /** Another session of the caller, as he would hold it (none for anonymous). */
+    session(caller: Caller): Promise<string | undefined>;
     lawyer(): Promise<string>;
     workflow(ownerEmail: string): Promise<string>;
     folder(): Promise<string>;
@@ -156,12 +172,16 @@ const UNSIGNED_CREDENTIAL = {
 
 /** The request of each route, built for one cell. */
 const REQUESTS: Record<MatrixRoute, (cell: CellContext) => CallOptions | Promise<CallOptions>> = {
+  verifyLicense: ({ target }) => ({ body: { licenseKey: target.licenseKey } }),
+  // A session of its own to end, so that the caller's own stays for the other cells.
+  signOut: async ({ fresh, caller }) => ({ token: await fresh.session(caller) }),
   listLawyers: () => ({}),
   getLawyer: ({ target }) => ({ params: { id: target.lawyerId } }),
   saveLawyer: () => ({ body: lawyerFields() }),
   deleteLawyer: async ({ fresh }) => ({ params: { id: await fresh.lawyer() } }),
   revealLawyerSecrets: ({ target }) => ({ params: { id: target.lawyerId } }),
   setLicenseRole: ({ target }) => ({ params: { id: target.lawyerId }, body: { licenseType: 'lawyer' } }),
+  revealLawyerLicenseKey: ({ target }) => ({ params: { id: target.lawyerId } }),
   lookupLawyer: ({ target }) => ({ body: { licenseKey: target.licenseKey } }),
   getProfile: () => ({}),
   saveProfile: ({ self }) => ({ body: lawyerFields({ email: self.email }) }),
@@ -221,6 +241,10 @@ const REQUESTS: Record<MatrixRoute, (cell: CellContext) => CallOptions | Promise
   verifySecondFactor: () => ({ body: { method: 'totp', code: '000000' } }),
   // A licence of its own: a reset ends the sessions of the licence it names.
   resetSecondFactor: async ({ fresh }) => ({ body: { licenseKey: await fresh.licenseKey() } }),
+  removeTotp: () => ({}),
+  removePasskey: () => ({ params: { id: 'AAAA' } }),
+  listRememberedBrowsers: () => ({}),
+  forgetRememberedBrowser: () => ({ params: { id: '5f0c6d3e-8d5b-4b7e-9a51-0d7f2b9c1a11' } }),
 };
 
 describe('permission matrix of the routes', () => {
@@ -310,6 +334,13 @@ describe('permission matrix of the routes', () => {
     tokens.pending = pendingReply.token;
 
     fresh = {
+      session: async (caller) => {
+        if (caller === 'anonymous') return undefined;
+        // An inactive licence opens no session: its old one is all it has.
+        if (caller === 'inactive') return tokens.inactive;
+        const licenseKey = caller === 'admin' ? admin.licenseKey : identities[caller].licenseKey;
+        return (await signIn(app, licenseKey)).token;
+      },
       licenseKey: async () =>
         (
           await issueLicense(
@@ -351,6 +382,7 @@ describe('permission matrix of the routes', () => {
 
   it('has a row for every route of the matrix and no other', () => {
     expect(Object.keys(EXPECTED).sort()).toEqual(Object.keys(MATRIX_ROUTES).sort());
+    expect(Object.keys(MATRIX_ROUTES).sort()).toEqual(Object.keys(ROUTES).sort());
   });
 
   const cells = (Object.keys(EXPECTED) as MatrixRoute[]).flatMap((route) =>
@@ -360,9 +392,9 @@ describe('permission matrix of the routes', () => {
   it.each(cells)('$route as $caller answers $status', async ({ route, caller, status }) => {
     const target = caller === 'notary' ? identities.notary : identities.lawyer;
     const self = caller in identities ? identities[caller as keyof typeof identities] : target;
-    const request = await REQUESTS[route]({ self, target, fresh });
+    const request = await REQUESTS[route]({ self, target, caller, fresh });
 
-    const { statusCode, body } = await callRoute(app, route, { ...request, token: tokens[caller] });
+    const { statusCode, body } = await callRoute(app, route, { token: tokens[caller], ...request });
 
     expect(statusCode).toBe(status);
     if (status >= 400) expect(body).toEqual({ error: expect.any(String) });
