@@ -10,8 +10,8 @@ import { useState } from 'react';
 import type { Lawyer, LawyerSecrets } from '../../../../shared';
 import { revealLawyerSecrets } from '../../api/directory';
 import { formatDate, formatDateTime } from '../../format/dates';
-import { LicenseRole } from './license-role';
 import { LicenseKeyReveal } from './license-key-reveal';
+import { LicenseRole } from './license-role';
 import { DETAILS_TEXT as TEXT } from './strings';
 
 /** Which page shows the dialog: its fields follow that page's list in spec §2. */
