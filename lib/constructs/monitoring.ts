@@ -102,12 +102,7 @@ export class Monitoring extends Construct {
     this.topic = new AlarmTopic(this, 'Alarms', { email: props.alarmEmail });
 
     // Dead letters: raised by the constructs that own the queues, sent again until emptied.
-    const persisting = [
-      ...delivery.alarms,
-      ...retention.alarms,
-      ...api.alarms,
-      ...(props.otherAlarms ?? []),
-    ];
+    const persisting = [...delivery.alarms, ...retention.alarms, ...api.alarms, ...(props.otherAlarms ?? [])];
     for (const alarm of persisting) this.alarms.set(ownedId(alarm), alarm);
 
     const functions: readonly lambda.Function[] = [
@@ -430,15 +425,18 @@ export class Monitoring extends Construct {
         this.metric(METRIC.stripeEventApplied, five),
         this.metric(METRIC.stripeWebhookRejected, five),
       ]),
-      graph('E-mails envoyés / refusés / non délivrés, secrets illisibles, 500 interceptées, base indisponible (503)', [
-        this.metric(METRIC.emailSent, five),
-        this.metric(METRIC.emailFailed, five),
-        this.metric(METRIC.emailBounced, five),
-        this.metric(METRIC.emailComplained, five),
-        this.metric(METRIC.secretUnavailable, five),
-        this.metric(METRIC.handledServerError, five),
-        this.metric(METRIC.storeUnavailable, five),
-      ]),
+      graph(
+        'E-mails envoyés / refusés / non délivrés, secrets illisibles, 500 interceptées, base indisponible (503)',
+        [
+          this.metric(METRIC.emailSent, five),
+          this.metric(METRIC.emailFailed, five),
+          this.metric(METRIC.emailBounced, five),
+          this.metric(METRIC.emailComplained, five),
+          this.metric(METRIC.secretUnavailable, five),
+          this.metric(METRIC.handledServerError, five),
+          this.metric(METRIC.storeUnavailable, five),
+        ],
+      ),
     );
     dashboard.addWidgets(
       graph(

@@ -19,6 +19,8 @@ import { eventually } from '../../../support/scheduling';
 /** A logger that keeps what `npm start` would print. */
 class ConsoleLines implements Logger {
   readonly lines: string[] = [];
+  // Like `npm start` without LOG_LEVEL=debug: debug lines are not printed.
+  debug = (_message: string) => undefined;
   info = (message: string) => void this.lines.push(message);
   warn = this.info;
   error = this.info;
