@@ -1,4 +1,7 @@
-import type { PasskeyRecord, SecondFactorRecord } from '../../domain/identity/ports';
+import { GetCommand } from '@aws-sdk/lib-dynamodb';
+import type { PasskeyRecord, SecondFactorReads, SecondFactorRecord } from '../../domain/identity/ports';
+import type { Table } from '../table/table';
+import { secondFactorKey } from './keys';
 
 /** A licence's second-factor item as a record (also for the reads that fetch it beside its licence). */
 export function secondFactorFromItem(keyHash: string, item: Record<string, unknown>): SecondFactorRecord {
@@ -17,4 +20,16 @@ export function secondFactorFromItem(keyHash: string, item: Record<string, unkno
     recoveryCodeHashes: [...((item.recoveryCodes as Set<string> | undefined) ?? [])],
     enrolledAt: (item.enrolledAt as string | undefined) ?? null,
   };
+}
+
+/** Reads a licence's factor, and nothing else: what a session check needs, in every bundle. */
+export class SecondFactorReader implements SecondFactorReads {
+  constructor(protected readonly table: Table) {}
+
+  async get(keyHash: string): Promise<SecondFactorRecord | null> {
+    const { Item } = await this.table.doc.send(
+      new GetCommand({ TableName: this.table.name, Key: secondFactorKey(keyHash), ConsistentRead: true }),
+    );
+    return Item ? secondFactorFromItem(keyHash, Item) : null;
+  }
 }

@@ -1,8 +1,8 @@
-import { DeleteCommand, GetCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
-import type { PasskeyRecord, SecondFactorRecord } from '../../domain/identity/ports';
+import { DeleteCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
+import type { PasskeyRecord } from '../../domain/identity/ports';
 import { SecondFactorChangedError, type SecondFactors } from '../../domain/second-factor/ports';
 import { secondFactorKey } from '../identity/keys';
-import { secondFactorFromItem } from '../identity/second-factor-item';
+import { SecondFactorReader } from '../identity/second-factor-item';
 import { queryAll } from '../table/query-all';
 import { isConditionFailure, type Table } from '../table/table';
 import { REMEMBERED_DEVICE_PREFIX, SECOND_FACTOR_PREFIX } from './keys';
@@ -11,16 +11,7 @@ import { REMEMBERED_DEVICE_PREFIX, SECOND_FACTOR_PREFIX } from './keys';
  * Every write that consumes something (a time step, a recovery code, an enrolment) is a conditional
  * update, so two concurrent requests can never both use the same code.
  */
-export class SecondFactorRepository implements SecondFactors {
-  constructor(private readonly table: Table) {}
-
-  async get(keyHash: string): Promise<SecondFactorRecord | null> {
-    const { Item } = await this.table.doc.send(
-      new GetCommand({ TableName: this.table.name, Key: secondFactorKey(keyHash), ConsistentRead: true }),
-    );
-    return Item ? secondFactorFromItem(keyHash, Item) : null;
-  }
-
+export class SecondFactorRepository extends SecondFactorReader implements SecondFactors {
   /** Keeps a TOTP secret shown for scanning until a first code confirms it (replaces any earlier one). */
   async savePendingTotp(keyHash: string, encryptedSecret: string): Promise<void> {
     await this.table.doc.send(

@@ -1,5 +1,6 @@
 import { Secret, TOTP } from 'otpauth';
-import QRCode from 'qrcode';
+import { create as createQrCode } from 'qrcode/lib/core/qrcode.js';
+import { render as svgOf } from 'qrcode/lib/renderer/svg-tag.js';
 
 import { SECOND_FACTOR } from '../../../shared/constants';
 import { MESSAGES } from '../../../shared/messages';
@@ -38,7 +39,7 @@ export class TotpFactor {
       this.vault.encryptTotpSecret(session.licenseKeyHash, secret.base32),
     );
     const otpauthUri = this.totpOf(secret, session).toString();
-    const svg = await QRCode.toString(otpauthUri, { type: 'svg', errorCorrectionLevel: 'M', margin: 2 });
+    const svg = svgOf(createQrCode(otpauthUri, { errorCorrectionLevel: 'M' }), { margin: 2 });
     return {
       secret: secret.base32,
       otpauthUri,

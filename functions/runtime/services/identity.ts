@@ -1,8 +1,8 @@
 import { LawyerRepository } from '../../data/directory/lawyers';
 import { LicenseRepository } from '../../data/identity/licenses';
+import { SecondFactorReader } from '../../data/identity/second-factor-item';
 import { SessionRepository } from '../../data/identity/sessions';
 import { SignInAttemptRepository } from '../../data/identity/sign-in-attempts';
-import { SecondFactorRepository } from '../../data/second-factor/second-factors';
 import type { Table } from '../../data/table/table';
 import type { Clock } from '../../domain/core/ports';
 import { memberLookupOf } from '../../domain/directory/members';
@@ -22,7 +22,7 @@ export const sessionServiceOf = (
   new SessionService({
     sessions: new SessionRepository(deps.table),
     licenses: new LicenseRepository(deps.table),
-    secondFactors: new SecondFactorRepository(deps.table),
+    secondFactors: new SecondFactorReader(deps.table),
     keys,
     clock: deps.clock,
   });
