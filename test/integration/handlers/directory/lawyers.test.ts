@@ -428,10 +428,18 @@ describe('lawyers API', () => {
         params: { id },
         body: { licenseType },
       });
+    /** His licence key in clear: replies show it masked, an admin reveals it. */
+    const revealedKey = async (id: string) =>
+      (
+        await callRoute<{ licenseKey: string }>(app, 'revealLawyerLicenseKey', {
+          token: admin,
+          params: { id },
+        })
+      ).body.licenseKey;
 
     it("makes a lawyer's licence a notary's one and back, each change audited with it", async () => {
       const { lawyer } = (await save(lawyerFields())).body;
-      const licenseKey = lawyer.licenseKey!;
+      const licenseKey = await revealedKey(lawyer.id);
       app.clock.advance(60_000);
 
       const toNotary = await setRole(lawyer.id, 'notary');
@@ -481,7 +489,7 @@ describe('lawyers API', () => {
       expect(invalid.statusCode).toBe(400);
       expect(JSON.stringify(invalid.body)).toContain(MESSAGES.licenseRole.invalid);
       expect(unknown.statusCode).toBe(404);
-      expect(await signIn(app, lawyer.licenseKey!)).toMatchObject({ licenseType: 'lawyer' });
+      expect(await signIn(app, await revealedKey(lawyer.id))).toMatchObject({ licenseType: 'lawyer' });
     });
   });
 });
