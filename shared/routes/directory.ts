@@ -16,6 +16,7 @@ import {
   LicenseFindRequest,
   LicenseLookupReply,
   LicenseRoleChange,
+  LicenseRoleView,
   ProfileReply,
   WorkflowList,
   WorkflowListQuery,
@@ -74,6 +75,14 @@ export const DIRECTORY_ROUTES = {
     // Asks for the second factor again when its last check is older than 15 minutes.
     sensitive: true,
     response: LawyerSecrets,
+  },
+  /** The type of the lawyer's licence, for the details dialog (lists show keys masked). */
+  getLicenseRole: {
+    method: 'GET',
+    path: '/api/lawyers/{id}/license-type',
+    handler: 'lawyers',
+    access: 'admin',
+    response: LicenseRoleView,
   },
   /** Makes the lawyer's licence a notary's one (or back); audited with the change, in one transaction. */
   setLicenseRole: {

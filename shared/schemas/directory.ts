@@ -193,3 +193,7 @@ export const LicenseRoleChange = z.object({
   licenseType: z.enum(['lawyer', 'notary'], { error: MESSAGES.licenseRole.invalid }),
 });
 export type LicenseRoleChange = z.infer<typeof LicenseRoleChange>;
+
+/** GET /api/lawyers/{id}/license-type: the type of the licence a lawyer holds, read from the licence. */
+export const LicenseRoleView = z.object({ licenseType: LicenseType.nullable() });
+export type LicenseRoleView = z.infer<typeof LicenseRoleView>;

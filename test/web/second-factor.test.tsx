@@ -248,6 +248,7 @@ describe('remembered browsers in the security settings', () => {
         current: false,
       },
     ];
+    let remembered = browsers;
     const network = mockNetwork((request) => {
       if (path(request) === '/api/second-factor')
         return jsonResponse(200, {
@@ -258,9 +259,13 @@ describe('remembered browsers in the security settings', () => {
           recoveryCodesLeft: 10,
           verifiedAt: new Date().toISOString(),
         });
-      if (path(request) === '/api/second-factor/browsers') return jsonResponse(200, { browsers });
-      if (path(request).startsWith('/api/second-factor/browsers/'))
+      if (path(request) === '/api/second-factor/browsers')
+        return jsonResponse(200, { browsers: remembered });
+      if (path(request).startsWith('/api/second-factor/browsers/')) {
+        // As the server does: a forgotten browser is no longer listed.
+        remembered = remembered.filter((browser) => !path(request).endsWith(browser.id));
         return jsonResponse(200, { success: true });
+      }
       return emptyBackend(request);
     });
     const app = renderApp('/admin/settings');

@@ -501,6 +501,13 @@ export class LawyerService {
     };
   }
 
+  /** The type of the licence the lawyer holds; null when he holds none. */
+  async licenseRoleOf(id: string): Promise<{ licenseType: LicenseRecord['licenseType'] | null }> {
+    const lawyer = await this.existing(id);
+    const license = lawyer.licenseKeyHash ? await this.licenses.getByHash(lawyer.licenseKeyHash) : null;
+    return { licenseType: license?.licenseType ?? null };
+  }
+
   /**
    * Makes the lawyer's licence a notary's one, or a lawyer's again; the change and its audit entry
    * are one transaction. His role follows at his next request (each one re-reads the licence).

@@ -35,6 +35,7 @@ const create = (deps: AppDependencies) => {
     },
     revealLawyerSecrets: async ({ pathParameters, session }) =>
       (await lawyers()).revealSecrets(lawyerId(pathParameters), session),
+    getLicenseRole: async ({ pathParameters }) => (await lawyers()).licenseRoleOf(lawyerId(pathParameters)),
     setLicenseRole: async ({ pathParameters, body, session }) =>
       (await lawyers()).setLicenseRole(lawyerId(pathParameters), body.licenseType, session),
     revealLawyerLicenseKey: async ({ pathParameters, session }) =>

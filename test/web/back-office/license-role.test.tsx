@@ -15,20 +15,10 @@ async function openDetails(
   onChange?: (request: SentRequest) => Response,
 ) {
   const network = mockNetwork((request) => {
+    if (request.method === 'GET' && request.url.endsWith(`/api/lawyers/${LAWYER.id}/license-type`))
+      return jsonResponse(200, { licenseType });
     if (request.method === 'GET' && request.url.includes('/api/lawyers'))
       return jsonResponse(200, { lawyers: [LAWYER], nextCursor: null });
-    if (request.url.endsWith('/api/licenses/find'))
-      return jsonResponse(200, {
-        license: {
-          licenseKey: LAWYER.licenseKey,
-          licenseType,
-          userEmail: LAWYER.email,
-          isActive: true,
-          subscriptionStatus: 'active',
-          nextPaymentDue: null,
-          accessEndsAt: null,
-        },
-      });
     if (
       request.method === 'PUT' &&
       request.url.endsWith(`/api/lawyers/${LAWYER.id}/license-type`) &&
@@ -58,9 +48,12 @@ describe("the licence's type on the lawyer's details (admin)", () => {
     // Assert
     await dialog.findByText('Licence notaire');
     expect(dialog.getByRole('button', { name: 'Passer en licence avocat' })).toBeTruthy();
-    expect(network.to(`/api/lawyers/${LAWYER.id}/license-type`).map((request) => request.body)).toEqual([
-      { licenseType: 'notary' },
-    ]);
+    expect(
+      network
+        .to(`/api/lawyers/${LAWYER.id}/license-type`)
+        .filter((request) => request.method === 'PUT')
+        .map((request) => request.body),
+    ).toEqual([{ licenseType: 'notary' }]);
     expect(app.wrapper.findFlashbar()?.findItems()[0]?.getElement().textContent).toContain(
       'Licence passée en licence notaire',
     );
@@ -78,9 +71,12 @@ describe("the licence's type on the lawyer's details (admin)", () => {
 
     // Assert
     await dialog.findByText('Licence avocat');
-    expect(network.to(`/api/lawyers/${LAWYER.id}/license-type`).map((request) => request.body)).toEqual([
-      { licenseType: 'lawyer' },
-    ]);
+    expect(
+      network
+        .to(`/api/lawyers/${LAWYER.id}/license-type`)
+        .filter((request) => request.method === 'PUT')
+        .map((request) => request.body),
+    ).toEqual([{ licenseType: 'lawyer' }]);
   });
 
   it("keeps the type and shows the server's message when the change is refused", async () => {

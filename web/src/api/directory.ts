@@ -204,26 +204,21 @@ export function useDeleteLawyer() {
   });
 }
 
-/** A licence's type, read from the licence itself when a lawyer's details open. */
-export const licenseTypeQuery = (licenseKey: string) =>
+/** The type of a lawyer's licence, read from the licence itself when his details open. */
+export const licenseTypeQuery = (lawyerId: string) =>
   queryOptions({
-    queryKey: KEYS.licenseType(licenseKey),
+    queryKey: KEYS.licenseType(lawyerId),
     queryFn: async ({ signal }) =>
-      (await callApi('findLicenseByKey', { body: { licenseKey }, signal })).license?.licenseType ?? null,
+      (await callApi('getLicenseRole', { params: { id: lawyerId }, signal })).licenseType,
   });
 
 /** The admin's switch of a lawyer's licence between a lawyer's and a notary's; the details follow. */
-export function useSetLicenseRole(licenseKey: string) {
+export function useSetLicenseRole(lawyerId: string) {
   const client = useQueryClient();
   return useMutation({
-    mutationFn: ({
-      lawyerId,
-      change,
-    }: {
-      readonly lawyerId: string;
-      readonly change: RequestOf<'setLicenseRole'>;
-    }) => callApi('setLicenseRole', { params: { id: lawyerId }, body: change }),
-    onSuccess: (reply) => client.setQueryData(KEYS.licenseType(licenseKey), reply.licenseType),
+    mutationFn: (change: RequestOf<'setLicenseRole'>) =>
+      callApi('setLicenseRole', { params: { id: lawyerId }, body: change }),
+    onSuccess: (reply) => client.setQueryData(KEYS.licenseType(lawyerId), reply.licenseType),
   });
 }
 
@@ -231,5 +226,4 @@ export function useSetLicenseRole(licenseKey: string) {
 export const revealLawyerSecrets = (id: string) => callApi('revealLawyerSecrets', { params: { id } });
 
 /** A lawyer's licence key in clear, revealed on the admin's request (step-up, audited by the server). */
-export const revealLawyerLicenseKey = (id: string) =>
-  callApi('revealLawyerLicenseKey', { params: { id } });
+export const revealLawyerLicenseKey = (id: string) => callApi('revealLawyerLicenseKey', { params: { id } });

@@ -12,7 +12,7 @@ export const KEYS = {
   allFolders: ['folders'] as const,
   lawyers: (q: string, limit: number) => ['lawyers', q, limit] as const,
   allLawyers: ['lawyers'] as const,
-  licenseType: (licenseKey: string) => ['license-type', licenseKey] as const,
+  licenseType: (lawyerId: string) => ['license-type', lawyerId] as const,
   health: (ids: readonly string[]) => ['health', ...ids] as const,
   allHealth: ['health'] as const,
   workflowHealth: (id: string) => ['workflow-health', id] as const,
@@ -24,6 +24,7 @@ export const KEYS = {
   profile: ['profile'] as const,
   subscription: ['subscription'] as const,
   secondFactor: ['second-factor'] as const,
+  rememberedBrowsers: ['remembered-browsers'] as const,
 };
 
 /** Cards on one page of /admin/workflows: the first page index.html asks for is this page. */

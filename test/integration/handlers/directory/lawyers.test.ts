@@ -442,9 +442,19 @@ describe('lawyers API', () => {
       const licenseKey = await revealedKey(lawyer.id);
       app.clock.advance(60_000);
 
+      const roleOf = async () =>
+        (
+          await callRoute<{ licenseType: string }>(app, 'getLicenseRole', {
+            token: admin,
+            params: { id: lawyer.id },
+          })
+        ).body;
+      expect(await roleOf()).toEqual({ licenseType: 'lawyer' });
+
       const toNotary = await setRole(lawyer.id, 'notary');
 
       expect(toNotary).toMatchObject({ statusCode: 200, body: { licenseType: 'notary' } });
+      expect(await roleOf()).toEqual({ licenseType: 'notary' });
       expect(await signIn(app, licenseKey)).toMatchObject({ valid: true, licenseType: 'notary' });
       const licenses = new LicenseRepository(app.table);
       expect(await licenses.findByUserEmail(lawyer.email, 'notary')).toMatchObject({ licenseType: 'notary' });

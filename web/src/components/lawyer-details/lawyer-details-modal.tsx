@@ -143,7 +143,7 @@ export function LawyerDetailsModal({
         {lawyer.licenseKey && (
           <SpaceBetween size="s">
             <Box variant="h3">{TEXT.licenseRole.title}</Box>
-            <LicenseRole lawyerId={lawyer.id} licenseKey={lawyer.licenseKey} />
+            <LicenseRole lawyerId={lawyer.id} />
           </SpaceBetween>
         )}
         <SpaceBetween size="s">

@@ -18,20 +18,14 @@ const ROLE_NAMES: Readonly<Record<MemberRole, string>> = { lawyer: 'avocat', not
  * The licence's type in the details dialog, and the admin's switch between a lawyer's licence and
  * a notary's one (written with its audit entry). Read from the licence itself when the dialog opens.
  */
-export function LicenseRole({
-  lawyerId,
-  licenseKey,
-}: {
-  readonly lawyerId: string;
-  readonly licenseKey: string;
-}) {
+export function LicenseRole({ lawyerId }: { readonly lawyerId: string }) {
   const notifications = useNotifications();
-  const read = useQuery(licenseTypeQuery(licenseKey));
-  const setRole = useSetLicenseRole(licenseKey);
+  const read = useQuery(licenseTypeQuery(lawyerId));
+  const setRole = useSetLicenseRole(lawyerId);
 
   const change = async (next: MemberRole) => {
     try {
-      const reply = await setRole.mutateAsync({ lawyerId, change: { licenseType: next } });
+      const reply = await setRole.mutateAsync({ licenseType: next });
       notifications.success(MESSAGES.licenseRole.changed(ROLE_NAMES[reply.licenseType]));
     } catch (error) {
       notifications.error(error instanceof Error ? error.message : MESSAGES.licenseRole.failed);

@@ -2,12 +2,11 @@ import Box from '@cloudscape-design/components/box';
 import Button from '@cloudscape-design/components/button';
 import Header from '@cloudscape-design/components/header';
 import Table from '@cloudscape-design/components/table';
-import { useState } from 'react';
+import { useQuery } from '@tanstack/react-query';
 
 import type { RememberedBrowser } from '../../../../shared';
-import { callApi } from '../../api/api-client';
 import { endedSession } from '../../api/api-errors';
-import { useApiQuery } from '../../api/use-api-query';
+import { rememberedBrowsersQuery, useForgetRememberedBrowser } from '../../api/second-factor';
 import { formatDateTime } from '../../format/dates';
 import { useNotifications } from '../../notifications/notifications-context';
 import { SECOND_FACTOR_TEXT } from './strings';
@@ -21,22 +20,17 @@ const TEXT = SECOND_FACTOR_TEXT.browsers;
  */
 export function RememberedBrowsers() {
   const notifications = useNotifications();
-  const browsers = useApiQuery((signal) => callApi('listRememberedBrowsers', { signal }));
-  const [forgetting, setForgetting] = useState<string | null>(null);
+  const browsers = useQuery(rememberedBrowsersQuery);
+  const forgetBrowser = useForgetRememberedBrowser();
+  const forgetting = forgetBrowser.isPending ? forgetBrowser.variables : null;
 
   const forget = async (browser: RememberedBrowser) => {
-    setForgetting(browser.id);
     try {
-      await callApi('forgetRememberedBrowser', { params: { id: browser.id } });
+      await forgetBrowser.mutateAsync(browser.id);
       notifications.success(TEXT.forgotten(browser.label));
-      browsers.setData(
-        (current) => current && { browsers: current.browsers.filter((b) => b.id !== browser.id) },
-      );
     } catch (error) {
       if (!endedSession(error))
         notifications.error(error instanceof Error ? error.message : TEXT.forgetFailed);
-    } finally {
-      setForgetting(null);
     }
   };
 
@@ -50,7 +44,7 @@ export function RememberedBrowsers() {
       }
       items={browsers.data?.browsers ?? []}
       trackBy="id"
-      loading={browsers.loading && !browsers.data}
+      loading={browsers.isPending}
       loadingText={TEXT.loading}
       columnDefinitions={[
         {
