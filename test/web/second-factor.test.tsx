@@ -259,8 +259,7 @@ describe('remembered browsers in the security settings', () => {
           recoveryCodesLeft: 10,
           verifiedAt: new Date().toISOString(),
         });
-      if (path(request) === '/api/second-factor/browsers')
-        return jsonResponse(200, { browsers: remembered });
+      if (path(request) === '/api/second-factor/browsers') return jsonResponse(200, { browsers: remembered });
       if (path(request).startsWith('/api/second-factor/browsers/')) {
         // As the server does: a forgotten browser is no longer listed.
         remembered = remembered.filter((browser) => !path(request).endsWith(browser.id));
