@@ -4,50 +4,28 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 
-import autocannon from 'autocannon';
-
 import { freePort } from '../lib/local/free-port';
 import { measureAdminWorkflowsPage, type PageFigures } from './admin-workflows-page';
-import { childrenNamed, cpuSecondsDuring } from './cpu-time';
-import { type SteadyArrivalsFigures, steadyArrivals } from './steady-arrivals';
+import { childrenNamed } from './cpu-time';
+import { type SteadyArrivalsFigures, type SteadyArrivalsOptions, steadyArrivals } from './steady-arrivals';
 
 /**
- * The API under load: the local runtime started as `npm start` starts it (bin/local.ts, a fresh
- * data directory, a free port on loopback), 1,000 workflows created through the API, then
- * autocannon at a fixed rate against the list route and against verify-license. Everything stays
- * on the loopback interface and every run has a fixed duration.
+ * The API nearly idle: the local runtime started as `npm start` starts it (bin/local.ts, a fresh
+ * data directory, a free port on loopback), 1,000 workflows created through the API, then the list
+ * route and verify-license at 5 requests a second started evenly, and the admin's workflows page in
+ * Chromium. What carries to AWS (calls, units, CPU) is measured apart (`api-calls.ts`): a latency at
+ * a load here measures the emulator on this machine.
  */
 
-export interface ApiLoadFigures {
+/** One route nearly idle: requests started at a steady few a second, none waiting for another. */
+export interface NearlyIdleFigures extends SteadyArrivalsFigures {
   readonly route: string;
-  readonly targetP99Ms: number;
-  readonly rate: number;
-  readonly seconds: number;
-  readonly requestsPerSecond: number;
-  readonly p50Ms: number;
-  readonly p99Ms: number;
-  readonly maxMs: number;
-  readonly non2xx: number;
-  /** The statuses other than 2xx and how many of each, e.g. `429: 12`. */
-  readonly non2xxStatuses: string;
-  readonly errors: number;
   readonly replyBytes: number;
-  /**
-   * CPU milliseconds per request served, by process, over the measured run: the runtime (the API's
-   * handlers, Node), the emulator (DynamoDB Local, Java) and autocannon (this process). Their sum
-   * at the rate, against the machine's CPUs, says whether the target is reachable here at all.
-   */
-  readonly cpuMsPerRequest: Readonly<Record<'runtime' | 'emulator' | 'loadGenerator', number | null>>;
-  /**
-   * The same request nearly idle, started at a steady few a second: what one request takes when
-   * none waits for another, the floor under any p99 at a higher rate on this machine.
-   */
-  readonly nearlyIdle: SteadyArrivalsFigures;
 }
 
 export interface ApiBenchFigures {
   readonly workflows: number;
-  readonly runs: readonly ApiLoadFigures[];
+  readonly runs: readonly NearlyIdleFigures[];
   /** Null when the page did not show within the measurement's time-outs (the reason in `pageFailure`). */
   readonly page: PageFigures | null;
   readonly pageFailure?: string;
@@ -225,61 +203,8 @@ export async function seedDirectory(
 const NEARLY_IDLE_RATE = 5;
 const NEARLY_IDLE_SECONDS = 60;
 
-async function load(
-  options: autocannon.Options & {
-    readonly route: string;
-    readonly targetP99Ms: number;
-    readonly rate: number;
-  },
-  replyBytes: number,
-  pids: { readonly runtime: number | undefined; readonly emulator: number | undefined },
-): Promise<ApiLoadFigures> {
-  // A warm-up at the same rate, so that the figures are those of a running server: `npm start`'s
-  // emulator compiles its hot code with Java's optimising compiler in its first seconds under load
-  // (the list measured 58 requests/s served in its first 18 s, then 88-97; 2026-11-25, load 1).
-  await autocannon({ ...options, duration: 20 });
-  const { result, cpuSeconds } = await cpuSecondsDuring({ ...pids, loadGenerator: process.pid }, () =>
-    autocannon(options),
-  );
-  const nearlyIdle = await steadyArrivals({
-    url: options.url as string,
-    method: options.method === 'POST' ? 'POST' : 'GET',
-    headers: (options.headers ?? {}) as Record<string, string>,
-    ...(typeof options.body === 'string' ? { body: options.body } : {}),
-    rate: NEARLY_IDLE_RATE,
-    seconds: NEARLY_IDLE_SECONDS,
-  });
-  const perRequest = (seconds: number | null) =>
-    seconds === null || result.requests.total === 0 ? null : (seconds * 1000) / result.requests.total;
-  return {
-    route: options.route,
-    targetP99Ms: options.targetP99Ms,
-    rate: options.rate,
-    seconds: result.duration,
-    requestsPerSecond: result.requests.average,
-    p50Ms: result.latency.p50,
-    p99Ms: result.latency.p99,
-    maxMs: result.latency.max,
-    non2xx: result.non2xx,
-    non2xxStatuses: Object.entries(result.statusCodeStats ?? {})
-      .filter(([status]) => !status.startsWith('2'))
-      .map(([status, stats]) => `${status}: ${stats.count}`)
-      .join(', '),
-    errors: result.errors + result.timeouts,
-    replyBytes,
-    cpuMsPerRequest: {
-      runtime: perRequest(cpuSeconds.runtime),
-      emulator: perRequest(cpuSeconds.emulator),
-      loadGenerator: perRequest(cpuSeconds.loadGenerator),
-    },
-    nearlyIdle,
-  };
-}
-
 export interface ApiBenchOptions {
   readonly workflows: number;
-  readonly rate: number;
-  readonly seconds: number;
   readonly log: (line: string) => void;
 }
 
@@ -304,49 +229,42 @@ export async function runApiBench(options: ApiBenchOptions): Promise<ApiBenchFig
       pageFailure = error instanceof Error ? error.message.split('\n')[0] : String(error);
     }
     const list = await call(runtime.baseUrl, 'GET', '/api/workflows', undefined, admin);
-    const shared = {
-      connections: 10,
-      overallRate: options.rate,
-      rate: options.rate,
-      duration: options.seconds,
-      timeout: 30,
-    };
-    options.log(`  GET /api/workflows à ${options.rate} requêtes/s pendant ${options.seconds} s...`);
-    const listRun = await load(
-      {
-        ...shared,
-        url: `${runtime.baseUrl}/api/workflows`,
-        headers: { authorization: `Bearer ${admin}` },
-        route: `GET /api/workflows (admin, ${options.workflows} workflows, first page)`,
-        targetP99Ms: 50,
-      },
-      list.bytes,
-      runtime.pids,
-    );
-    options.log(`  POST /api/verify-license à ${options.rate} requêtes/s pendant ${options.seconds} s...`);
-    const verifyBody = JSON.stringify({ licenseKey: runtime.keys.lawyer });
     const verified = await call(runtime.baseUrl, 'POST', '/api/verify-license', {
       licenseKey: runtime.keys.lawyer,
     });
-    const verifyRun = await load(
+    const routes: (Omit<SteadyArrivalsOptions, 'rate' | 'seconds'> & {
+      readonly route: string;
+      readonly replyBytes: number;
+    })[] = [
       {
-        ...shared,
+        route: 'GET /api/workflows',
+        url: `${runtime.baseUrl}/api/workflows`,
+        method: 'GET',
+        headers: { authorization: `Bearer ${admin}` },
+        replyBytes: list.bytes,
+      },
+      {
+        route: 'POST /api/verify-license',
         url: `${runtime.baseUrl}/api/verify-license`,
         method: 'POST',
         headers: { 'content-type': 'application/json' },
-        body: verifyBody,
-        route: 'POST /api/verify-license (valid key)',
-        targetP99Ms: 100,
+        body: JSON.stringify({ licenseKey: runtime.keys.lawyer }),
+        replyBytes: verified.bytes,
       },
-      verified.bytes,
-      runtime.pids,
-    );
-    return {
-      workflows: options.workflows,
-      runs: [listRun, verifyRun],
-      page,
-      ...(pageFailure ? { pageFailure } : {}),
-    };
+    ];
+    const runs: NearlyIdleFigures[] = [];
+    for (const { route, replyBytes, ...request } of routes) {
+      options.log(`  ${route} à ${NEARLY_IDLE_RATE} requêtes/s pendant ${NEARLY_IDLE_SECONDS} s...`);
+      // A first minute not counted: the emulator compiles its hot code in its first seconds under load.
+      await steadyArrivals({ ...request, rate: NEARLY_IDLE_RATE, seconds: 20 });
+      const figures = await steadyArrivals({
+        ...request,
+        rate: NEARLY_IDLE_RATE,
+        seconds: NEARLY_IDLE_SECONDS,
+      });
+      runs.push({ ...figures, route, replyBytes });
+    }
+    return { workflows: options.workflows, runs, page, ...(pageFailure ? { pageFailure } : {}) };
   } finally {
     await runtime.stop();
   }

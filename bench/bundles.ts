@@ -1,9 +1,13 @@
 import { execFileSync, spawnSync } from 'node:child_process';
 import { mkdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
+import { fileURLToPath } from 'node:url';
 import { gzipSync } from 'node:zlib';
 
 import { type BuildOptions, build } from 'esbuild';
+
+import { type FunctionName, type FunctionNeeds, NEEDS } from '../functions/needs';
+import { before, beforeHeading } from './baseline';
 
 /** One function's bundle: where it comes from and how esbuild builds it. */
 export interface BundleSpec {
@@ -19,10 +23,19 @@ export interface BundleFigures {
   readonly name: string;
   readonly minifiedBytes: number;
   readonly gzipBytes: number;
+  /** Import of the bundle and of every module it leaves to Lambda (the SDK, Powertools' layer). */
   readonly importMs: number;
   /** The packages in the bundle, largest first (KB of their code in the output). */
   readonly packages: readonly string[];
+  /** The modules it leaves to Lambda: the AWS SDK clients and Powertools utilities it loads. */
+  readonly externals: readonly string[];
+  /** Import of Powertools' Tracer alone in a fresh process (null: not loaded by this function). */
+  readonly tracerMs: number | null;
+  /** Import of its AWS SDK clients alone, together, in a fresh process (null: none loaded). */
+  readonly sdkMs: number | null;
 }
+
+const repositoryRoot = fileURLToPath(new URL('..', import.meta.url));
 
 const median = (values: readonly number[]) => {
   const sorted = [...values].sort((a, b) => a - b);
@@ -37,14 +50,14 @@ const median = (values: readonly number[]) => {
  * the repository's node_modules, standing in for the runtime's copy.
  */
 export function importTime(
-  file: string,
+  file: string | null,
   externals: readonly string[],
   runs = 5,
   nodeOptions: readonly string[] = [],
 ): number {
   const script = [
     'const t=performance.now();',
-    `await import(${JSON.stringify(file)});`,
+    file === null ? '' : `await import(${JSON.stringify(file)});`,
     `await Promise.all(${JSON.stringify(externals)}.map((m)=>import(m)));`,
     'console.log(performance.now()-t)',
   ].join('');
@@ -53,6 +66,8 @@ export function importTime(
     const result = spawnSync(process.execPath, [...nodeOptions, '--input-type=module', '-e', script], {
       encoding: 'utf8',
       env: { ...process.env, AWS_REGION: 'eu-west-3' },
+      // From the repository, whose node_modules stand in for Lambda's SDK and Powertools' layer.
+      cwd: repositoryRoot,
     });
     if (result.status !== 0) throw new Error(`import of ${file} failed: ${result.stderr}`);
     times.push(Number(result.stdout.trim()));
@@ -81,20 +96,26 @@ export async function measureBundles(specs: readonly BundleSpec[], outDir: strin
     });
     writeFileSync(join(dir, 'metafile.json'), JSON.stringify(result.metafile));
     const code = readFileSync(outfile);
-    // The AWS SDK clients the bundle leaves to the runtime: a cold start loads them too.
+    // What the bundle leaves to Lambda (the runtime's AWS SDK, Powertools' layer): a cold start
+    // loads it too, so it is imported with the bundle.
     const externals = [
       ...new Set(
         Object.values(result.metafile.outputs).flatMap((output) =>
           output.imports.filter((i) => i.external).map((i) => i.path),
         ),
       ),
-    ].filter((path) => path.startsWith('@aws-sdk/'));
+    ].filter((path) => path.startsWith('@aws-sdk/') || path.startsWith('@aws-lambda-powertools/'));
+    const sdk = externals.filter((path) => path.startsWith('@aws-sdk/'));
+    const tracer = externals.filter((path) => path.startsWith('@aws-lambda-powertools/tracer'));
     figures.push({
       name: spec.name,
       minifiedBytes: code.length,
       gzipBytes: gzipSync(code).length,
       importMs: importTime(outfile, externals, 5, spec.nodeOptions),
       packages: packagesOf(result.metafile),
+      externals,
+      tracerMs: tracer.length > 0 ? importTime(null, tracer, 5) : null,
+      sdkMs: sdk.length > 0 ? importTime(null, sdk, 5) : null,
     });
   }
   return figures;
@@ -117,17 +138,65 @@ export function packagesOf(metafile: import('esbuild').Metafile): string[] {
 
 const kb = (bytes: number) => (bytes / 1024).toFixed(1);
 
-/** The table of figures, Markdown. */
+const share = (part: number | null, whole: number) =>
+  part === null ? '—' : `${part.toFixed(0)} (${Math.round((100 * part) / whole)} %)`;
+
+/** The short names of what a bundle leaves to Lambda: `tracer`, `client-sqs`… */
+const shortName = (external: string) => external.replace(/^@aws-(sdk|lambda-powertools)\//, '');
+
+/** The figures a baseline keeps of each function, by name. */
+export function bundleFigures(figures: readonly BundleFigures[]): Record<string, number | null> {
+  return Object.fromEntries(
+    figures.flatMap((f) => [
+      [`${f.name} importMs`, f.importMs],
+      [`${f.name} tracerMs`, f.tracerMs],
+      [`${f.name} sdkMs`, f.sdkMs],
+    ]),
+  );
+}
+
+/** The table of figures, Markdown, with the import time measured before beside today's. */
 export function bundlesMarkdown(figures: readonly BundleFigures[]): string {
+  const earlier = (name: string) => {
+    const value = before('bundles', `${name} importMs`);
+    return typeof value === 'number' ? value.toFixed(1) : '—';
+  };
   const rows = figures.map(
     (f) =>
-      `| ${f.name} | ${kb(f.minifiedBytes)} | ${kb(f.gzipBytes)} | ${f.importMs.toFixed(1)} | ${f.packages.slice(0, 4).join(', ')} |`,
+      `| ${f.name} | ${kb(f.minifiedBytes)} | ${kb(f.gzipBytes)} | ${earlier(f.name)} | ${f.importMs.toFixed(1)} | ${share(f.tracerMs, f.importMs)} | ${share(f.sdkMs, f.importMs)} | ${f.externals.map(shortName).join(', ')} | ${f.packages.slice(0, 4).join(', ')} |`,
   );
   return [
-    '| function | minified KB | gzip KB | import ms (median of 5) | largest parts (KB) |',
-    '| --- | ---: | ---: | ---: | --- |',
+    `| function | minified KB | gzip KB | import ms ${beforeHeading()} | import ms, with what Lambda provides (median of 5) | Tracer alone, ms (share) | SDK clients alone, ms (share) | loaded from Lambda | largest parts (KB) |`,
+    '| --- | ---: | ---: | ---: | ---: | ---: | ---: | --- | --- |',
     ...rows,
   ].join('\n');
+}
+
+/** What each external is for: the need that makes a function use it. */
+const USED_WHEN: readonly [RegExp, (needs: FunctionNeeds) => boolean][] = [
+  [/^@aws-sdk\/(client-dynamodb|lib-dynamodb)$/, (needs) => needs.table !== undefined],
+  [/^@aws-sdk\/client-sqs$/, (needs) => needs.webhookQueue !== undefined],
+  [/^@aws-sdk\/client-lambda$/, (needs) => needs.dueClaimers === true],
+  [/^@aws-sdk\/client-sesv2$/, (needs) => needs.mailer === true],
+  [
+    /^@aws-sdk\/client-secrets-manager$|^@aws-lambda-powertools\/parameters/,
+    (needs) =>
+      (needs.keys?.length ?? 0) > 0 ||
+      needs.originSecret === true ||
+      needs.lawyerSecrets === true ||
+      needs.webhookSigning === true ||
+      needs.payments !== undefined,
+  ],
+  [/^@aws-lambda-powertools\/batch/, (needs) => needs.webhookQueue === 'consume'],
+];
+
+/** The externals a function loads that none of its declared needs uses. */
+export function unusedLoads(name: string, externals: readonly string[]): string[] {
+  const needs = NEEDS[name as FunctionName];
+  if (!needs) return [];
+  return externals.filter((external) =>
+    USED_WHEN.some(([pattern, used]) => pattern.test(external) && !used(needs)),
+  );
 }
 
 /** The functions and esbuild settings of a commit from before the declared needs: SDK bundled, source maps. */

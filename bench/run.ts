@@ -1,15 +1,39 @@
-import { cpus } from 'node:os';
 import { DUE_SHARDS } from '../functions/domain/scheduling/scheduling-settings';
 import { FUNCTION_NAMES, handlerPathOf, NEEDS } from '../functions/needs';
 import { esbuildOptionsOf } from '../lib/constructs/bundling';
 import { repositoryPath } from '../lib/constructs/repository';
 import { startDynamoDbLocal } from '../lib/local/dynamodb-local';
 import { adminPageMarkdown, adminPageTargets, runAdminPageBench } from './admin-page';
-import { type ApiBenchFigures, type ApiLoadFigures, runApiBench } from './api';
-import { baselineSpecs, bundlesMarkdown, extractCommit, measureBundles } from './bundles';
-import { type EmulatorCeilings, measureEmulatorCeilings } from './emulator-ceiling';
+import { type ApiBenchFigures, runApiBench } from './api';
+import { measureApiCalls } from './api-calls';
+import { recordBaseline } from './baseline';
+import {
+  baselineSpecs,
+  bundleFigures,
+  bundlesMarkdown,
+  extractCommit,
+  measureBundles,
+  unusedLoads,
+} from './bundles';
+import { idleMinuteUnits, measureIdleMinute, measureRunCost, runUnits, writeCostUnits } from './cost';
+import { firmCostAtMix, firmTotal } from './cost-model';
+import {
+  callsFigures,
+  callsMarkdown,
+  callsTargets,
+  costFigures,
+  costMarkdown,
+  costTargets,
+  firmCostMarkdown,
+  firmCostTarget,
+  lagFigures,
+  lagMarkdown,
+  lagTargets,
+  meanApiRequestUnits,
+} from './delivery-report';
 import { FAIRNESS_LAG_P99_TARGET_MS, runFairnessBench } from './fairness';
 import { FIRST_LOAD_SECTION, firstLoadMarkdown, firstLoadTargets, runFirstLoadBench } from './first-load';
+import { measureLag } from './lag';
 import { type BenchTarget, measuredNow, type PartResult, writeResults } from './results-file';
 import { costOf, PRICES_EU_WEST_3, projectedTickSeconds, runScaleTick, type ScaleScenario } from './scale';
 import {
@@ -32,12 +56,13 @@ import { runSearchBench, searchMarkdown, searchTargets } from './search';
  * Prints the figures and writes them to bench/results.md. Takes a quarter of an hour: the lag
  * parts run on the real clock with the one-minute timer.
  *
- * `npm run bench -- api` (or `worker`, `ticks`, `fairness`, `first-load`, `bundles`, `scale`, `search`; several may be
- * named) runs those parts only; results.md keeps the other parts' figures as last measured, each
- * with its date and load average, and its Targets table every part's targets at their latest
- * figure. `throughput` runs the worker part's throughput figure alone (a minute; the worker part's
- * lag figures take a quarter of an hour). `--baseline <commit>` also measures the bundles of an
- * earlier commit, built as they were deployed then.
+ * `npm run bench -- api` (or `admin-page`, `cost`, `lag`, `worker`, `ticks`, `fairness`, `first-load`, `bundles`,
+ * `scale`, `search`; several may be named) runs those parts only; results.md keeps the other parts' figures as
+ * last measured, each with its date and load average, and its Targets table every part's targets at
+ * their latest figure. `throughput` runs the worker part's throughput figure alone (a minute; the
+ * worker part's lag figures take a quarter of an hour). `--baseline <commit>` also measures the
+ * bundles of an earlier commit, built as they were deployed then. `--record-baseline` keeps the
+ * cost, lag and API figures of this run as the before column of later runs (`bench/baseline.json`).
  */
 const log = (line: string) => console.log(line);
 const args = process.argv.slice(2);
@@ -68,12 +93,16 @@ const runs = (
     | 'first-load'
     | 'bundles'
     | 'scale'
-    | 'search',
+    | 'search'
+    | 'cost'
+    | 'lag',
 ) => parts.length === 0 || parts.includes(part);
 /** `--scale-workflows N`: the size of the scale part (default 200,000, with 150,000 due). */
 const scaleAt = args.indexOf('--scale-workflows');
 const scaleWorkflows = scaleAt >= 0 ? Number(args[scaleAt + 1]) : 200_000;
 const throughputAlone = parts.includes('throughput') && !runs('worker');
+/** `--record-baseline`: the figures of this run become the before column of later runs (`bench/baseline.json`). */
+const recordingBaseline = args.includes('--record-baseline');
 const started = new Date();
 /** A claimer's memory (the AppFunction default, 512 MB), for the tick's GB-seconds. */
 const CLAIMS_CLAIMER_MEMORY_GB = 0.5;
@@ -327,73 +356,110 @@ if (throughputAlone) {
   }
 }
 
+if (runs('cost')) {
+  const dynamo = await startDynamoDbLocal();
+  try {
+    log('Coût : une minute sans exécution due...');
+    const idle = await measureIdleMinute(dynamo.endpoint);
+    log('Coût : 300 exécutions réclamées par un tick et livrées, récepteur à 200 ms...');
+    const run = await measureRunCost(dynamo.endpoint, { runs: 300, receiverDelayMs: 200 });
+    // The units the operations runbook prices (npm run docs:operations).
+    const units = writeCostUnits({
+      perIdleMinute: idleMinuteUnits(idle),
+      perRun: runUnits(run),
+      metricsPublishedAtRest: idle.metricsPublished,
+    });
+    const firm = firmCostAtMix({
+      perRun: units.perRun,
+      perIdleMinute: units.perIdleMinute,
+      apiRequest: units.perApiRequest ?? { readUnits: 0, writeUnits: 0 },
+      stageFixedMonthly: null,
+    });
+    if (recordingBaseline)
+      recordBaseline('cost', { ...costFigures(run, idle), firmMonthly: firmTotal(firm) });
+    ran(
+      'cost',
+      [
+        '## Cost of a delivered run and of an idle minute, measured',
+        '',
+        costMarkdown(run, idle),
+        '',
+        firmCostMarkdown(firm, units.perApiRequest !== undefined),
+      ],
+      [...costTargets(run), firmCostTarget(firm)],
+    );
+  } finally {
+    await dynamo.stop();
+  }
+}
+
+if (runs('lag')) {
+  const dynamo = await startDynamoDbLocal();
+  try {
+    log('Retard : 20 automatisations à 1 min et 20 à 2 min planifiées à des secondes au hasard, 6 min...');
+    const lag = await measureLag(dynamo.endpoint, { perGroup: 20, minutes: 6, log });
+    if (recordingBaseline) recordBaseline('lag', lagFigures(lag));
+    ran('lag', ['## Lag of scheduled runs, real clock', '', lagMarkdown(lag)], lagTargets(lag));
+  } finally {
+    await dynamo.stop();
+  }
+}
+
 if (runs('api')) {
-  const figures: ApiBenchFigures = await runApiBench({ workflows: 1_000, rate: 100, seconds: 20, log });
-  log('  plafonds de DynamoDB Local (sur disque, puis en mémoire)...');
-  const ceilings = [await measureEmulatorCeilings('on disk'), await measureEmulatorCeilings('in memory')];
+  const dynamo = await startDynamoDbLocal();
+  let calls: Awaited<ReturnType<typeof measureApiCalls>>;
+  try {
+    log('API : appels DynamoDB et CPU par requête, à côté d’un script nu...');
+    calls = await measureApiCalls(dynamo.endpoint, { workflows: 1_000, samples: 30, log });
+  } finally {
+    await dynamo.stop();
+  }
+  const figures: ApiBenchFigures = await runApiBench({ workflows: 1_000, log });
+  if (recordingBaseline) recordBaseline('api', callsFigures(calls));
+  writeCostUnits({ perApiRequest: meanApiRequestUnits(calls) });
   const { page } = figures;
-  const cpuCount = cpus().length;
+  const nearlyIdle = new Map(figures.runs.map((run) => [run.route, run]));
   const sections = [
-    '## API under load (autocannon, local runtime as `npm start`, loopback)',
+    '## API requests: DynamoDB calls, units and Node CPU (what carries to AWS)',
+    '',
+    callsMarkdown(calls, nearlyIdle),
+    '',
+    '### The same routes nearly idle (local runtime as `npm start`, requests started at 5/s, none waiting)',
+    '',
+    'What one request takes here when the machine has CPU to spare, DynamoDB Local answering; printed beside',
+    "the calls above, not a target: a latency at a rate on this machine measures the emulator's CPU.",
     '',
     markdownTable(
-      ['route', 'rate', 'duration', 'served/s', 'p50', 'p99', 'max', 'non-2xx', 'errors', 'reply size'],
+      [
+        'route',
+        'rate',
+        'duration',
+        'requests',
+        'p50',
+        'p90',
+        'p99',
+        'max',
+        'non-2xx',
+        'errors',
+        'reply size',
+      ],
       figures.runs.map((run) => [
         run.route,
-        `${run.rate}/s`,
-        `${formatFigure(run.seconds, 0)} s`,
-        formatFigure(run.requestsPerSecond, 1),
+        `${formatFigure(run.rate)}/s`,
+        `${formatFigure(run.seconds)} s`,
+        formatFigure(run.requests),
         `${formatFigure(run.p50Ms, 1)} ms`,
+        `${formatFigure(run.p90Ms, 1)} ms`,
         `${formatFigure(run.p99Ms, 1)} ms`,
         `${formatFigure(run.maxMs, 0)} ms`,
-        run.non2xxStatuses ? `${formatFigure(run.non2xx)} (${run.non2xxStatuses})` : formatFigure(run.non2xx),
+        formatFigure(run.non2xx),
         formatFigure(run.errors),
         `${formatFigure(run.replyBytes)} B`,
       ]),
     ),
     '',
-    `### CPU per request served (same runs; this machine has ${cpuCount} CPUs)`,
-    '',
-    'A p99 target at a rate needs the CPU the requests use well below the CPUs there are: queueing',
-    'grows without bound as their use nears 100 %. The emulator does in Java what DynamoDB does on',
-    "AWS's servers; the runtime's part is what the functions would spend in Lambda.",
-    '',
-    markdownTable(
-      ['route', 'runtime (Node)', 'DynamoDB Local (Java)', 'autocannon', 'CPUs needed at the rate'],
-      figures.runs.map((run) => [
-        run.route,
-        cpuCell(run.cpuMsPerRequest.runtime),
-        cpuCell(run.cpuMsPerRequest.emulator),
-        cpuCell(run.cpuMsPerRequest.loadGenerator),
-        cpusNeededCell(run, cpuCount),
-      ]),
-    ),
-    '',
-    '### The same routes nearly idle (requests started at a steady rate, none waiting for another)',
-    '',
-    'What one request takes when the machine has CPU to spare: the floor under the p99s above. The',
-    "runtime's minute tick, which queries the 64 due-index shards of the same emulator, falls within",
-    'each run.',
-    '',
-    markdownTable(
-      ['route', 'rate', 'duration', 'requests', 'p50', 'p90', 'p99', 'max', 'non-2xx', 'errors'],
-      figures.runs.map(({ route, nearlyIdle }) => [
-        route,
-        `${formatFigure(nearlyIdle.rate)}/s`,
-        `${formatFigure(nearlyIdle.seconds)} s`,
-        formatFigure(nearlyIdle.requests),
-        `${formatFigure(nearlyIdle.p50Ms, 1)} ms`,
-        `${formatFigure(nearlyIdle.p90Ms, 1)} ms`,
-        `${formatFigure(nearlyIdle.p99Ms, 1)} ms`,
-        `${formatFigure(nearlyIdle.maxMs, 0)} ms`,
-        formatFigure(nearlyIdle.non2xx),
-        formatFigure(nearlyIdle.errors),
-      ]),
-    ),
-    '',
-    ...ceilingsMarkdown(ceilings),
   ];
-  const targets: BenchTarget[] = [];
+  const targets: BenchTarget[] = [...callsTargets(calls)];
   if (page) {
     sections.push(
       '## /admin/workflows in Chromium (headless, assets cached, local runtime)',
@@ -431,14 +497,6 @@ if (runs('api')) {
       target: '≤ 1,000 ms',
       measured: 'not measured',
       met: false,
-    });
-  }
-  for (const run of figures.runs) {
-    targets.push({
-      figure: `${run.route} p99 at ${run.rate}/s`,
-      target: `≤ ${run.targetP99Ms} ms`,
-      measured: `${formatFigure(run.p99Ms, 1)} ms`,
-      met: run.p99Ms <= run.targetP99Ms && run.non2xx === 0 && run.errors === 0,
     });
   }
   ran('api', sections, targets);
@@ -496,15 +554,25 @@ if (runs('bundles')) {
     })),
     repositoryPath('.bench', 'bundles'),
   );
+  if (recordingBaseline) recordBaseline('bundles', bundleFigures(after));
+  const unused = after.flatMap((figures) =>
+    unusedLoads(figures.name, figures.externals).map((external) => `${figures.name}: ${external}`),
+  );
   const sections = [
-    '## Bundles',
+    '## Bundles and cold start',
     '',
-    'Each function built as `cdk synth` builds it (minified ESM, AWS SDK external, no source map, only',
-    'the declared adapters). Import time: median of 5 fresh `node` processes importing the bundle and',
-    "the AWS SDK clients it imports (from the repository's node_modules, standing in for the Lambda",
-    "runtime's copy), process start-up left out.",
+    'Each function built as `cdk synth` builds it (minified ESM, the AWS SDK and Powertools external, no',
+    'source map, only the declared adapters). Import time: median of 5 fresh `node` processes importing',
+    'the bundle and every module it leaves to Lambda: the AWS SDK clients (the nodejs22.x runtime provides',
+    "them) and Powertools (its layer), both from the repository's node_modules standing in for Lambda's",
+    "copies, process start-up left out. Beside it, Powertools' Tracer alone and the bundle's SDK clients",
+    'alone, each in a fresh process, and their share of the whole.',
     '',
     bundlesMarkdown(after),
+    '',
+    unused.length === 0
+      ? 'No function loads a Powertools utility or an AWS SDK client it does not use (its declared needs).'
+      : `Loaded without being used (declared needs): ${unused.join('; ')}.`,
     '',
   ];
   if (baseline) {
@@ -522,7 +590,14 @@ if (runs('bundles')) {
       '',
     );
   }
-  ran('bundles', sections, []);
+  ran('bundles', sections, [
+    {
+      figure: 'functions loading a Powertools utility or an SDK client they do not use',
+      target: '0',
+      measured: String(unused.length),
+      met: unused.length === 0,
+    },
+  ]);
 }
 
 if (runs('first-load')) {
@@ -535,40 +610,3 @@ if (runs('first-load')) {
 }
 
 console.log(`\n${writeResults(results, started.toISOString())}`);
-
-function cpuCell(ms: number | null): string {
-  return ms === null ? 'not measured' : `${formatFigure(ms, 1)} ms`;
-}
-
-/** The CPUs the route's requests would use at the target rate, from their CPU per request. */
-function cpusNeededCell(run: ApiLoadFigures, cpuCount: number): string {
-  const { runtime, emulator, loadGenerator } = run.cpuMsPerRequest;
-  if (runtime === null || emulator === null || loadGenerator === null) return 'not measured';
-  const needed = ((runtime + emulator + loadGenerator) * run.rate) / 1000;
-  return `${formatFigure(needed, 1)} of ${cpuCount} at ${run.rate}/s`;
-}
-
-function ceilingsMarkdown(ceilings: readonly EmulatorCeilings[]): string[] {
-  return [
-    '### DynamoDB Local at its ceiling (one call type at a time, 10 in flight)',
-    '',
-    markdownTable(
-      [
-        'call',
-        ...ceilings.map((ceiling) => `${ceiling.storage}: calls/s (Java CPU a call)`),
-        'SDK CPU a call',
-      ],
-      (ceilings[0]?.ceilings ?? []).map((first, index) => [
-        first.call,
-        ...ceilings.map((ceiling) => {
-          const figure = ceiling.ceilings[index];
-          return figure
-            ? `${formatFigure(figure.callsPerSecond)} (${cpuCell(figure.emulatorCpuMs)})`
-            : 'not measured';
-        }),
-        cpuCell(first.clientCpuMs),
-      ]),
-    ),
-    '',
-  ];
-}
