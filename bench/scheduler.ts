@@ -236,7 +236,7 @@ function readThroughIndex(table: Table, now: Date): Promise<ReadCount> {
         table.doc.send(
           new QueryCommand({
             TableName: table.name,
-            IndexName: 'DueIndex',
+            IndexName: 'DueSlots',
             KeyConditionExpression: 'DuePK = :pk AND DueSK <= :bound',
             ExpressionAttributeValues: { ':pk': partition, ':bound': bound },
             ExclusiveStartKey: startKey,

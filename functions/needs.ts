@@ -225,10 +225,10 @@ const DECLARED = {
   // The minute tick's coordinator: starts one claimer per shard, records the tick's start. A tick
   // that throws is kept in its on-failure queue.
   'scheduled-tick': { table: { access: 'readWrite', indexes: [] }, dueClaimers: true, asyncFailures: true },
-  // One claimer: the due runs of one shard (DueIndex), queued then claimed; a claimer that fails
+  // One claimer: the due runs of one shard (DueSlots), queued then claimed; a claimer that fails
   // on every attempt is kept in the tick's on-failure queue (its runs stay due meanwhile).
   'due-claimer': {
-    table: { access: 'readWrite', indexes: ['DueIndex'] },
+    table: { access: 'readWrite', indexes: ['DueSlots'] },
     webhookQueue: 'send',
     timeoutSeconds: CLAIMS.claimerTimeoutSeconds,
     asyncFailures: true,

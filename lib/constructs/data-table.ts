@@ -4,7 +4,11 @@ import * as iam from 'aws-cdk-lib/aws-iam';
 import type * as lambda from 'aws-cdk-lib/aws-lambda';
 import { Construct } from 'constructs';
 
-import { type IndexName, TABLE_DEFINITION } from '../../functions/data/table/table-definition';
+import {
+  type IndexName,
+  projectedAttributesOf,
+  TABLE_DEFINITION,
+} from '../../functions/data/table/table-definition';
 import { ENVIRONMENT } from '../../functions/runtime/environment';
 
 /** What a function may do with the table. */
@@ -53,7 +57,8 @@ export interface DataTableProps {
 
 /**
  * The single table, from the `TABLE_DEFINITION` the local runtime also builds from: on demand,
- * point-in-time recovery, deletion protection, TTL. It holds the only copy of licences and lawyers.
+ * point-in-time recovery, deletion protection, TTL, each index projecting what the definition says.
+ * It holds the only copy of licences and lawyers.
  */
 export class DataTable extends Construct {
   readonly table: dynamodb.ITable;
@@ -79,11 +84,14 @@ export class DataTable extends Construct {
       removalPolicy: props.removalPolicy ?? RemovalPolicy.RETAIN_ON_UPDATE_OR_DELETE,
     });
     for (const index of TABLE_DEFINITION.globalSecondaryIndexes) {
+      const projected = projectedAttributesOf(index);
       table.addGlobalSecondaryIndex({
         indexName: index.indexName,
         partitionKey: attribute(index.partitionKey),
         sortKey: attribute(index.sortKey),
-        projectionType: dynamodb.ProjectionType.ALL,
+        ...(projected
+          ? { projectionType: dynamodb.ProjectionType.INCLUDE, nonKeyAttributes: [...projected] }
+          : { projectionType: dynamodb.ProjectionType.ALL }),
       });
     }
     this.table = table;

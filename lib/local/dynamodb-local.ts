@@ -9,9 +9,11 @@ import {
   DescribeTableCommand,
   DynamoDBClient,
   ListTablesCommand,
+  type TableDescription,
+  UpdateTableCommand,
 } from '@aws-sdk/client-dynamodb';
 
-import { createTableInput } from '../../functions/data/table/table-definition';
+import { createTableInput, indexInput, TABLE_DEFINITION } from '../../functions/data/table/table-definition';
 import { freePort } from './free-port';
 
 /**
@@ -259,15 +261,63 @@ function stoppedError(stderr: string): Error {
   return new Error(`DynamoDB Local s'est arrêté :\n${stderr}`);
 }
 
-/** Creates the table from the shared definition unless it exists. */
+/**
+ * Creates the table from the shared definition unless it exists; an existing one (`npm start`'s,
+ * kept between runs) gets the indexes the definition added and loses those it dropped, one index
+ * at a time as DynamoDB allows, each waited for.
+ */
 export async function ensureTable(endpoint: string, tableName: string): Promise<void> {
   const client = new DynamoDBClient({ ...LOCAL_AWS, endpoint });
   try {
-    await client.send(new DescribeTableCommand({ TableName: tableName }));
-  } catch (error) {
-    if ((error as Error).name !== 'ResourceNotFoundException') throw error;
-    await client.send(new CreateTableCommand(createTableInput(tableName)));
+    let existing: TableDescription | undefined;
+    try {
+      ({ Table: existing } = await client.send(new DescribeTableCommand({ TableName: tableName })));
+    } catch (error) {
+      if ((error as Error).name !== 'ResourceNotFoundException') throw error;
+      await client.send(new CreateTableCommand(createTableInput(tableName)));
+      return;
+    }
+    const current = existing?.GlobalSecondaryIndexes ?? [];
+    const wanted = TABLE_DEFINITION.globalSecondaryIndexes;
+    for (const index of current) {
+      if (!wanted.some((definition) => definition.indexName === index.IndexName)) {
+        await client.send(
+          new UpdateTableCommand({
+            TableName: tableName,
+            GlobalSecondaryIndexUpdates: [{ Delete: { IndexName: index.IndexName } }],
+          }),
+        );
+        await untilActive(client, tableName);
+      }
+    }
+    for (const definition of wanted) {
+      if (!current.some((index) => index.IndexName === definition.indexName)) {
+        await client.send(
+          new UpdateTableCommand({
+            TableName: tableName,
+            AttributeDefinitions: [definition.partitionKey, definition.sortKey].map((name) => ({
+              AttributeName: name,
+              AttributeType: 'S' as const,
+            })),
+            GlobalSecondaryIndexUpdates: [{ Create: indexInput(definition) }],
+          }),
+        );
+        await untilActive(client, tableName);
+      }
+    }
   } finally {
     client.destroy();
+  }
+}
+
+/** Waits until the table and each of its indexes are active again. */
+async function untilActive(client: DynamoDBClient, tableName: string): Promise<void> {
+  for (;;) {
+    const { Table } = await client.send(new DescribeTableCommand({ TableName: tableName }));
+    const busy =
+      Table?.TableStatus !== 'ACTIVE' ||
+      (Table.GlobalSecondaryIndexes ?? []).some((index) => index.IndexStatus !== 'ACTIVE');
+    if (!busy) return;
+    await new Promise((resolveWait) => setTimeout(resolveWait, 200));
   }
 }

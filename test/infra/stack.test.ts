@@ -9,7 +9,7 @@ import type { CfnAlias, CfnFunction } from 'aws-cdk-lib/aws-lambda';
 import type { CfnSecret } from 'aws-cdk-lib/aws-secretsmanager';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 
-import { TABLE_DEFINITION } from '../../functions/data/table/table-definition';
+import { indexInput, TABLE_DEFINITION } from '../../functions/data/table/table-definition';
 import type { AppFunction } from '../../lib/constructs/app-function';
 import { CONTENT_SECURITY_POLICY } from '../../lib/site-headers';
 import { handlerNames, ROUTES, type RouteDefinition, routeKey } from '../../shared/routes';
@@ -90,14 +90,7 @@ describe('data table', () => {
         { AttributeName: TABLE_DEFINITION.partitionKey, KeyType: 'HASH' },
         { AttributeName: TABLE_DEFINITION.sortKey, KeyType: 'RANGE' },
       ],
-      GlobalSecondaryIndexes: TABLE_DEFINITION.globalSecondaryIndexes.map((index) => ({
-        IndexName: index.indexName,
-        KeySchema: [
-          { AttributeName: index.partitionKey, KeyType: 'HASH' },
-          { AttributeName: index.sortKey, KeyType: 'RANGE' },
-        ],
-        Projection: { ProjectionType: 'ALL' },
-      })),
+      GlobalSecondaryIndexes: TABLE_DEFINITION.globalSecondaryIndexes.map(indexInput),
       TimeToLiveSpecification: { AttributeName: TABLE_DEFINITION.timeToLiveAttribute, Enabled: true },
     });
   });

@@ -50,8 +50,8 @@ describe('declaredDependencies: a function gets what functions/needs.ts declares
   it('refuses a Query of an index the function did not declare', async () => {
     const deps = declaredDependencies('audit', everything(recordingTable()));
     await expect(
-      deps.table.doc.send(new QueryCommand({ TableName: 't', IndexName: 'DueIndex' } as never)),
-    ).rejects.toThrow("La fonction « audit » utilise l'index DueIndex sans l'avoir déclaré");
+      deps.table.doc.send(new QueryCommand({ TableName: 't', IndexName: 'DueSlots' } as never)),
+    ).rejects.toThrow("La fonction « audit » utilise l'index DueSlots sans l'avoir déclaré");
   });
 
   it('gives no table at all to create-checkout', async () => {

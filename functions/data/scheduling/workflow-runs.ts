@@ -22,7 +22,7 @@ export class WorkflowRunRepository implements WorkflowRuns {
 
   private async dueIn(partition: string, bound: Date | null): Promise<DueWorkflow[]> {
     const items = await queryAll(this.table, {
-      IndexName: 'DueIndex',
+      IndexName: 'DueSlots',
       KeyConditionExpression: bound ? 'DuePK = :pk AND DueSK <= :bound' : 'DuePK = :pk',
       ExpressionAttributeValues: bound
         ? { ':pk': partition, ':bound': dueBound(bound) }

@@ -4,7 +4,8 @@ import { shardOf } from './keys';
 
 /**
  * The due index: sparse (only active, scheduled workflows), write-sharded by a hash of the id, sorted
- * by `<due time>#<id>`, so each shard's due runs are one range query and the scheduler reads nothing else.
+ * by `<due time>#<id>`, so each shard's due runs are one range query and the scheduler reads nothing else. The
+ * index (`DueSlots`) projects only what a claim reads.
  * A workflow's writes set its entry, the scheduler reads it: its formats are kept here, below both.
  */
 

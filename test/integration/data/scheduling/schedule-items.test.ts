@@ -140,10 +140,10 @@ describe('schedule items', () => {
         expect.objectContaining({
           CapacityUnits: 3,
           Table: { CapacityUnits: 1 },
-          GlobalSecondaryIndexes: { DueIndex: { CapacityUnits: 2 } },
+          GlobalSecondaryIndexes: { DueSlots: { CapacityUnits: 2 } },
         }),
       ]);
-      expect(Object.keys(recorded?.consumed[0]?.GlobalSecondaryIndexes ?? {})).toEqual(['DueIndex']);
+      expect(Object.keys(recorded?.consumed[0]?.GlobalSecondaryIndexes ?? {})).toEqual(['DueSlots']);
     });
 
     it('deletes a lawyer’s workflows with their schedule items, out of the due index', async () => {
