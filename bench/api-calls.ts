@@ -19,7 +19,6 @@ import type { Context } from 'aws-lambda';
 import { generateWebhookSecret } from '../functions/adapters/scheduling/webhook-signature';
 import type { Table } from '../functions/data/table/table';
 import { RecordedMetrics } from '../functions/domain/core/metrics';
-import type { Logger } from '../functions/domain/core/ports';
 import { API_HANDLERS } from '../functions/handlers';
 import { createDueClaimerHandler } from '../functions/handlers/scheduling/due-claimer';
 import type { ApiEvent, ApiHandler } from '../functions/http/api-event';
@@ -32,6 +31,7 @@ import { startLocalQueues } from '../lib/local/queue/local-queues';
 import { seedLocalData } from '../lib/local/seed';
 import { type CapacityMeter, callsInSequence, type MeteredCall, meterTable, sumOf } from './capacity';
 import { percentile } from './percentile';
+import { quietLogger } from './quiet-logger';
 import { benchTable, dropTable } from './scheduler';
 
 /**
@@ -41,8 +41,6 @@ import { benchTable, dropTable } from './scheduler';
  * process, against the same DynamoDB Local: the emulator's own CPU is in its Java process, not
  * counted on either side).
  */
-
-const quietLogger: Logger = { info: () => undefined, warn: () => undefined, error: () => undefined };
 
 /** One captured call: the command and its input as the code sent it (the document client's form). */
 interface CapturedCall {

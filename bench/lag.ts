@@ -1,4 +1,3 @@
-import type { Logger } from '../functions/domain/core/ports';
 import { WEBHOOK_QUEUE } from '../functions/domain/scheduling/scheduling-settings';
 import { createScheduledTickHandler } from '../functions/handlers/scheduling/scheduled-tick';
 import { createWebhookWorkerHandler } from '../functions/handlers/scheduling/webhook-worker';
@@ -7,6 +6,7 @@ import { startQueuePoller } from '../lib/local/queue/poller';
 import { GLOBAL_SCHEDULING } from '../shared/constants';
 import { apiRequest, createWorkflow, startApiWorld } from './api-calls';
 import { percentile } from './percentile';
+import { quietLogger } from './quiet-logger';
 import { startBenchReceiver } from './receiver';
 
 /**
@@ -16,8 +16,6 @@ import { startBenchReceiver } from './receiver';
  * minute), the poller plays the worker's event source, a receiver notes each call's start. Every
  * call's lag is its start less the due time its body carries, per interval group.
  */
-
-const quietLogger: Logger = { info: () => undefined, warn: () => undefined, error: () => undefined };
 
 export interface LagGroup {
   readonly intervalMinutes: number;

@@ -1,7 +1,6 @@
 import { loadavg } from 'node:os';
 import type { Table } from '../functions/data/table/table';
 import { RecordedMetrics } from '../functions/domain/core/metrics';
-import type { Logger } from '../functions/domain/core/ports';
 import { FORCED_RUN_WINDOW_MS } from '../functions/domain/scheduling/scheduler';
 import { CLAIMS, DUE_SHARDS, FIRM_CALLS } from '../functions/domain/scheduling/scheduling-settings';
 import { createDueClaimerHandler } from '../functions/handlers/scheduling/due-claimer';
@@ -10,6 +9,7 @@ import type { AppDependencies } from '../functions/runtime/dependencies';
 import { systemClock } from '../functions/runtime/dependencies';
 import { inProcessClaimers } from '../functions/runtime/in-process-claimers';
 import { startLocalQueues } from '../lib/local/queue/local-queues';
+import { quietLogger } from './quiet-logger';
 import { batchWrite, benchTable, benchWorkflow, dropTable, itemsOf } from './scheduler';
 
 /**
@@ -174,13 +174,6 @@ function counting(table: Table, counts: Record<string, number>): Table {
     }),
   };
 }
-
-const quietLogger: Logger = {
-  debug: () => undefined,
-  info: () => undefined,
-  warn: () => undefined,
-  error: () => undefined,
-};
 
 /** Loads the automations and runs one fanned-out tick over them. */
 export async function runScaleTick(options: {

@@ -10,7 +10,7 @@ import { chunks, mapWithConcurrency } from '../functions/domain/core/concurrency
 import { noMetrics } from '../functions/domain/core/metrics';
 import type { Clock, Logger } from '../functions/domain/core/ports';
 import type { WorkflowRecord } from '../functions/domain/directory/ports';
-import { LOOK_AHEAD_MS } from '../functions/domain/scheduling/due-slots';
+import { TICK_REACH_MS } from '../functions/domain/scheduling/due-slots';
 import { DUE_SHARDS, WEBHOOK_QUEUE } from '../functions/domain/scheduling/scheduling-settings';
 import { createDueClaimerHandler } from '../functions/handlers/scheduling/due-claimer';
 import { createScheduledTickHandler } from '../functions/handlers/scheduling/scheduled-tick';
@@ -229,7 +229,7 @@ async function countPages(
 
 /** Reads the due workflows through the due index, as the scheduler does; counts the items read. */
 function readThroughIndex(table: Table, now: Date): Promise<ReadCount> {
-  const bound = dueBound(new Date(now.getTime() + LOOK_AHEAD_MS));
+  const bound = dueBound(new Date(now.getTime() + TICK_REACH_MS));
   return countPages(
     allDuePartitions().map(
       (partition) => (startKey: Record<string, unknown> | undefined) =>
@@ -251,7 +251,7 @@ function readThroughIndex(table: Table, now: Date): Promise<ReadCount> {
  * segment per index shard so that both readers have the same parallelism).
  */
 function readThroughScan(table: Table, now: Date): Promise<ReadCount> {
-  const bound = new Date(now.getTime() + LOOK_AHEAD_MS).toISOString();
+  const bound = new Date(now.getTime() + TICK_REACH_MS).toISOString();
   return countPages(
     Array.from(
       { length: DUE_SHARDS },

@@ -141,7 +141,12 @@ const DECLARED = {
     keys: ['sessionSigning', 'licenseHash', 'licenseEncryption'],
     lawyerSecrets: true,
   },
-  workflows: { table: { access: 'readWrite', indexes: ['GSI1', 'GSI2', 'GSI3'] }, keys: SESSION },
+  // Switching scheduling on sends the workflow's first runs to the webhook queue at once.
+  workflows: {
+    table: { access: 'readWrite', indexes: ['GSI1', 'GSI2', 'GSI3'] },
+    keys: SESSION,
+    webhookQueue: 'send',
+  },
   folders: { table: { access: 'readWrite', indexes: ['GSI1', 'GSI3'] }, keys: SESSION },
   // Look-ups only, the key shown decrypted to its owner or an admin.
   licenses: {
@@ -173,6 +178,8 @@ const DECLARED = {
     table: { access: 'readWrite', indexes: ['GSI1', 'GSI2'] },
     keys: SESSION,
     webhookSigning: true,
+    // 'Reprendre' sends the workflow's first runs at once.
+    webhookQueue: 'send',
     timeoutSeconds: EXECUTE_WEBHOOK_TIMEOUT_SECONDS,
     adminAlerts: true,
   },

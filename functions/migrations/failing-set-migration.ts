@@ -1,6 +1,7 @@
 import { DeleteCommand, TransactWriteCommand } from '@aws-sdk/lib-dynamodb';
-import { workflowKey } from '../data/directory/keys';
-import { failingItem } from '../data/health/health-repository';
+import { scheduleKey, workflowKey } from '../data/directory/keys';
+import { toSummary } from '../data/health/health-reads';
+import { failingItem } from '../data/health/health-writes';
 import { workflowHealthKey } from '../data/health/keys';
 import { getItemsByKey } from '../data/table/batch-get';
 import { queryPages } from '../data/table/query-all';
@@ -18,11 +19,20 @@ export interface FailingSetMigration {
 }
 
 /**
- * Moves the failing set out of its former partition (`former-keys.ts`), each item from its workflow's
- * current summary and only while its streak runs, in one transaction with its removal: idempotent and
- * safe beside the running application.
+ * Moves the failing set out of its former single partition (`HEALTH#FAILING`, `former-keys.ts`)
+ * into the workflows' partitions and the streak index, once after the deploy that introduced them.
+ *
+ * The code of today never writes the former partition: since the deploy, a failure wrote its
+ * workflow's new item and a success that ended a streak deleted only that one. So a former item is
+ * moved from the workflow's health summary, which is current (its streak on its schedule item, its
+ * last failure on its health item), under the
+ * workflow's name of today, and only while the workflow exists and its streak runs; a new item
+ * already written is never overwritten (conditional put). Each former item goes in one transaction
+ * with its move: run again, or beside the application, it finds nothing left to do. A page of
+ * `pageSize` items reads its workflows and summaries in one BatchGetItem (100 keys at most: 33 a
+ * page).
  */
-export async function migrateFailingSet(table: Table, pageSize = 50): Promise<FailingSetMigration> {
+export async function migrateFailingSet(table: Table, pageSize = 33): Promise<FailingSetMigration> {
   let read = 0;
   let moved = 0;
   let dropped = 0;
@@ -37,11 +47,12 @@ export async function migrateFailingSet(table: Table, pageSize = 50): Promise<Fa
     const found = await getItemsByKey(table, [
       ...ids.map((id) => workflowKey(id)),
       ...ids.map((id) => workflowHealthKey(id)),
+      ...ids.map((id) => scheduleKey(id)),
     ]);
     for (const former of items) {
       const id = former.SK as string;
-      const summary = found.get(workflowHealthKey(id));
-      const streak = (summary?.consecutiveFailures as number | undefined) ?? 0;
+      const summary = toSummary(id, found.get(workflowHealthKey(id)), found.get(scheduleKey(id)));
+      const streak = summary.consecutiveFailures;
       const workflow = found.get(workflowKey(id));
       const keep = workflow !== undefined && streak > 0;
       const formerKey = { PK: FORMER_FAILING_PARTITION, SK: id };
@@ -57,8 +68,8 @@ export async function migrateFailingSet(table: Table, pageSize = 50): Promise<Fa
         workflowId: id,
         workflowName: (workflow.name as string | undefined) ?? (former.workflowName as string),
         consecutiveFailures: streak,
-        lastFailureAt: (summary?.lastFailureAt as string | undefined) ?? null,
-        lastFailureMessage: (summary?.lastFailureMessage as string | undefined) ?? null,
+        lastFailureAt: summary.lastFailureAt,
+        lastFailureMessage: summary.lastFailureMessage,
       });
       try {
         await table.doc.send(

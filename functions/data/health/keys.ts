@@ -1,6 +1,7 @@
 import { createHash } from 'node:crypto';
 
 import { workflowKey } from '../directory/keys';
+import type { HourCounterSpec } from '../table/hour-counters';
 import { shardOf } from '../table/keys';
 
 /*
@@ -76,3 +77,33 @@ export const healthAlertKey = (workflowId: string, day: string) => ({
 
 /** The daily digest of a day, sent once. */
 export const healthDigestKey = (day: string) => ({ PK: 'HEALTH#DIGEST', SK: day });
+
+/** How long an hour's counters are kept: the 7-day window and a day to spare. */
+const HOUR_COUNTERS_TTL_SECONDS = 8 * 86_400;
+
+/** An hour's counters item: its kind and when it expires (8 days after its hour). */
+const hourItemOf = (hour: string) => ({
+  entity: 'HealthHour',
+  expiresAt: Math.floor(Date.parse(`${hour}:00:00.000Z`) / 1000) + HOUR_COUNTERS_TTL_SECONDS,
+});
+
+/**
+ * A workflow's counters of the current hour, kept on its schedule item (each run's end writes that
+ * item anyway) as `runsHour` and `runs<Counter>`, moved to its hour item when the next hour starts.
+ */
+export const workflowHourCounters = (workflowId: string): HourCounterSpec => ({
+  prefix: 'runs',
+  hourKey: (hour) => workflowHealthHourKey(workflowId, hour),
+  hourItem: hourItemOf,
+});
+
+/**
+ * A lawyer's counters of the current hour, kept on his firm's call slots item (each call's slot is
+ * given back there anyway) as `ownerHour` and `owner<Counter>`, moved to his hour item when the next
+ * hour starts.
+ */
+export const ownerHourCounters = (email: string): HourCounterSpec => ({
+  prefix: 'owner',
+  hourKey: (hour) => deliveryHourKey(ownerDeliveriesPartition(email), hour),
+  hourItem: hourItemOf,
+});

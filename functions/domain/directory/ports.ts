@@ -156,6 +156,12 @@ export interface WorkflowRecord {
   updatedAt: string;
 }
 
+/**
+ * Sends at once the first runs of a workflow a write just put in the schedule (switched on, edited,
+ * resumed), rather than leaving them to the next tick: the scheduling area's, wired by the runtime.
+ */
+export type ScheduleStarts = (workflowId: string) => Promise<void>;
+
 /** The fields an admin edits (spec: update by id). */
 export type WorkflowChanges = Partial<
   Pick<

@@ -12,6 +12,7 @@ import { ownerEmailOf, ownWorkflowsPage, type ProfileLookup, visibleWorkflow } f
 import {
   type DirectoryCounters,
   type Folders,
+  type ScheduleStarts,
   type WorkflowChanges,
   WorkflowNotFoundError,
   type WorkflowRecord,
@@ -65,6 +66,11 @@ export interface WorkflowServiceDependencies {
   readonly clock: Clock;
   /** The counters the screens' counts come from. */
   readonly counters: DirectoryCounters;
+  /**
+   * Sends the first runs of a workflow a write puts in the schedule at once. Absent where no
+   * switch can turn scheduling on (the worker's automatic pause only turns it off).
+   */
+  readonly scheduleStarts?: ScheduleStarts;
 }
 
 /**
@@ -81,6 +87,7 @@ export class WorkflowService {
   private readonly audit: Pick<AuditTrail, 'record'>;
   private readonly clock: Clock;
   private readonly counters: DirectoryCounters;
+  private readonly scheduleStarts: ScheduleStarts | undefined;
 
   constructor(deps: WorkflowServiceDependencies) {
     this.workflows = deps.workflows;
@@ -89,6 +96,7 @@ export class WorkflowService {
     this.audit = deps.audit;
     this.clock = deps.clock;
     this.counters = deps.counters;
+    this.scheduleStarts = deps.scheduleStarts;
   }
 
   /**
@@ -203,6 +211,7 @@ export class WorkflowService {
       this.workflows.update(id, changes, this.clock.now().toISOString()),
     );
     await this.audit.record(session, 'workflow.update', auditTarget.workflow(updated));
+    await this.started(updated);
     return toWorkflowView(updated);
   }
 
@@ -232,14 +241,15 @@ export class WorkflowService {
    * (already so, changed meanwhile, or deleted).
    */
   async switchScheduling(id: string, enabled: boolean): Promise<Workflow | null> {
+    let updated: WorkflowRecord;
     try {
-      return toWorkflowView(
-        await this.workflows.toggle(id, 'cronEnabled', this.clock.now().toISOString(), !enabled),
-      );
+      updated = await this.workflows.toggle(id, 'cronEnabled', this.clock.now().toISOString(), !enabled);
     } catch (error) {
       if (error instanceof WorkflowNotFoundError) return null;
       throw error;
     }
+    await this.started(updated);
+    return toWorkflowView(updated);
   }
 
   private async toggle(
@@ -260,7 +270,13 @@ export class WorkflowService {
           : 'workflow.unschedule';
     // The trail records admin actions; a lawyer's own scheduling switch is his to make.
     if (session.role === 'admin') await this.audit.record(session, action, auditTarget.workflow(updated));
+    await this.started(updated);
     return toWorkflowView(updated);
+  }
+
+  /** A workflow in the schedule after a write has its first runs sent at once (when they are due). */
+  private async started(workflow: WorkflowRecord): Promise<void> {
+    if (workflow.active && workflow.cronEnabled) await this.scheduleStarts?.(workflow.id);
   }
 
   /** A workflow the caller may see: any for an admin, his own for a lawyer or notary. */

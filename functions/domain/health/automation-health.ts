@@ -9,21 +9,35 @@ import {
 import type { ExecutionTrigger } from '../../../shared/schemas/scheduler';
 import type { Clock, Logger } from '../core/ports';
 import type { WorkflowRecord } from '../directory/ports';
-import type { CallEndings, EndedCall } from '../scheduling/ports';
+import type { CallEnd, CallEndings, EndedCall } from '../scheduling/ports';
 import type { HealthAlerts } from './health-alerts';
-import type { HealthRecords, HealthSummaryRecord, HourCounters, HourIncrements } from './ports';
+import type {
+  HealthReads,
+  HealthSummaryRecord,
+  HealthWrites,
+  HourCount,
+  HourCounters,
+  HourIncrements,
+  RunEndResult,
+} from './ports';
 
-/*
- * Automation health's rules: what a run's end adds to the counters, a workflow's state, when its
- * scheduling pauses. Kept as runs end, so nothing here reads the execution history.
+/**
+ * Automation health: the rules. What a run's end adds to the counters, what state a workflow is in,
+ * when scheduling is paused. Kept incrementally as runs end (`data/health/health-writes.ts`);
+ * nothing here reads the execution history.
  */
 
 // ---------------------------------------------------------------------------- state
 
 /**
- * A workflow's state: 'paused' while the automatic pause holds, 'failing' after two failures or more,
- * 'degraded' after one or a retried success, else 'healthy'; so the first success after 'Reprendre'
- * makes it healthy again.
+ * The state of a workflow, from its summary and whether it is scheduled now:
+ * 1. 'paused' ('Suspendue'): the automatic pause stopped its scheduling and it is still off;
+ * 2. 'failing' ('En échec'): its last two runs or more ended in failure;
+ * 3. 'degraded' ('Dégradée'): its last run ended in failure (one only), or its last success
+ *    needed retries;
+ * 4. 'healthy' ('En bonne santé'): its last run succeeded at once, or it has not run.
+ * So the first success after 'Reprendre' brings it back to 'En bonne santé'; the 24-hour and
+ * 7-day figures stay beside the state, for the longer view.
  */
 export function healthStateOf(
   summary: Pick<HealthSummaryRecord, 'consecutiveFailures' | 'pausedAt' | 'lastSuccessRetried'>,
@@ -190,7 +204,9 @@ export const pauseThresholdOf = (stored: number | null) => stored ?? PAUSE_AFTER
 export type SchedulingSwitch = (workflowId: string, enabled: boolean) => Promise<boolean>;
 
 export interface AutomationHealthDependencies {
-  readonly health: HealthRecords;
+  readonly health: HealthWrites;
+  /** The pause threshold of /admin/settings, read when a failure may reach it. */
+  readonly settings: Pick<HealthReads, 'settings'>;
   readonly clock: Clock;
   readonly logger: Logger;
   readonly switchScheduling: SchedulingSwitch;
@@ -198,74 +214,98 @@ export interface AutomationHealthDependencies {
   readonly alerts?: HealthAlerts;
 }
 
+/** What a call adds to its lawyer's hour (his own dashboard): as to everyone's. */
+export const ownerCountOf = (call: EndedCall): HourCount => ({
+  hour: healthHourOf(new Date(call.startedAt)),
+  increments: deliveryHourIncrements(call),
+});
+
 /**
- * What a call's end does to its workflow's health: counters of its hour (the workflow's, everyone's,
- * its lawyer's), then for a run's end (no retry follows) the summary and the failing set; and when a
- * due run's failure makes the streak reach the threshold, the automatic pause and its alerts.
- * A connection test is never counted.
+ * What calls' ends do to their workflows' health: each workflow's run state (its last run, its
+ * streak, its counts of the hour) in one write; everyone's counts once per hour of the batch; each
+ * lawyer's, unless the caller adds them where it gives his firm's call slots back; then, for a run
+ * that failed for good, its details, the failing set and, when a due run's failure makes the streak
+ * reach the threshold, the automatic pause and its alerts; for a success that ends a streak, its way
+ * out of the failing set. A connection test is never counted, a retried attempt counts but ends
+ * no run.
  */
 export class AutomationHealth implements CallEndings {
   constructor(private readonly deps: AutomationHealthDependencies) {}
 
-  /**
-   * `recorded` is the call's history write when it runs alongside (the worker's): it says whether
-   * the workflow still existed, which only the failing set and the pause wait for.
-   */
-  async callEnded(
-    workflow: WorkflowRecord,
-    call: EndedCall,
-    recorded: Promise<boolean> = Promise.resolve(true),
+  async callsEnded(
+    ends: readonly CallEnd[],
+    options: { readonly ownersCounted?: boolean } = {},
   ): Promise<void> {
-    if (call.trigger === 'test') return;
-    const { health } = this.deps;
-    const now = this.deps.clock.now();
-    const hour = healthHourOf(new Date(call.startedAt));
-    const delivery = deliveryHourIncrements(call);
-    // The counters and the summary are independent items: written at once, one round trip.
-    const counted = Promise.all([
-      health.addToWorkflowHour(workflow.id, hour, workflowHourIncrements(call), now),
-      health.addToEveryonesHour(workflow.id, hour, delivery, now),
-      health.addToOwnerHour(workflow.lawyerEmail, hour, delivery, now),
+    const counted = ends.filter(({ call }) => call.trigger !== 'test');
+    if (counted.length === 0) return;
+    const everyone = new Map<string, Record<string, number>>();
+    for (const { call } of counted) add(everyone, ownerCountOf(call));
+    const [results] = await Promise.all([
+      Promise.all(counted.map((end) => this.runEnded(end))),
+      // One write per hour of the batch, in the shard its first call falls in.
+      ...[...everyone].map(([hour, increments]) =>
+        this.deps.health.addToEveryonesHour(counted[0]?.workflow.id ?? hour, { hour, increments }),
+      ),
+      ...(options.ownersCounted
+        ? []
+        : counted.map(({ workflow, call }) =>
+            this.deps.health.addToOwnerHour(workflow.lawyerEmail, ownerCountOf(call)),
+          )),
     ]);
-    if (call.outcome === 'retried') {
-      await counted;
-      return;
-    }
+    await Promise.all(
+      counted.map((end, index) => {
+        const result = results[index];
+        return result?.exists ? this.followUp(end, result) : undefined;
+      }),
+    );
+  }
 
+  /** The run state of one call's end, on its workflow. */
+  private runEnded({ workflow, call }: CallEnd): Promise<RunEndResult> {
+    return this.deps.health.recordRunEnd({
+      workflowId: workflow.id,
+      startedAt: call.startedAt,
+      setsLastRun: true,
+      streak: call.outcome === 'succeeded' ? 'success' : call.outcome === 'retried' ? null : 'failure',
+      retried: call.attempt > 1,
+      count: { hour: healthHourOf(new Date(call.startedAt)), increments: workflowHourIncrements(call) },
+    });
+  }
+
+  /**
+   * After a run's end: a success that ended a streak leaves the failing set (and the pause record,
+   * scheduled again); a failure records its details and its place in the failing set, and may pause.
+   * A workflow deleted during its call had nothing written and gets none of this.
+   */
+  private async followUp({ workflow, call }: CallEnd, result: RunEndResult): Promise<void> {
+    const { health } = this.deps;
+    if (call.outcome === 'retried') return;
     if (call.outcome === 'succeeded') {
-      const scheduled = workflow.active && workflow.cronEnabled;
-      const [, { endedStreak }] = await Promise.all([
-        counted,
-        health.recordSuccess(workflow.id, call.startedAt, call.attempt > 1, scheduled),
+      if (result.streakBefore === 0) return;
+      await Promise.all([
+        health.clearFailing(workflow.id),
+        workflow.active && workflow.cronEnabled ? health.clearPause(workflow.id) : undefined,
       ]);
-      // Only a success that ends a streak leaves the failing set: the successes of healthy
-      // workflows, most calls, never write to its one partition.
-      if (endedStreak > 0) await health.clearFailing(workflow.id);
       return;
     }
-
-    const [, summary, isRecorded] = await Promise.all([
-      counted,
+    await Promise.all([
       health.recordFailure(workflow.id, {
         at: call.startedAt,
         message: call.message,
         httpStatus: call.httpStatus,
       }),
-      recorded,
+      health.markFailing({
+        workflowId: workflow.id,
+        workflowName: workflow.name,
+        consecutiveFailures: result.streakAfter,
+        lastFailureAt: call.startedAt,
+        lastFailureMessage: call.message,
+      }),
     ]);
-    // A workflow deleted during its call: no failing line, no pause for what no longer exists.
-    if (!isRecorded) return;
-    await health.markFailing({
-      workflowId: workflow.id,
-      workflowName: workflow.name,
-      consecutiveFailures: summary.consecutiveFailures,
-      lastFailureAt: summary.lastFailureAt,
-      lastFailureMessage: summary.lastFailureMessage,
-    });
     if (!DUE_TRIGGERS.includes(call.trigger) || !workflow.cronEnabled) return;
-    const threshold = pauseThresholdOf((await health.settings()).pauseAfterFailures);
-    if (summary.consecutiveFailures < threshold) return;
-    await this.pause(workflow, summary.consecutiveFailures, call);
+    const threshold = pauseThresholdOf((await this.deps.settings.settings()).pauseAfterFailures);
+    if (result.streakAfter < threshold) return;
+    await this.pause(workflow, result.streakAfter, call);
   }
 
   /**
@@ -288,4 +328,11 @@ export class AutomationHealth implements CallEndings {
       httpStatus: call.httpStatus,
     });
   }
+}
+
+/** Adds a count to its hour's sums. */
+function add(sums: Map<string, Record<string, number>>, count: HourCount): void {
+  const sum = sums.get(count.hour) ?? {};
+  for (const [name, amount] of Object.entries(count.increments)) sum[name] = (sum[name] ?? 0) + amount;
+  sums.set(count.hour, sum);
 }

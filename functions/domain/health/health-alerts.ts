@@ -3,7 +3,7 @@ import { MESSAGES } from '../../../shared/messages';
 import type { Clock, Logger, MailMessage, MailPorts } from '../core/ports';
 import type { LawyerRecord, Lawyers, WorkflowRecord } from '../directory/ports';
 import type { Licenses } from '../identity/ports';
-import type { HealthRecords } from './ports';
+import type { HealthReads, HealthWrites } from './ports';
 
 const TEXTS = HEALTH_MESSAGES.email;
 
@@ -26,7 +26,9 @@ const body = (...paragraphs: readonly string[]) =>
   [MESSAGES.email.greeting, ...paragraphs, MESSAGES.email.signOff.join('\n')].join('\n\n');
 
 export interface HealthAlertsDependencies {
-  readonly health: Pick<HealthRecords, 'claimAlert' | 'claimDigest' | 'settings' | 'longestStreaks'>;
+  readonly health: Pick<HealthReads, 'settings' | 'longestStreaks'>;
+  /** The claims that send an alert or a digest once. */
+  readonly claims: Pick<HealthWrites, 'claimAlert' | 'claimDigest'>;
   readonly lawyers: Pick<Lawyers, 'findByEmail'>;
   readonly licenses: Pick<Licenses, 'getByHash'>;
   readonly mail: MailPorts;
@@ -55,7 +57,7 @@ export class HealthAlerts {
     pause: { readonly failures: number; readonly lastMessage: string; readonly httpStatus: number | null },
   ): Promise<void> {
     const now = this.deps.clock.now();
-    if (!(await this.deps.health.claimAlert(workflow.id, parisDayOf(now), now))) {
+    if (!(await this.deps.claims.claimAlert(workflow.id, parisDayOf(now), now))) {
       this.deps.logger.info('Alerte déjà envoyée aujourd’hui pour cette automatisation', {
         workflowId: workflow.id,
       });
@@ -99,7 +101,7 @@ export class HealthAlerts {
     if (total === 0) return;
     const admin = this.adminAddress(settings.alertEmail);
     if (!admin) return;
-    if (!(await this.deps.health.claimDigest(parisDayOf(now), now))) return;
+    if (!(await this.deps.claims.claimDigest(parisDayOf(now), now))) return;
     // The longest streaks first, as many as the dashboard lists: in an outage every automation
     // of the platform is failing, and one line each made an e-mail nobody reads to its end.
     const lines = longest.map((item) =>

@@ -30,10 +30,12 @@ import {
   toWorkflowHealth,
   windowOf,
 } from './automation-health';
-import type { HealthRecords } from './ports';
+import type { HealthReads, HealthWrites } from './ports';
 
 export interface HealthServiceDependencies extends WebhookCallSettings {
-  readonly health: HealthRecords;
+  readonly health: HealthReads;
+  /** 'Reprendre' clears the pause record; /admin/settings saves the settings. */
+  readonly healthWrites: Pick<HealthWrites, 'clearPause' | 'saveSettings'>;
   readonly workflows: Pick<Workflows, 'getById' | 'getMany' | 'listByOwner'>;
   readonly lawyers: Pick<Lawyers, 'findByLicenseHash' | 'findByEmail'>;
   readonly executions: Pick<Executions, 'record'>;
@@ -54,7 +56,7 @@ const STATE_ORDER: Record<HealthState, number> = { paused: 0, failing: 1, degrad
  * workflow answers 404, as a missing one).
  */
 export class HealthService {
-  private readonly health: HealthRecords;
+  private readonly health: HealthReads;
   private readonly workflows: HealthServiceDependencies['workflows'];
   private readonly lawyers: HealthServiceDependencies['lawyers'];
 
@@ -143,7 +145,7 @@ export class HealthService {
       throw new ConflictError(HEALTH_MESSAGES.notPaused);
     const resumed = await this.deps.scheduling.switchScheduling(workflow.id, true);
     if (!resumed) throw new ConflictError(MESSAGES.workflow.changed);
-    await this.health.clearPause(workflow.id);
+    await this.deps.healthWrites.clearPause(workflow.id);
     if (session.role === 'admin') {
       await this.deps.audit.record(session, 'workflow.resume', auditTarget.workflow(workflow));
     }
@@ -163,7 +165,7 @@ export class HealthService {
 
   /** Saves the settings of /admin/settings, audited. */
   async saveSettings(session: SessionContext, settings: HealthSettings): Promise<HealthSettingsReply> {
-    await this.health.saveSettings(settings, this.deps.clock.now().toISOString());
+    await this.deps.healthWrites.saveSettings(settings, this.deps.clock.now().toISOString());
     await this.deps.audit.record(session, 'health.settings.update', auditTarget.healthSettings(settings));
     return { ...settings, deploymentAlertEmail: this.deps.deploymentAlertEmail };
   }

@@ -47,45 +47,74 @@ export interface HealthSettingsRecord {
   readonly dailyDigest: boolean;
 }
 
+/** Counts of one hour to add: the hour (`yyyy-mm-ddThh`, UTC) and its increments. */
+export interface HourCount {
+  readonly hour: string;
+  readonly increments: HourIncrements;
+}
+
 /**
- * Summaries, hour counters (per workflow, for everyone, per lawyer), the failing set, the settings,
- * and the claims that send an alert or a digest once. Counters add atomically.
+ * One call's end as it is kept on its workflow (its schedule item: the state the list and the
+ * scheduler read beside it), in one write: the last run, what the end does to the failure streak,
+ * and the call's counts in its hour.
  */
-export interface HealthRecords {
-  /** A success: the streak ends (its length returned), the pause clears when `clearPause`. */
-  recordSuccess(
-    workflowId: string,
-    at: string,
-    retried: boolean,
-    clearPause: boolean,
-  ): Promise<{ readonly endedStreak: number }>;
-  /** A failure: the streak grows; the summary as it now is. */
+export interface RunEnd {
+  readonly workflowId: string;
+  readonly startedAt: string;
+  /** The call is the workflow's last run (every call but a cancelled run and a connection test). */
+  readonly setsLastRun: boolean;
+  /** A run's end: a success ends the streak, a failure adds one; null for a retried attempt. */
+  readonly streak: 'success' | 'failure' | null;
+  /** A success that needed retries. */
+  readonly retried: boolean;
+  /** The counts of the workflow's hour; null when the call does not count (a cancelled run). */
+  readonly count: HourCount | null;
+}
+
+export interface RunEndResult {
+  /** False when the workflow no longer exists (deleted during the call): nothing was written. */
+  readonly exists: boolean;
+  /** The failure streak before this end, and after it. */
+  readonly streakBefore: number;
+  readonly streakAfter: number;
+}
+
+/** The health as runs end: each workflow's run state, failures, the failing set, the counters. */
+export interface HealthWrites {
+  recordRunEnd(end: RunEnd): Promise<RunEndResult>;
+  /** The details of a failure (its time, message and status), beside the streak. */
   recordFailure(
     workflowId: string,
     failure: { readonly at: string; readonly message: string; readonly httpStatus: number | null },
-  ): Promise<HealthSummaryRecord>;
+  ): Promise<void>;
   recordPause(workflowId: string, at: string, reason: string): Promise<void>;
   clearPause(workflowId: string): Promise<void>;
+  markFailing(record: FailingRecord): Promise<void>;
+  clearFailing(workflowId: string): Promise<void>;
+  /**
+   * Adds to everyone's counters of an hour (the admin's dashboard), in the shard `spread` falls in:
+   * a batch adds its calls at once.
+   */
+  addToEveryonesHour(spread: string, count: HourCount): Promise<void>;
+  /** Adds to one lawyer's counters of an hour (kept on his firm's call slots), by his e-mail. */
+  addToOwnerHour(ownerEmail: string, count: HourCount): Promise<void>;
+  saveSettings(settings: HealthSettingsRecord, at: string): Promise<void>;
+  /** Claims the one alert of `day` about a workflow: false when it was already sent that day. */
+  claimAlert(workflowId: string, day: string, at: Date): Promise<boolean>;
+  /** Claims the digest of `day`: false when it was already sent. */
+  claimDigest(day: string, at: Date): Promise<boolean>;
+}
+
+/** The health as the screens and the digest read it. */
+export interface HealthReads {
   summary(workflowId: string): Promise<HealthSummaryRecord>;
   summaries(workflowIds: readonly string[]): Promise<Map<string, HealthSummaryRecord>>;
-  addToWorkflowHour(workflowId: string, hour: string, increments: HourIncrements, at: Date): Promise<void>;
-  /** Adds to everyone's counters of an hour (the admin's dashboard). */
-  addToEveryonesHour(workflowId: string, hour: string, increments: HourIncrements, at: Date): Promise<void>;
-  /** Adds to the counters of an hour of one lawyer's calls, by his e-mail. */
-  addToOwnerHour(ownerEmail: string, hour: string, increments: HourIncrements, at: Date): Promise<void>;
   /** A workflow's hour counters from `fromHour` on, oldest first. */
   workflowHours(workflowId: string, fromHour: string): Promise<HourCounters[]>;
   /** A lawyer's hour counters from `fromHour` on, oldest first. */
   ownerHours(ownerEmail: string, fromHour: string): Promise<HourCounters[]>;
   /** Everyone's hour counters from `fromHour` on; an hour may come several times, to be summed. */
   allDeliveryHours(fromHour: string): Promise<HourCounters[]>;
-  markFailing(record: FailingRecord): Promise<void>;
-  clearFailing(workflowId: string): Promise<void>;
   longestStreaks(): Promise<LongestStreaks>;
   settings(): Promise<HealthSettingsRecord>;
-  saveSettings(settings: HealthSettingsRecord, at: string): Promise<void>;
-  /** Claims the one alert of `day` about a workflow: false when it was already sent that day. */
-  claimAlert(workflowId: string, day: string, at: Date): Promise<boolean>;
-  /** Claims the digest of `day`: false when it was already sent. */
-  claimDigest(day: string, at: Date): Promise<boolean>;
 }

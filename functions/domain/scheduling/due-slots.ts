@@ -9,8 +9,19 @@ import {
 /** The due time of a workflow that never ran: before any real time, so it is due at once. */
 export const NEVER_RAN = '0000-00-00T00:00:00.000Z';
 
-/** How far ahead a tick looks: one tick, so that a run due within the next minute leaves on time. */
-export const LOOK_AHEAD_MS = 60_000;
+/**
+ * How far ahead a tick reads the due index. EventBridge Scheduler calls its target within the minute
+ * it is due, so the tick after this one may come up to two minutes later: every run due before then
+ * is claimed now and sent with a delay, and 15 s more leave the claimers time to send.
+ */
+export const TICK_REACH_MS = 135_000;
+
+/**
+ * How far ahead a claim takes a workflow's runs: every run due before then, in one write that moves
+ * its due slot past them, each sent with a delay (SQS allows 15 minutes). A one-minute automation
+ * is claimed about every eight minutes rather than every minute.
+ */
+export const CLAIM_HORIZON_MS = 10 * 60_000;
 
 /** The largest delay SQS accepts on a message, in seconds. */
 const MAX_SQS_DELAY_SECONDS = 900;
@@ -37,19 +48,32 @@ export const isScheduled = (workflow: Pick<SchedulableWorkflow, 'active' | 'cron
   workflow.active && workflow.cronEnabled;
 
 /**
- * A workflow put in the schedule that never ran is due from `at`, stored as its next run, so that
- * two claims of its first run name the same due time, hence one dispatch id: n8n is called once.
+ * The workflow as a write that puts it in the schedule at `at` stores it: one that never ran, or
+ * whose next run has passed (switched off for longer than its runs claimed ahead), is due from that
+ * moment, stored as its next run; its first run is then sent at once (`ScheduleStarts`), and the
+ * next ones follow every interval from it. A next run still ahead (switched off and on again within
+ * minutes) is kept: the runs already queued for it go on, none is doubled.
+ *
+ * Stored once rather than taken by each claim from its own clock: two claims of one first run (a
+ * tick retried, or overlapping the next one) then name the same due time, hence the same dispatch
+ * id, and the firm's n8n is called once.
  */
 export function withFirstDue<T extends SchedulableWorkflow>(workflow: T, at: string): T {
-  return isScheduled(workflow) && !workflow.cronNextRun && !workflow.cronLastRun
-    ? { ...workflow, cronNextRun: at }
-    : workflow;
+  if (!isScheduled(workflow)) return workflow;
+  const due = dueAtOf(workflow);
+  return due === NEVER_RAN || due < at ? { ...workflow, cronNextRun: at } : workflow;
 }
 
 /**
- * When a scheduled workflow is next due: the next run the scheduler claimed (it moves with the index
- * key, so an edit cannot move it back to a slot already sent), else its last run plus its interval,
- * else `NEVER_RAN`.
+ * When a scheduled workflow is next due (ISO), or `NEVER_RAN` when it never ran and has no next run
+ * (an item stored before first due times were, see {@link withFirstDue}).
+ *
+ * The next run the scheduler claimed (`cronNextRun`) is the truth when there is one: it moves
+ * forward atomically with the index key when a slot is claimed, so rewriting an item (an admin
+ * renaming it while a run is on its way) recomputes the same key and cannot move it back to a
+ * slot already dispatched. A changed interval therefore applies from the next run on. Without a
+ * claimed next run, the interval counts from the last run (spec: due when its interval has passed
+ * since its last run, or it never ran).
  */
 export function dueAtOf(workflow: SchedulableWorkflow): string {
   if (workflow.cronNextRun) return workflow.cronNextRun;
@@ -57,25 +81,35 @@ export function dueAtOf(workflow: SchedulableWorkflow): string {
   return new Date(Date.parse(workflow.cronLastRun) + intervalMinutesOf(workflow) * 60_000).toISOString();
 }
 
-/** One due slot as a tick claims it. */
-export interface ClaimedSlot {
-  /** When the run is due (ISO): the indexed due time, or the tick's time for one that never ran. */
-  readonly dueAt: string;
-  /** The slot after it (ISO): the due time plus the interval, never in the past. */
+/** The runs one claim takes, and the due slot it leaves for the next claim. */
+export interface ClaimedSlots {
+  /** When each run is due (ISO), oldest first: the indexed due time, then every interval. */
+  readonly dueAts: readonly string[];
+  /** The first run it does not take (ISO): the workflow's next due slot after the claim. */
   readonly nextRun: string;
 }
 
 /**
- * The slot a tick at `now` claims from an indexed due time, and the slot after it. A workflow
- * that missed slots (scheduling was down, or it was switched off and on) runs once now and then
- * every interval from now: never a burst of back runs.
+ * The runs a claim at `now` takes from an indexed due time: that one, then one every interval up to
+ * `horizonEnd`. A workflow that missed runs (scheduling was down) runs once now for what it missed,
+ * then every interval from now: never a burst of back runs. One that never ran (an item stored
+ * before first due times were) is due now.
  */
-export function claimSlot(indexedDueAt: string, intervalMinutes: number, now: Date): ClaimedSlot {
-  const dueAt = indexedDueAt === NEVER_RAN ? now.toISOString() : indexedDueAt;
+export function claimSlots(
+  indexedDueAt: string,
+  intervalMinutes: number,
+  now: Date,
+  horizonEnd: Date,
+): ClaimedSlots {
   const interval = intervalMinutes * 60_000;
-  let next = Date.parse(dueAt) + interval;
-  if (next <= now.getTime()) next = now.getTime() + interval;
-  return { dueAt, nextRun: new Date(next).toISOString() };
+  const first = indexedDueAt === NEVER_RAN ? now.getTime() : Date.parse(indexedDueAt);
+  const dueAts = [first];
+  let next = first + interval <= now.getTime() ? now.getTime() + interval : first + interval;
+  while (next <= horizonEnd.getTime()) {
+    dueAts.push(next);
+    next += interval;
+  }
+  return { dueAts: dueAts.map((at) => new Date(at).toISOString()), nextRun: new Date(next).toISOString() };
 }
 
 /**

@@ -73,16 +73,21 @@ export class ManualRunService {
     });
     // A manual run counts in the health like any run (it never pauses: only due runs do).
     await this.deps.health
-      .callEnded(workflow, {
-        trigger: 'manual',
-        outcome: outcome.ok ? 'succeeded' : 'failed',
-        attempt: 1,
-        startedAt,
-        durationMs: outcome.durationMs,
-        dueAt: null,
-        httpStatus: outcome.httpStatus,
-        message: outcome.message,
-      })
+      .callsEnded([
+        {
+          workflow,
+          call: {
+            trigger: 'manual',
+            outcome: outcome.ok ? 'succeeded' : 'failed',
+            attempt: 1,
+            startedAt,
+            durationMs: outcome.durationMs,
+            dueAt: null,
+            httpStatus: outcome.httpStatus,
+            message: outcome.message,
+          },
+        },
+      ])
       .catch((error: unknown) => {
         this.deps.logger.error('Santé de l’automatisation non mise à jour', {
           workflowId: workflow.id,

@@ -32,8 +32,14 @@ export interface EndedCall {
 
 /** Where each call's end counts: the automation's health, which watches the deliveries. */
 export interface CallEndings {
-  /** `recorded` settles once the execution is written (false when the workflow was gone). */
-  callEnded(workflow: WorkflowRecord, call: EndedCall, recorded?: Promise<boolean>): Promise<void>;
+  /** A batch's call ends at once; `ownersCounted` when the caller added each lawyer's counts itself. */
+  callsEnded(ends: readonly CallEnd[], options?: { readonly ownersCounted?: boolean }): Promise<void>;
+}
+
+/** One call's end, with its workflow as the worker or a manual run read it. */
+export interface CallEnd {
+  readonly workflow: WorkflowRecord;
+  readonly call: EndedCall;
 }
 
 /** One due run on its way to the worker (the queue message's body). */
@@ -167,38 +173,38 @@ export type ScheduleRecord = Pick<
   | 'cronNextRun'
 >;
 
+/** What a claim reads of a schedule item: what the due index projects (not the last run). */
+export type DueSchedule = Omit<ScheduleRecord, 'cronLastRun'>;
+
 /** A due workflow as read from the due index, with the due time a claim is conditional on. */
 export interface DueWorkflow {
-  readonly workflow: ScheduleRecord;
+  readonly workflow: DueSchedule;
   /** The indexed due time (`NEVER_RAN` for one that never ran). */
   readonly dueAt: string;
   /** When a run last claimed it (the minute tick or a forced run), null if never. */
   readonly claimedAt: string | null;
 }
 
-/** A claim to give back: the slot as it was read, and the next run the claim moved it to. */
-export interface ClaimToRelease {
-  readonly workflow: ScheduleRecord;
-  readonly dueAt: string;
-  readonly nextRun: string;
-}
-
 /** The writes that decide when a workflow runs, each conditional so that concurrent runs cannot both win. */
 export interface WorkflowRuns {
   /** The workflows of one due-index shard due at or before `bound` (all with no bound). */
   dueInShard(shard: number, bound: Date | null): Promise<DueWorkflow[]>;
+  /** One workflow's due slot, read at once after a write that scheduled it; null when not scheduled. */
+  dueOf(workflowId: string): Promise<DueWorkflow | null>;
   /**
-   * Moves a due slot to `nextRun` if it is still the one read and the workflow still active and
-   * scheduled; forced, clears the last run and skips one claimed since `windowStart`. False when lost.
+   * Moves the due slot past the runs claimed, to `nextRun`, and stamps the claim's time, if the slot
+   * is still the one read and the workflow still active and scheduled. False when lost.
    */
-  claim(
-    read: DueWorkflow,
-    nextRun: string,
-    now: Date,
-    forced: { readonly windowStart: Date } | null,
-  ): Promise<boolean>;
-  /** Gives a claimed slot back; false when the workflow changed since the claim. */
-  release(claim: ClaimToRelease, forced: boolean): Promise<boolean>;
+  claim(read: DueWorkflow, nextRun: string, now: Date): Promise<boolean>;
+  /** Gives a claim back (a send failed): the due slot as read; false when it changed since. */
+  release(read: DueWorkflow, nextRun: string): Promise<boolean>;
+  /**
+   * A forced run's claim: stamps its time and clears the last run, unless another run claimed the
+   * workflow since `windowStart`; the due slot stays where it is. False when refused.
+   */
+  claimForced(read: DueWorkflow, now: Date, windowStart: Date): Promise<boolean>;
+  /** Gives a forced claim back (its send failed): the claim's stamp as it was read. */
+  releaseForced(read: DueWorkflow, now: Date): Promise<boolean>;
   /** Takes the manual-run lock if none is held since `unlockedBefore`; false when it is held. */
   lockManualRun(workflowId: string, now: Date, unlockedBefore: Date): Promise<boolean>;
 }

@@ -4,13 +4,13 @@ import { chunks, mapWithConcurrency } from '../core/concurrency';
 import { METRIC, type Metrics, noMetrics } from '../core/metrics';
 import type { Clock, Logger } from '../core/ports';
 import {
-  type ClaimedSlot,
-  claimSlot,
+  CLAIM_HORIZON_MS,
+  type ClaimedSlots,
+  claimSlots,
   dispatchDelaySeconds,
   dispatchIdOf,
   intervalMinutesOf,
-  LOOK_AHEAD_MS,
-  NEVER_RAN,
+  TICK_REACH_MS,
 } from './due-slots';
 import type { DispatchEntry, DispatchQueue, DueWorkflow, SchedulerRuns, WorkflowRuns } from './ports';
 import { fannedOutResult, kindOf, type RunReference, type ShardResult } from './run-results';
@@ -38,33 +38,51 @@ export const FORCED_RUN_WINDOW_MS = 60_000;
 
 /** Conditional writes in flight at once while claiming. */
 const CLAIM_CONCURRENCY = 25;
-/** SendMessageBatch calls in flight at once. */
-const SEND_CONCURRENCY = 5;
 
-/** A due workflow this run won: its slot is moved on and it must now be sent. */
-interface Claim extends DueWorkflow {
-  readonly slot: ClaimedSlot;
+/** A due workflow and the runs a claim of it takes. */
+interface Plan {
+  readonly read: DueWorkflow;
+  readonly slots: ClaimedSlots;
+}
+
+/** What became of a plan's sends: all queued (the first in `delaySeconds`), or refused. */
+type Sent = { readonly queued: true; readonly delaySeconds: number } | { readonly queued: false };
+
+/** How a run's messages are sent: its trigger, the run that lists them, which workflows it lists. */
+interface Sending {
+  readonly trigger: ExecutionTrigger;
+  readonly run?: RunReference;
+  readonly listed: ReadonlySet<string>;
 }
 
 /**
- * The scheduler: reads only the due index, claims each due slot with a conditional write so that
- * overlapping runs send it once, sends runs due within the next minute now with a delay, and gives a
- * slot back when its send fails. Forced runs dispatch each workflow once per minute.
+ * The scheduler (spec §7 workflow-scheduler): finds the due workflows through the due index,
+ * claims their runs with a conditional write and sends them to the webhook queue.
+ *
+ * - Only due workflows are read: one range query per index shard, up to `TICK_REACH_MS` ahead, so
+ *   that every run due before the next tick can come is sent by this one, delayed to its due time.
+ * - A claim takes a workflow's runs up to `CLAIM_HORIZON_MS` ahead in one write, each its own
+ *   message delayed to its due second: a run's share of the claim's write is a fraction of one.
+ * - Overlapping runs (the minute schedule and an admin, or a retried invocation) dispatch each due
+ *   slot under one dispatch id: the claim moves the slot forward only if it is still the one read.
+ * - A send that fails leaves (or gives back) the slot, so the next tick sends it: nothing is lost.
+ * - Forced ('manual_force'): every active, scheduled workflow runs once now, its last run cleared
+ *   first (spec §4), its schedule left as it is. Once per workflow per window: the claim is refused
+ *   for a workflow claimed within the last minute, so of concurrent forced runs exactly one
+ *   dispatches each workflow. The summary counts those left, queued already.
  */
 export class SchedulerService {
   private readonly runs: WorkflowRuns;
-  private readonly lastResults: Pick<SchedulerRuns, 'startShard'>;
 
   constructor(private readonly deps: SchedulerDependencies) {
     this.runs = deps.runs;
-    this.lastResults = deps.lastResults;
   }
 
   /**
    * A whole run in this process, every due-index shard at once, summed as the coordinator of an
-   * admin's run sums its claimers (`functions/domain/scheduling/run-scheduler.ts`): each shard as its claimer
-   * runs it, the minute tick's way (`claimShard`) for 'schedule', an admin's (`runShard`) for the
-   * others. The tests and the benches drive the scheduler through it.
+   * admin's run sums its claimers (`run-scheduler.ts`): each shard as its claimer runs it, the
+   * minute tick's way (`claimShard`) for 'schedule', an admin's (`runShard`) for the others. The
+   * tests and the benches drive the scheduler through it.
    */
   async run(trigger: SchedulerTrigger): Promise<SchedulerRun> {
     const at = this.deps.clock.now();
@@ -77,245 +95,311 @@ export class SchedulerService {
   }
 
   /**
-   * One shard of an admin's run, claimed first then queued: the minute tick may be claiming the same
-   * slots, and a run sends only what it won. A failed claim leaves the slot due for the next tick.
+   * One shard of the minute tick (the coordinator hands each shard to its own claimer): the runs due
+   * up to `TICK_REACH_MS` ahead are **queued first, then claimed**, so that none is lost between the
+   * two. A send that fails leaves the slot unclaimed for the next tick; a claimer that stops after a
+   * send and before its claim leaves it due too, and the next tick sends it again under the same
+   * dispatch ids (the worker does not call a run twice). `tickAt` is the coordinator's time, the same
+   * for every shard and every retry of this tick.
    */
-  async runShard(shard: number, at: Date, trigger: SchedulerTrigger): Promise<ShardResult> {
-    const forced = trigger === 'manual_force';
-    const dispatchTrigger: ExecutionTrigger = forced ? 'manual_force' : 'schedule';
-    const read = await this.runs.dueInShard(shard, forced ? null : new Date(at.getTime() + LOOK_AHEAD_MS));
-    // Forced, what another run claimed within the window is queued already: its claim would be
-    // refused, so it is not tried, and the summary counts it rather than reading '0 mise en file'.
-    const windowStart = forced ? new Date(at.getTime() - FORCED_RUN_WINDOW_MS) : null;
-    const since = windowStart?.toISOString();
-    const candidates =
-      since === undefined ? read : read.filter(({ claimedAt }) => claimedAt === null || claimedAt <= since);
-    const alreadyQueued = read.length - candidates.length;
-    const claimed = await mapWithConcurrency(candidates, CLAIM_CONCURRENCY, (candidate) =>
-      this.claim(candidate, at, windowStart),
+  async claimShard(shard: number, tickAt: Date): Promise<ShardResult> {
+    const read = await this.runs.dueInShard(shard, new Date(tickAt.getTime() + TICK_REACH_MS));
+    const plans = read.map((candidate) => planOf(candidate, tickAt));
+    const run: RunReference = { kind: 'schedule', at: tickAt.toISOString(), shard };
+    const listed = await this.listed(
+      run,
+      plans.map(({ read }) => read.workflow.id),
     );
-    const claims = claimed.filter((claim): claim is Claim => typeof claim === 'object');
-
-    const failures: SchedulerExecution[] = candidates
-      .filter((_, index) => claimed[index] === 'failed')
-      .map(({ workflow }) => ({
-        workflowId: workflow.id,
-        workflowName: workflow.name,
-        status: 'failed',
-        message: MESSAGES.scheduler.claimFailed,
-      }));
-    const listed = new Set(
-      claims.slice(0, Math.max(0, CLAIMS.listedPerShard - failures.length)).map((claim) => claim.workflow.id),
+    const now = this.deps.clock.now();
+    const sent = await this.send(plans, now, { trigger: 'schedule', run, listed });
+    const claims = await mapWithConcurrency(plans, CLAIM_CONCURRENCY, (plan, index) =>
+      sent[index]?.queued ? this.claimSent(plan, now) : Promise.resolve(false),
     );
-    const run: RunReference = { kind: kindOf(trigger), at: at.toISOString(), shard };
-    if (listed.size > 0) await this.startListing(run, shard);
-    const sent = (
-      await mapWithConcurrency(chunks(claims, WEBHOOK_QUEUE.sendBatchSize), SEND_CONCURRENCY, (batch) =>
-        this.send(batch, at, dispatchTrigger, forced, run, listed),
-      )
-    ).flat();
-    const result = shardResult(read.length, [...failures, ...sent], listed, alreadyQueued);
-    const metrics = this.deps.metrics ?? noMetrics;
-    metrics.count(METRIC.dueFound, read.length);
-    metrics.count(METRIC.dueClaimed, claims.length);
-    metrics.count(METRIC.dueEnqueued, result.queued);
-    this.deps.logger.info('Lot du planificateur exécuté', {
-      trigger,
-      shard,
-      checked: result.checked,
-      dispatched: result.queued,
-      failed: result.failed,
-      alreadyQueued,
-    });
+    const result = shardResult(read.length, executionsOf(plans, sent), listed);
+    this.report('schedule', shard, result, claims.filter(Boolean).length);
     return result;
   }
 
-  /** Makes a shard's item of the last result ready before its first listed run is queued. */
-  private async startListing(run: RunReference, shard: number): Promise<void> {
-    await this.lastResults.startShard(run.kind, run.at, shard).catch((error: unknown) => {
+  /**
+   * One due-index shard of an admin's run ('Déclencher Maintenant', one claimer per shard),
+   * **claimed first, then queued**: the minute tick may be claiming the same slots meanwhile, and a
+   * run sends only what it won. Not forced, the runs due up to `TICK_REACH_MS` ahead, claimed as the
+   * tick claims them; forced, one run now of every active and scheduled workflow (`runForced`). A
+   * claim that failed (not lost to another run) leaves the slot due: the next tick retries it. The
+   * first claims report their end to the run's last result (this shard's item), at most
+   * `CLAIMS.listedPerShard` with the failures.
+   */
+  async runShard(shard: number, at: Date, trigger: SchedulerTrigger): Promise<ShardResult> {
+    if (trigger === 'manual_force') return this.runForced(shard, at);
+    const read = await this.runs.dueInShard(shard, new Date(at.getTime() + TICK_REACH_MS));
+    const plans = read.map((candidate) => planOf(candidate, at));
+    const claimed = await mapWithConcurrency(plans, CLAIM_CONCURRENCY, (plan) =>
+      this.claimFirst(() => this.runs.claim(plan.read, plan.slots.nextRun, at), plan.read),
+    );
+    const won = plans.filter((_, index) => claimed[index] === 'won');
+    const failures = claimFailures(plans.filter((_, index) => claimed[index] === 'failed'));
+    const run: RunReference = { kind: kindOf(trigger), at: at.toISOString(), shard };
+    const listed = await this.listed(
+      run,
+      won.slice(0, Math.max(0, CLAIMS.listedPerShard - failures.length)).map(({ read }) => read.workflow.id),
+    );
+    const sent = await this.send(won, this.deps.clock.now(), { trigger: 'schedule', run, listed });
+    await Promise.all(
+      won.map((plan, index) =>
+        sent[index]?.queued
+          ? undefined
+          : this.giveBack(plan.read, () => this.runs.release(plan.read, plan.slots.nextRun)),
+      ),
+    );
+    const result = shardResult(read.length, [...failures, ...executionsOf(won, sent)], listed);
+    this.report(trigger, shard, result, won.length);
+    return result;
+  }
+
+  /**
+   * A forced run of one shard: every active, scheduled workflow runs once now, under the dispatch id
+   * of the run's time (the same for every shard and retry of the run), its last run cleared (spec
+   * §4) and its schedule left as it is. What another run claimed within the window is queued
+   * already: its claim would be refused, so it is not tried, and the summary counts it rather than
+   * reading '0 mise en file'.
+   */
+  private async runForced(shard: number, at: Date): Promise<ShardResult> {
+    const read = await this.runs.dueInShard(shard, null);
+    const windowStart = new Date(at.getTime() - FORCED_RUN_WINDOW_MS);
+    const since = windowStart.toISOString();
+    const candidates = read.filter(({ claimedAt }) => claimedAt === null || claimedAt <= since);
+    const claimed = await mapWithConcurrency(candidates, CLAIM_CONCURRENCY, (candidate) =>
+      this.claimFirst(() => this.runs.claimForced(candidate, at, windowStart), candidate),
+    );
+    const plans: Plan[] = candidates
+      .filter((_, index) => claimed[index] === 'won')
+      .map((candidate) => ({
+        read: candidate,
+        slots: { dueAts: [at.toISOString()], nextRun: at.toISOString() },
+      }));
+    const failures = claimFailures(
+      candidates.filter((_, index) => claimed[index] === 'failed').map((candidate) => ({ read: candidate })),
+    );
+    const run: RunReference = { kind: 'manual', at: at.toISOString(), shard };
+    const listed = await this.listed(
+      run,
+      plans
+        .slice(0, Math.max(0, CLAIMS.listedPerShard - failures.length))
+        .map(({ read }) => read.workflow.id),
+    );
+    const sent = await this.send(plans, this.deps.clock.now(), { trigger: 'manual_force', run, listed });
+    await Promise.all(
+      plans.map((plan, index) =>
+        sent[index]?.queued
+          ? undefined
+          : this.giveBack(plan.read, () => this.runs.releaseForced(plan.read, at)),
+      ),
+    );
+    const result = shardResult(
+      read.length,
+      [...failures, ...executionsOf(plans, sent)],
+      listed,
+      read.length - candidates.length,
+    );
+    this.report('manual_force', shard, result, plans.length);
+    return result;
+  }
+
+  /**
+   * Sends a workflow's first runs at once when a write puts it in the schedule (switched on, an
+   * edit, 'Reprendre'): stored due from that write (`withFirstDue`), its first run would otherwise
+   * wait for the next tick, up to two minutes with EventBridge Scheduler. Queued, then claimed, as
+   * the tick does: a tick reading the same slot meanwhile sends the same dispatch ids. Never throws:
+   * what it could not send stays due for the next tick.
+   */
+  async startSchedule(workflowId: string): Promise<void> {
+    try {
+      const now = this.deps.clock.now();
+      const read = await this.runs.dueOf(workflowId);
+      if (!read || read.dueAt > new Date(now.getTime() + TICK_REACH_MS).toISOString()) return;
+      const plan = planOf(read, now);
+      const [sent] = await this.send([plan], now, { trigger: 'schedule', listed: new Set() });
+      if (sent?.queued) await this.claimSent(plan, now);
+    } catch (error) {
+      this.deps.logger.warn('Première exécution laissée au prochain passage du planificateur', {
+        workflowId,
+        errorName: error instanceof Error ? error.name : 'inconnu',
+      });
+    }
+  }
+
+  /** The workflows whose runs report their end to this run's result, its shard item made ready first. */
+  private async listed(run: RunReference, workflowIds: readonly string[]): Promise<ReadonlySet<string>> {
+    const listed = new Set(workflowIds.slice(0, CLAIMS.listedPerShard));
+    if (listed.size === 0 || run.shard === undefined) return listed;
+    const shard = run.shard;
+    await this.deps.lastResults.startShard(run.kind, run.at, shard).catch((error: unknown) => {
       // The runs still go: only their ends miss the last result.
       this.deps.logger.warn('Résultat du lot non préparé', {
         shard,
         errorName: error instanceof Error ? error.name : 'inconnu',
       });
     });
+    return listed;
   }
 
   /**
-   * One shard of the minute tick, queued first then claimed, so no run is lost between the two: a run
-   * sent but not claimed is sent again under the same dispatch id (from `tickAt`, the coordinator's
-   * time), and the worker does not call a dispatch that already ended.
+   * Sends every run of the plans, ten to a batch, each delayed to its due second; a plan is queued
+   * only if all its runs were (one refused leaves the plan's slot for the next tick, which sends its
+   * runs again under the same dispatch ids).
    */
-  async claimShard(shard: number, tickAt: Date): Promise<ShardResult> {
-    const candidates = await this.runs.dueInShard(shard, new Date(tickAt.getTime() + LOOK_AHEAD_MS));
-    const planned: Claim[] = candidates.map((candidate) => {
-      const slot = claimSlot(candidate.dueAt, intervalMinutesOf(candidate.workflow), tickAt);
-      return { ...candidate, slot };
-    });
-    // Only the listed runs report their end to the last result: a handful per shard, not every run,
-    // each to its shard's item, made ready for this tick before the first of them is queued.
-    const listed = new Set(planned.slice(0, CLAIMS.listedPerShard).map((claim) => claim.workflow.id));
-    const run: RunReference = { kind: 'schedule', at: tickAt.toISOString(), shard };
-    if (listed.size > 0) await this.startListing(run, shard);
-    const outcomes = await mapWithConcurrency(
-      chunks(planned, WEBHOOK_QUEUE.sendBatchSize),
+  private async send(plans: readonly Plan[], now: Date, sending: Sending): Promise<Sent[]> {
+    const entries = plans.flatMap((plan, index) =>
+      plan.slots.dueAts.map((dueAt, slot) => ({
+        plan: index,
+        entry: entryOf(plan, dueAt, slot, now, sending),
+      })),
+    );
+    const refused = new Map<number, string>();
+    await mapWithConcurrency(
+      chunks(entries, WEBHOOK_QUEUE.sendBatchSize),
       CLAIMS.sendConcurrency,
       async (batch) => {
-        const now = this.deps.clock.now();
-        const { failed } = await this.deps.queue.sendBatch(
-          batch.map(({ workflow, slot }) => ({
-            message: {
-              workflowId: workflow.id,
-              dueAt: slot.dueAt,
-              dispatchId: dispatchIdOf(workflow.id, slot.dueAt),
-              trigger: 'schedule',
-              ...(listed.has(workflow.id) ? { run } : {}),
-            },
-            delaySeconds: dispatchDelaySeconds(slot.dueAt, now),
-            firm: workflow.lawyerEmail,
-          })),
-        );
-        const refused = new Map(failed.map((failure) => [failure.index, failure.reason]));
-        return Promise.all(
-          batch.map(async (claim, index): Promise<{ execution: SchedulerExecution; claimed: boolean }> => {
-            const base = { workflowId: claim.workflow.id, workflowName: claim.workflow.name };
-            const reason = refused.get(index);
-            if (reason !== undefined) {
-              this.deps.logger.error('Envoi à la file refusé', { workflowId: claim.workflow.id, reason });
-              return {
-                execution: { ...base, status: 'failed', message: MESSAGES.scheduler.queueFailed },
-                claimed: false,
-              };
-            }
-            let claimed = false;
-            try {
-              // Lost to another run (a retried invocation, an admin's run): it sent this slot too.
-              claimed = await this.runs.claim(claim, claim.slot.nextRun, now, null);
-            } catch (error) {
-              // Queued but not moved on: the next tick sends it again under the same dispatch id.
-              this.deps.logger.warn('Créneau envoyé mais non réservé', {
-                workflowId: claim.workflow.id,
-                errorName: error instanceof Error ? error.name : 'inconnu',
-              });
-            }
-            const delay = dispatchDelaySeconds(claim.slot.dueAt, now);
-            return {
-              execution: {
-                ...base,
-                status: 'queued',
-                message: delay > 0 ? MESSAGES.scheduler.queuedWithDelay(delay) : MESSAGES.scheduler.queued,
-              },
-              claimed,
-            };
-          }),
-        );
+        const { failed } = await this.deps.queue.sendBatch(batch.map(({ entry }) => entry));
+        for (const { index, reason } of failed) {
+          const plan = batch[index]?.plan;
+          if (plan !== undefined && !refused.has(plan)) refused.set(plan, reason);
+        }
       },
     );
-    const result = shardResult(
-      candidates.length,
-      outcomes.flat().map(({ execution }) => execution),
-      listed,
-    );
-    const metrics = this.deps.metrics ?? noMetrics;
-    metrics.count(METRIC.dueFound, candidates.length);
-    metrics.count(METRIC.dueClaimed, outcomes.flat().filter(({ claimed }) => claimed).length);
-    metrics.count(METRIC.dueEnqueued, result.queued);
-    this.deps.logger.debug('Lot du planificateur traité', {
-      shard,
-      checked: result.checked,
-      dispatched: result.queued,
-      failed: result.failed,
+    return plans.map((plan, index): Sent => {
+      const reason = refused.get(index);
+      if (reason === undefined) {
+        return { queued: true, delaySeconds: dispatchDelaySeconds(plan.slots.dueAts[0] ?? '', now) };
+      }
+      this.deps.logger.error('Envoi à la file refusé', { workflowId: plan.read.workflow.id, reason });
+      return { queued: false };
     });
-    return result;
+  }
+
+  /** Claims a plan already queued; lost to another run is no loss (it sent the same runs). */
+  private async claimSent(plan: Plan, now: Date): Promise<boolean> {
+    try {
+      return await this.runs.claim(plan.read, plan.slots.nextRun, now);
+    } catch (error) {
+      // Queued but not moved on: the next tick sends it again under the same dispatch ids.
+      this.deps.logger.warn('Créneau envoyé mais non réservé', {
+        workflowId: plan.read.workflow.id,
+        errorName: error instanceof Error ? error.name : 'inconnu',
+      });
+      return false;
+    }
   }
 
   /**
-   * Claims a due slot: moves the workflow's index key and next run to the slot after it, on
-   * condition that the key is still the one read and the workflow still active and scheduled.
-   * 'lost' when another run claimed it first or the workflow changed meanwhile; 'failed' when the
-   * write failed otherwise (it is logged, and the other claims of the run go on).
+   * A claim made before sending: 'lost' when another run claimed the workflow first or it changed
+   * meanwhile; 'failed' when the write failed otherwise (logged, the other claims go on).
    */
-  private async claim(
-    candidate: DueWorkflow,
-    now: Date,
-    /** A forced run's window: a workflow claimed since then is left. Null when not forced. */
-    windowStart: Date | null,
-  ): Promise<Claim | 'lost' | 'failed'> {
-    const { workflow } = candidate;
-    const indexedDueAt = windowStart ? NEVER_RAN : candidate.dueAt;
-    const slot = claimSlot(indexedDueAt, intervalMinutesOf(workflow), now);
+  private async claimFirst(
+    claim: () => Promise<boolean>,
+    read: DueWorkflow,
+  ): Promise<'won' | 'lost' | 'failed'> {
     try {
-      const won = await this.runs.claim(candidate, slot.nextRun, now, windowStart && { windowStart });
-      return won ? { ...candidate, slot } : 'lost';
+      return (await claim()) ? 'won' : 'lost';
     } catch (error) {
       this.deps.logger.error('Réservation du créneau impossible', {
-        workflowId: workflow.id,
+        workflowId: read.workflow.id,
         errorName: error instanceof Error ? error.name : 'inconnu',
       });
       return 'failed';
     }
   }
 
-  /** Sends one batch of claims; every claim SQS refused gets its slot back. */
-  private async send(
-    batch: readonly Claim[],
-    now: Date,
-    trigger: ExecutionTrigger,
-    forced: boolean,
-    run: RunReference,
-    listed: ReadonlySet<string>,
-  ): Promise<SchedulerExecution[]> {
-    const entries: DispatchEntry[] = batch.map(({ workflow, slot }) => ({
-      message: {
-        workflowId: workflow.id,
-        dueAt: slot.dueAt,
-        dispatchId: dispatchIdOf(workflow.id, slot.dueAt),
-        trigger,
-        ...(listed.has(workflow.id) ? { run } : {}),
-      },
-      delaySeconds: dispatchDelaySeconds(slot.dueAt, now),
-      firm: workflow.lawyerEmail,
-    }));
-    const { failed } = await this.deps.queue.sendBatch(entries);
-    const refused = new Map(failed.map((failure) => [failure.index, failure.reason]));
-    return Promise.all(
-      batch.map(async (claim, index): Promise<SchedulerExecution> => {
-        const base = { workflowId: claim.workflow.id, workflowName: claim.workflow.name };
-        const reason = refused.get(index);
-        if (reason === undefined) {
-          const delay = entries[index]?.delaySeconds ?? 0;
-          return {
-            ...base,
-            status: 'queued',
-            message: delay > 0 ? MESSAGES.scheduler.queuedWithDelay(delay) : MESSAGES.scheduler.queued,
-          };
-        }
-        this.deps.logger.error('Envoi à la file refusé', { workflowId: claim.workflow.id, reason });
-        await this.release(claim, forced);
-        return { ...base, status: 'failed', message: MESSAGES.scheduler.queueFailed };
-      }),
-    );
-  }
-
   /** Gives a claimed slot back (its send failed), unless the workflow changed since the claim. */
-  private async release(claim: Claim, forced: boolean): Promise<void> {
-    const { workflow } = claim;
+  private async giveBack(read: DueWorkflow, release: () => Promise<boolean>): Promise<void> {
     try {
       // False when it changed meanwhile (switched off, edited): its new state stands.
-      await this.runs.release({ workflow, dueAt: claim.dueAt, nextRun: claim.slot.nextRun }, forced);
+      await release();
     } catch (error) {
-      // The slot stays moved on: this one run is missed, the next slot runs; say so loudly.
+      // The slot stays moved on: these runs are missed, the next ones run; say so loudly.
       this.deps.logger.error('Créneau non rendu après un envoi refusé', {
-        workflowId: workflow.id,
+        workflowId: read.workflow.id,
         errorName: error instanceof Error ? error.name : 'inconnu',
       });
     }
   }
+
+  private report(trigger: SchedulerTrigger, shard: number, result: ShardResult, claimed: number): void {
+    const metrics = this.deps.metrics ?? noMetrics;
+    metrics.count(METRIC.dueFound, result.checked);
+    metrics.count(METRIC.dueClaimed, claimed);
+    metrics.count(METRIC.dueEnqueued, result.queued);
+    this.deps.logger.debug('Lot du planificateur traité', {
+      trigger,
+      shard,
+      checked: result.checked,
+      dispatched: result.queued,
+      failed: result.failed,
+      alreadyQueued: result.alreadyQueued,
+    });
+  }
+}
+
+/** The runs a claim at `now` takes of a due workflow. */
+function planOf(read: DueWorkflow, now: Date): Plan {
+  return {
+    read,
+    slots: claimSlots(
+      read.dueAt,
+      intervalMinutesOf(read.workflow),
+      now,
+      new Date(now.getTime() + CLAIM_HORIZON_MS),
+    ),
+  };
+}
+
+/** One run's message: its dispatch id names its slot; only a plan's first run reports to a listing. */
+function entryOf(plan: Plan, dueAt: string, slot: number, now: Date, sending: Sending): DispatchEntry {
+  const { workflow } = plan.read;
+  const reports = slot === 0 && sending.run !== undefined && sending.listed.has(workflow.id);
+  return {
+    message: {
+      workflowId: workflow.id,
+      dueAt,
+      dispatchId: dispatchIdOf(workflow.id, dueAt),
+      trigger: sending.trigger,
+      ...(reports ? { run: sending.run } : {}),
+    },
+    delaySeconds: dispatchDelaySeconds(dueAt, now),
+    firm: workflow.lawyerEmail,
+  };
+}
+
+/** What each plan became, for the result: queued (and when its first call starts), or refused. */
+function executionsOf(plans: readonly Plan[], sent: readonly Sent[]): SchedulerExecution[] {
+  return plans.map((plan, index) => {
+    const base = { workflowId: plan.read.workflow.id, workflowName: plan.read.workflow.name };
+    const outcome = sent[index];
+    if (!outcome?.queued) return { ...base, status: 'failed', message: MESSAGES.scheduler.queueFailed };
+    return {
+      ...base,
+      status: 'queued',
+      message:
+        outcome.delaySeconds > 0
+          ? MESSAGES.scheduler.queuedWithDelay(outcome.delaySeconds)
+          : MESSAGES.scheduler.queued,
+    };
+  });
+}
+
+function claimFailures(failed: readonly Pick<Plan, 'read'>[]): SchedulerExecution[] {
+  return failed.map(({ read }) => ({
+    workflowId: read.workflow.id,
+    workflowName: read.workflow.name,
+    status: 'failed',
+    message: MESSAGES.scheduler.claimFailed,
+  }));
 }
 
 /**
- * A shard's result from its executions (each failed or queued): every run counted, the failures
- * listed first, then the queued runs that report their end (`listed`), `CLAIMS.listedPerShard` at most.
+ * A shard's result from its executions (each failed or queued): every workflow counted, the
+ * failures listed first, then the queued ones that report their end (`listed`),
+ * `CLAIMS.listedPerShard` at most.
  */
 function shardResult(
   checked: number,

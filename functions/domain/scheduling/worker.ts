@@ -216,20 +216,16 @@ export class WorkerService {
       retry === 'scheduled'
         ? undefined
         : this.reportToRun(dispatch, { status: outcome.ok ? 'success' : 'failed', message: outcome.message }),
-      this.recordHealth(
-        workflow,
-        {
-          trigger: dispatch.trigger,
-          outcome: ended,
-          attempt,
-          startedAt,
-          durationMs: outcome.durationMs,
-          dueAt: dispatch.dueAt,
-          httpStatus: outcome.httpStatus,
-          message: outcome.message,
-        },
-        recorded,
-      ),
+      this.recordHealth(workflow, {
+        trigger: dispatch.trigger,
+        outcome: ended,
+        attempt,
+        startedAt,
+        durationMs: outcome.durationMs,
+        dueAt: dispatch.dueAt,
+        httpStatus: outcome.httpStatus,
+        message: outcome.message,
+      }),
     ]);
     this.deps.logger.info('Webhook appelé', {
       workflowId: workflow.id,
@@ -361,12 +357,8 @@ export class WorkerService {
     });
   }
 
-  private async recordHealth(
-    workflow: WorkflowRecord,
-    call: EndedCall,
-    recorded: Promise<boolean>,
-  ): Promise<void> {
-    await this.health.callEnded(workflow, call, recorded).catch((error: unknown) => {
+  private async recordHealth(workflow: WorkflowRecord, call: EndedCall): Promise<void> {
+    await this.health.callsEnded([{ workflow, call }]).catch((error: unknown) => {
       this.deps.logger.error('Santé de l’automatisation non mise à jour', {
         workflowId: workflow.id,
         errorName: error instanceof Error ? error.name : 'inconnu',

@@ -4,13 +4,14 @@ import { apiHandler, withStatus } from '../../http/route-handler';
 import type { AppDependencies } from '../../runtime/dependencies';
 import { declaredFunction, lambdaEntry } from '../../runtime/entry';
 import { workflowServiceOf } from '../../runtime/services/directory';
+import { scheduleStartsOf } from '../../runtime/services/scheduling';
 
 /**
  * /api/workflows: every workflow for an admin (create, edit, delete, toggles), his own for a lawyer
  * or notary (list, read, scheduling switch).
  */
 const create = (deps: AppDependencies) => {
-  const workflows = workflowServiceOf(deps);
+  const workflows = workflowServiceOf(deps, scheduleStartsOf(deps));
   const workflowId = (pathParameters: Readonly<Record<string, string | undefined>>) =>
     idParameter(pathParameters, MESSAGES.workflow.notFound);
 

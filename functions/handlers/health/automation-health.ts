@@ -4,6 +4,7 @@ import { apiHandler } from '../../http/route-handler';
 import type { AppDependencies } from '../../runtime/dependencies';
 import { declaredFunction, lambdaEntry } from '../../runtime/entry';
 import { healthServiceOf } from '../../runtime/services/health';
+import { scheduleStartsOf } from '../../runtime/services/scheduling';
 
 /**
  * Automation health: the cards' states, one workflow's figures, the dashboard,
@@ -11,7 +12,7 @@ import { healthServiceOf } from '../../runtime/services/health';
  * automation, a lawyer or notary his own (HealthService, through members.ts).
  */
 const create = (deps: AppDependencies) => {
-  const health = healthServiceOf(deps);
+  const health = healthServiceOf(deps, scheduleStartsOf(deps));
   const workflowId = (pathParameters: Readonly<Record<string, string | undefined>>) =>
     idParameter(pathParameters, MESSAGES.workflow.notFound);
 

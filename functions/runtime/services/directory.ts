@@ -12,6 +12,7 @@ import { AuditTrail } from '../../domain/directory/audit';
 import { FolderService } from '../../domain/directory/folders';
 import { LawyerService, type LawyerServiceDependencies } from '../../domain/directory/lawyers';
 import type { ProfileLookup } from '../../domain/directory/members';
+import type { ScheduleStarts } from '../../domain/directory/ports';
 import { ProfileService } from '../../domain/directory/profile';
 import { WorkflowService } from '../../domain/directory/workflows';
 import { createLicenseKeyVault } from '../../security/license-key-vault';
@@ -28,7 +29,8 @@ export const auditTrailOf = (deps: TableAndClock) =>
 /** Finds a member's profile from his licence (`domain/directory/members.ts`). */
 export const profileLookupOf = (table: Table): ProfileLookup => new LawyerRepository(table);
 
-export const workflowServiceOf = (deps: TableAndClock) =>
+/** The workflow service; given `scheduleStarts`, a write that schedules a workflow sends its first runs at once. */
+export const workflowServiceOf = (deps: TableAndClock, scheduleStarts?: ScheduleStarts) =>
   new WorkflowService({
     workflows: new WorkflowRepository(deps.table),
     lawyers: new LawyerRepository(deps.table),
@@ -36,6 +38,7 @@ export const workflowServiceOf = (deps: TableAndClock) =>
     audit: auditTrailOf(deps),
     clock: deps.clock,
     counters: new CounterRepository(deps.table),
+    ...(scheduleStarts ? { scheduleStarts } : {}),
   });
 
 export const folderServiceOf = (deps: TableAndClock) =>

@@ -1,10 +1,12 @@
 import { LawyerRepository } from '../../data/directory/lawyers';
 import { WorkflowRepository } from '../../data/directory/workflows';
-import { HealthRepository } from '../../data/health/health-repository';
+import { HealthReadRepository } from '../../data/health/health-reads';
+import { HealthWriteRepository } from '../../data/health/health-writes';
 import { LicenseRepository } from '../../data/identity/licenses';
 import { ExecutionRepository } from '../../data/scheduling/executions';
 import type { Table } from '../../data/table/table';
 import type { Clock, Logger, MailPorts } from '../../domain/core/ports';
+import type { ScheduleStarts } from '../../domain/directory/ports';
 import { AutomationHealth } from '../../domain/health/automation-health';
 import { HealthAlerts } from '../../domain/health/health-alerts';
 import { HealthService } from '../../domain/health/health-service';
@@ -25,7 +27,8 @@ type HealthWorld = {
 /** The health e-mails of a world that declared the mailer. */
 export const healthAlertsOf = (deps: HealthWorld & { readonly mail: MailPorts }) =>
   new HealthAlerts({
-    health: new HealthRepository(deps.table),
+    health: new HealthReadRepository(deps.table),
+    claims: new HealthWriteRepository(deps.table),
     lawyers: new LawyerRepository(deps.table),
     licenses: new LicenseRepository(deps.table),
     mail: deps.mail,
@@ -41,7 +44,8 @@ export const healthAlertsOf = (deps: HealthWorld & { readonly mail: MailPorts })
 export function automationHealthOf(deps: HealthWorld): AutomationHealth {
   const scheduling = workflowServiceOf(deps);
   return new AutomationHealth({
-    health: new HealthRepository(deps.table),
+    health: new HealthWriteRepository(deps.table),
+    settings: new HealthReadRepository(deps.table),
     clock: deps.clock,
     logger: deps.logger,
     switchScheduling: async (workflowId, enabled) =>
@@ -55,13 +59,16 @@ export const healthServiceOf = (
     AppDependencies,
     'table' | 'clock' | 'logger' | 'webhookSigningSecret' | 'allowPrivateWebhooks' | 'adminAlertEmail'
   >,
+  /** 'Reprendre' schedules the workflow again: its first runs leave at once. */
+  scheduleStarts?: ScheduleStarts,
 ) =>
   new HealthService({
-    health: new HealthRepository(deps.table),
+    health: new HealthReadRepository(deps.table),
+    healthWrites: new HealthWriteRepository(deps.table),
     workflows: new WorkflowRepository(deps.table),
     lawyers: new LawyerRepository(deps.table),
     executions: new ExecutionRepository(deps.table),
-    scheduling: workflowServiceOf(deps),
+    scheduling: workflowServiceOf(deps, scheduleStarts),
     audit: auditTrailOf(deps),
     clock: deps.clock,
     webhooks: webhookDeliveryOf(deps),

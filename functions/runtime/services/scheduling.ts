@@ -8,6 +8,7 @@ import { WorkflowRunRepository } from '../../data/scheduling/workflow-runs';
 import type { Table } from '../../data/table/table';
 import type { Metrics } from '../../domain/core/metrics';
 import type { Clock, Logger } from '../../domain/core/ports';
+import type { ScheduleStarts } from '../../domain/directory/ports';
 import { ExecutionHistory } from '../../domain/scheduling/execution-history';
 import { ManualRunService } from '../../domain/scheduling/manual-run';
 import type { DispatchQueue, SchedulerRuns } from '../../domain/scheduling/ports';
@@ -38,6 +39,12 @@ export const schedulerServiceOf = (deps: {
     logger: deps.logger,
     ...(deps.metrics ? { metrics: deps.metrics } : {}),
   });
+
+/** Sends the first runs of a workflow a write just scheduled (`SchedulerService.startSchedule`). */
+export const scheduleStartsOf =
+  (deps: Pick<AppDependencies, 'table' | 'webhookQueue' | 'clock' | 'logger'>): ScheduleStarts =>
+  (workflowId) =>
+    schedulerServiceOf({ ...deps, queue: deps.webhookQueue }).startSchedule(workflowId);
 
 /** An admin's run, fanned out over the world's claimers (`runScheduler`). */
 export const adminSchedulerRun = (

@@ -143,7 +143,8 @@ describe('schedule items', () => {
           GlobalSecondaryIndexes: { DueSlots: { CapacityUnits: 2 } },
         }),
       ]);
-      expect(Object.keys(recorded?.consumed[0]?.GlobalSecondaryIndexes ?? {})).toEqual(['DueSlots']);
+      // The last run is not projected in the due index: recording it rewrites no index entry.
+      expect(Object.keys(recorded?.consumed[0]?.GlobalSecondaryIndexes ?? {})).toEqual([]);
     });
 
     it('deletes a lawyer’s workflows with their schedule items, out of the due index', async () => {

@@ -5,7 +5,7 @@ import { afterEach, beforeEach, describe, expect, inject, it } from 'vitest';
 
 import { LawyerRepository } from '../../../../functions/data/directory/lawyers';
 import { WorkflowRepository } from '../../../../functions/data/directory/workflows';
-import { HealthRepository } from '../../../../functions/data/health/health-repository';
+import { HealthWriteRepository } from '../../../../functions/data/health/health-writes';
 import type { LawyerRecord, WorkflowRecord } from '../../../../functions/domain/directory/ports';
 import { automationHealthOf, healthAlertsOf } from '../../../../functions/runtime/services/health';
 import { OutboxMailer } from '../../../../lib/local/outbox-mailer';
@@ -86,7 +86,7 @@ describe('health alerts reach a reader', () => {
   });
 
   it('sends the admin’s alert to the address set on /admin/settings rather than the deployment’s', async () => {
-    await new HealthRepository(app.table).saveSettings(
+    await new HealthWriteRepository(app.table).saveSettings(
       { pauseAfterFailures: null, alertEmail: 'veille@cabinet.test', dailyDigest: false },
       app.clock.now().toISOString(),
     );
@@ -103,21 +103,26 @@ describe('health alerts reach a reader', () => {
   });
 
   it("sends the daily digest to the deployment's address, and none when there is no address", async () => {
-    await new HealthRepository(app.table).saveSettings(
+    await new HealthWriteRepository(app.table).saveSettings(
       { pauseAfterFailures: null, alertEmail: null, dailyDigest: true },
       app.clock.now().toISOString(),
     );
     await new WorkflowRepository(app.table).create(workflow);
-    await automationHealthOf(app).callEnded(workflow, {
-      trigger: 'manual',
-      outcome: 'failed',
-      attempt: 1,
-      startedAt: app.clock.now().toISOString(),
-      durationMs: 10,
-      dueAt: null,
-      httpStatus: 500,
-      message: 'Erreur serveur',
-    });
+    await automationHealthOf(app).callsEnded([
+      {
+        workflow,
+        call: {
+          trigger: 'manual',
+          outcome: 'failed',
+          attempt: 1,
+          startedAt: app.clock.now().toISOString(),
+          durationMs: 10,
+          dueAt: null,
+          httpStatus: 500,
+          message: 'Erreur serveur',
+        },
+      },
+    ]);
     await alerts().dailyDigest();
     expect(await captured()).toEqual([]);
     await alerts(DEPLOYMENT_ADDRESS).dailyDigest();

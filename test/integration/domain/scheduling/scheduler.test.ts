@@ -101,7 +101,11 @@ describe('scheduler', () => {
         DueSK: `${switchedOn}#${workflow.id}`,
       });
 
-      await workflows.update(workflow.id, { name: 'Relance', cronInterval: 5 }, new Date().toISOString());
+      await workflows.update(
+        workflow.id,
+        { name: 'Relance', cronInterval: 5 },
+        app.clock.now().toISOString(),
+      );
       expect(await storedSchedule(workflow.id)).toMatchObject({
         name: 'Relance',
         cronNextRun: switchedOn,
@@ -200,21 +204,28 @@ describe('scheduler', () => {
         cronLastRun: new Date(now - minutes(180)).toISOString(),
       });
 
-      expect((await scheduler().run('schedule')).executions).toHaveLength(1);
+      // Put in the schedule long after its last run: due from that write, once (no burst).
+      const dueAt = (await storedSchedule(workflow.id)).cronNextRun as string;
+      expect(dueAt <= new Date(now).toISOString()).toBe(true);
+      // One claim takes that run and every run of the next ten minutes, each delayed to its due time.
+      const first = await scheduler().run('schedule');
+      expect(first.executions).toHaveLength(1);
       expect(await workflows.getById(workflow.id)).toMatchObject({
-        cronNextRun: new Date(now + minutes(2)).toISOString(),
+        cronNextRun: new Date(now + minutes(12)).toISOString(),
       });
       expect((await scheduler().run('schedule')).executions).toHaveLength(0);
-      app.clock.advance(minutes(1));
-      const lookingAhead = await scheduler().run('schedule');
-      expect(lookingAhead.executions).toHaveLength(1);
-      expect(lookingAhead.executions[0]?.message).toBe(MESSAGES.scheduler.queuedWithDelay(60));
       app.clock.advance(minutes(1));
       expect((await scheduler().run('schedule')).executions).toHaveLength(0);
 
       const messages = await receiveAll(queues);
-      expect(messages.map((message) => message.dueAt)).toEqual([new Date(now - minutes(178)).toISOString()]);
-      expect(await queueDepth(queues)).toMatchObject({ delayed: 1 });
+      expect(messages.map((message) => message.dueAt)).toEqual([dueAt]);
+      expect(await queueDepth(queues)).toMatchObject({ delayed: 5 });
+
+      // The tick whose reach covers the next slot claims the next ten minutes.
+      app.clock.advance(minutes(9));
+      const next = await scheduler().run('schedule');
+      expect(next.executions).toHaveLength(1);
+      expect(next.executions[0]?.message).toBe(MESSAGES.scheduler.queuedWithDelay(120));
     });
 
     /** A repository whose edit reads the workflow, then a tick claims it, then the edit writes. */
@@ -262,7 +273,7 @@ describe('scheduler', () => {
     it('sends a run due within the next minute now, delayed until its due time', async () => {
       const now = app.clock.now().getTime();
       const soon = await scheduled({ cronNextRun: new Date(now + 30_000).toISOString() });
-      await scheduled({ cronNextRun: new Date(now + 90_000).toISOString() });
+      await scheduled({ cronNextRun: new Date(now + 150_000).toISOString() });
 
       const result = await scheduler().run('schedule');
 
@@ -275,9 +286,10 @@ describe('scheduler', () => {
           message: MESSAGES.scheduler.queuedWithDelay(30),
         },
       ]);
-      expect(await queueDepth(queues)).toEqual({ visible: 0, inFlight: 0, delayed: 1, total: 1 });
+      // Its runs of the next ten minutes, every two minutes from its due time, each delayed to it.
+      expect(await queueDepth(queues)).toEqual({ visible: 0, inFlight: 0, delayed: 5, total: 5 });
       expect(await workflows.getById(soon.id)).toMatchObject({
-        cronNextRun: new Date(now + 30_000 + minutes(2)).toISOString(),
+        cronNextRun: new Date(now + 30_000 + minutes(10)).toISOString(),
       });
     });
   });
@@ -387,15 +399,18 @@ describe('scheduler', () => {
         await scheduled(),
       ];
       await scheduled({ active: false });
+      const before = await Promise.all(all.map((workflow) => workflows.getById(workflow.id)));
 
       const result = await scheduler().run('manual_force');
 
       expect(result.workflows_checked).toBe(3);
       expect(result.message).toBe(MESSAGES.scheduler.forcedSummary(3, 3));
-      for (const workflow of all) {
+      for (const [index, workflow] of all.entries()) {
+        // Its schedule stays as it was: the runs already queued ahead of it still come.
+        expect(before[index]?.cronNextRun).toEqual(expect.any(String));
         expect(await workflows.getById(workflow.id)).toMatchObject({
           cronLastRun: null,
-          cronNextRun: new Date(now + minutes(2)).toISOString(),
+          cronNextRun: before[index]?.cronNextRun,
         });
       }
       const messages = await receiveAll(queues);

@@ -84,8 +84,10 @@ describe('webhook worker', () => {
   const drained = async () => (await queueDepth(queues)).total === 0 && poller?.inFlight === 0;
 
   async function scheduled(path: string, overrides: Partial<WorkflowRecord> = {}) {
+    // Hourly: a tick queues its first run alone (a claim takes the runs of the next ten minutes).
     const record = workflowRecord({
       cronEnabled: true,
+      cronInterval: 60,
       webhookUrl: `${receiver.baseUrl}${path}`,
       ...overrides,
     });

@@ -1,14 +1,16 @@
 import { randomUUID } from 'node:crypto';
 
-import { PutCommand } from '@aws-sdk/lib-dynamodb';
+import { PutCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
 import fc from 'fast-check';
 import { afterEach, beforeEach, describe, expect, inject, it } from 'vitest';
 import { WorkflowRepository } from '../../../../functions/data/directory/workflows';
-import { HealthRepository } from '../../../../functions/data/health/health-repository';
+import { HealthReadRepository } from '../../../../functions/data/health/health-reads';
+import { HealthWriteRepository } from '../../../../functions/data/health/health-writes';
+import { deliveryHourKey } from '../../../../functions/data/health/keys';
 import { ExecutionRepository } from '../../../../functions/data/scheduling/executions';
 import type { MailPorts } from '../../../../functions/domain/core/ports';
 import type { WorkflowRecord } from '../../../../functions/domain/directory/ports';
-import { healthHourOf } from '../../../../functions/domain/health/automation-health';
+import { type AutomationHealth, healthHourOf } from '../../../../functions/domain/health/automation-health';
 import type { CallOutcome, DispatchQueue, EndedCall } from '../../../../functions/domain/scheduling/ports';
 import { migrateFailingSet } from '../../../../functions/migrations/failing-set-migration';
 import { automationHealthOf, healthAlertsOf } from '../../../../functions/runtime/services/health';
@@ -76,7 +78,11 @@ describe('automation health', () => {
     await disposeTestApp(base);
   });
 
-  const health = () => new HealthRepository(app.table);
+  const health = () => new HealthReadRepository(app.table);
+  const healthWrites = () => new HealthWriteRepository(app.table);
+  /** One call's end, as the worker or a manual run reports it. */
+  const ended = (recorder: AutomationHealth, workflow: WorkflowRecord, call: EndedCall) =>
+    recorder.callsEnded([{ workflow, call }]);
   /** A manual call that failed now with a 500; a test names what it is about. */
   const failedCall = (overrides: Partial<EndedCall> = {}): EndedCall => ({
     trigger: 'manual',
@@ -125,36 +131,40 @@ describe('automation health', () => {
     }).run('schedule');
   const drained = async () => (await queueDepth(queues)).total === 0 && poller?.inFlight === 0;
 
+  /** Starts a run with `start` (a tick, or a switch that schedules the workflow) and waits for its end. */
+  async function runEnded(workflow: WorkflowRecord, start: () => Promise<unknown>, what: string) {
+    poller ??= startWorkerPoller(queues, app);
+    const before = (await new ExecutionRepository(app.table).listByWorkflow(workflow.id, 100)).items.length;
+    await start();
+    await eventually(async () => {
+      const after = (await new ExecutionRepository(app.table).listByWorkflow(workflow.id, 100)).items;
+      return after.length > before && (await drained());
+    }, what);
+  }
+
   /** Runs `runs` due runs one after the other, each to its end, the clock moved an interval each time. */
   async function dueRuns(workflow: WorkflowRecord, runs: number) {
-    poller ??= startWorkerPoller(queues, app);
     for (let run = 0; run < runs; run += 1) {
-      const before = (await new ExecutionRepository(app.table).listByWorkflow(workflow.id, 100)).items.length;
-      await tick();
-      await eventually(
-        async () => {
-          const after = (await new ExecutionRepository(app.table).listByWorkflow(workflow.id, 100)).items;
-          return after.length > before && (await drained());
-        },
-        `exécution ${run + 1} terminée`,
-      );
-      app.clock.advance(3 * 60_000);
+      await runEnded(workflow, tick, `exécution ${run + 1} terminée`);
+      app.clock.advance(15 * 60_000);
     }
   }
 
   async function lawyerWithWorkflow(path: string) {
     const admin = await issueAndSignIn(app, 'admin');
     const lawyer = await createSignedInLawyer(app, admin.token);
+    // Every quarter of an hour, beyond a claim's ten minutes: each tick queues exactly one run.
     const workflow = workflowRecord({
       lawyerEmail: lawyer.email,
       cronEnabled: true,
+      cronInterval: 15,
       webhookUrl: `${receiver.baseUrl}${path}`,
     });
     await new WorkflowRepository(app.table).create(workflow);
     return { admin, lawyer, workflow };
   }
 
-  it('pauses after 5 failed due runs and sends the two e-mails once', async () => {
+  it('pauses after 5 failed due runs and sends the two e-mails once', { timeout: 90_000 }, async () => {
     const { lawyer, workflow } = await lawyerWithWorkflow('/panne');
 
     await dueRuns(workflow, 4);
@@ -187,14 +197,21 @@ describe('automation health', () => {
       'https://app.cabinet.test/lawyer/workflows',
     );
 
-    // Resumed and failing again the same day: paused again at once, but no second e-mail.
-    const resumed = await callRoute<Workflow>(app, 'resumeWorkflow', {
-      token: lawyer.token,
-      params: { id: workflow.id },
-    });
-    expect(resumed.statusCode).toBe(200);
-    expect(resumed.body.cronSettings.enabled).toBe(true);
-    await dueRuns(workflow, 1);
+    // Resumed (its run due now leaves at once, before any tick) and failing again the same day:
+    // paused again at once, but no second e-mail.
+    let resumed: Awaited<ReturnType<typeof callRoute<Workflow>>> | undefined;
+    await runEnded(
+      workflow,
+      async () => {
+        resumed = await callRoute<Workflow>(app, 'resumeWorkflow', {
+          token: lawyer.token,
+          params: { id: workflow.id },
+        });
+      },
+      'exécution après reprise terminée',
+    );
+    expect(resumed?.statusCode).toBe(200);
+    expect(resumed?.body.cronSettings.enabled).toBe(true);
     expect((await new WorkflowRepository(app.table).getById(workflow.id))?.cronEnabled).toBe(false);
     expect(mailer.sent).toHaveLength(2);
   });
@@ -247,8 +264,12 @@ describe('automation health', () => {
     });
     expect(stillPaused.body.state).toBe('paused');
 
-    await callRoute(app, 'resumeWorkflow', { token: admin.token, params: { id: workflow.id } });
-    await dueRuns(workflow, 1);
+    // Reprendre sends its run due now at once: no tick needed.
+    await runEnded(
+      workflow,
+      () => callRoute(app, 'resumeWorkflow', { token: admin.token, params: { id: workflow.id } }),
+      'exécution après reprise terminée',
+    );
 
     const healed = await callRoute<WorkflowHealthDetail>(app, 'workflowHealth', {
       token: admin.token,
@@ -278,7 +299,7 @@ describe('automation health', () => {
 
     await Promise.all(
       outcomes.map((outcome) =>
-        recorder.callEnded(workflow, {
+        ended(recorder, workflow, {
           trigger: 'manual',
           outcome,
           attempt: 1,
@@ -303,9 +324,7 @@ describe('automation health', () => {
     // Only failures: the streak counts each of them, none lost to a concurrent write.
     const streak = workflowRecord();
     await new WorkflowRepository(app.table).create(streak);
-    await Promise.all(
-      Array.from({ length: 30 }, () => recorder.callEnded(streak, failedCall({ startedAt }))),
-    );
+    await Promise.all(Array.from({ length: 30 }, () => ended(recorder, streak, failedCall({ startedAt }))));
     expect((await health().summary(streak.id)).consecutiveFailures).toBe(30);
   });
 
@@ -315,13 +334,20 @@ describe('automation health', () => {
     await Promise.all(workflows.map((workflow) => new WorkflowRepository(app.table).create(workflow)));
     const now = app.clock.now();
     // Counts of the hour written under the single key, before the sharding.
-    await health().addToDeliveryHour('HEALTH#ALL', healthHourOf(now), { succeeded: 3, failed: 1 }, now);
+    await app.table.doc.send(
+      new UpdateCommand({
+        TableName: app.table.name,
+        Key: deliveryHourKey('HEALTH#ALL', healthHourOf(now)),
+        UpdateExpression: 'ADD succeeded :succeeded, failed :failed',
+        ExpressionAttributeValues: { ':succeeded': 3, ':failed': 1 },
+      }),
+    );
     const recorder = automationHealthOf(app);
 
     const written = await keysWritten(() =>
       Promise.all(
         workflows.map((workflow, index) =>
-          recorder.callEnded(workflow, {
+          ended(recorder, workflow, {
             trigger: 'manual',
             outcome: index < 30 ? 'succeeded' : 'failed',
             attempt: 1,
@@ -350,8 +376,8 @@ describe('automation health', () => {
     const workflow = workflowRecord();
     await new WorkflowRepository(app.table).create(workflow);
     const recorder = automationHealthOf(app);
-    const ended = (outcome: CallOutcome) =>
-      recorder.callEnded(workflow, {
+    const end = (outcome: CallOutcome) =>
+      ended(recorder, workflow, {
         trigger: 'manual',
         outcome,
         attempt: 1,
@@ -362,17 +388,17 @@ describe('automation health', () => {
         message: 'x',
       });
 
-    await ended('failed');
+    await end('failed');
     expect(await health().longestStreaks()).toMatchObject({
       longest: [{ workflowId: workflow.id, consecutiveFailures: 1 }],
       total: 1,
     });
-    await ended('failed');
+    await end('failed');
     expect(await health().longestStreaks()).toMatchObject({
       longest: [{ workflowId: workflow.id, consecutiveFailures: 2 }],
       total: 1,
     });
-    await ended('succeeded');
+    await end('succeeded');
     expect(await health().longestStreaks()).toEqual({ longest: [], total: 0 });
   });
 
@@ -386,7 +412,7 @@ describe('automation health', () => {
     const recorder = automationHealthOf(app);
     for (const workflow of [alone, ...owned]) {
       await workflows.create(workflow);
-      await recorder.callEnded(workflow, failedCall());
+      await ended(recorder, workflow, failedCall());
     }
     expect((await health().longestStreaks()).total).toBe(3);
 
@@ -407,7 +433,7 @@ describe('automation health', () => {
     await Promise.all(failing.map((workflow) => new WorkflowRepository(app.table).create(workflow)));
     const recorder = automationHealthOf(app);
     const fail = (workflow: WorkflowRecord) =>
-      recorder.callEnded(workflow, failedCall({ httpStatus: 503, message: 'n8n indisponible' }));
+      ended(recorder, workflow, failedCall({ httpStatus: 503, message: 'n8n indisponible' }));
     await Promise.all(failing.map(fail));
     await Promise.all(failing.slice(0, 50).map(fail));
     const longest = failing
@@ -426,6 +452,7 @@ describe('automation health', () => {
 
   it('reads the longest streaks from the shards of the failing set, whatever the streaks and their spread', async () => {
     const repository = health();
+    const writes = healthWrites();
     const record = fc.record({
       consecutiveFailures: fc.integer({ min: 1, max: 12 }),
       minute: fc.integer({ min: 0, max: 59 }),
@@ -439,7 +466,7 @@ describe('automation health', () => {
           lastFailureAt: `2026-11-26T10:${String(minute).padStart(2, '0')}:00.000Z`,
           lastFailureMessage: 'HTTP 503',
         }));
-        await Promise.all(records.map((each) => repository.markFailing(each)));
+        await Promise.all(records.map((each) => writes.markFailing(each)));
         try {
           const { longest, total } = await repository.longestStreaks();
           expect(total).toBe(records.length);
@@ -455,7 +482,7 @@ describe('automation health', () => {
             .slice(0, DASHBOARD_FAILING_LISTED);
           expect(longest).toEqual(expected);
         } finally {
-          await Promise.all(records.map((each) => repository.clearFailing(each.workflowId)));
+          await Promise.all(records.map((each) => writes.clearFailing(each.workflowId)));
         }
       }),
       { numRuns: 8, seed: 26 },
@@ -470,19 +497,24 @@ describe('automation health', () => {
     const deleted = workflowRecord();
     const failedSince = workflowRecord();
     for (const workflow of [stillFailing, recovered, deleted, failedSince]) await workflows.create(workflow);
-    // Their streaks as the summaries have them since the deploy.
-    for (let attempt = 0; attempt < 3; attempt++)
-      await health().recordFailure(stillFailing.id, {
-        at: '2026-11-26T09:00:00.000Z',
-        message: 'HTTP 503',
-        httpStatus: 503,
+    // Their streaks as the runs kept them since the deploy.
+    const failure = (workflowId: string) =>
+      healthWrites().recordRunEnd({
+        workflowId,
+        startedAt: '2026-11-26T09:00:00.000Z',
+        setsLastRun: true,
+        streak: 'failure',
+        retried: false,
+        count: null,
       });
-    await health().recordFailure(deleted.id, {
+    for (let attempt = 0; attempt < 3; attempt++) await failure(stillFailing.id);
+    await failure(deleted.id);
+    await healthWrites().recordFailure(stillFailing.id, {
       at: '2026-11-26T09:00:00.000Z',
       message: 'HTTP 503',
       httpStatus: 503,
     });
-    await recorder.callEnded(failedSince, failedCall({ message: 'depuis' }));
+    await ended(recorder, failedSince, failedCall({ message: 'depuis' }));
     await workflows.delete(deleted.id);
     // The items of the former single partition, written before the deploy.
     const former = (workflow: WorkflowRecord) => ({
@@ -551,7 +583,7 @@ describe('automation health', () => {
     const other = await createSignedInLawyer(app, admin.token);
     const theirs = workflowRecord({ lawyerEmail: other.email, webhookUrl: `${receiver.baseUrl}/b` });
     await new WorkflowRepository(app.table).create(theirs);
-    await automationHealthOf(app).callEnded(theirs, failedCall({ message: 'panne' }));
+    await ended(automationHealthOf(app), theirs, failedCall({ message: 'panne' }));
 
     // His card's health comes back; another's, asked for by id, is left out as a deleted one is.
     const list = await callRoute<WorkflowHealthList>(app, 'workflowsHealth', {
@@ -620,7 +652,7 @@ describe('automation health', () => {
     const admin = await issueAndSignIn(app, 'admin');
     const failing = workflowRecord({ name: 'Classement bloqué' });
     await new WorkflowRepository(app.table).create(failing);
-    await automationHealthOf(app).callEnded(failing, failedCall({ message: MESSAGES.execution.serverError }));
+    await ended(automationHealthOf(app), failing, failedCall({ message: MESSAGES.execution.serverError }));
     const alerts = healthAlertsOf({ ...app, mail: app.mail as MailPorts });
 
     await alerts.dailyDigest();
@@ -653,8 +685,8 @@ describe('automation health', () => {
     );
     await Promise.all(failing.map((workflow) => new WorkflowRepository(app.table).create(workflow)));
     const recorder = automationHealthOf(app);
-    await Promise.all(failing.map((workflow) => recorder.callEnded(workflow, failedCall())));
-    await Promise.all(failing.slice(0, 50).map((workflow) => recorder.callEnded(workflow, failedCall())));
+    await Promise.all(failing.map((workflow) => ended(recorder, workflow, failedCall())));
+    await Promise.all(failing.slice(0, 50).map((workflow) => ended(recorder, workflow, failedCall())));
 
     await healthAlertsOf({ ...app, mail: app.mail as MailPorts }).dailyDigest();
 

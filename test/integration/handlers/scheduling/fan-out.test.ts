@@ -59,7 +59,8 @@ describe('minute tick fanned out to claimers', () => {
 
   const scheduled = async (app: TestApp, count: number) => {
     const records = Array.from({ length: count }, (_, index) =>
-      workflowRecord({ cronEnabled: true, webhookUrl: `${receiver.baseUrl}/w/${index}` }),
+      // Hourly: a tick queues each one's first run alone (a claim takes the next ten minutes).
+      workflowRecord({ cronEnabled: true, cronInterval: 60, webhookUrl: `${receiver.baseUrl}/w/${index}` }),
     );
     for (const record of records) await new WorkflowRepository(app.table).create(record);
     return records;

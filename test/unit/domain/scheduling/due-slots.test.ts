@@ -1,3 +1,4 @@
+import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import {
   dueAtOfSortKey,
@@ -7,13 +8,14 @@ import {
   scheduleUnchangedCondition,
 } from '../../../../functions/data/table/due-index';
 import {
-  claimSlot,
+  claimSlots,
   dispatchDelaySeconds,
   dispatchIdOf,
   dueAtOf,
   intervalMinutesOf,
   NEVER_RAN,
   type SchedulableWorkflow,
+  withFirstDue,
 } from '../../../../functions/domain/scheduling/due-slots';
 import { DUE_SHARDS } from '../../../../functions/domain/scheduling/scheduling-settings';
 
@@ -96,33 +98,82 @@ describe('dueAtOf', () => {
   });
 });
 
-describe('claimSlot', () => {
-  it('runs a never-run workflow now and next after one interval', () => {
-    expect(claimSlot(NEVER_RAN, 2, NOW)).toEqual({
-      dueAt: NOW.toISOString(),
-      nextRun: '2026-11-22T10:02:00.000Z',
+describe('claimSlots', () => {
+  const horizon = (minutes: number) => new Date(NOW.getTime() + minutes * 60_000);
+
+  it('takes a never-run workflow now, then every interval up to the horizon', () => {
+    expect(claimSlots(NEVER_RAN, 2, NOW, horizon(5))).toEqual({
+      dueAts: ['2026-11-22T10:00:00.000Z', '2026-11-22T10:02:00.000Z', '2026-11-22T10:04:00.000Z'],
+      nextRun: '2026-11-22T10:06:00.000Z',
     });
   });
 
-  it('keeps the grid of a workflow on time', () => {
-    expect(claimSlot('2026-11-22T09:59:30.000Z', 1, NOW)).toEqual({
-      dueAt: '2026-11-22T09:59:30.000Z',
-      nextRun: '2026-11-22T10:00:30.000Z',
+  it('keeps the grid of a workflow on time, whatever second it was scheduled at', () => {
+    expect(claimSlots('2026-11-22T10:00:37.000Z', 1, NOW, horizon(2.25))).toEqual({
+      dueAts: ['2026-11-22T10:00:37.000Z', '2026-11-22T10:01:37.000Z'],
+      nextRun: '2026-11-22T10:02:37.000Z',
     });
   });
 
-  it('claims a slot falling due within the look-ahead at its own time', () => {
-    expect(claimSlot('2026-11-22T10:00:40.000Z', 1, NOW)).toEqual({
-      dueAt: '2026-11-22T10:00:40.000Z',
-      nextRun: '2026-11-22T10:01:40.000Z',
+  it('always takes the slot it was read at, even beyond the horizon', () => {
+    expect(claimSlots('2026-11-22T10:30:00.000Z', 60, NOW, horizon(10))).toEqual({
+      dueAts: ['2026-11-22T10:30:00.000Z'],
+      nextRun: '2026-11-22T11:30:00.000Z',
     });
   });
 
   it('runs a workflow that missed many slots once, then every interval from now (no burst)', () => {
-    expect(claimSlot('2026-11-22T07:00:00.000Z', 2, NOW)).toEqual({
-      dueAt: '2026-11-22T07:00:00.000Z',
-      nextRun: '2026-11-22T10:02:00.000Z',
+    expect(claimSlots('2026-11-22T07:00:00.000Z', 2, NOW, horizon(3))).toEqual({
+      dueAts: ['2026-11-22T07:00:00.000Z', '2026-11-22T10:02:00.000Z'],
+      nextRun: '2026-11-22T10:04:00.000Z',
     });
+  });
+
+  it('takes every slot of the grid up to the horizon once, in order, and leaves the next one', () => {
+    fc.assert(
+      fc.property(
+        fc.integer({ min: -30_000, max: 300_000 }),
+        fc.constantFrom(1, 2, 5, 60),
+        fc.integer({ min: 0, max: 15 * 60_000 }),
+        (offsetMs, interval, horizonMs) => {
+          const due = new Date(NOW.getTime() + offsetMs).toISOString();
+          const end = new Date(NOW.getTime() + horizonMs);
+          const { dueAts, nextRun } = claimSlots(due, interval, NOW, end);
+          const times = [...dueAts, nextRun].map(Date.parse);
+          expect(dueAts[0]).toBe(due);
+          for (let index = 1; index < times.length; index++) {
+            expect((times[index] as number) - (times[index - 1] as number)).toBe(interval * 60_000);
+          }
+          expect(dueAts.slice(1).every((at) => Date.parse(at) <= end.getTime())).toBe(true);
+          expect(Date.parse(nextRun)).toBeGreaterThan(Math.max(end.getTime(), Date.parse(due)));
+        },
+      ),
+    );
+  });
+});
+
+describe('withFirstDue', () => {
+  const at = NOW.toISOString();
+
+  it('makes a workflow scheduled for the first time due from the write', () => {
+    expect(withFirstDue(workflow(), at).cronNextRun).toBe(at);
+  });
+
+  it('makes a workflow whose next run has passed (switched off for a while) due from the write', () => {
+    const stale = workflow({
+      cronNextRun: '2026-11-22T09:30:00.000Z',
+      cronLastRun: '2026-11-22T09:28:00.000Z',
+    });
+    expect(withFirstDue(stale, at).cronNextRun).toBe(at);
+  });
+
+  it('keeps a next run still ahead (switched off and on within minutes): its queued runs go on', () => {
+    const ahead = workflow({ cronNextRun: '2026-11-22T10:06:00.000Z' });
+    expect(withFirstDue(ahead, at).cronNextRun).toBe('2026-11-22T10:06:00.000Z');
+  });
+
+  it('leaves an unscheduled workflow as it is', () => {
+    expect(withFirstDue(workflow({ cronEnabled: false }), at).cronNextRun).toBeNull();
   });
 });
 
