@@ -73,7 +73,12 @@ describe('runs dropped because their automation was switched off', () => {
   const workflows = () => new WorkflowRepository(app.table);
 
   async function scheduled(): Promise<WorkflowRecord> {
-    const record = workflowRecord({ cronEnabled: true, webhookUrl: `${receiver.baseUrl}/flux` });
+    // Hourly: a tick queues its first run alone (a claim takes the runs of the next ten minutes).
+    const record = workflowRecord({
+      cronEnabled: true,
+      cronInterval: 60,
+      webhookUrl: `${receiver.baseUrl}/flux`,
+    });
     await workflows().create(record);
     return record;
   }

@@ -58,7 +58,12 @@ describe('concurrent forced scheduler runs', () => {
   async function scheduledWorkflows(count: number): Promise<WorkflowRecord[]> {
     return Promise.all(
       Array.from({ length: count }, async (_, index) => {
-        const record = workflowRecord({ cronEnabled: true, webhookUrl: `${receiver.baseUrl}/flux-${index}` });
+        // Hourly: a tick queues its first run alone (a claim takes the runs of the next ten minutes).
+        const record = workflowRecord({
+          cronEnabled: true,
+          cronInterval: 60,
+          webhookUrl: `${receiver.baseUrl}/flux-${index}`,
+        });
         await new WorkflowRepository(app.table).create(record);
         return record;
       }),
