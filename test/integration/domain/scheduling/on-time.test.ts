@@ -1,7 +1,7 @@
 import fc from 'fast-check';
 import { afterEach, beforeEach, describe, expect, inject, it } from 'vitest';
 import { WorkflowRepository } from '../../../../functions/data/directory/workflows';
-import { dueShardOf } from '../../../../functions/data/scheduling/keys';
+import { dueShardOf } from '../../../../functions/data/table/due-index';
 import type { DispatchEntry, DispatchQueue } from '../../../../functions/domain/scheduling/ports';
 import { schedulerServiceOf } from '../../../../functions/runtime/services/scheduling';
 import { type LocalQueues, startLocalQueues } from '../../../../lib/local/queue/local-queues';
