@@ -16,11 +16,11 @@ import { currentHourOf, type HourCounterSpec } from '../table/hour-counters';
 import { queryPages } from '../table/query-all';
 import { readShardedList, type ShardedList } from '../table/sharded-list';
 import type { Table } from '../table/table';
+import { HealthSettingsRepository } from './health-settings';
 import {
   allDeliveriesPartitions,
   failingPartitions,
   HEALTH_HOUR_PREFIX,
-  healthSettingsKey,
   ownerDeliveriesPartition,
   ownerHourCounters,
   workflowHealthKey,
@@ -146,15 +146,8 @@ export class HealthReadRepository implements HealthReads {
     };
   }
 
-  async settings(): Promise<HealthSettingsRecord> {
-    const { Item } = await this.table.doc.send(
-      new GetCommand({ TableName: this.table.name, Key: healthSettingsKey(), ConsistentRead: true }),
-    );
-    return {
-      pauseAfterFailures: (Item?.pauseAfterFailures as number | undefined) ?? null,
-      alertEmail: (Item?.alertEmail as string | null | undefined) ?? null,
-      dailyDigest: Item?.dailyDigest === true,
-    };
+  settings(): Promise<HealthSettingsRecord> {
+    return new HealthSettingsRepository(this.table).settings();
   }
 
   private async countIndexPartition(partition: string): Promise<number> {

@@ -12,13 +12,13 @@ import { failingWorkflowKey, scheduleKey } from '../directory/keys';
 import { firmSlotsKey } from '../scheduling/keys';
 import { type UpdateParts, updateCounting, updateExpressionOf } from '../table/hour-counters';
 import { applied, type Table } from '../table/table';
+import { HealthSettingsRepository } from './health-settings';
 import {
   allDeliveriesPartition,
   deliveryHourKey,
   failingIndexKeys,
   healthAlertKey,
   healthDigestKey,
-  healthSettingsKey,
   ownerHourCounters,
   workflowHealthKey,
   workflowHourCounters,
@@ -147,19 +147,8 @@ export class HealthWriteRepository implements HealthWrites {
     );
   }
 
-  /** 'Reprendre', or a streak ended while scheduled: the pause record goes; the streak is the runs'. */
-  async clearPause(workflowId: string): Promise<void> {
-    // Not applied without a health item: nothing to clear.
-    await applied(
-      this.table.doc.send(
-        new UpdateCommand({
-          TableName: this.table.name,
-          Key: workflowHealthKey(workflowId),
-          UpdateExpression: 'REMOVE pausedAt, pauseReason',
-          ConditionExpression: 'attribute_exists(PK)',
-        }),
-      ),
-    );
+  clearPause(workflowId: string): Promise<void> {
+    return new HealthSettingsRepository(this.table).clearPause(workflowId);
   }
 
   /** Puts a workflow in the failing set (or updates its line and its place in the streak order). */
@@ -197,13 +186,8 @@ export class HealthWriteRepository implements HealthWrites {
     await updateCounting(this.table, firmSlotsKey(ownerEmail), {}, ownerHourCounters(ownerEmail), count);
   }
 
-  async saveSettings(settings: HealthSettingsRecord, at: string): Promise<void> {
-    await this.table.doc.send(
-      new PutCommand({
-        TableName: this.table.name,
-        Item: { ...healthSettingsKey(), entity: 'HealthSettings', ...settings, updatedAt: at },
-      }),
-    );
+  saveSettings(settings: HealthSettingsRecord, at: string): Promise<void> {
+    return new HealthSettingsRepository(this.table).saveSettings(settings, at);
   }
 
   async claimAlert(workflowId: string, day: string, at: Date): Promise<boolean> {

@@ -1,20 +1,13 @@
 import { MESSAGES } from '../../../shared/messages';
-import type { ExecutionTrigger, SchedulerExecution, SchedulerRun } from '../../../shared/schemas/scheduler';
-import { chunks, mapWithConcurrency } from '../core/concurrency';
+import type { SchedulerExecution, SchedulerRun } from '../../../shared/schemas/scheduler';
+import { mapWithConcurrency } from '../core/concurrency';
 import { METRIC, type Metrics, noMetrics } from '../core/metrics';
 import type { Clock, Logger } from '../core/ports';
-import {
-  CLAIM_HORIZON_MS,
-  type ClaimedSlots,
-  claimSlots,
-  dispatchDelaySeconds,
-  dispatchIdOf,
-  intervalMinutesOf,
-  TICK_REACH_MS,
-} from './due-slots';
-import type { DispatchEntry, DispatchQueue, DueWorkflow, SchedulerRuns, WorkflowRuns } from './ports';
+import { TICK_REACH_MS } from './due-slots';
+import type { DispatchQueue, DueWorkflow, SchedulerRuns, WorkflowRuns } from './ports';
+import { type Plan, planOf, RunDispatch, type Sent } from './run-dispatch';
 import { fannedOutResult, kindOf, type RunReference, type ShardResult } from './run-results';
-import { CLAIMS, DUE_SHARDS, WEBHOOK_QUEUE } from './scheduling-settings';
+import { CLAIMS, DUE_SHARDS } from './scheduling-settings';
 
 /** What starts a scheduler run: the minute schedule, or an admin (spec §7 workflow-scheduler). */
 export type SchedulerTrigger = SchedulerRun['trigger'];
@@ -39,22 +32,6 @@ export const FORCED_RUN_WINDOW_MS = 60_000;
 /** Conditional writes in flight at once while claiming. */
 const CLAIM_CONCURRENCY = 25;
 
-/** A due workflow and the runs a claim of it takes. */
-interface Plan {
-  readonly read: DueWorkflow;
-  readonly slots: ClaimedSlots;
-}
-
-/** What became of a plan's sends: all queued (the first in `delaySeconds`), or refused. */
-type Sent = { readonly queued: true; readonly delaySeconds: number } | { readonly queued: false };
-
-/** How a run's messages are sent: its trigger, the run that lists them, which workflows it lists. */
-interface Sending {
-  readonly trigger: ExecutionTrigger;
-  readonly run?: RunReference;
-  readonly listed: ReadonlySet<string>;
-}
-
 /**
  * The scheduler (spec §7 workflow-scheduler): finds the due workflows through the due index,
  * claims their runs with a conditional write and sends them to the webhook queue.
@@ -73,9 +50,11 @@ interface Sending {
  */
 export class SchedulerService {
   private readonly runs: WorkflowRuns;
+  private readonly dispatch: RunDispatch;
 
   constructor(private readonly deps: SchedulerDependencies) {
     this.runs = deps.runs;
+    this.dispatch = new RunDispatch(deps);
   }
 
   /**
@@ -111,9 +90,9 @@ export class SchedulerService {
       plans.map(({ read }) => read.workflow.id),
     );
     const now = this.deps.clock.now();
-    const sent = await this.send(plans, now, { trigger: 'schedule', run, listed });
+    const sent = await this.dispatch.send(plans, now, { trigger: 'schedule', run, listed });
     const claims = await mapWithConcurrency(plans, CLAIM_CONCURRENCY, (plan, index) =>
-      sent[index]?.queued ? this.claimSent(plan, now) : Promise.resolve(false),
+      sent[index]?.queued ? this.dispatch.claimSent(plan, now) : Promise.resolve(false),
     );
     const result = shardResult(read.length, executionsOf(plans, sent), listed);
     this.report('schedule', shard, result, claims.filter(Boolean).length);
@@ -143,7 +122,7 @@ export class SchedulerService {
       run,
       won.slice(0, Math.max(0, CLAIMS.listedPerShard - failures.length)).map(({ read }) => read.workflow.id),
     );
-    const sent = await this.send(won, this.deps.clock.now(), { trigger: 'schedule', run, listed });
+    const sent = await this.dispatch.send(won, this.deps.clock.now(), { trigger: 'schedule', run, listed });
     await Promise.all(
       won.map((plan, index) =>
         sent[index]?.queued
@@ -187,7 +166,11 @@ export class SchedulerService {
         .slice(0, Math.max(0, CLAIMS.listedPerShard - failures.length))
         .map(({ read }) => read.workflow.id),
     );
-    const sent = await this.send(plans, this.deps.clock.now(), { trigger: 'manual_force', run, listed });
+    const sent = await this.dispatch.send(plans, this.deps.clock.now(), {
+      trigger: 'manual_force',
+      run,
+      listed,
+    });
     await Promise.all(
       plans.map((plan, index) =>
         sent[index]?.queued
@@ -205,29 +188,6 @@ export class SchedulerService {
     return result;
   }
 
-  /**
-   * Sends a workflow's first runs at once when a write puts it in the schedule (switched on, an
-   * edit, 'Reprendre'): stored due from that write (`withFirstDue`), its first run would otherwise
-   * wait for the next tick, up to two minutes with EventBridge Scheduler. Queued, then claimed, as
-   * the tick does: a tick reading the same slot meanwhile sends the same dispatch ids. Never throws:
-   * what it could not send stays due for the next tick.
-   */
-  async startSchedule(workflowId: string): Promise<void> {
-    try {
-      const now = this.deps.clock.now();
-      const read = await this.runs.dueOf(workflowId);
-      if (!read || read.dueAt > new Date(now.getTime() + TICK_REACH_MS).toISOString()) return;
-      const plan = planOf(read, now);
-      const [sent] = await this.send([plan], now, { trigger: 'schedule', listed: new Set() });
-      if (sent?.queued) await this.claimSent(plan, now);
-    } catch (error) {
-      this.deps.logger.warn('Première exécution laissée au prochain passage du planificateur', {
-        workflowId,
-        errorName: error instanceof Error ? error.name : 'inconnu',
-      });
-    }
-  }
-
   /** The workflows whose runs report their end to this run's result, its shard item made ready first. */
   private async listed(run: RunReference, workflowIds: readonly string[]): Promise<ReadonlySet<string>> {
     const listed = new Set(workflowIds.slice(0, CLAIMS.listedPerShard));
@@ -241,54 +201,6 @@ export class SchedulerService {
       });
     });
     return listed;
-  }
-
-  /**
-   * Sends every run of the plans, ten to a batch, each delayed to its due second; a plan is queued
-   * only if all its runs were (one refused leaves the plan's slot for the next tick, which sends its
-   * runs again under the same dispatch ids).
-   */
-  private async send(plans: readonly Plan[], now: Date, sending: Sending): Promise<Sent[]> {
-    const entries = plans.flatMap((plan, index) =>
-      plan.slots.dueAts.map((dueAt, slot) => ({
-        plan: index,
-        entry: entryOf(plan, dueAt, slot, now, sending),
-      })),
-    );
-    const refused = new Map<number, string>();
-    await mapWithConcurrency(
-      chunks(entries, WEBHOOK_QUEUE.sendBatchSize),
-      CLAIMS.sendConcurrency,
-      async (batch) => {
-        const { failed } = await this.deps.queue.sendBatch(batch.map(({ entry }) => entry));
-        for (const { index, reason } of failed) {
-          const plan = batch[index]?.plan;
-          if (plan !== undefined && !refused.has(plan)) refused.set(plan, reason);
-        }
-      },
-    );
-    return plans.map((plan, index): Sent => {
-      const reason = refused.get(index);
-      if (reason === undefined) {
-        return { queued: true, delaySeconds: dispatchDelaySeconds(plan.slots.dueAts[0] ?? '', now) };
-      }
-      this.deps.logger.error('Envoi à la file refusé', { workflowId: plan.read.workflow.id, reason });
-      return { queued: false };
-    });
-  }
-
-  /** Claims a plan already queued; lost to another run is no loss (it sent the same runs). */
-  private async claimSent(plan: Plan, now: Date): Promise<boolean> {
-    try {
-      return await this.runs.claim(plan.read, plan.slots.nextRun, now);
-    } catch (error) {
-      // Queued but not moved on: the next tick sends it again under the same dispatch ids.
-      this.deps.logger.warn('Créneau envoyé mais non réservé', {
-        workflowId: plan.read.workflow.id,
-        errorName: error instanceof Error ? error.name : 'inconnu',
-      });
-      return false;
-    }
   }
 
   /**
@@ -338,36 +250,6 @@ export class SchedulerService {
       alreadyQueued: result.alreadyQueued,
     });
   }
-}
-
-/** The runs a claim at `now` takes of a due workflow. */
-function planOf(read: DueWorkflow, now: Date): Plan {
-  return {
-    read,
-    slots: claimSlots(
-      read.dueAt,
-      intervalMinutesOf(read.workflow),
-      now,
-      new Date(now.getTime() + CLAIM_HORIZON_MS),
-    ),
-  };
-}
-
-/** One run's message: its dispatch id names its slot; only a plan's first run reports to a listing. */
-function entryOf(plan: Plan, dueAt: string, slot: number, now: Date, sending: Sending): DispatchEntry {
-  const { workflow } = plan.read;
-  const reports = slot === 0 && sending.run !== undefined && sending.listed.has(workflow.id);
-  return {
-    message: {
-      workflowId: workflow.id,
-      dueAt,
-      dispatchId: dispatchIdOf(workflow.id, dueAt),
-      trigger: sending.trigger,
-      ...(reports ? { run: sending.run } : {}),
-    },
-    delaySeconds: dispatchDelaySeconds(dueAt, now),
-    firm: workflow.lawyerEmail,
-  };
 }
 
 /** What each plan became, for the result: queued (and when its first call starts), or refused. */

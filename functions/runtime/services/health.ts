@@ -1,6 +1,7 @@
 import { LawyerRepository } from '../../data/directory/lawyers';
 import { WorkflowRepository } from '../../data/directory/workflows';
 import { HealthReadRepository } from '../../data/health/health-reads';
+import { HealthSettingsRepository } from '../../data/health/health-settings';
 import { HealthWriteRepository } from '../../data/health/health-writes';
 import { LicenseRepository } from '../../data/identity/licenses';
 import { ExecutionRepository } from '../../data/scheduling/executions';
@@ -41,16 +42,22 @@ export const healthAlertsOf = (deps: HealthWorld & { readonly mail: MailPorts })
  * The health of a world's runs: its pause goes through the workflows' own scheduling switch, its
  * alerts through the mailer when the function declared one.
  */
-export function automationHealthOf(deps: HealthWorld): AutomationHealth {
+export const automationHealthOf = (deps: HealthWorld): AutomationHealth =>
+  runHealthOf(deps, deps.mail ? healthAlertsOf({ ...deps, mail: deps.mail }) : undefined);
+
+/** The health of manual runs, which never pause: no alerts, nor the code that sends them. */
+export const manualRunHealthOf = (deps: HealthWorld): AutomationHealth => runHealthOf(deps, undefined);
+
+function runHealthOf(deps: HealthWorld, alerts: HealthAlerts | undefined): AutomationHealth {
   const scheduling = workflowServiceOf(deps);
   return new AutomationHealth({
     health: new HealthWriteRepository(deps.table),
-    settings: new HealthReadRepository(deps.table),
+    settings: new HealthSettingsRepository(deps.table),
     clock: deps.clock,
     logger: deps.logger,
     switchScheduling: async (workflowId, enabled) =>
       (await scheduling.switchScheduling(workflowId, enabled)) !== null,
-    ...(deps.mail ? { alerts: healthAlertsOf({ ...deps, mail: deps.mail }) } : {}),
+    ...(alerts ? { alerts } : {}),
   });
 }
 
@@ -64,7 +71,7 @@ export const healthServiceOf = (
 ) =>
   new HealthService({
     health: new HealthReadRepository(deps.table),
-    healthWrites: new HealthWriteRepository(deps.table),
+    healthWrites: new HealthSettingsRepository(deps.table),
     workflows: new WorkflowRepository(deps.table),
     lawyers: new LawyerRepository(deps.table),
     executions: new ExecutionRepository(deps.table),

@@ -12,11 +12,12 @@ import type { ScheduleStarts } from '../../domain/directory/ports';
 import { ExecutionHistory } from '../../domain/scheduling/execution-history';
 import { ManualRunService } from '../../domain/scheduling/manual-run';
 import type { DispatchQueue, SchedulerRuns } from '../../domain/scheduling/ports';
+import { RunDispatch } from '../../domain/scheduling/run-dispatch';
 import { type RunSchedulerDependencies, runScheduler } from '../../domain/scheduling/run-scheduler';
 import { SchedulerService } from '../../domain/scheduling/scheduler';
 import { WorkerService } from '../../domain/scheduling/worker';
 import type { AppDependencies } from '../dependencies';
-import { automationHealthOf } from './health';
+import { automationHealthOf, manualRunHealthOf } from './health';
 import { webhookDeliveryOf } from './webhooks';
 
 /* The scheduling services of a world, over its table and its scheduling ports. */
@@ -40,11 +41,19 @@ export const schedulerServiceOf = (deps: {
     ...(deps.metrics ? { metrics: deps.metrics } : {}),
   });
 
-/** Sends the first runs of a workflow a write just scheduled (`SchedulerService.startSchedule`). */
+/** The sends of due runs and their claims, without the rest of the scheduler. */
+export const runDispatchOf = (deps: {
+  readonly table: Table;
+  readonly queue: DispatchQueue;
+  readonly clock: Clock;
+  readonly logger: Logger;
+}) => new RunDispatch({ ...deps, runs: new WorkflowRunRepository(deps.table) });
+
+/** Sends the first runs of a workflow a write just scheduled (`RunDispatch.startSchedule`). */
 export const scheduleStartsOf =
   (deps: Pick<AppDependencies, 'table' | 'webhookQueue' | 'clock' | 'logger'>): ScheduleStarts =>
   (workflowId) =>
-    schedulerServiceOf({ ...deps, queue: deps.webhookQueue }).startSchedule(workflowId);
+    runDispatchOf({ ...deps, queue: deps.webhookQueue }).startSchedule(workflowId);
 
 /** An admin's run, fanned out over the world's claimers (`runScheduler`). */
 export const adminSchedulerRun = (
@@ -88,7 +97,7 @@ export const manualRunServiceOf = (deps: CallingWorld) =>
     lawyers: new LawyerRepository(deps.table),
     runs: new WorkflowRunRepository(deps.table),
     executions: new ExecutionRepository(deps.table),
-    health: automationHealthOf(deps),
+    health: manualRunHealthOf(deps),
     clock: deps.clock,
     webhooks: webhookDeliveryOf(deps),
     logger: deps.logger,

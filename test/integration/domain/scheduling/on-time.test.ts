@@ -3,7 +3,7 @@ import { afterEach, beforeEach, describe, expect, inject, it } from 'vitest';
 import { WorkflowRepository } from '../../../../functions/data/directory/workflows';
 import { dueShardOf } from '../../../../functions/data/table/due-index';
 import type { DispatchEntry, DispatchQueue } from '../../../../functions/domain/scheduling/ports';
-import { schedulerServiceOf } from '../../../../functions/runtime/services/scheduling';
+import { runDispatchOf, schedulerServiceOf } from '../../../../functions/runtime/services/scheduling';
 import { type LocalQueues, startLocalQueues } from '../../../../lib/local/queue/local-queues';
 import { createTestApp, disposeTestApp, type TestApp } from '../../../support/app';
 import { workflowRecord } from '../../../support/records';
@@ -68,7 +68,12 @@ describe('runs on time, whatever the interval and the second of scheduling', () 
             updatedAt: switchedOnAt.toISOString(),
           });
           await new WorkflowRepository(app.table).create(workflow);
-          await scheduler.startSchedule(workflow.id);
+          await runDispatchOf({
+            table: app.table,
+            queue,
+            clock: app.clock,
+            logger: app.logger,
+          }).startSchedule(workflow.id);
 
           // The minute ticks, each at some second of its minute.
           const firstMinute = Math.floor(switchedOnAt.getTime() / MINUTE) * MINUTE + MINUTE;

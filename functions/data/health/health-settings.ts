@@ -1,0 +1,51 @@
+import { GetCommand, PutCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
+
+import type { HealthReads, HealthSettingsRecord, HealthWrites } from '../../domain/health/ports';
+import { applied, type Table } from '../table/table';
+import { healthSettingsKey, workflowHealthKey } from './keys';
+
+/**
+ * The health's settings (/admin/settings: the pause threshold the run ends read) and the end of a
+ * pause: what the admin's screens write and the runs read, apart from the reads and writes of the
+ * counters, so that a function doing only this carries no more (a Lambda bundle is its cold start).
+ */
+export class HealthSettingsRepository
+  implements Pick<HealthReads, 'settings'>, Pick<HealthWrites, 'saveSettings' | 'clearPause'>
+{
+  constructor(private readonly table: Table) {}
+
+  async settings(): Promise<HealthSettingsRecord> {
+    const { Item } = await this.table.doc.send(
+      new GetCommand({ TableName: this.table.name, Key: healthSettingsKey(), ConsistentRead: true }),
+    );
+    return {
+      pauseAfterFailures: (Item?.pauseAfterFailures as number | undefined) ?? null,
+      alertEmail: (Item?.alertEmail as string | null | undefined) ?? null,
+      dailyDigest: Item?.dailyDigest === true,
+    };
+  }
+
+  async saveSettings(settings: HealthSettingsRecord, at: string): Promise<void> {
+    await this.table.doc.send(
+      new PutCommand({
+        TableName: this.table.name,
+        Item: { ...healthSettingsKey(), entity: 'HealthSettings', ...settings, updatedAt: at },
+      }),
+    );
+  }
+
+  /** 'Reprendre', or a streak ended while scheduled: the pause record goes; the streak is the runs'. */
+  async clearPause(workflowId: string): Promise<void> {
+    // Not applied without a health item: nothing to clear.
+    await applied(
+      this.table.doc.send(
+        new UpdateCommand({
+          TableName: this.table.name,
+          Key: workflowHealthKey(workflowId),
+          UpdateExpression: 'REMOVE pausedAt, pauseReason',
+          ConditionExpression: 'attribute_exists(PK)',
+        }),
+      ),
+    );
+  }
+}
