@@ -241,15 +241,11 @@ export class WorkflowService {
    * (already so, changed meanwhile, or deleted).
    */
   async switchScheduling(id: string, enabled: boolean): Promise<Workflow | null> {
-    let updated: WorkflowRecord;
-    try {
-      updated = await this.workflows.toggle(id, 'cronEnabled', this.clock.now().toISOString(), !enabled);
-    } catch (error) {
-      if (error instanceof WorkflowNotFoundError) return null;
-      throw error;
-    }
-    await this.started(updated);
-    return toWorkflowView(updated);
+    return switchScheduling(
+      { workflows: this.workflows, clock: this.clock, scheduleStarts: this.scheduleStarts },
+      id,
+      enabled,
+    );
   }
 
   private async toggle(
@@ -311,4 +307,29 @@ export class WorkflowService {
     if (!(await this.folders.getById(folderId)))
       throw new InvalidInputError('folderId', MESSAGES.workflow.unknownFolder);
   }
+}
+
+/**
+ * Scheduling switched on or off by the system (the health's pause, 'Reprendre'), not audited;
+ * null when the workflow no longer exists. A function of its own so that the health's bundles
+ * need the workflows' repository only, not the whole WorkflowService.
+ */
+export async function switchScheduling(
+  deps: {
+    readonly workflows: Pick<Workflows, 'toggle'>;
+    readonly clock: Clock;
+    readonly scheduleStarts?: ScheduleStarts | undefined;
+  },
+  id: string,
+  enabled: boolean,
+): Promise<Workflow | null> {
+  let updated: WorkflowRecord;
+  try {
+    updated = await deps.workflows.toggle(id, 'cronEnabled', deps.clock.now().toISOString(), !enabled);
+  } catch (error) {
+    if (error instanceof WorkflowNotFoundError) return null;
+    throw error;
+  }
+  if (updated.active && updated.cronEnabled) await deps.scheduleStarts?.(updated.id);
+  return toWorkflowView(updated);
 }

@@ -8,11 +8,12 @@ import { ExecutionRepository } from '../../data/scheduling/executions';
 import type { Table } from '../../data/table/table';
 import type { Clock, Logger, MailPorts } from '../../domain/core/ports';
 import type { ScheduleStarts } from '../../domain/directory/ports';
+import { switchScheduling } from '../../domain/directory/workflows';
 import { AutomationHealth } from '../../domain/health/automation-health';
 import { HealthAlerts } from '../../domain/health/health-alerts';
 import { HealthService } from '../../domain/health/health-service';
 import type { AppDependencies } from '../dependencies';
-import { auditTrailOf, workflowServiceOf } from './directory';
+import { auditTrailOf } from './directory';
 import { webhookDeliveryOf } from './webhooks';
 
 /* The health services of a world, over its table. */
@@ -49,14 +50,14 @@ export const automationHealthOf = (deps: HealthWorld): AutomationHealth =>
 export const manualRunHealthOf = (deps: HealthWorld): AutomationHealth => runHealthOf(deps, undefined);
 
 function runHealthOf(deps: HealthWorld, alerts: HealthAlerts | undefined): AutomationHealth {
-  const scheduling = workflowServiceOf(deps);
+  const workflows = new WorkflowRepository(deps.table);
   return new AutomationHealth({
     health: new HealthWriteRepository(deps.table),
     settings: new HealthSettingsRepository(deps.table),
     clock: deps.clock,
     logger: deps.logger,
     switchScheduling: async (workflowId, enabled) =>
-      (await scheduling.switchScheduling(workflowId, enabled)) !== null,
+      (await switchScheduling({ workflows, clock: deps.clock }, workflowId, enabled)) !== null,
     ...(alerts ? { alerts } : {}),
   });
 }
@@ -75,7 +76,14 @@ export const healthServiceOf = (
     workflows: new WorkflowRepository(deps.table),
     lawyers: new LawyerRepository(deps.table),
     executions: new ExecutionRepository(deps.table),
-    scheduling: workflowServiceOf(deps, scheduleStarts),
+    scheduling: {
+      switchScheduling: (id, enabled) =>
+        switchScheduling(
+          { workflows: new WorkflowRepository(deps.table), clock: deps.clock, scheduleStarts },
+          id,
+          enabled,
+        ),
+    },
     audit: auditTrailOf(deps),
     clock: deps.clock,
     webhooks: webhookDeliveryOf(deps),
