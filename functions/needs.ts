@@ -126,7 +126,8 @@ const DECLARED = {
     mailer: true,
   },
   // Lawyers, their claims, their Google secrets; deleting one ends his subscription first and
-  // confirms it by e-mail; his workflows (GSI2) and sessions go with him.
+  // confirms it by e-mail; his workflows (GSI2) and sessions go with him. The admin sends a
+  // licence key again (decrypted) to the licence's address.
   lawyers: {
     table: { access: 'readWrite', indexes: ['GSI1', 'GSI2'] },
     keys: ['sessionSigning', 'licenseHash', 'licenseEncryption'],

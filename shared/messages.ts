@@ -153,6 +153,14 @@ export const MESSAGES = {
     changed: (role: string) => `Licence passée en licence ${role}`,
     failed: 'Impossible de changer le type de licence. Veuillez réessayer.',
   },
+  /** The admin sends a lawyer's licence key again by e-mail. */
+  licenseEmail: {
+    noLicense: "Cet avocat n'a pas de licence : aucune clé à renvoyer",
+    noAddress: "Cette licence n'a pas d'adresse e-mail : la clé ne peut pas être renvoyée",
+    tooSoon: "Une clé vient déjà d'être renvoyée à cette adresse : réessayez dans quelques minutes.",
+    sent: (to: string) => `Clé de licence renvoyée à ${to}`,
+    failed: 'Impossible de renvoyer la clé par e-mail. Veuillez réessayer.',
+  },
   profile: {
     loadFailed: 'Erreur lors du chargement de vos informations',
     saveFailed: "Erreur lors de l'enregistrement de vos informations",
@@ -352,6 +360,13 @@ export const MESSAGES = {
         `Votre abonnement : ${monthly} TTC par mois, prélevés automatiquement chaque mois à la date anniversaire de votre achat. ${vatNotice}.`,
       noCommitment:
         "Sans engagement : vous pouvez résilier à tout moment depuis l'application (Paramètres, Gestion de l'abonnement).",
+    },
+    /** The key sent again by the admin: no word about a payment. */
+    licenseKeyResent: {
+      subject: 'Assistant IA juridique : votre clé de licence (nouvel envoi)',
+      intro:
+        'Voici de nouveau votre clé de licence Assistant IA juridique : notre premier envoi ne vous est peut-être pas parvenu.',
+      notExpected: "Si vous n'attendiez pas cet e-mail, répondez-y pour prévenir le support.",
     },
     cancellationScheduled: {
       subject: 'Assistant IA juridique : confirmation de résiliation de votre abonnement',

@@ -13,6 +13,7 @@ import {
   LawyerSaveReply,
   LawyerSaveRequest,
   LicenseByEmailQuery,
+  LicenseEmailResent,
   LicenseFindRequest,
   LicenseLookupReply,
   LicenseRoleChange,
@@ -101,6 +102,17 @@ export const DIRECTORY_ROUTES = {
     // Lists show keys masked; one is revealed on demand, after a recent second-factor check.
     sensitive: true,
     response: RevealedLicenseKey,
+  },
+  /**
+   * Sends the lawyer's licence key again to the licence's address, at most once every few minutes;
+   * clears 'E-mail non délivré' once sent; audited. The key never travels in the reply.
+   */
+  resendLicenseEmail: {
+    method: 'POST',
+    path: '/api/lawyers/{id}/license-email',
+    handler: 'lawyers',
+    access: 'admin',
+    response: LicenseEmailResent,
   },
   lookupLawyer: {
     method: 'POST',

@@ -188,6 +188,10 @@ export type AuditQuery = PageQuery;
 export const AuditPage = z.object({ entries: z.array(AuditEntry), nextCursor: NextCursor });
 export type AuditPage = z.infer<typeof AuditPage>;
 
+/** POST /api/lawyers/{id}/license-email: the address the licence key was sent to again. */
+export const LicenseEmailResent = z.object({ sentTo: z.string() });
+export type LicenseEmailResent = z.infer<typeof LicenseEmailResent>;
+
 /** PUT /api/lawyers/{id}/license-type: a lawyer's licence made a notary's one, or back. */
 export const LicenseRoleChange = z.object({
   licenseType: z.enum(['lawyer', 'notary'], { error: MESSAGES.licenseRole.invalid }),

@@ -234,6 +234,35 @@ export class LicenseRepository implements Licenses {
     );
   }
 
+  async claimLicenseEmailResend(keyHash: string, at: string, notBefore: string): Promise<boolean> {
+    return applied(
+      this.table.doc.send(
+        new UpdateCommand({
+          TableName: this.table.name,
+          Key: licenseItemKey(keyHash),
+          UpdateExpression: 'SET licenseEmailResentAt = :at',
+          ConditionExpression:
+            'attribute_exists(PK) AND (attribute_not_exists(licenseEmailResentAt) OR licenseEmailResentAt <= :notBefore)',
+          ExpressionAttributeValues: { ':at': at, ':notBefore': notBefore },
+        }),
+      ),
+    );
+  }
+
+  async releaseLicenseEmailResend(keyHash: string, at: string): Promise<void> {
+    await applied(
+      this.table.doc.send(
+        new UpdateCommand({
+          TableName: this.table.name,
+          Key: licenseItemKey(keyHash),
+          UpdateExpression: 'REMOVE licenseEmailResentAt',
+          ConditionExpression: 'licenseEmailResentAt = :at',
+          ExpressionAttributeValues: { ':at': at },
+        }),
+      ),
+    );
+  }
+
   /** Removes a licence. */
   async delete(keyHash: string): Promise<void> {
     await this.table.doc.send(

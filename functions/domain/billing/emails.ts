@@ -52,6 +52,27 @@ export function licenseKeyEmail(input: {
   };
 }
 
+/** The licence key sent again by the admin (the first e-mail did not arrive): the key, how to sign in. */
+export function licenseKeyResentEmail(input: {
+  to: string;
+  licenseKey: string;
+  loginUrl: string;
+}): MailMessage {
+  const texts = TEXTS.licenseKeyResent;
+  const key = TEXTS.licenseKey;
+  return {
+    to: input.to,
+    subject: texts.subject,
+    text: body(
+      texts.intro,
+      key.key(input.licenseKey),
+      key.signIn(input.loginUrl),
+      key.keepSafe,
+      texts.notExpected,
+    ),
+  };
+}
+
 /**
  * The confirmation of a cancellation asked for: the renewal stopped, access until the end of the
  * paid month, the data kept 30 days after it, and reactivation possible until then.

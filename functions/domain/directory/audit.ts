@@ -36,7 +36,9 @@ export type AuditAction =
   | 'license.second-factor.reset'
   // The admin made a lawyer's licence a notary's one, or back: recorded by what it came to.
   | 'license.role.notary'
-  | 'license.role.lawyer';
+  | 'license.role.lawyer'
+  // The admin sent a lawyer's licence key again to the licence's address.
+  | 'license.email.resend';
 
 /** What an action was done to: the resource's reference and, for people reading the trail, its label. */
 export interface AuditTarget {

@@ -92,6 +92,13 @@ export interface Licenses {
   getByHash(keyHash: string): Promise<LicenseRecord | null>;
   /** Marks (a time) or clears (null) its key e-mail as undelivered; false when no such licence. */
   markLicenseEmail(keyHash: string, undeliveredAt: string | null, now: string): Promise<boolean>;
+  /**
+   * Claims the resend of its key e-mail at `at`, unless one was claimed after `notBefore`: false
+   * then, or when no such licence. One conditional write: two clicks at once send one e-mail.
+   */
+  claimLicenseEmailResend(keyHash: string, at: string, notBefore: string): Promise<boolean>;
+  /** Gives the claim made at `at` up (its e-mail was not sent), if it is still the last one. */
+  releaseLicenseEmailResend(keyHash: string, at: string): Promise<void>;
   /** The licence stored under the first of these hashes that has one (a key's `vault.hashes`). */
   getByAnyHash(keyHashes: readonly string[]): Promise<LicenseRecord | null>;
   /** The licence of the first hash that has one, with its second factor and its holder: one read. */

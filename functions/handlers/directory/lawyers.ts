@@ -3,13 +3,12 @@ import { idParameter } from '../../http/parameters';
 import { apiHandler, withStatus } from '../../http/route-handler';
 import type { AppDependencies } from '../../runtime/dependencies';
 import { declaredFunction, lambdaEntry } from '../../runtime/entry';
-import { billingContextOf } from '../../runtime/services/billing';
+import { billingContextOf, licenseEmailResendOf } from '../../runtime/services/billing';
 import { lawyerServiceOf } from '../../runtime/services/directory';
 
 /**
- * /api/lawyers: the admin's lawyers and notaries (list, read, save, delete, reveal of the secrets
- * and of the licence key)
- * and the spec §5 look-up, open to a lawyer for himself.
+ * /api/lawyers: the admin's lawyers and notaries (list, read, save, delete, reveal of the secrets and
+ * of the licence key, licence type, licence key sent again by e-mail) and the spec §5 look-up, open to a lawyer for himself.
  */
 const create = (deps: AppDependencies) => {
   // Stripe is reached only when a deleted lawyer's licence has a subscription to end.
@@ -40,6 +39,8 @@ const create = (deps: AppDependencies) => {
       (await lawyers()).setLicenseRole(lawyerId(pathParameters), body.licenseType, session),
     revealLawyerLicenseKey: async ({ pathParameters, session }) =>
       (await lawyers()).revealLicenseKey(lawyerId(pathParameters), session),
+    resendLicenseEmail: async ({ pathParameters, session }) =>
+      (await licenseEmailResendOf(deps)).resend(lawyerId(pathParameters), session),
     lookupLawyer: async ({ body, session }) => (await lawyers()).lookup(body, session),
   });
 };

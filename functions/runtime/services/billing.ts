@@ -5,6 +5,7 @@ import { LicenseRepository } from '../../data/identity/licenses';
 import { SignInAttemptRepository } from '../../data/identity/sign-in-attempts';
 import type { Table } from '../../data/table/table';
 import { CheckoutService } from '../../domain/billing/checkout';
+import { LicenseEmailResend } from '../../domain/billing/license-email';
 import { PaymentEventService } from '../../domain/billing/payment-events';
 import { PortalLinkSender, PortalLinkService } from '../../domain/billing/portal-link';
 import type { Payments } from '../../domain/billing/ports';
@@ -17,6 +18,7 @@ import type { LawyerService } from '../../domain/directory/lawyers';
 import { createLicenseKeyVault, type LicenseKeyVault } from '../../security/license-key-vault';
 import type { BillingPorts } from '../billing-ports';
 import type { AppDependencies } from '../dependencies';
+import { auditTrailOf } from './directory';
 
 /* The billing services of a world, over its table and its billing ports. */
 
@@ -130,6 +132,21 @@ export async function portalLinkSenderOf(deps: BillingWorld): Promise<PortalLink
     licenses: new LicenseRepository(deps.table),
     licenseHashKey: keys.licenseHashKey,
     payments,
+    mailer: ports.mailer,
+    clock: deps.clock,
+    logger: deps.logger,
+    publicUrl: ports.publicUrl(),
+  });
+}
+
+/** The admin's resend of a licence e-mail: the table, the keys and the mailer, no payment provider. */
+export async function licenseEmailResendOf(deps: BillingWorld): Promise<LicenseEmailResend> {
+  const ports = billingPortsOf(deps);
+  return new LicenseEmailResend({
+    lawyers: new LawyerRepository(deps.table),
+    licenses: new LicenseRepository(deps.table),
+    audit: auditTrailOf(deps),
+    vault: createLicenseKeyVault(await deps.appKeys()),
     mailer: ports.mailer,
     clock: deps.clock,
     logger: deps.logger,

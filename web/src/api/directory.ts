@@ -222,6 +222,15 @@ export function useSetLicenseRole(lawyerId: string) {
   });
 }
 
+/** The admin sends a lawyer's licence key again by e-mail; the lists read him again, mark cleared. */
+export function useResendLicenseEmail() {
+  const client = useQueryClient();
+  return useMutation({
+    mutationFn: (lawyerId: string) => callApi('resendLicenseEmail', { params: { id: lawyerId } }),
+    onSuccess: () => client.invalidateQueries({ queryKey: KEYS.allLawyers }),
+  });
+}
+
 /** The lawyer's secrets, revealed on the admin's request (audited by the server). */
 export const revealLawyerSecrets = (id: string) => callApi('revealLawyerSecrets', { params: { id } });
 

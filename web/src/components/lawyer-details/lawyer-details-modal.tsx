@@ -4,12 +4,12 @@ import Button from '@cloudscape-design/components/button';
 import KeyValuePairs, { type KeyValuePairsProps } from '@cloudscape-design/components/key-value-pairs';
 import Modal from '@cloudscape-design/components/modal';
 import SpaceBetween from '@cloudscape-design/components/space-between';
-import StatusIndicator from '@cloudscape-design/components/status-indicator';
 import { useState } from 'react';
 
 import type { Lawyer, LawyerSecrets } from '../../../../shared';
 import { revealLawyerSecrets } from '../../api/directory';
 import { formatDate, formatDateTime } from '../../format/dates';
+import { LicenseEmailStatus } from './license-email-status';
 import { LicenseKeyReveal } from './license-key-reveal';
 import { LicenseRole } from './license-role';
 import { DETAILS_TEXT as TEXT } from './strings';
@@ -99,9 +99,7 @@ export function LawyerDetailsModal({
           {
             label: TEXT.licenseEmail,
             value: (
-              <StatusIndicator type="warning">
-                {TEXT.licenseEmailUndelivered(formatDateTime(lawyer.licenseEmailUndeliveredAt))}
-              </StatusIndicator>
+              <LicenseEmailStatus lawyerId={lawyer.id} undeliveredAt={lawyer.licenseEmailUndeliveredAt} />
             ),
           },
         ]

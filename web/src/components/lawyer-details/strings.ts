@@ -11,6 +11,8 @@ export const DETAILS_TEXT = {
   reminderFrequency: 'Fréquence de relance',
   licenseEmail: 'E-mail de licence',
   licenseEmailUndelivered: (at: string) => `E-mail non délivré (${at})`,
+  resendLicenseEmail: 'Renvoyer la clé par e-mail',
+  licenseEmailResent: (to: string) => `Clé renvoyée à ${to}`,
   days: (count: number) => (count === 1 ? '1 jour' : `${count} jours`),
   licenseKey: 'Clé de licence',
   noLicenseKey: 'Non définie',

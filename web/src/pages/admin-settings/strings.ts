@@ -71,6 +71,7 @@ export const ADMIN_SETTINGS_TEXT = {
       'license.second-factor.reset': 'a réinitialisé la vérification en deux étapes de',
       'license.role.notary': 'a fait passer en licence notaire',
       'license.role.lawyer': 'a fait passer en licence avocat',
+      'license.email.resend': 'a renvoyé par e-mail la clé de licence de',
       'workflow.create': "a créé l'automatisation",
       'workflow.update': "a modifié l'automatisation",
       'workflow.delete': "a supprimé l'automatisation",
