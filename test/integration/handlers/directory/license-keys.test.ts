@@ -114,6 +114,8 @@ describe('licence keys masked, revealed behind the step-up', () => {
       }),
     });
     expect((await verifyCode(app, admin.token, codeOf(app, admin.secret))).statusCode).toBe(200);
+    // A second later than the save above: the trail orders entries of one instant by their ids.
+    app.clock.advance(1_000);
     const changed = await callRoute<LawyerSaveReply>(app, 'saveLawyer', { token: admin.token, body: fields });
 
     // Assert: the other fields alone need no new check; the key does.
