@@ -6,12 +6,12 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { ENVIRONMENT } from '../../functions/runtime/environment';
 import type { Deployment } from '../../lib/deployment';
 import { EDGE_REGION, WAF_RATE_RULE, WAF_SIGN_IN_RULE } from '../../lib/edge-stack';
-import { createSiteFixture, createTestDeployment, PROD_CONTEXT, settingsFrom } from './support';
+import { createEdgeDeployments, settingsFrom } from './support';
 
 type Resource = { readonly Type: string; readonly Properties: Record<string, unknown> };
 
 /**
- * Issue 12, item 5: the custom domain (ACM certificate) and the WAF (rate-based rule) are off by
+ * The custom domain (ACM certificate) and the WAF (rate-based rule) are off by
  * default; asked for, they live in the stage's us-east-1 edge stack, and the distribution answers
  * to the domain with TLS 1.2 at least, behind the web ACL.
  */
@@ -22,12 +22,7 @@ describe('custom domain and WAF', () => {
   let removeSite: () => Promise<void>;
 
   beforeAll(async () => {
-    const site = await createSiteFixture();
-    removeSite = site.remove;
-    byDefault = createTestDeployment(site.dir);
-    withEdge = createTestDeployment(site.dir, {
-      settings: settingsFrom({ ...PROD_CONTEXT, domainName: DOMAIN, waf: 'true' }),
-    });
+    ({ byDefault, withEdge, remove: removeSite } = await createEdgeDeployments(DOMAIN));
     for (const stack of [withEdge.stack, withEdge.edge!]) {
       Aspects.of(stack).add(new AwsSolutionsChecks({ verbose: true }));
       Aspects.of(stack).add(new ServerlessChecks({ verbose: true }));

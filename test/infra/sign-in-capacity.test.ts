@@ -5,7 +5,7 @@ import type { Deployment } from '../../lib/deployment';
 import { SIGN_IN_PATHS, WAF_RATE_RULE, WAF_SIGN_IN_RULE } from '../../lib/edge-stack';
 import { signInPeakPerSecond } from '../../lib/settings';
 import { ROUTES, routeKey } from '../../shared/routes';
-import { createSiteFixture, createTestDeployment, PROD_CONTEXT, settingsFrom } from './support';
+import { createEdgeDeployments } from './support';
 
 type Resource = { readonly Type: string; readonly Properties: Record<string, unknown> };
 type Throttle = { ThrottlingRateLimit: number; ThrottlingBurstLimit: number };
@@ -43,12 +43,7 @@ describe('sign-in capacity', () => {
   let removeSite: () => Promise<void>;
 
   beforeAll(async () => {
-    const site = await createSiteFixture();
-    removeSite = site.remove;
-    byDefault = createTestDeployment(site.dir);
-    withEdge = createTestDeployment(site.dir, {
-      settings: settingsFrom({ ...PROD_CONTEXT, domainName: DOMAIN, waf: 'true' }),
-    });
+    ({ byDefault, withEdge, remove: removeSite } = await createEdgeDeployments(DOMAIN));
   });
 
   afterAll(async () => {

@@ -80,3 +80,22 @@ export function createTestDeployment(
   const settings = options.settings ?? settingsFrom(PROD_CONTEXT);
   return buildDeployment(createTestApp(), settings, { siteDir, account: TEST_ENV.account });
 }
+
+/**
+ * The prod stage as deployed by default and with a custom domain and the WAF, over one site
+ * fixture (`remove` deletes it).
+ */
+export async function createEdgeDeployments(domainName: string): Promise<{
+  readonly byDefault: Deployment;
+  readonly withEdge: Deployment;
+  readonly remove: () => Promise<void>;
+}> {
+  const site = await createSiteFixture();
+  return {
+    byDefault: createTestDeployment(site.dir),
+    withEdge: createTestDeployment(site.dir, {
+      settings: settingsFrom({ ...PROD_CONTEXT, domainName, waf: 'true' }),
+    }),
+    remove: site.remove,
+  };
+}
