@@ -7,6 +7,7 @@ import { App } from 'aws-cdk-lib';
 
 import { repositoryPath } from '../../lib/constructs/repository';
 import { buildDeployment, type Deployment } from '../../lib/deployment';
+import { DOCUMENTED_CONTEXT } from '../../lib/offline-synthesis';
 import { type StageSettings, stageSettings } from '../../lib/settings';
 import type { AssistantJuridiqueStack } from '../../lib/stack';
 
@@ -14,17 +15,7 @@ import type { AssistantJuridiqueStack } from '../../lib/stack';
 export const TEST_ENV = { account: '123456789012', region: 'eu-west-3' } as const;
 
 /** The context values `npm run synth` is given for prod in docs/operations.md. */
-export const PROD_CONTEXT = {
-  stage: 'prod',
-  mailFrom: 'licences@cabinet.example',
-  alarmEmail: 'ops@cabinet.example',
-  companyName: 'Lexflow',
-  companyLegalForm: 'SAS au capital de 10 000 €',
-  companyRegistration: 'RCS Paris 912 345 678',
-  companyAddress: '12 rue de la Paix, 75002 Paris, France',
-  companyEmail: 'contact@cabinet.example',
-  publicationDirector: 'Claire Martin, présidente',
-} as const;
+export const PROD_CONTEXT = DOCUMENTED_CONTEXT;
 
 /** The settings of a stage from context values, as `bin/app.ts` reads them. */
 export const settingsFrom = (context: Readonly<Record<string, unknown>>): StageSettings =>
