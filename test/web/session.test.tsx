@@ -2,7 +2,7 @@ import { act, screen, waitFor } from '@testing-library/react';
 import { describe, expect, it } from 'vitest';
 
 import { callApi } from '../../web/src/api/api-client';
-import { SESSION_STORAGE_KEY } from '../../web/src/auth/session-storage';
+import { SESSION_STORAGE_KEY } from '../../web/src/api/session-storage';
 import { jsonResponse, mockNetwork } from './support/fetch-mock';
 import { renderApp } from './support/render-app';
 import { storedSession, storeSessionOf } from './support/sessions';

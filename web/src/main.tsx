@@ -7,9 +7,9 @@ import { createRoot, hydrateRoot } from 'react-dom/client';
 import { BrowserRouter } from 'react-router';
 
 import { configureApi } from './api/api-client';
+import { readStoredSession } from './api/session-storage';
 import { AppRoot } from './app';
 import { preloadPublicPage, preloadSignedInPage } from './app-routes';
-import { readStoredSession } from './auth/session-storage';
 import { loadRuntimeConfig, setRuntimeConfig } from './config/runtime-config';
 import { takeOverEarlyInput } from './early-input';
 

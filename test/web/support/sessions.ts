@@ -1,5 +1,5 @@
 import type { Role, SessionUser } from '../../../shared';
-import { SESSION_STORAGE_KEY } from '../../../web/src/auth/session-storage';
+import { SESSION_STORAGE_KEY } from '../../../web/src/api/session-storage';
 
 let counter = 0;
 

@@ -9,9 +9,9 @@ import {
   routePath,
   SECOND_FACTOR,
 } from '../../../shared';
-import { readStoredSession } from '../auth/session-storage';
 import { STRINGS } from '../strings';
 import { ApiHttpError, ApiNetworkError, ApiReplyError, ApiRequestError } from './api-errors';
+import { readStoredSession } from './session-storage';
 
 /** Options of one backend call. */
 export interface CallOptions<B = unknown> {

@@ -1,7 +1,7 @@
-import { readStoredSession } from '../auth/session-storage';
 import { callApi } from './api-client';
 import { ADMIN_WORKFLOWS_PAGE_SIZE, KEYS } from './keys';
 import { queryClient } from './query-client';
+import { readStoredSession } from './session-storage';
 
 /*
  * What web/public/first-reads.js asked for as index.html was read, before the application's code

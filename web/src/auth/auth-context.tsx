@@ -5,9 +5,14 @@ import { MESSAGES, type SecondFactorStep, type SessionUser, type VerifyLicenseRe
 import { onSessionEnded } from '../api/api-client';
 import { ApiHttpError, ApiNetworkError, ApiRequestError } from '../api/api-errors';
 import { signOut, verifyLicense } from '../api/session';
+import {
+  clearStoredSession,
+  readStoredSession,
+  SESSION_STORAGE_KEY,
+  storeSession,
+} from '../api/session-storage';
 import { useNotifications } from '../notifications/notifications-context';
 import { defaultDisplayName, homePathFor } from './role-paths';
-import { clearStoredSession, readStoredSession, SESSION_STORAGE_KEY, storeSession } from './session-storage';
 
 /**
  * A licence key that was right but whose licence must pass its second factor: the "second factor
