@@ -29,8 +29,7 @@ import { deadLetterAlarm, deadLetterQueue, scheduleRole, secureQueue } from './s
  */
 function validateSettings(maxConcurrency: number): void {
   const problems: string[] = [];
-  const { visibilityTimeoutSeconds, workerTimeoutSeconds, maxReceiveCount, batchSize, callWaitMs } =
-    WEBHOOK_QUEUE;
+  const { visibilityTimeoutSeconds, workerTimeoutSeconds, maxReceiveCount, batchSize } = WEBHOOK_QUEUE;
   if (visibilityTimeoutSeconds < 6 * workerTimeoutSeconds) {
     problems.push(
       `the queue visibility time-out (${visibilityTimeoutSeconds} s) must be at least six times the ` +
@@ -43,13 +42,13 @@ function validateSettings(maxConcurrency: number): void {
   if (!(Number.isInteger(batchSize) && batchSize >= 1 && batchSize <= 10)) {
     problems.push(`batchSize must be 1 to 10 (got ${batchSize})`);
   }
-  // A batch's last call starts within (batchSize - 1) waits and ends within the call's time-out;
-  // 5 s are left for the reads before it and the writes after.
-  const batchSeconds = ((batchSize - 1) * callWaitMs + WEBHOOK_TIMEOUT_MS) / 1000 + 5;
+  // A batch's calls start side by side and end within the call's time-out; 5 s are left for the
+  // reads before them and the writes after.
+  const batchSeconds = WEBHOOK_TIMEOUT_MS / 1000 + 5;
   if (workerTimeoutSeconds < batchSeconds) {
     problems.push(
       `the worker's time-out (${workerTimeoutSeconds} s) must cover a batch: ${batchSeconds} s for ` +
-        `${batchSize} calls started at most ${callWaitMs} ms apart, of ${WEBHOOK_TIMEOUT_MS} ms each at most`,
+        `${batchSize} calls side by side, of ${WEBHOOK_TIMEOUT_MS} ms each at most`,
     );
   }
   // SQS event sources accept a maximum concurrency of 2 to 1000.

@@ -1,12 +1,12 @@
 import { randomUUID } from 'node:crypto';
-import { TransactWriteCommand } from '@aws-sdk/lib-dynamodb';
 import { RETENTION_DAYS } from '../../../shared/constants';
 import type { Execution } from '../../../shared/schemas/scheduler';
 import type { Page } from '../../domain/core/ports';
 import type { Executions, NewExecution } from '../../domain/scheduling/ports';
-import { scheduleKey, workflowKey } from '../directory/keys';
+import { workflowKey } from '../directory/keys';
+import { putItems } from '../table/batch-write';
 import { queryPage, tablePageKey } from '../table/page-cursor';
-import { applied, type Table } from '../table/table';
+import type { Table } from '../table/table';
 import { dispatchDoneKey, EXECUTION_PREFIX, executionSortKey } from './keys';
 
 function toExecution(item: Record<string, unknown>): Execution {
@@ -34,12 +34,13 @@ export class ExecutionRepository implements Executions {
   constructor(private readonly table: Table) {}
 
   /**
-   * Records a call and sets the workflow's last run (on its schedule item, which exists exactly
-   * while the workflow does: no list-index copy follows), together; a scheduled run that reached its end
-   * (no retry follows) is also marked done, so that a duplicate SQS delivery of it is not called
-   * again. Returns false, recording nothing, when the workflow no longer exists.
+   * Records a call: its history item and, for a scheduled run that reached its end (no retry
+   * follows), the run's done marker, so that a duplicate SQS delivery of it is not called again.
+   * One BatchWriteItem of independent puts, not a transaction (which bills each item twice): the
+   * last run and the health are the run end's own write (`data/health/health-writes.ts`), and a
+   * call of a workflow deleted meanwhile leaves items no screen reaches, gone with their TTL.
    */
-  async record(execution: NewExecution): Promise<boolean> {
+  async record(execution: NewExecution): Promise<void> {
     const id = randomUUID();
     const expiresAt =
       Math.floor(Date.parse(execution.startedAt) / 1000) + RETENTION_DAYS.technicalData * 86_400;
@@ -48,57 +49,16 @@ export class ExecutionRepository implements Executions {
       execution.dispatchId && !execution.retry
         ? [
             {
-              Put: {
-                TableName: this.table.name,
-                Item: {
-                  ...dispatchDoneKey(execution.workflowId, execution.dispatchId),
-                  entity: 'DispatchDone',
-                  expiresAt,
-                },
-              },
+              ...dispatchDoneKey(execution.workflowId, execution.dispatchId),
+              entity: 'DispatchDone',
+              expiresAt,
             },
           ]
         : [];
-    return applied(
-      this.table.doc.send(
-        new TransactWriteCommand({
-          TransactItems: [
-            // A cancelled run did not run, a connection test is not a run: the last run stays.
-            execution.outcome === 'cancelled' || execution.trigger === 'test'
-              ? {
-                  ConditionCheck: {
-                    TableName: this.table.name,
-                    Key: scheduleKey(execution.workflowId),
-                    ConditionExpression: 'attribute_exists(PK)',
-                  },
-                }
-              : {
-                  Update: {
-                    TableName: this.table.name,
-                    Key: scheduleKey(execution.workflowId),
-                    UpdateExpression: 'SET cronLastRun = :startedAt',
-                    ConditionExpression: 'attribute_exists(PK)',
-                    ExpressionAttributeValues: { ':startedAt': execution.startedAt },
-                  },
-                },
-            {
-              Put: {
-                TableName: this.table.name,
-                Item: {
-                  PK,
-                  SK: executionSortKey(execution.startedAt, id),
-                  entity: 'Execution',
-                  id,
-                  ...execution,
-                  expiresAt,
-                },
-              },
-            },
-            ...done,
-          ],
-        }),
-      ),
-    );
+    await putItems(this.table, [
+      { PK, SK: executionSortKey(execution.startedAt, id), entity: 'Execution', id, ...execution, expiresAt },
+      ...done,
+    ]);
   }
 
   /** One page of a workflow's calls, newest first; a cursor of another workflow's history is refused. */

@@ -31,30 +31,3 @@ export function chunks<T>(items: readonly T[], size: number): T[][] {
   for (let start = 0; start < items.length; start += size) result.push(items.slice(start, start + size));
   return result;
 }
-
-/** A place in a {@link TurnQueue}. */
-export interface Turn {
-  /** Resolves once every place taken before this one has been left. */
-  readonly ready: Promise<void>;
-  /** Hands the turn on to the next place; calling it again does nothing. */
-  leave(): void;
-}
-
-/**
- * Turns in the order they were taken: places taken one after the other get their turn one after
- * the other, whatever order their earlier work ends in. A place left before its turn came (work
- * that ended early) passes the turn on as soon as it comes.
- */
-export class TurnQueue {
-  private last: Promise<void> = Promise.resolve();
-
-  take(): Turn {
-    let leave: () => void = () => undefined;
-    const left = new Promise<void>((resolve) => {
-      leave = resolve;
-    });
-    const ready = this.last;
-    this.last = ready.then(() => left);
-    return { ready, leave };
-  }
-}

@@ -227,8 +227,8 @@ export type NewExecution = Omit<Execution, 'id'> & { readonly dispatchId: string
 
 /** The execution history of each workflow. */
 export interface Executions {
-  /** Records a call (a run's end also marks its dispatch done); false when the workflow is gone. */
-  record(execution: NewExecution): Promise<boolean>;
+  /** Records a call (a run's end also marks its dispatch done). */
+  record(execution: NewExecution): Promise<void>;
   /** One page of a workflow's calls, newest first. */
   listByWorkflow(workflowId: string, limit: number, cursor?: string): Promise<Page<Execution>>;
 }

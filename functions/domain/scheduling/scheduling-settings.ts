@@ -18,7 +18,7 @@ export const WEBHOOK_TIMEOUT_MS = 10_000;
 
 /**
  * The webhook queue and the worker's event source: the worker's time-out covers a batch of calls
- * that follow one another, and the visibility time-out is six times it, so a message never reaches a
+ * made side by side, and the visibility time-out is six times it, so a message never reaches a
  * second worker while the first still runs.
  */
 export const WEBHOOK_QUEUE = {
@@ -29,22 +29,14 @@ export const WEBHOOK_QUEUE = {
   /** Queue visibility time-out, in seconds: six times the worker's time-out. */
   visibilityTimeoutSeconds: 180,
   /**
-   * Messages per worker invocation. An invocation calls its records one after the other, each
-   * record's reads and writes made during the calls of its neighbours (functions/domain/scheduling/worker.ts
-   * `CallLine`): the few round trips of a run no longer hold the invocation between two calls.
+   * Messages per worker invocation, called side by side: an invocation lasts as long as its slowest
+   * call, not the sum of them (functions/domain/scheduling/worker.ts `handleBatch`).
    */
   batchSize: 5,
   /**
-   * The longest a record waits for the call before its own: a call still running then is slow, and
-   * the next one starts beside it. A firm's slow or silent n8n thus delays the other runs of its
-   * batch by this at most, not by its time-out.
-   */
-  callWaitMs: 1_000,
-  /**
    * Worker invocations at once (the event source's maximum concurrency) when the stage does not
-   * say otherwise: the global cap of calls in flight, one per invocation (only calls slower than
-   * `callWaitMs` run beside another, up to `batchSize`). Spec §3's maxConcurrentWorkflows (5) is a
-   * cap per firm (`FIRM_CALLS`), not this one.
+   * say otherwise: with `batchSize` calls each, the global cap of calls in flight. Spec §3's
+   * maxConcurrentWorkflows (5) is a cap per firm (`FIRM_CALLS`), not this one.
    */
   maxConcurrency: 100,
   /** Kept in the dead-letter queue for an admin to look at and send back (14 days, the maximum). */

@@ -1,17 +1,16 @@
 import { MESSAGES } from '../../../shared/messages';
-import { TurnQueue } from '../core/concurrency';
+import { mapWithConcurrency } from '../core/concurrency';
 import { METRIC, type Metrics, noMetrics } from '../core/metrics';
 import type { Logger } from '../core/ports';
-import type { WorkflowRecord } from '../directory/ports';
 import { backoffSeconds } from './back-off';
 import {
+  type CallEnd,
   type CallEndings,
   type CallOutcome,
   type Dispatches,
   type DispatchMessage,
   DispatchMessage as DispatchMessageSchema,
   type DispatchQueue,
-  type EndedCall,
   type Executions,
   type FirmSlot,
   type FirmSlots,
@@ -51,9 +50,10 @@ export interface ReceivedDispatch {
 export type DispatchResult = 'done' | 'retry';
 
 /**
- * The webhook worker: calls one dispatched run's webhook, records it, and retries what may succeed
- * later with back-off until the dead-letter queue. A run deactivated, deleted, finished or being called
- * is not called; a firm with every slot held gets its run back later, freeing the worker for another.
+ * The webhook worker: calls the dispatched runs of a batch side by side, records each, and retries
+ * what may succeed later with back-off until the dead-letter queue. A run deactivated, deleted,
+ * finished or being called is not called; a firm with every slot held gets its run back later,
+ * freeing the worker for another. The batch's call ends reach the health once, at the batch's end.
  */
 export class WorkerService {
   private readonly executions: Pick<Executions, 'record'>;
@@ -67,18 +67,30 @@ export class WorkerService {
   }
 
   /**
-   * Handles one received run, in its `place` in the invocation's line of calls ({@link CallLine}).
-   * Whatever happens, the place is left.
+   * Handles an invocation's runs side by side (at most `WEBHOOK_QUEUE.batchSize` at once), then
+   * their ends in the health in one go: each result, or the error that interrupted that run.
    */
-  async handle(received: ReceivedDispatch, place: CallPlace = CallLine.alone()): Promise<DispatchResult> {
-    try {
-      return await this.handleInPlace(received, place);
-    } finally {
-      place.leave();
-    }
+  async handleBatch(batch: readonly ReceivedDispatch[]): Promise<PromiseSettledResult<DispatchResult>[]> {
+    const ends: CallEnd[] = [];
+    const results = await mapWithConcurrency(batch, WEBHOOK_QUEUE.batchSize, (received) =>
+      this.handleOne(received, ends).then(
+        (value): PromiseSettledResult<DispatchResult> => ({ status: 'fulfilled', value }),
+        (reason: unknown): PromiseSettledResult<DispatchResult> => ({ status: 'rejected', reason }),
+      ),
+    );
+    await this.recordHealth(ends);
+    return results;
   }
 
-  private async handleInPlace(received: ReceivedDispatch, place: CallPlace): Promise<DispatchResult> {
+  /** Handles one received run (a batch of one). */
+  async handle(received: ReceivedDispatch): Promise<DispatchResult> {
+    const [result] = await this.handleBatch([received]);
+    if (result?.status === 'fulfilled') return result.value;
+    throw result?.reason;
+  }
+
+  /** One run of the batch; a call that ended adds its end to `ends`. */
+  private async handleOne(received: ReceivedDispatch, ends: CallEnd[]): Promise<DispatchResult> {
     const dispatch = parseDispatch(received.body);
     if (!dispatch) {
       // Not a message of ours: left to the dead-letter queue rather than dropped unseen.
@@ -87,7 +99,6 @@ export class WorkerService {
       });
       return 'retry';
     }
-    await place.mayPrepare;
     // The reads and the firm's slot at once, one round trip instead of two; a run not called after
     // all gives the slot back.
     const taking = dispatch.firm === undefined ? undefined : this.takeSlot(dispatch.firm, received, dispatch);
@@ -162,26 +173,16 @@ export class WorkerService {
     }
     let call: Awaited<ReturnType<typeof callWorkflowWebhook>>;
     try {
-      await place.mayCall;
-      place.calling();
       call = await callWorkflowWebhook(
         workflow,
-        {
-          trigger: dispatch.trigger,
-          dueAt: dispatch.dueAt,
-          messageId: dispatch.dispatchId,
-          onSent: place.sent,
-        },
+        { trigger: dispatch.trigger, dueAt: dispatch.dueAt, messageId: dispatch.dispatchId },
         this.deps,
       );
     } catch (error) {
       // Only a configuration error (the signing secret) ends here: the slot goes back, the run is retried.
       await this.releaseSlot(slot);
       throw error;
-    } finally {
-      place.called();
     }
-    await place.nextSent;
     const { startedAt, outcome } = call;
     const retry =
       !outcome.ok && outcome.retryable
@@ -208,15 +209,11 @@ export class WorkerService {
         : retry === 'dead_letter'
           ? 'deadLettered'
           : 'failed';
-    // Every write of the call's end at once, one round trip instead of five; only the history decides
-    // the message's fate, the others never throw.
-    await Promise.all([
-      recorded,
-      this.releaseSlot(slot),
-      retry === 'scheduled'
-        ? undefined
-        : this.reportToRun(dispatch, { status: outcome.ok ? 'success' : 'failed', message: outcome.message }),
-      this.recordHealth(workflow, {
+    // Every write of the call's end at once; only the history decides the message's fate, the others
+    // never throw. The health waits for the batch's end.
+    ends.push({
+      workflow,
+      call: {
         trigger: dispatch.trigger,
         outcome: ended,
         attempt,
@@ -225,7 +222,14 @@ export class WorkerService {
         dueAt: dispatch.dueAt,
         httpStatus: outcome.httpStatus,
         message: outcome.message,
-      }),
+      },
+    });
+    await Promise.all([
+      recorded,
+      this.releaseSlot(slot),
+      retry === 'scheduled'
+        ? undefined
+        : this.reportToRun(dispatch, { status: outcome.ok ? 'success' : 'failed', message: outcome.message }),
     ]);
     this.deps.logger.info('Webhook appelé', {
       workflowId: workflow.id,
@@ -357,10 +361,11 @@ export class WorkerService {
     });
   }
 
-  private async recordHealth(workflow: WorkflowRecord, call: EndedCall): Promise<void> {
-    await this.health.callsEnded([{ workflow, call }]).catch((error: unknown) => {
+  private async recordHealth(ends: readonly CallEnd[]): Promise<void> {
+    if (ends.length === 0) return;
+    await this.health.callsEnded(ends).catch((error: unknown) => {
       this.deps.logger.error('Santé de l’automatisation non mise à jour', {
-        workflowId: workflow.id,
+        workflowIds: ends.map(({ workflow }) => workflow.id),
         errorName: error instanceof Error ? error.name : 'inconnu',
       });
     });
@@ -381,81 +386,6 @@ export class WorkerService {
         });
       });
   }
-}
-
-/**
- * One invocation's calls follow one another, so the event source's concurrency caps the calls in
- * flight; each record prepares during the call before it, calls when it ends (or after `waitMs` of a
- * slow one) and writes once the next call is on its way.
- */
-export class CallLine {
-  private readonly preparing = new TurnQueue();
-  private readonly calling = new TurnQueue();
-  /** Tells the last place taken that the next record's call is on its way (or never will be). */
-  private tellLast: () => void = () => undefined;
-
-  constructor(private readonly waitMs: number = WEBHOOK_QUEUE.callWaitMs) {}
-
-  /** A line of one record: what a worker called outside a batch works in. */
-  static alone(): CallPlace {
-    const line = new CallLine();
-    const place = line.place();
-    line.close();
-    return place;
-  }
-
-  place(): CallPlace {
-    const prepare = this.preparing.take();
-    const call = this.calling.take();
-    const tellPrevious = this.tellLast;
-    let tellThis: () => void = () => undefined;
-    const nextSent = new Promise<void>((resolve) => {
-      tellThis = resolve;
-    });
-    this.tellLast = tellThis;
-    // The call before this one started when this place could prepare: it has `waitMs` from then.
-    const slowCallBefore = prepare.ready.then(
-      () => new Promise<void>((resolve) => setTimeout(resolve, this.waitMs).unref()),
-    );
-    return {
-      mayPrepare: prepare.ready,
-      mayCall: Promise.race([call.ready, slowCallBefore]),
-      nextSent,
-      calling: prepare.leave,
-      sent: tellPrevious,
-      called: () => {
-        tellPrevious();
-        call.leave();
-      },
-      leave: () => {
-        tellPrevious();
-        prepare.leave();
-        call.leave();
-      },
-    };
-  }
-
-  close(): void {
-    this.tellLast();
-  }
-}
-
-/** A record's place in its {@link CallLine}. Each signal may be given more than once. */
-export interface CallPlace {
-  /** Resolves once the record before it is being called, or has left the line. */
-  readonly mayPrepare: Promise<void>;
-  /** Resolves once the record before it has been called or has left the line, or its call is slow. */
-  readonly mayCall: Promise<void>;
-  /** Resolves once the next record's call is on its way, or that record has left the line. */
-  readonly nextSent: Promise<void>;
-  /** This record is being called: the next one may prepare. */
-  calling(): void;
-  /** This record's request is on its way. */
-  sent(): void;
-  /** This record's call is over: the next one may call. */
-  called(): void;
-  /** This record is done, called or not. */
-  leave(): void;
 }
 
 /** A firm's call slot held by this worker. */

@@ -4,12 +4,13 @@ import { afterEach, beforeEach, describe, expect, inject, it } from 'vitest';
 import { FolderRepository } from '../../../../functions/data/directory/folders';
 import { scheduleKey, WORKFLOWS_PARTITION, workflowKey } from '../../../../functions/data/directory/keys';
 import { WorkflowRepository } from '../../../../functions/data/directory/workflows';
-import { ExecutionRepository } from '../../../../functions/data/scheduling/executions';
+import { HealthWriteRepository } from '../../../../functions/data/health/health-writes';
 import { schedulerRunShardKey } from '../../../../functions/data/scheduling/keys';
 import { dueIndexKeys, dueShardOf } from '../../../../functions/data/table/due-index';
 import { createdSortKey, shardOf } from '../../../../functions/data/table/keys';
 import type { Table } from '../../../../functions/data/table/table';
 import type { WorkflowRecord } from '../../../../functions/domain/directory/ports';
+import { healthHourOf } from '../../../../functions/domain/health/automation-health';
 import { migrateWorkflows } from '../../../../functions/migrations/workflow-migration';
 import { schedulerServiceOf } from '../../../../functions/runtime/services/scheduling';
 import { type LocalQueues, startLocalQueues } from '../../../../lib/local/queue/local-queues';
@@ -84,7 +85,7 @@ describe('schedule items', () => {
     (await app.table.doc.send(new GetCommand({ TableName: app.table.name, Key, ConsistentRead: true }))).Item;
 
   describe('on the hot path', () => {
-    it('claims by writing the schedule item alone, and records the last run on it alone', async () => {
+    it('claims by writing the schedule item alone, and records the run’s end on it alone', async () => {
       const folder = folderRecord();
       await new FolderRepository(app.table).create(folder);
       const workflow = workflowRecord({ cronEnabled: true, folderId: folder.id });
@@ -105,17 +106,16 @@ describe('schedule items', () => {
         logger: app.logger,
       }).claimShard(dueShardOf(workflow.id), app.clock.now());
       const [message] = await receiveAll(queues);
-      await new ExecutionRepository(table).record({
+      // The run's end: its last run, streak and hour counters, on the schedule item.
+      await new HealthWriteRepository(table).recordRunEnd({
         workflowId: workflow.id,
-        dispatchId: message?.dispatchId ?? null,
-        trigger: 'schedule',
         startedAt: app.clock.now().toISOString(),
-        durationMs: 12,
-        httpStatus: 200,
-        outcome: 'success',
-        message: 'OK',
-        attempt: 1,
+        setsLastRun: true,
+        streak: 'success',
+        retried: false,
+        count: { hour: healthHourOf(app.clock.now()), increments: { succeeded: 1 } },
       });
+      expect(message?.dispatchId).toEqual(expect.any(String));
 
       expect(shard).toMatchObject({ queued: 1, failed: 0 });
       // The workflow item, with its list-index keys, is exactly as it was: not one write touched it.

@@ -85,7 +85,7 @@ describe('webhook worker batches', () => {
   const history = async (workflowId: string) =>
     (await new ExecutionRepository(app.table).listByWorkflow(workflowId, 10)).items;
 
-  it('calls the runs of a batch one after the other, in the order of its records, and records each', async () => {
+  it('calls the runs of a batch side by side, and records each', async () => {
     behaviour = () => ({ status: 200, delayMs: 20 });
     const lawyer = firm();
     const workflows: WorkflowRecord[] = [];
@@ -96,8 +96,10 @@ describe('webhook worker batches', () => {
     const response = await createWebhookWorkerHandler(app)(batch(workflows));
 
     expect(response.batchItemFailures).toEqual([]);
-    expect(receiver.maxConcurrent).toBe(1);
-    expect(receiver.calls.map((call) => call.path)).toEqual(workflows.map((_, index) => `/suite/${index}`));
+    expect(receiver.maxConcurrent).toBeGreaterThan(1);
+    expect(receiver.calls.map((call) => call.path).sort()).toEqual(
+      workflows.map((_, index) => `/suite/${index}`).sort(),
+    );
     for (const workflow of workflows) {
       expect(await history(workflow.id)).toMatchObject([{ outcome: 'success', httpStatus: 200, attempt: 1 }]);
     }
@@ -105,7 +107,7 @@ describe('webhook worker batches', () => {
     expect(await heldSlots(app, lawyer)).toEqual([]);
   });
 
-  it('starts the next run beside a call still running after the wait, so a slow n8n does not hold the batch', async () => {
+  it('calls the next run beside a slow one, so a slow n8n does not hold the batch', async () => {
     let release: () => void = () => undefined;
     const held = new Promise<void>((resolve) => {
       release = resolve;
@@ -115,8 +117,8 @@ describe('webhook worker batches', () => {
     const quick = await scheduled('/rapide', firm());
 
     const answered = createWebhookWorkerHandler(app)(batch([slow, quick]));
-    // The slow call is held open until the next run is called and recorded: without the wait's end
-    // it never would be.
+    // The slow call is held open until the other run is called and recorded: called one after the
+    // other, it never would be.
     await eventually(
       async () => (await history(quick.id)).length === 1,
       'exécution suivante appelée et enregistrée à côté de la lente',
@@ -126,7 +128,6 @@ describe('webhook worker batches', () => {
 
     expect((await answered).batchItemFailures).toEqual([]);
     expect(receiver.maxConcurrent).toBe(2);
-    expect(receiver.calls.map((call) => call.path)).toEqual(['/lent', '/rapide']);
     expect(await history(slow.id)).toMatchObject([{ outcome: 'success' }]);
     expect(await history(quick.id)).toMatchObject([{ outcome: 'success' }]);
   });
@@ -183,8 +184,7 @@ describe('webhook worker batches', () => {
       expect(new Set(copies.Records.map((record) => JSON.parse(record.body).dispatchId)).size).toBe(1);
 
       const answered = createWebhookWorkerHandler(app)(copies);
-      // The copy is not called even after the wait that lets a batch's next run call beside a
-      // slow one: it is dropped once its slot is refused.
+      // The copy, called beside it, is dropped once its slot is refused.
       await eventually(
         () => app.logger.lines.some((line) => line.includes('message en double non appelé')),
         'copie écartée',
