@@ -262,10 +262,12 @@ export async function measureRunCost(
     await measureTick(world);
     const idle = await measureTick(world);
     const dueAt = new Date(Date.now() + 2_000).toISOString();
+    // Hourly: a claim takes one run each, so the claim's units fall on one run (a one-minute
+    // automation's claim takes ten runs and shares its units among them).
     await batchWrite(
       world.table,
       Array.from({ length: options.runs }, () =>
-        itemsOf(benchWorkflow({ webhookUrl: receiver.url, cronInterval: 1, cronNextRun: dueAt })),
+        itemsOf(benchWorkflow({ webhookUrl: receiver.url, cronInterval: 60, cronNextRun: dueAt })),
       ).flat(),
     );
     const tick = await measureTick(world);
