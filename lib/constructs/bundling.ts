@@ -49,7 +49,7 @@ export function esbuildOptionsOf(name: FunctionName | undefined): BuildOptions {
 }
 
 /** The Powertools packages the functions import, all of one version (`package.json`). */
-export const POWERTOOLS_PACKAGES = ['batch', 'commons', 'logger', 'metrics', 'parameters', 'tracer'] as const;
+export const POWERTOOLS_PACKAGES = ['commons', 'logger', 'metrics', 'parameters', 'tracer'] as const;
 
 /** The installed Powertools version: the one the tests ran, so the one the layer must carry. */
 export const POWERTOOLS_VERSION: string = (

@@ -24,8 +24,6 @@ export interface PinnedRequestOptions {
   readonly maxResponseBytes?: number;
   /** Trust anchors that replace the system ones for HTTPS (a private CA); the system ones by default. */
   readonly ca?: string | Buffer;
-  /** Told once the request has been handed to the operating system, body included. */
-  readonly onSent?: () => void;
 }
 
 export interface PinnedResponse {
@@ -52,7 +50,6 @@ export function pinnedRequest({
   timeoutMs,
   maxResponseBytes = DEFAULT_MAX_RESPONSE_BYTES,
   ca,
-  onSent,
 }: PinnedRequestOptions): Promise<PinnedResponse> {
   const { url } = target;
   const send = url.protocol === 'https:' ? httpsRequest : httpRequest;
@@ -123,7 +120,6 @@ export function pinnedRequest({
       request.destroy(timeout);
     }, timeoutMs);
     request.on('error', fail);
-    if (onSent) request.once('finish', onSent);
     request.end(body);
   });
 }

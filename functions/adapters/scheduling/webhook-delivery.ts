@@ -37,8 +37,6 @@ export interface DeliveryRequest {
   readonly resolve?: Resolver;
   /** @default () => new Date() */
   readonly now?: () => Date;
-  /** Told once the request is on its way (not told when it fails before). */
-  readonly onSent?: () => void;
 }
 
 /**
@@ -72,7 +70,6 @@ export async function deliverWebhook(request: DeliveryRequest): Promise<Delivery
       },
       body,
       timeoutMs: Math.max(1, deadline - now().getTime()),
-      ...(request.onSent ? { onSent: request.onSent } : {}),
     });
     return outcomeOfResponse(response, elapsed(), now());
   } catch (error) {

@@ -150,8 +150,6 @@ export interface WebhookRequest {
   readonly timestamp: number;
   /** Total time for resolving, connecting, sending and reading the answer. */
   readonly timeoutMs: number;
-  /** Told once the request is on its way. */
-  readonly onSent?: () => void;
 }
 
 /** Calls webhooks, signed and guarded against private addresses; never throws for what the receiver does. */

@@ -32,8 +32,6 @@ export interface WebhookCall {
   readonly messageId: string;
   /** A connection test: the body says so. */
   readonly test?: true;
-  /** Told once the request is on its way. */
-  readonly onSent?: () => void;
 }
 
 /**
@@ -62,7 +60,6 @@ export async function callWorkflowWebhook(
     messageId: call.messageId,
     timestamp: Math.floor(started.getTime() / 1000),
     timeoutMs: WEBHOOK_TIMEOUT_MS,
-    ...(call.onSent ? { onSent: call.onSent } : {}),
   });
   return { startedAt: started.toISOString(), outcome };
 }

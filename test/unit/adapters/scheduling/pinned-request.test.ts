@@ -16,7 +16,7 @@ import type { CheckedWebhookUrl } from '../../../../functions/adapters/schedulin
 import { deliverWebhook } from '../../../../functions/adapters/scheduling/webhook-delivery';
 import { WebhookTimeoutError } from '../../../../functions/adapters/scheduling/webhook-errors';
 import { generateWebhookSecret } from '../../../../functions/adapters/scheduling/webhook-signature';
-import { answerOk, receiversClosedAfterEach } from '../../../support/receiver';
+import { receiversClosedAfterEach } from '../../../support/receiver';
 
 const receiver = receiversClosedAfterEach();
 
@@ -61,37 +61,6 @@ describe('pinnedRequest over HTTP', () => {
 
     expect(response.status).toBe(200);
     expect(n8n.calls).toHaveLength(1);
-  });
-
-  it('tells once the request is on its way, while the answer is still to come', async () => {
-    let answer: (() => void) | undefined;
-    const n8n = await receiver((request, response) => {
-      answer = () => answerOk(request, response, Buffer.alloc(0));
-    });
-    let told = 0;
-    const calls: number[] = [];
-    const sent = new Promise<void>((resolve) => {
-      void pinnedRequest({
-        target: pinned(`http://n8n.invalid:${n8n.port}/webhook/a`, '127.0.0.1'),
-        headers: { 'content-type': 'application/json' },
-        body: Buffer.from('{}'),
-        timeoutMs: 30_000,
-        onSent: () => {
-          told += 1;
-          resolve();
-        },
-      }).then((response) => calls.push(response.status));
-    });
-
-    // The receiver holds its answer: being told cannot wait for it.
-    await sent;
-    expect(calls).toEqual([]);
-    while (!answer) await new Promise((resolve) => setImmediate(resolve));
-    answer();
-    while (calls.length === 0) await new Promise((resolve) => setImmediate(resolve));
-
-    expect(calls).toEqual([200]);
-    expect(told).toBe(1);
   });
 
   it('reads a body of exactly the cap as complete, and one byte more as cut', async () => {
