@@ -13,7 +13,7 @@ import {
   UnauthenticatedError,
 } from '../domain/core/errors';
 import { METRIC, type Metrics } from '../domain/core/metrics';
-import type { Logger } from '../domain/core/ports';
+import type { Logger, ReplyKey } from '../domain/core/ports';
 import type { SessionContext, SessionService } from '../domain/identity/sessions';
 import { type ApiEvent, type ApiResult, bearerTokenOf, fromOrigin, jsonResult } from './api-event';
 import { errorReplyOf, RequestTooLargeError } from './error-statuses';
@@ -24,6 +24,8 @@ export interface RouteContext extends Context {
   body?: unknown;
   query?: unknown;
   session?: SessionContext | null;
+  /** A create's Idempotency-Key, scoped to the caller (`kept-replies.ts`); null without one. */
+  replyKey?: ReplyKey | null;
 }
 
 type ApiMiddleware = MiddlewareObj<ApiEvent, ApiResult, Error, RouteContext>;

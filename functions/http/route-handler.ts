@@ -1,14 +1,16 @@
-import middy from '@middy/core';
+import middy, { type MiddlewareObj } from '@middy/core';
 import type { z } from 'zod';
 
 import { MESSAGES } from '../../shared/messages';
 import { ROUTES, type RouteDefinition, type RouteName, type Routes, routeKey } from '../../shared/routes';
+import type { ReplyKey } from '../domain/core/ports';
 import type { SessionService } from '../domain/identity/sessions';
 import type { AppDependencies } from '../runtime/dependencies';
 import { sessionServiceOf } from '../runtime/services/identity';
 import type { AppKeys } from '../security/app-keys';
 import { type ApiEvent, type ApiHandler, type ApiResult, clientAddressOf, jsonResult } from './api-event';
 import { callerQuery, callerReply } from './caller-cursors';
+import type { IdempotentRoute } from './kept-replies';
 import {
   authorizedSession,
   errorReply,
@@ -44,6 +46,11 @@ export interface RouteRequest<N extends RouteName> {
   readonly cookies: readonly string[];
   /** The browser's user agent, as it says it (to name a remembered browser). */
   readonly userAgent: string;
+  /**
+   * A create's Idempotency-Key (routes marked `idempotent`), scoped to the caller: the service
+   * keeps its reply with the change. Null without one.
+   */
+  readonly replyKey: ReplyKey | null;
 }
 
 const STATUS = Symbol('status');
@@ -71,12 +78,25 @@ export type RouteImplementation<N extends RouteName> = (
 
 export type RouteImplementations = { [N in RouteName]?: RouteImplementation<N> };
 
+/** What the routes of a handler need beyond their implementations. */
+export interface ApiHandlerOptions {
+  /**
+   * The pipeline step of its `idempotent` routes (`kept-replies.ts`), given by the handlers that
+   * have such routes, so that no other function's bundle carries it.
+   */
+  readonly keptReplies?: (route: IdempotentRoute) => MiddlewareObj<ApiEvent, ApiResult, Error, RouteContext>;
+}
+
 /**
  * Builds the Lambda handler of one backend call or resource: for each route it serves, a middy
  * pipeline (origin secret, session and role, validated body, then the error handler last) around the route's
  * implementation. A resource handler serving several routes dispatches on the route key.
  */
-export function apiHandler(deps: AppDependencies, implementations: RouteImplementations): ApiHandler {
+export function apiHandler(
+  deps: AppDependencies,
+  implementations: RouteImplementations,
+  options: ApiHandlerOptions = {},
+): ApiHandler {
   // Rebuilt when the keys change: the AWS keys are re-read at most every 5 minutes, so a rotated
   // session key is used without a deployment.
   let sessions: { keys: AppKeys; service: SessionService } | undefined;
@@ -94,26 +114,30 @@ export function apiHandler(deps: AppDependencies, implementations: RouteImplemen
       .use(authorizedSession(route, sessionService))
       .use(validatedJsonBody(route))
       .use(validatedQuery(route))
-      .use(errorReply(deps.logger, deps.metrics, route))
-      .handler(async (event, context) => {
-        const session = context.session ?? null;
-        const result = await run({
-          body: context.body as never,
-          session: session as never,
-          pathParameters: event.pathParameters ?? {},
-          // A list's cursors are the caller's own (caller-cursors.ts).
-          query: callerQuery(context.query, session, route) as never,
-          clientAddress: async () => clientAddressOf(event, await deps.originSecret?.()),
-          cookies: cookiesOf(event),
-          userAgent: event.requestContext.http.userAgent ?? '',
-        }).then((reply) => callerReply(reply, session, route));
-        if (result && typeof result === 'object' && STATUS in result) {
-          const reply = result as StatusReply<unknown>;
-          const json = jsonResult(reply[STATUS], reply.body);
-          return reply.cookies?.length ? { ...json, cookies: [...reply.cookies] } : json;
-        }
-        return jsonResult(200, result);
-      });
+      .use(errorReply(deps.logger, deps.metrics, route));
+    // After errorReply: its onError runs first, and replays a reply a concurrent retry kept. A
+    // handler with such a route and no keptReplies fails at once.
+    if (route.idempotent) pipeline.use(options.keptReplies!(route as IdempotentRoute));
+    pipeline.handler(async (event, context) => {
+      const session = context.session ?? null;
+      const result = await run({
+        body: context.body as never,
+        session: session as never,
+        pathParameters: event.pathParameters ?? {},
+        // A list's cursors are the caller's own (caller-cursors.ts).
+        query: callerQuery(context.query, session, route) as never,
+        clientAddress: async () => clientAddressOf(event, await deps.originSecret?.()),
+        cookies: cookiesOf(event),
+        userAgent: event.requestContext.http.userAgent ?? '',
+        replyKey: context.replyKey ?? null,
+      }).then((reply) => callerReply(reply, session, route));
+      if (result && typeof result === 'object' && STATUS in result) {
+        const reply = result as StatusReply<unknown>;
+        const json = jsonResult(reply[STATUS], reply.body);
+        return reply.cookies?.length ? { ...json, cookies: [...reply.cookies] } : json;
+      }
+      return jsonResult(200, result);
+    });
     pipelines.set(routeKey(route), pipeline as ApiHandler);
   }
   return byRouteKey(pipelines);

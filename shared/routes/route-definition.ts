@@ -32,6 +32,12 @@ export interface RouteDefinition {
    * older than `SECOND_FACTOR.stepUpMaxAgeSeconds` (licences with a factor only).
    */
   readonly sensitive?: true;
+  /**
+   * A create that takes an `Idempotency-Key` header: its first reply is kept with the change, in
+   * the same transaction, and a retry with the same key gets it back (sent with `status`) instead
+   * of creating again.
+   */
+  readonly idempotent?: { readonly status: 200 | 201 };
   /** Schema of the JSON body; routes without one take no body. */
   readonly request?: z.ZodType;
   readonly response: z.ZodType;

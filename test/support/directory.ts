@@ -43,6 +43,8 @@ export interface CallOptions {
   /** The browser's cookies (`name=value` each) and user agent. */
   readonly cookies?: string[];
   readonly userAgent?: string;
+  /** More request headers, lower-case (`idempotency-key`). */
+  readonly headers?: Record<string, string>;
 }
 
 /** Calls a route by its name in the route table, as API Gateway would route it to its handler. */
@@ -65,6 +67,7 @@ export function callRoute<T = Record<string, unknown>>(
       sourceIp: options.sourceIp,
       ...(options.cookies ? { cookies: options.cookies } : {}),
       ...(options.userAgent ? { userAgent: options.userAgent } : {}),
+      ...(options.headers ? { headers: options.headers } : {}),
     }),
   );
 }

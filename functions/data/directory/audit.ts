@@ -37,12 +37,7 @@ export class AuditRepository implements AuditLog {
 
   /** Records an entry on its own. */
   async record(record: AuditRecord): Promise<void> {
-    await this.table.doc.send(new PutCommand(this.putInput(record)));
-  }
-
-  /** The put of an entry inside another transaction, so the change and its record go together. */
-  transactItem(record: AuditRecord): TransactItem {
-    return { Put: this.putInput(record) };
+    await this.table.doc.send(new PutCommand(auditPutInput(this.table, record)));
   }
 
   /** One page of entries, newest first, and the cursor of the next page (null on the last). */
@@ -50,20 +45,28 @@ export class AuditRepository implements AuditLog {
     const page = await pageShardedList(this.table, AUDIT_LIST, limit, cursor);
     return { entries: page.items.map(toRecord), nextCursor: page.nextCursor };
   }
+}
 
-  private putInput(record: AuditRecord) {
-    const key = auditEntryKey(record);
-    return {
-      TableName: this.table.name,
-      Item: {
-        ...key,
-        entity: 'AuditEntry',
-        GSI1PK: AUDIT_INDEX_PARTITION,
-        GSI1SK: key.SK,
-        ...record,
-        expiresAt: Math.floor(Date.parse(record.at) / 1000) + RETENTION_SECONDS,
-      },
-      ConditionExpression: 'attribute_not_exists(PK)',
-    };
-  }
+/**
+ * The put of an entry inside another write's transaction, so the change and its record go
+ * together: a function apart, so that a store writing one does not carry the trail's lists.
+ */
+export function auditEntryPut(table: Table, record: AuditRecord): TransactItem {
+  return { Put: auditPutInput(table, record) };
+}
+
+function auditPutInput(table: Table, record: AuditRecord) {
+  const key = auditEntryKey(record);
+  return {
+    TableName: table.name,
+    Item: {
+      ...key,
+      entity: 'AuditEntry',
+      GSI1PK: AUDIT_INDEX_PARTITION,
+      GSI1SK: key.SK,
+      ...record,
+      expiresAt: Math.floor(Date.parse(record.at) / 1000) + RETENTION_SECONDS,
+    },
+    ConditionExpression: 'attribute_not_exists(PK)',
+  };
 }

@@ -5,6 +5,8 @@ import {
   FolderNotFoundError,
   type FolderRecord,
   type Folders,
+  type JoinedWrite,
+  type JoinedWritesOf,
 } from '../../domain/directory/ports';
 import { type SearchTerms, searchText } from '../../domain/directory/search-terms';
 import { batchGetAll } from '../table/batch-get';
@@ -12,6 +14,7 @@ import { createdSortKey } from '../table/keys';
 import type { ShardedList } from '../table/sharded-list';
 import { isConditionFailure, isWriteConflict, type Table } from '../table/table';
 import { countsOf, folderCounterWrite } from './counters';
+import { joinedItem } from './joined-writes';
 import { counterAttribute, FOLDERS_PARTITION, folderKey } from './keys';
 import { pageSearchedList, type SearchableItem, searchEntryWrites } from './search-index';
 
@@ -43,7 +46,7 @@ export class FolderRepository implements Folders {
   constructor(private readonly table: Table) {}
 
   /** Writes the folder, one more folder on the counter, and its search entries, together. */
-  async create(record: Omit<FolderRecord, 'counts'>): Promise<void> {
+  async create(record: Omit<FolderRecord, 'counts'>, alsoWrite: readonly JoinedWrite[] = []): Promise<void> {
     await this.table.doc.send(
       new TransactWriteCommand({
         TransactItems: [
@@ -66,6 +69,7 @@ export class FolderRepository implements Folders {
           },
           folderCounterWrite(this.table, 1),
           ...searchEntryWrites(this.table, 'FOLDERS', null, searchable(record)),
+          ...alsoWrite.map((write) => joinedItem(this.table, write)),
         ],
       }),
     );
@@ -110,6 +114,7 @@ export class FolderRepository implements Folders {
     id: string,
     changes: Pick<FolderRecord, 'name' | 'description'>,
     now: string,
+    alsoWrite?: JoinedWritesOf<FolderRecord>,
   ): Promise<FolderRecord> {
     for (let attempt = 1; ; attempt++) {
       const current = await this.getById(id);
@@ -137,6 +142,7 @@ export class FolderRepository implements Folders {
                 },
               },
               ...searchEntryWrites(this.table, 'FOLDERS', searchable(current), searchable(next)),
+              ...(alsoWrite?.(next) ?? []).map((write) => joinedItem(this.table, write)),
             ],
           }),
         );
@@ -152,7 +158,7 @@ export class FolderRepository implements Folders {
    * Deletes a folder that holds no automation (detaching them is the caller's first step), with its
    * search entries and one folder less on the counter. One filed in it meanwhile: FolderNotEmptyError.
    */
-  async delete(folder: FolderRecord): Promise<void> {
+  async delete(folder: FolderRecord, alsoWrite: readonly JoinedWrite[] = []): Promise<void> {
     try {
       await this.table.doc.send(
         new TransactWriteCommand({
@@ -169,6 +175,7 @@ export class FolderRepository implements Folders {
             },
             folderCounterWrite(this.table, -1),
             ...searchEntryWrites(this.table, 'FOLDERS', searchable(folder), null),
+            ...alsoWrite.map((write) => joinedItem(this.table, write)),
           ],
         }),
       );

@@ -9,13 +9,12 @@ import type { JoinedWrite, Lawyers } from '../../domain/directory/ports';
 import { LawyerChangedError, LawyerConflictError, type LawyerRecord } from '../../domain/directory/ports';
 import { type SearchTerms, searchText } from '../../domain/directory/search-terms';
 import { lawyerLicenseClaimKey } from '../identity/keys';
-import { deleteLicenseItem, licenseRoleUpdate, putLicenseItem } from '../identity/licenses';
 import { batchGetAll } from '../table/batch-get';
 import { createdSortKey } from '../table/keys';
 import type { ShardedList } from '../table/sharded-list';
 import { isConditionFailure, type Table } from '../table/table';
-import { AuditRepository } from './audit';
 import { lawyerCounterWrite } from './counters';
+import { joinedItem } from './joined-writes';
 import {
   counterAttribute,
   LAWYERS_PARTITION,
@@ -259,10 +258,7 @@ export class LawyerRepository implements Lawyers {
 
   /** A write joining the profile's transaction, as the table takes it. */
   private joined(write: JoinedWrite): TransactItem {
-    if ('newLicense' in write) return { Put: putLicenseItem(this.table, write.newLicense) };
-    if ('removedLicense' in write) return { Delete: deleteLicenseItem(this.table, write.removedLicense) };
-    if ('licenseRole' in write) return { Update: licenseRoleUpdate(this.table, write.licenseRole) };
-    return new AuditRepository(this.table).transactItem(write.auditEntry);
+    return joinedItem(this.table, write);
   }
 
   /** His name on the counters item of his e-mail, where a page of automations reads its lawyers'. */

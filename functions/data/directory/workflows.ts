@@ -1,5 +1,7 @@
 import { GetCommand, TransactWriteCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
 import type {
+  JoinedWrite,
+  JoinedWritesOf,
   OwnerName,
   WorkflowChanges,
   WorkflowPage,
@@ -19,6 +21,7 @@ import { queryAll } from '../table/query-all';
 import { type ItemFilter, pageShardedList, type ShardedList } from '../table/sharded-list';
 import { applied, isConditionFailure, isWriteConflict, type Table } from '../table/table';
 import { counterWrites, type TransactItem } from './counters';
+import { joinedItem } from './joined-writes';
 import {
   failingWorkflowKey,
   ownerCountersKey,
@@ -276,8 +279,8 @@ const WORKFLOW_LIST: ShardedList = {
 export class WorkflowRepository implements Workflows {
   constructor(private readonly table: Table) {}
 
-  /** Writes the workflow item and its schedule item, together. */
-  async create(record: WorkflowRecord): Promise<void> {
+  /** Writes the workflow item and its schedule item, together (with `alsoWrite`: its audit entry...). */
+  async create(record: WorkflowRecord, alsoWrite: readonly JoinedWrite[] = []): Promise<void> {
     const ownerName = await this.ownerNameOf(record.lawyerEmail);
     await this.table.doc.send(
       new TransactWriteCommand({
@@ -287,6 +290,7 @@ export class WorkflowRepository implements Workflows {
           })),
           // Its counters and search entries with it; its folder's counters only while it exists.
           ...directoryWrites(this.table, null, record, { before: [], after: ownerName }),
+          ...alsoWrite.map((write) => joinedItem(this.table, write)),
         ],
       }),
     );
@@ -399,7 +403,12 @@ export class WorkflowRepository implements Workflows {
    * rewrites it in the same transaction, unless the scheduler claimed the slot since the read. The
    * counters and search entries it moves go in the same transaction; the schedule state never.
    */
-  async update(id: string, changes: WorkflowChanges, now: string): Promise<WorkflowRecord> {
+  async update(
+    id: string,
+    changes: WorkflowChanges,
+    now: string,
+    alsoWrite?: JoinedWritesOf<WorkflowRecord>,
+  ): Promise<WorkflowRecord> {
     const current = await this.getById(id);
     if (!current) throw new WorkflowNotFoundError();
     const edited = Object.fromEntries(Object.entries(changes).filter(([, value]) => value !== undefined));
@@ -447,6 +456,7 @@ export class WorkflowRepository implements Workflows {
         },
       },
       ...directoryWrites(this.table, current, next, names),
+      ...(alsoWrite?.(next) ?? []).map((write) => joinedItem(this.table, write)),
     ];
     if (copies.length > 0) {
       const due = dueKeysUpdate(current, next);
@@ -483,6 +493,7 @@ export class WorkflowRepository implements Workflows {
     now: string,
     /** Flip only from this value (the automatic pause, 'Reprendre'); by default from the value read. */
     from?: boolean,
+    alsoWrite?: JoinedWritesOf<WorkflowRecord>,
   ): Promise<WorkflowRecord> {
     const current = await this.getById(id);
     if (!current) throw new WorkflowNotFoundError();
@@ -521,6 +532,7 @@ export class WorkflowRepository implements Workflows {
             },
             // Counted from the value the condition holds, not the one read.
             ...directoryWrites(this.table, { ...current, [flag]: previous }, next),
+            ...(alsoWrite?.(next) ?? []).map((write) => joinedItem(this.table, write)),
           ],
         }),
       ),
@@ -567,7 +579,7 @@ export class WorkflowRepository implements Workflows {
    *
    * @returns the workflow as deleted, or null when it was gone already
    */
-  async delete(id: string): Promise<WorkflowRecord | null> {
+  async delete(id: string, alsoWrite?: JoinedWritesOf<WorkflowRecord>): Promise<WorkflowRecord | null> {
     let deleted: WorkflowRecord | null = null;
     await this.retried(id, undefined, async (current) => {
       const ownerName = await this.ownerNameOf(current.lawyerEmail);
@@ -587,6 +599,7 @@ export class WorkflowRepository implements Workflows {
               Delete: { TableName: this.table.name, Key },
             })),
             ...directoryWrites(this.table, current, null, { before: ownerName, after: [] }),
+            ...(alsoWrite?.(current) ?? []).map((write) => joinedItem(this.table, write)),
           ],
         }),
       );

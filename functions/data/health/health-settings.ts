@@ -1,6 +1,9 @@
-import { GetCommand, PutCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
+import { GetCommand, PutCommand, TransactWriteCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
+
+import type { AuditRecord } from '../../domain/directory/ports';
 
 import type { HealthReads, HealthSettingsRecord, HealthWrites } from '../../domain/health/ports';
+import { auditEntryPut } from '../directory/audit';
 import { applied, type Table } from '../table/table';
 import { healthSettingsKey, workflowHealthKey } from './keys';
 
@@ -25,12 +28,18 @@ export class HealthSettingsRepository
     };
   }
 
-  async saveSettings(settings: HealthSettingsRecord, at: string): Promise<void> {
+  /** Saves the settings and, in the same transaction, their audit entry (an admin's save). */
+  async saveSettings(settings: HealthSettingsRecord, at: string, audit?: AuditRecord): Promise<void> {
+    const put = {
+      TableName: this.table.name,
+      Item: { ...healthSettingsKey(), entity: 'HealthSettings', ...settings, updatedAt: at },
+    };
+    if (!audit) {
+      await this.table.doc.send(new PutCommand(put));
+      return;
+    }
     await this.table.doc.send(
-      new PutCommand({
-        TableName: this.table.name,
-        Item: { ...healthSettingsKey(), entity: 'HealthSettings', ...settings, updatedAt: at },
-      }),
+      new TransactWriteCommand({ TransactItems: [{ Put: put }, auditEntryPut(this.table, audit)] }),
     );
   }
 

@@ -1,5 +1,6 @@
 import { DeleteCommand, PutCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
 
+import type { AuditRecord } from '../../domain/directory/ports';
 import type {
   FailingRecord,
   HealthSettingsRecord,
@@ -186,8 +187,8 @@ export class HealthWriteRepository implements HealthWrites {
     await updateCounting(this.table, firmSlotsKey(ownerEmail), {}, ownerHourCounters(ownerEmail), count);
   }
 
-  saveSettings(settings: HealthSettingsRecord, at: string): Promise<void> {
-    return new HealthSettingsRepository(this.table).saveSettings(settings, at);
+  saveSettings(settings: HealthSettingsRecord, at: string, audit?: AuditRecord): Promise<void> {
+    return new HealthSettingsRepository(this.table).saveSettings(settings, at, audit);
   }
 
   async claimAlert(workflowId: string, day: string, at: Date): Promise<boolean> {

@@ -1,6 +1,8 @@
-import { DeleteCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
+import { DeleteCommand, TransactWriteCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
+import type { AuditRecord } from '../../domain/directory/ports';
 import type { PasskeyRecord } from '../../domain/identity/ports';
 import { SecondFactorChangedError, type SecondFactors } from '../../domain/second-factor/ports';
+import { auditEntryPut } from '../directory/audit';
 import { secondFactorKey } from '../identity/keys';
 import { SecondFactorReader } from '../identity/second-factor-item';
 import { queryAll } from '../table/query-all';
@@ -144,10 +146,17 @@ export class SecondFactorRepository extends SecondFactorReader implements Second
     });
   }
 
-  /** Removes the licence's factor altogether (a reset: it must enrol again). */
-  async delete(keyHash: string): Promise<void> {
+  /** Removes the licence's factor altogether (a reset: it must enrol again), with its audit entry. */
+  async delete(keyHash: string, audit?: AuditRecord): Promise<void> {
+    const remove = { TableName: this.table.name, Key: secondFactorKey(keyHash) };
+    if (!audit) {
+      await this.table.doc.send(new DeleteCommand(remove));
+      return;
+    }
     await this.table.doc.send(
-      new DeleteCommand({ TableName: this.table.name, Key: secondFactorKey(keyHash) }),
+      new TransactWriteCommand({
+        TransactItems: [{ Delete: remove }, auditEntryPut(this.table, audit)],
+      }),
     );
   }
 

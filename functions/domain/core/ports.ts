@@ -49,3 +49,25 @@ export interface Page<T> {
   readonly items: T[];
   readonly nextCursor: string | null;
 }
+
+/**
+ * A create sent with an `Idempotency-Key`: the key (already scoped to its caller and route), a
+ * hash of the request it came with, and the status its reply is sent with.
+ */
+export interface ReplyKey {
+  readonly key: string;
+  readonly requestHash: string;
+  readonly statusCode: number;
+}
+
+/** The first reply to a create, kept in the create's own transaction: a retry gets it back. */
+export interface FirstReply extends ReplyKey {
+  readonly body: unknown;
+  /** When it was first answered (it is kept a day). */
+  readonly at: string;
+}
+
+/** The first replies kept, read back when a create is sent again with the same key. */
+export interface FirstReplies {
+  get(key: string): Promise<FirstReply | null>;
+}

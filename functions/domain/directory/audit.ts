@@ -3,7 +3,7 @@ import { randomUUID } from 'node:crypto';
 import type { AuditEntry } from '../../../shared/schemas/audit';
 import type { Clock } from '../core/ports';
 import type { SessionContext } from '../identity/sessions';
-import type { AuditLog, AuditRecord, JoinedWrite } from './ports';
+import type { AuditLog, AuditRecord } from './ports';
 
 /**
  * Everything the audit trail records: each admin mutation, each reveal of a lawyer's secrets, and
@@ -99,8 +99,11 @@ export class AuditTrail {
     await this.entries.record(this.entry(actor, action, target));
   }
 
-  /** The record of an action, to write in the same transaction as the change itself. */
-  joinedWrite(actor: AuditActor, action: AuditAction, target: AuditTarget): JoinedWrite {
+  /**
+   * The record of an action, to write in the same transaction as the change itself (a directory
+   * store's joined write, or `auditEntry` for another area's store).
+   */
+  joinedWrite(actor: AuditActor, action: AuditAction, target: AuditTarget): { auditEntry: AuditRecord } {
     return { auditEntry: this.entry(actor, action, target) };
   }
 

@@ -5,7 +5,7 @@ import type { z } from 'zod';
 import { MESSAGES } from '../../../shared/messages';
 import type { Folder, FolderInput } from '../../../shared/schemas/folder';
 import { ConflictError, NotFoundError } from '../core/errors';
-import type { Clock } from '../core/ports';
+import type { Clock, ReplyKey } from '../core/ports';
 import type { SessionContext } from '../identity/sessions';
 import { type AuditTrail, auditTarget } from './audit';
 import {
@@ -25,7 +25,7 @@ export const toFolderView = (record: FolderRecord): Folder => ({ ...record });
 export interface FolderServiceDependencies {
   readonly folders: Folders;
   readonly workflows: Pick<Workflows, 'detachFromFolder'>;
-  readonly audit: Pick<AuditTrail, 'record'>;
+  readonly audit: Pick<AuditTrail, 'joinedWrite'>;
   readonly clock: Clock;
 }
 
@@ -33,7 +33,7 @@ export interface FolderServiceDependencies {
 export class FolderService {
   private readonly folders: Folders;
   private readonly workflows: Pick<Workflows, 'detachFromFolder'>;
-  private readonly audit: Pick<AuditTrail, 'record'>;
+  private readonly audit: Pick<AuditTrail, 'joinedWrite'>;
   private readonly clock: Clock;
 
   constructor(deps: FolderServiceDependencies) {
@@ -56,7 +56,8 @@ export class FolderService {
     return { folders: page.items.map(toFolderView), nextCursor: page.nextCursor };
   }
 
-  async create(input: FolderFields, session: SessionContext): Promise<Folder> {
+  /** With an Idempotency-Key (`replyKey`), its reply is kept with the folder: a retry gets it back. */
+  async create(input: FolderFields, session: SessionContext, replyKey?: ReplyKey | null): Promise<Folder> {
     const now = this.clock.now().toISOString();
     const record: FolderRecord = {
       id: randomUUID(),
@@ -66,15 +67,19 @@ export class FolderService {
       createdAt: now,
       updatedAt: now,
     };
-    await this.folders.create(record);
-    await this.audit.record(session, 'folder.create', auditTarget.folder(record));
-    return toFolderView(record);
+    const view = toFolderView(record);
+    await this.folders.create(record, [
+      this.audit.joinedWrite(session, 'folder.create', auditTarget.folder(record)),
+      ...(replyKey ? [{ firstReply: { ...replyKey, body: view, at: now } }] : []),
+    ]);
+    return view;
   }
 
   async update(id: string, input: FolderFields, session: SessionContext): Promise<Folder> {
     try {
-      const updated = await this.folders.update(id, input, this.clock.now().toISOString());
-      await this.audit.record(session, 'folder.update', auditTarget.folder(updated));
+      const updated = await this.folders.update(id, input, this.clock.now().toISOString(), (next) => [
+        this.audit.joinedWrite(session, 'folder.update', auditTarget.folder(next)),
+      ]);
       return toFolderView(updated);
     } catch (error) {
       if (error instanceof FolderNotFoundError)
@@ -93,13 +98,14 @@ export class FolderService {
     for (let attempt = 1; ; attempt++) {
       await this.workflows.detachFromFolder(id, this.clock.now().toISOString());
       try {
-        await this.folders.delete(folder);
+        await this.folders.delete(folder, [
+          this.audit.joinedWrite(session, 'folder.delete', auditTarget.folder(folder)),
+        ]);
         break;
       } catch (error) {
         if (!(error instanceof FolderNotEmptyError)) throw error;
         if (attempt >= 3) throw new ConflictError(MESSAGES.request.conflict, { cause: error });
       }
     }
-    await this.audit.record(session, 'folder.delete', auditTarget.folder(folder));
   }
 }

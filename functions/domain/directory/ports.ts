@@ -1,7 +1,7 @@
 import type { WorkflowType } from '../../../shared/constants';
 import type { LawyerSecrets } from '../../../shared/schemas/lawyer';
 import type { LicenseType } from '../../../shared/schemas/session';
-import type { Page } from '../core/ports';
+import type { FirstReply, Page } from '../core/ports';
 import type { LicenseRecord } from '../identity/ports';
 import type { SearchTerms } from './search-terms';
 import type { WorkflowCounts } from './workflow-counts';
@@ -44,7 +44,11 @@ export type JoinedWrite =
   | { readonly newLicense: LicenseRecord }
   | { readonly removedLicense: string }
   | { readonly licenseRole: LicenseRoleWrite }
-  | { readonly auditEntry: AuditRecord };
+  | { readonly auditEntry: AuditRecord }
+  | { readonly firstReply: FirstReply };
+
+/** Writes joining a change, given the record as the change leaves it (its audit entry names it). */
+export type JoinedWritesOf<T> = (changed: T) => readonly JoinedWrite[];
 
 /** A licence's type changed, provided it is still `from` when written. */
 export interface LicenseRoleWrite {
@@ -121,18 +125,23 @@ export class FolderNotEmptyError extends Error {
 }
 
 export interface Folders {
-  /** Writes a new folder (its counts start at zero) and counts it. */
-  create(record: Omit<FolderRecord, 'counts'>): Promise<void>;
+  /** Writes a new folder (its counts start at zero) and counts it, with `alsoWrite` (its audit entry...). */
+  create(record: Omit<FolderRecord, 'counts'>, alsoWrite?: readonly JoinedWrite[]): Promise<void>;
   getById(id: string): Promise<FolderRecord | null>;
   /** One page of folders, newest first; with a search, those whose name it finds (bounded read). */
   page(limit: number, cursor?: string, terms?: SearchTerms | null): Promise<Page<FolderRecord>>;
   /** @throws FolderNotFoundError */
-  update(id: string, changes: Pick<FolderRecord, 'name' | 'description'>, now: string): Promise<FolderRecord>;
+  update(
+    id: string,
+    changes: Pick<FolderRecord, 'name' | 'description'>,
+    now: string,
+    alsoWrite?: JoinedWritesOf<FolderRecord>,
+  ): Promise<FolderRecord>;
   /**
    * Deletes a folder that holds no automation, as read.
    * @throws FolderNotEmptyError when one was filed in it meanwhile.
    */
-  delete(folder: FolderRecord): Promise<void>;
+  delete(folder: FolderRecord, alsoWrite?: readonly JoinedWrite[]): Promise<void>;
 }
 
 /** A workflow as the application sees it (spec §3 workflows table), with its schedule state. */
@@ -213,8 +222,12 @@ export interface WorkflowPage extends Page<WorkflowRecord> {
   readonly owners: OwnerName[];
 }
 
+/*
+ * Every change an admin makes writes its audit entry (`alsoWrite`) in the change's own
+ * transaction: saved together or not at all.
+ */
 export interface Workflows {
-  create(record: WorkflowRecord): Promise<void>;
+  create(record: WorkflowRecord, alsoWrite?: readonly JoinedWrite[]): Promise<void>;
   getById(id: string): Promise<WorkflowRecord | null>;
   /** The workflows of these ids that exist, in one read. */
   getMany(ids: readonly string[]): Promise<WorkflowRecord[]>;
@@ -229,16 +242,27 @@ export interface Workflows {
   reindexOwner(lawyerEmail: string): Promise<void>;
   listByFolder(folderId: string): Promise<WorkflowRecord[]>;
   /** @throws WorkflowNotFoundError when it is gone or changed meanwhile. */
-  update(id: string, changes: WorkflowChanges, now: string): Promise<WorkflowRecord>;
+  update(
+    id: string,
+    changes: WorkflowChanges,
+    now: string,
+    alsoWrite?: JoinedWritesOf<WorkflowRecord>,
+  ): Promise<WorkflowRecord>;
   /**
    * Flips `active` or `cronEnabled` from the value read (or only from `from`), conditionally.
    * @throws WorkflowNotFoundError when it is gone or changed meanwhile.
    */
-  toggle(id: string, flag: 'active' | 'cronEnabled', now: string, from?: boolean): Promise<WorkflowRecord>;
+  toggle(
+    id: string,
+    flag: 'active' | 'cronEnabled',
+    now: string,
+    from?: boolean,
+    alsoWrite?: JoinedWritesOf<WorkflowRecord>,
+  ): Promise<WorkflowRecord>;
   /** Takes every workflow of a folder out of it; returns how many. */
   detachFromFolder(folderId: string, now: string): Promise<number>;
   /** Deletes a workflow at once, its history left to expire; the workflow as deleted, or null when gone. */
-  delete(id: string): Promise<WorkflowRecord | null>;
+  delete(id: string, alsoWrite?: JoinedWritesOf<WorkflowRecord>): Promise<WorkflowRecord | null>;
   /** Deletes every workflow of a lawyer; returns how many. */
   deleteByOwner(lawyerEmail: string): Promise<number>;
 }

@@ -5,13 +5,14 @@ import { MESSAGES } from '../../../shared/messages';
 import type { DirectoryCounts, WorkflowList } from '../../../shared/schemas/directory';
 import type { Workflow, WorkflowCreateInput, WorkflowUpdateInput } from '../../../shared/schemas/workflow';
 import { ConflictError, InvalidInputError, NotFoundError } from '../core/errors';
-import type { Clock } from '../core/ports';
+import type { Clock, ReplyKey } from '../core/ports';
 import type { SessionContext } from '../identity/sessions';
 import { type AuditAction, type AuditTrail, auditTarget } from './audit';
 import { ownerEmailOf, ownWorkflowsPage, type ProfileLookup, visibleWorkflow } from './members';
 import {
   type DirectoryCounters,
   type Folders,
+  type JoinedWritesOf,
   type ScheduleStarts,
   type WorkflowChanges,
   WorkflowNotFoundError,
@@ -62,7 +63,7 @@ export interface WorkflowServiceDependencies {
   readonly workflows: Workflows;
   readonly lawyers: ProfileLookup;
   readonly folders: Pick<Folders, 'getById'>;
-  readonly audit: Pick<AuditTrail, 'record'>;
+  readonly audit: Pick<AuditTrail, 'joinedWrite'>;
   readonly clock: Clock;
   /** The counters the screens' counts come from. */
   readonly counters: DirectoryCounters;
@@ -84,7 +85,7 @@ export class WorkflowService {
   private readonly workflows: Workflows;
   private readonly lawyers: ProfileLookup;
   private readonly folders: Pick<Folders, 'getById'>;
-  private readonly audit: Pick<AuditTrail, 'record'>;
+  private readonly audit: Pick<AuditTrail, 'joinedWrite'>;
   private readonly clock: Clock;
   private readonly counters: DirectoryCounters;
   private readonly scheduleStarts: ScheduleStarts | undefined;
@@ -150,7 +151,12 @@ export class WorkflowService {
   }
 
   /** Spec §4: a new workflow is active, with scheduling off and the fixed interval of its type. */
-  async create(input: WorkflowCreateInput, session: SessionContext): Promise<Workflow> {
+  async create(
+    input: WorkflowCreateInput,
+    session: SessionContext,
+    /** Its Idempotency-Key: the reply is kept with the workflow, and a retry gets it back. */
+    replyKey?: ReplyKey | null,
+  ): Promise<Workflow> {
     await this.assertLawyerExists(input.lawyerEmail);
     if (input.folderId) await this.assertFolderExists(input.folderId);
     const now = this.clock.now().toISOString();
@@ -172,9 +178,12 @@ export class WorkflowService {
       createdAt: now,
       updatedAt: now,
     };
-    await this.workflows.create(record);
-    await this.audit.record(session, 'workflow.create', auditTarget.workflow(record));
-    return toWorkflowView(record);
+    const view = toWorkflowView(record);
+    await this.workflows.create(record, [
+      this.audit.joinedWrite(session, 'workflow.create', auditTarget.workflow(record)),
+      ...(replyKey ? [{ firstReply: { ...replyKey, body: view, at: now } }] : []),
+    ]);
+    return view;
   }
 
   /**
@@ -208,9 +217,10 @@ export class WorkflowService {
           : {}),
     };
     const updated = await this.guarded(id, () =>
-      this.workflows.update(id, changes, this.clock.now().toISOString()),
+      this.workflows.update(id, changes, this.clock.now().toISOString(), (next) => [
+        this.audit.joinedWrite(session, 'workflow.update', auditTarget.workflow(next)),
+      ]),
     );
-    await this.audit.record(session, 'workflow.update', auditTarget.workflow(updated));
     await this.started(updated);
     return toWorkflowView(updated);
   }
@@ -218,9 +228,10 @@ export class WorkflowService {
   /** Deletes a workflow at once; its history is left to expire (`Workflows.delete`). */
   async delete(id: string, session: SessionContext): Promise<void> {
     await this.existing(id);
-    const deleted = await this.workflows.delete(id);
+    const deleted = await this.workflows.delete(id, (current) => [
+      this.audit.joinedWrite(session, 'workflow.delete', auditTarget.workflow(current)),
+    ]);
     if (!deleted) throw new NotFoundError(MESSAGES.workflow.notFound);
-    await this.audit.record(session, 'workflow.delete', auditTarget.workflow(deleted));
   }
 
   /** Spec §4: flips the active flag from the value read. */
@@ -240,11 +251,17 @@ export class WorkflowService {
    * conditional flip as the switch, from the other value only. Null when there was nothing to flip
    * (already so, changed meanwhile, or deleted).
    */
-  async switchScheduling(id: string, enabled: boolean): Promise<Workflow | null> {
+  async switchScheduling(
+    id: string,
+    enabled: boolean,
+    /** Written with the switch (the audit entry of an admin's 'Reprendre'). */
+    alsoWrite?: JoinedWritesOf<WorkflowRecord>,
+  ): Promise<Workflow | null> {
     return switchScheduling(
       { workflows: this.workflows, clock: this.clock, scheduleStarts: this.scheduleStarts },
       id,
       enabled,
+      alsoWrite,
     );
   }
 
@@ -253,19 +270,22 @@ export class WorkflowService {
     flag: 'active' | 'cronEnabled',
     session: SessionContext,
   ): Promise<Workflow> {
-    const updated = await this.guarded(id, () =>
-      this.workflows.toggle(id, flag, this.clock.now().toISOString()),
-    );
-    const action: AuditAction =
+    const actionOf = (next: WorkflowRecord): AuditAction =>
       flag === 'active'
-        ? updated.active
+        ? next.active
           ? 'workflow.activate'
           : 'workflow.deactivate'
-        : updated.cronEnabled
+        : next.cronEnabled
           ? 'workflow.schedule'
           : 'workflow.unschedule';
-    // The trail records admin actions; a lawyer's own scheduling switch is his to make.
-    if (session.role === 'admin') await this.audit.record(session, action, auditTarget.workflow(updated));
+    const updated = await this.guarded(id, () =>
+      this.workflows.toggle(id, flag, this.clock.now().toISOString(), undefined, (next) =>
+        // The trail records admin actions; a lawyer's own scheduling switch is his to make.
+        session.role === 'admin'
+          ? [this.audit.joinedWrite(session, actionOf(next), auditTarget.workflow(next))]
+          : [],
+      ),
+    );
     await this.started(updated);
     return toWorkflowView(updated);
   }
@@ -310,8 +330,8 @@ export class WorkflowService {
 }
 
 /**
- * Scheduling switched on or off by the system (the health's pause, 'Reprendre'), not audited;
- * null when the workflow no longer exists. A function of its own so that the health's bundles
+ * Scheduling switched on or off by the system (the health's pause) or by 'Reprendre' (audited
+ * through `alsoWrite`); null when the workflow no longer exists. A function of its own so that the health's bundles
  * need the workflows' repository only, not the whole WorkflowService.
  */
 export async function switchScheduling(
@@ -322,10 +342,18 @@ export async function switchScheduling(
   },
   id: string,
   enabled: boolean,
+  /** Written with the switch, in its transaction (the audit entry of an admin's 'Reprendre'). */
+  alsoWrite?: JoinedWritesOf<WorkflowRecord>,
 ): Promise<Workflow | null> {
   let updated: WorkflowRecord;
   try {
-    updated = await deps.workflows.toggle(id, 'cronEnabled', deps.clock.now().toISOString(), !enabled);
+    updated = await deps.workflows.toggle(
+      id,
+      'cronEnabled',
+      deps.clock.now().toISOString(),
+      !enabled,
+      alsoWrite,
+    );
   } catch (error) {
     if (error instanceof WorkflowNotFoundError) return null;
     throw error;

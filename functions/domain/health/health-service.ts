@@ -41,7 +41,7 @@ export interface HealthServiceDependencies extends WebhookCallSettings {
   readonly executions: Pick<Executions, 'record'>;
   /** Turns scheduling back on ('Reprendre') through the workflows' own switch. */
   readonly scheduling: Pick<WorkflowService, 'switchScheduling'>;
-  readonly audit: Pick<AuditTrail, 'record'>;
+  readonly audit: Pick<AuditTrail, 'joinedWrite'>;
   readonly logger: Logger;
   /** The admin's alert address set at deployment, shown beside the one of /admin/settings. */
   readonly deploymentAlertEmail: string | null;
@@ -143,12 +143,14 @@ export class HealthService {
     const summary = await this.health.summary(workflow.id);
     if (toWorkflowHealth(summary, workflow).state !== 'paused')
       throw new ConflictError(HEALTH_MESSAGES.notPaused);
-    const resumed = await this.deps.scheduling.switchScheduling(workflow.id, true);
+    // An admin's 'Reprendre' is on the trail with the switch itself, in its transaction.
+    const resumed = await this.deps.scheduling.switchScheduling(workflow.id, true, (next) =>
+      session.role === 'admin'
+        ? [this.deps.audit.joinedWrite(session, 'workflow.resume', auditTarget.workflow(next))]
+        : [],
+    );
     if (!resumed) throw new ConflictError(MESSAGES.workflow.changed);
     await this.deps.healthWrites.clearPause(workflow.id);
-    if (session.role === 'admin') {
-      await this.deps.audit.record(session, 'workflow.resume', auditTarget.workflow(workflow));
-    }
     this.deps.logger.info('Planification reprise', { workflowId: workflow.id, role: session.role });
     return resumed;
   }
@@ -165,8 +167,12 @@ export class HealthService {
 
   /** Saves the settings of /admin/settings, audited. */
   async saveSettings(session: SessionContext, settings: HealthSettings): Promise<HealthSettingsReply> {
-    await this.deps.healthWrites.saveSettings(settings, this.deps.clock.now().toISOString());
-    await this.deps.audit.record(session, 'health.settings.update', auditTarget.healthSettings(settings));
+    const { auditEntry } = this.deps.audit.joinedWrite(
+      session,
+      'health.settings.update',
+      auditTarget.healthSettings(settings),
+    );
+    await this.deps.healthWrites.saveSettings(settings, this.deps.clock.now().toISOString(), auditEntry);
     return { ...settings, deploymentAlertEmail: this.deps.deploymentAlertEmail };
   }
 

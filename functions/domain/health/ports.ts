@@ -1,3 +1,5 @@
+import type { AuditRecord } from '../directory/ports';
+
 /* Automation health as the health services store it (`data/health`), kept as runs end. */
 
 /** A workflow's health as stored: what the runs left, before the state is worked out. */
@@ -98,7 +100,8 @@ export interface HealthWrites {
   addToEveryonesHour(spread: string, count: HourCount): Promise<void>;
   /** Adds to one lawyer's counters of an hour (kept on his firm's call slots), by his e-mail. */
   addToOwnerHour(ownerEmail: string, count: HourCount): Promise<void>;
-  saveSettings(settings: HealthSettingsRecord, at: string): Promise<void>;
+  /** Saves the settings with their audit entry (an admin's save), in one transaction. */
+  saveSettings(settings: HealthSettingsRecord, at: string, audit?: AuditRecord): Promise<void>;
   /** Claims the one alert of `day` about a workflow: false when it was already sent that day. */
   claimAlert(workflowId: string, day: string, at: Date): Promise<boolean>;
   /** Claims the digest of `day`: false when it was already sent. */

@@ -1,3 +1,4 @@
+import type { AuditRecord } from '../directory/ports';
 import type { PasskeyRecord, SecondFactorReads, SecondFactorRequirement } from '../identity/ports';
 
 /* The second factor of a licence as the services store it (`data/second-factor`), and its settings. */
@@ -43,8 +44,8 @@ export interface SecondFactors extends SecondFactorReads {
   removeTotp(keyHash: string, last: boolean): Promise<void>;
   /** Removes the passkey at `index` (it must still be `id` there); `last` as for `removeTotp`. */
   removePasskey(keyHash: string, index: number, id: string, last: boolean): Promise<void>;
-  /** Removes the licence's factor (a reset: it must enrol again). */
-  delete(keyHash: string): Promise<void>;
+  /** Removes the licence's factor (a reset: it must enrol again), with its audit entry if any, together. */
+  delete(keyHash: string, audit?: AuditRecord): Promise<void>;
   /** Removes the factor and its attempt count, when the licence itself goes. */
   erase(keyHash: string): Promise<void>;
 }

@@ -3,6 +3,7 @@ import { createLicenseKeyVault } from '../../security/license-key-vault';
 import { InvalidInputError, NotFoundError } from '../core/errors';
 import { auditTarget } from '../directory/audit';
 import { findLawyerOfLicense } from '../directory/members';
+import type { AuditRecord } from '../directory/ports';
 import type { SessionContext } from '../identity/sessions';
 import type { SecondFactorDeps, SecondFactorStores } from './context';
 import { factorChanged } from './passing';
@@ -23,13 +24,14 @@ export class SecondFactorReset {
     if (!license) throw new NotFoundError(MESSAGES.secondFactor.licenseNotFound);
     const holder =
       license.licenseType === 'admin' ? null : await findLawyerOfLicense(this.deps.lawyers, license);
-    // The trail names the lawyer (id, name, e-mail), an admin licence by its type: never a key or its hash.
-    await this.deps.audit.record(
+    // The trail names the lawyer (id, name, e-mail), an admin licence by its type: never a key or
+    // its hash. It is written with the factor's removal, in one transaction.
+    const { auditEntry } = this.deps.audit.joinedWrite(
       session,
       'license.second-factor.reset',
       holder ? auditTarget.lawyer(holder) : auditTarget.license(license.licenseType),
     );
-    await resetSecondFactorOf(this.deps, keyHash);
+    await resetSecondFactorOf(this.deps, keyHash, auditEntry);
   }
 }
 
@@ -41,8 +43,10 @@ export class SecondFactorReset {
 export async function resetSecondFactorOf(
   stores: Pick<SecondFactorStores, 'factors' | 'attempts' | 'sessionRecords' | 'devices'>,
   keyHash: string,
+  /** An admin's reset is audited; the one-off command is the deployment's. */
+  audit?: AuditRecord,
 ): Promise<void> {
-  await stores.factors.delete(keyHash);
+  await stores.factors.delete(keyHash, audit);
   await stores.attempts.resetLicense(keyHash);
   await factorChanged(stores, keyHash);
 }

@@ -4,6 +4,7 @@ import { apiHandler, withStatus } from '../../http/route-handler';
 import type { AppDependencies } from '../../runtime/dependencies';
 import { declaredFunction, lambdaEntry } from '../../runtime/entry';
 import { folderServiceOf } from '../../runtime/services/directory';
+import { keptRepliesOf } from '../../runtime/services/kept-replies';
 
 /** /api/folders: the admin's client folders (list, create, edit, delete keeping the workflows). */
 const create = (deps: AppDependencies) => {
@@ -11,16 +12,21 @@ const create = (deps: AppDependencies) => {
   const folderId = (pathParameters: Readonly<Record<string, string | undefined>>) =>
     idParameter(pathParameters, MESSAGES.folder.notFound);
 
-  return apiHandler(deps, {
-    listFolders: async ({ query }) => folders.list(query),
-    createFolder: async ({ body, session }) => withStatus(201, await folders.create(body, session)),
-    updateFolder: async ({ body, pathParameters, session }) =>
-      folders.update(folderId(pathParameters), body, session),
-    deleteFolder: async ({ pathParameters, session }) => {
-      await folders.delete(folderId(pathParameters), session);
-      return { success: true };
+  return apiHandler(
+    deps,
+    {
+      listFolders: async ({ query }) => folders.list(query),
+      createFolder: async ({ body, session, replyKey }) =>
+        withStatus(201, await folders.create(body, session, replyKey)),
+      updateFolder: async ({ body, pathParameters, session }) =>
+        folders.update(folderId(pathParameters), body, session),
+      deleteFolder: async ({ pathParameters, session }) => {
+        await folders.delete(folderId(pathParameters), session);
+        return { success: true };
+      },
     },
-  });
+    { keptReplies: keptRepliesOf(deps.table) },
+  );
 };
 
 /** The factory, held to its declared needs (`functions/needs.ts`). */

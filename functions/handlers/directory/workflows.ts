@@ -4,6 +4,7 @@ import { apiHandler, withStatus } from '../../http/route-handler';
 import type { AppDependencies } from '../../runtime/dependencies';
 import { declaredFunction, lambdaEntry } from '../../runtime/entry';
 import { workflowServiceOf } from '../../runtime/services/directory';
+import { keptRepliesOf } from '../../runtime/services/kept-replies';
 import { scheduleStartsOf } from '../../runtime/services/scheduling';
 
 /**
@@ -15,22 +16,27 @@ const create = (deps: AppDependencies) => {
   const workflowId = (pathParameters: Readonly<Record<string, string | undefined>>) =>
     idParameter(pathParameters, MESSAGES.workflow.notFound);
 
-  return apiHandler(deps, {
-    listWorkflows: async ({ query, session }) => workflows.list(session, query),
-    directoryCounts: async ({ session }) => workflows.counts(session),
-    getWorkflow: async ({ pathParameters, session }) => workflows.get(workflowId(pathParameters), session),
-    createWorkflow: async ({ body, session }) => withStatus(201, await workflows.create(body, session)),
-    updateWorkflow: async ({ body, pathParameters, session }) =>
-      workflows.update(workflowId(pathParameters), body, session),
-    deleteWorkflow: async ({ pathParameters, session }) => {
-      await workflows.delete(workflowId(pathParameters), session);
-      return { success: true };
+  return apiHandler(
+    deps,
+    {
+      listWorkflows: async ({ query, session }) => workflows.list(session, query),
+      directoryCounts: async ({ session }) => workflows.counts(session),
+      getWorkflow: async ({ pathParameters, session }) => workflows.get(workflowId(pathParameters), session),
+      createWorkflow: async ({ body, session, replyKey }) =>
+        withStatus(201, await workflows.create(body, session, replyKey)),
+      updateWorkflow: async ({ body, pathParameters, session }) =>
+        workflows.update(workflowId(pathParameters), body, session),
+      deleteWorkflow: async ({ pathParameters, session }) => {
+        await workflows.delete(workflowId(pathParameters), session);
+        return { success: true };
+      },
+      toggleWorkflowActive: async ({ pathParameters, session }) =>
+        workflows.toggleActive(workflowId(pathParameters), session),
+      toggleWorkflowScheduling: async ({ pathParameters, session }) =>
+        workflows.toggleScheduling(workflowId(pathParameters), session),
     },
-    toggleWorkflowActive: async ({ pathParameters, session }) =>
-      workflows.toggleActive(workflowId(pathParameters), session),
-    toggleWorkflowScheduling: async ({ pathParameters, session }) =>
-      workflows.toggleScheduling(workflowId(pathParameters), session),
-  });
+    { keptReplies: keptRepliesOf(deps.table) },
+  );
 };
 
 /** The factory, held to its declared needs (`functions/needs.ts`). */

@@ -77,11 +77,12 @@ export const healthServiceOf = (
     lawyers: new LawyerRepository(deps.table),
     executions: new ExecutionRepository(deps.table),
     scheduling: {
-      switchScheduling: (id, enabled) =>
+      switchScheduling: (id, enabled, alsoWrite) =>
         switchScheduling(
           { workflows: new WorkflowRepository(deps.table), clock: deps.clock, scheduleStarts },
           id,
           enabled,
+          alsoWrite,
         ),
     },
     audit: auditTrailOf(deps),

@@ -370,4 +370,33 @@ describe('folder deletion (spec §4)', () => {
     await waitFor(() => expect(screen.queryByRole('dialog')).toBeNull());
     expect(backend.sent('DELETE', `/api/folders/${DUPONT.id}`)).toEqual([]);
   });
+
+  it('sends the same folder again under the same Idempotency-Key, changed content under a new one', async () => {
+    let unavailable = true;
+    const backend = mockAdminBackend({}, (request) =>
+      request.method === 'POST' && request.url.endsWith('/api/folders') && unavailable
+        ? jsonResponse(503, { error: 'Service momentanément indisponible' })
+        : undefined,
+    );
+    const app = openAdminWorkflows();
+    await openFoldersTab(app);
+    await app.user.click(screen.getByRole('button', { name: 'Nouveau Dossier' }));
+    await screen.findByRole('dialog');
+    await app.user.type(inputOf('Nom du dossier'), 'Succession Durand');
+
+    await app.user.click(dialogButton('Créer'));
+    await waitFor(() => expect(backend.sent('POST', '/api/folders')).toHaveLength(1));
+    await app.user.click(dialogButton('Créer'));
+    await waitFor(() => expect(backend.sent('POST', '/api/folders')).toHaveLength(2));
+    unavailable = false;
+    await app.user.type(inputOf('Nom du dossier'), ' SA');
+    await app.user.click(dialogButton('Créer'));
+
+    expect(await screen.findByText('Dossier créé')).toBeTruthy();
+    const keys = backend.sent('POST', '/api/folders').map((request) => request.headers['idempotency-key']);
+    expect(keys).toHaveLength(3);
+    expect(keys[0]).toMatch(/^[A-Za-z0-9_-]{8,100}$/);
+    expect(keys[1]).toBe(keys[0]);
+    expect(keys[2]).not.toBe(keys[0]);
+  });
 });

@@ -26,6 +26,11 @@ export interface CallOptions<B = unknown> {
   readonly signal?: AbortSignal;
   /** The request already sent for this call (web/public/first-reads.js): its reply is read instead. */
   readonly sent?: Promise<Response>;
+  /**
+   * A create's Idempotency-Key (`useSubmissionKey`): the same for every sending of one form's
+   * content, so the server creates it once and answers a retry with its first reply.
+   */
+  readonly idempotencyKey?: string;
 }
 
 /** Called when a protected call is refused with 401: the session it used is over. */
@@ -100,6 +105,7 @@ export async function callRoute(route: RouteDefinition, options: CallOptions = {
   const headers: Record<string, string> = { accept: 'application/json' };
   if (body !== undefined) headers['content-type'] = 'application/json';
   if (token) headers.authorization = `Bearer ${token}`;
+  if (route.idempotent && options.idempotencyKey) headers['idempotency-key'] = options.idempotencyKey;
 
   let response: Response;
   try {

@@ -106,11 +106,13 @@ export function useSaveWorkflow() {
   return useMutation({
     mutationFn: (save: {
       readonly id?: string;
+      /** A create's Idempotency-Key (`useSubmissionKey`). */
+      readonly idempotencyKey?: string;
       readonly fields: WorkflowCreateInput & WorkflowUpdateInput;
     }) =>
       save.id
         ? callApi('updateWorkflow', { params: { id: save.id }, body: save.fields })
-        : callApi('createWorkflow', { body: save.fields }),
+        : callApi('createWorkflow', { body: save.fields, idempotencyKey: save.idempotencyKey }),
     onSuccess: changed,
   });
 }
@@ -152,10 +154,15 @@ export function useToggleWorkflow() {
 export function useSaveFolder() {
   const client = useQueryClient();
   return useMutation({
-    mutationFn: (save: { readonly id?: string; readonly fields: FolderInput }): Promise<Folder> =>
+    mutationFn: (save: {
+      readonly id?: string;
+      /** A create's Idempotency-Key (`useSubmissionKey`). */
+      readonly idempotencyKey?: string;
+      readonly fields: FolderInput;
+    }): Promise<Folder> =>
       save.id
         ? callApi('updateFolder', { params: { id: save.id }, body: save.fields })
-        : callApi('createFolder', { body: save.fields }),
+        : callApi('createFolder', { body: save.fields, idempotencyKey: save.idempotencyKey }),
     onSuccess: () =>
       Promise.all([
         client.invalidateQueries({ queryKey: KEYS.allFolders }),

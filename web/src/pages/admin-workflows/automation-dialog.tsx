@@ -21,6 +21,7 @@ import {
   type WorkflowType,
 } from '../../../../shared';
 import { useCounts, useFolderPages, useLawyerPages, useSaveWorkflow } from '../../api/directory';
+import { useSubmissionKey } from '../../api/submission-key';
 import { HEALTH_TEXT } from '../../components/workflows/health-strings';
 import { workflowTypeLabel } from '../../components/workflows/workflow-display';
 import { TestConnectionButton } from '../../components/workflows/workflow-health';
@@ -154,6 +155,7 @@ export function AutomationDialog({ workflow, folderId = null, onSaved, onDismiss
   const [folder, setFolder] = useState<string | null>(workflow ? workflow.folderId : folderId);
   const [submitted, setSubmitted] = useState(false);
   const [saving, setSaving] = useState(false);
+  const submissionKey = useSubmissionKey();
   const errors = submitted ? validateAutomation(values, known) : {};
   const noLawyer = counts?.lawyers === 0;
   const afterEdit = workflow ? schedulingAfterEdit(workflow, values.webhookUrl) : null;
@@ -184,7 +186,10 @@ export function AutomationDialog({ workflow, folderId = null, onSaved, onDismiss
     try {
       // Spec §5: a new workflow starts with scheduling off (the server sees to it). An edit sends
       // no scheduling at all: fixing a typo must not stop a client's running automation.
-      const saved = await save.mutateAsync({ ...(workflow ? { id: workflow.id } : {}), fields });
+      const saved = await save.mutateAsync({
+        ...(workflow ? { id: workflow.id } : { idempotencyKey: submissionKey(fields) }),
+        fields,
+      });
       notifications.success(editing ? MESSAGES.workflow.updated : MESSAGES.workflow.created);
       onSaved(saved);
     } catch (error) {

@@ -10,6 +10,7 @@ import { useState } from 'react';
 import type { Folder } from '../../../../shared';
 import { MESSAGES } from '../../../../shared/messages';
 import { useSaveFolder } from '../../api/directory';
+import { useSubmissionKey } from '../../api/submission-key';
 import { useNotifications } from '../../notifications/notifications-context';
 import { ADMIN_WORKFLOWS_TEXT } from './strings';
 
@@ -30,6 +31,7 @@ export function FolderDialog({ folder, onSaved, onDismiss }: FolderDialogProps) 
   const [description, setDescription] = useState(folder?.description ?? '');
   const [saving, setSaving] = useState(false);
   const [nameError, setNameError] = useState<string>();
+  const submissionKey = useSubmissionKey();
 
   const submit = async () => {
     if (!name.trim()) {
@@ -40,7 +42,10 @@ export function FolderDialog({ folder, onSaved, onDismiss }: FolderDialogProps) 
     setSaving(true);
     const body = { name: name.trim(), description: description.trim() || null };
     try {
-      const saved = await saveFolder.mutateAsync({ ...(folder ? { id: folder.id } : {}), fields: body });
+      const saved = await saveFolder.mutateAsync({
+        ...(folder ? { id: folder.id } : { idempotencyKey: submissionKey(body) }),
+        fields: body,
+      });
       notifications.success(folder ? TEXT.updated : TEXT.created);
       onSaved(saved);
     } catch (error) {

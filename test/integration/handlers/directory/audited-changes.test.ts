@@ -1,0 +1,112 @@
+import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
+import { API_HANDLERS } from '../../../../functions/handlers';
+import type { HandlerName } from '../../../../functions/needs';
+import { ROUTES, type RouteName, routePath } from '../../../../shared/routes';
+import type { AuditPage } from '../../../../shared/schemas/directory';
+import type { Folder } from '../../../../shared/schemas/folder';
+import type { Workflow } from '../../../../shared/schemas/workflow';
+import { apiEvent, createTestApp, disposeTestApp, invoke, type TestApp } from '../../../support/app';
+import { callRoute, issueAndSignIn, lawyerFields, workflowFields } from '../../../support/directory';
+import { awsError, tableWithFaults } from '../../../support/faults';
+
+/**
+ * Each audited change writes its audit entry in its own transaction. Against DynamoDB Local, a
+ * store that refuses every write made on its own (aws-sdk-client-mock injects the refusal) leaves
+ * each change whole with its entry: an entry written after the change would fail there, the
+ * change saved without it.
+ */
+describe('audited changes, each with its audit entry in one transaction', () => {
+  let app: TestApp;
+  let admin: string;
+  let lawyerEmail: string;
+  const handlers = new Map<HandlerName, ReturnType<(typeof API_HANDLERS)['workflows']>>();
+
+  beforeAll(async () => {
+    app = await createTestApp(inject('dynamoEndpoint'));
+    admin = (await issueAndSignIn(app, 'admin', 'associe@cabinet.fr')).token;
+    const { body } = await callRoute<{ lawyer: { email: string } }>(app, 'saveLawyer', {
+      token: admin,
+      body: lawyerFields(),
+    });
+    lawyerEmail = body.lawyer.email;
+  });
+
+  afterAll(async () => {
+    await disposeTestApp(app);
+  });
+
+  /** Calls a route on its function over a store that refuses lone puts. */
+  const callOnStrictStore = <T>(
+    name: RouteName,
+    options: { body?: unknown; params?: Record<string, string> },
+  ) => {
+    const route = ROUTES[name];
+    const handlerName = route.handler as HandlerName;
+    let handler = handlers.get(handlerName);
+    if (!handler) {
+      const table = tableWithFaults(app.table, {
+        put: () => Promise.reject(awsError('InternalServerError')),
+      });
+      handler = API_HANDLERS[handlerName]({ ...app, table });
+      handlers.set(handlerName, handler);
+    }
+    const params = options.params ?? {};
+    return invoke<T>(
+      handler,
+      apiEvent(route.method, routePath(route, params), {
+        routePath: route.path,
+        token: admin,
+        body: options.body,
+        ...(options.params ? { pathParameters: params } : {}),
+      }),
+    );
+  };
+  /** The actions on the trail about a target, in alphabetical order (they share one instant). */
+  const entriesOf = async (target: string) => {
+    const { body } = await callRoute<AuditPage>(app, 'listAudit', { token: admin, query: { limit: '100' } });
+    return body.entries
+      .filter((entry) => entry.target === target)
+      .map((entry) => entry.action)
+      .sort();
+  };
+
+  it('saves a workflow’s create, edit, switch and delete each with its entry', async () => {
+    const created = await callOnStrictStore<Workflow>('createWorkflow', {
+      body: workflowFields(lawyerEmail),
+    });
+    expect(created.statusCode).toBe(201);
+    const id = created.body.id;
+    const edited = await callOnStrictStore<Workflow>('updateWorkflow', {
+      params: { id },
+      body: { name: 'Relances modifiées' },
+    });
+    const switched = await callOnStrictStore<Workflow>('toggleWorkflowActive', { params: { id } });
+    const deleted = await callOnStrictStore('deleteWorkflow', { params: { id } });
+
+    expect([edited.statusCode, switched.statusCode, deleted.statusCode]).toEqual([200, 200, 200]);
+    expect(await entriesOf(`workflow:${id}`)).toEqual(
+      ['workflow.create', 'workflow.update', 'workflow.deactivate', 'workflow.delete'].sort(),
+    );
+  });
+
+  it('saves a folder’s create, edit and delete each with its entry', async () => {
+    const created = await callOnStrictStore<Folder>('createFolder', { body: { name: 'Succession Morel' } });
+    expect(created.statusCode).toBe(201);
+    const id = created.body.id;
+    const edited = await callOnStrictStore('updateFolder', { params: { id }, body: { name: 'Morel SA' } });
+    const deleted = await callOnStrictStore('deleteFolder', { params: { id } });
+
+    expect([edited.statusCode, deleted.statusCode]).toEqual([200, 200]);
+    expect(await entriesOf(`folder:${id}`)).toEqual(['folder.create', 'folder.delete', 'folder.update']);
+  });
+
+  it('saves the health settings with their entry', async () => {
+    const saved = await callOnStrictStore('updateHealthSettings', {
+      body: { pauseAfterFailures: 4, alertEmail: 'veille@cabinet.fr', dailyDigest: true },
+    });
+
+    expect(saved.statusCode).toBe(200);
+    const { body } = await callRoute<AuditPage>(app, 'listAudit', { token: admin, query: { limit: '100' } });
+    expect(body.entries.filter((entry) => entry.action === 'health.settings.update')).toHaveLength(1);
+  });
+});
