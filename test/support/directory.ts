@@ -157,3 +157,13 @@ export function workflowFields(lawyerEmail: string, overrides: Record<string, un
     ...overrides,
   };
 }
+
+/** A signed-in admin and the e-mail of a lawyer he created, whose automations he can then create. */
+export async function adminWithLawyer(app: TestApp): Promise<{ admin: string; lawyerEmail: string }> {
+  const admin = (await issueAndSignIn(app, 'admin', 'associe@cabinet.fr')).token;
+  const { body } = await callRoute<LawyerSaveReply>(app, 'saveLawyer', {
+    token: admin,
+    body: lawyerFields(),
+  });
+  return { admin, lawyerEmail: body.lawyer.email };
+}

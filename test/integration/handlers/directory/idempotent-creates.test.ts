@@ -8,7 +8,7 @@ import type { AuditPage } from '../../../../shared/schemas/directory';
 import type { Folder } from '../../../../shared/schemas/folder';
 import type { Workflow } from '../../../../shared/schemas/workflow';
 import { apiEvent, createTestApp, disposeTestApp, invoke, type TestApp } from '../../../support/app';
-import { callRoute, issueAndSignIn, lawyerFields, workflowFields } from '../../../support/directory';
+import { adminWithLawyer, callRoute, issueAndSignIn, workflowFields } from '../../../support/directory';
 import { awsError, tableWithFaults } from '../../../support/faults';
 
 /**
@@ -22,12 +22,7 @@ describe('creates with an Idempotency-Key (POST /api/workflows, POST /api/folder
 
   beforeAll(async () => {
     app = await createTestApp(inject('dynamoEndpoint'));
-    admin = (await issueAndSignIn(app, 'admin', 'associe@cabinet.fr')).token;
-    const { body } = await callRoute<{ lawyer: { email: string } }>(app, 'saveLawyer', {
-      token: admin,
-      body: lawyerFields(),
-    });
-    lawyerEmail = body.lawyer.email;
+    ({ admin, lawyerEmail } = await adminWithLawyer(app));
   });
 
   afterAll(async () => {
