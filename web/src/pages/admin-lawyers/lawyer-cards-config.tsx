@@ -1,5 +1,4 @@
 import Badge from '@cloudscape-design/components/badge';
-import Box from '@cloudscape-design/components/box';
 import Button from '@cloudscape-design/components/button';
 import type { CardsProps } from '@cloudscape-design/components/cards';
 import KeyValuePairs from '@cloudscape-design/components/key-value-pairs';
