@@ -197,6 +197,7 @@ export async function startApiWorld(
     dueClaimers: claimers.claimers,
     webhookSigningSecret: async () => secret,
     allowPrivateWebhooks: true,
+    publicApiUrl: () => 'http://localhost:3000',
   };
   claimers.bind(createDueClaimerHandler(deps));
   const handlers = new Map<string, ApiHandler>();

@@ -142,6 +142,7 @@ async function costWorld(endpoint: string, clock: Clock = systemClock): Promise<
     dueClaimers: claimers.claimers,
     webhookSigningSecret: async () => secret,
     allowPrivateWebhooks: true,
+    publicApiUrl: () => 'http://localhost:3000',
   };
   const claimerMs: number[] = [];
   const claim = createDueClaimerHandler(deps);

@@ -31,6 +31,7 @@ import {
   lagTargets,
   meanApiRequestUnits,
 } from './delivery-report';
+import { runExportBench } from './export';
 import { FAIRNESS_LAG_P99_TARGET_MS, runFairnessBench } from './fairness';
 import { FIRST_LOAD_SECTION, firstLoadMarkdown, firstLoadTargets, runFirstLoadBench } from './first-load';
 import { measureLag } from './lag';
@@ -57,7 +58,7 @@ import { runSearchBench, searchMarkdown, searchTargets } from './search';
  * parts run on the real clock with the one-minute timer.
  *
  * `npm run bench -- api` (or `admin-page`, `cost`, `lag`, `worker`, `ticks`, `fairness`, `first-load`, `bundles`,
- * `scale`, `search`; several may be named) runs those parts only; results.md keeps the other parts' figures as
+ * `scale`, `search`, `export`; several may be named) runs those parts only; results.md keeps the other parts' figures as
  * last measured, each with its date and load average, and its Targets table every part's targets at
  * their latest figure. `throughput` runs the worker part's throughput figure alone (a minute; the
  * worker part's lag figures take a quarter of an hour). `--baseline <commit>` also measures the
@@ -95,7 +96,8 @@ const runs = (
     | 'scale'
     | 'search'
     | 'cost'
-    | 'lag',
+    | 'lag'
+    | 'export',
 ) => parts.length === 0 || parts.includes(part);
 /** `--scale-workflows N`: the size of the scale part (default 200,000, with 150,000 due). */
 const scaleAt = args.indexOf('--scale-workflows');
@@ -186,6 +188,69 @@ if (runs('fairness')) {
           target: `p99 ≤ ${formatFigure(FAIRNESS_LAG_P99_TARGET_MS)} ms`,
           measured,
           met: figures.p99Ms <= FAIRNESS_LAG_P99_TARGET_MS,
+        },
+      ],
+    );
+  } finally {
+    await dynamo.stop();
+  }
+}
+
+if (runs('export')) {
+  const dynamo = await startDynamoDbLocal();
+  try {
+    const figures = await runExportBench({ endpoint: dynamo.endpoint, log });
+    const builderSeconds = NEEDS['data-export-builder'].timeoutSeconds ?? 900;
+    const megabytes = (bytes: number) => formatFigure(bytes / 1024 / 1024, 1);
+    ran(
+      'export',
+      [
+        "## A firm's data export",
+        '',
+        `A firm of ${formatFigure(figures.workflows)} automations, ${figures.busyWorkflows} of them run every minute for 30 days, ` +
+          `each run with its completion report, exported by the real builder (\`DataExports.build\`, the ZIP writer, the ` +
+          'local files) against DynamoDB Local on this machine; the ZIP checked with `unzip -t`.',
+        '',
+        markdownTable(
+          ['figure', 'measured (DynamoDB Local, this machine)'],
+          [
+            [
+              'history calls / completion reports in the export',
+              `${formatFigure(figures.calls)} / ${formatFigure(figures.reports)}`,
+            ],
+            [
+              'bulk load of the firm (BatchWriteItem by 25, 16 in flight)',
+              `${formatFigure(figures.loadSeconds, 1)} s`,
+            ],
+            ['export: request to ZIP ready', `${formatFigure(figures.exportSeconds, 1)} s`],
+            ['ZIP size', `${megabytes(figures.sizeBytes)} MB (${formatFigure(figures.sizeBytes)} bytes)`],
+            [
+              'process memory before / at its highest during the build',
+              `${figures.baseRssMb} / ${figures.peakRssMb} MB`,
+            ],
+            ['`unzip -t`', figures.unzipOk ? 'no errors' : 'errors'],
+          ],
+        ),
+        '',
+      ],
+      [
+        {
+          figure: 'export of the large firm, emulator time (the builder has 900 s in AWS)',
+          target: `< ${builderSeconds} s`,
+          measured: `${formatFigure(figures.exportSeconds, 1)} s`,
+          met: figures.exportSeconds < builderSeconds,
+        },
+        {
+          figure: 'export: process memory growth during the build (builder: 1,024 MB)',
+          target: '< 512 MB',
+          measured: `${figures.peakRssMb - figures.baseRssMb} MB`,
+          met: figures.peakRssMb - figures.baseRssMb < 512,
+        },
+        {
+          figure: 'export ZIP opens with unzip',
+          target: 'no errors',
+          measured: figures.unzipOk ? 'no errors' : 'errors',
+          met: figures.unzipOk,
         },
       ],
     );

@@ -242,6 +242,7 @@ export async function runScaleTick(options: {
       dueClaimers: claimers.claimers,
       webhookSigningSecret: async () => 'whsec_',
       allowPrivateWebhooks: true,
+      publicApiUrl: () => 'http://localhost:3000',
     } as AppDependencies;
     const claimer = createDueClaimerHandler(deps);
     const aloneShards = options.aloneShards ?? 3;

@@ -374,6 +374,7 @@ export function benchDependencies(
     dueClaimers: claimers.claimers,
     webhookSigningSecret: async () => secret,
     allowPrivateWebhooks: true,
+    publicApiUrl: () => 'http://localhost:3000',
   };
   claimers.bind(createDueClaimerHandler(deps));
   return deps;

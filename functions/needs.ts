@@ -21,7 +21,8 @@ export type EventFunctionName =
   | 'webhook-worker'
   | 'data-retention'
   | 'undelivered-mail'
-  | 'portal-link-sender';
+  | 'portal-link-sender'
+  | 'data-export-builder';
 
 export type FunctionName = HandlerName | EventFunctionName;
 
@@ -77,6 +78,11 @@ export interface FunctionNeeds {
   /** Knows the site's address, whose host name is the WebAuthn relying party (passkeys). */
   readonly relyingParty?: true;
   /**
+   * The firms' data exports: `request` starts the builder (an asynchronous invocation) and signs
+   * the download links of the exports bucket (reads its objects); `build` writes the archives there.
+   */
+  readonly dataExports?: 'request' | 'build';
+  /**
    * Invoked asynchronously (by EventBridge Scheduler): an event whose every attempt threw goes to
    * the function's on-failure queue, sent by Lambda with the function's role (send on that queue
    * only). `AppFunction` refuses an on-failure destination a function does not declare.
@@ -101,6 +107,7 @@ const EVENT_FUNCTIONS: readonly EventFunctionName[] = [
   'data-retention',
   'undelivered-mail',
   'portal-link-sender',
+  'data-export-builder',
 ];
 
 const DECLARED = {
@@ -171,7 +178,16 @@ const DECLARED = {
     webhookSigning: true,
     timeoutSeconds: EXECUTE_WEBHOOK_TIMEOUT_SECONDS,
   },
+  // The history with each run's report (one BatchGetItem) and the week of health hours that says
+  // whether a missing one is late.
   executions: { table: { access: 'read', indexes: [] }, keys: SESSION },
+  // Public: a run's completion report, its link checked with the webhook signing secret; recorded
+  // once, and counted in the health (a reported failure may pause the automation and alert).
+  'completion-report': {
+    table: { access: 'readWrite', indexes: [] },
+    webhookSigning: true,
+    mailer: true,
+  },
   // Health: summaries and counters; the workflows lists (GSI1, GSI2) it follows and the failing set
   // by streak (GSI1); 'Reprendre' and the settings write (audited); 'Tester la connexion' calls a
   // webhook, signed, and records it.
@@ -274,6 +290,20 @@ const DECLARED = {
   // SES bounces and complaints (EventBridge, asynchronous): marks the licence of a licence e-mail
   // (by its key hash, tagged on the send) and the lawyer holding it (his key's claim item).
   'undelivered-mail': { table: { access: 'readWrite', indexes: [] }, asyncFailures: true },
+  // 'Exporter mes données': the firm's turn and its export record, the profile (the member's own
+  // through his licence), the audit entry; starts the builder; signs the download link.
+  'data-exports': {
+    table: { access: 'readWrite', indexes: [] },
+    keys: ['sessionSigning', 'licenseHash'],
+    dataExports: 'request',
+  },
+  // The builder: reads the firm's profile, licence, workflows (GSI2), folders, 30 days of history
+  // and reports, the audit months; streams the ZIP to the exports bucket; marks the export.
+  'data-export-builder': {
+    table: { access: 'readWrite', indexes: ['GSI2'] },
+    dataExports: 'build',
+    timeoutSeconds: 900,
+  },
 } as const satisfies Record<FunctionName, FunctionNeeds>;
 
 /** Every function's needs: its declaration, plus `API_DEFAULTS` for an API function. */
@@ -306,6 +336,7 @@ const AREAS = {
   'workflow-scheduler': 'scheduling',
   'execute-webhook': 'scheduling',
   executions: 'scheduling',
+  'completion-report': 'scheduling',
   'scheduled-tick': 'scheduling',
   'due-claimer': 'scheduling',
   'webhook-worker': 'scheduling',
@@ -320,6 +351,8 @@ const AREAS = {
   'data-retention': 'billing',
   'undelivered-mail': 'billing',
   'portal-link-sender': 'billing',
+  'data-exports': 'billing',
+  'data-export-builder': 'billing',
 } as const satisfies Record<FunctionName, Area>;
 
 /** The file a function's bundle starts from (it exports `handler`), from the repository's root. */
@@ -342,10 +375,12 @@ export function bundleDefines(needs: FunctionNeeds): Record<string, string> {
       needs.payments !== undefined,
     BUNDLED_NEED_LAWYER_SECRETS: needs.lawyerSecrets === true,
     BUNDLED_NEED_QUEUE: needs.webhookQueue !== undefined,
+    BUNDLED_NEED_REDRIVE: needs.webhookQueue === 'redrive',
     BUNDLED_NEED_CLAIMERS: needs.dueClaimers === true,
     BUNDLED_NEED_PORTAL_LINKS: needs.portalLinks === true,
     BUNDLED_NEED_PAYMENTS: needs.payments !== undefined,
     BUNDLED_NEED_MAILER: needs.mailer === true,
+    BUNDLED_NEED_EXPORTS: needs.dataExports !== undefined,
   };
   return Object.fromEntries(
     Object.entries(flags).map(([flag, value]) => [`process.env.${flag}`, JSON.stringify(value)]),

@@ -5,6 +5,7 @@ import { routeKey } from '../shared/routes';
 import { Api } from './constructs/api';
 import { AppKeys } from './constructs/app-keys';
 import { Billing } from './constructs/billing';
+import { DataExports } from './constructs/data-exports';
 import { DataRetention } from './constructs/data-retention';
 import { DataTable } from './constructs/data-table';
 import { FirstCreateCleanup } from './constructs/first-create-cleanup';
@@ -100,12 +101,14 @@ export class AssistantJuridiqueStack extends Stack {
     const retention = new DataRetention(this, 'DataRetention');
     const mail = new MailDelivery(this, 'MailDelivery');
     const undelivered = new UndeliveredMailRecorder(this, 'UndeliveredMail', { mail });
+    // 'Exporter mes données': the exports bucket (objects kept a day) and the builder.
+    const exports = new DataExports(this, 'DataExports', { removalPolicy: settings.removalPolicy });
     const monitoring = new Monitoring(this, 'Monitoring', {
       api,
       table: data,
       delivery,
       retention,
-      otherFunctions: [undelivered.recorder],
+      otherFunctions: [undelivered.recorder, exports.builder],
       otherAlarms: undelivered.alarms,
       alarmEmail: settings.alarmEmail,
       renotifyEvery: settings.renotifyEvery,
@@ -138,7 +141,7 @@ export class AssistantJuridiqueStack extends Stack {
       });
     }
     new FirstCreateCleanup(this, 'FirstCreateCleanup', {
-      buckets: [site.bucket, site.accessLogs],
+      buckets: [site.bucket, site.accessLogs, exports.bucket],
       ...(data.ownTable ? { table: data.ownTable } : {}),
     });
 
@@ -151,6 +154,7 @@ export class AssistantJuridiqueStack extends Stack {
       delivery,
       billing,
       api,
+      exports,
       publicUrl: site.url,
       ...(settings.adminAlertEmail ? { adminAlertEmail: settings.adminAlertEmail } : {}),
     };
@@ -161,6 +165,7 @@ export class AssistantJuridiqueStack extends Stack {
     grantNeeds(delivery.worker, 'webhook-worker', resources);
     grantNeeds(retention.purge, 'data-retention', resources);
     grantNeeds(undelivered.recorder, 'undelivered-mail', resources);
+    grantNeeds(exports.builder, 'data-export-builder', resources);
 
     new StackOutputs(this, 'Outputs', {
       site,

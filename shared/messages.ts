@@ -277,11 +277,6 @@ export const MESSAGES = {
     /** Same voice: an admin's run whose claimers of some due-index shards never answered. */
     shardsNotRun: (shards: number) =>
       `Erreur du planificateur: ${shards} lot(s) de workflows non traités, relancez l'exécution`,
-    /** Same voice: dead-lettered runs sent back. */
-    redriven: (moved: number) =>
-      moved === 0
-        ? 'Aucune exécution en échec à relancer'
-        : `${moved} exécution(s) en échec renvoyée(s) dans la file d'exécution`,
   },
   promo: {
     createFailed: 'Impossible de créer le code promo',

@@ -6,6 +6,7 @@ import { createCheckSubscriptionHandler } from './billing/check-subscription';
 import { createCreateCheckoutHandler } from './billing/create-checkout';
 import { createCreatePromoCodeHandler } from './billing/create-promo-code';
 import { createCustomerPortalHandler } from './billing/customer-portal';
+import { createDataExportsHandler } from './billing/data-exports';
 import { createRequestPortalLinkHandler } from './billing/request-portal-link';
 import { createStripeWebhookHandler } from './billing/stripe-webhook';
 import { createAuditHandler } from './directory/audit';
@@ -18,6 +19,7 @@ import { createMeHandler } from './identity/me';
 import { createSignOutHandler } from './identity/sign-out';
 import { createUpdateLicenseEmailHandler } from './identity/update-license-email';
 import { createVerifyLicenseHandler } from './identity/verify-license';
+import { createCompletionReportHandler } from './scheduling/completion-report';
 import { createExecuteWebhookHandler } from './scheduling/execute-webhook';
 import { createExecutionsHandler } from './scheduling/executions';
 import { createWorkflowSchedulerHandler } from './scheduling/workflow-scheduler';
@@ -45,6 +47,7 @@ export const API_HANDLERS = {
   'workflow-scheduler': createWorkflowSchedulerHandler,
   'execute-webhook': createExecuteWebhookHandler,
   executions: createExecutionsHandler,
+  'completion-report': createCompletionReportHandler,
   'automation-health': createAutomationHealthHandler,
   'create-checkout': createCreateCheckoutHandler,
   'check-subscription': createCheckSubscriptionHandler,
@@ -54,4 +57,5 @@ export const API_HANDLERS = {
   'update-license-email': createUpdateLicenseEmailHandler,
   'create-promo-code': createCreatePromoCodeHandler,
   'stripe-webhook': createStripeWebhookHandler,
+  'data-exports': createDataExportsHandler,
 } as const satisfies Record<HandlerName, HandlerFactory>;

@@ -11,6 +11,7 @@ import {
   ConflictError,
   ExistingLawyerError,
   ForbiddenError,
+  GoneError,
   InvalidCursorError,
   InvalidInputError,
   InvalidSecondFactorError,
@@ -49,6 +50,8 @@ export const ERROR_STATUSES: ReadonlyMap<ErrorClass, number> = new Map<ErrorClas
   [ForbiddenError, 403],
   [NotFoundError, 404],
   [ConflictError, 409],
+  // A completion report past its link's 24 hours.
+  [GoneError, 410],
   // 'Nouvel avocat' on an existing lawyer's e-mail or key; the reply also names him.
   [ExistingLawyerError, 409],
   [RequestTooLargeError, 413],

@@ -105,21 +105,22 @@ export async function awsDependencies(fn: FunctionName, env: Environment): Promi
 
   let webhookQueue: AppDependencies['webhookQueue'] = notBuilt('la file des webhooks');
   if ((process.env.BUNDLED_NEED_QUEUE ?? true) && needs.webhookQueue) {
-    const [{ SQSClient }, { createSqsDispatchQueue }] = await Promise.all([
-      import('@aws-sdk/client-sqs'),
-      import('../adapters/scheduling/dispatch-queue'),
-    ]);
+    const { SQSClient } = await import('@aws-sdk/client-sqs');
+    const client = tracer.captureAWSv3Client(new SQSClient({}));
     const queueUrl = variable(env, 'webhookQueueUrl');
-    const deadLetterQueueUrl =
-      needs.webhookQueue === 'redrive' ? variable(env, 'webhookDeadLetterQueueUrl') : undefined;
-    webhookQueue = createSqsDispatchQueue({
-      client: tracer.captureAWSv3Client(new SQSClient({})),
-      queueUrl: () => queueUrl,
-      deadLetterQueueUrl: () => {
-        if (!deadLetterQueueUrl) throw new Error('Composition AWS : file des échecs non déclarée');
-        return deadLetterQueueUrl;
-      },
-    });
+    // Only the resend of dead letters carries their side of the adapter (folded at bundling).
+    if ((process.env.BUNDLED_NEED_REDRIVE ?? true) && needs.webhookQueue === 'redrive') {
+      const { createSqsDispatchQueue } = await import('../adapters/scheduling/dispatch-queue');
+      const deadLetterQueueUrl = variable(env, 'webhookDeadLetterQueueUrl');
+      webhookQueue = createSqsDispatchQueue({
+        client,
+        queueUrl: () => queueUrl,
+        deadLetterQueueUrl: () => deadLetterQueueUrl,
+      });
+    } else {
+      const { createSqsQueueSender } = await import('../adapters/scheduling/queue-sender');
+      webhookQueue = createSqsQueueSender({ client, queueUrl: () => queueUrl });
+    }
   }
 
   let dueClaimers: AppDependencies['dueClaimers'] = notBuilt('les lots du planificateur');
@@ -148,13 +149,19 @@ export async function awsDependencies(fn: FunctionName, env: Environment): Promi
   let webhookSigningSecret: AppDependencies['webhookSigningSecret'] = notBuilt<() => Promise<string>>(
     'le secret de signature des webhooks',
   );
+  let publicApiUrl: AppDependencies['publicApiUrl'] = notBuilt<() => string>("l'adresse publique du site");
   if (needs.webhookSigning) {
-    const { webhookSecretOf } = await import('./scheduling-ports');
+    const [{ webhookSecretOf }, { publicOriginOf }] = await Promise.all([
+      import('./scheduling-ports'),
+      import('./public-origin'),
+    ]);
     webhookSigningSecret = secret(
       'de signature des webhooks',
       variable(env, 'webhookSecretArn'),
       webhookSecretOf,
     );
+    const origin = publicOriginOf(variable(env, 'publicBaseUrl'));
+    publicApiUrl = () => origin;
   }
 
   let mail: MailPorts | undefined;
@@ -163,7 +170,7 @@ export async function awsDependencies(fn: FunctionName, env: Environment): Promi
       await Promise.all([
         import('@aws-sdk/client-sesv2'),
         import('../adapters/core/ses-mailer'),
-        import('./billing-ports'),
+        import('./public-origin'),
         import('../domain/core/legal-footer'),
         import('../../shared/legal-details'),
       ]);
@@ -186,9 +193,10 @@ export async function awsDependencies(fn: FunctionName, env: Environment): Promi
 
   let billing: BillingPorts | undefined;
   if ((process.env.BUNDLED_NEED_PAYMENTS ?? true) && needs.payments) {
-    const [{ StripePayments }, { stripeKeyOf, publicOriginOf }] = await Promise.all([
+    const [{ StripePayments }, { stripeKeyOf }, { publicOriginOf }] = await Promise.all([
       import('../adapters/billing/stripe-payments'),
       import('./billing-ports'),
+      import('./public-origin'),
     ]);
     const apiKey = secret(
       'de la clé API Stripe',
@@ -227,6 +235,25 @@ export async function awsDependencies(fn: FunctionName, env: Environment): Promi
     };
   }
 
+  let exports: AppDependencies['exports'];
+  if ((process.env.BUNDLED_NEED_EXPORTS ?? true) && needs.dataExports) {
+    const [{ S3Client }, { LambdaClient }, { createS3ExportFiles, createLambdaExportJobs }] =
+      await Promise.all([
+        import('@aws-sdk/client-s3'),
+        import('@aws-sdk/client-lambda'),
+        import('../adapters/billing/aws-exports'),
+      ]);
+    const bucket = variable(env, 'exportBucketName');
+    const builder = needs.dataExports === 'request' ? variable(env, 'exportBuilderFunctionName') : undefined;
+    exports = {
+      files: createS3ExportFiles(tracer.captureAWSv3Client(new S3Client({})), () => bucket),
+      jobs: createLambdaExportJobs(new LambdaClient({}), () => {
+        if (!builder) throw new Error('Composition AWS : constructeur des exports non déclaré');
+        return builder;
+      }),
+    };
+  }
+
   return {
     table: needs.table ? tracedTable(createTable(variable(env, 'tableName'))) : notBuilt('la table'),
     appKeys,
@@ -246,6 +273,7 @@ export async function awsDependencies(fn: FunctionName, env: Environment): Promi
     webhookQueue,
     dueClaimers,
     webhookSigningSecret,
+    publicApiUrl,
     allowPrivateWebhooks: false,
     // Admins always pass a second factor in AWS; the passkeys' relying party is the site's host.
     secondFactor: {
@@ -256,6 +284,7 @@ export async function awsDependencies(fn: FunctionName, env: Environment): Promi
     ...(mail ? { mail } : {}),
     ...(needs.adminAlerts && env.adminAlertEmail ? { adminAlertEmail: env.adminAlertEmail } : {}),
     ...(portalLinks ? { portalLinks } : {}),
+    ...(exports ? { exports } : {}),
   };
 }
 

@@ -5,7 +5,7 @@ import type { FunctionName, FunctionNeeds, ServerKeyName } from '../needs';
 import { NEEDS } from '../needs';
 import type { AppKeys } from '../security/app-keys';
 import type { BillingPorts } from './billing-ports';
-import type { AppDependencies } from './dependencies';
+import type { AppDependencies, ExportPorts } from './dependencies';
 
 /** A function used something it did not declare in `functions/needs.ts`. */
 export class UndeclaredNeedError extends Error {
@@ -111,6 +111,23 @@ function declaredBilling(fn: FunctionName, needs: FunctionNeeds, billing: Billin
   };
 }
 
+/** A request may start a build and sign links; only the builder writes archives. */
+function declaredExports(fn: FunctionName, needs: FunctionNeeds, exports: ExportPorts): ExportPorts {
+  const request = needs.dataExports === 'request';
+  return {
+    files: {
+      open:
+        needs.dataExports === 'build'
+          ? exports.files.open.bind(exports.files)
+          : refuse(fn, "l'écriture des exports"),
+      downloadUrl: request
+        ? exports.files.downloadUrl.bind(exports.files)
+        : refuse(fn, 'les liens des exports'),
+    },
+    jobs: { start: request ? exports.jobs.start.bind(exports.jobs) : refuse(fn, 'le lancement des exports') },
+  };
+}
+
 const refusingSecretStore = (fn: FunctionName): LawyerSecretStore => ({
   put: refuse(fn, 'les secrets des avocats'),
   get: refuse(fn, 'les secrets des avocats'),
@@ -151,6 +168,7 @@ export function declaredDependencies(fn: FunctionName, deps: AppDependencies): A
       ? deps.webhookSigningSecret
       : refuse(fn, 'le secret de signature des webhooks'),
     allowPrivateWebhooks: deps.allowPrivateWebhooks,
+    publicApiUrl: needs.webhookSigning ? deps.publicApiUrl : refuse(fn, "l'adresse publique du site"),
     secondFactor: {
       requiredForAdmins: deps.secondFactor.requiredForAdmins,
       relyingParty: needs.relyingParty
@@ -163,5 +181,8 @@ export function declaredDependencies(fn: FunctionName, deps: AppDependencies): A
     ...(needs.mailer && deps.mail ? { mail: deps.mail } : {}),
     ...(needs.adminAlerts && deps.adminAlertEmail ? { adminAlertEmail: deps.adminAlertEmail } : {}),
     ...(needs.portalLinks && deps.portalLinks ? { portalLinks: deps.portalLinks } : {}),
+    ...((process.env.BUNDLED_NEED_EXPORTS ?? true) && needs.dataExports && deps.exports
+      ? { exports: declaredExports(fn, needs, deps.exports) }
+      : {}),
   };
 }

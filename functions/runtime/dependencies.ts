@@ -1,4 +1,5 @@
 import type { Table } from '../data/table/table';
+import type { ExportFiles, ExportJobs } from '../domain/billing/data-export';
 import type { PortalLinkQueue } from '../domain/billing/portal-link';
 import type { Metrics } from '../domain/core/metrics';
 import type { Clock, Logger, MailPorts } from '../domain/core/ports';
@@ -57,4 +58,15 @@ export interface AppDependencies extends SchedulingPorts {
    * a task of the same process locally and in tests.
    */
   readonly portalLinks?: PortalLinkQueue;
+  /**
+   * The firms' data exports: where the archives go and how a build is started. Absent only where no
+   * export is made; an export handler without it fails at once.
+   */
+  readonly exports?: ExportPorts;
+}
+
+/** Where a firm's export is written and offered, and how its build starts in the background. */
+export interface ExportPorts {
+  readonly files: ExportFiles;
+  readonly jobs: ExportJobs;
 }

@@ -40,6 +40,9 @@ export const ENVIRONMENT = {
   siteUrl: 'SITE_URL',
   /** The admin's alert address of the deployment (`adminAlerts`); absent when none was given. */
   adminAlertEmail: 'ADMIN_ALERT_EMAIL',
+  /** The exports bucket (`dataExports`) and the builder function a request starts (`request`). */
+  exportBucketName: 'EXPORT_BUCKET_NAME',
+  exportBuilderFunctionName: 'EXPORT_BUILDER_FUNCTION_NAME',
 } as const;
 
 export type EnvironmentKey = keyof typeof ENVIRONMENT;
@@ -74,11 +77,13 @@ export function variablesOf(needs: FunctionNeeds): EnvironmentKey[] {
   if (needs.portalLinks) keys.push('portalLinkSenderFunctionName');
   if (needs.webhookSigning) keys.push('webhookSecretArn');
   if (needs.payments) keys.push('stripeSecretKeyArn');
-  // Return links to Stripe, and links in e-mails.
-  if (needs.payments || needs.mailer) keys.push('publicBaseUrl');
+  // Return links to Stripe, links in e-mails, and the completion-report links of the webhook bodies.
+  if (needs.payments || needs.mailer || needs.webhookSigning) keys.push('publicBaseUrl');
   if (needs.payments === 'webhook') keys.push('stripeWebhookSecretArn');
   if (needs.mailer) keys.push('mailFrom', 'mailConfigurationSet', 'legalDetails');
   if (needs.relyingParty) keys.push('siteUrl');
+  if (needs.dataExports) keys.push('exportBucketName');
+  if (needs.dataExports === 'request') keys.push('exportBuilderFunctionName');
   return keys;
 }
 

@@ -14,6 +14,11 @@ export interface SchedulingPorts {
    * runtime allows it by an explicit setting printed at start.
    */
   readonly allowPrivateWebhooks: boolean;
+  /**
+   * The site's public origin (`https://…`), where a run's completion report is posted: each
+   * webhook body carries its link there. Given with the signing secret (`webhookSigning`).
+   */
+  readonly publicApiUrl: () => string;
 }
 
 /** A `whsec_…` secret from the stored value: the full form, or its base64 part alone. */

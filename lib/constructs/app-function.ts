@@ -5,7 +5,7 @@ import { Duration, RemovalPolicy, Stack } from 'aws-cdk-lib';
 import * as iam from 'aws-cdk-lib/aws-iam';
 import * as lambda from 'aws-cdk-lib/aws-lambda';
 import * as destinations from 'aws-cdk-lib/aws-lambda-destinations';
-import { NodejsFunction, OutputFormat } from 'aws-cdk-lib/aws-lambda-nodejs';
+import { Charset, NodejsFunction, OutputFormat } from 'aws-cdk-lib/aws-lambda-nodejs';
 import * as logs from 'aws-cdk-lib/aws-logs';
 import type * as sqs from 'aws-cdk-lib/aws-sqs';
 import * as ssm from 'aws-cdk-lib/aws-ssm';
@@ -115,6 +115,7 @@ export class AppFunction extends NodejsFunction {
         target: settings.target,
         mainFields: settings.mainFields,
         minify: settings.minify,
+        charset: settings.charset === 'utf8' ? Charset.UTF8 : Charset.ASCII,
         sourceMap: settings.sourcemap,
         externalModules: settings.external,
         banner: settings.banner,

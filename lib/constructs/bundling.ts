@@ -15,7 +15,7 @@ export const ESM_REQUIRE_BANNER =
 /**
  * How every function is bundled, in one place, so the budget test and the bench measure what is
  * deployed: ESM, minified, the AWS SDK from the runtime and Powertools from its layer (each would
- * pass the budget bundled), no source map, only the adapters the function declares.
+ * pass the budget bundled), UTF-8, no source map, only the adapters the function declares.
  */
 export function bundleSettingsOf(name: FunctionName | undefined) {
   return {
@@ -23,6 +23,8 @@ export function bundleSettingsOf(name: FunctionName | undefined) {
     target: 'node22',
     mainFields: ['module', 'main'],
     minify: true,
+    // French text as written: esbuild's default escapes each accented letter (4 bytes for 2).
+    charset: 'utf8' as const,
     sourcemap: false,
     external: ['@aws-sdk/*', '@aws-lambda-powertools/*'],
     banner: ESM_REQUIRE_BANNER,
@@ -44,6 +46,7 @@ export function esbuildOptionsOf(name: FunctionName | undefined): BuildOptions {
     external: settings.external,
     banner: { js: settings.banner },
     define: settings.define,
+    charset: settings.charset,
     logLevel: 'error',
   };
 }

@@ -61,9 +61,9 @@ export class FirstCreateCleanup extends Construct {
         {
           id: 'AwsSolutions-IAM5',
           reason:
-            'Deletes the objects of the stack’s own two buckets (`<bucket>/*`) when their first create ' +
-            'rolls back; object keys are not known in advance.',
-          appliesTo: [{ regex: '/^Resource::<Site.*\\.Arn>\\/\\*$/' }],
+            'Deletes the objects of the stack’s own buckets (`<bucket>/*`: the site, its logs, the ' +
+            'exports) when their first create rolls back; object keys are not known in advance.',
+          appliesTo: [{ regex: '/^Resource::<(Site|DataExports).*\\.Arn>\\/\\*$/' }],
         },
       ],
       true,

@@ -6,6 +6,7 @@ import { ENVIRONMENT } from '../../functions/runtime/environment';
 import type { Api } from './api';
 import type { AppKeys } from './app-keys';
 import type { Billing } from './billing';
+import type { DataExports } from './data-exports';
 import type { DataTable } from './data-table';
 import type { LawyerSecrets } from './lawyer-secrets';
 import type { OriginVerify } from './origin-verify';
@@ -21,6 +22,7 @@ export interface NeedResources {
   readonly billing: Billing;
   /** The API: its portal-link sender, which request-portal-link invokes. */
   readonly api: Pick<Api, 'grantPortalLinks'>;
+  readonly exports: DataExports;
   /** The site's public origin, for the functions that build Stripe return links or e-mail links. */
   readonly publicUrl: string;
   /** The admin's alert address of the deployment (`-c alertEmail`, else `alarmEmail`), if any. */
@@ -45,12 +47,14 @@ export function grantNeeds(fn: lambda.Function, name: FunctionName, resources: N
   if (needs.dueClaimers) resources.delivery.grantClaimers(fn);
   if (needs.portalLinks) resources.api.grantPortalLinks(fn);
   if (needs.payments) resources.billing.grantPayments(fn, resources.publicUrl, needs.payments);
-  if (needs.mailer) {
-    resources.billing.grantMail(fn);
-    // Links in the e-mails (the health alerts); the payments need sets it already.
-    if (!needs.payments) fn.addEnvironment(ENVIRONMENT.publicBaseUrl, resources.publicUrl);
-  }
+  if (needs.mailer) resources.billing.grantMail(fn);
+  // Links in the e-mails (the health alerts) and the completion-report links of the webhook bodies;
+  // the payments need sets it already.
+  if (!needs.payments && (needs.mailer || needs.webhookSigning))
+    fn.addEnvironment(ENVIRONMENT.publicBaseUrl, resources.publicUrl);
   if (needs.relyingParty) fn.addEnvironment(ENVIRONMENT.siteUrl, resources.publicUrl);
   if (needs.adminAlerts && resources.adminAlertEmail)
     fn.addEnvironment(ENVIRONMENT.adminAlertEmail, resources.adminAlertEmail);
+  if (needs.dataExports === 'request') resources.exports.grantRequest(fn);
+  if (needs.dataExports === 'build') resources.exports.grantBuild(fn);
 }

@@ -7,7 +7,7 @@ import * as scheduler from 'aws-cdk-lib/aws-scheduler';
 import * as targets from 'aws-cdk-lib/aws-scheduler-targets';
 import { Construct } from 'constructs';
 
-import { METRIC, METRICS_SERVICE, type MetricName } from '../../functions/domain/core/metrics';
+import { METRIC, METRICS_SERVICE, type MetricName, REPORT_METRIC } from '../../functions/domain/core/metrics';
 import { ROUTES, type RouteDefinition } from '../../shared/routes';
 import { DEFAULT_LAMBDA_CONCURRENCY_QUOTA } from '../settings';
 import { AlarmTopic } from './alarm-topic';
@@ -270,6 +270,13 @@ export class Monitoring extends Construct {
       metric: this.metric(METRIC.secretUnavailable, Duration.minutes(5)),
       threshold: 1,
     });
+    this.alarm('DataExportFailed', {
+      description:
+        "L'export des données d'un cabinet a échoué (« Exporter mes données ») : le cabinet est invité " +
+        'à relancer ; voir les journaux de la fonction de construction des exports.',
+      metric: this.metric(REPORT_METRIC.exportFailed, Duration.minutes(15)),
+      threshold: 1,
+    });
 
     this.alarm('SesBounceRate', {
       description:
@@ -437,6 +444,15 @@ export class Monitoring extends Construct {
           this.metric(METRIC.storeUnavailable, five),
         ],
       ),
+    );
+    dashboard.addWidgets(
+      graph('Comptes rendus : terminés, échecs signalés, refusés ; exports prêts / en échec', [
+        this.metric(REPORT_METRIC.reportedSuccess, five),
+        this.metric(REPORT_METRIC.reportedFailure, five),
+        this.metric(REPORT_METRIC.reportRefused, five),
+        this.metric(REPORT_METRIC.exportBuilt, five),
+        this.metric(REPORT_METRIC.exportFailed, five),
+      ]),
     );
     dashboard.addWidgets(
       graph(

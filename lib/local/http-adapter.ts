@@ -1,7 +1,8 @@
 import { randomUUID } from 'node:crypto';
-import { existsSync, readdirSync, readFileSync, statSync } from 'node:fs';
+import { createReadStream, existsSync, readdirSync, readFileSync, statSync } from 'node:fs';
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import { extname, join, normalize, resolve, sep } from 'node:path';
+import { pipeline } from 'node:stream/promises';
 
 import type { Context } from 'aws-lambda';
 import type { Logger } from '../../functions/domain/core/ports';
@@ -24,6 +25,7 @@ import {
   MIN_COMPRESSED_BYTES,
   preferredEncoding,
 } from './compression';
+import { LOCAL_EXPORTS_PATH } from './data-exports';
 
 interface CompiledRoute {
   readonly route: RouteDefinition;
@@ -145,6 +147,11 @@ export interface HttpAdapterOptions {
   /** The SPA's runtime settings, written into index.html and served as /config.json like the deployed site. */
   readonly siteConfig: Record<string, unknown>;
   readonly logger: Logger;
+  /**
+   * The firms' data exports, served under `/exports/` as S3 serves a pre-signed link: the file its
+   * signed link names, else a 403.
+   */
+  readonly downloads?: { resolveDownload(url: URL): { path: string; fileName: string } | null };
 }
 
 /**
@@ -317,6 +324,21 @@ export function createHttpAdapter(options: HttpAdapterOptions) {
     );
   }
 
+  async function serveDownload(response: ServerResponse, file: { path: string; fileName: string } | null) {
+    if (!file) {
+      response.writeHead(403, { 'content-type': 'text/plain; charset=utf-8', ...SECURITY_HEADERS });
+      return response.end('Lien de téléchargement invalide ou expiré');
+    }
+    response.writeHead(200, {
+      'content-type': 'application/zip',
+      'content-length': String(statSync(file.path).size),
+      'content-disposition': `attachment; filename="${file.fileName.replace(/[^\w.-]/g, '_')}"`,
+      'cache-control': 'private, no-store',
+      ...SECURITY_HEADERS,
+    });
+    await pipeline(createReadStream(file.path), response);
+  }
+
   return async (request: IncomingMessage, response: ServerResponse) => {
     const started = Date.now();
     const url = new URL(request.url ?? '/', 'http://localhost');
@@ -326,7 +348,10 @@ export function createHttpAdapter(options: HttpAdapterOptions) {
         return sendJson(response, 404, { error: MESSAGES.request.notFound });
       }
       if (url.pathname === '/api' || url.pathname.startsWith('/api/')) await serveApi(request, response, url);
-      else if (request.method === 'GET' || request.method === 'HEAD') await serveSite(request, response, url);
+      else if (options.downloads && url.pathname.startsWith(LOCAL_EXPORTS_PATH)) {
+        await serveDownload(response, options.downloads.resolveDownload(url));
+      } else if (request.method === 'GET' || request.method === 'HEAD')
+        await serveSite(request, response, url);
       else sendJson(response, 405, { error: MESSAGES.request.methodNotAllowed });
     } catch (error) {
       options.logger.error('Erreur du serveur local', {

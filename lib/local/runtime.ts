@@ -7,6 +7,7 @@ import { withLegalFooter } from '../../functions/domain/core/legal-footer';
 import { RecordedMetrics } from '../../functions/domain/core/metrics';
 import type { Logger } from '../../functions/domain/core/ports';
 import { API_HANDLERS } from '../../functions/handlers';
+import { createDataExportBuilderHandler } from '../../functions/handlers/billing/data-export-builder';
 import { createDataRetentionHandler } from '../../functions/handlers/billing/data-retention';
 import { createPortalLinkSenderHandler } from '../../functions/handlers/billing/portal-link-sender';
 import type { ApiHandler } from '../../functions/http/api-event';
@@ -21,6 +22,7 @@ import { DEFAULT_HOSTING_REGION } from '../../shared/constants';
 import { EXAMPLE_LEGAL_DETAILS } from '../../shared/legal-details';
 import { type HandlerName, ROUTES, type RouteDefinition } from '../../shared/routes';
 import { loadOrCreateAppKeys } from './app-keys-file';
+import { inProcessExportJobs, LocalExportFiles } from './data-exports';
 import { ensureTable, LOCAL_AWS, superviseDynamoDbLocal } from './dynamodb-local';
 import { FileLawyerSecretStore } from './file-secret-store';
 import { freePort } from './free-port';
@@ -199,8 +201,12 @@ export async function startLocalRuntime(options: LocalRuntimeOptions): Promise<L
 
     const requireSecondFactor = options.requireSecondFactor ?? true;
     const portalLinks = new BackgroundPortalLinks(logger);
+    // The firms' data exports: files under the data directory, built by a task of this process.
+    const exportFiles = new LocalExportFiles(join(dataDirectory, 'exports'), () => publicUrl);
+    const exportJobs = inProcessExportJobs(logger);
     const deps: AppDependencies = {
       ...localScheduling.ports,
+      publicApiUrl: () => publicUrl,
       // WebAuthn needs a secure context: http://localhost is one, so the relying party is localhost.
       secondFactor: { requiredForAdmins: requireSecondFactor, relyingParty: () => relyingPartyOf(siteUrl) },
       table,
@@ -214,8 +220,11 @@ export async function startLocalRuntime(options: LocalRuntimeOptions): Promise<L
       mail: { mailer, sender: mailFrom, publicUrl: () => publicUrl },
       ...(options.adminAlertEmail ? { adminAlertEmail: options.adminAlertEmail } : {}),
       portalLinks,
+      exports: { files: exportFiles, jobs: exportJobs },
     };
     portalLinks.serveWith(createPortalLinkSenderHandler(deps));
+    const buildExport = createDataExportBuilderHandler(deps);
+    exportJobs.bind((job) => buildExport(job, undefined));
 
     const seed = await seedLocalData(
       table,
@@ -244,6 +253,7 @@ export async function startLocalRuntime(options: LocalRuntimeOptions): Promise<L
           legal: EXAMPLE_LEGAL_DETAILS,
         },
         logger,
+        downloads: exportFiles,
       }),
     );
     await new Promise<void>((resolveListen, reject) => {
@@ -274,6 +284,7 @@ export async function startLocalRuntime(options: LocalRuntimeOptions): Promise<L
         await retention.stop();
         await portalLinks.settled();
         await localScheduling.stop();
+        await exportJobs.idle();
         // Before the server closes: deliveries in flight still reach the webhook handler.
         await standIn?.stop();
         await new Promise<void>((resolveClose) => {

@@ -12,6 +12,7 @@ import {
   SubscriptionView,
 } from '../schemas/billing';
 import { SuccessReply } from '../schemas/common';
+import { CurrentDataExport, DataExport, DataExportQuery, DataExportRequest } from '../schemas/data-export';
 import type { RouteDefinition } from './route-definition';
 
 /** Reply to a Stripe webhook delivery: Stripe only reads the status code, the body helps debugging. */
@@ -100,5 +101,27 @@ export const BILLING_ROUTES = {
     handler: 'stripe-webhook',
     access: 'public',
     response: StripeWebhookReply,
+  },
+  /**
+   * 'Exporter mes données': the firm's data as a ZIP, built in the background (a lawyer or notary:
+   * his own firm; an admin: the lawyer he names). Asks the second factor again; one at a time.
+   */
+  startDataExport: {
+    method: 'POST',
+    path: '/api/data-exports',
+    handler: 'data-exports',
+    access: 'signed-in',
+    sensitive: true,
+    request: DataExportRequest,
+    response: DataExport,
+  },
+  /** The firm's latest export and, once ready, its download link (valid one hour). */
+  currentDataExport: {
+    method: 'GET',
+    path: '/api/data-exports/current',
+    handler: 'data-exports',
+    access: 'signed-in',
+    query: DataExportQuery,
+    response: CurrentDataExport,
   },
 } as const satisfies Record<string, RouteDefinition>;

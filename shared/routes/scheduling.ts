@@ -1,9 +1,12 @@
 import { PageQuery } from '../schemas/common';
+import { CompletionReportReply, CompletionReportRequest } from '../schemas/completion-report';
 import {
   ExecuteWebhookReply,
   ExecuteWebhookRequest,
   ExecutionList,
   RedriveReply,
+  ReplayReply,
+  ReplayRequest,
   SchedulerRequest,
   SchedulerResult,
   SchedulerStatusReply,
@@ -54,5 +57,29 @@ export const SCHEDULING_ROUTES = {
     access: 'signed-in',
     query: PageQuery,
     response: ExecutionList,
+  },
+  /**
+   * 'Rejouer': a run of the history sent again, same body and webhook-id, recorded as a replay
+   * (admin: any; lawyer or notary: his own), under the 30-second lock of 'Exécuter'.
+   */
+  replayExecution: {
+    method: 'POST',
+    path: '/api/workflows/{id}/executions/replay',
+    handler: 'execute-webhook',
+    access: 'signed-in',
+    request: ReplayRequest,
+    response: ReplayReply,
+  },
+  /**
+   * A run's completion report, posted by the workflow to the `report.url` of its webhook body: no
+   * session, the signed single-use link is the credential (docs/n8n-completion-report.md).
+   */
+  submitCompletionReport: {
+    method: 'POST',
+    path: '/api/reports/{token}',
+    handler: 'completion-report',
+    access: 'public',
+    request: CompletionReportRequest,
+    response: CompletionReportReply,
   },
 } as const satisfies Record<string, RouteDefinition>;

@@ -34,6 +34,11 @@ export type WorkflowHealth = z.infer<typeof WorkflowHealth>;
 export const HealthWindow = z.object({
   runs: z.number().int(),
   succeeded: z.number().int(),
+  /**
+   * Runs delivered whose workflow then reported a failure ('Réception OK, traitement en échec'):
+   * counted as failures, apart from the delivery failures. Absent from replies made before reports.
+   */
+  processingFailed: z.number().int().optional(),
   /** Succeeded over ended runs, 0 to 1; null without runs. */
   successRate: z.number().nullable(),
   /** The upper bound of the duration bucket holding the 95th percentile of the calls, in ms. */
@@ -80,6 +85,11 @@ export const DeliveryHour = z.object({
   retried: z.number().int(),
   failed: z.number().int(),
   deadLettered: z.number().int(),
+  /**
+   * Runs delivered whose workflow then reported a failure ('Réception OK, traitement en échec'),
+   * in the hour of their call; not in `failed`, which counts delivery failures.
+   */
+  reportedFailed: z.number().int().optional(),
   /** The upper bound of the lag bucket of the 95th percentile, ms; null without scheduled calls. */
   lagP95Ms: z.number().int().nullable(),
 });

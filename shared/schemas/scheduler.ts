@@ -1,9 +1,13 @@
 import * as z from 'zod';
 
 import { EntityId, IsoTimestamp, NextCursor } from './common';
+import { RunReport } from './completion-report';
 
-/** What started an execution; 'test': 'Tester la connexion' (recorded, never counted in health). */
-export const ExecutionTrigger = z.enum(['schedule', 'manual', 'manual_force', 'redrive', 'test']);
+/**
+ * What started an execution; 'test': 'Tester la connexion' (recorded, never counted in health);
+ * 'replay': 'Rejouer', a run's body sent again with its webhook-id.
+ */
+export const ExecutionTrigger = z.enum(['schedule', 'manual', 'manual_force', 'redrive', 'test', 'replay']);
 export type ExecutionTrigger = z.infer<typeof ExecutionTrigger>;
 
 /** workflow-scheduler request (spec §7). */
@@ -81,6 +85,14 @@ export const Execution = z.object({
    * for an admin to send it back. Absent on successes and on final failures.
    */
   retry: z.enum(['scheduled', 'dead_letter']).optional(),
+  /**
+   * The run this call belongs to, as its completion report names it (`report.runId`): the run's
+   * webhook-id, shared by its attempts; a replay, sent with the same webhook-id, reports on its
+   * own under an id of its own. Absent from calls recorded before reports existed.
+   */
+  runId: z.string().optional(),
+  /** The run's completion report, beside the delivery; null when there is none to show. */
+  report: RunReport.nullable().optional(),
 });
 export type Execution = z.infer<typeof Execution>;
 
@@ -90,6 +102,17 @@ export type Execution = z.infer<typeof Execution>;
  */
 export const ExecutionList = z.object({ executions: z.array(Execution), nextCursor: NextCursor });
 export type ExecutionList = z.infer<typeof ExecutionList>;
+
+/**
+ * 'Rejouer' (POST /api/workflows/{id}/executions/replay): the history's row whose run is sent again,
+ * named by its id and start (together, its place in the history).
+ */
+export const ReplayRequest = z.object({ executionId: EntityId, startedAt: IsoTimestamp });
+export type ReplayRequest = z.infer<typeof ReplayRequest>;
+
+/** A replay's outcome, as 'Exécuter' answers. */
+export const ReplayReply = ExecuteWebhookReply;
+export type ReplayReply = z.infer<typeof ReplayReply>;
 
 /** A scheduler run as kept for /admin/settings: its result and what started it. */
 export const SchedulerRun = SchedulerResult.extend({
@@ -108,6 +131,13 @@ export const SchedulerStatusReply = z.object({
 });
 export type SchedulerStatusReply = z.infer<typeof SchedulerStatusReply>;
 
-/** Dead-lettered runs sent back for another try (POST /api/dead-letters/redrive). */
-export const RedriveReply = z.object({ moved: z.number().int(), message: z.string() });
+/**
+ * Dead-lettered runs sent back for another try (POST /api/dead-letters/redrive), and those that
+ * could not be, by reason: their automation deleted, their firm's licence inactive.
+ */
+export const RedriveReply = z.object({
+  moved: z.number().int(),
+  notSent: z.object({ workflowDeleted: z.number().int(), licenseInactive: z.number().int() }),
+  message: z.string(),
+});
 export type RedriveReply = z.infer<typeof RedriveReply>;

@@ -88,7 +88,7 @@ describe('a first create that rolls back', () => {
     expect(cleanup.DeletionPolicy).toBe('RetainExceptOnCreate');
     const [tableId] = ofType(main(), 'AWS::DynamoDB::Table')[0]!;
     const buckets = ofType(main(), 'AWS::S3::Bucket').map(([id]) => id);
-    expect(buckets).toHaveLength(2);
+    expect(buckets).toHaveLength(3);
     // Deleted before them: CloudFormation deletes dependents first.
     expect(cleanup.DependsOn).toEqual(expect.arrayContaining([tableId, ...buckets]));
     expect(cleanup.Properties.TableName).toEqual({ Ref: tableId });
@@ -139,7 +139,7 @@ describe('rollback', () => {
     const functions = ofType(main(), 'AWS::Lambda::Function').filter(
       ([, fn]) => fn.Properties.Runtime === 'nodejs22.x',
     );
-    expect(functions.length).toBe(handlerNames().length + 8);
+    expect(functions.length).toBe(handlerNames().length + 9);
     const aliases = ofType(main(), 'AWS::Lambda::Alias');
     const versions = ofType(main(), 'AWS::Lambda::Version');
     for (const [id] of functions) {
@@ -179,7 +179,7 @@ describe('rollback', () => {
     const [, mapping] = ofType(main(), 'AWS::Lambda::EventSourceMapping')[0]!;
     expect(JSON.stringify(mapping.Properties.FunctionName)).toContain(`:${LIVE_ALIAS}`);
     const configs = ofType(main(), 'AWS::Lambda::EventInvokeConfig');
-    expect(configs.length).toBe(5);
+    expect(configs.length).toBe(6);
     for (const [id, config] of configs) {
       // The alias's name, read from its ARN at deployment.
       const qualifier = JSON.stringify(config.Properties.Qualifier);

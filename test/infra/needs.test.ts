@@ -64,6 +64,7 @@ function functionConstruct(name: FunctionName): IConstruct {
   if (name === 'webhook-worker') return child('WebhookDelivery', 'Worker');
   if (name === 'data-retention') return child('DataRetention', 'Purge');
   if (name === 'undelivered-mail') return child('UndeliveredMail', 'Recorder');
+  if (name === 'data-export-builder') return child('DataExports', 'Builder');
   return child('Api', name);
 }
 
@@ -202,6 +203,19 @@ function expectedGrants(needs: FunctionNeeds, functionId: string): Expected[] {
       (json) => json.includes(':identity/') || json.includes(':configuration-set/'),
       'SES sender',
     );
+  if (needs.dataExports) {
+    // The exports bucket's objects under exports/, nothing else of it.
+    const bucket = idOf(child('DataExports', 'Bucket'));
+    const exportsObjects = (json: string) => json.includes(bucket) && json.endsWith('"/exports/*"]]}');
+    if (needs.dataExports === 'request') {
+      add(['s3:GetObject'], exportsObjects, 'exports (read, to sign links)');
+      // The builder's live alias alone: a rollback moves what a request starts.
+      const alias = (child('DataExports', 'Builder') as AppFunction).live;
+      add(['lambda:InvokeFunction'], is(JSON.stringify({ Ref: idOf(alias) })), 'export builder alias');
+    }
+    if (needs.dataExports === 'build')
+      add(['s3:PutObject', 's3:AbortMultipartUpload'], exportsObjects, 'exports (write)');
+  }
   if (needs.asyncFailures) {
     // Its own on-failure queue (an SQS queue of the stack), nothing else.
     const destination = onFailureDestinationOf(functionId) ?? 'no on-failure destination';

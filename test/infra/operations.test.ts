@@ -2,7 +2,7 @@ import type { Stack } from 'aws-cdk-lib';
 import { Match, Template } from 'aws-cdk-lib/assertions';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 
-import { METRIC, METRICS_SERVICE } from '../../functions/domain/core/metrics';
+import { METRIC, METRICS_SERVICE, REPORT_METRIC } from '../../functions/domain/core/metrics';
 import { POWERTOOLS_LAYER_PARAMETER, POWERTOOLS_VERSION } from '../../lib/constructs/bundling';
 import { interactiveRoutes, THRESHOLDS } from '../../lib/constructs/monitoring';
 import { DEFAULT_KEYS_REPLICA_REGION } from '../../lib/settings';
@@ -186,7 +186,7 @@ describe('operations', () => {
         const ours = resourcesOf(template, 'AWS::Lambda::Function').filter(
           ([, fn]) => fn.Properties.Runtime === 'nodejs22.x',
         );
-        expect(ours.length).toBe(handlerNames().length + 8); // + app keys, cleanup, tick, claimer, worker, purge, undelivered mail, portal-link sender
+        expect(ours.length).toBe(handlerNames().length + 9); // + app keys, cleanup, tick, claimer, worker, purge, undelivered mail, portal-link sender, builder
         for (const [id, fn] of ours) {
           expect(fn.Properties.Environment, id).toMatchObject({
             Variables: {
@@ -213,7 +213,7 @@ describe('operations', () => {
     const ours = resourcesOf(prodTemplate, 'AWS::Lambda::Function').filter(
       ([, fn]) => fn.Properties.Runtime === 'nodejs22.x',
     );
-    expect(ours.length).toBe(handlerNames().length + 8); // + app keys, cleanup, tick, claimer, worker, purge, undelivered mail, portal-link sender
+    expect(ours.length).toBe(handlerNames().length + 9); // + app keys, cleanup, tick, claimer, worker, purge, undelivered mail, portal-link sender, builder
     for (const [id, fn] of ours) expect(fn.Properties.Layers, id).toEqual([{ Ref: parameterId }]);
   });
 
@@ -488,6 +488,7 @@ describe('operations', () => {
     const [, dashboard] = resourcesOf(prodTemplate, 'AWS::CloudWatch::Dashboard')[0]!;
     const body = JSON.stringify(prod.resolve(dashboard.Properties.DashboardBody));
     for (const [id] of alarmsOf(prodTemplate)) expect(body, id).toContain(id);
-    for (const metric of Object.values(METRIC)) expect(body, metric).toContain(metric);
+    for (const metric of [...Object.values(METRIC), ...Object.values(REPORT_METRIC)])
+      expect(body, metric).toContain(metric);
   });
 });

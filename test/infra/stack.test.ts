@@ -1,6 +1,5 @@
 import { readdir, readFile } from 'node:fs/promises';
 import { join } from 'node:path';
-
 import type { App, Stack } from 'aws-cdk-lib';
 import { Match, Template } from 'aws-cdk-lib/assertions';
 import type { CfnApi } from 'aws-cdk-lib/aws-apigatewayv2';
@@ -10,6 +9,7 @@ import type { CfnSecret } from 'aws-cdk-lib/aws-secretsmanager';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 
 import { indexInput, TABLE_DEFINITION } from '../../functions/data/table/table-definition';
+import { NEEDS } from '../../functions/needs';
 import type { AppFunction } from '../../lib/constructs/app-function';
 import { CONTENT_SECURITY_POLICY } from '../../lib/site-headers';
 import { handlerNames, ROUTES, type RouteDefinition, routeKey } from '../../shared/routes';
@@ -121,8 +121,8 @@ describe('functions', () => {
     }
     // The handlers, the app-keys generator, the first-create cleanup, CDK's BucketDeployment
     // function, the webhook worker, the scheduler tick, its claimer, the retention purge and the
-    // recorder of undelivered e-mails and the portal-link sender.
-    template.resourceCountIs('AWS::Lambda::Function', handlerNames().length + 9);
+    // recorder of undelivered e-mails, the portal-link sender and the exports' builder.
+    template.resourceCountIs('AWS::Lambda::Function', handlerNames().length + 10);
   });
 
   it('keeps every function log for the prod stage’s 30 days (spec §9) in its own log group', () => {
@@ -171,7 +171,8 @@ describe('server keys', () => {
 
   it('deploys the functions that read a key after the keys are written', () => {
     const keys = Object.keys(template.findResources('Custom::AppKeys'))[0]!;
-    for (const name of handlerNames().filter((handler) => handler !== 'create-checkout')) {
+    // Not the public calls that read none (create-checkout, a workflow's completion report).
+    for (const name of handlerNames().filter((handler) => (NEEDS[handler].keys ?? []).length > 0)) {
       expect(template.toJSON().Resources[functionIdOf(name)].DependsOn, name).toContain(keys);
     }
   });
@@ -321,7 +322,8 @@ describe('site', () => {
 
   it('blocks public access to every bucket and refuses plain HTTP', () => {
     const buckets = template.findResources('AWS::S3::Bucket');
-    expect(Object.keys(buckets)).toHaveLength(2);
+    // The site, its access logs, and the firms' exports.
+    expect(Object.keys(buckets)).toHaveLength(3);
     for (const bucket of Object.values(buckets)) {
       expect(bucket.Properties.PublicAccessBlockConfiguration).toEqual({
         BlockPublicAcls: true,
@@ -339,7 +341,7 @@ describe('site', () => {
           ]),
         },
       },
-      2,
+      3,
     );
   });
 

@@ -24,6 +24,8 @@ export function testSchedulingPorts(): SchedulingPorts & { readonly webhookSecre
     },
     webhookSigningSecret: async () => webhookSecret,
     allowPrivateWebhooks: true,
+    // Nothing listens there: the tests that post reports set the address of their own API.
+    publicApiUrl: () => 'http://localhost:3000',
     webhookSecret,
   };
 }

@@ -18,6 +18,7 @@ const AREA_RANK: Readonly<Record<string, number>> = {
   billing: 3,
   scheduling: 3,
   health: 4,
+  portability: 5,
 };
 
 /** The layers cut into area folders. */

@@ -87,7 +87,7 @@ describe('declaredDependencies: a function gets what functions/needs.ts declares
 
   it('lets a claimer send to the queue but not redrive it', async () => {
     const deps = declaredDependencies('due-claimer', everything(recordingTable()));
-    expect(() => deps.webhookQueue.redriveDeadLetters(1)).toThrow(UndeclaredNeedError);
+    expect(() => deps.webhookQueue.redriveDeadLetters(1, async () => 'send')).toThrow(UndeclaredNeedError);
     await expect(deps.webhookQueue.sendBatch([])).rejects.toThrow('non configurée dans ce test');
   });
 });
@@ -130,6 +130,9 @@ describe('bundleDefines', () => {
       expect(defines['process.env.BUNDLED_NEED_PAYMENTS'], name).toBe(String('payments' in needs));
       expect(defines['process.env.BUNDLED_NEED_MAILER'], name).toBe(String('mailer' in needs));
       expect(defines['process.env.BUNDLED_NEED_QUEUE'], name).toBe(String('webhookQueue' in needs));
+      expect(defines['process.env.BUNDLED_NEED_REDRIVE'], name).toBe(
+        String(needs.webhookQueue === 'redrive'),
+      );
     }
   });
 });

@@ -192,6 +192,7 @@ export const STRINGS = {
       manual_force: 'Forcé',
       redrive: 'Relancé',
       test: 'Test de connexion',
+      replay: 'Rejeu',
     },
     outcomes: { success: 'Réussi', failed: 'Échec', cancelled: 'Annulé' },
     retries: {

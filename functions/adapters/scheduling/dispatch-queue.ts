@@ -1,72 +1,23 @@
 import {
-  ChangeMessageVisibilityCommand,
   DeleteMessageBatchCommand,
   GetQueueAttributesCommand,
   ReceiveMessageCommand,
-  SendMessageBatchCommand,
-  type SQSClient,
 } from '@aws-sdk/client-sqs';
-import {
-  type DispatchEntry,
-  DispatchMessage,
-  type DispatchQueue,
-  type SendBatchResult,
-} from '../../domain/scheduling/ports';
+import { DispatchMessage, type DispatchQueue } from '../../domain/scheduling/ports';
 import { WEBHOOK_QUEUE } from '../../domain/scheduling/scheduling-settings';
+import { createSqsQueueSender, type SqsQueueSenderOptions } from './queue-sender';
 
-export interface SqsDispatchQueueOptions {
-  readonly client: SQSClient;
-  /** Read on first use: only the functions that use the queue are given its URL. */
-  readonly queueUrl: () => string;
+export interface SqsDispatchQueueOptions extends SqsQueueSenderOptions {
   readonly deadLetterQueueUrl: () => string;
 }
 
-/** The SQS adapter of the queue port. */
-export function createSqsDispatchQueue({
-  client,
-  queueUrl,
-  deadLetterQueueUrl,
-}: SqsDispatchQueueOptions): DispatchQueue {
-  const sendBatch = async (entries: readonly DispatchEntry[]): Promise<SendBatchResult> => {
-    if (entries.length === 0) return { failed: [] };
-    if (entries.length > WEBHOOK_QUEUE.sendBatchSize) throw new Error('Lot SQS de plus de 10 messages');
-    try {
-      const { Failed } = await client.send(
-        new SendMessageBatchCommand({
-          QueueUrl: queueUrl(),
-          Entries: entries.map((entry, index) => ({
-            Id: `m${index}`,
-            MessageBody: JSON.stringify({ ...entry.message, firm: entry.firm }),
-            DelaySeconds: entry.delaySeconds,
-            MessageGroupId: entry.firm,
-          })),
-        }),
-      );
-      return {
-        failed: (Failed ?? []).map((failure) => ({
-          index: Number((failure.Id ?? '').slice(1)),
-          reason: failure.Code ?? 'inconnu',
-        })),
-      };
-    } catch (error) {
-      // The whole call failed (throttled, network): no entry is known to be queued.
-      const reason = error instanceof Error ? error.name : 'inconnu';
-      return { failed: entries.map((_, index) => ({ index, reason })) };
-    }
-  };
-
+/** The SQS adapter of the queue port, its dead letters included (their count, their resend). */
+export function createSqsDispatchQueue(options: SqsDispatchQueueOptions): DispatchQueue {
+  const { client, deadLetterQueueUrl } = options;
+  const sender = createSqsQueueSender(options);
+  const { sendBatch } = sender;
   return {
-    sendBatch,
-
-    async changeVisibility(receiptHandle, seconds) {
-      await client.send(
-        new ChangeMessageVisibilityCommand({
-          QueueUrl: queueUrl(),
-          ReceiptHandle: receiptHandle,
-          VisibilityTimeout: seconds,
-        }),
-      );
-    },
+    ...sender,
 
     async deadLetterCount() {
       const { Attributes } = await client.send(
@@ -81,13 +32,14 @@ export function createSqsDispatchQueue({
       );
     },
 
-    async redriveDeadLetters(limit) {
+    async redriveDeadLetters(limit, verdict) {
       let moved = 0;
-      while (moved < limit) {
+      let dropped = 0;
+      while (moved + dropped < limit) {
         const { Messages = [] } = await client.send(
           new ReceiveMessageCommand({
             QueueUrl: deadLetterQueueUrl(),
-            MaxNumberOfMessages: Math.min(WEBHOOK_QUEUE.sendBatchSize, limit - moved),
+            MaxNumberOfMessages: Math.min(WEBHOOK_QUEUE.sendBatchSize, limit - moved - dropped),
             WaitTimeSeconds: 0,
             VisibilityTimeout: 60,
             MessageSystemAttributeNames: ['MessageGroupId'],
@@ -99,22 +51,28 @@ export function createSqsDispatchQueue({
           const parsed = DispatchMessage.safeParse(safeJson(message.Body ?? ''));
           return parsed.success ? [{ message, dispatch: parsed.data }] : [];
         });
+        const verdicts = await Promise.all(readable.map(({ dispatch }) => verdict(dispatch)));
+        const toSend = readable.filter((_, index) => verdicts[index] === 'send');
+        const toDrop = readable
+          .filter((_, index) => verdicts[index] === 'drop')
+          .map(({ message }) => message);
         // The same run (same dispatch id, so n8n still drops a duplicate), marked as sent back.
         const { failed } = await sendBatch(
           // A fresh set of attempts: the sent-back message is counted from its first receive again.
-          readable.map(({ message, dispatch }) => ({
+          toSend.map(({ message, dispatch }) => ({
             message: { ...dispatch, trigger: 'redrive', attemptsBefore: 0, deferrals: 0 },
             delaySeconds: 0,
             firm: message.Attributes?.MessageGroupId ?? dispatch.workflowId,
           })),
         );
         const refused = new Set(failed.map((failure) => failure.index));
-        const sent = readable.filter((_, index) => !refused.has(index)).map(({ message }) => message);
-        if (sent.length > 0) {
+        const sent = toSend.filter((_, index) => !refused.has(index)).map(({ message }) => message);
+        const done = [...sent, ...toDrop];
+        if (done.length > 0) {
           await client.send(
             new DeleteMessageBatchCommand({
               QueueUrl: deadLetterQueueUrl(),
-              Entries: sent.map((message, index) => ({
+              Entries: done.map((message, index) => ({
                 Id: `d${index}`,
                 ReceiptHandle: message.ReceiptHandle ?? '',
               })),
@@ -122,10 +80,11 @@ export function createSqsDispatchQueue({
           );
         }
         moved += sent.length;
+        dropped += toDrop.length;
         // A refused send stays in the dead-letter queue (visible again after a minute): stop here.
         if (refused.size > 0) break;
       }
-      return moved;
+      return { moved, dropped };
     },
   };
 }

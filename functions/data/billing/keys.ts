@@ -40,3 +40,8 @@ export const purgeDueSortKey = (purgeAfter: Date, keyHash: string) =>
 export const purgeDueBound = (now: Date) => `${now.toISOString()}#~`;
 
 export const stripeEventKey = (eventId: string) => ({ PK: `STRIPE_EVENT#${eventId}`, SK: 'STRIPE_EVENT' });
+
+/** A firm's data export (its status, file and link's start). */
+export const dataExportKey = (exportId: string) => ({ PK: `DATA_EXPORT#${exportId}`, SK: 'EXPORT' });
+/** A firm's export turn: its latest export, and whether one is being built (one at a time). */
+export const firmExportKey = (lawyerId: string) => ({ PK: `FIRM_EXPORT#${lawyerId}`, SK: 'TURN' });

@@ -17,7 +17,8 @@ export const AUDIT_LIST: ShardedList = {
 /** Audit entries are kept as long as contractual records (spec §9: 5 years), then TTL removes them. */
 const RETENTION_SECONDS = Math.round(RETENTION_DAYS.billingYears * 365.25 * 24 * 60 * 60);
 
-function toRecord(item: Record<string, unknown>): AuditRecord {
+/** An audit item as a record (also for the export, which reads the trail's months). */
+export function toAuditRecord(item: Record<string, unknown>): AuditRecord {
   return {
     id: item.id as string,
     at: item.at as string,
@@ -43,7 +44,7 @@ export class AuditRepository implements AuditLog {
   /** One page of entries, newest first, and the cursor of the next page (null on the last). */
   async page(limit: number, cursor?: string): Promise<{ entries: AuditRecord[]; nextCursor: string | null }> {
     const page = await pageShardedList(this.table, AUDIT_LIST, limit, cursor);
-    return { entries: page.items.map(toRecord), nextCursor: page.nextCursor };
+    return { entries: page.items.map(toAuditRecord), nextCursor: page.nextCursor };
   }
 }
 

@@ -45,6 +45,25 @@ export function failingItem(record: FailingRecord): Record<string, unknown> {
 }
 
 /**
+ * Raises a workflow's failure streak (`FailureStreaks`), on the schedule item where the runs' ends
+ * keep it: only upwards, conditionally. A function, so that the bundles of the calls do not carry it.
+ */
+export function raiseFailures(table: Table, workflowId: string, failures: number): Promise<boolean> {
+  return applied(
+    table.doc.send(
+      new UpdateCommand({
+        TableName: table.name,
+        Key: scheduleKey(workflowId),
+        UpdateExpression: 'SET consecutiveFailures = :failures',
+        ConditionExpression:
+          'attribute_exists(PK) AND (attribute_not_exists(consecutiveFailures) OR consecutiveFailures < :failures)',
+        ExpressionAttributeValues: { ':failures': failures },
+      }),
+    ),
+  );
+}
+
+/**
  * The health as runs end, kept as they end and never recomputed from the history.
  *
  * - A run's end is one write of the workflow's schedule item (`recordRunEnd`): its last run, its

@@ -21,6 +21,10 @@ function toExecution(item: Record<string, unknown>): Execution {
     message: item.message as string,
     attempt: item.attempt as number,
     ...(item.retry ? { retry: item.retry as NonNullable<Execution['retry']> } : {}),
+    // A dispatched run's id is its dispatch id; a manual run, a test or a replay records its own.
+    ...(typeof (item.runId ?? item.dispatchId) === 'string'
+      ? { runId: (item.runId ?? item.dispatchId) as string }
+      : {}),
   };
 }
 

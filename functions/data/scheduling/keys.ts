@@ -31,3 +31,15 @@ export const schedulerRunShardKey = (kind: 'schedule' | 'manual', shard: number)
   PK: `SCHEDULER#LAST_RESULT#${kind}#${String(shard).padStart(2, '0')}`,
   SK: 'SHARD',
 });
+
+/** A run's completion report, in its workflow's partition, by the id its link names (one per run). */
+export const REPORT_PREFIX = 'REPORT#';
+export const completionReportKey = (workflowId: string, runId: string) => ({
+  PK: workflowKey(workflowId).PK,
+  SK: `${REPORT_PREFIX}${runId}`,
+});
+/** A workflow's reported failures in a row, beside it (a reported success sets it back to 0). */
+export const processingStreakKey = (workflowId: string) => ({
+  PK: workflowKey(workflowId).PK,
+  SK: 'REPORT_STREAK',
+});

@@ -112,3 +112,8 @@ export class StoreUnavailableError extends DomainError {
     super(MESSAGES.request.storeUnavailable, options);
   }
 }
+
+/** What the request names existed but is over for good (a link past its time). */
+export class GoneError extends DomainError {
+  override name = 'GoneError';
+}

@@ -40,7 +40,23 @@ export const METRIC = {
   storeUnavailable: 'StoreUnavailable',
 } as const;
 
-export type MetricName = (typeof METRIC)[keyof typeof METRIC];
+/**
+ * The completion reports' and the data exports' metrics: apart from `METRIC` so that only their
+ * functions' bundles carry them.
+ */
+export const REPORT_METRIC = {
+  /** Completion reports accepted, by what they say, and refused (unknown, late, twice, malformed). */
+  reportedSuccess: 'ReportedSuccess',
+  reportedFailure: 'ReportedFailure',
+  reportRefused: 'ReportRefused',
+  /** A firm's data export written, or failed (the firm is told to try again). */
+  exportBuilt: 'DataExportBuilt',
+  exportFailed: 'DataExportFailed',
+} as const;
+
+export type MetricName =
+  | (typeof METRIC)[keyof typeof METRIC]
+  | (typeof REPORT_METRIC)[keyof typeof REPORT_METRIC];
 
 /** The `service` dimension every metric carries (Powertools' default dimension). */
 export const METRICS_SERVICE = 'assistant-juridique';

@@ -18,6 +18,8 @@ export type AuditAction =
   // A lawyer's licence key shown in clear to an admin, and replaced by another.
   | 'lawyer.license-key.reveal'
   | 'lawyer.license-key.change'
+  // 'Exporter mes données', by the firm or an admin.
+  | 'lawyer.export'
   | 'workflow.create'
   | 'workflow.update'
   | 'workflow.delete'

@@ -105,7 +105,7 @@ const durationAttribute = (index: number) => `duration${index}`;
 const lagAttribute = (index: number) => `lag${index}`;
 
 /** A histogram read back from summed counters. */
-function histogram(
+export function histogram(
   counts: Readonly<Record<string, number>>,
   bounds: readonly number[],
   attribute: (index: number) => string,
@@ -114,7 +114,7 @@ function histogram(
 }
 
 /** Counters summed over several hours. */
-function sum(hours: readonly HourCounters[]): Record<string, number> {
+export function sum(hours: readonly HourCounters[]): Record<string, number> {
   const total: Record<string, number> = {};
   for (const { counts } of hours) {
     for (const [name, value] of Object.entries(counts)) total[name] = (total[name] ?? 0) + value;
@@ -125,7 +125,7 @@ function sum(hours: readonly HourCounters[]): Record<string, number> {
 // ---------------------------------------------------------------------------- counters
 
 /** The runs whose consecutive failures pause scheduling: the due ones, not a person's click. */
-const DUE_TRIGGERS: readonly ExecutionTrigger[] = ['schedule', 'manual_force', 'redrive'];
+export const DUE_TRIGGERS: readonly ExecutionTrigger[] = ['schedule', 'manual_force', 'redrive'];
 
 /** What one call adds to its workflow's hour: its outcome and its duration's bucket. */
 export function workflowHourIncrements(call: EndedCall): HourIncrements {
@@ -150,14 +150,20 @@ export function deliveryHourIncrements(call: EndedCall): HourIncrements {
   };
 }
 
-/** The figures of one window of a workflow's hours. */
+/**
+ * The figures of one window of a workflow's hours. A run delivered whose workflow then reported a
+ * failure is a failure: it leaves the successes for `processingFailed`.
+ */
 export function windowOf(hours: readonly HourCounters[], fromHour: string): HealthWindow {
   const total = sum(hours.filter((hour) => hour.hour >= fromHour));
-  const succeeded = total.succeeded ?? 0;
-  const runs = succeeded + (total.failed ?? 0) + (total.deadLettered ?? 0);
+  const delivered = total.succeeded ?? 0;
+  const processingFailed = Math.min(delivered, total.reportedFailed ?? 0);
+  const succeeded = delivered - processingFailed;
+  const runs = delivered + (total.failed ?? 0) + (total.deadLettered ?? 0);
   return {
     runs,
     succeeded,
+    processingFailed,
     successRate: runs === 0 ? null : succeeded / runs,
     p95DurationMs: p95Of(histogram(total, DURATION_BOUNDS_MS, durationAttribute), DURATION_BOUNDS_MS),
   };
@@ -184,6 +190,7 @@ export function deliveryHoursOf(hours: readonly HourCounters[], now: Date): Deli
       retried: counts.retried ?? 0,
       failed: counts.failed ?? 0,
       deadLettered: counts.deadLettered ?? 0,
+      reportedFailed: counts.reportedFailed ?? 0,
       lagP95Ms: p95Of(histogram(counts, LAG_BOUNDS_MS, lagAttribute), LAG_BOUNDS_MS),
     };
   });
@@ -288,46 +295,79 @@ export class AutomationHealth implements CallEndings {
       ]);
       return;
     }
-    await Promise.all([
-      health.recordFailure(workflow.id, {
-        at: call.startedAt,
-        message: call.message,
-        httpStatus: call.httpStatus,
-      }),
-      health.markFailing({
-        workflowId: workflow.id,
-        workflowName: workflow.name,
-        consecutiveFailures: result.streakAfter,
-        lastFailureAt: call.startedAt,
-        lastFailureMessage: call.message,
-      }),
-    ]);
-    if (!DUE_TRIGGERS.includes(call.trigger) || !workflow.cronEnabled) return;
-    const threshold = pauseThresholdOf((await this.deps.settings.settings()).pauseAfterFailures);
-    if (result.streakAfter < threshold) return;
-    await this.pause(workflow, result.streakAfter, call);
+    await failureFollowUp(this.deps, workflow, {
+      trigger: call.trigger,
+      at: call.startedAt,
+      message: call.message,
+      httpStatus: call.httpStatus,
+      failures: result.streakAfter,
+    });
   }
+}
 
-  /**
-   * Pauses scheduling: the scheduling switch flips only from on, conditionally, so of two runs
-   * reaching the threshold at once one pauses and alerts; the other finds it off.
-   */
-  private async pause(workflow: WorkflowRecord, failures: number, call: EndedCall): Promise<void> {
-    const paused = await this.deps.switchScheduling(workflow.id, false);
-    if (!paused) return;
-    const reason = pauseReasonOf(failures, call.message, call.httpStatus);
-    await this.deps.health.recordPause(workflow.id, this.deps.clock.now().toISOString(), reason);
-    this.deps.logger.warn('Automatisation suspendue après des échecs consécutifs', {
+/** A failure as the health keeps it: a call's that failed for good, or a run's reported one. */
+export interface RecordedFailure {
+  readonly trigger: ExecutionTrigger;
+  readonly at: string;
+  readonly message: string;
+  readonly httpStatus: number | null;
+  /** The failure streak it leaves. */
+  readonly failures: number;
+}
+
+/**
+ * What a failure does after its streak is written: its details, its place in the failing set and,
+ * when a due run's failure makes the streak reach the threshold, the automatic pause and its alerts.
+ */
+export async function failureFollowUp(
+  deps: AutomationHealthDependencies,
+  workflow: WorkflowRecord,
+  failure: RecordedFailure,
+): Promise<void> {
+  const { health } = deps;
+  await Promise.all([
+    health.recordFailure(workflow.id, {
+      at: failure.at,
+      message: failure.message,
+      httpStatus: failure.httpStatus,
+    }),
+    health.markFailing({
       workflowId: workflow.id,
-      failures,
-      httpStatus: call.httpStatus,
-    });
-    await this.deps.alerts?.paused(workflow, {
-      failures,
-      lastMessage: call.message,
-      httpStatus: call.httpStatus,
-    });
-  }
+      workflowName: workflow.name,
+      consecutiveFailures: failure.failures,
+      lastFailureAt: failure.at,
+      lastFailureMessage: failure.message,
+    }),
+  ]);
+  if (!DUE_TRIGGERS.includes(failure.trigger) || !workflow.cronEnabled) return;
+  const threshold = pauseThresholdOf((await deps.settings.settings()).pauseAfterFailures);
+  if (failure.failures < threshold) return;
+  await pause(deps, workflow, failure);
+}
+
+/**
+ * Pauses scheduling: the scheduling switch flips only from on, conditionally, so of two runs
+ * reaching the threshold at once one pauses and alerts; the other finds it off.
+ */
+async function pause(
+  deps: AutomationHealthDependencies,
+  workflow: WorkflowRecord,
+  failure: RecordedFailure,
+): Promise<void> {
+  const paused = await deps.switchScheduling(workflow.id, false);
+  if (!paused) return;
+  const reason = pauseReasonOf(failure.failures, failure.message, failure.httpStatus);
+  await deps.health.recordPause(workflow.id, deps.clock.now().toISOString(), reason);
+  deps.logger.warn('Automatisation suspendue après des échecs consécutifs', {
+    workflowId: workflow.id,
+    failures: failure.failures,
+    httpStatus: failure.httpStatus,
+  });
+  await deps.alerts?.paused(workflow, {
+    failures: failure.failures,
+    lastMessage: failure.message,
+    httpStatus: failure.httpStatus,
+  });
 }
 
 /** Adds a count to its hour's sums. */

@@ -1,8 +1,8 @@
 import { randomUUID } from 'node:crypto';
 import { DASHBOARD_FAILING_LISTED } from '../../../shared/constants';
 import { HEALTH_MESSAGES } from '../../../shared/health-messages';
-
 import { MESSAGES } from '../../../shared/messages';
+import { REPORT_TEST_MESSAGES } from '../../../shared/report-messages';
 import type {
   ConnectionTestReply,
   FailingWorkflow,
@@ -21,6 +21,7 @@ import { ownerEmailOf, visibleWorkflow, visibleWorkflows } from '../directory/me
 import type { Lawyers, WorkflowRecord, Workflows } from '../directory/ports';
 import type { WorkflowService } from '../directory/workflows';
 import type { SessionContext } from '../identity/sessions';
+import { awaitReport, type ReportOutcomes, TEST_REPORT_WAIT_MS } from '../scheduling/completion-reports';
 import type { Executions } from '../scheduling/ports';
 import { callWorkflowWebhook, type WebhookCallSettings } from '../scheduling/webhook-call';
 import {
@@ -39,6 +40,8 @@ export interface HealthServiceDependencies extends WebhookCallSettings {
   readonly workflows: Pick<Workflows, 'getById' | 'getMany' | 'listByOwner'>;
   readonly lawyers: Pick<Lawyers, 'findByLicenseHash' | 'findByEmail'>;
   readonly executions: Pick<Executions, 'record'>;
+  /** The completion reports, which 'Tester la connexion' waits a few seconds for. */
+  readonly reports: ReportOutcomes;
   /** Turns scheduling back on ('Reprendre') through the workflows' own switch. */
   readonly scheduling: Pick<WorkflowService, 'switchScheduling'>;
   readonly audit: Pick<AuditTrail, 'joinedWrite'>;
@@ -182,19 +185,21 @@ export class HealthService {
    */
   async testConnection(session: SessionContext, workflowId: string): Promise<ConnectionTestReply> {
     const workflow = await this.visible(session, workflowId);
+    const runId = `${workflow.id}:test:${randomUUID()}`;
     const { startedAt, outcome } = await callWorkflowWebhook(
       workflow,
-      { trigger: 'test', dueAt: null, messageId: `${workflow.id}:test:${randomUUID()}`, test: true },
+      { trigger: 'test', dueAt: null, messageId: runId, test: true },
       this.deps,
     );
     const message = outcome.ok
-      ? HEALTH_MESSAGES.testSucceeded(outcome.httpStatus)
+      ? `${HEALTH_MESSAGES.testSucceeded(outcome.httpStatus)}. ${await this.reportCheck(workflow.id, runId)}`
       : outcome.httpStatus === 404
         ? `${outcome.message}. ${HEALTH_MESSAGES.inactiveHint}`
         : outcome.message;
     await this.deps.executions.record({
       workflowId: workflow.id,
       dispatchId: null,
+      runId,
       trigger: 'test',
       startedAt,
       durationMs: Math.round(outcome.durationMs),
@@ -211,6 +216,21 @@ export class HealthService {
       failure: outcome.failure,
     });
     return { success: outcome.ok, status: outcome.httpStatus, message };
+  }
+
+  /**
+   * The same check as a run's, in the product's words: whether the workflow posted the test's
+   * completion report within a few seconds of answering (docs/n8n-completion-report.md).
+   */
+  private async reportCheck(workflowId: string, runId: string): Promise<string> {
+    const report = await awaitReport(this.deps.reports, this.deps.clock, {
+      workflowId,
+      runId,
+    });
+    if (!report) return REPORT_TEST_MESSAGES.notReported(TEST_REPORT_WAIT_MS / 1000);
+    return report.status === 'success'
+      ? REPORT_TEST_MESSAGES.reported
+      : REPORT_TEST_MESSAGES.reportedFailure(report.error ?? report.summary);
   }
 
   /** The workflows of a list that are not healthy, failing first. */

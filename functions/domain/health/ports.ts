@@ -108,6 +108,15 @@ export interface HealthWrites {
   claimDigest(day: string, at: Date): Promise<boolean>;
 }
 
+/** The failure streak as a completion report raises it (apart: the calls' ends never do). */
+export interface FailureStreaks {
+  /**
+   * Raises the streak to `failures` when it is lower (a workflow's reported processing failures in
+   * a row, which a delivered call in between does not end); false when it was not lower.
+   */
+  raiseFailures(workflowId: string, failures: number): Promise<boolean>;
+}
+
 /** The health as the screens and the digest read it. */
 export interface HealthReads {
   summary(workflowId: string): Promise<HealthSummaryRecord>;

@@ -1,9 +1,9 @@
 import * as z from 'zod';
-
 import { IsoTimestamp } from '../../../shared/schemas/common';
 import { type Execution, ExecutionTrigger, type SchedulerRun } from '../../../shared/schemas/scheduler';
 import type { Page } from '../core/ports';
 import type { WorkflowRecord } from '../directory/ports';
+import type { SentRun } from './manual-run';
 import { type RunKind, type RunReference, ShardResult } from './run-results';
 
 /*
@@ -40,6 +40,35 @@ export interface CallEndings {
 export interface CallEnd {
   readonly workflow: WorkflowRecord;
   readonly call: EndedCall;
+}
+
+/** A run's completion report, as the health counts it. */
+export interface ReceivedReport {
+  /** What started the run (a test's report is never counted). */
+  readonly trigger: ExecutionTrigger;
+  /** When the call that carried the report link started: the report counts in that hour. */
+  readonly runStartedAt: string;
+  readonly reportedAt: string;
+  readonly failed: boolean;
+  /** 'Réception OK, traitement en échec : …', for the card, the failing set and the alerts. */
+  readonly message: string;
+  /** The workflow's reported failures in a row, this one included (0 after a reported success). */
+  readonly processingStreak: number;
+}
+
+/** How a workflow reports: how many delivered runs, how many reports, how late. */
+export interface ReportingHabit {
+  readonly delivered: number;
+  readonly reported: number;
+  /** The p95 bucket's upper bound of its report delays, ms; null without reports. */
+  readonly p95DelayMs: number | null;
+}
+
+/** Where each completion report counts, and how often and how late a workflow reports: the automation's health. */
+export interface ReportCounting {
+  reportReceived(workflow: WorkflowRecord, report: ReceivedReport): Promise<void>;
+  /** The workflow's reporting over the `windowHours` hours up to `now`'s, this one included. */
+  reportingHabit(workflowId: string, now: Date, windowHours: number): Promise<ReportingHabit>;
 }
 
 /** One due run on its way to the worker (the queue message's body). */
@@ -88,8 +117,14 @@ export interface DispatchQueue {
   changeVisibility(receiptHandle: string, seconds: number): Promise<void>;
   /** How many messages wait in the dead-letter queue (approximate). */
   deadLetterCount(): Promise<number>;
-  /** Moves up to `limit` dead-lettered messages back to the queue for another try; returns how many. */
-  redriveDeadLetters(limit: number): Promise<number>;
+  /**
+   * Moves up to `limit` dead-lettered messages back to the queue for another try, each as `verdict`
+   * says: 'send' sends it back, 'drop' deletes it (it can never be sent). Returns how many of each.
+   */
+  redriveDeadLetters(
+    limit: number,
+    verdict: (dispatch: DispatchMessage) => Promise<'send' | 'drop'>,
+  ): Promise<{ readonly moved: number; readonly dropped: number }>;
 }
 
 /** One due-index shard of one scheduler run, handed to its claimer. */
@@ -220,8 +255,12 @@ export interface Dispatches {
   stateOf(workflowId: string, dispatchId: string): Promise<DispatchState>;
 }
 
-/** One webhook call to record: everything but the id. */
-export type NewExecution = Omit<Execution, 'id'> & { readonly dispatchId: string | null };
+/** One webhook call to record: everything but the id (and the run's report, kept apart). */
+export type NewExecution = Omit<Execution, 'id' | 'report'> & {
+  readonly dispatchId: string | null;
+  /** A replay: what its body was sent as, so that it can be replayed in turn. */
+  readonly replayOf?: SentRun;
+};
 
 /** The execution history of each workflow. */
 export interface Executions {

@@ -1,7 +1,9 @@
+import type { ReportLink } from '../../../shared/schemas/completion-report';
 import type { ExecutionTrigger } from '../../../shared/schemas/scheduler';
 import type { Clock } from '../core/ports';
 import type { WorkflowRecord } from '../directory/ports';
 import type { DeliveryOutcome, WebhookDelivery } from './ports';
+import type { ReportLinks } from './report-links';
 import { WEBHOOK_TIMEOUT_MS } from './scheduling-settings';
 
 /** What the workflow engine receives: who runs, why, and for which due time. */
@@ -17,12 +19,16 @@ export interface WebhookBody {
   readonly source: 'notary_app';
   /** 'Tester la connexion': a test call, for the workflow to answer without doing its work. */
   readonly test?: true;
+  /** Where the workflow posts its completion report, once, within 24 hours (docs/n8n-completion-report.md). */
+  readonly report: ReportLink;
 }
 
 /** What a webhook call needs: the time, and the delivery of the world it runs in. */
 export interface WebhookCallSettings {
   readonly clock: Clock;
   readonly webhooks: WebhookDelivery;
+  /** The report link each body carries. */
+  readonly reportLinks: ReportLinks;
 }
 
 export interface WebhookCall {
@@ -32,6 +38,11 @@ export interface WebhookCall {
   readonly messageId: string;
   /** A connection test: the body says so. */
   readonly test?: true;
+  /**
+   * What the body's report link names: a replay reports under an id of its own, counted as a
+   * replay. @default the call's `messageId` and `trigger`
+   */
+  readonly report?: { readonly runId: string; readonly trigger: ExecutionTrigger };
 }
 
 /**
@@ -53,6 +64,12 @@ export async function callWorkflowWebhook(
     timestamp: started.toISOString(),
     source: 'notary_app',
     ...(call.test ? { test: true as const } : {}),
+    report: await settings.reportLinks.linkOf({
+      workflowId: workflow.id,
+      runId: call.report?.runId ?? call.messageId,
+      trigger: call.report?.trigger ?? call.trigger,
+      startedAt: started.toISOString(),
+    }),
   };
   const outcome = await settings.webhooks.deliver({
     url: workflow.webhookUrl,

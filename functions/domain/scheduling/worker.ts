@@ -138,9 +138,10 @@ export class WorkerService {
       await this.giveBack(received, dispatch, 0);
       return notCalled('retry');
     }
-    if (!workflow.active || !workflow.cronEnabled) {
+    if (dispatch.trigger !== 'redrive' && (!workflow.active || !workflow.cronEnabled)) {
       // Switched off since it was queued (perhaps between two attempts): not called, and its
-      // history says why rather than the run vanishing.
+      // history says why rather than the run vanishing. A run an admin sent back is his decision:
+      // called whatever the switches say ('Relancer les exécutions en échec', `DeadLetterService`).
       const message = workflow.active
         ? MESSAGES.execution.cancelledUnscheduled
         : MESSAGES.execution.cancelledInactive;

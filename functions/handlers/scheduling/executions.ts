@@ -4,11 +4,12 @@ import { NotFoundError } from '../../domain/core/errors';
 import { apiHandler } from '../../http/route-handler';
 import type { AppDependencies } from '../../runtime/dependencies';
 import { declaredFunction, lambdaEntry } from '../../runtime/entry';
-import { executionHistoryOf } from '../../runtime/services/scheduling';
+import { completionReportsOf, executionHistoryOf } from '../../runtime/services/scheduling';
 
 /**
  * GET /api/workflows/{id}/executions: the newest calls of a workflow, newest first (time,
- * trigger, status, duration, message). An admin sees any workflow's, a lawyer his own.
+ * trigger, status, duration, message), each run's completion report beside its delivery. An admin
+ * sees any workflow's, a lawyer his own.
  */
 const create = (deps: AppDependencies) =>
   apiHandler(deps, {
@@ -17,7 +18,10 @@ const create = (deps: AppDependencies) =>
       if (!id.success) throw new NotFoundError(MESSAGES.workflow.notFound);
       const { limit, cursor } = query;
       const page = await executionHistoryOf(deps.table).page(session, id.data, limit, cursor);
-      return { executions: page.items, nextCursor: page.nextCursor };
+      return {
+        executions: await completionReportsOf(deps).withReports(id.data, page.items),
+        nextCursor: page.nextCursor,
+      };
     },
   });
 

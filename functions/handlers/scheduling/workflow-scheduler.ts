@@ -1,9 +1,8 @@
-import { MESSAGES } from '../../../shared/messages';
 import { SchedulerResult } from '../../../shared/schemas/scheduler';
 import { apiHandler } from '../../http/route-handler';
 import type { AppDependencies } from '../../runtime/dependencies';
 import { declaredFunction, lambdaEntry } from '../../runtime/entry';
-import { adminSchedulerRun, schedulerRunsOf } from '../../runtime/services/scheduling';
+import { adminSchedulerRun, deadLettersOf, schedulerRunsOf } from '../../runtime/services/scheduling';
 
 /** The most dead-lettered runs one redrive sends back. */
 const REDRIVE_LIMIT = 1_000;
@@ -34,9 +33,13 @@ const create = (deps: AppDependencies) =>
       return { lastScheduledRun: runs.schedule, lastManualRun: runs.manual, deadLetterCount };
     },
     redriveDeadLetters: async ({ session }) => {
-      const moved = await deps.webhookQueue.redriveDeadLetters(REDRIVE_LIMIT);
-      deps.logger.info('Exécutions en échec renvoyées', { moved, by: session.email });
-      return { moved, message: MESSAGES.scheduler.redriven(moved) };
+      const reply = await deadLettersOf(deps).sendBack(REDRIVE_LIMIT);
+      deps.logger.info('Exécutions en échec renvoyées', {
+        moved: reply.moved,
+        ...reply.notSent,
+        by: session.email,
+      });
+      return reply;
     },
   });
 

@@ -2,19 +2,21 @@ import { LawyerRepository } from '../../data/directory/lawyers';
 import { WorkflowRepository } from '../../data/directory/workflows';
 import { HealthReadRepository } from '../../data/health/health-reads';
 import { HealthSettingsRepository } from '../../data/health/health-settings';
-import { HealthWriteRepository } from '../../data/health/health-writes';
+import { HealthWriteRepository, raiseFailures } from '../../data/health/health-writes';
 import { LicenseRepository } from '../../data/identity/licenses';
+import { readReportOutcome } from '../../data/scheduling/completion-reports';
 import { ExecutionRepository } from '../../data/scheduling/executions';
 import type { Table } from '../../data/table/table';
 import type { Clock, Logger, MailPorts } from '../../domain/core/ports';
 import type { ScheduleStarts } from '../../domain/directory/ports';
 import { switchScheduling } from '../../domain/directory/workflows';
-import { AutomationHealth } from '../../domain/health/automation-health';
+import { AutomationHealth, type AutomationHealthDependencies } from '../../domain/health/automation-health';
 import { HealthAlerts } from '../../domain/health/health-alerts';
 import { HealthService } from '../../domain/health/health-service';
+import { ReportHealth } from '../../domain/health/report-health';
 import type { AppDependencies } from '../dependencies';
 import { auditTrailOf } from './directory';
-import { webhookDeliveryOf } from './webhooks';
+import { reportLinksOf, webhookDeliveryOf } from './webhooks';
 
 /* The health services of a world, over its table. */
 
@@ -44,14 +46,32 @@ export const healthAlertsOf = (deps: HealthWorld & { readonly mail: MailPorts })
  * alerts through the mailer when the function declared one.
  */
 export const automationHealthOf = (deps: HealthWorld): AutomationHealth =>
-  runHealthOf(deps, deps.mail ? healthAlertsOf({ ...deps, mail: deps.mail }) : undefined);
+  new AutomationHealth(runHealthDependenciesOf(deps, alertsOf(deps)));
 
 /** The health of manual runs, which never pause: no alerts, nor the code that sends them. */
-export const manualRunHealthOf = (deps: HealthWorld): AutomationHealth => runHealthOf(deps, undefined);
+export const manualRunHealthOf = (deps: HealthWorld): AutomationHealth =>
+  new AutomationHealth(runHealthDependenciesOf(deps, undefined));
 
-function runHealthOf(deps: HealthWorld, alerts: HealthAlerts | undefined): AutomationHealth {
+/**
+ * What a completion report does to the health: written as a call's end is, and a reported failure
+ * paused and alerted as a failed run is.
+ */
+export const reportHealthOf = (deps: HealthWorld): ReportHealth =>
+  new ReportHealth({
+    ...runHealthDependenciesOf(deps, alertsOf(deps)),
+    hours: new HealthReadRepository(deps.table),
+    streaks: { raiseFailures: (workflowId, failures) => raiseFailures(deps.table, workflowId, failures) },
+  });
+
+const alertsOf = (deps: HealthWorld) =>
+  deps.mail ? healthAlertsOf({ ...deps, mail: deps.mail }) : undefined;
+
+function runHealthDependenciesOf(
+  deps: HealthWorld,
+  alerts: HealthAlerts | undefined,
+): AutomationHealthDependencies {
   const workflows = new WorkflowRepository(deps.table);
-  return new AutomationHealth({
+  return {
     health: new HealthWriteRepository(deps.table),
     settings: new HealthSettingsRepository(deps.table),
     clock: deps.clock,
@@ -59,13 +79,19 @@ function runHealthOf(deps: HealthWorld, alerts: HealthAlerts | undefined): Autom
     switchScheduling: async (workflowId, enabled) =>
       (await switchScheduling({ workflows, clock: deps.clock }, workflowId, enabled)) !== null,
     ...(alerts ? { alerts } : {}),
-  });
+  };
 }
 
 export const healthServiceOf = (
   deps: Pick<
     AppDependencies,
-    'table' | 'clock' | 'logger' | 'webhookSigningSecret' | 'allowPrivateWebhooks' | 'adminAlertEmail'
+    | 'table'
+    | 'clock'
+    | 'logger'
+    | 'webhookSigningSecret'
+    | 'allowPrivateWebhooks'
+    | 'publicApiUrl'
+    | 'adminAlertEmail'
   >,
   /** 'Reprendre' schedules the workflow again: its first runs leave at once. */
   scheduleStarts?: ScheduleStarts,
@@ -88,6 +114,8 @@ export const healthServiceOf = (
     audit: auditTrailOf(deps),
     clock: deps.clock,
     webhooks: webhookDeliveryOf(deps),
+    reportLinks: reportLinksOf(deps),
+    reports: { reportOf: (workflowId, runId) => readReportOutcome(deps.table, workflowId, runId) },
     logger: deps.logger,
     deploymentAlertEmail: deps.adminAlertEmail ?? null,
   });

@@ -37,8 +37,8 @@ export interface LocalSchedulingInfo {
 }
 
 export interface LocalScheduling {
-  /** The scheduling part of the handlers' dependencies. */
-  readonly ports: SchedulingPorts;
+  /** The scheduling part of the handlers' dependencies (the site's address is the runtime's). */
+  readonly ports: Omit<SchedulingPorts, 'publicApiUrl'>;
   readonly info: LocalSchedulingInfo;
   /** Starts the minute timer (the EventBridge schedule) and the poller (the SQS event source). */
   run(deps: AppDependencies): void;

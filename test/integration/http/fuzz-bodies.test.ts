@@ -10,6 +10,7 @@ import { ROUTES, type RouteDefinition, routePath } from '../../../shared/routes'
 import { apiEvent, invoke } from '../../support/app';
 import { type BillingTestbed, startBillingTestbed } from '../../support/billing';
 import { issueAndSignIn } from '../../support/directory';
+import { withExports } from '../../support/exports';
 
 /**
  * Issue 14 §12: generated bodies against the real handlers (DynamoDB Local, the Stripe stand-in):
@@ -100,23 +101,27 @@ const LEAK =
 
 describe('generated bodies against every route', () => {
   let bed: BillingTestbed;
+  // The firms' data exports of the local runtime, as every world of the product has them.
+  let exports: ReturnType<typeof withExports<BillingTestbed['deps']>>;
   const handlers = new Map<string, ApiHandler>();
   const tokens: Record<string, string> = {};
 
   beforeAll(async () => {
     bed = await startBillingTestbed();
+    exports = withExports(bed.deps);
     tokens.admin = (await issueAndSignIn(bed.deps, 'admin')).token;
     tokens.member = (await issueAndSignIn(bed.deps, 'lawyer')).token;
   });
 
   afterAll(async () => {
+    await exports?.dispose();
     await bed?.stop();
   });
 
   const handlerOf = (route: RouteDefinition & { handler: HandlerName }): ApiHandler => {
     let handler = handlers.get(route.handler);
     if (!handler) {
-      handler = API_HANDLERS[route.handler](bed.deps);
+      handler = API_HANDLERS[route.handler](exports.app);
       handlers.set(route.handler, handler);
     }
     return handler;

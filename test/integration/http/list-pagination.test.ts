@@ -182,7 +182,12 @@ describe('list pagination', () => {
   it.each(Object.entries(ROUTES).filter(([, route]) => 'query' in route))(
     '%s refuses a query its schema refuses, with the schema’s French message, before its handler',
     async (name, route) => {
-      const query = { limit: '0', ids: 'pas-un-identifiant', userEmail: 'pas-une-adresse' };
+      const query = {
+        limit: '0',
+        ids: 'pas-un-identifiant',
+        userEmail: 'pas-une-adresse',
+        lawyerId: 'pas-un-identifiant',
+      };
       const expected = (route as RouteDefinition).query?.safeParse(query);
 
       const { statusCode, body } = await callRoute(app, name as RouteName, {

@@ -1,8 +1,12 @@
+import { randomUUID } from 'node:crypto';
+
 import { Secret, TOTP } from 'otpauth';
 import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
 import { WorkflowRepository } from '../../../functions/data/directory/workflows';
 import { LicenseRepository } from '../../../functions/data/identity/licenses';
+import { ExecutionRepository } from '../../../functions/data/scheduling/executions';
 import { issueLicense } from '../../../functions/domain/identity/licenses';
+import { reportLinkOf } from '../../../functions/domain/scheduling/report-links';
 import { createLicenseKeyVault } from '../../../functions/security/license-key-vault';
 import { type LocalQueues, startLocalQueues } from '../../../lib/local/queue/local-queues';
 import { ROUTES } from '../../../shared/routes';
@@ -25,6 +29,7 @@ import {
   signIn,
   workflowFields,
 } from '../../support/directory';
+import { withExports } from '../../support/exports';
 import { PUBLIC_URL } from '../../support/payments';
 import { workflowRecord } from '../../support/records';
 import { startTestReceiver, type TestReceiver } from '../../support/scheduling';
@@ -94,6 +99,10 @@ const EXPECTED = {
   redriveDeadLetters: [401, 200, 403, 403, 401, 403, 401],
   executeWebhook: [401, 200, 200, 200, 401, 404, 401],
   workflowExecutions: [401, 200, 200, 200, 401, 404, 401],
+  replayExecution: [401, 200, 200, 200, 401, 404, 401],
+  // A workflow's completion report: no session counts, only its run's signed link, which each
+  // request of this row carries (a forged or spent one: completion-reports.test.ts).
+  submitCompletionReport: [200, 200, 200, 200, 200, 200, 200],
   // Health: a member reads his own (the dashboard names nobody: he gets his own; a look-up of
   // another's workflow answers without it, as for a deleted one).
   workflowsHealth: [401, 200, 200, 200, 401, 200, 401],
@@ -116,6 +125,9 @@ const EXPECTED = {
   reactivateSubscription: [401, 403, 404, 404, 401, 403, 401],
   updateLicenseEmail: [401, 403, 200, 200, 401, 403, 401],
   createPromoCode: [401, 200, 403, 403, 401, 403, 401],
+  // A member exports his own firm whatever lawyer he names; an admin the lawyer he names.
+  startDataExport: [401, 200, 200, 200, 401, 200, 401],
+  currentDataExport: [401, 200, 200, 200, 401, 200, 401],
   // Stripe's call: no session counts, only its signature, which none of these requests carries.
   stripeWebhook: [400, 400, 400, 400, 400, 400, 400],
   // The second factor's own calls: the only ones a pending session may make. A pending licence has
@@ -160,6 +172,10 @@ interface CellContext {
     runnableWorkflow(ownerEmail: string): Promise<string>;
     /** The key of a new lawyer licence. */
     licenseKey(): Promise<string>;
+    /** A history row of a run of a new runnable workflow of `ownerEmail`, never replayed. */
+    recordedRun(ownerEmail: string): Promise<{ workflowId: string; executionId: string; startedAt: string }>;
+    /** The token of the report link of a new run of a new workflow of `ownerEmail`. */
+    reportToken(ownerEmail: string): Promise<string>;
   };
 }
 
@@ -217,6 +233,17 @@ const REQUESTS: Record<MatrixRoute, (cell: CellContext) => CallOptions | Promise
     body: { workflowId: await fresh.runnableWorkflow(target.email) },
   }),
   workflowExecutions: ({ target }) => ({ params: { id: target.workflowId } }),
+  replayExecution: async ({ target, fresh }) => {
+    const run = await fresh.recordedRun(target.email);
+    return {
+      params: { id: run.workflowId },
+      body: { executionId: run.executionId, startedAt: run.startedAt },
+    };
+  },
+  submitCompletionReport: async ({ target, fresh }) => ({
+    params: { token: await fresh.reportToken(target.email) },
+    body: { status: 'success', summary: '3 e-mails classés' },
+  }),
   workflowsHealth: ({ target }) => ({ query: { ids: target.workflowId } }),
   workflowHealth: ({ target }) => ({ params: { id: target.workflowId } }),
   healthDashboard: () => ({}),
@@ -234,6 +261,8 @@ const REQUESTS: Record<MatrixRoute, (cell: CellContext) => CallOptions | Promise
   reactivateSubscription: ({ target }) => ({ body: { licenseKey: target.licenseKey } }),
   updateLicenseEmail: ({ target }) => ({ body: { licenseKey: target.licenseKey } }),
   createPromoCode: () => ({}),
+  startDataExport: async ({ fresh }) => ({ body: { lawyerId: await fresh.lawyer() } }),
+  currentDataExport: ({ target }) => ({ query: { lawyerId: target.lawyerId } }),
   stripeWebhook: () => ({ body: { id: 'evt_unsigned', type: 'checkout.session.completed' } }),
   secondFactorStatus: () => ({}),
   startTotpEnrolment: () => ({}),
@@ -259,12 +288,14 @@ describe('permission matrix of the routes', () => {
   const tokens = {} as Record<Caller, string | undefined>;
   const identities = {} as Record<'lawyer' | 'notary' | 'inactive' | 'other' | 'pending', Identity>;
   let fresh: CellContext['fresh'];
+  let exports: ReturnType<typeof withExports<TestApp>>;
 
   beforeAll(async () => {
     queues = await startLocalQueues();
     stripe = await startHarness();
+    exports = withExports(await createTestApp(inject('dynamoEndpoint')));
     app = {
-      ...(await createTestApp(inject('dynamoEndpoint'))),
+      ...exports.app,
       webhookQueue: queues.dispatchQueue,
       billing: {
         payments: async () => stripe.payments,
@@ -367,6 +398,39 @@ describe('permission matrix of the routes', () => {
         await new WorkflowRepository(app.table).create(record);
         return record.id;
       },
+      recordedRun: async (ownerEmail) => {
+        const record = workflowRecord({ lawyerEmail: ownerEmail, webhookUrl: `${receiver.baseUrl}/run` });
+        await new WorkflowRepository(app.table).create(record);
+        const startedAt = app.clock.now().toISOString();
+        await new ExecutionRepository(app.table).record({
+          workflowId: record.id,
+          dispatchId: null,
+          runId: `${record.id}:manual:${randomUUID()}`,
+          trigger: 'manual',
+          startedAt,
+          durationMs: 12,
+          httpStatus: 200,
+          outcome: 'success',
+          message: 'Workflow exécuté avec succès',
+          attempt: 1,
+        });
+        const { items } = await new ExecutionRepository(app.table).listByWorkflow(record.id, 1);
+        return { workflowId: record.id, executionId: items[0]!.id, startedAt };
+      },
+      reportToken: async (ownerEmail) => {
+        const record = workflowRecord({ lawyerEmail: ownerEmail, webhookUrl: `${receiver.baseUrl}/run` });
+        await new WorkflowRepository(app.table).create(record);
+        const { url } = reportLinkOf(
+          {
+            workflowId: record.id,
+            runId: `${record.id}:manual:${randomUUID()}`,
+            trigger: 'manual',
+            startedAt: app.clock.now().toISOString(),
+          },
+          { webhookSecret: app.webhookSecret, origin: app.publicApiUrl() },
+        );
+        return url.slice(url.lastIndexOf('/') + 1);
+      },
       folder: async () => {
         const { body } = await callRoute<Folder>(app, 'createFolder', {
           token: admin.token,
@@ -378,6 +442,7 @@ describe('permission matrix of the routes', () => {
   });
 
   afterAll(async () => {
+    await exports.dispose();
     await receiver.stop();
     await stripe.stop();
     await queues.stop();

@@ -5,6 +5,7 @@ import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
 
 import { createTable } from '../../../functions/data/table/table';
 import { METRIC, RecordedMetrics } from '../../../functions/domain/core/metrics';
+import { reportLinkOf } from '../../../functions/domain/scheduling/report-links';
 import { API_HANDLERS } from '../../../functions/handlers/index';
 import type { ApiResult } from '../../../functions/http/api-event';
 import { NEEDS } from '../../../functions/needs';
@@ -43,6 +44,7 @@ async function fakeDynamoDb(answer: ((respond: (status: number, body: object) =>
 const PUBLIC_BODIES: Partial<Record<RouteName, unknown>> = {
   verifyLicense: { licenseKey: 'NOTARY-ABCDEFGH' },
   requestPortalLink: { email: 'cabinet@example.com' },
+  submitCompletionReport: { status: 'success', summary: '3 e-mails classés' },
 };
 
 describe('the store failing is an answer', () => {
@@ -81,12 +83,29 @@ describe('the store failing is an answer', () => {
     metrics: new RecordedMetrics(),
   });
 
+  /** A completion report's link, signed as the worker signs it: the report then reads the table. */
+  const reportTokenOf = (deps: ReturnType<typeof appOn>) => {
+    const workflowId = '5f0c6d3e-8d5b-4b7e-9a51-0d7f2b9c1a11';
+    const { url } = reportLinkOf(
+      {
+        workflowId,
+        runId: `${workflowId}:manual:store-down`,
+        trigger: 'manual',
+        startedAt: deps.clock.now().toISOString(),
+      },
+      { webhookSecret: deps.webhookSecret, origin: deps.publicApiUrl() },
+    );
+    return url.slice(url.lastIndexOf('/') + 1);
+  };
+
   /** Calls a route by name on the given dependencies, as API Gateway routes it. */
   const call = async (deps: ReturnType<typeof appOn>, name: RouteName): Promise<ApiResult> => {
     const route = ROUTES[name];
     const params: Record<string, string> = route.path.includes('{id}')
       ? { id: '5f0c6d3e-8d5b-4b7e-9a51-0d7f2b9c1a11' }
-      : {};
+      : route.path.includes('{token}')
+        ? { token: reportTokenOf(deps) }
+        : {};
     const signed = name === 'stripeWebhook';
     const body = signed
       ? JSON.stringify({

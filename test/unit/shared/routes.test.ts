@@ -42,6 +42,7 @@ describe('route table', () => {
       'webhook-worker',
       'undelivered-mail',
       'portal-link-sender',
+      'data-export-builder',
     ];
     expect(Object.keys(NEEDS).sort()).toEqual([...handlerNames(), ...events].sort());
   });

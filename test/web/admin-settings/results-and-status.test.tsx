@@ -174,6 +174,7 @@ describe('/admin/settings dead letters', () => {
         waiting = 0;
         return jsonResponse(200, {
           moved,
+          notSent: { workflowDeleted: 0, licenseInactive: 0 },
           message: `${moved} exécution(s) en échec renvoyée(s) dans la file d'exécution`,
         });
       },
@@ -194,6 +195,23 @@ describe('/admin/settings dead letters', () => {
     expect(sent[0]?.method).toBe('POST');
     await waitFor(() => expect(pairsOf(card(DEAD_LETTERS_CARD))['En attente']).toBe('0'));
     expect(buttonNamed('Relancer les exécutions en échec').isDisabled()).toBe(true);
+  });
+
+  it('says how many runs could not be sent back, and why, as a warning', async () => {
+    const message =
+      "1 exécution(s) en échec renvoyée(s) dans la file d'exécution ; 2 non renvoyée(s) : 1 dont l'automatisation a été supprimée, 1 dont la licence du cabinet est inactive";
+    const { app } = openSettings({
+      status: () => jsonResponse(200, { ...NO_RUN_YET, deadLetterCount: 3 }),
+      redrive: () =>
+        jsonResponse(200, { moved: 1, notSent: { workflowDeleted: 1, licenseInactive: 1 }, message }),
+    });
+    await pageLoaded();
+    await waitFor(() => expect(pairsOf(card(DEAD_LETTERS_CARD))['En attente']).toBe('3'));
+
+    await app.user.click(buttonNamed('Relancer les exécutions en échec').getElement());
+
+    await waitFor(() => expect(toasts('warning')).toEqual([message]));
+    expect(toasts('success')).toEqual([]);
   });
 
   it('toasts the server error when the redrive fails', async () => {

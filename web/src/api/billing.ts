@@ -1,3 +1,5 @@
+import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
+
 import type { RequestOf } from '../../../shared';
 import { callApi } from './api-client';
 import { KEYS } from './keys';
@@ -27,3 +29,25 @@ export const reactivateSubscription = (licenseKey: string) =>
   callApi('reactivateSubscription', { body: { licenseKey } });
 
 export const createPromoCode = () => callApi('createPromoCode');
+
+/** How often a building export is read again while its panel shows. */
+export const BUILDING_EXPORT_POLL_MS = 5_000;
+
+/** A firm's latest data export (the admin names the lawyer), read again while it is being built. */
+export function useDataExport(lawyerId?: string) {
+  return useQuery({
+    queryKey: KEYS.dataExport(lawyerId),
+    queryFn: ({ signal }) => callApi('currentDataExport', { query: lawyerId ? { lawyerId } : {}, signal }),
+    refetchInterval: (query) =>
+      query.state.data?.export?.status === 'building' ? BUILDING_EXPORT_POLL_MS : false,
+  });
+}
+
+/** 'Exporter mes données': starts a build; its reply is the export shown until it is read again. */
+export function useStartDataExport(lawyerId?: string) {
+  const client = useQueryClient();
+  return useMutation({
+    mutationFn: () => callApi('startDataExport', { body: lawyerId ? { lawyerId } : {} }),
+    onSuccess: (started) => client.setQueryData(KEYS.dataExport(lawyerId), { export: started }),
+  });
+}

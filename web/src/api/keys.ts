@@ -25,6 +25,8 @@ export const KEYS = {
   subscription: ['subscription'] as const,
   secondFactor: ['second-factor'] as const,
   rememberedBrowsers: ['remembered-browsers'] as const,
+  /** A firm's latest data export: the member's own (no id) or the lawyer's the admin named. */
+  dataExport: (lawyerId?: string) => ['data-export', lawyerId ?? 'own'] as const,
 };
 
 /** Cards on one page of /admin/workflows: the first page index.html asks for is this page. */

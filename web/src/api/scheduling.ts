@@ -1,3 +1,5 @@
+import { useMutation, useQueryClient } from '@tanstack/react-query';
+
 import type { RequestOf } from '../../../shared';
 import { STRINGS } from '../strings';
 import { callApi } from './api-client';
@@ -28,5 +30,15 @@ export function useExecutionPages(workflowId: string) {
         signal,
       }),
     errorMessage: STRINGS.executions.moreFailed,
+  });
+}
+
+/** 'Rejouer': a run of the history sent again; the history is read again whatever the reply. */
+export function useReplayExecution(workflowId: string) {
+  const client = useQueryClient();
+  return useMutation({
+    mutationFn: (body: RequestOf<'replayExecution'>) =>
+      callApi('replayExecution', { params: { id: workflowId }, body }),
+    onSettled: () => client.resetQueries({ queryKey: KEYS.executions(workflowId) }),
   });
 }

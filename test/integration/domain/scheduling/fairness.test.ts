@@ -16,6 +16,7 @@ import type {
 import { FIRM_CALLS } from '../../../../functions/domain/scheduling/scheduling-settings';
 import { type ReceivedDispatch, WorkerService } from '../../../../functions/domain/scheduling/worker';
 import { automationHealthOf } from '../../../../functions/runtime/services/health';
+import { reportLinksOf } from '../../../../functions/runtime/services/webhooks';
 import { createTestApp, disposeTestApp, type TestApp } from '../../../support/app';
 import { uniqueEmail, workflowRecord } from '../../../support/records';
 import { eventually } from '../../../support/scheduling';
@@ -89,7 +90,7 @@ describe('fair delivery between firms', () => {
       },
       changeVisibility: async () => undefined,
       deadLetterCount: async () => 0,
-      redriveDeadLetters: async () => 0,
+      redriveDeadLetters: async () => ({ moved: 0, dropped: 0 }),
     };
     const worker = new WorkerService({
       dispatches: new DispatchStateRepository(app.table),
@@ -100,6 +101,7 @@ describe('fair delivery between firms', () => {
       queue,
       clock: app.clock,
       webhooks,
+      reportLinks: reportLinksOf(app),
       logger: app.logger,
     });
     // The queue's order: every run of the slow firm before the others.

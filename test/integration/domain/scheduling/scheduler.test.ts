@@ -8,6 +8,7 @@ import type { DispatchQueue } from '../../../../functions/domain/scheduling/port
 import { schedulerServiceOf } from '../../../../functions/runtime/services/scheduling';
 import { type LocalQueues, startLocalQueues } from '../../../../lib/local/queue/local-queues';
 import { MESSAGES } from '../../../../shared/messages';
+import { REDRIVE_MESSAGES } from '../../../../shared/report-messages';
 import type { SchedulerResult, SchedulerStatusReply } from '../../../../shared/schemas/scheduler';
 import { createTestApp, disposeTestApp, type TestApp } from '../../../support/app';
 import { callRoute, issueAndSignIn } from '../../../support/directory';
@@ -470,7 +471,7 @@ describe('scheduler', () => {
 
       expect(reply).toMatchObject({
         statusCode: 200,
-        body: { moved: 0, message: MESSAGES.scheduler.redriven(0) },
+        body: { moved: 0, message: REDRIVE_MESSAGES.redriven(0) },
       });
     });
   });

@@ -1,6 +1,7 @@
 import { SendMessageCommand } from '@aws-sdk/client-sqs';
 import { afterEach, beforeEach, describe, expect, inject, it } from 'vitest';
 import { WorkflowRepository } from '../../../../functions/data/directory/workflows';
+import { LicenseRepository } from '../../../../functions/data/identity/licenses';
 import { ExecutionRepository } from '../../../../functions/data/scheduling/executions';
 import { METRIC } from '../../../../functions/domain/core/metrics';
 import type { WorkflowRecord } from '../../../../functions/domain/directory/ports';
@@ -12,9 +13,10 @@ import { type LocalQueues, startLocalQueues } from '../../../../lib/local/queue/
 import { type QueuePoller, startQueuePoller } from '../../../../lib/local/queue/poller';
 import { GLOBAL_SCHEDULING } from '../../../../shared/constants';
 import { MESSAGES } from '../../../../shared/messages';
+import { REDRIVE_MESSAGES } from '../../../../shared/report-messages';
 import type { Execution, RedriveReply } from '../../../../shared/schemas/scheduler';
 import { createTestApp, disposeTestApp, type TestApp } from '../../../support/app';
-import { callRoute, issueAndSignIn } from '../../../support/directory';
+import { callRoute, createSignedInLawyer, issueAndSignIn } from '../../../support/directory';
 import { workflowRecord } from '../../../support/records';
 import {
   eventually,
@@ -118,6 +120,11 @@ describe('webhook worker', () => {
       dueAt: workflow.updatedAt,
       timestamp: app.clock.now().toISOString(),
       source: 'notary_app',
+      // The run's completion-report link, and the run named as the webhook-id names it.
+      report: {
+        url: expect.stringMatching(/^http:\/\/localhost:3000\/api\/reports\/[\w-]+\.[\w-]+$/),
+        runId: call?.headers['webhook-id'],
+      },
     });
     expect(await history(workflow.id)).toMatchObject([
       {
@@ -232,6 +239,82 @@ describe('webhook worker', () => {
     expect(receiver.calls[5]?.body.trigger).toBe('redrive');
     expect(await history(workflow.id)).toHaveLength(6);
     expect(await queueDepth(queues, 'dead-letter')).toMatchObject({ total: 0 });
+  });
+
+  it('sends back what the admin resends though scheduling is off (address fixed, paused), and says how many could not be and why', async () => {
+    behaviour = (path) => ({ status: path.startsWith('/fixed') ? 200 : 500 });
+    const admin = await issueAndSignIn(app, 'admin');
+    const retired = await createSignedInLawyer(app, admin.token);
+    const fixed = await scheduled('/broken');
+    const paused = await scheduled('/paused');
+    const deleted = await scheduled('/deleted');
+    const unlicensed = await scheduled('/unlicensed', { lawyerEmail: retired.email });
+    startPoller();
+    await tick();
+    await eventually(
+      async () => (await queueDepth(queues, 'dead-letter')).total === 4 && (await drained()),
+      'quatre messages en file des échecs',
+    );
+
+    // The natural sequence: the address fixed (which switches scheduling off), another left paused,
+    // one automation deleted, one firm's licence ended; then the resend.
+    const edit = await callRoute(app, 'updateWorkflow', {
+      token: admin.token,
+      params: { id: fixed.id },
+      body: { webhookUrl: `${receiver.baseUrl}/fixed` },
+    });
+    expect(edit.statusCode).toBe(200);
+    await new WorkflowRepository(app.table).update(
+      paused.id,
+      { cronEnabled: false },
+      app.clock.now().toISOString(),
+    );
+    await callRoute(app, 'deleteWorkflow', { token: admin.token, params: { id: deleted.id } });
+    await new LicenseRepository(app.table).updateState(
+      retired.keyHash,
+      { isActive: false, subscriptionStatus: 'canceled', nextPaymentDue: null, accessEndsAt: null },
+      app.clock.now().toISOString(),
+    );
+    for (const workflow of [fixed, paused]) {
+      expect(await new WorkflowRepository(app.table).getById(workflow.id)).toMatchObject({
+        cronEnabled: false,
+      });
+    }
+    const callsBefore = receiver.calls.length;
+
+    const redrive = await callRoute<RedriveReply>(app, 'redriveDeadLetters', { token: admin.token });
+
+    expect(redrive.body).toEqual({
+      moved: 2,
+      notSent: { workflowDeleted: 1, licenseInactive: 1 },
+      message: REDRIVE_MESSAGES.redriven(2, { workflowDeleted: 1, licenseInactive: 1 }),
+    });
+    expect(redrive.body.message).toBe(
+      "2 exécution(s) en échec renvoyée(s) dans la file d'exécution ; 2 non renvoyée(s) : 1 dont l'automatisation a été supprimée, 1 dont la licence du cabinet est inactive",
+    );
+    await eventually(
+      async () =>
+        (await history(fixed.id)).some((run) => run.trigger === 'redrive' && run.outcome === 'success') &&
+        (await history(paused.id)).some((run) => run.trigger === 'redrive' && run.attempt === 1) &&
+        (await drained()),
+      'exécutions renvoyées appelées',
+    );
+    const resent = receiver.calls.slice(callsBefore);
+    expect(resent.some((call) => call.path === '/fixed' && call.body.trigger === 'redrive')).toBe(true);
+    expect(resent.some((call) => call.path === '/paused' && call.body.trigger === 'redrive')).toBe(true);
+    expect(resent.some((call) => call.path === '/deleted' || call.path === '/unlicensed')).toBe(false);
+    for (const workflow of [fixed, paused]) {
+      expect(
+        (await history(workflow.id)).filter((run) => run.message === MESSAGES.execution.cancelledUnscheduled),
+      ).toEqual([]);
+    }
+    expect(await history(unlicensed.id)).toContainEqual(
+      expect.objectContaining({
+        trigger: 'redrive',
+        outcome: 'cancelled',
+        message: REDRIVE_MESSAGES.notResentLicenseInactive,
+      }),
+    );
   });
 
   it('does not retry a 404 and says the workflow may be inactive in n8n', async () => {

@@ -20,6 +20,7 @@ import type { QueuePoller } from '../../../../lib/local/queue/poller';
 import { DASHBOARD_FAILING_LISTED, HEALTH_LOOKUP_MAX } from '../../../../shared/constants';
 import { HEALTH_MESSAGES } from '../../../../shared/health-messages';
 import { MESSAGES } from '../../../../shared/messages';
+import { REPORT_TEST_MESSAGES } from '../../../../shared/report-messages';
 import type {
   ConnectionTestReply,
   HealthDashboard,
@@ -632,7 +633,12 @@ describe('automation health', () => {
       params: { id: broken.id },
     });
 
-    expect(ok.body).toEqual({ success: true, status: 204, message: HEALTH_MESSAGES.testSucceeded(204) });
+    // The receiver answers without posting the test's completion report: the result says so.
+    expect(ok.body).toEqual({
+      success: true,
+      status: 204,
+      message: `${HEALTH_MESSAGES.testSucceeded(204)}. ${REPORT_TEST_MESSAGES.notReported(5)}`,
+    });
     expect(notFound.body).toEqual({
       success: false,
       status: 404,

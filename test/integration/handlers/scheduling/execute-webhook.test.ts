@@ -1,11 +1,22 @@
+import { randomUUID } from 'node:crypto';
+
 import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
 
 import { WorkflowRepository } from '../../../../functions/data/directory/workflows';
+import { LicenseRepository } from '../../../../functions/data/identity/licenses';
+import { ExecutionRepository } from '../../../../functions/data/scheduling/executions';
 import type { WorkflowRecord } from '../../../../functions/domain/directory/ports';
+import { dispatchIdOf } from '../../../../functions/domain/scheduling/due-slots';
 import { MESSAGES } from '../../../../shared/messages';
-import type { ExecuteWebhookReply, ExecutionList } from '../../../../shared/schemas/scheduler';
+import { REPLAY_MESSAGES } from '../../../../shared/report-messages';
+import type {
+  ExecuteWebhookReply,
+  Execution,
+  ExecutionList,
+  ExecutionTrigger,
+} from '../../../../shared/schemas/scheduler';
 import { createTestApp, disposeTestApp, type TestApp } from '../../../support/app';
-import { callRoute, issueAndSignIn, type SignedIn } from '../../../support/directory';
+import { callRoute, createSignedInLawyer, issueAndSignIn, type SignedIn } from '../../../support/directory';
 import { workflowRecord } from '../../../support/records';
 import { startTestReceiver, type TestReceiver } from '../../../support/scheduling';
 
@@ -205,6 +216,103 @@ describe('manual run and execution history', () => {
     const reply = await callRoute(app, 'executeWebhook', { body: { workflowId: workflow.id } });
 
     expect(reply.statusCode).toBe(401);
+    expect(callsOn(workflow)).toHaveLength(0);
+  });
+  /** A run of the history as the worker records it: a due run that failed after its attempts. */
+  async function recordedRun(workflow: WorkflowRecord, trigger: ExecutionTrigger = 'schedule') {
+    const dueAt = new Date(app.clock.now().getTime() - 3_600_000).toISOString();
+    const dispatchId = dispatchIdOf(workflow.id, dueAt);
+    await new ExecutionRepository(app.table).record({
+      workflowId: workflow.id,
+      dispatchId,
+      trigger,
+      startedAt: new Date(app.clock.now().getTime() - 3_500_000).toISOString(),
+      durationMs: 12,
+      httpStatus: 500,
+      outcome: 'failed',
+      message: MESSAGES.execution.serverError,
+      attempt: 5,
+    });
+    const [execution] = (await new ExecutionRepository(app.table).listByWorkflow(workflow.id, 1)).items;
+    if (!execution) throw new Error('exécution non enregistrée');
+    return { execution, dispatchId, dueAt };
+  }
+  const replay = (caller: SignedIn | { token: string }, workflowId: string, execution: Execution) =>
+    callRoute<ExecuteWebhookReply>(app, 'replayExecution', {
+      token: caller.token,
+      params: { id: workflowId },
+      body: { executionId: execution.id, startedAt: execution.startedAt },
+    });
+
+  it("'Rejouer' sends a run again as itself (webhook-id, trigger, due time) with a report link of its own, even with scheduling off, and records it as a replay", async () => {
+    const workflow = await workflowOf(lawyer, '/replayed', { cronEnabled: false });
+    const { execution, dispatchId, dueAt } = await recordedRun(workflow);
+
+    const reply = await replay(lawyer, workflow.id, execution);
+
+    expect(reply).toMatchObject({
+      statusCode: 200,
+      body: { success: true, status: 200, message: REPLAY_MESSAGES.done },
+    });
+    const [call] = callsOn(workflow);
+    expect(call?.signatureValid).toBe(true);
+    expect(call?.headers['webhook-id']).toBe(dispatchId);
+    expect(call?.body).toMatchObject({ workflowId: workflow.id, trigger: 'schedule', dueAt });
+    const report = call?.body.report as { runId: string; url: string };
+    expect(report.runId.startsWith(`${dispatchId}:replay:`)).toBe(true);
+    const history = await callRoute<ExecutionList>(app, 'workflowExecutions', {
+      token: lawyer.token,
+      params: { id: workflow.id },
+    });
+    expect(history.body.executions[0]).toMatchObject({
+      trigger: 'replay',
+      outcome: 'success',
+      httpStatus: 200,
+      runId: report.runId,
+    });
+
+    // A replay replayed is still the same run for n8n.
+    app.clock.advance(30_000);
+    const again = await replay(admin, workflow.id, history.body.executions[0] as Execution);
+    expect(again.body).toMatchObject({ success: true });
+    expect(callsOn(workflow)[1]?.headers['webhook-id']).toBe(dispatchId);
+  });
+
+  it("lets only the owner or an admin replay, under the lock of 'Exécuter', and never a test", async () => {
+    const workflow = await workflowOf(lawyer, '/replay-rules');
+    const { execution } = await recordedRun(workflow);
+    const test = await recordedRun(await workflowOf(lawyer, '/replay-test'), 'test');
+
+    const byOther = await replay(otherLawyer, workflow.id, execution);
+    const executed = await run(lawyer, { workflowId: workflow.id });
+    const tooSoon = await replay(lawyer, workflow.id, execution);
+    app.clock.advance(30_000);
+    const byAdmin = await replay(admin, workflow.id, execution);
+    const ofATest = await replay(lawyer, test.execution.workflowId, test.execution);
+    const unknown = await replay(lawyer, workflow.id, { ...execution, id: randomUUID() });
+
+    expect(byOther).toMatchObject({ statusCode: 404, body: { error: MESSAGES.workflow.notFound } });
+    expect(executed.body).toMatchObject({ success: true });
+    expect(tooSoon).toMatchObject({ statusCode: 429, body: { error: MESSAGES.execution.manualRunLocked } });
+    expect(byAdmin.body).toMatchObject({ success: true, message: REPLAY_MESSAGES.done });
+    expect(ofATest).toMatchObject({ statusCode: 409, body: { error: REPLAY_MESSAGES.notARun } });
+    expect(unknown).toMatchObject({ statusCode: 404, body: { error: REPLAY_MESSAGES.notFound } });
+    expect(callsOn(workflow)).toHaveLength(2);
+  });
+
+  it("refuses an admin's replay for a firm whose licence is inactive, saying why, and calls nothing", async () => {
+    const owner = await createSignedInLawyer(app, admin.token);
+    const workflow = await workflowOf({ ...lawyer, email: owner.email }, '/replay-unlicensed');
+    const { execution } = await recordedRun(workflow);
+    await new LicenseRepository(app.table).updateState(
+      owner.keyHash,
+      { isActive: false, subscriptionStatus: 'canceled', nextPaymentDue: null, accessEndsAt: null },
+      app.clock.now().toISOString(),
+    );
+
+    const reply = await replay(admin, workflow.id, execution);
+
+    expect(reply).toMatchObject({ statusCode: 409, body: { error: REPLAY_MESSAGES.licenseInactive } });
     expect(callsOn(workflow)).toHaveLength(0);
   });
 });

@@ -127,6 +127,7 @@ describe('the windows', () => {
     expect(windowOf(hours, '2026-11-22T10')).toEqual({
       runs: 4,
       succeeded: 3,
+      processingFailed: 0,
       successRate: 0.75,
       p95DurationMs: 100,
     });
@@ -134,9 +135,27 @@ describe('the windows', () => {
     expect(windowOf([], '2026-11-16T10')).toEqual({
       runs: 0,
       succeeded: 0,
+      processingFailed: 0,
       successRate: null,
       p95DurationMs: null,
     });
+  });
+
+  it('count a delivered run whose workflow reported a failure as a failure, apart from delivery failures', () => {
+    const hours: HourCounters[] = [
+      {
+        hour: '2026-11-23T09',
+        counts: { succeeded: 4, failed: 1, reported: 3, reportedFailed: 2, duration0: 5 },
+      },
+    ];
+    expect(windowOf(hours, '2026-11-22T10')).toMatchObject({
+      runs: 5,
+      succeeded: 2,
+      processingFailed: 2,
+      successRate: 0.4,
+    });
+    const [hour] = deliveryHoursOf(hours, new Date('2026-11-23T09:10:00.000Z')).slice(-1);
+    expect(hour).toMatchObject({ succeeded: 4, failed: 1, reportedFailed: 2 });
   });
 
   it('show 24 hours on the dashboard, idle ones at zero, oldest first', () => {
@@ -150,6 +169,7 @@ describe('the windows', () => {
       retried: 0,
       failed: 2,
       deadLettered: 0,
+      reportedFailed: 0,
       lagP95Ms: 2_000,
     });
   });

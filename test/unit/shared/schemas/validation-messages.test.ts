@@ -1,6 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { z } from 'zod';
 import { MESSAGES } from '../../../../shared/messages';
+import { REPORT_MESSAGES } from '../../../../shared/report-messages';
 import { ROUTES, type RouteDefinition } from '../../../../shared/routes';
 import { ExecuteWebhookRequest } from '../../../../shared/schemas/scheduler';
 
@@ -10,7 +11,8 @@ function catalogueStrings(value: unknown): string[] {
   if (typeof value === 'object' && value !== null) return Object.values(value).flatMap(catalogueStrings);
   return [];
 }
-const CATALOGUE = new Set(catalogueStrings(MESSAGES));
+// The completion report's refusals are its own catalogue (shared/report-messages.ts).
+const CATALOGUE = new Set([...catalogueStrings(MESSAGES), ...catalogueStrings(REPORT_MESSAGES)]);
 
 /** The object schema of a route's body, through the wrappers zod puts around it. */
 function objectShape(schema: z.ZodType): Record<string, z.ZodType> | null {

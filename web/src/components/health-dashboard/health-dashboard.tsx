@@ -22,14 +22,22 @@ import { HealthStatus } from '../workflows/workflow-health';
 const TEXT = HEALTH_TEXT.dashboard;
 
 /** The outcomes stacked in the deliveries chart, bottom to top. */
-const OUTCOMES = ['succeeded', 'retried', 'failed', 'deadLettered'] as const;
+const OUTCOMES = ['succeeded', 'reportedFailed', 'retried', 'failed', 'deadLettered'] as const;
 /** Cloudscape's own status colours for each outcome (its chart palette's meaning). */
 const OUTCOME_COLORS: Record<(typeof OUTCOMES)[number], string> = {
   succeeded: '#2ea597',
+  reportedFailed: '#f89256',
   retried: '#f2b200',
   failed: '#eb6f6f',
   deadLettered: '#962249',
 };
+
+/**
+ * An hour's calls of one outcome as stacked: a delivered call whose workflow then reported a
+ * failure is counted by the server in `succeeded` too, and shown here apart from it.
+ */
+const countOf = (hour: DeliveryHour, outcome: (typeof OUTCOMES)[number]) =>
+  outcome === 'succeeded' ? Math.max(0, hour.succeeded - (hour.reportedFailed ?? 0)) : (hour[outcome] ?? 0);
 
 /** The data of both charts as a table: the accessible view of what the bars and the line show. */
 function HoursTable({ hours }: { readonly hours: readonly DeliveryHour[] }) {
@@ -44,7 +52,7 @@ function HoursTable({ hours }: { readonly hours: readonly DeliveryHour[] }) {
         ...OUTCOMES.map((outcome) => ({
           id: outcome,
           header: TEXT.series[outcome],
-          cell: (item: DeliveryHour) => item[outcome],
+          cell: (item: DeliveryHour) => countOf(item, outcome),
         })),
         { id: 'lag', header: TEXT.series.lag, cell: (item) => TEXT.lagValue(item.lagP95Ms) },
       ]}
@@ -121,7 +129,7 @@ export function HealthDashboard({ workflowsPath }: { readonly workflowsPath: str
   const hours = query.data?.hours ?? [];
   const labels = hours.map((hour) => TEXT.hourLabel(hour.hour));
   const status = query.data ? 'finished' : query.error && !endedSession(query.error) ? 'error' : 'loading';
-  const anyCall = hours.some((hour) => OUTCOMES.some((outcome) => hour[outcome] > 0));
+  const anyCall = hours.some((hour) => OUTCOMES.some((outcome) => countOf(hour, outcome) > 0));
   return (
     <Container
       header={
@@ -162,7 +170,7 @@ export function HealthDashboard({ workflowsPath }: { readonly workflowsPath: str
                     title: TEXT.series[outcome],
                     type: 'bar' as const,
                     color: OUTCOME_COLORS[outcome],
-                    data: hours.map((hour, index) => ({ x: labels[index] ?? '', y: hour[outcome] })),
+                    data: hours.map((hour, index) => ({ x: labels[index] ?? '', y: countOf(hour, outcome) })),
                   }))
                 : []
             }

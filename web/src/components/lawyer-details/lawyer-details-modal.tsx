@@ -9,6 +9,7 @@ import { useState } from 'react';
 import type { Lawyer, LawyerSecrets } from '../../../../shared';
 import { revealLawyerSecrets } from '../../api/directory';
 import { formatDate, formatDateTime } from '../../format/dates';
+import { DataExportPanel } from '../scheduling/data-export-panel';
 import { LicenseEmailStatus } from './license-email-status';
 import { LicenseKeyReveal } from './license-key-reveal';
 import { LicenseRole } from './license-role';
@@ -157,6 +158,7 @@ export function LawyerDetailsModal({
           )}
           {error && <Alert type="error">{error}</Alert>}
         </SpaceBetween>
+        <DataExportPanel lawyer={{ id: lawyer.id, name: `${lawyer.firstName} ${lawyer.lastName}` }} />
       </SpaceBetween>
     </Modal>
   );

@@ -13,6 +13,9 @@ import { KEYS } from '../../api/keys';
 import { useExecutionPages } from '../../api/scheduling';
 import { formatDateTime } from '../../format/dates';
 import { STRINGS } from '../../strings';
+import { ReplayButton, replayable } from '../scheduling/replay-button';
+import { RunReportStatus } from '../scheduling/run-report';
+import { REPORTS_TEXT } from '../scheduling/strings';
 import { TestConnectionButton, WorkflowHealthDetails } from './workflow-health';
 
 const TEXT = STRINGS.executions;
@@ -53,9 +56,19 @@ function ExecutionTable({ workflowId }: { readonly workflowId: string }) {
               </StatusIndicator>
             ),
         },
+        {
+          id: 'report',
+          header: REPORTS_TEXT.history.column,
+          cell: (item) => <RunReportStatus report={item.report} />,
+        },
         { id: 'httpStatus', header: TEXT.columns.httpStatus, cell: (item) => item.httpStatus ?? '—' },
         { id: 'duration', header: TEXT.columns.duration, cell: (item) => TEXT.duration(item.durationMs) },
         { id: 'message', header: TEXT.columns.message, cell: (item) => item.message },
+        {
+          id: 'actions',
+          header: REPORTS_TEXT.history.actions,
+          cell: (item) => replayable(item) && <ReplayButton workflowId={workflowId} execution={item} />,
+        },
       ]}
       empty={
         <Box textAlign="center" color="inherit">

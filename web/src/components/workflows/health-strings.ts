@@ -56,6 +56,7 @@ export const HEALTH_TEXT = {
       retried: 'Nouvelles tentatives',
       failed: 'Échecs',
       deadLettered: 'En file des échecs',
+      reportedFailed: 'Réception OK, traitement en échec',
       lag: 'Retard p95',
     },
     /** '14 h': the hour in the firms' time zone, as fr-FR writes it. */

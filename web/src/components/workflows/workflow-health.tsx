@@ -8,7 +8,7 @@ import { createContext, type ReactNode, useContext, useState } from 'react';
 
 import type { Workflow } from '../../../../shared';
 import { HEALTH_MESSAGES } from '../../../../shared/health-messages';
-import type { HealthState, WorkflowHealth } from '../../../../shared/schemas/health';
+import type { HealthState, HealthWindow, WorkflowHealth } from '../../../../shared/schemas/health';
 import { endedSession } from '../../api/api-errors';
 import { useReplaceWorkflow } from '../../api/directory';
 import {
@@ -20,6 +20,7 @@ import {
 import { KEYS } from '../../api/keys';
 import { formatDateTime } from '../../format/dates';
 import { useNotifications } from '../../notifications/notifications-context';
+import { REPORTS_TEXT } from '../scheduling/strings';
 import { HEALTH_TEXT as TEXT } from './health-strings';
 
 /** The health of the cards a page shows, read by their container (undefined until read). */
@@ -187,6 +188,20 @@ export function WorkflowHealthSection({ workflow }: { readonly workflow: Workflo
   );
 }
 
+/**
+ * Runs delivered whose workflow then reported a failure, apart from the delivery failures: shown
+ * once there is one in the week.
+ */
+const processingFailures = (day: HealthWindow, week: HealthWindow) =>
+  (week.processingFailed ?? 0) > 0
+    ? [
+        {
+          label: REPORTS_TEXT.health.processingFailed,
+          value: REPORTS_TEXT.health.processingFigures(day.processingFailed ?? 0, week.processingFailed ?? 0),
+        },
+      ]
+    : [];
+
 /** The health figures at the top of the history dialog: state, last runs, 24 hours and 7 days. */
 export function WorkflowHealthDetails({ workflowId }: { readonly workflowId: string }) {
   const query = useQuery(workflowHealthQuery(workflowId));
@@ -215,6 +230,7 @@ export function WorkflowHealthDetails({ workflowId }: { readonly workflowId: str
         { label: TEXT.detail.consecutive, value: health.consecutiveFailures },
         { label: TEXT.detail.day, value: window(health.last24Hours) },
         { label: TEXT.detail.week, value: window(health.last7Days) },
+        ...processingFailures(health.last24Hours, health.last7Days),
         ...(health.pauseReason ? [{ label: TEXT.detail.pause, value: health.pauseReason }] : []),
       ]}
     />

@@ -82,7 +82,10 @@ export function AdminSettingsPage() {
     setRedriving(true);
     try {
       const reply = await redriveDeadLetters();
-      notifications.success(reply.message);
+      // Runs that could not be sent (automation deleted, licence inactive) are said, not hidden.
+      if (reply.notSent.workflowDeleted + reply.notSent.licenseInactive > 0)
+        notifications.warning(reply.message);
+      else notifications.success(reply.message);
       void status.refetch();
     } catch (error) {
       if (!endedSession(error)) {

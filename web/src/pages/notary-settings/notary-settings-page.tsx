@@ -12,6 +12,7 @@ import { APP_INFO } from '../../../../shared';
 
 import { profileQuery } from '../../api/profile';
 import { useAuth } from '../../auth/auth-context';
+import { DataExportPanel } from '../../components/scheduling/data-export-panel';
 import { SecuritySettings } from '../../components/second-factor/security-settings';
 import { PROVIDER } from '../../config/provider';
 import { formatDate } from '../../format/dates';
@@ -79,6 +80,7 @@ export function NotarySettingsPage() {
           )}
         </Container>
         <SecuritySettings />
+        <DataExportPanel />
         <Container header={<Header variant="h2">{TEXT.app}</Header>}>
           <KeyValuePairs
             columns={3}

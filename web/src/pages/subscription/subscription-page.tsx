@@ -5,6 +5,7 @@ import SpaceBetween from '@cloudscape-design/components/space-between';
 import type { ReactNode } from 'react';
 
 import { useAuth } from '../../auth/auth-context';
+import { DataExportPanel } from '../../components/scheduling/data-export-panel';
 import { SecuritySettings } from '../../components/second-factor/security-settings';
 import { PageHeader } from '../../layout/page-header';
 import { useFollow } from '../../layout/use-follow';
@@ -53,6 +54,7 @@ export function SubscriptionPage({ reading = 'subscription' }: { readonly readin
         <SpaceBetween size="l">
           {management}
           <SecuritySettings />
+          <DataExportPanel />
         </SpaceBetween>
       ) : (
         management

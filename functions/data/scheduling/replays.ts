@@ -1,0 +1,54 @@
+import { GetCommand } from '@aws-sdk/lib-dynamodb';
+
+import type { ExecutionTrigger } from '../../../shared/schemas/scheduler';
+import { dispatchIdOf } from '../../domain/scheduling/due-slots';
+import type { RecordedRun, SentRun } from '../../domain/scheduling/manual-run';
+import { workflowKey } from '../directory/keys';
+import type { Table } from '../table/table';
+import { executionSortKey } from './keys';
+
+const DUE_TRIGGERS: readonly ExecutionTrigger[] = ['schedule', 'manual_force', 'redrive'];
+
+/**
+ * The due time of a dispatched run, from its dispatch id (`dispatchIdOf`: `<workflow id>:<due
+ * time>`), checked by making the id again; null when it is not one.
+ */
+function dueAtOfDispatch(workflowId: string, dispatchId: string): string | null {
+  const dueAt = dispatchId.slice(workflowId.length + 1);
+  return dispatchIdOf(workflowId, dueAt) === dispatchId && !Number.isNaN(Date.parse(dueAt)) ? dueAt : null;
+}
+
+/** One row of the history as 'Rejouer' needs it, read by its key (its start and id): one GetItem. */
+export async function recordedRunOf(
+  table: Table,
+  workflowId: string,
+  startedAt: string,
+  executionId: string,
+): Promise<RecordedRun | null> {
+  const { Item } = await table.doc.send(
+    new GetCommand({
+      TableName: table.name,
+      Key: { PK: workflowKey(workflowId).PK, SK: executionSortKey(startedAt, executionId) },
+    }),
+  );
+  if (Item?.entity !== 'Execution') return null;
+  const trigger = Item.trigger as ExecutionTrigger;
+  const dispatchId = typeof Item.dispatchId === 'string' ? Item.dispatchId : null;
+  const runId = typeof Item.runId === 'string' ? Item.runId : dispatchId;
+  const replayOf = (Item.replayOf as SentRun | undefined) ?? null;
+  return {
+    trigger,
+    outcome: Item.outcome as RecordedRun['outcome'],
+    // A replay is sent again as what it replayed; any other run as itself.
+    sentAs: replayOf
+      ? replayOf
+      : runId === null
+        ? null
+        : {
+            webhookId: runId,
+            trigger,
+            dueAt:
+              dispatchId && DUE_TRIGGERS.includes(trigger) ? dueAtOfDispatch(workflowId, dispatchId) : null,
+          },
+  };
+}
