@@ -28,6 +28,8 @@ describe('completion reports, replay and export', () => {
   let admin: Page;
   let receiver: Server;
   let receiverUrl = '';
+  let adminToken = '';
+  let lawyerId = '';
 
   const api = async <T>(method: string, path: string, token: string | null, body?: unknown): Promise<T> => {
     const response = await fetch(`${baseUrl}${path}`, {
@@ -64,10 +66,15 @@ describe('completion reports, replay and export', () => {
     await new Promise<void>((resolve) => receiver.listen(0, '127.0.0.1', () => resolve()));
     receiverUrl = `http://127.0.0.1:${(receiver.address() as AddressInfo).port}`;
 
-    const adminToken = await tokenOf(inject('adminLicenseKey'));
+    adminToken = await tokenOf(inject('adminLicenseKey'));
     const lawyerToken = await tokenOf(inject('lawyerLicenseKey'));
-    const { profile } = await api<{ profile: { email: string } | null }>('GET', '/api/me', lawyerToken);
+    const { profile } = await api<{ profile: { id: string; email: string } | null }>(
+      'GET',
+      '/api/me',
+      lawyerToken,
+    );
     if (!profile) throw new Error("L'avocat de démonstration n'a pas de profil");
+    lawyerId = profile.id;
     for (const [name, path] of [
       [reporting, '/ok'],
       [failing, '/ko'],
@@ -126,10 +133,10 @@ describe('completion reports, replay and export', () => {
     expect(await seriousAccessibilityViolations(lawyer)).toEqual([]);
     await screenshot(lawyer, 'reports/history-success-reported');
 
-    await done
-      .getByRole('button', { name: /^Rejouer l'exécution du/ })
-      .first()
-      .click();
+    const replay = done.getByRole('button', { name: /^Rejouer l'exécution du/ }).first();
+    await replay.scrollIntoViewIfNeeded();
+    await screenshot(lawyer, 'reports/history-replay-button');
+    await replay.click();
     await lawyer.getByText('Exécution rejouée').first().waitFor();
     await expect
       .poll(
@@ -166,8 +173,25 @@ describe('completion reports, replay and export', () => {
       .first()
       .click();
     const dialog = admin.getByRole('dialog');
-    await dialog.getByRole('button', { name: 'Exporter les données' }).click();
-    await dialog.getByRole('link', { name: /Télécharger l’archive/ }).waitFor({ timeout: 120_000 });
+    const asked = new Date().toISOString();
+    const start = dialog.getByRole('button', { name: 'Exporter les données' });
+    await start.click();
+    // The lawyer's own export may show already: wait for the one the admin asked for.
+    await expect
+      .poll(
+        async () => {
+          const current = await api<{ export: { status: string; requestedAt: string } | null }>(
+            'GET',
+            `/api/data-exports/current?lawyerId=${lawyerId}`,
+            adminToken,
+          );
+          return current.export && current.export.requestedAt >= asked ? current.export.status : 'none';
+        },
+        { timeout: 120_000, interval: 2_000 },
+      )
+      .toBe('ready');
+    await expect.poll(() => start.isEnabled(), { timeout: 30_000 }).toBe(true);
+    await dialog.getByRole('link', { name: /Télécharger l’archive/ }).waitFor({ timeout: 30_000 });
     await screenshot(admin, 'reports/export-admin-ready');
   }, 180_000);
 });
