@@ -75,12 +75,62 @@ function toRecord(item: Record<string, unknown>): LawyerRecord {
 }
 
 /**
+ * Lawyer profiles read by id, e-mail or licence key: what the functions that only look a lawyer up
+ * need, without the writes and the list of the full repository.
+ */
+export class LawyerReader {
+  constructor(protected readonly table: Table) {}
+
+  /** A lawyer by id, or null. */
+  async getById(id: string): Promise<LawyerRecord | null> {
+    const { Item } = await this.table.doc.send(
+      new GetCommand({ TableName: this.table.name, Key: lawyerKey(id), ConsistentRead: true }),
+    );
+    return Item ? toRecord(Item) : null;
+  }
+
+  /** The lawyer whose e-mail this is, or null (spec: select one by email). */
+  async findByEmail(email: string): Promise<LawyerRecord | null> {
+    return this.followClaim(lawyerEmailClaimKey(email));
+  }
+
+  /** The lawyer holding this licence key, or null (spec: select one by license_key). */
+  async findByLicenseHash(keyHash: string): Promise<LawyerRecord | null> {
+    return this.followClaim(lawyerLicenseClaimKey(keyHash));
+  }
+
+  /** The lawyer holding the first of these key hashes that has one (a key's `vault.hashes`). */
+  async findByAnyLicenseHash(keyHashes: readonly string[]): Promise<LawyerRecord | null> {
+    for (const keyHash of keyHashes) {
+      const found = await this.findByLicenseHash(keyHash);
+      if (found) return found;
+    }
+    return null;
+  }
+
+  /** Several lawyers by id, in the order of `ids`; an id without a lawyer is left out. */
+  async getMany(ids: readonly string[]): Promise<LawyerRecord[]> {
+    const items = await batchGetAll(this.table, ids.map(lawyerKey));
+    const byId = new Map(items.map((item) => [item.id as string, item]));
+    return ids.flatMap((id) => {
+      const item = byId.get(id);
+      return item ? [toRecord(item)] : [];
+    });
+  }
+
+  protected async followClaim(key: Record<string, string>): Promise<LawyerRecord | null> {
+    const { Item } = await this.table.doc.send(
+      new GetCommand({ TableName: this.table.name, Key: key, ConsistentRead: true }),
+    );
+    return Item ? this.getById(Item.lawyerId as string) : null;
+  }
+}
+
+/**
  * Lawyer profiles (spec §7 lawyers calls). Uniqueness of the e-mail and of the licence key is held
  * by claim items written in the same transaction as the profile, each with attribute_not_exists.
  */
-export class LawyerRepository implements Lawyers {
-  constructor(private readonly table: Table) {}
-
+export class LawyerRepository extends LawyerReader implements Lawyers {
   /** Creates a lawyer with its claims; `alsoWrite` joins other writes (his licence) to the transaction. */
   async create(record: LawyerRecord, alsoWrite: readonly JoinedWrite[] = []): Promise<void> {
     const items: TransactItem[] = [
@@ -140,33 +190,6 @@ export class LawyerRepository implements Lawyers {
     await this.transact(items);
   }
 
-  /** A lawyer by id, or null. */
-  async getById(id: string): Promise<LawyerRecord | null> {
-    const { Item } = await this.table.doc.send(
-      new GetCommand({ TableName: this.table.name, Key: lawyerKey(id), ConsistentRead: true }),
-    );
-    return Item ? toRecord(Item) : null;
-  }
-
-  /** The lawyer whose e-mail this is, or null (spec: select one by email). */
-  async findByEmail(email: string): Promise<LawyerRecord | null> {
-    return this.followClaim(lawyerEmailClaimKey(email));
-  }
-
-  /** The lawyer holding this licence key, or null (spec: select one by license_key). */
-  async findByLicenseHash(keyHash: string): Promise<LawyerRecord | null> {
-    return this.followClaim(lawyerLicenseClaimKey(keyHash));
-  }
-
-  /** The lawyer holding the first of these key hashes that has one (a key's `vault.hashes`). */
-  async findByAnyLicenseHash(keyHashes: readonly string[]): Promise<LawyerRecord | null> {
-    for (const keyHash of keyHashes) {
-      const found = await this.findByLicenseHash(keyHash);
-      if (found) return found;
-    }
-    return null;
-  }
-
   /**
    * One page of lawyers, newest first (spec: select all, a page at a time); with a search, those it
    * finds by first name, last name, e-mail or office name (the search index; a search of short
@@ -181,16 +204,6 @@ export class LawyerRepository implements Lawyers {
       cursor,
       byIds: (ids) => this.getMany(ids),
       toRecord,
-    });
-  }
-
-  /** Several lawyers by id, in the order of `ids`; an id without a lawyer is left out. */
-  async getMany(ids: readonly string[]): Promise<LawyerRecord[]> {
-    const items = await batchGetAll(this.table, ids.map(lawyerKey));
-    const byId = new Map(items.map((item) => [item.id as string, item]));
-    return ids.flatMap((id) => {
-      const item = byId.get(id);
-      return item ? [toRecord(item)] : [];
     });
   }
 
@@ -303,13 +316,6 @@ export class LawyerRepository implements Lawyers {
         ExpressionAttributeValues: { ':id': lawyerId },
       },
     };
-  }
-
-  private async followClaim(key: Record<string, string>): Promise<LawyerRecord | null> {
-    const { Item } = await this.table.doc.send(
-      new GetCommand({ TableName: this.table.name, Key: key, ConsistentRead: true }),
-    );
-    return Item ? this.getById(Item.lawyerId as string) : null;
   }
 
   private async transact(items: TransactItem[]): Promise<void> {

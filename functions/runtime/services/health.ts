@@ -1,4 +1,4 @@
-import { LawyerRepository } from '../../data/directory/lawyers';
+import { LawyerReader } from '../../data/directory/lawyers';
 import { WorkflowRepository } from '../../data/directory/workflows';
 import { HealthReadRepository } from '../../data/health/health-reads';
 import { HealthSettingsRepository } from '../../data/health/health-settings';
@@ -33,7 +33,7 @@ export const healthAlertsOf = (deps: HealthWorld & { readonly mail: MailPorts })
   new HealthAlerts({
     health: new HealthReadRepository(deps.table),
     claims: new HealthWriteRepository(deps.table),
-    lawyers: new LawyerRepository(deps.table),
+    lawyers: new LawyerReader(deps.table),
     licenses: new LicenseRepository(deps.table),
     mail: deps.mail,
     adminAlertEmail: deps.adminAlertEmail ?? null,
@@ -100,7 +100,7 @@ export const healthServiceOf = (
     health: new HealthReadRepository(deps.table),
     healthWrites: new HealthSettingsRepository(deps.table),
     workflows: new WorkflowRepository(deps.table),
-    lawyers: new LawyerRepository(deps.table),
+    lawyers: new LawyerReader(deps.table),
     executions: new ExecutionRepository(deps.table),
     scheduling: {
       switchScheduling: (id, enabled, alsoWrite) =>
