@@ -1,9 +1,19 @@
 import { GetCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
-import type { FirmSlot, FirmSlots, SlotLease, SlotRefusal } from '../../domain/scheduling/ports';
+import type { EndedCall, FirmSlot, FirmSlots, SlotLease, SlotRefusal } from '../../domain/scheduling/ports';
+import { type HourCount, type HourCounterSpec, updateCounting } from '../table/hour-counters';
 import { applied, type Table } from '../table/table';
 import { firmSlotsKey } from './keys';
 
 const slotAttribute = (slot: number) => `slot${slot}`;
+
+/**
+ * Where a call's counts go in its lawyer's hour, when his firm's slots item holds that hour's
+ * counters (the health's choice, wired in runtime); null for a call that counts nowhere.
+ */
+export type OwnerHourCounts = (
+  firm: string,
+  call: EndedCall,
+) => { readonly spec: HourCounterSpec; readonly count: HourCount } | null;
 
 /**
  * The calls of one firm in flight, at most `capacity`: one item per firm, a slot attribute per call
@@ -11,7 +21,10 @@ const slotAttribute = (slot: number) => `slot${slot}`;
  * a run already being called, so two copies of a message are not called at once.
  */
 export class FirmSlotRepository implements FirmSlots {
-  constructor(private readonly table: Table) {}
+  constructor(
+    private readonly table: Table,
+    private readonly ownerCounts?: OwnerHourCounts,
+  ) {}
 
   /**
    * Takes a slot for `lease`, or says why not: one conditional write on a random slot first (the common
@@ -66,19 +79,41 @@ export class FirmSlotRepository implements FirmSlots {
     );
   }
 
-  /** Gives a slot back, unless its lease expired and another call took it since. */
-  async release(firm: string, taken: FirmSlot): Promise<void> {
+  /**
+   * Gives a slot back, unless its lease expired and another call took it since; with the call that
+   * held it, its counts are added to the lawyer's hour in the same write (the item holds them), so
+   * a call's end costs the firm's item one write, not two.
+   */
+  async release(firm: string, taken: FirmSlot, ended?: EndedCall): Promise<boolean> {
+    const slot = slotAttribute(taken.slot);
+    const condition = {
+      expression: '#slot.#holder = :holder',
+      names: { '#slot': slot, '#holder': 'holder' },
+      values: { ':holder': taken.holder },
+    };
+    const counting = ended ? this.ownerCounts?.(firm, ended) : null;
+    if (counting) {
+      const written = await updateCounting(
+        this.table,
+        firmSlotsKey(firm),
+        { remove: [slot], condition },
+        counting.spec,
+        counting.count,
+      );
+      return written.applied;
+    }
     await applied(
       this.table.doc.send(
         new UpdateCommand({
           TableName: this.table.name,
           Key: firmSlotsKey(firm),
           UpdateExpression: 'REMOVE #slot',
-          ConditionExpression: '#slot.#holder = :holder',
-          ExpressionAttributeNames: { '#slot': slotAttribute(taken.slot), '#holder': 'holder' },
-          ExpressionAttributeValues: { ':holder': taken.holder },
+          ConditionExpression: condition.expression,
+          ExpressionAttributeNames: condition.names,
+          ExpressionAttributeValues: condition.values,
         }),
       ),
     );
+    return false;
   }
 }

@@ -239,10 +239,7 @@ export const ownerCountOf = (call: EndedCall): HourCount => ({
 export class AutomationHealth implements CallEndings {
   constructor(private readonly deps: AutomationHealthDependencies) {}
 
-  async callsEnded(
-    ends: readonly CallEnd[],
-    options: { readonly ownersCounted?: boolean } = {},
-  ): Promise<void> {
+  async callsEnded(ends: readonly CallEnd[]): Promise<void> {
     const counted = ends.filter(({ call }) => call.trigger !== 'test');
     if (counted.length === 0) return;
     const everyone = new Map<string, Record<string, number>>();
@@ -253,11 +250,11 @@ export class AutomationHealth implements CallEndings {
       ...[...everyone].map(([hour, increments]) =>
         this.deps.health.addToEveryonesHour(counted[0]?.workflow.id ?? hour, { hour, increments }),
       ),
-      ...(options.ownersCounted
-        ? []
-        : counted.map(({ workflow, call }) =>
-            this.deps.health.addToOwnerHour(workflow.lawyerEmail, ownerCountOf(call)),
-          )),
+      ...counted
+        .filter(({ ownerCounted }) => !ownerCounted)
+        .map(({ workflow, call }) =>
+          this.deps.health.addToOwnerHour(workflow.lawyerEmail, ownerCountOf(call)),
+        ),
     ]);
     await Promise.all(
       counted.map((end, index) => {

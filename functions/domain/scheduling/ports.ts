@@ -32,14 +32,16 @@ export interface EndedCall {
 
 /** Where each call's end counts: the automation's health, which watches the deliveries. */
 export interface CallEndings {
-  /** A batch's call ends at once; `ownersCounted` when the caller added each lawyer's counts itself. */
-  callsEnded(ends: readonly CallEnd[], options?: { readonly ownersCounted?: boolean }): Promise<void>;
+  /** A batch's call ends at once. */
+  callsEnded(ends: readonly CallEnd[]): Promise<void>;
 }
 
 /** One call's end, with its workflow as the worker or a manual run read it. */
 export interface CallEnd {
   readonly workflow: WorkflowRecord;
   readonly call: EndedCall;
+  /** Its lawyer's hour holds it already: added by the write that gave his firm's call slot back. */
+  readonly ownerCounted?: boolean;
 }
 
 /** A run's completion report, as the health counts it. */
@@ -293,8 +295,12 @@ export type SlotRefusal =
 /** The calls of one firm in flight, at most `capacity` at once. */
 export interface FirmSlots {
   take(firm: string, lease: SlotLease, now: Date, capacity: number): Promise<FirmSlot | SlotRefusal>;
-  /** Gives a slot back, unless its lease expired and another call took it since. */
-  release(firm: string, taken: FirmSlot): Promise<void>;
+  /**
+   * Gives a slot back, unless its lease expired and another call took it since. Given the call that
+   * held it, the same write adds the call to the lawyer's hour where the store keeps it there: true
+   * when it did (the health then leaves that count out).
+   */
+  release(firm: string, taken: FirmSlot, ended?: EndedCall): Promise<boolean>;
 }
 
 /** The last scheduler run of each kind, as /admin/settings shows it. */

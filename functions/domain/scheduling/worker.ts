@@ -11,6 +11,7 @@ import {
   type DispatchMessage,
   DispatchMessage as DispatchMessageSchema,
   type DispatchQueue,
+  type EndedCall,
   type Executions,
   type FirmSlot,
   type FirmSlots,
@@ -210,28 +211,27 @@ export class WorkerService {
         : retry === 'dead_letter'
           ? 'deadLettered'
           : 'failed';
+    const endedCall: EndedCall = {
+      trigger: dispatch.trigger,
+      outcome: ended,
+      attempt,
+      startedAt,
+      durationMs: outcome.durationMs,
+      dueAt: dispatch.dueAt,
+      httpStatus: outcome.httpStatus,
+      message: outcome.message,
+    };
     // Every write of the call's end at once; only the history decides the message's fate, the others
-    // never throw. The health waits for the batch's end.
-    ends.push({
-      workflow,
-      call: {
-        trigger: dispatch.trigger,
-        outcome: ended,
-        attempt,
-        startedAt,
-        durationMs: outcome.durationMs,
-        dueAt: dispatch.dueAt,
-        httpStatus: outcome.httpStatus,
-        message: outcome.message,
-      },
-    });
-    await Promise.all([
+    // never throw. The slot goes back with the call counted in its lawyer's hour (one write of the
+    // firm's item); the rest of the health waits for the batch's end.
+    const [, ownerCounted] = await Promise.all([
       recorded,
-      this.releaseSlot(slot),
+      this.releaseSlot(slot, firm === workflow.lawyerEmail ? endedCall : undefined),
       retry === 'scheduled'
         ? undefined
         : this.reportToRun(dispatch, { status: outcome.ok ? 'success' : 'failed', message: outcome.message }),
     ]);
+    ends.push({ workflow, call: endedCall, ownerCounted });
     this.deps.logger.info('Webhook appelé', {
       workflowId: workflow.id,
       dispatchId: dispatch.dispatchId,
@@ -353,12 +353,14 @@ export class WorkerService {
     if (taken && !('refused' in taken)) await this.releaseSlot(taken);
   }
 
-  private async releaseSlot({ firm, slot }: FirmLease): Promise<void> {
-    await this.slots.release(firm, slot).catch((error: unknown) => {
+  /** Gives the slot back; true when the call that held it was counted in its lawyer's hour with it. */
+  private async releaseSlot({ firm, slot }: FirmLease, ended?: EndedCall): Promise<boolean> {
+    return this.slots.release(firm, slot, ended).catch((error: unknown) => {
       // The lease expires by itself (FIRM_CALLS.leaseSeconds): the firm has one slot less till then.
       this.deps.logger.warn('Créneau du cabinet non rendu', {
         errorName: error instanceof Error ? error.name : 'inconnu',
       });
+      return false;
     });
   }
 

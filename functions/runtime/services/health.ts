@@ -3,14 +3,20 @@ import { WorkflowRepository } from '../../data/directory/workflows';
 import { HealthReadRepository } from '../../data/health/health-reads';
 import { HealthSettingsRepository } from '../../data/health/health-settings';
 import { HealthWriteRepository, raiseFailures } from '../../data/health/health-writes';
+import { ownerHourCounters } from '../../data/health/keys';
 import { LicenseRepository } from '../../data/identity/licenses';
 import { readReportOutcome } from '../../data/scheduling/completion-reports';
 import { ExecutionRepository } from '../../data/scheduling/executions';
+import { FirmSlotRepository } from '../../data/scheduling/firm-slots';
 import type { Table } from '../../data/table/table';
 import type { Clock, Logger, MailPorts } from '../../domain/core/ports';
 import type { ScheduleStarts } from '../../domain/directory/ports';
 import { switchScheduling } from '../../domain/directory/workflows';
-import { AutomationHealth, type AutomationHealthDependencies } from '../../domain/health/automation-health';
+import {
+  AutomationHealth,
+  type AutomationHealthDependencies,
+  ownerCountOf,
+} from '../../domain/health/automation-health';
 import { HealthAlerts } from '../../domain/health/health-alerts';
 import { HealthService } from '../../domain/health/health-service';
 import { ReportHealth } from '../../domain/health/report-health';
@@ -19,6 +25,15 @@ import { auditTrailOf } from './directory';
 import { reportLinksOf, webhookDeliveryOf } from './webhooks';
 
 /* The health services of a world, over its table. */
+
+/**
+ * A firm's call slots, whose item also holds its lawyer's counters of the hour: a call is added to
+ * them by the write that gives its slot back. A connection test counts nowhere.
+ */
+export const firmSlotsOf = (table: Table) =>
+  new FirmSlotRepository(table, (firm, call) =>
+    call.trigger === 'test' ? null : { spec: ownerHourCounters(firm), count: ownerCountOf(call) },
+  );
 
 type HealthWorld = {
   readonly table: Table;

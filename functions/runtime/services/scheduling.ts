@@ -22,7 +22,7 @@ import { type RunSchedulerDependencies, runScheduler } from '../../domain/schedu
 import { SchedulerService } from '../../domain/scheduling/scheduler';
 import { WorkerService } from '../../domain/scheduling/worker';
 import type { AppDependencies } from '../dependencies';
-import { automationHealthOf, manualRunHealthOf, reportHealthOf } from './health';
+import { automationHealthOf, firmSlotsOf, manualRunHealthOf, reportHealthOf } from './health';
 import { reportLinksOf, webhookDeliveryOf } from './webhooks';
 
 /* The scheduling services of a world, over its table and its scheduling ports. */
@@ -86,7 +86,7 @@ export const workerServiceOf = (deps: CallingWorld & Pick<AppDependencies, 'webh
   new WorkerService({
     dispatches: new DispatchStateRepository(deps.table),
     executions: new ExecutionRepository(deps.table),
-    slots: new FirmSlotRepository(deps.table),
+    slots: firmSlotsOf(deps.table),
     lastResults: new SchedulerRunRepository(deps.table),
     health: automationHealthOf(deps),
     queue: deps.webhookQueue,

@@ -1,8 +1,12 @@
 import { PutCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
 import { afterEach, beforeEach, describe, expect, inject, it, vi } from 'vitest';
+import { HealthReadRepository } from '../../../../functions/data/health/health-reads';
 import { FirmSlotRepository } from '../../../../functions/data/scheduling/firm-slots';
 import { firmSlotsKey } from '../../../../functions/data/scheduling/keys';
+import type { EndedCall } from '../../../../functions/domain/scheduling/ports';
+import { firmSlotsOf } from '../../../../functions/runtime/services/health';
 import { createTestApp, disposeTestApp, type TestApp } from '../../../support/app';
+import { dynamoCallsOf } from '../../../support/dynamodb-calls';
 import { uniqueEmail } from '../../../support/records';
 
 const CAPACITY = 5;
@@ -123,5 +127,55 @@ describe('firm call slots', () => {
     expect(
       await slots.take(firm, { holder: 'm5', dispatch: 'w1:due', until }, until, CAPACITY),
     ).toHaveProperty('slot');
+  });
+
+  it("gives a slot back and counts its call in the lawyer's hour in the same write, and counts nothing when another holds the slot", async () => {
+    const firm = uniqueEmail('cabinet');
+    const now = new Date('2026-11-25T12:00:00.000Z');
+    const until = new Date(now.getTime() + 35_000);
+    const slots = firmSlotsOf(app.table);
+    const call = (outcome: EndedCall['outcome']): EndedCall => ({
+      trigger: 'schedule',
+      outcome,
+      attempt: 1,
+      startedAt: '2026-11-25T12:00:01.000Z',
+      durationMs: 200,
+      dueAt: '2026-11-25T12:00:00.000Z',
+      httpStatus: outcome === 'succeeded' ? 200 : 500,
+      message: outcome,
+    });
+    // Slots drawn: 0, then 1, then 1 again once its lease has expired, then 0 once given back.
+    vi.spyOn(Math, 'random')
+      .mockReturnValueOnce(0)
+      .mockReturnValueOnce(0.2)
+      .mockReturnValueOnce(0.2)
+      .mockReturnValueOnce(0);
+    const first = await slots.take(firm, { holder: 'm1', dispatch: 'run-1', until }, now, CAPACITY);
+    const second = await slots.take(firm, { holder: 'm2', dispatch: 'run-2', until }, now, CAPACITY);
+    if ('refused' in first || 'refused' in second) throw new Error('slots refused');
+
+    let counted: boolean | undefined;
+    const calls = await dynamoCallsOf(app.table, async () => {
+      counted = await slots.release(firm, first, call('succeeded'));
+    });
+    // The second call's lease expired and another message took its slot: not its to give back.
+    await slots.take(
+      firm,
+      { holder: 'm3', dispatch: 'run-3', until: new Date(until.getTime() + 60_000) },
+      until,
+      CAPACITY,
+    );
+    const stale = await slots.release(firm, second, call('failed'));
+
+    expect(calls.commands).toEqual(['UpdateItemCommand']);
+    expect([counted, stale]).toEqual([true, false]);
+    const hours = await new HealthReadRepository(app.table).ownerHours(firm, '2026-11-25T00');
+    expect(hours.map(({ hour, counts }) => [hour, counts.succeeded, counts.failed])).toEqual([
+      ['2026-11-25T12', 1, undefined],
+    ]);
+    // The slot given back is free again; the one another holds is still held.
+    expect(await slots.take(firm, { holder: 'm4', dispatch: 'run-1', until }, now, CAPACITY)).toHaveProperty(
+      'slot',
+    );
   });
 });
