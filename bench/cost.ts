@@ -19,7 +19,6 @@ import { systemClock } from '../functions/runtime/dependencies';
 import { inProcessClaimers } from '../functions/runtime/in-process-claimers';
 import { startLocalQueues } from '../lib/local/queue/local-queues';
 import { startQueuePoller } from '../lib/local/queue/poller';
-import { GLOBAL_SCHEDULING } from '../shared/constants';
 import {
   type CapacityMeter,
   type CapacitySum,
@@ -213,6 +212,29 @@ async function measureTick(world: CostWorld): Promise<TickCost> {
   };
 }
 
+/** The milliseconds of `window` during which at least one of `calls` was in flight. */
+function inFlightMs(calls: readonly MeteredCall[], window: { startedAt: number; endedAt: number }): number {
+  const spans = calls
+    .map(
+      (call) => [Math.max(call.startedAt, window.startedAt), Math.min(call.endedAt, window.endedAt)] as const,
+    )
+    .filter(([from, to]) => to > from)
+    .sort((a, b) => a[0] - b[0]);
+  let total = 0;
+  let reached = window.startedAt;
+  for (const [from, to] of spans) {
+    if (to <= reached) continue;
+    total += to - Math.max(from, reached);
+    reached = to;
+  }
+  return total;
+}
+
+const median = (values: readonly number[]) => {
+  const sorted = [...values].sort((a, b) => a - b);
+  return sorted.length === 0 ? 0 : (sorted[Math.floor((sorted.length - 1) / 2)] ?? 0);
+};
+
 const total = (requests: ReadonlyMap<string, number>) =>
   [...requests.values()].reduce((sum, count) => sum + count, 0);
 
@@ -237,8 +259,12 @@ export interface RunCost {
   }[];
   readonly invocations: number;
   readonly recordsPerInvocation: number;
-  /** Invocation milliseconds per run (an invocation's time shared by its records). */
+  /** Billed milliseconds per run: each invocation's duration, rounded up to the millisecond as Lambda bills it, shared by its records. */
   readonly invocationMsPerRun: number;
+  /** The median invocation's duration, and the part of it some DynamoDB call of it was in flight (the emulator's latency, not AWS's). */
+  readonly invocationMsMedian: number;
+  readonly dynamoWaitMsMedian: number;
+  /** Memory × billed duration ÷ runs: what Lambda bills the worker for a run. */
   readonly gbSecondsPerRun: number;
   /** SQS requests per run by action, and in all (the claim's sends included). */
   readonly sqsByAction: ReadonlyMap<string, number>;
@@ -276,21 +302,23 @@ export async function measureRunCost(
     const sqsBefore = world.sqs.snapshot();
     const logBefore = world.logger.bytes;
     const worker = createWebhookWorkerHandler(world.deps);
-    const invocationMs: number[] = [];
+    const invocations: { startedAt: number; endedAt: number }[] = [];
     let records = 0;
     const poller = startQueuePoller({
       client: world.queues.client,
       queueUrl: world.queues.queueUrl,
       handler: async (event: SQSEvent): Promise<SQSBatchResponse> => {
-        const started = performance.now();
+        const startedAt = world.meter.now();
         try {
           return await worker(event);
         } finally {
-          invocationMs.push(performance.now() - started);
+          invocations.push({ startedAt, endedAt: world.meter.now() });
           records += event.Records.length;
         }
       },
-      maxConcurrency: GLOBAL_SCHEDULING.maxConcurrentWorkflows,
+      // Lambda gives each invocation an environment of its own: one at a time here, so that an
+      // invocation's duration is its own calls' and not also the others' sharing this process.
+      maxConcurrency: 1,
       batchSize: WEBHOOK_QUEUE.batchSize,
       waitTimeSeconds: 1,
       logger: world.logger,
@@ -319,7 +347,9 @@ export async function measureRunCost(
     }
     const workerSum = sumOf(calls);
     const memoryMb = FUNCTION_MEMORY_MB.default;
+    const invocationMs = invocations.map(({ startedAt, endedAt }) => Math.ceil(endedAt - startedAt));
     const invocationTotal = invocationMs.reduce((sum, ms) => sum + ms, 0);
+    const dynamoWaitMs = invocations.map((invocation) => inFlightMs(allCalls, invocation));
     const queued = Math.max(1, tick.queued);
     const sqsByAction = new Map<string, number>();
     // The claim's sends (what the tick sent beyond an idle one), then the worker's requests.
@@ -354,6 +384,8 @@ export async function measureRunCost(
       invocations: invocationMs.length,
       recordsPerInvocation: records / Math.max(1, invocationMs.length),
       invocationMsPerRun: invocationTotal / runs,
+      invocationMsMedian: median(invocationMs),
+      dynamoWaitMsMedian: median(dynamoWaitMs),
       gbSecondsPerRun: ((invocationTotal / 1000) * gb(memoryMb)) / runs,
       sqsByAction,
       sqsPerRun: [...sqsByAction.values()].reduce((sum, count) => sum + count, 0),
