@@ -4,7 +4,6 @@ import { LicenseRepository } from '../../data/identity/licenses';
 import { CompletionReportRepository } from '../../data/scheduling/completion-reports';
 import { DispatchStateRepository } from '../../data/scheduling/dispatch-state';
 import { ExecutionRepository } from '../../data/scheduling/executions';
-import { FirmSlotRepository } from '../../data/scheduling/firm-slots';
 import { recordedRunOf } from '../../data/scheduling/replays';
 import { SchedulerRunRepository } from '../../data/scheduling/scheduler-runs';
 import { WorkflowRunRepository } from '../../data/scheduling/workflow-runs';
