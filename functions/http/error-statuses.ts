@@ -12,6 +12,7 @@ import {
   ExistingLawyerError,
   ForbiddenError,
   GoneError,
+  IdempotencyKeyReusedError,
   InvalidCursorError,
   InvalidInputError,
   InvalidSecondFactorError,
@@ -55,6 +56,7 @@ export const ERROR_STATUSES: ReadonlyMap<ErrorClass, number> = new Map<ErrorClas
   // 'Nouvel avocat' on an existing lawyer's e-mail or key; the reply also names him.
   [ExistingLawyerError, 409],
   [RequestTooLargeError, 413],
+  [IdempotencyKeyReusedError, 422],
   // The request was fine; a service it depends on failed: not the server's fault, never a 5xx.
   [PaymentsError, 424],
   [PaymentProviderUnavailableError, 424],

@@ -3,7 +3,7 @@ import type { MiddlewareObj } from '@middy/core';
 
 import { IDEMPOTENCY_MESSAGES } from '../../shared/idempotency-messages';
 import { type RouteDefinition, routeKey } from '../../shared/routes';
-import { ConflictError, InvalidInputError } from '../domain/core/errors';
+import { IdempotencyKeyReusedError, InvalidInputError } from '../domain/core/errors';
 import type { FirstReplies, FirstReply, ReplyKey } from '../domain/core/ports';
 import { type ApiEvent, type ApiResult, jsonResult } from './api-event';
 import type { RouteContext } from './middlewares';
@@ -43,7 +43,9 @@ export function keptReplies(
     const owner = context.session?.licenseKeyHash ?? '';
     return {
       key: sha256(`${owner}\n${routeKey(route)}\n${header}`),
-      requestHash: sha256(JSON.stringify(context.body ?? null)),
+      // Salted with the client's key, which is never stored: the hash kept for a day tells nothing
+      // of a body's secrets (a lawyer's Google password) to whoever reads the table.
+      requestHash: sha256(`${header}\n${JSON.stringify(context.body ?? null)}`),
       statusCode: route.idempotent.status,
     };
   };
@@ -56,7 +58,8 @@ export function keptReplies(
       if (!replyKey) return undefined;
       const first = await replies.get(replyKey.key);
       if (!first) return undefined;
-      if (first.requestHash !== replyKey.requestHash) throw new ConflictError(IDEMPOTENCY_MESSAGES.keyReused);
+      if (first.requestHash !== replyKey.requestHash)
+        throw new IdempotencyKeyReusedError(IDEMPOTENCY_MESSAGES.keyReused);
       return replayed(first);
     },
     // A concurrent retry's create was refused because the first one kept its reply meanwhile.

@@ -56,6 +56,8 @@ export const DIRECTORY_ROUTES = {
     path: '/api/lawyers',
     handler: 'lawyers',
     access: 'admin',
+    // 'Nouvel avocat' sends one: a retry of a create whose reply was lost gets it, not a 409.
+    idempotent: { status: 201 },
     request: AdminLawyerSaveRequest,
     response: LawyerSaveReply,
   },

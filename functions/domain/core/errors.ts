@@ -45,6 +45,14 @@ export class TooManyAttemptsError extends DomainError {
   override name = 'TooManyAttemptsError';
 }
 
+/**
+ * A create's Idempotency-Key first sent with another request: the key names one request only,
+ * so the second is refused (422, as the IETF draft on the header asks) rather than replayed.
+ */
+export class IdempotencyKeyReusedError extends DomainError {
+  override name = 'IdempotencyKeyReusedError';
+}
+
 /** 'Nouvel avocat' found the e-mail or key already in use: the reply names the lawyer who has it. */
 export class ExistingLawyerError extends ConflictError {
   override name = 'ExistingLawyerError';

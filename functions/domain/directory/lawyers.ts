@@ -16,7 +16,7 @@ import {
   InvalidInputError,
   NotFoundError,
 } from '../core/errors';
-import type { Clock, Logger } from '../core/ports';
+import type { Clock, Logger, ReplyKey } from '../core/ports';
 import { newLicenseRecord } from '../identity/licenses';
 import type { LicenseRecord, Licenses, Sessions } from '../identity/ports';
 import type { SessionContext } from '../identity/sessions';
@@ -24,6 +24,7 @@ import { type AuditActor, type AuditTrail, auditTarget } from './audit';
 import { ownEmailsOf, ownProfileOf } from './members';
 import {
   type JoinedWrite,
+  type JoinedWritesOf,
   LawyerChangedError,
   LawyerConflictError,
   type LawyerRecord,
@@ -162,12 +163,15 @@ export class LawyerProfileWriter {
     this.workflows = deps.workflows;
   }
 
-  /** Creates (`previous` null) or updates a lawyer; `alsoWrite` joins the profile's transaction. */
+  /**
+   * Creates (`previous` null) or updates a lawyer; `alsoWrite` joins the profile's transaction
+   * (given the record as written when it names it: a save's kept reply).
+   */
   async write(
     previous: LawyerRecord | null,
     next: LawyerRecord,
     changes: SecretChanges,
-    alsoWrite: readonly JoinedWrite[] = [],
+    alsoWrite: readonly JoinedWrite[] | JoinedWritesOf<LawyerRecord> = [],
   ): Promise<LawyerRecord> {
     const touched = changes.googlePassword !== undefined || changes.googleCredentials !== undefined;
     const stored =
@@ -191,9 +195,10 @@ export class LawyerProfileWriter {
       };
       await this.storeSecrets(next.id, secrets);
     }
+    const joined = typeof alsoWrite === 'function' ? alsoWrite(record) : alsoWrite;
     try {
-      if (previous) await this.lawyers.update(previous, record, alsoWrite);
-      else await this.lawyers.create(record, alsoWrite);
+      if (previous) await this.lawyers.update(previous, record, joined);
+      else await this.lawyers.create(record, joined);
     } catch (error) {
       if (touched) await this.restoreSecrets(next.id, stored);
       if (error instanceof LawyerConflictError)
@@ -297,6 +302,8 @@ export class LawyerService {
   async save(
     input: NormalizedAdminLawyerSave,
     session: SessionContext,
+    /** Its Idempotency-Key: the reply is kept with the profile, and a retry gets it back. */
+    replyKey?: ReplyKey | null,
   ): Promise<{ lawyer: Lawyer; created: boolean }> {
     const now = this.deps.clock.now().toISOString();
     const { vault } = this.deps;
@@ -369,8 +376,27 @@ export class LawyerService {
       input,
       now,
     );
-    const saved = await this.writer.write(previous, next, secretChangesOf(input), alsoWrite);
-    return { lawyer: toLawyerView(saved, vault), created: previous === null };
+    const replyOf = (record: LawyerRecord) => ({
+      lawyer: toLawyerView(record, vault),
+      created: previous === null,
+    });
+    const saved = await this.writer.write(previous, next, secretChangesOf(input), (record) =>
+      replyKey
+        ? [
+            ...alsoWrite,
+            // An edit is answered 200: the create's status is the route's.
+            {
+              firstReply: {
+                ...replyKey,
+                statusCode: previous ? 200 : replyKey.statusCode,
+                body: replyOf(record),
+                at: now,
+              },
+            },
+          ]
+        : alsoWrite,
+    );
+    return replyOf(saved);
   }
 
   /**

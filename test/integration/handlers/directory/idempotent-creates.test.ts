@@ -4,18 +4,24 @@ import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
 import { API_HANDLERS } from '../../../../functions/handlers';
 import { IDEMPOTENCY_MESSAGES } from '../../../../shared/idempotency-messages';
 import { ROUTES } from '../../../../shared/routes';
-import type { AuditPage } from '../../../../shared/schemas/directory';
+import type { AuditPage, LawyerSaveReply } from '../../../../shared/schemas/directory';
 import type { Folder } from '../../../../shared/schemas/folder';
 import type { Workflow } from '../../../../shared/schemas/workflow';
 import { apiEvent, createTestApp, disposeTestApp, invoke, type TestApp } from '../../../support/app';
-import { adminWithLawyer, callRoute, issueAndSignIn, workflowFields } from '../../../support/directory';
+import {
+  adminWithLawyer,
+  callRoute,
+  issueAndSignIn,
+  lawyerFields,
+  workflowFields,
+} from '../../../support/directory';
 import { awsError, tableWithFaults } from '../../../support/faults';
 
 /**
  * Creates sent again with the same Idempotency-Key, against DynamoDB Local; aws-sdk-client-mock
  * only injects the store's fault (a write that times out, before or after DynamoDB applied it).
  */
-describe('creates with an Idempotency-Key (POST /api/workflows, POST /api/folders)', () => {
+describe('creates with an Idempotency-Key (POST /api/workflows, POST /api/folders, PUT /api/lawyers)', () => {
   let app: TestApp;
   let admin: string;
   let lawyerEmail: string;
@@ -180,7 +186,7 @@ describe('creates with an Idempotency-Key (POST /api/workflows, POST /api/folder
       headers: { 'idempotency-key': 'court' },
     });
 
-    expect(reused.statusCode).toBe(409);
+    expect(reused.statusCode).toBe(422);
     expect(reused.body.error).toBe(IDEMPOTENCY_MESSAGES.keyReused);
     expect(malformed.statusCode).toBe(400);
     expect(malformed.body.error).toContain('Idempotency-Key');
@@ -202,5 +208,125 @@ describe('creates with an Idempotency-Key (POST /api/workflows, POST /api/folder
 
     expect(theirs.statusCode).toBe(201);
     expect(theirs.body.id).not.toBe(mine.body.id);
+  });
+
+  /** The lawyers function over DynamoDB Local, its transactions answered by `transact`. */
+  const saveLawyerOn = (
+    transact: (input: TransactWriteCommandInput) => Promise<unknown>,
+  ): ((body: unknown, key: string) => ReturnType<typeof invoke<LawyerSaveReply & { error?: string }>>) => {
+    const handler = API_HANDLERS.lawyers({
+      ...app,
+      table: tableWithFaults(app.table, { transactWrite: transact }),
+    });
+    return (body, key) =>
+      invoke<LawyerSaveReply & { error?: string }>(
+        handler,
+        apiEvent('PUT', '/api/lawyers', {
+          routePath: ROUTES.saveLawyer.path,
+          token: admin,
+          body,
+          headers: { 'idempotency-key': key },
+        }),
+      );
+  };
+  /** Every entry of the trail about the lawyer of that e-mail (its label names him by it). */
+  const lawyerEntries = async (email: string) => {
+    const { body } = await callRoute<AuditPage>(app, 'listAudit', { token: admin, query: { limit: '100' } });
+    return body.entries.filter((entry) => entry.targetLabel?.includes(email)).map((entry) => entry.action);
+  };
+
+  it('answers a lost "Nouvel avocat" reply and its retry with the lawyer created once, not a 409', async () => {
+    const key = newKey();
+    const fields = { ...lawyerFields(), createOnly: true };
+    let lost = true;
+    const save = saveLawyerOn(async (input) => {
+      const applied = await app.table.doc.send(new TransactWriteCommand(input));
+      if (!lost) return applied;
+      lost = false;
+      throw awsError('TimeoutError');
+    });
+
+    const first = await save(fields, key);
+    const retry = await save(fields, key);
+
+    expect(first.statusCode).toBe(201);
+    expect(retry.statusCode).toBe(201);
+    expect(retry.body).toEqual(first.body);
+    expect(retry.body.created).toBe(true);
+    expect(retry.result.headers?.['idempotent-replayed']).toBe('true');
+    expect(await lawyerEntries(fields.email)).toEqual(['lawyer.create']);
+  });
+
+  it('saves neither the lawyer nor his entry when his create fails: the retry creates him once', async () => {
+    const key = newKey();
+    const fields = { ...lawyerFields(), createOnly: true };
+    let failing = true;
+    const save = saveLawyerOn(async (input) => {
+      if (failing) {
+        failing = false;
+        throw awsError('ProvisionedThroughputExceededException');
+      }
+      return app.table.doc.send(new TransactWriteCommand(input));
+    });
+
+    const first = await save(fields, key);
+    expect(first.statusCode).toBeGreaterThanOrEqual(500);
+    expect(await lawyerEntries(fields.email)).toEqual([]);
+    const lookedUp = await callRoute(app, 'lookupLawyer', { token: admin, body: { email: fields.email } });
+    expect(lookedUp.body).toMatchObject({ lawyer: null });
+
+    const retry = await save(fields, key);
+    expect(retry.statusCode).toBe(201);
+    expect(retry.result.headers?.['idempotent-replayed']).toBeUndefined();
+    expect(await lawyerEntries(fields.email)).toEqual(['lawyer.create']);
+  });
+
+  it('refuses another lawyer under a key already used, with a 422 in French, and saves nothing', async () => {
+    const key = newKey();
+    const first = await callRoute<LawyerSaveReply>(app, 'saveLawyer', {
+      token: admin,
+      body: { ...lawyerFields(), createOnly: true },
+      headers: { 'idempotency-key': key },
+    });
+    const other = { ...lawyerFields({ firstName: 'Inès' }), createOnly: true };
+
+    const reused = await callRoute<{ error: string }>(app, 'saveLawyer', {
+      token: admin,
+      body: other,
+      headers: { 'idempotency-key': key },
+    });
+
+    expect(first.statusCode).toBe(201);
+    expect(reused.statusCode).toBe(422);
+    expect(reused.body.error).toBe(IDEMPOTENCY_MESSAGES.keyReused);
+    expect(await lawyerEntries(other.email)).toEqual([]);
+  });
+
+  it('answers an edit sent again under its key with its first reply (200), on the trail once', async () => {
+    const key = newKey();
+    const created = await callRoute<LawyerSaveReply>(app, 'saveLawyer', {
+      token: admin,
+      body: lawyerFields(),
+    });
+    const edit = {
+      ...lawyerFields({ email: created.body.lawyer.email }),
+      officeName: 'Cabinet Martin & associés',
+    };
+
+    const first = await callRoute<LawyerSaveReply>(app, 'saveLawyer', {
+      token: admin,
+      body: edit,
+      headers: { 'idempotency-key': key },
+    });
+    const retry = await callRoute<LawyerSaveReply>(app, 'saveLawyer', {
+      token: admin,
+      body: edit,
+      headers: { 'idempotency-key': key },
+    });
+
+    expect([first.statusCode, retry.statusCode]).toEqual([200, 200]);
+    expect(retry.body).toEqual(first.body);
+    expect(retry.body.lawyer.officeName).toBe('Cabinet Martin & associés');
+    expect((await lawyerEntries(edit.email)).sort()).toEqual(['lawyer.create', 'lawyer.update']);
   });
 });
