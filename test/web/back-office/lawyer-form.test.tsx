@@ -1,4 +1,4 @@
-import { screen } from '@testing-library/react';
+import { screen, waitFor } from '@testing-library/react';
 import { describe, expect, it } from 'vitest';
 
 import { emptyBackend, jsonResponse, mockNetwork } from '../support/fetch-mock';
@@ -115,6 +115,50 @@ describe("'Nouvel avocat' with the e-mail of an existing lawyer", () => {
       false,
     ]);
     expect(puts()[1]?.body).toMatchObject({ firstName: 'Camilla', email: existing.email });
+    // The confirmed update is another request than the refused create: another key.
+    expect(puts()[1]?.headers['idempotency-key']).not.toBe(puts()[0]?.headers['idempotency-key']);
+  });
+});
+
+describe("'Nouvel avocat' sent again (Idempotency-Key)", () => {
+  it('sends the same lawyer again under the same key after a failure, a corrected one under a new key', async () => {
+    let unavailable = true;
+    const created = lawyerFixture({
+      firstName: 'Jeanne',
+      lastName: 'Durand',
+      email: 'jeanne.durand@gmail.com',
+    });
+    const network = mockNetwork((request) => {
+      if (request.method !== 'PUT' || !request.url.endsWith('/api/lawyers')) return emptyBackend(request);
+      return unavailable
+        ? jsonResponse(503, { error: 'Service momentanément indisponible' })
+        : jsonResponse(201, { lawyer: created, created: true });
+    });
+    storeSessionOf('admin');
+    const app = renderApp('/admin/lawyers');
+    await app.user.click(await screen.findByRole('button', { name: 'Nouvel avocat' }));
+    await screen.findByRole('dialog');
+    await typeInto(app.user, 'Prénom', 'Jeanne');
+    await typeInto(app.user, 'Nom', 'Durand');
+    await typeInto(app.user, 'Email Google', 'jeanne.durand@gmail.com');
+    await typeInto(app.user, 'Téléphone', '0612345678');
+    await typeInto(app.user, "Nom de l'étude", 'Cabinet Durand');
+    const puts = () => network.to('/api/lawyers').filter((request) => request.method === 'PUT');
+
+    await app.user.click(screen.getByRole('button', { name: 'Créer' }));
+    await waitFor(() => expect(puts()).toHaveLength(1));
+    await app.user.click(screen.getByRole('button', { name: 'Créer' }));
+    await waitFor(() => expect(puts()).toHaveLength(2));
+    unavailable = false;
+    await typeInto(app.user, "Nom de l'étude", 'Étude Durand');
+    await app.user.click(screen.getByRole('button', { name: 'Créer' }));
+
+    expect(await screen.findByText('Dossier créé pour Jeanne Durand')).toBeTruthy();
+    const keys = puts().map((request) => request.headers['idempotency-key']);
+    expect(keys).toHaveLength(3);
+    expect(keys[0]).toMatch(/^[A-Za-z0-9_-]{8,100}$/);
+    expect(keys[1]).toBe(keys[0]);
+    expect(keys[2]).not.toBe(keys[0]);
   });
 });
 

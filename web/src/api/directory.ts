@@ -186,10 +186,17 @@ export function useSaveLawyer() {
     mutationFn: ({
       request,
       createOnly,
+      idempotencyKey,
     }: {
       readonly request: LawyerSaveRequest;
       readonly createOnly: boolean;
-    }) => callApi('saveLawyer', { body: { ...request, createOnly } }),
+      /** One per content the 'Nouvel avocat' dialog sends (`useSubmissionKey`). */
+      readonly idempotencyKey?: string;
+    }) =>
+      callApi('saveLawyer', {
+        body: { ...request, createOnly },
+        ...(idempotencyKey ? { idempotencyKey } : {}),
+      }),
     onSuccess: () =>
       Promise.all([
         client.invalidateQueries({ queryKey: KEYS.allLawyers }),

@@ -12,6 +12,7 @@ import { useState } from 'react';
 import { type Lawyer, type LawyerSaveRequest, MESSAGES } from '../../../../shared';
 import { ApiHttpError } from '../../api/api-errors';
 import { useSaveLawyer } from '../../api/directory';
+import { useSubmissionKey } from '../../api/submission-key';
 import { type LawyerDialog, LawyerDialogs } from '../../components/lawyer-details/lawyer-dialogs';
 import { useLawyerDirectory } from '../../components/lawyer-details/use-lawyer-directory';
 import { LawyerForm, lawyerFormValues } from '../../components/lawyer-form/lawyer-form';
@@ -73,6 +74,40 @@ function ExistingLawyerAlert({
 }
 
 /**
+ * 'Nouvel avocat': the form, and the alert once the server named an existing lawyer. Each content
+ * sent goes with its own Idempotency-Key, the same again if it is sent again (a lost reply answers
+ * with the lawyer created, not with a 409 naming him); a new dialog starts new keys.
+ */
+function NewLawyerDialog({
+  conflict,
+  onSave,
+  onDismiss,
+}: {
+  readonly conflict: Extract<Dialog, { kind: 'create' }>['conflict'];
+  readonly onSave: (request: LawyerSaveRequest, createOnly: boolean, idempotencyKey: string) => Promise<void>;
+  readonly onDismiss: () => void;
+}) {
+  const submissionKey = useSubmissionKey();
+  const send = (request: LawyerSaveRequest, createOnly: boolean) =>
+    onSave(request, createOnly, submissionKey({ request, createOnly }));
+  return (
+    <Modal visible size="large" header={TEXT.createTitle} onDismiss={onDismiss}>
+      {conflict && (
+        <ExistingLawyerAlert existing={conflict.existing} onUpdate={() => send(conflict.request, false)} />
+      )}
+      <LawyerForm
+        variant="lawyer"
+        initial={lawyerFormValues(null)}
+        showLicenseKey
+        submitLabel={TEXT.create}
+        onSubmit={(request) => send(request, true)}
+        onCancel={onDismiss}
+      />
+    </Modal>
+  );
+}
+
+/**
  * 'Consultation des Avocats' (/admin/lawyers, spec §2): the lawyers as cards with a search,
  * their details (secrets on an audited request), deletion of a lawyer and all his data, and the
  * creation of a new lawyer with his licence key.
@@ -91,9 +126,9 @@ export function AdminLawyersPage() {
    * 'Nouvel avocat' saves in create-only mode: when the e-mail or the key is already a lawyer's,
    * the server names him and the admin is asked before the spec's save rule updates him.
    */
-  const save = async (request: LawyerSaveRequest, createOnly: boolean) => {
+  const save = async (request: LawyerSaveRequest, createOnly: boolean, idempotencyKey: string) => {
     try {
-      const { lawyer, created } = await saveLawyer.mutateAsync({ request, createOnly });
+      const { lawyer, created } = await saveLawyer.mutateAsync({ request, createOnly, idempotencyKey });
       notifications.success(
         created
           ? MESSAGES.lawyerSave.created(lawyer.firstName, lawyer.lastName)
@@ -172,22 +207,7 @@ export function AdminLawyersPage() {
       />
 
       {dialog?.kind === 'create' && (
-        <Modal visible size="large" header={TEXT.createTitle} onDismiss={() => setDialog(null)}>
-          {dialog.conflict && (
-            <ExistingLawyerAlert
-              existing={dialog.conflict.existing}
-              onUpdate={() => (dialog.conflict ? save(dialog.conflict.request, false) : undefined)}
-            />
-          )}
-          <LawyerForm
-            variant="lawyer"
-            initial={lawyerFormValues(null)}
-            showLicenseKey
-            submitLabel={TEXT.create}
-            onSubmit={(request) => save(request, true)}
-            onCancel={() => setDialog(null)}
-          />
-        </Modal>
+        <NewLawyerDialog conflict={dialog.conflict} onSave={save} onDismiss={() => setDialog(null)} />
       )}
       <LawyerDialogs
         dialog={dialog?.kind === 'create' ? null : dialog}
