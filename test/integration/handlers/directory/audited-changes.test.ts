@@ -1,4 +1,5 @@
 import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
+import { HealthWriteRepository } from '../../../../functions/data/health/health-writes';
 import { API_HANDLERS } from '../../../../functions/handlers';
 import type { HandlerName } from '../../../../functions/needs';
 import { ROUTES, type RouteName, routePath } from '../../../../shared/routes';
@@ -103,5 +104,28 @@ describe('audited changes, each with its audit entry in one transaction', () => 
     expect(saved.statusCode).toBe(200);
     const { body } = await callRoute<AuditPage>(app, 'listAudit', { token: admin, query: { limit: '100' } });
     expect(body.entries.filter((entry) => entry.action === 'health.settings.update')).toHaveLength(1);
+  });
+
+  it('saves an admin’s ‘Reprendre’ with its entry', async () => {
+    // Arrange: a scheduled workflow the automatic pause stopped (scheduling off, the pause noted).
+    const { body: workflow } = await callRoute<Workflow>(app, 'createWorkflow', {
+      token: admin,
+      body: workflowFields(lawyerEmail, { name: 'Relances suspendues' }),
+    });
+    await callRoute(app, 'toggleWorkflowScheduling', { token: admin, params: { id: workflow.id } });
+    await callRoute(app, 'toggleWorkflowScheduling', { token: admin, params: { id: workflow.id } });
+    await new HealthWriteRepository(app.table).recordPause(
+      workflow.id,
+      app.clock.now().toISOString(),
+      '5 échecs consécutifs',
+    );
+
+    // Act
+    const resumed = await callOnStrictStore<Workflow>('resumeWorkflow', { params: { id: workflow.id } });
+
+    // Assert
+    expect(resumed.statusCode).toBe(200);
+    expect(resumed.body.cronSettings.enabled).toBe(true);
+    expect(await entriesOf(`workflow:${workflow.id}`)).toContain('workflow.resume');
   });
 });

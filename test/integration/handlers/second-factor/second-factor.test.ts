@@ -8,10 +8,11 @@ import { AUDIT_LIST } from '../../../../functions/data/directory/audit';
 import { LicenseRepository } from '../../../../functions/data/identity/licenses';
 import { readShardedList } from '../../../../functions/data/table/sharded-list';
 import { issueLicense } from '../../../../functions/domain/identity/licenses';
+import { API_HANDLERS } from '../../../../functions/handlers';
 import { createLicenseKeyVault } from '../../../../functions/security/license-key-vault';
 import { SECOND_FACTOR } from '../../../../shared/constants';
 import { MESSAGES } from '../../../../shared/messages';
-import type { RouteName } from '../../../../shared/routes';
+import { ROUTES, type RouteName } from '../../../../shared/routes';
 import type {
   EnrolmentReply,
   PasskeyOptionsReply,
@@ -20,8 +21,16 @@ import type {
   VerifySecondFactorReply,
 } from '../../../../shared/schemas/second-factor';
 import type { VerifyLicenseReply } from '../../../../shared/schemas/session';
-import { createTestApp, disposeTestApp, TEST_RELYING_PARTY, type TestApp } from '../../../support/app';
+import {
+  apiEvent,
+  createTestApp,
+  disposeTestApp,
+  invoke,
+  TEST_RELYING_PARTY,
+  type TestApp,
+} from '../../../support/app';
 import { type CallOptions, callRoute, createSignedInLawyer, signIn } from '../../../support/directory';
+import { awsError, tableWithFaults } from '../../../support/faults';
 import { SoftwarePasskey } from '../../../support/software-passkey';
 
 /** A signed session token: three base64url parts. */
@@ -504,6 +513,44 @@ describe('second factor', () => {
         statusCode: 404,
         body: { error: MESSAGES.secondFactor.licenseNotFound },
       });
+    });
+
+    it('removes the factor and writes its entry in one transaction: both, or neither', async () => {
+      const admin = await enrolledAdmin();
+      const refused = await enrolledAdmin();
+      const reset = await enrolledAdmin();
+      const resetEntries = async () =>
+        (await readShardedList(app.table, AUDIT_LIST, { order: 'newest first', limit: 100 })).items.filter(
+          (item) => item.action === 'license.second-factor.reset',
+        ).length;
+      const resetOn = (table: TestApp['table'], licenseKey: string) =>
+        invoke(
+          API_HANDLERS['second-factor']({ ...app, table }),
+          apiEvent('POST', ROUTES.resetSecondFactor.path, {
+            routePath: ROUTES.resetSecondFactor.path,
+            token: admin.token,
+            body: { licenseKey },
+          }),
+        );
+      const before = await resetEntries();
+
+      // A transaction refused: the factor stays, and no entry says it went.
+      const failed = await resetOn(
+        tableWithFaults(app.table, { transactWrite: () => Promise.reject(awsError('InternalServerError')) }),
+        refused.licenseKey,
+      );
+      expect(failed.statusCode).toBeGreaterThanOrEqual(500);
+      expect((await signIn(app, refused.licenseKey)).secondFactor).toMatchObject({ step: 'verify' });
+      expect(await resetEntries()).toBe(before);
+
+      // Every lone put refused: the reset still goes through with its entry (written with it).
+      const done = await resetOn(
+        tableWithFaults(app.table, { put: () => Promise.reject(awsError('InternalServerError')) }),
+        reset.licenseKey,
+      );
+      expect(done.statusCode).toBe(200);
+      expect((await signIn(app, reset.licenseKey)).secondFactor).toEqual({ step: 'enrol', methods: [] });
+      expect(await resetEntries()).toBe(before + 1);
     });
 
     it('is itself a sensitive action', async () => {
