@@ -241,20 +241,28 @@ export class LawyerRepository extends LawyerReader implements Lawyers {
     ]);
   }
 
-  async markLicenseEmail(id: string, undeliveredAt: string | null, now: string): Promise<void> {
+  async markLicenseEmail(
+    id: string,
+    undeliveredAt: string | null,
+    now: string,
+    alsoWrite: readonly JoinedWrite[] = [],
+  ): Promise<void> {
+    const mark = {
+      TableName: this.table.name,
+      Key: lawyerKey(id),
+      UpdateExpression: 'SET licenseEmailUndeliveredAt = :at, updatedAt = :now',
+      ConditionExpression: 'attribute_exists(PK)',
+      ExpressionAttributeValues: { ':at': undeliveredAt, ':now': now },
+    };
+    const joined = alsoWrite.map((write) => joinedItem(this.table, write));
     try {
-      await this.table.doc.send(
-        new UpdateCommand({
-          TableName: this.table.name,
-          Key: lawyerKey(id),
-          UpdateExpression: 'SET licenseEmailUndeliveredAt = :at, updatedAt = :now',
-          ConditionExpression: 'attribute_exists(PK)',
-          ExpressionAttributeValues: { ':at': undeliveredAt, ':now': now },
-        }),
-      );
+      if (joined.length === 0) await this.table.doc.send(new UpdateCommand(mark));
+      else
+        await this.table.doc.send(new TransactWriteCommand({ TransactItems: [{ Update: mark }, ...joined] }));
     } catch (error) {
-      // Deleted meanwhile: nothing left to mark.
+      // Deleted meanwhile: nothing left to mark, but what happened (an e-mail sent) is recorded.
       if (!isConditionFailure(error)) throw error;
+      if (joined.length > 0) await this.table.doc.send(new TransactWriteCommand({ TransactItems: joined }));
     }
   }
 

@@ -18,7 +18,7 @@ export interface LicenseEmailResendDependencies {
     Licenses,
     'getByHash' | 'markLicenseEmail' | 'claimLicenseEmailResend' | 'releaseLicenseEmailResend'
   >;
-  readonly audit: Pick<AuditTrail, 'record'>;
+  readonly audit: Pick<AuditTrail, 'joinedWrite'>;
   readonly vault: LicenseKeyVault;
   readonly mailer: Mailer;
   readonly clock: Clock;
@@ -63,8 +63,10 @@ export class LicenseEmailResend {
     }
 
     await this.deps.licenses.markLicenseEmail(license.keyHash, null, claimedAt);
-    await this.deps.lawyers.markLicenseEmail(lawyer.id, null, claimedAt);
-    await this.deps.audit.record(actor, 'license.email.resend', auditTarget.lawyer(lawyer));
+    // The card's mark cleared and the resend on the trail, together.
+    await this.deps.lawyers.markLicenseEmail(lawyer.id, null, claimedAt, [
+      this.deps.audit.joinedWrite(actor, 'license.email.resend', auditTarget.lawyer(lawyer)),
+    ]);
     // Neither the key nor the address goes to the logs.
     this.deps.logger.info('Clé de licence renvoyée par e-mail', { lawyerId: lawyer.id });
     return { sentTo: to };

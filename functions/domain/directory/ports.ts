@@ -79,9 +79,15 @@ export interface Lawyers {
   delete(record: LawyerRecord, alsoWrite?: readonly JoinedWrite[]): Promise<void>;
   /**
    * Marks (a time) or clears (null) his licence e-mail as undelivered; a save that read him before
-   * then is refused as changed, so it never drops the mark.
+   * then is refused as changed, so it never drops the mark. `alsoWrite` (the audit entry of an
+   * admin's resend) joins its transaction, and is written even when he was deleted meanwhile.
    */
-  markLicenseEmail(id: string, undeliveredAt: string | null, now: string): Promise<void>;
+  markLicenseEmail(
+    id: string,
+    undeliveredAt: string | null,
+    now: string,
+    alsoWrite?: readonly JoinedWrite[],
+  ): Promise<void>;
 }
 
 /**

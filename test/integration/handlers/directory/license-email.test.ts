@@ -5,13 +5,23 @@ import { LicenseRepository } from '../../../../functions/data/identity/licenses'
 import { LICENSE_EMAIL_RESEND_INTERVAL_MS } from '../../../../functions/domain/billing/license-email';
 import { licenseMailTags } from '../../../../functions/domain/billing/undelivered-mail';
 import { issueLicense } from '../../../../functions/domain/identity/licenses';
+import { API_HANDLERS } from '../../../../functions/handlers';
 import { createUndeliveredMailHandler } from '../../../../functions/handlers/billing/undelivered-mail';
 import { createLicenseKeyVault } from '../../../../functions/security/license-key-vault';
 import { MESSAGES } from '../../../../shared/messages';
+import { ROUTES, routePath } from '../../../../shared/routes';
 import type { AuditPage, LawyerSaveReply, LicenseEmailResent } from '../../../../shared/schemas/directory';
 import type { Lawyer } from '../../../../shared/schemas/lawyer';
-import { createTestApp, disposeTestApp, MemoryMailer, type TestApp } from '../../../support/app';
+import {
+  apiEvent,
+  createTestApp,
+  disposeTestApp,
+  invoke,
+  MemoryMailer,
+  type TestApp,
+} from '../../../support/app';
 import { callRoute, issueAndSignIn, lawyerFields } from '../../../support/directory';
+import { awsError, tableWithFaults } from '../../../support/faults';
 import { sesBounce } from '../../../support/mail';
 import { PUBLIC_URL } from '../../../support/payments';
 
@@ -167,5 +177,35 @@ describe('POST /api/lawyers/{id}/license-email: the admin sends a licence key ag
 
     expect((await resend(lawyer.id, member.token)).statusCode).toBe(403);
     expect(mailer.to(lawyer.email)).toHaveLength(0);
+  });
+
+  it('clears the mark and writes its entry together: a store refusing lone writes still records the resend', async () => {
+    // Arrange: the lawyers function over a store that refuses every put made on its own.
+    const { lawyer } = await undeliveredLawyer();
+    app.clock.advance(60_000);
+    const strict = API_HANDLERS.lawyers({
+      ...app,
+      table: tableWithFaults(app.table, { put: () => Promise.reject(awsError('InternalServerError')) }),
+    });
+    const path = routePath(ROUTES.resendLicenseEmail, { id: lawyer.id });
+
+    // Act
+    const reply = await invoke(
+      strict,
+      apiEvent('POST', path, {
+        routePath: ROUTES.resendLicenseEmail.path,
+        token: admin,
+        pathParameters: { id: lawyer.id },
+      }),
+    );
+
+    // Assert
+    expect(reply.statusCode).toBe(200);
+    expect((await lawyerAsAdminSees(lawyer.id)).licenseEmailUndeliveredAt).toBeNull();
+    const audit = await callRoute<AuditPage>(app, 'listAudit', { token: admin, query: { limit: '1' } });
+    expect(audit.body.entries[0]).toMatchObject({
+      action: 'license.email.resend',
+      target: `lawyer:${lawyer.id}`,
+    });
   });
 });
