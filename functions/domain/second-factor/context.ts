@@ -33,7 +33,7 @@ export interface SecondFactorDeps extends SecondFactorStores {
   /** Opens the full session of a pending one that passed, and dates a step-up. */
   readonly sessions: SessionService;
   /** The trail of an admin's reset of another licence's factor. */
-  readonly audit: Pick<AuditTrail, 'record' | 'joinedWrite'>;
+  readonly audit: Pick<AuditTrail, 'joinedWrite'>;
   /** E-mail to a licence's owner when wrong codes lock it; absent, the lock is only logged. */
   readonly mail?: MailPorts;
 }
