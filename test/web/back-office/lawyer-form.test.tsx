@@ -18,6 +18,20 @@ const SHARED_RULES = [
   ["Nom de l'étude", 'C', "Le nom de l'étude doit contenir au moins 2 caractères"],
 ] as const;
 
+/** An admin's 'Nouvel avocat' dialog, filled in for Jeanne Durand. */
+async function newJeanneDurand() {
+  storeSessionOf('admin');
+  const app = renderApp('/admin/lawyers');
+  await app.user.click(await screen.findByRole('button', { name: 'Nouvel avocat' }));
+  await screen.findByRole('dialog');
+  await typeInto(app.user, 'Prénom', 'Jeanne');
+  await typeInto(app.user, 'Nom', 'Durand');
+  await typeInto(app.user, 'Email Google', 'jeanne.durand@gmail.com');
+  await typeInto(app.user, 'Téléphone', '0612345678');
+  await typeInto(app.user, "Nom de l'étude", 'Cabinet Durand');
+  return app;
+}
+
 describe('lawyer form (admin, spec §5 lawyer form)', () => {
   async function openCreate() {
     const network = mockNetwork();
@@ -49,15 +63,7 @@ describe('lawyer form (admin, spec §5 lawyer form)', () => {
           })
         : emptyBackend(request),
     );
-    storeSessionOf('admin');
-    const app = renderApp('/admin/lawyers');
-    await app.user.click(await screen.findByRole('button', { name: 'Nouvel avocat' }));
-    await screen.findByRole('dialog');
-    await typeInto(app.user, 'Prénom', 'Jeanne');
-    await typeInto(app.user, 'Nom', 'Durand');
-    await typeInto(app.user, 'Email Google', 'jeanne.durand@gmail.com');
-    await typeInto(app.user, 'Téléphone', '0612345678');
-    await typeInto(app.user, "Nom de l'étude", 'Cabinet Durand');
+    const app = await newJeanneDurand();
 
     await app.user.click(screen.getByRole('button', { name: 'Créer' }));
 
@@ -134,15 +140,7 @@ describe("'Nouvel avocat' sent again (Idempotency-Key)", () => {
         ? jsonResponse(503, { error: 'Service momentanément indisponible' })
         : jsonResponse(201, { lawyer: created, created: true });
     });
-    storeSessionOf('admin');
-    const app = renderApp('/admin/lawyers');
-    await app.user.click(await screen.findByRole('button', { name: 'Nouvel avocat' }));
-    await screen.findByRole('dialog');
-    await typeInto(app.user, 'Prénom', 'Jeanne');
-    await typeInto(app.user, 'Nom', 'Durand');
-    await typeInto(app.user, 'Email Google', 'jeanne.durand@gmail.com');
-    await typeInto(app.user, 'Téléphone', '0612345678');
-    await typeInto(app.user, "Nom de l'étude", 'Cabinet Durand');
+    const app = await newJeanneDurand();
     const puts = () => network.to('/api/lawyers').filter((request) => request.method === 'PUT');
 
     await app.user.click(screen.getByRole('button', { name: 'Créer' }));
