@@ -234,6 +234,8 @@ export const MESSAGES = {
       noAddress: 'aucune adresse trouvée pour ce nom',
       unreachable: 'hôte injoignable',
       tls: 'certificat TLS invalide',
+      /** The secure connection failed for another reason (a server that does not speak https). */
+      tlsFailed: 'connexion sécurisée (TLS) impossible',
       unknown: 'erreur inconnue',
     },
     /** Same voice: a lawyer's workflow that the administrator has not activated cannot be run. */

@@ -200,6 +200,7 @@ function connectionDetail(code: string): string {
   if (code.startsWith('ERR_TLS_') || /CERT|SELF_SIGNED|UNABLE_TO_VERIFY/.test(code)) {
     return `${connection.tls} (${code})`;
   }
+  if (code.startsWith('ERR_SSL_') || code === 'EPROTO') return `${connection.tlsFailed} (${code})`;
   return code;
 }
 

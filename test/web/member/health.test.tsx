@@ -105,7 +105,7 @@ describe('automation health on the member cards', () => {
     await waitFor(() => expect(within(card('Relance en panne')).getByText('Non planifié')).toBeTruthy());
   });
 
-  it("'Tester la connexion' says the n8n workflow is probably inactive after a 404", async () => {
+  it("'Tester la connexion' says to check that the n8n workflow is active after a 404", async () => {
     const message =
       "Webhook introuvable - vérifiez l'URL (workflow inactif dans n8n ?). Le workflow n8n est probablement inactif, ou le chemin du webhook est erroné.";
     const { app, network } = openAsMember('lawyer', '/lawyer/workflows', {
@@ -120,7 +120,11 @@ describe('automation health on the member cards', () => {
       await screen.findByRole('button', { name: 'Tester la connexion de Relance en panne' }),
     );
 
-    expect(await screen.findByText(message)).toBeTruthy();
+    expect(
+      await screen.findByText(
+        "Le serveur n8n ne connaît pas cette adresse. Vérifiez l'adresse et que le workflow est activé dans n8n.",
+      ),
+    ).toBeTruthy();
     expect(network.to(`/api/workflows/${paused.id}/test-connection`)).toHaveLength(1);
   });
 });

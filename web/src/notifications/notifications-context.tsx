@@ -14,7 +14,8 @@ export type NotificationType = 'success' | 'info' | 'warning' | 'error';
 export interface Notification {
   readonly id: string;
   readonly type: NotificationType;
-  readonly content: string;
+  /** Text, or text with its details (a failure's plain words and the recorded message). */
+  readonly content: ReactNode;
 }
 
 /** How long a toast stays before it leaves by itself; warnings and errors stay longer to be read. */
@@ -30,11 +31,11 @@ const MAX_NOTIFICATIONS = 5;
 
 /** What pages use to raise toasts; stable for the life of the app. */
 export interface Notifier {
-  notify(type: NotificationType, content: string): void;
-  success(content: string): void;
-  info(content: string): void;
-  warning(content: string): void;
-  error(content: string): void;
+  notify(type: NotificationType, content: ReactNode): void;
+  success(content: ReactNode): void;
+  info(content: ReactNode): void;
+  warning(content: ReactNode): void;
+  error(content: ReactNode): void;
   dismiss(id: string): void;
 }
 
@@ -55,7 +56,7 @@ export function NotificationsProvider({ children }: { readonly children: ReactNo
   }, []);
 
   const notify = useCallback(
-    (type: NotificationType, content: string) => {
+    (type: NotificationType, content: ReactNode) => {
       counter.current += 1;
       const id = `notification-${counter.current}`;
       setNotifications((current) => [{ id, type, content }, ...current].slice(0, MAX_NOTIFICATIONS));

@@ -14,9 +14,11 @@ import { useQuery } from '@tanstack/react-query';
 import type { DeliveryHour, FailingWorkflow } from '../../../../shared/schemas/health';
 import { endedSession } from '../../api/api-errors';
 import { healthDashboardQuery } from '../../api/health';
+import { useAuth } from '../../auth/auth-context';
 import { formatDateTime } from '../../format/dates';
 import { useFollow } from '../../layout/use-follow';
 import { automationLink, HEALTH_TEXT } from '../workflows/health-strings';
+import { PlainMessage } from '../workflows/plain-message';
 import { HealthStatus } from '../workflows/workflow-health';
 
 const TEXT = HEALTH_TEXT.dashboard;
@@ -40,7 +42,13 @@ const countOf = (hour: DeliveryHour, outcome: (typeof OUTCOMES)[number]) =>
   outcome === 'succeeded' ? Math.max(0, hour.succeeded - (hour.reportedFailed ?? 0)) : (hour[outcome] ?? 0);
 
 /** The data of both charts as a table: the accessible view of what the bars and the line show. */
-function HoursTable({ hours }: { readonly hours: readonly DeliveryHour[] }) {
+function HoursTable({
+  hours,
+  lagTitle,
+}: {
+  readonly hours: readonly DeliveryHour[];
+  readonly lagTitle: string;
+}) {
   return (
     <Table<DeliveryHour>
       variant="embedded"
@@ -54,7 +62,7 @@ function HoursTable({ hours }: { readonly hours: readonly DeliveryHour[] }) {
           header: TEXT.series[outcome],
           cell: (item: DeliveryHour) => countOf(item, outcome),
         })),
-        { id: 'lag', header: TEXT.series.lag, cell: (item) => TEXT.lagValue(item.lagP95Ms) },
+        { id: 'lag', header: lagTitle, cell: (item) => TEXT.lagValue(item.lagP95Ms) },
       ]}
     />
   );
@@ -105,7 +113,12 @@ function FailingTable({
           header: columns.lastFailureAt,
           cell: (item) => (item.lastFailureAt ? formatDateTime(item.lastFailureAt) : '—'),
         },
-        { id: 'message', header: columns.message, cell: (item) => item.lastFailureMessage ?? '—' },
+        {
+          id: 'message',
+          header: columns.message,
+          cell: (item) =>
+            item.lastFailureMessage ? <PlainMessage message={item.lastFailureMessage} /> : '—',
+        },
       ]}
       empty={
         <Box textAlign="center" color="inherit">
@@ -130,12 +143,23 @@ export function HealthDashboard({ workflowsPath }: { readonly workflowsPath: str
   const labels = hours.map((hour) => TEXT.hourLabel(hour.hour));
   const status = query.data ? 'finished' : query.error && !endedSession(query.error) ? 'error' : 'loading';
   const anyCall = hours.some((hour) => OUTCOMES.some((outcome) => countOf(hour, outcome) > 0));
+  // The admin keeps the technical titles (p95, calls); a lawyer or notary reads them in words.
+  const titles = useAuth().isAdmin
+    ? {
+        description: TEXT.description,
+        deliveriesTitle: TEXT.deliveriesTitle,
+        deliveriesAria: TEXT.deliveriesAria,
+        lagTitle: TEXT.lagTitle,
+        lagAria: TEXT.lagAria,
+        lag: TEXT.series.lag,
+      }
+    : TEXT.plain;
   return (
     <Container
       header={
         <Header
           variant="h2"
-          description={TEXT.description}
+          description={titles.description}
           actions={
             <Button iconName="refresh" ariaLabel={TEXT.refresh} onClick={() => void query.refetch()} />
           }
@@ -151,7 +175,7 @@ export function HealthDashboard({ workflowsPath }: { readonly workflowsPath: str
           workflowsPath={workflowsPath}
         />
         <div>
-          <Header variant="h3">{TEXT.deliveriesTitle}</Header>
+          <Header variant="h3">{titles.deliveriesTitle}</Header>
           <BarChart
             statusType={status}
             errorText={TEXT.loadFailed}
@@ -159,7 +183,7 @@ export function HealthDashboard({ workflowsPath }: { readonly workflowsPath: str
             stackedBars
             hideFilter
             height={220}
-            ariaLabel={TEXT.deliveriesAria}
+            ariaLabel={titles.deliveriesAria}
             xTitle={TEXT.hour}
             yTitle={TEXT.calls}
             xScaleType="categorical"
@@ -182,14 +206,14 @@ export function HealthDashboard({ workflowsPath }: { readonly workflowsPath: str
           />
         </div>
         <div>
-          <Header variant="h3">{TEXT.lagTitle}</Header>
+          <Header variant="h3">{titles.lagTitle}</Header>
           <LineChart
             statusType={status}
             errorText={TEXT.loadFailed}
             onRecoveryClick={() => void query.refetch()}
             hideFilter
             height={220}
-            ariaLabel={TEXT.lagAria}
+            ariaLabel={titles.lagAria}
             ariaDescription={TEXT.lagDescription}
             xTitle={TEXT.hour}
             yTitle={TEXT.seconds}
@@ -199,7 +223,7 @@ export function HealthDashboard({ workflowsPath }: { readonly workflowsPath: str
               hours.some((hour) => hour.lagP95Ms !== null)
                 ? [
                     {
-                      title: TEXT.series.lag,
+                      title: titles.lag,
                       type: 'line' as const,
                       valueFormatter: (seconds: number) => `≤ ${seconds} s`,
                       // Every hour, so the line is drawn even with one scheduled hour: an hour
@@ -220,7 +244,7 @@ export function HealthDashboard({ workflowsPath }: { readonly workflowsPath: str
           />
         </div>
         <ExpandableSection headerText={TEXT.tableToggle}>
-          <HoursTable hours={hours} />
+          <HoursTable hours={hours} lagTitle={titles.lag} />
         </ExpandableSection>
       </SpaceBetween>
     </Container>

@@ -16,6 +16,7 @@ import { STRINGS } from '../../strings';
 import { ReplayButton, replayable } from '../scheduling/replay-button';
 import { RunReportStatus } from '../scheduling/run-report';
 import { REPORTS_TEXT } from '../scheduling/strings';
+import { PlainMessage } from './plain-message';
 import { TestConnectionButton, WorkflowHealthDetails } from './workflow-health';
 
 const TEXT = STRINGS.executions;
@@ -63,7 +64,11 @@ function ExecutionTable({ workflowId }: { readonly workflowId: string }) {
         },
         { id: 'httpStatus', header: TEXT.columns.httpStatus, cell: (item) => item.httpStatus ?? '—' },
         { id: 'duration', header: TEXT.columns.duration, cell: (item) => TEXT.duration(item.durationMs) },
-        { id: 'message', header: TEXT.columns.message, cell: (item) => item.message },
+        {
+          id: 'message',
+          header: TEXT.columns.message,
+          cell: (item) => <PlainMessage message={item.message} />,
+        },
         {
           id: 'actions',
           header: REPORTS_TEXT.history.actions,

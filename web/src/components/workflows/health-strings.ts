@@ -4,12 +4,17 @@ import { HEALTH_MESSAGES } from '../../../../shared/health-messages';
 export const automationLink = (workflowsPath: string, name: string) =>
   `${workflowsPath}?recherche=${encodeURIComponent(name)}`;
 
+/** '100 ms', '1.5 s': a call's duration. */
+const durationText = (ms: number) => (ms < 1000 ? `${ms} ms` : `${ms / 1000} s`);
+
 /**
  * The texts of automation health: the cards' state, the history dialog's figures, the
  * dashboard and the settings. Apart from `STRINGS` so that /login's bundle does not carry them.
  */
 export const HEALTH_TEXT = {
   section: 'Santé',
+  /** The expander of a failure said in plain words: the recorded, technical message. */
+  details: 'Détails',
   states: HEALTH_MESSAGES.states,
   unknown: 'Santé en cours de chargement',
   gone: 'Automatisation supprimée',
@@ -34,7 +39,14 @@ export const HEALTH_TEXT = {
       runs === 0
         ? 'Aucune exécution'
         : `${runs} exécution(s), ${Math.round((rate ?? 0) * 100)} % de réussite${
-            p95 === null ? '' : `, durée p95 ≤ ${p95 < 1000 ? `${p95} ms` : `${p95 / 1000} s`}`
+            p95 === null ? '' : `, durée p95 ≤ ${durationText(p95)}`
+          }`,
+    /** The same for a lawyer or notary: the p95 said in words. */
+    windowPlain: (runs: number, rate: number | null, p95: number | null) =>
+      runs === 0
+        ? 'Aucune exécution'
+        : `${runs} exécution(s), ${Math.round((rate ?? 0) * 100)} % de réussite${
+            p95 === null ? '' : `, durée ≤ ${durationText(p95)} dans 95 % des cas`
           }`,
     failed: 'Impossible de charger la santé de cette automatisation',
   },
@@ -79,6 +91,16 @@ export const HEALTH_TEXT = {
       message: 'Dernier message',
     },
     loadFailed: 'Impossible de charger la santé des automatisations',
+    /** What a lawyer or notary reads instead of the technical titles (the admin keeps those). */
+    plain: {
+      description: 'Exécutions des dernières 24 heures, délai avant exécution, automatisations en échec',
+      deliveriesTitle: 'Exécutions par heure (24 heures)',
+      deliveriesAria: 'Exécutions de vos automatisations par heure sur les dernières 24 heures, par issue',
+      lagTitle: 'Délai avant exécution, dans 95 % des cas',
+      lagAria:
+        'Délai entre l’heure prévue et l’exécution, par heure : 95 % des exécutions partent dans ce délai',
+      lag: 'Délai avant exécution',
+    },
   },
   settings: {
     title: 'Santé des automatisations : réglages',

@@ -5,6 +5,7 @@ import { MANUAL_RUN_LOCK_MS, MESSAGES, type Workflow } from '../../../../shared'
 import { executeWebhook } from '../../api/scheduling';
 import { useNotifications } from '../../notifications/notifications-context';
 import { STRINGS } from '../../strings';
+import { plainToast } from './plain-message';
 
 /**
  * Whether an execute-webhook reply counts as a success (spec §7): success true, or a 2xx status,
@@ -47,7 +48,11 @@ export function RunWorkflowButton({ workflow, onRun, variant = 'normal' }: RunWo
         payload: { timestamp: new Date().toISOString(), source: 'notary_app', trigger: 'manual' },
       });
       if (isRunSuccess(reply)) notifications.success(MESSAGES.workflow.workflowExecuted);
-      else notifications.error(MESSAGES.workflow.executeWorkflowFailed(reply.error ?? reply.message ?? ''));
+      else {
+        notifications.error(
+          plainToast(MESSAGES.workflow.executeWorkflowFailed, reply.error ?? reply.message ?? ''),
+        );
+      }
     } catch (error) {
       notifications.error(
         MESSAGES.workflow.executeWorkflowFailed(error instanceof Error ? error.message : String(error)),

@@ -18,10 +18,12 @@ import {
   workflowHealthQuery,
 } from '../../api/health';
 import { KEYS } from '../../api/keys';
+import { useAuth } from '../../auth/auth-context';
 import { formatDateTime } from '../../format/dates';
 import { useNotifications } from '../../notifications/notifications-context';
 import { REPORTS_TEXT } from '../scheduling/strings';
 import { HEALTH_TEXT as TEXT } from './health-strings';
+import { PlainMessage, plainToast } from './plain-message';
 
 /** The health of the cards a page shows, read by their container (undefined until read). */
 const HealthOfShown = createContext<ReadonlyMap<string, WorkflowHealth | null> | undefined>(undefined);
@@ -85,7 +87,7 @@ export function TestConnectionButton({
     try {
       const reply = await testWorkflowConnection(workflow.id);
       if (reply.success) notifications.success(reply.message);
-      else notifications.error(reply.message);
+      else notifications.error(plainToast((message) => message, reply.message));
       onTested?.();
     } catch (error) {
       if (!endedSession(error)) {
@@ -172,12 +174,15 @@ export function WorkflowHealthSection({ workflow }: { readonly workflow: Workflo
       )}
       {health?.state === 'paused' && health.pauseReason && (
         <Box variant="small" color="text-status-error">
-          {health.pauseReason}
+          <PlainMessage message={health.pauseReason} />
         </Box>
       )}
       {health && health.state !== 'paused' && health.state !== 'healthy' && health.lastFailureAt && (
         <Box variant="small">
-          {TEXT.lastFailure(formatDateTime(health.lastFailureAt), health.lastFailureMessage ?? '')}
+          <PlainMessage
+            prefix={TEXT.lastFailure(formatDateTime(health.lastFailureAt), '')}
+            message={health.lastFailureMessage ?? ''}
+          />
         </Box>
       )}
       <SpaceBetween direction="horizontal" size="xs">
@@ -205,13 +210,19 @@ const processingFailures = (day: HealthWindow, week: HealthWindow) =>
 /** The health figures at the top of the history dialog: state, last runs, 24 hours and 7 days. */
 export function WorkflowHealthDetails({ workflowId }: { readonly workflowId: string }) {
   const query = useQuery(workflowHealthQuery(workflowId));
+  // The admin keeps the technical figure ('durée p95'); a lawyer or notary reads it in words.
+  const { isAdmin } = useAuth();
   const health = query.data;
   if (query.error && !health) {
     return <StatusIndicator type="error">{TEXT.detail.failed}</StatusIndicator>;
   }
   if (!health) return <StatusIndicator type="loading">{TEXT.unknown}</StatusIndicator>;
   const window = (figures: typeof health.last24Hours) =>
-    TEXT.detail.window(figures.runs, figures.successRate, figures.p95DurationMs);
+    (isAdmin ? TEXT.detail.window : TEXT.detail.windowPlain)(
+      figures.runs,
+      figures.successRate,
+      figures.p95DurationMs,
+    );
   return (
     <KeyValuePairs
       columns={3}
@@ -223,15 +234,22 @@ export function WorkflowHealthDetails({ workflowId }: { readonly workflowId: str
         },
         {
           label: TEXT.detail.lastFailure,
-          value: health.lastFailureAt
-            ? `${formatDateTime(health.lastFailureAt)} — ${health.lastFailureMessage ?? ''}`
-            : TEXT.detail.none,
+          value: health.lastFailureAt ? (
+            <PlainMessage
+              prefix={`${formatDateTime(health.lastFailureAt)} — `}
+              message={health.lastFailureMessage ?? ''}
+            />
+          ) : (
+            TEXT.detail.none
+          ),
         },
         { label: TEXT.detail.consecutive, value: health.consecutiveFailures },
         { label: TEXT.detail.day, value: window(health.last24Hours) },
         { label: TEXT.detail.week, value: window(health.last7Days) },
         ...processingFailures(health.last24Hours, health.last7Days),
-        ...(health.pauseReason ? [{ label: TEXT.detail.pause, value: health.pauseReason }] : []),
+        ...(health.pauseReason
+          ? [{ label: TEXT.detail.pause, value: <PlainMessage message={health.pauseReason} /> }]
+          : []),
       ]}
     />
   );
