@@ -169,6 +169,9 @@ export const STRINGS = {
     integrated: 'Automatisations configurées et intégrées',
     schedulingSwitch: 'Planification automatique',
     planning: 'Planification',
+    /** A member's search over his own automations (name, description, category, tags). */
+    search: 'Rechercher dans mes automatisations',
+    noMatch: 'Aucune automatisation ne correspond à votre recherche.',
   },
   /** The execution history dialog of a workflow. */
   executions: {

@@ -37,6 +37,9 @@ export interface WorkflowPageQuery {
   readonly limit?: number;
   readonly q?: string;
   readonly folderId?: string;
+  /** An admin's: one lawyer's automations. */
+  readonly lawyerEmail?: string;
   readonly active?: boolean;
+  readonly scheduled?: boolean;
   readonly type?: WorkflowType;
 }

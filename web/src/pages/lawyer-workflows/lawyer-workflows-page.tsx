@@ -7,9 +7,11 @@ import SpaceBetween from '@cloudscape-design/components/space-between';
 import { useNavigate } from 'react-router';
 
 import { MESSAGES } from '../../../../shared';
+import { MemberSearch } from '../../components/workflows/member-search';
 import { memberWorkflowCard } from '../../components/workflows/member-workflow-card';
 import { MemberWorkflowCards } from '../../components/workflows/member-workflow-cards';
 import { PageHeader } from '../../layout/page-header';
+import { STRINGS } from '../../strings';
 import { LAWYER_WORKFLOWS_TEXT as TEXT } from './strings';
 import { useLawyerWorkflows } from './use-lawyer-workflows';
 
@@ -19,7 +21,7 @@ import { useLawyerWorkflows } from './use-lawyer-workflows';
  */
 export function LawyerWorkflowsPage() {
   const navigate = useNavigate();
-  const { counts, active, pending, busyIds, toggleScheduling } = useLawyerWorkflows();
+  const { counts, search, active, pending, busyIds, toggleScheduling } = useLawyerWorkflows();
   const card = memberWorkflowCard({
     onToggleScheduling: toggleScheduling,
     busyIds,
@@ -38,7 +40,7 @@ export function LawyerWorkflowsPage() {
       header={<Header variant="h2">{title}</Header>}
       empty={
         <Box textAlign="center" color="inherit">
-          {empty}
+          {search.q === '' ? empty : STRINGS.workflows.noMatch}
         </Box>
       }
     />
@@ -50,6 +52,7 @@ export function LawyerWorkflowsPage() {
         {failed && <Alert type="error">{MESSAGES.workflow.listLoadFailed}</Alert>}
         {counts?.total === 0 && <Alert type="info">{MESSAGES.workflow.noneForAccount}</Alert>}
         <Alert type="info">{TEXT.infoScheduling}</Alert>
+        {(counts?.total ?? 0) > 0 && <MemberSearch search={search} lists={[active, pending]} />}
         {section(TEXT.active(counts?.active ?? 0), active, TEXT.noActive)}
         {(counts?.pending ?? 0) > 0 && <Alert type="warning">{TEXT.infoPending}</Alert>}
         {section(TEXT.pending(counts?.pending ?? 0), pending, TEXT.noPending)}

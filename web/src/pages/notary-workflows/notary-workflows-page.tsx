@@ -7,9 +7,11 @@ import SpaceBetween from '@cloudscape-design/components/space-between';
 import Tabs from '@cloudscape-design/components/tabs';
 
 import { MESSAGES, WORKFLOW_CATEGORIES, type WorkflowCategory } from '../../../../shared';
+import { MemberSearch } from '../../components/workflows/member-search';
 import { memberWorkflowCard } from '../../components/workflows/member-workflow-card';
 import { MemberWorkflowCards } from '../../components/workflows/member-workflow-cards';
 import { PageHeader } from '../../layout/page-header';
+import { STRINGS } from '../../strings';
 import { NOTARY_WORKFLOWS_TEXT as TEXT } from './strings';
 import { useNotaryWorkflows } from './use-notary-workflows';
 
@@ -18,7 +20,7 @@ import { useNotaryWorkflows } from './use-notary-workflows';
  * cards (scheduling switch and 'Exécuter'), the running banner, the warning of spec §5.
  */
 export function NotaryWorkflowsPage() {
-  const { tab, setTab, counts, countOf, pages, busyIds, toggleScheduling } = useNotaryWorkflows();
+  const { tab, setTab, counts, countOf, search, pages, busyIds, toggleScheduling } = useNotaryWorkflows();
   const card = memberWorkflowCard({ onToggleScheduling: toggleScheduling, busyIds });
 
   const content = () => {
@@ -48,22 +50,29 @@ export function NotaryWorkflowsPage() {
       );
     }
     return (
-      <Tabs
-        activeTabId={tab}
-        onChange={({ detail }) => setTab(detail.activeTabId as WorkflowCategory)}
-        tabs={WORKFLOW_CATEGORIES.map((category) => ({
-          id: category,
-          label: TEXT.tab(TEXT.tabs[category], countOf(category) ?? 0),
-          content:
-            category === tab ? (
-              <MemberWorkflowCards
-                pages={pages}
-                cardDefinition={card}
-                empty={<Box textAlign="center">{MESSAGES.workflow.noneForAccount}</Box>}
-              />
-            ) : null,
-        }))}
-      />
+      <SpaceBetween size="m">
+        <MemberSearch search={search} lists={[pages]} />
+        <Tabs
+          activeTabId={tab}
+          onChange={({ detail }) => setTab(detail.activeTabId as WorkflowCategory)}
+          tabs={WORKFLOW_CATEGORIES.map((category) => ({
+            id: category,
+            label: TEXT.tab(TEXT.tabs[category], countOf(category) ?? 0),
+            content:
+              category === tab ? (
+                <MemberWorkflowCards
+                  pages={pages}
+                  cardDefinition={card}
+                  empty={
+                    <Box textAlign="center">
+                      {search.q === '' ? MESSAGES.workflow.noneForAccount : STRINGS.workflows.noMatch}
+                    </Box>
+                  }
+                />
+              ) : null,
+          }))}
+        />
+      </SpaceBetween>
     );
   };
 

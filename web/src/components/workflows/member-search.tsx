@@ -1,0 +1,40 @@
+import TextFilter from '@cloudscape-design/components/text-filter';
+import { useState } from 'react';
+
+import type { WorkflowList } from '../../../../shared';
+import type { useServerPages } from '../../api/server-pages';
+import { useDebounced } from '../../layout/use-debounced';
+import { STRINGS } from '../../strings';
+
+type Pages = ReturnType<typeof useServerPages<WorkflowList>>;
+
+/** What a member types in his search, and the search the server is asked once typing pauses. */
+export function useMemberSearch() {
+  const [text, setText] = useState('');
+  return { text, setText, q: useDebounced(text.trim()) };
+}
+
+/**
+ * The search field over a member's own automations (the server searches his list only): the
+ * results of the lists it searches are counted under it.
+ */
+export function MemberSearch({
+  search,
+  lists,
+}: {
+  readonly search: ReturnType<typeof useMemberSearch>;
+  readonly lists: readonly Pages[];
+}) {
+  const read = lists.every((pages) => pages.page !== undefined);
+  const found = lists.reduce((sum, pages) => sum + (pages.page?.workflows.length ?? 0), 0);
+  const more = lists.some((pages) => pages.query.hasNextPage);
+  return (
+    <TextFilter
+      filteringText={search.text}
+      filteringPlaceholder={STRINGS.workflows.search}
+      filteringAriaLabel={STRINGS.workflows.search}
+      countText={search.q !== '' && read ? STRINGS.lists.matches(found, more) : undefined}
+      onChange={({ detail }) => search.setText(detail.filteringText)}
+    />
+  );
+}
