@@ -29,7 +29,9 @@ export function workflowsAskedFor(workflows: readonly Workflow[], url: string): 
     (workflow) =>
       matchesQuery(query, [workflow.name, workflow.description]) &&
       (!query.get('folderId') || workflow.folderId === query.get('folderId')) &&
+      (!query.get('lawyerEmail') || workflow.lawyerEmail === query.get('lawyerEmail')) &&
       (!query.get('active') || String(workflow.active) === query.get('active')) &&
+      (!query.get('scheduled') || String(workflow.cronSettings.enabled) === query.get('scheduled')) &&
       (!query.get('type') || workflow.type === query.get('type')),
   );
 }

@@ -23,6 +23,7 @@ import { FoldersTab } from './folders-tab';
 import { ADMIN_WORKFLOWS_TEXT as TEXT } from './strings';
 import { useAdminWorkflows } from './use-admin-workflows';
 import { adminWorkflowCard, type WorkflowCardActions } from './workflow-cards-config';
+import { WorkflowFilters } from './workflow-filters';
 
 /** The dialog open on the page, if any. */
 type Dialog =
@@ -126,16 +127,22 @@ export function AdminWorkflowsPage() {
                       </Header>
                     }
                     filter={
-                      <TextFilter
-                        filteringText={data.query}
-                        filteringPlaceholder={TEXT.search}
-                        filteringAriaLabel={TEXT.search}
-                        countText={
-                          data.searching && workflows.page
-                            ? STRINGS.lists.matches(items.length, workflows.query.hasNextPage)
-                            : undefined
+                      <WorkflowFilters
+                        filters={data.filters}
+                        onChange={data.setFilters}
+                        search={
+                          <TextFilter
+                            filteringText={data.query}
+                            filteringPlaceholder={TEXT.search}
+                            filteringAriaLabel={TEXT.search}
+                            countText={
+                              data.searching && workflows.page
+                                ? STRINGS.lists.matches(items.length, workflows.query.hasNextPage)
+                                : undefined
+                            }
+                            onChange={({ detail }) => data.setQuery(detail.filteringText)}
+                          />
                         }
-                        onChange={({ detail }) => data.setQuery(detail.filteringText)}
                       />
                     }
                     pagination={

@@ -28,6 +28,7 @@ import { TestConnectionButton } from '../../components/workflows/workflow-health
 import { defaultWebhookUrl, WORKFLOW_TEMPLATES } from '../../config/workflow-templates';
 import { useDebounced } from '../../layout/use-debounced';
 import { useNotifications } from '../../notifications/notifications-context';
+import { serverSelectProps } from './server-select';
 import { ADMIN_WORKFLOWS_TEXT } from './strings';
 
 const TEXT = ADMIN_WORKFLOWS_TEXT.automationDialog;
@@ -230,16 +231,6 @@ export function AutomationDialog({ workflow, folderId = null, onSaved, onDismiss
     (folder
       ? { value: folder, label: chosenFolder?.name ?? TEXT.folderChosen }
       : { value: '', label: TEXT.folderNone });
-  /** Cloudscape's manual filtering: each keystroke searches the server, the end of the list reads on. */
-  const loadItems =
-    (pages: typeof lawyerPages | typeof folderPages, setSearch: (text: string) => void) =>
-    ({ detail }: { detail: SelectProps.LoadItemsDetail }) => {
-      if (detail.firstPage) setSearch(detail.filteringText);
-      else if (pages.query.hasNextPage) void pages.query.fetchNextPage();
-    };
-  const statusOf = (pages: typeof lawyerPages | typeof folderPages) =>
-    pages.query.isFetching ? 'loading' : pages.query.hasNextPage ? 'pending' : 'finished';
-
   return (
     <Modal
       visible
@@ -312,11 +303,9 @@ export function AutomationDialog({ workflow, folderId = null, onSaved, onDismiss
                 options={lawyerOptions}
                 placeholder={TEXT.lawyerPlaceholder}
                 disabled={editing}
-                statusType={statusOf(lawyerPages)}
+                {...serverSelectProps(lawyerPages, setLawyerQuery)}
                 loadingText={TEXT.lawyersLoading}
-                filteringType="manual"
                 filteringPlaceholder={TEXT.lawyerSearch}
-                onLoadItems={loadItems(lawyerPages, setLawyerQuery)}
                 onChange={({ detail }) => {
                   const lawyer = lawyers.find((candidate) => candidate.email === detail.selectedOption.value);
                   setChosenLawyer(lawyer ?? null);
@@ -328,11 +317,9 @@ export function AutomationDialog({ workflow, folderId = null, onSaved, onDismiss
               <Select
                 selectedOption={selectedFolder}
                 options={folderOptions}
-                statusType={statusOf(folderPages)}
+                {...serverSelectProps(folderPages, setFolderQuery)}
                 loadingText={TEXT.foldersLoading}
-                filteringType="manual"
                 filteringPlaceholder={TEXT.folderSearch}
-                onLoadItems={loadItems(folderPages, setFolderQuery)}
                 onChange={({ detail }) => {
                   setChosenFolder(
                     detail.selectedOption.value

@@ -15,6 +15,25 @@ export const ADMIN_WORKFLOWS_TEXT = {
   empty: 'Aucune automatisation',
   emptyDetail: 'Créez une première automatisation pour un client.',
   noMatch: 'Aucune automatisation ne correspond à la recherche',
+  /** The filters of the all tab, each kept by the server. */
+  filters: {
+    lawyer: 'Avocat',
+    allLawyers: 'Tous les avocats',
+    lawyerSearch: 'Rechercher un avocat',
+    lawyersLoading: 'Chargement des avocats',
+    folder: 'Dossier',
+    allFolders: 'Tous les dossiers',
+    folderSearch: 'Rechercher un dossier',
+    foldersLoading: 'Chargement des dossiers',
+    state: 'État',
+    allStates: 'Tous les états',
+    states: {
+      active: 'Actives',
+      inactive: 'Inactives',
+      scheduled: 'Planifiées',
+      unscheduled: 'Non planifiées',
+    },
+  },
   card: {
     type: 'Type',
     lawyer: 'Client',

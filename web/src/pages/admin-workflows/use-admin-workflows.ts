@@ -13,9 +13,10 @@ import { ADMIN_WORKFLOWS_PAGE_SIZE } from '../../api/keys';
 import { useDebounced } from '../../layout/use-debounced';
 import { useNotifications } from '../../notifications/notifications-context';
 import { ADMIN_WORKFLOWS_TEXT as TEXT } from './strings';
+import { filterQuery, NO_FILTER, type WorkflowFilterValues } from './workflow-filters';
 
 /**
- * The data of /admin/workflows: a page of automations (searched on the server), the counts, and
+ * The data of /admin/workflows: a page of automations (searched and filtered on the server), the counts, and
  * the actions on them with their toasts. The page renders what this returns.
  */
 export function useAdminWorkflows() {
@@ -24,7 +25,9 @@ export function useAdminWorkflows() {
   // A link from the health dashboard or an alert names the automation to show.
   const [query, setQuery] = useState(() => new URLSearchParams(search).get('recherche') ?? '');
   const q = useDebounced(query.trim());
-  const workflows = useWorkflowPages({ limit: ADMIN_WORKFLOWS_PAGE_SIZE, q });
+  const [filters, setFilters] = useState<WorkflowFilterValues>(NO_FILTER);
+  const filtered = filterQuery(filters);
+  const workflows = useWorkflowPages({ limit: ADMIN_WORKFLOWS_PAGE_SIZE, q, ...filtered });
   const counts = useCounts();
   const toggleWorkflow = useToggleWorkflow();
   const deleteWorkflow = useDeleteWorkflow();
@@ -56,7 +59,9 @@ export function useAdminWorkflows() {
   return {
     query,
     setQuery,
-    searching: q !== '',
+    filters,
+    setFilters,
+    searching: q !== '' || Object.keys(filtered).length > 0,
     workflows,
     owners: workflows.page?.owners ?? [],
     counts,
