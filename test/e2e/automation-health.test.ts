@@ -157,7 +157,8 @@ describe('automation health', () => {
       await lawyer.evaluate(() => ({ ...window.localStorage })),
     );
     await phone.goto('/lawyer/cron');
-    await phone.getByRole('table', { name: 'Automatisations en échec' }).getByText(automation).waitFor();
+    // Under 688 px the table is a list of cards.
+    await phone.getByRole('list', { name: 'Automatisations en échec' }).getByText(automation).waitFor();
     await screenshot(phone, 'health-dashboard-lawyer-390');
     await phone.context().close();
 

@@ -38,6 +38,31 @@ async function scrollsSideways(page: Page): Promise<boolean> {
   return page.evaluate(() => document.documentElement.scrollWidth > window.innerWidth);
 }
 
+/**
+ * The tab labels a user cannot read whole: a label cut inside its own tab, or a tab cut by its
+ * tab list while the list shows no scroll button to bring it into view (Cloudscape's Tabs scroll
+ * with buttons when their labels overflow).
+ */
+async function cutTabLabels(page: Page): Promise<string[]> {
+  return page.evaluate(() => {
+    const cut: string[] = [];
+    for (const list of document.querySelectorAll<HTMLElement>('[role="tablist"]')) {
+      const listBox = list.getBoundingClientRect();
+      const scrollButtons = list.parentElement?.querySelectorAll('button[aria-label]') ?? [];
+      const scrollable = [...scrollButtons].some((button) => button.getBoundingClientRect().width > 0);
+      for (const tab of list.querySelectorAll<HTMLElement>('[role="tab"]')) {
+        const box = tab.getBoundingClientRect();
+        const inside = [tab, ...tab.querySelectorAll<HTMLElement>('*')].some(
+          (element) => element.scrollWidth > element.clientWidth + 1,
+        );
+        const clipped = box.left < listBox.left - 1 || box.right > listBox.right + 1;
+        if (inside || (clipped && !scrollable)) cut.push((tab.textContent ?? '').trim());
+      }
+    }
+    return cut;
+  });
+}
+
 describe('mobile pass (390x844): no sideways scroll, every action reachable', () => {
   const baseUrl = inject('baseUrl');
   let browser: Browser;
@@ -81,6 +106,31 @@ describe('mobile pass (390x844): no sideways scroll, every action reachable', ()
     ['lawyer', '/lawyer/settings', "Gestion de l'abonnement"],
     ['notary', '/notary/workflows', 'Mes Automatisations'],
   ];
+  /** Every signed-in page of each role, each waited for by its first heading. */
+  const signedInPages: [role: 'admin' | 'lawyer' | 'notary', path: string][] = [
+    ['admin', '/admin/workflows'],
+    ['admin', '/admin/lawyers'],
+    ['admin', '/admin/notaries'],
+    ['admin', '/admin/test-promo'],
+    ['admin', '/admin/settings'],
+    ['admin', '/admin/privacy'],
+    ['lawyer', '/lawyer/welcome'],
+    ['lawyer', '/lawyer/workflows'],
+    ['lawyer', '/lawyer/account-config'],
+    ['lawyer', '/lawyer/google'],
+    ['lawyer', '/lawyer/google-ecosystem'],
+    ['lawyer', '/lawyer/cron'],
+    ['lawyer', '/lawyer/settings'],
+    ['lawyer', '/lawyer/privacy'],
+    ['notary', '/notary/welcome'],
+    ['notary', '/notary/settings'],
+    ['notary', '/notary/subscription'],
+    ['notary', '/notary/workflows'],
+    ['notary', '/notary/google'],
+    ['notary', '/notary/google-ecosystem'],
+    ['notary', '/notary/cron'],
+    ['notary', '/notary/privacy'],
+  ];
   const keys = {
     visitor: null,
     admin: inject('adminLicenseKey'),
@@ -100,6 +150,64 @@ describe('mobile pass (390x844): no sideways scroll, every action reachable', ()
 
     expect(await scrollsSideways(page)).toBe(false);
     expect(await unreachableActions(page)).toEqual([]);
+  });
+
+  it('gives the notary automations of each category, so that his category tabs show', async () => {
+    const page = (await signedIn.get('admin')) ?? (await phonePage(keys.admin));
+    signedIn.set('admin', Promise.resolve(page));
+    const token = await page.evaluate(
+      () => (JSON.parse(localStorage.getItem('session_user') ?? '{}') as { token?: string }).token,
+    );
+    for (const type of ['client_management', 'document_classification', 'client_reminder']) {
+      const created = await page.request.post('/api/workflows', {
+        headers: { authorization: `Bearer ${token}` },
+        data: {
+          name: `Étude Bernard ${type}`,
+          description: 'Automatisation de l’étude',
+          webhookUrl: 'https://n8n.etude-bernard.example/webhook/etude',
+          lawyerEmail: 'louis.bernard.etude@gmail.com',
+          type,
+        },
+      });
+      expect(created.status()).toBe(201);
+    }
+  });
+
+  it.each(signedInPages)('%s %s at 390 px: no sideways scroll, no tab label cut', async (role, path) => {
+    if (!signedIn.has(role)) signedIn.set(role, phonePage(keys[role]));
+    const page = (await signedIn.get(role)) as Page;
+
+    await page.goto(path);
+    await page.getByRole('heading', { level: 1 }).first().waitFor();
+    await page.waitForLoadState('networkidle');
+    // Open Sans in: the labels are measured in the font the user reads them in.
+    await page.evaluate(() => document.fonts.ready.then(() => undefined));
+    await screenshot(page, `mobile-390${path.replaceAll('/', '-')}`);
+
+    expect({ path, sideways: await scrollsSideways(page) }).toEqual({ path, sideways: false });
+    expect({ path, cut: await cutTabLabels(page) }).toEqual({ path, cut: [] });
+  });
+
+  it('shows the notaries, the audit trail and the automations in failure as cards, e-mails whole', async () => {
+    const page = (await signedIn.get('admin')) ?? (await phonePage(keys.admin));
+    await page.goto('/admin/notaries');
+    const email = page.getByText('louis.bernard.etude@gmail.com').first();
+    await email.waitFor();
+    // No table under Cloudscape's 688 px: each notary is a card, his e-mail wrapped, not cut.
+    expect(await page.locator('main table').count()).toBe(0);
+    const cut = await email.evaluate((element) => element.scrollWidth > element.clientWidth + 1);
+    const box = await email.boundingBox();
+    expect({ cut, inside: box !== null && box.x >= 0 && box.x + box.width <= PHONE.width }).toEqual({
+      cut: false,
+      inside: true,
+    });
+    await screenshot(page, 'mobile-390-notaries-cards');
+
+    await page.goto('/admin/settings');
+    await page.getByRole('heading', { name: 'Paramètres Administrateur', level: 1 }).waitFor();
+    await page.waitForLoadState('networkidle');
+    expect(await page.locator('main table').count()).toBe(0);
+    expect(await scrollsSideways(page)).toBe(false);
   });
 
   it("keeps 'Se connecter' and the product name in the landing page's bar", async () => {

@@ -7,15 +7,14 @@ import Header from '@cloudscape-design/components/header';
 import LineChart from '@cloudscape-design/components/line-chart';
 import Link from '@cloudscape-design/components/link';
 import SpaceBetween from '@cloudscape-design/components/space-between';
-import Table from '@cloudscape-design/components/table';
 
 import { useQuery } from '@tanstack/react-query';
-
 import type { DeliveryHour, FailingWorkflow } from '../../../../shared/schemas/health';
 import { endedSession } from '../../api/api-errors';
 import { healthDashboardQuery } from '../../api/health';
 import { useAuth } from '../../auth/auth-context';
 import { formatDateTime } from '../../format/dates';
+import { ResponsiveTable } from '../../layout/responsive-table';
 import { useFollow } from '../../layout/use-follow';
 import { automationLink, HEALTH_TEXT } from '../workflows/health-strings';
 import { PlainMessage } from '../workflows/plain-message';
@@ -50,7 +49,7 @@ function HoursTable({
   readonly lagTitle: string;
 }) {
   return (
-    <Table<DeliveryHour>
+    <ResponsiveTable<DeliveryHour>
       variant="embedded"
       ariaLabels={{ tableLabel: TEXT.tableAria }}
       items={[...hours]}
@@ -81,7 +80,7 @@ function FailingTable({
   const columns = TEXT.columns;
   const follow = useFollow();
   return (
-    <Table<FailingWorkflow>
+    <ResponsiveTable<FailingWorkflow>
       variant="embedded"
       ariaLabels={{ tableLabel: TEXT.failingTitle }}
       header={

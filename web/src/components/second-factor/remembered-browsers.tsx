@@ -1,13 +1,12 @@
 import Box from '@cloudscape-design/components/box';
 import Button from '@cloudscape-design/components/button';
 import Header from '@cloudscape-design/components/header';
-import Table from '@cloudscape-design/components/table';
 import { useQuery } from '@tanstack/react-query';
-
 import type { RememberedBrowser } from '../../../../shared';
 import { endedSession } from '../../api/api-errors';
 import { rememberedBrowsersQuery, useForgetRememberedBrowser } from '../../api/second-factor';
 import { formatDateTime } from '../../format/dates';
+import { ResponsiveTable } from '../../layout/responsive-table';
 import { useNotifications } from '../../notifications/notifications-context';
 import { SECOND_FACTOR_TEXT } from './strings';
 
@@ -35,7 +34,7 @@ export function RememberedBrowsers() {
   };
 
   return (
-    <Table<RememberedBrowser>
+    <ResponsiveTable<RememberedBrowser>
       variant="embedded"
       header={
         <Header variant="h3" description={TEXT.description}>

@@ -4,14 +4,13 @@ import Button from '@cloudscape-design/components/button';
 import Modal from '@cloudscape-design/components/modal';
 import SpaceBetween from '@cloudscape-design/components/space-between';
 import StatusIndicator from '@cloudscape-design/components/status-indicator';
-import Table from '@cloudscape-design/components/table';
 import { useQueryClient } from '@tanstack/react-query';
 import { useState } from 'react';
-
 import type { Execution, Workflow } from '../../../../shared';
 import { KEYS } from '../../api/keys';
 import { useExecutionPages } from '../../api/scheduling';
 import { formatDateTime } from '../../format/dates';
+import { ResponsiveTable } from '../../layout/responsive-table';
 import { STRINGS } from '../../strings';
 import { ReplayButton, replayable } from '../scheduling/replay-button';
 import { RunReportStatus } from '../scheduling/run-report';
@@ -30,7 +29,7 @@ function ExecutionTable({ workflowId }: { readonly workflowId: string }) {
   const reload = () => client.resetQueries({ queryKey: KEYS.executions(workflowId) });
 
   return (
-    <Table<Execution>
+    <ResponsiveTable<Execution>
       variant="embedded"
       loading={query.isPending}
       loadingText={TEXT.loading}

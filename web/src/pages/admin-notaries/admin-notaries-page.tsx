@@ -2,14 +2,13 @@ import Box from '@cloudscape-design/components/box';
 import ContentLayout from '@cloudscape-design/components/content-layout';
 import Header from '@cloudscape-design/components/header';
 import Pagination from '@cloudscape-design/components/pagination';
-import Table from '@cloudscape-design/components/table';
 import TextFilter from '@cloudscape-design/components/text-filter';
 import { useState } from 'react';
-
 import { type Lawyer, MESSAGES } from '../../../../shared';
 import { type LawyerDialog, LawyerDialogs } from '../../components/lawyer-details/lawyer-dialogs';
 import { useLawyerDirectory } from '../../components/lawyer-details/use-lawyer-directory';
 import { PageHeader } from '../../layout/page-header';
+import { ResponsiveTable } from '../../layout/responsive-table';
 import { STRINGS } from '../../strings';
 import { notaryColumns } from './notary-columns-config';
 import { ADMIN_NOTARIES_TEXT as TEXT } from './strings';
@@ -39,7 +38,7 @@ export function AdminNotariesPage() {
 
   return (
     <ContentLayout header={<PageHeader title={TEXT.title} description={TEXT.description} />}>
-      <Table<Lawyer>
+      <ResponsiveTable<Lawyer>
         items={directory.items}
         pagination={<Pagination {...lawyers.pagination} ariaLabels={STRINGS.lists.pagination} />}
         trackBy="id"

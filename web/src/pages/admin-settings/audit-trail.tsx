@@ -1,11 +1,10 @@
 import Box from '@cloudscape-design/components/box';
 import Button from '@cloudscape-design/components/button';
 import Header from '@cloudscape-design/components/header';
-import Table from '@cloudscape-design/components/table';
-
 import type { AuditEntry } from '../../../../shared';
 import { useAuditPages } from '../../api/audit';
 import { formatDateTime } from '../../format/dates';
+import { ResponsiveTable } from '../../layout/responsive-table';
 import { ADMIN_SETTINGS_TEXT } from './strings';
 
 const TEXT = ADMIN_SETTINGS_TEXT.audit;
@@ -26,7 +25,7 @@ export function AuditTrail() {
   const entries = pages.flatMap((page) => page.entries);
 
   return (
-    <Table<AuditEntry>
+    <ResponsiveTable<AuditEntry>
       header={
         <Header variant="h2" description={TEXT.description}>
           {TEXT.title}

@@ -3,12 +3,11 @@ import Button from '@cloudscape-design/components/button';
 import Modal from '@cloudscape-design/components/modal';
 import Pagination from '@cloudscape-design/components/pagination';
 import SpaceBetween from '@cloudscape-design/components/space-between';
-import Table from '@cloudscape-design/components/table';
 import TextFilter from '@cloudscape-design/components/text-filter';
 import { useState } from 'react';
-
 import type { Folder, Workflow } from '../../../../shared';
 import { useFileWorkflow, useWorkflowPages } from '../../api/directory';
+import { ResponsiveTable } from '../../layout/responsive-table';
 import { useDebounced } from '../../layout/use-debounced';
 import { useNotifications } from '../../notifications/notifications-context';
 import { STRINGS } from '../../strings';
@@ -86,7 +85,7 @@ export function AddToFolderDialog({ folder, onCreateNew, onDismiss }: AddToFolde
         </Box>
       }
     >
-      <Table<Workflow>
+      <ResponsiveTable<Workflow>
         variant="embedded"
         items={items}
         loading={candidates.loading}

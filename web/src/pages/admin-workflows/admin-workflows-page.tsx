@@ -7,13 +7,13 @@ import Pagination from '@cloudscape-design/components/pagination';
 import Skeleton from '@cloudscape-design/components/skeleton';
 import SpaceBetween from '@cloudscape-design/components/space-between';
 import StatusIndicator from '@cloudscape-design/components/status-indicator';
-import Tabs from '@cloudscape-design/components/tabs';
 import TextFilter from '@cloudscape-design/components/text-filter';
 import { useState } from 'react';
 
 import { type Folder, MESSAGES, type Workflow } from '../../../../shared';
 import { ConfirmDeleteModal } from '../../components/dialogs/confirm-delete-modal';
 import { ShownWorkflowsHealth } from '../../components/workflows/workflow-health';
+import { MeasuredTabs } from '../../layout/measured-tabs';
 import { PageHeader } from '../../layout/page-header';
 import { STRINGS } from '../../strings';
 import { AddToFolderDialog } from './add-to-folder-dialog';
@@ -102,7 +102,7 @@ export function AdminWorkflowsPage() {
     <ContentLayout
       header={<PageHeader title={TEXT.title} description={TEXT.description} actions={headerActions} />}
     >
-      <Tabs
+      <MeasuredTabs
         activeTabId={tab}
         onChange={({ detail }) => setTab(detail.activeTabId as 'all' | 'folders')}
         tabs={[

@@ -7,13 +7,12 @@ import Header from '@cloudscape-design/components/header';
 import KeyValuePairs from '@cloudscape-design/components/key-value-pairs';
 import Pagination from '@cloudscape-design/components/pagination';
 import SpaceBetween from '@cloudscape-design/components/space-between';
-import Table from '@cloudscape-design/components/table';
 import TextFilter from '@cloudscape-design/components/text-filter';
 import { useState } from 'react';
-
 import type { Folder, Workflow } from '../../../../shared';
 import { useCounts, useFolderPages, useWorkflowPages } from '../../api/directory';
 import { ShownWorkflowsHealth } from '../../components/workflows/workflow-health';
+import { ResponsiveTable } from '../../layout/responsive-table';
 import { useDebounced } from '../../layout/use-debounced';
 import { STRINGS } from '../../strings';
 import { folderColumns } from './folder-columns-config';
@@ -101,7 +100,7 @@ export function FoldersTab({ active, selected, onSelect, onEdit, onDelete, cardA
 
   return (
     <Grid gridDefinition={[{ colspan: { default: 12, s: 5 } }, { colspan: { default: 12, s: 7 } }]}>
-      <Table<Folder>
+      <ResponsiveTable<Folder>
         header={
           <Header counter={counts?.folders == null ? undefined : `(${STRINGS.lists.count(counts.folders)})`}>
             {TEXT.title}

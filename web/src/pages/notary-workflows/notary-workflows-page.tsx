@@ -4,12 +4,12 @@ import Container from '@cloudscape-design/components/container';
 import ContentLayout from '@cloudscape-design/components/content-layout';
 import Skeleton from '@cloudscape-design/components/skeleton';
 import SpaceBetween from '@cloudscape-design/components/space-between';
-import Tabs from '@cloudscape-design/components/tabs';
 
 import { MESSAGES, WORKFLOW_CATEGORIES, type WorkflowCategory } from '../../../../shared';
 import { MemberSearch } from '../../components/workflows/member-search';
 import { memberWorkflowCard } from '../../components/workflows/member-workflow-card';
 import { MemberWorkflowCards } from '../../components/workflows/member-workflow-cards';
+import { MeasuredTabs } from '../../layout/measured-tabs';
 import { PageHeader } from '../../layout/page-header';
 import { STRINGS } from '../../strings';
 import { NOTARY_WORKFLOWS_TEXT as TEXT } from './strings';
@@ -52,7 +52,7 @@ export function NotaryWorkflowsPage() {
     return (
       <SpaceBetween size="m">
         <MemberSearch search={search} lists={[pages]} />
-        <Tabs
+        <MeasuredTabs
           activeTabId={tab}
           onChange={({ detail }) => setTab(detail.activeTabId as WorkflowCategory)}
           tabs={WORKFLOW_CATEGORIES.map((category) => ({
