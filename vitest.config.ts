@@ -27,6 +27,8 @@ export default defineConfig({
           name: 'infra',
           include: ['test/infra/**/*.test.ts'],
           environment: 'node',
+          // aws-cdk-lib is imported once per worker rather than once per file (each file builds its own app).
+          isolate: false,
           testTimeout: 240_000,
           hookTimeout: 240_000,
         },
