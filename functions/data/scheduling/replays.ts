@@ -2,7 +2,8 @@ import { GetCommand } from '@aws-sdk/lib-dynamodb';
 
 import type { ExecutionTrigger } from '../../../shared/schemas/scheduler';
 import { dispatchIdOf } from '../../domain/scheduling/due-slots';
-import type { RecordedRun, SentRun } from '../../domain/scheduling/manual-run';
+import type { RecordedRun } from '../../domain/scheduling/manual-run';
+import type { SentRun } from '../../domain/scheduling/ports';
 import { workflowKey } from '../directory/keys';
 import type { Table } from '../table/table';
 import { executionSortKey } from './keys';

@@ -16,7 +16,7 @@ import type { Logger } from '../core/ports';
 import { visibleWorkflow } from '../directory/members';
 import type { Lawyers, WorkflowRecord, Workflows } from '../directory/ports';
 import type { SessionContext } from '../identity/sessions';
-import type { CallEndings, Executions, WorkflowRuns } from './ports';
+import type { CallEndings, Executions, SentRun, WorkflowRuns } from './ports';
 import { callWorkflowWebhook, type WebhookCallSettings } from './webhook-call';
 
 export interface ManualRunDependencies extends WebhookCallSettings {
@@ -31,13 +31,6 @@ export interface ManualRunDependencies extends WebhookCallSettings {
   /** False when the automation owner's licence is known and inactive (an admin's replay is then refused). */
   ownerLicenseActive(lawyerEmail: string): Promise<boolean>;
   readonly logger: Logger;
-}
-
-/** What a run's body was sent as: its webhook-id, and the body's trigger and due time. */
-export interface SentRun {
-  readonly webhookId: string;
-  readonly trigger: ExecutionTrigger;
-  readonly dueAt: string | null;
 }
 
 /** A row of the history, as 'Rejouer' reads it. */

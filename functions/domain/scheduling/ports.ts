@@ -3,7 +3,6 @@ import { IsoTimestamp } from '../../../shared/schemas/common';
 import { type Execution, ExecutionTrigger, type SchedulerRun } from '../../../shared/schemas/scheduler';
 import type { Page } from '../core/ports';
 import type { WorkflowRecord } from '../directory/ports';
-import type { SentRun } from './manual-run';
 import { type RunKind, type RunReference, ShardResult } from './run-results';
 
 /*
@@ -321,4 +320,11 @@ export interface SchedulerRuns {
     outcome: { readonly status: 'success' | 'failed'; readonly message: string },
   ): Promise<void>;
   lastRuns(): Promise<{ schedule: SchedulerRun | null; manual: SchedulerRun | null }>;
+}
+
+/** What a run's body was sent as: its webhook-id, and the body's trigger and due time. */
+export interface SentRun {
+  readonly webhookId: string;
+  readonly trigger: ExecutionTrigger;
+  readonly dueAt: string | null;
 }
