@@ -1,10 +1,11 @@
 import { MESSAGES } from '../../../shared/messages';
+import { keptReplies } from '../../http/kept-replies';
 import { idParameter } from '../../http/parameters';
 import { apiHandler, withStatus } from '../../http/route-handler';
 import type { AppDependencies } from '../../runtime/dependencies';
 import { declaredFunction, lambdaEntry } from '../../runtime/entry';
 import { folderServiceOf } from '../../runtime/services/directory';
-import { keptRepliesOf } from '../../runtime/services/kept-replies';
+import { firstRepliesOf } from '../../runtime/services/kept-replies';
 
 /** /api/folders: the admin's client folders (list, create, edit, delete keeping the workflows). */
 const create = (deps: AppDependencies) => {
@@ -25,7 +26,7 @@ const create = (deps: AppDependencies) => {
         return { success: true };
       },
     },
-    { keptReplies: keptRepliesOf(deps.table) },
+    { keptReplies: (route) => keptReplies(route, firstRepliesOf(deps.table)) },
   );
 };
 

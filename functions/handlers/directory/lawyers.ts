@@ -1,11 +1,12 @@
 import { MESSAGES } from '../../../shared/messages';
+import { keptReplies } from '../../http/kept-replies';
 import { idParameter } from '../../http/parameters';
 import { apiHandler, withStatus } from '../../http/route-handler';
 import type { AppDependencies } from '../../runtime/dependencies';
 import { declaredFunction, lambdaEntry } from '../../runtime/entry';
 import { billingContextOf, licenseEmailResendOf } from '../../runtime/services/billing';
 import { lawyerServiceOf } from '../../runtime/services/directory';
-import { keptRepliesOf } from '../../runtime/services/kept-replies';
+import { firstRepliesOf } from '../../runtime/services/kept-replies';
 
 /**
  * /api/lawyers: the admin's lawyers and notaries (list, read, save, delete, reveal of the secrets and
@@ -46,7 +47,7 @@ const create = (deps: AppDependencies) => {
         (await licenseEmailResendOf(deps)).resend(lawyerId(pathParameters), session),
       lookupLawyer: async ({ body, session }) => (await lawyers()).lookup(body, session),
     },
-    { keptReplies: keptRepliesOf(deps.table) },
+    { keptReplies: (route) => keptReplies(route, firstRepliesOf(deps.table)) },
   );
 };
 

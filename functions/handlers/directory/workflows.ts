@@ -1,10 +1,11 @@
 import { MESSAGES } from '../../../shared/messages';
+import { keptReplies } from '../../http/kept-replies';
 import { idParameter } from '../../http/parameters';
 import { apiHandler, withStatus } from '../../http/route-handler';
 import type { AppDependencies } from '../../runtime/dependencies';
 import { declaredFunction, lambdaEntry } from '../../runtime/entry';
 import { workflowServiceOf } from '../../runtime/services/directory';
-import { keptRepliesOf } from '../../runtime/services/kept-replies';
+import { firstRepliesOf } from '../../runtime/services/kept-replies';
 import { scheduleStartsOf } from '../../runtime/services/scheduling';
 
 /**
@@ -35,7 +36,7 @@ const create = (deps: AppDependencies) => {
       toggleWorkflowScheduling: async ({ pathParameters, session }) =>
         workflows.toggleScheduling(workflowId(pathParameters), session),
     },
-    { keptReplies: keptRepliesOf(deps.table) },
+    { keptReplies: (route) => keptReplies(route, firstRepliesOf(deps.table)) },
   );
 };
 

@@ -1,9 +1,6 @@
 import { FirstReplyRepository } from '../../data/table/first-replies';
 import type { Table } from '../../data/table/table';
-import { type IdempotentRoute, keptReplies } from '../../http/kept-replies';
+import type { FirstReplies } from '../../domain/core/ports';
 
-/** The step that keeps and replays a create's first reply, over a world's table. */
-export const keptRepliesOf = (table: Table) => {
-  const replies = new FirstReplyRepository(table);
-  return (route: IdempotentRoute) => keptReplies(route, replies);
-};
+/** Where a world keeps its creates' first replies (the pipeline's kept-replies step reads them). */
+export const firstRepliesOf = (table: Table): FirstReplies => new FirstReplyRepository(table);
