@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { z } from 'zod';
 import { MESSAGES } from '../../../../shared/messages';
-import { REPORT_MESSAGES } from '../../../../shared/report-messages';
+import { REPORT_FIELD_MESSAGES, REPORT_MESSAGES } from '../../../../shared/report-messages';
 import { ROUTES, type RouteDefinition } from '../../../../shared/routes';
 import { ExecuteWebhookRequest } from '../../../../shared/schemas/scheduler';
 
@@ -12,7 +12,11 @@ function catalogueStrings(value: unknown): string[] {
   return [];
 }
 // The completion report's refusals are its own catalogue (shared/report-messages.ts).
-const CATALOGUE = new Set([...catalogueStrings(MESSAGES), ...catalogueStrings(REPORT_MESSAGES)]);
+const CATALOGUE = new Set([
+  ...catalogueStrings(MESSAGES),
+  ...catalogueStrings(REPORT_MESSAGES),
+  ...catalogueStrings(REPORT_FIELD_MESSAGES),
+]);
 
 /** The object schema of a route's body, through the wrappers zod puts around it. */
 function objectShape(schema: z.ZodType): Record<string, z.ZodType> | null {
