@@ -69,7 +69,7 @@ describe("'Exécuter' on an admin workflow card", () => {
     await waitFor(() => expect(backend.sent('POST', '/api/execute-webhook')).toHaveLength(2));
   });
 
-  it("says 'Erreur lors de l'exécution du workflow: …' with the webhook's error, and locks the button too", async () => {
+  it("says 'Erreur lors de l'exécution du workflow: …' in plain words, the webhook's error behind 'Détails', and locks the button too", async () => {
     const workflow = workflowFixture();
     open(workflow, () =>
       jsonResponse(200, {
@@ -84,9 +84,11 @@ describe("'Exécuter' on an admin workflow card", () => {
 
     expect(
       await screen.findByText(
-        "Erreur lors de l'exécution du workflow: Erreur serveur du webhook - vérifiez la configuration",
+        "Erreur lors de l'exécution du workflow: Le serveur n8n a rencontré une erreur en exécutant le workflow. Consultez ses exécutions dans n8n.",
       ),
     ).toBeTruthy();
+    screen.getByRole('button', { name: 'Détails' }).click();
+    expect(await screen.findByText('Erreur serveur du webhook - vérifiez la configuration')).toBeTruthy();
     expect(screen.queryByText('Workflow exécuté avec succès')).toBeNull();
     await waitFor(() => expect(locked(workflow)).toBe(true));
   });

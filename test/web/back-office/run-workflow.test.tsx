@@ -63,7 +63,7 @@ describe("'Exécuter' on the planning page (/lawyer/cron)", () => {
     await waitFor(() => expect(locked()).toBe(false));
   });
 
-  it("says 'Erreur lors de l'exécution du workflow' with the webhook's message", async () => {
+  it("says 'Erreur lors de l'exécution du workflow' in plain words, the webhook's message behind 'Détails'", async () => {
     const { app } = open(() =>
       jsonResponse(200, { success: false, status: 404, error: "Webhook introuvable - vérifiez l'URL" }),
     );
@@ -72,8 +72,12 @@ describe("'Exécuter' on the planning page (/lawyer/cron)", () => {
     await app.user.click(await screen.findByRole('button', { name: `Exécuter ${workflow.name}` }));
 
     expect(
-      await screen.findByText("Erreur lors de l'exécution du workflow: Webhook introuvable - vérifiez l'URL"),
+      await screen.findByText(
+        "Erreur lors de l'exécution du workflow: Le serveur n8n ne connaît pas cette adresse. Vérifiez l'adresse et que le workflow est activé dans n8n.",
+      ),
     ).toBeTruthy();
+    await app.user.click(screen.getByRole('button', { name: 'Détails' }));
+    expect(await screen.findByText("Webhook introuvable - vérifiez l'URL")).toBeTruthy();
   });
 
   it('shows the interval (60 when none) and the last run or Jamais', async () => {
