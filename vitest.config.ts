@@ -41,10 +41,6 @@ export default defineConfig({
           include: ['test/web/**/*.test.tsx'],
           environment: 'jsdom',
           setupFiles: ['test/web/setup.ts'],
-          // Cloudscape and the app's pages are loaded once per worker, not once per file: the files
-          // share the module cache (each test still starts from a cleared query cache, storage and
-          // DOM, see setup.ts), so the project spends its time on the tests rather than on imports.
-          isolate: false,
           // A page drawn in jsdom takes seconds on a machine shared by several runs; a bound, not a budget.
           testTimeout: 60_000,
         },
