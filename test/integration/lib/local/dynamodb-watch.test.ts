@@ -81,6 +81,14 @@ describe('npm start watches DynamoDB Local', () => {
       body: JSON.stringify({ name: 'Succession Lemaire' }),
     });
     expect(created.status).toBe(201);
+    // The folder is in the list (its index entry written) before the crash: what is lost after that is ours.
+    await eventually(
+      async () =>
+        (await api('/api/folders', { headers: authorization })).body.folders?.some(
+          (folder: { id: string }) => folder.id === created.body.id,
+        ) === true,
+      'dossier listé avant la panne',
+    );
     const killed = runtime.databasePid();
 
     // Act: the Java process killed as a crash would end it.
