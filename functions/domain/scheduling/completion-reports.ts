@@ -103,8 +103,8 @@ const endsItsRun = (execution: Execution) =>
   execution.outcome !== 'cancelled' && execution.retry === undefined;
 
 /**
- * Completion reports (issue 35): a workflow tells, once, within 24 hours, how its run ended. The
- * link it posts to names the run and is signed (`report-links.ts`), so accepting a report needs
+ * Completion reports, so that a run is known by what the workflow did and not only by n8n's 2xx:
+ * a workflow tells, once, within 24 hours, how its run ended. The link it posts to names the run and is signed (`report-links.ts`), so accepting a report needs
  * no state made at call time: the report is recorded once per run by a conditional write, and
  * what it says goes to the run's history and, for a failure, to the health as a failure.
  */
