@@ -3,9 +3,9 @@ import { resolve } from 'node:path';
 
 import { act, fireEvent, screen, waitFor } from '@testing-library/react';
 import { useEffect, useState } from 'react';
-import { hydrateRoot } from 'react-dom/client';
+import { hydrateRoot, type Root } from 'react-dom/client';
 import { renderToString } from 'react-dom/server';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 
 import { takeOverEarlyInput } from '../../web/src/early-input';
 
@@ -38,30 +38,48 @@ function Card({ onMounted }: { readonly onMounted?: () => void }) {
   );
 }
 
-/** Runs web/public/start-after-paint.js as the pre-rendered page does, before any application code. */
-function startAfterPaint() {
+/**
+ * Runs web/public/start-after-paint.js as the pre-rendered page does, before any application code.
+ * Returns what undoes it (its listeners on the document, its scripts): the next files of the worker
+ * share this document.
+ */
+function startAfterPaint(): () => void {
   const entry = document.createElement('script');
   entry.dataset.entry = '/assets/none.js';
   document.head.append(entry);
-  // jsdom has no font loading; the page's fonts are taken as loaded.
-  Object.defineProperty(document, 'fonts', { value: { ready: Promise.resolve() }, configurable: true });
   const source = readFileSync(resolve('web/public/start-after-paint.js'), 'utf8');
+  const listen = vi.spyOn(document, 'addEventListener');
   new Function(source)();
+  const listeners = listen.mock.calls.map(([type, listener, options]) => ({ type, listener, options }));
+  listen.mockRestore();
+  return () => {
+    for (const { type, listener, options } of listeners)
+      document.removeEventListener(type, listener, options);
+    for (const script of document.head.querySelectorAll(
+      'script[data-entry], script[src="/assets/none.js"]',
+    )) {
+      script.remove();
+    }
+  };
 }
 
 describe('what a visitor does on the pre-rendered /login before its code has run', () => {
   let container: HTMLDivElement;
+  let root: Root | undefined;
+  let undoStart: () => void;
 
   beforeAll(() => {
     delete document.documentElement.dataset.hydrated;
-    startAfterPaint();
+    undoStart = startAfterPaint();
     container = document.createElement('div');
     container.innerHTML = renderToString(<Card />);
     document.body.append(container);
   });
 
   afterAll(() => {
+    act(() => root?.unmount());
     container?.remove();
+    undoStart();
   });
 
   it('is handed to the application once it takes the page over: typed text, a pressed button, a sent form', async () => {
@@ -74,7 +92,7 @@ describe('what a visitor does on the pre-rendered /login before its code has run
 
     // Act
     await act(async () => {
-      hydrateRoot(container, <Card onMounted={() => takeOverEarlyInput(container)} />);
+      root = hydrateRoot(container, <Card onMounted={() => takeOverEarlyInput(container)} />);
     });
 
     // Assert

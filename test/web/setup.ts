@@ -1,11 +1,13 @@
 import { cleanup, configure } from '@testing-library/react';
-import { afterEach, beforeAll, vi } from 'vitest';
+import { afterAll, afterEach, beforeAll, vi } from 'vitest';
 
 import { queryClient } from '../../web/src/api/query-client';
 import { preloadRoutes } from '../../web/src/app-routes';
 import { installBrowserStubs, resetViewport } from './support/browser-stubs';
 import { cancelPendingTimers, trackPendingTimers } from './support/pending-timers';
 
+// The files of a worker share one document and one module cache (vitest.config.ts): each file
+// starts from the stubs, and each test from the empty cache, storage and viewport, reset below.
 installBrowserStubs();
 // A search reads the server once typing pauses (300 ms) and a loaded machine may take seconds to
 // draw the reply: findBy* and waitFor wait for what the user would see, up to this long.
@@ -24,6 +26,7 @@ afterEach(() => {
   // Each test starts with nothing read: the app's one query cache would carry a test's data to the next.
   queryClient.clear();
   vi.restoreAllMocks();
+  vi.unstubAllGlobals();
   vi.useRealTimers();
   localStorage.clear();
   for (const cookie of document.cookie.split(';')) {
@@ -32,4 +35,10 @@ afterEach(() => {
     if (name) document.cookie = `${name}=; Path=/; Max-Age=0`;
   }
   resetViewport();
+});
+
+// What a file drew outside the containers that cleanup() unmounts (a root of its own, a portal)
+// would otherwise be found by the next file's queries over document.body.
+afterAll(() => {
+  document.body.replaceChildren();
 });

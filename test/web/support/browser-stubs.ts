@@ -49,9 +49,24 @@ class ResizeObserverStub {
   disconnect() {}
 }
 
-/** Installs `matchMedia` and, when missing, an inert `ResizeObserver`. */
+/**
+ * jsdom loads no web fonts: a font set whose fonts are loaded (web/public/start-after-paint.js waits
+ * for `ready`, MeasuredTabs measures again on `loadingdone`).
+ */
+function loadedFontSet(): FontFaceSet {
+  return Object.assign(new EventTarget(), {
+    ready: Promise.resolve(),
+    status: 'loaded',
+  }) as unknown as FontFaceSet;
+}
+
+/**
+ * Installs `matchMedia`, the font set and, when missing, an inert `ResizeObserver`: again before
+ * each file, as the files of a worker share one document.
+ */
 export function installBrowserStubs(): void {
   Object.defineProperty(window, 'matchMedia', { configurable: true, value: matchMedia });
+  Object.defineProperty(document, 'fonts', { configurable: true, value: loadedFontSet() });
   // jsdom has no CSS namespace; Cloudscape's Flashbar calls CSS.escape when it moves the focus to
   // a new flash, on a debounce that may fire after a test ended.
   if (!('CSS' in globalThis)) {

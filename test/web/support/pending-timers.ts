@@ -7,8 +7,14 @@
 const pending = new Set<ReturnType<typeof setTimeout>>();
 const realClearTimeout = globalThis.clearTimeout;
 
-/** Wraps setTimeout and clearTimeout so that the timers still to fire are known. */
+const TRACKED = Symbol('tracked');
+
+/**
+ * Wraps setTimeout and clearTimeout so that the timers still to fire are known; once per worker,
+ * not once more for each file that shares it.
+ */
 export function trackPendingTimers(): void {
+  if (TRACKED in globalThis.setTimeout) return;
   const realSetTimeout = globalThis.setTimeout;
   const tracked = ((callback: (...args: unknown[]) => void, delay?: number, ...args: unknown[]) => {
     const id = realSetTimeout(
@@ -22,7 +28,7 @@ export function trackPendingTimers(): void {
     pending.add(id);
     return id;
   }) as typeof setTimeout;
-  globalThis.setTimeout = Object.assign(tracked, realSetTimeout);
+  globalThis.setTimeout = Object.assign(tracked, realSetTimeout, { [TRACKED]: true });
   globalThis.clearTimeout = ((id?: ReturnType<typeof setTimeout>) => {
     if (id !== undefined) pending.delete(id);
     realClearTimeout(id);
