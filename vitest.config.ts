@@ -41,6 +41,10 @@ export default defineConfig({
           include: ['test/web/**/*.test.tsx'],
           environment: 'jsdom',
           setupFiles: ['test/web/setup.ts'],
+          // Cloudscape and the app's pages are loaded once per worker, not once per file: the files
+          // share the module cache (each test starts from a cleared query cache, storage, DOM and
+          // module state, see setup.ts), so the project spends its time on tests rather than imports.
+          isolate: false,
           // A page drawn in jsdom takes seconds on a machine shared by several runs; a bound, not a budget.
           testTimeout: 60_000,
         },
