@@ -31,9 +31,9 @@ describe("Cloudscape's French labels", () => {
 
     render(<Screen />);
 
-    expect(screen.getByRole('button', { name: 'Page suivante' })).toBeTruthy();
-    expect(screen.getByRole('button', { name: 'Page précédente' })).toBeTruthy();
-    expect(screen.getByLabelText('Erreur')).toBeTruthy();
+    expect(screen.getByRole('button', { name: 'Page suivante' })).toBeVisible();
+    expect(screen.getByRole('button', { name: 'Page précédente' })).toBeVisible();
+    expect(screen.getByLabelText('Erreur')).toBeVisible();
   });
 });
 
@@ -65,6 +65,6 @@ describe("Cloudscape's catalogue that cannot be fetched", () => {
     // Assert: shown without the catalogue's labels, then in French once the second fetch succeeded
     expect(screen.getAllByRole('button').length).toBeGreaterThan(0);
     expect(shownWithout).toBeNull();
-    expect(screen.getByRole('button', { name: 'Page suivante' })).toBeTruthy();
+    expect(screen.getByRole('button', { name: 'Page suivante' })).toBeVisible();
   });
 });

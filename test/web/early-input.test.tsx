@@ -96,8 +96,8 @@ describe('what a visitor does on the pre-rendered /login before its code has run
     });
 
     // Assert
-    await waitFor(() => expect(screen.getByText("Formulaire d'achat ouvert")).toBeTruthy());
-    expect(screen.getByText('Envoyé pour cabinet@example.fr')).toBeTruthy();
+    await waitFor(() => expect(screen.getByText("Formulaire d'achat ouvert")).toBeVisible());
+    expect(screen.getByText('Envoyé pour cabinet@example.fr')).toBeVisible();
     expect(container.querySelector('[data-click-when-ready], [data-send-when-ready]')).toBeNull();
   });
 

@@ -17,7 +17,7 @@ describe('route guards', () => {
 
       // Assert
       await waitFor(() => expect(app.pathname()).toBe('/login'));
-      expect(await screen.findByRole('heading', { level: 1, name: 'Connexion' })).toBeTruthy();
+      expect(await screen.findByRole('heading', { level: 1, name: 'Connexion' })).toBeVisible();
     },
   );
 
@@ -64,7 +64,7 @@ describe('route guards', () => {
     // Assert
     expect(
       await screen.findByRole('heading', { level: 1, name: 'Bienvenue sur votre Assistant IA Juridique' }),
-    ).toBeTruthy();
+    ).toBeVisible();
   });
 
   it.each([
@@ -81,7 +81,7 @@ describe('route guards', () => {
     const app = renderApp(path);
 
     // Assert
-    expect(await screen.findByRole('heading', { level: 1, name: title })).toBeTruthy();
+    expect(await screen.findByRole('heading', { level: 1, name: title })).toBeVisible();
     expect(app.pathname()).toBe(path);
   });
 });
@@ -99,8 +99,8 @@ describe('privacy aliases', () => {
       // Assert
       expect(
         await screen.findByRole('heading', { level: 1, name: 'Politique de Confidentialité' }),
-      ).toBeTruthy();
-      expect(screen.getByText('Dernière mise à jour : 21/05/2025')).toBeTruthy();
+      ).toBeVisible();
+      expect(screen.getByText('Dernière mise à jour : 21/05/2025')).toBeVisible();
       expect(app.pathname()).toBe(path);
     },
   );
@@ -116,7 +116,7 @@ describe('privacy aliases', () => {
     // Assert
     expect(
       await screen.findByRole('heading', { level: 1, name: 'Politique de Confidentialité' }),
-    ).toBeTruthy();
+    ).toBeVisible();
     expect(app.wrapper.findSideNavigation()?.findActiveLink()?.getElement().getAttribute('href')).toBe(
       '/lawyer/privacy',
     );

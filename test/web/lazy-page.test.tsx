@@ -29,7 +29,7 @@ describe('a lazily loaded page', () => {
     // Assert
     expect(screen.getByRole('status').textContent).toContain('Chargement…');
     await act(async () => code.resolve(Greeting));
-    expect(await screen.findByRole('heading', { name: 'Bonjour Maître Durand' })).toBeTruthy();
+    expect(await screen.findByRole('heading', { name: 'Bonjour Maître Durand' })).toBeVisible();
     expect(screen.queryByRole('status')).toBeNull();
   });
 
@@ -43,7 +43,7 @@ describe('a lazily loaded page', () => {
     render(<Page name="Maître Durand" />);
 
     // Assert
-    expect(screen.getByRole('heading', { name: 'Bonjour Maître Durand' })).toBeTruthy();
+    expect(screen.getByRole('heading', { name: 'Bonjour Maître Durand' })).toBeVisible();
     expect(screen.queryByRole('status')).toBeNull();
     expect(load).toHaveBeenCalledTimes(1);
   });

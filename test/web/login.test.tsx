@@ -59,7 +59,7 @@ describe('login page', () => {
     const button = await screen.findByRole('button', { name: /Connexion en cours\.\.\./ });
     expect(button.getAttribute('aria-disabled')).toBe('true');
     answer(jsonResponse(200, { valid: false }));
-    expect(await screen.findByRole('button', { name: 'Se connecter' })).toBeTruthy();
+    expect(await screen.findByRole('button', { name: 'Se connecter' })).toBeVisible();
   });
 
   it.each([
@@ -81,7 +81,7 @@ describe('login page', () => {
       await submitKey(app, `  ${VALID_KEY} `);
 
       // Assert: the greeting first, while its toast is up (it goes after 5 s of a busy machine's time)
-      expect(await screen.findByText(greeting)).toBeTruthy();
+      expect(await screen.findByText(greeting)).toBeVisible();
       await waitFor(() => expect(app.pathname()).toBe(home));
       expect(network.to('/api/verify-license')[0]).toMatchObject({
         method: 'POST',
@@ -109,7 +109,7 @@ describe('login page', () => {
     // Assert
     await waitFor(() => expect(app.pathname()).toBe('/lawyer/welcome'));
     expect(storedSession()).toMatchObject({ name: 'Avocat' });
-    expect(await screen.findByText('Connecté en tant que Avocat')).toBeTruthy();
+    expect(await screen.findByText('Connecté en tant que Avocat')).toBeVisible();
   });
 
   it("shows 'Clé de licence invalide' inline and as a toast when the key is not valid", async () => {

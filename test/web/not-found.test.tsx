@@ -20,8 +20,8 @@ describe('not-found page', () => {
     renderApp('/cette-page-n-existe-pas');
 
     // Assert
-    expect(await screen.findByText('404')).toBeTruthy();
-    expect(screen.getByRole('heading', { level: 1, name: 'Page non trouvée' })).toBeTruthy();
+    expect(await screen.findByText('404')).toBeVisible();
+    expect(screen.getByRole('heading', { level: 1, name: 'Page non trouvée' })).toBeVisible();
     expect(screen.getByRole('link', { name: "Retour à l'accueil" }).getAttribute('href')).toBe(back);
   });
 
@@ -51,6 +51,6 @@ describe('not-found page', () => {
 
     // Assert
     expect(app.pathname()).toBe('/lawyer/welcome');
-    expect(await screen.findByRole('heading', { level: 1, name: 'Bienvenue' })).toBeTruthy();
+    expect(await screen.findByRole('heading', { level: 1, name: 'Bienvenue' })).toBeVisible();
   });
 });

@@ -29,8 +29,8 @@ describe("/privacy names the publisher from the deployment's settings", () => {
 
     // Assert
     await screen.findByText('Lexflow, SAS au capital de 10 000 €, RCS Paris 912 345 678');
-    expect(screen.getByText('12 rue de la Paix, 75002 Paris, France')).toBeTruthy();
-    expect(screen.getByText('Claire Martin, présidente')).toBeTruthy();
+    expect(screen.getByText('12 rue de la Paix, 75002 Paris, France')).toBeVisible();
+    expect(screen.getByText('Claire Martin, présidente')).toBeVisible();
     expect(screen.getByRole('link', { name: 'contact@lexflow.example' }).getAttribute('href')).toBe(
       'mailto:contact@lexflow.example',
     );
@@ -48,6 +48,6 @@ describe("/privacy names the publisher from the deployment's settings", () => {
     await screen.findByText(
       `${EXAMPLE_LEGAL_DETAILS.name}, ${EXAMPLE_LEGAL_DETAILS.legalForm}, ${EXAMPLE_LEGAL_DETAILS.registration}`,
     );
-    expect(screen.getByText(EXAMPLE_LEGAL_DETAILS.publicationDirector)).toBeTruthy();
+    expect(screen.getByText(EXAMPLE_LEGAL_DETAILS.publicationDirector)).toBeVisible();
   });
 });

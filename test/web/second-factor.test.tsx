@@ -97,7 +97,7 @@ describe("/login's second step ('Vérification en deux étapes')", () => {
     await app.user.click(screen.getByRole('button', { name: SECOND_FACTOR_TEXT.verify }));
 
     // Assert
-    expect(await screen.findByText(MESSAGES.secondFactor.tooManyAttempts)).toBeTruthy();
+    expect(await screen.findByText(MESSAGES.secondFactor.tooManyAttempts)).toBeVisible();
     expect(network.to('/api/second-factor/verify')[0]?.body).toEqual({
       method: 'recovery',
       code: 'abcde-fghjk',
@@ -130,7 +130,7 @@ describe("/login's second step ('Vérification en deux étapes')", () => {
     await app.user.click(screen.getByRole('button', { name: SECOND_FACTOR_TEXT.showQrCode }));
     const qrCode = await screen.findByRole('img', { name: SECOND_FACTOR_TEXT.qrCodeAlt });
     expect(qrCode.getAttribute('src')).toBe('data:image/svg+xml;base64,PHN2Zy8+');
-    expect(screen.getByText('JBSWY3DPEHPK3PXP')).toBeTruthy();
+    expect(screen.getByText('JBSWY3DPEHPK3PXP')).toBeVisible();
     await app.user.type(screen.getByLabelText(SECOND_FACTOR_TEXT.codeLabel), '123456');
     await app.user.click(screen.getByRole('button', { name: SECOND_FACTOR_TEXT.confirm }));
     const list = await screen.findByRole('list', { name: SECOND_FACTOR_TEXT.recoveryTitle });
@@ -186,7 +186,7 @@ describe('step-up before a sensitive action', () => {
     await app.user.click(screen.getByRole('button', { name: SECOND_FACTOR_TEXT.verify }));
 
     // Assert
-    expect(await screen.findByText('TEST-PROMO-1')).toBeTruthy();
+    expect(await screen.findByText('TEST-PROMO-1')).toBeVisible();
     expect(promoCalls).toBe(2);
     expect(network.to('/api/second-factor/verify')[0]?.body).toEqual({ method: 'totp', code: '123456' });
     await waitFor(() => expect(screen.queryByRole('dialog')).toBeNull());
@@ -275,10 +275,10 @@ describe('remembered browsers in the security settings', () => {
     await app.user.click(screen.getByRole('button', { name: text.forgetLabel('Chrome sur Linux') }));
 
     // Assert
-    expect(await screen.findByText(text.forgotten('Chrome sur Linux'))).toBeTruthy();
+    expect(await screen.findByText(text.forgotten('Chrome sur Linux'))).toBeVisible();
     await waitFor(() => expect(screen.queryByText('Chrome sur Linux')).toBeNull());
     const sent = network.to(`/api/second-factor/browsers/${browsers[1]!.id}`);
     expect(sent.map((request) => request.method)).toEqual(['DELETE']);
-    expect(screen.getByText(text.current('Firefox sur Windows'))).toBeTruthy();
+    expect(screen.getByText(text.current('Firefox sur Windows'))).toBeVisible();
   });
 });

@@ -48,7 +48,7 @@ describe('session restored at start', () => {
     // Assert
     expect(
       await screen.findByRole('heading', { level: 1, name: 'Gestion des Automatisations' }),
-    ).toBeTruthy();
+    ).toBeVisible();
     expect(app.pathname()).toBe('/admin/workflows');
   });
 });
@@ -75,7 +75,7 @@ describe('logout', () => {
         headers: expect.objectContaining({ authorization: `Bearer ${session.token}` }),
       }),
     ]);
-    expect(await screen.findByText('Déconnecté avec succès')).toBeTruthy();
+    expect(await screen.findByText('Déconnecté avec succès')).toBeVisible();
   });
 
   it('signs out here even when the server cannot be reached', async () => {
@@ -107,7 +107,7 @@ describe('a 401 reply to a protected call', () => {
     await waitFor(() => expect(app.pathname()).toBe('/login'));
     expect(network.to('/api/workflows')[0]?.headers.authorization).toBe(`Bearer ${session.token}`);
     expect(storedSession()).toBeNull();
-    expect(await screen.findByText('Licence inactive. Accès suspendu.')).toBeTruthy();
+    expect(await screen.findByText('Licence inactive. Accès suspendu.')).toBeVisible();
   });
 
   it('keeps the session on any other error', async () => {

@@ -38,7 +38,7 @@ describe('signed-in layout', () => {
     // Assert
     expect(links).toEqual(['Automatisations', 'Avocats', 'Code promo test', 'Paramètres', 'Confidentialité']);
     expect(app.pathname()).toBe('/admin/lawyers');
-    expect(await screen.findByRole('heading', { level: 1, name: 'Consultation des Avocats' })).toBeTruthy();
+    expect(await screen.findByRole('heading', { level: 1, name: 'Consultation des Avocats' })).toBeVisible();
   });
 
   it.each([

@@ -40,7 +40,7 @@ describe('/admin/lawyers: an undelivered licence e-mail, a signature as written'
     const app = openLawyers();
     await app.user.click(await screen.findByRole('button', { name: 'Détails de Camille Martin' }));
     const dialog = await screen.findByRole('dialog');
-    expect(within(dialog).getByText(/^E-mail non délivré \(/)).toBeTruthy();
+    expect(within(dialog).getByText(/^E-mail non délivré \(/)).toBeVisible();
     const signature = within(dialog).getByText(
       (_, element) => element?.textContent === SIGNATURE && element.tagName === 'SPAN',
     );

@@ -60,8 +60,8 @@ describe("/admin/settings 'Santé des automatisations : réglages' (issue 16)", 
 
     expect(
       await screen.findByText("Le nombre d'échecs avant suspension doit être un entier entre 1 et 50"),
-    ).toBeTruthy();
-    expect(screen.getByText("Adresse e-mail d'alerte invalide")).toBeTruthy();
+    ).toBeVisible();
+    expect(screen.getByText("Adresse e-mail d'alerte invalide")).toBeVisible();
     expect(saved).toEqual([]);
   });
 
@@ -70,7 +70,7 @@ describe("/admin/settings 'Santé des automatisations : réglages' (issue 16)", 
     await pageLoaded();
     expect(
       await screen.findByText('Vide : l’adresse choisie au déploiement (astreinte@cabinet.fr).'),
-    ).toBeTruthy();
+    ).toBeVisible();
     expect(screen.queryByText(NO_ALERT_ADDRESS)).toBeNull();
   });
 
@@ -78,8 +78,8 @@ describe("/admin/settings 'Santé des automatisations : réglages' (issue 16)", 
     const saved: SentRequest[] = [];
     const { app } = openSettings({ health: healthBackend(saved, null) });
     await pageLoaded();
-    expect(await screen.findByText(NO_ALERT_ADDRESS)).toBeTruthy();
-    expect(screen.getByText('Vide : aucune, faute d’adresse choisie au déploiement.')).toBeTruthy();
+    expect(await screen.findByText(NO_ALERT_ADDRESS)).toBeVisible();
+    expect(screen.getByText('Vide : aucune, faute d’adresse choisie au déploiement.')).toBeVisible();
 
     await app.user.type(
       screen.getByLabelText('Adresse des alertes de l’administrateur'),

@@ -134,7 +134,7 @@ describe('/admin/settings last results (spec §2, §3 scheduler run result)', ()
     });
     await pageLoaded();
     const alert = await screen.findByText("L'état du planificateur n'a pas pu être chargé");
-    expect(alert).toBeTruthy();
+    expect(alert).toBeVisible();
     expect(calls).toBe(2);
     expect(pairsOf(card(DEAD_LETTERS_CARD))['En attente']).toBe('Non disponible');
 

@@ -82,7 +82,7 @@ describe('automation dialog (spec §5 automation form)', () => {
 
     expect(
       await screen.findByText("Aucun client disponible. Veuillez d'abord créer un client."),
-    ).toBeTruthy();
+    ).toBeVisible();
     expect((screen.getByRole('button', { name: 'Créer' }) as HTMLButtonElement).disabled).toBe(true);
   });
 
@@ -105,7 +105,7 @@ describe('automation dialog (spec §5 automation form)', () => {
 
     await app.user.click(screen.getByRole('button', { name: 'Créer' }));
 
-    expect(await screen.findByText('Automatisation créée')).toBeTruthy();
+    expect(await screen.findByText('Automatisation créée')).toBeVisible();
     const [sent] = network.to('/api/workflows').filter((request) => request.method === 'POST');
     expect(sent?.body).toMatchObject({
       lawyerEmail: lawyer.email,
@@ -169,7 +169,7 @@ describe('folder dialog (spec §5 folder)', () => {
 
     await typeInto(app.user, 'Nom du dossier', 'Succession Dupont');
     await app.user.click(screen.getByRole('button', { name: 'Créer' }));
-    expect(await screen.findByText('Dossier créé')).toBeTruthy();
+    expect(await screen.findByText('Dossier créé')).toBeVisible();
     expect(network.to('/api/folders').find((request) => request.method === 'POST')?.body).toEqual({
       name: 'Succession Dupont',
       description: null,

@@ -67,7 +67,7 @@ describe('lawyer form (admin, spec §5 lawyer form)', () => {
 
     await app.user.click(screen.getByRole('button', { name: 'Créer' }));
 
-    expect(await screen.findByText('Dossier créé pour Jeanne Durand')).toBeTruthy();
+    expect(await screen.findByText('Dossier créé pour Jeanne Durand')).toBeVisible();
     const sent = network.to('/api/lawyers').find((request) => request.method === 'PUT')?.body;
     expect(sent).toMatchObject({
       mainEmail: 'jeanne.durand@gmail.com',
@@ -108,14 +108,14 @@ describe("'Nouvel avocat' with the e-mail of an existing lawyer", () => {
 
     await app.user.click(screen.getByRole('button', { name: 'Créer' }));
 
-    expect(await screen.findByText('Mettre à jour Camille Martin ?')).toBeTruthy();
+    expect(await screen.findByText('Mettre à jour Camille Martin ?')).toBeVisible();
     expect(screen.queryByText(/Dossier créé/)).toBeNull();
     const puts = () => network.to('/api/lawyers').filter((request) => request.method === 'PUT');
     expect(puts().map((request) => (request.body as { createOnly: boolean }).createOnly)).toEqual([true]);
 
     await app.user.click(screen.getByRole('button', { name: 'Mettre à jour Camille Martin' }));
 
-    expect(await screen.findByText('Avocat Camilla Martin mis à jour')).toBeTruthy();
+    expect(await screen.findByText('Avocat Camilla Martin mis à jour')).toBeVisible();
     expect(puts().map((request) => (request.body as { createOnly: boolean }).createOnly)).toEqual([
       true,
       false,
@@ -151,7 +151,7 @@ describe("'Nouvel avocat' sent again (Idempotency-Key)", () => {
     await typeInto(app.user, "Nom de l'étude", 'Étude Durand');
     await app.user.click(screen.getByRole('button', { name: 'Créer' }));
 
-    expect(await screen.findByText('Dossier créé pour Jeanne Durand')).toBeTruthy();
+    expect(await screen.findByText('Dossier créé pour Jeanne Durand')).toBeVisible();
     const keys = puts().map((request) => request.headers['idempotency-key']);
     expect(keys).toHaveLength(3);
     expect(keys[0]).toMatch(/^[A-Za-z0-9_-]{8,100}$/);
@@ -178,7 +178,7 @@ describe('lawyer cards (spec §2: main e-mail if different)', () => {
     storeSessionOf('admin');
     renderApp('/admin/lawyers');
 
-    expect(await screen.findByText('contact@etude-bernard.fr')).toBeTruthy();
+    expect(await screen.findByText('contact@etude-bernard.fr')).toBeVisible();
     expect(screen.getAllByText('Email principal')).toHaveLength(1);
   });
 });
@@ -221,7 +221,7 @@ describe('account configuration (/lawyer/account-config, spec §4)', () => {
 
     await app.user.click(screen.getByRole('button', { name: 'Enregistrer' }));
 
-    expect(await screen.findByText('Vos informations de compte ont été enregistrées')).toBeTruthy();
+    expect(await screen.findByText('Vos informations de compte ont été enregistrées')).toBeVisible();
     const sent = network.to('/api/me').find((request) => request.method === 'PUT')?.body;
     expect(sent).not.toHaveProperty('googlePassword');
     expect(storedSession()).toMatchObject({ email: profile.email, name: 'Camille Martin' });

@@ -33,9 +33,9 @@ describe('lawyer workflows (/lawyer/workflows, spec §2 and §4)', () => {
   it('splits the active automations from those waiting for the administrator', async () => {
     open([active, pending]);
 
-    expect(await screen.findByRole('heading', { name: 'Automatisations actives (1)' })).toBeTruthy();
-    expect(screen.getByRole('heading', { name: "En attente d'activation (1)" })).toBeTruthy();
-    expect(screen.getByText("En attente d'activation par l'administrateur")).toBeTruthy();
+    expect(await screen.findByRole('heading', { name: 'Automatisations actives (1)' })).toBeVisible();
+    expect(screen.getByRole('heading', { name: "En attente d'activation (1)" })).toBeVisible();
+    expect(screen.getByText("En attente d'activation par l'administrateur")).toBeVisible();
   });
 
   it("turns scheduling on and says 'Planification activée avec succès'", async () => {
@@ -44,14 +44,14 @@ describe('lawyer workflows (/lawyer/workflows, spec §2 and §4)', () => {
 
     await app.user.click(screen.getByRole('checkbox', { name: 'Planification automatique' }));
 
-    expect(await screen.findByText('Planification activée avec succès')).toBeTruthy();
+    expect(await screen.findByText('Planification activée avec succès')).toBeVisible();
     expect(network.to(`/api/workflows/${active.id}/toggle-scheduling`)).toHaveLength(1);
-    expect(screen.getByText('Planifié (1 min)')).toBeTruthy();
+    expect(screen.getByText('Planifié (1 min)')).toBeVisible();
   });
 
   it("says 'Aucune automatisation trouvée pour votre compte' when he has none", async () => {
     open([]);
 
-    expect(await screen.findByText('Aucune automatisation trouvée pour votre compte')).toBeTruthy();
+    expect(await screen.findByText('Aucune automatisation trouvée pour votre compte')).toBeVisible();
   });
 });

@@ -23,12 +23,12 @@ describe("a lawyer's licence key on /admin/lawyers", () => {
     const app = renderApp('/admin/lawyers');
 
     // Act
-    expect(await screen.findByText('NOTARY-••••CD34')).toBeTruthy();
+    expect(await screen.findByText('NOTARY-••••CD34')).toBeVisible();
     expect(screen.queryByText('NOTARY-AB12CD34')).toBeNull();
     await app.user.click(screen.getByRole('button', { name: DETAILS_TEXT.revealKeyLabel }));
 
     // Assert
-    expect(await screen.findByText('NOTARY-AB12CD34')).toBeTruthy();
+    expect(await screen.findByText('NOTARY-AB12CD34')).toBeVisible();
     expect(screen.queryByRole('button', { name: DETAILS_TEXT.revealKeyLabel })).toBeNull();
     const reveals = network.to(`/api/lawyers/${lawyer.id}/reveal-license-key`);
     expect(reveals.map((request) => request.method)).toEqual(['POST']);

@@ -47,7 +47,7 @@ describe("the licence's type on the lawyer's details (admin)", () => {
 
     // Assert
     await dialog.findByText('Licence notaire');
-    expect(dialog.getByRole('button', { name: 'Passer en licence avocat' })).toBeTruthy();
+    expect(dialog.getByRole('button', { name: 'Passer en licence avocat' })).toBeVisible();
     expect(
       network
         .to(`/api/lawyers/${LAWYER.id}/license-type`)

@@ -46,7 +46,7 @@ describe("'Exécuter' on the planning page (/lawyer/cron)", () => {
 
     await app.user.click(button());
 
-    expect(await screen.findByText('Workflow exécuté avec succès')).toBeTruthy();
+    expect(await screen.findByText('Workflow exécuté avec succès')).toBeVisible();
     expect(network.to('/api/execute-webhook')[0]?.body).toMatchObject({
       workflowId: workflow.id,
       payload: { source: 'notary_app', trigger: 'manual' },
@@ -75,9 +75,9 @@ describe("'Exécuter' on the planning page (/lawyer/cron)", () => {
       await screen.findByText(
         "Erreur lors de l'exécution du workflow: Le serveur n8n ne connaît pas cette adresse. Vérifiez l'adresse et que le workflow est activé dans n8n.",
       ),
-    ).toBeTruthy();
+    ).toBeVisible();
     await app.user.click(screen.getByRole('button', { name: 'Détails' }));
-    expect(await screen.findByText("Webhook introuvable - vérifiez l'URL")).toBeTruthy();
+    expect(await screen.findByText("Webhook introuvable - vérifiez l'URL")).toBeVisible();
   });
 
   it('shows the interval (60 when none) and the last run or Jamais', async () => {
@@ -86,7 +86,7 @@ describe("'Exécuter' on the planning page (/lawyer/cron)", () => {
       workflowFixture({ cronSettings: { enabled: false, interval: null, lastRun: null, nextRun: null } }),
     );
 
-    expect(await screen.findByText('60 minutes')).toBeTruthy();
-    expect(screen.getByText('Jamais')).toBeTruthy();
+    expect(await screen.findByText('60 minutes')).toBeVisible();
+    expect(screen.getByText('Jamais')).toBeVisible();
   });
 });

@@ -33,10 +33,10 @@ describe("'Gérer mon abonnement' on the login card (a firm that cannot sign in)
     await app.user.click(screen.getByRole('button', { name: 'Recevoir le lien' }));
 
     // Assert
-    expect(await screen.findByText(MESSAGES.purchase.emailInvalid)).toBeTruthy();
+    expect(await screen.findByText(MESSAGES.purchase.emailInvalid)).toBeVisible();
     expect(portalLinkRequests(network.requests)).toHaveLength(0);
     await app.user.click(screen.getByRole('button', { name: 'Retour à la connexion' }));
-    expect(await screen.findByLabelText('Clé de licence')).toBeTruthy();
+    expect(await screen.findByLabelText('Clé de licence')).toBeVisible();
   });
 
   it("sends the trimmed billing e-mail and shows the server's neutral reply", async () => {
@@ -53,7 +53,7 @@ describe("'Gérer mon abonnement' on the login card (a firm that cannot sign in)
     await app.user.click(screen.getByRole('button', { name: 'Recevoir le lien' }));
 
     // Assert
-    expect(await screen.findByText(MESSAGES.subscription.portalLinkSent)).toBeTruthy();
+    expect(await screen.findByText(MESSAGES.subscription.portalLinkSent)).toBeVisible();
     const sent = portalLinkRequests(network.requests);
     expect(sent).toHaveLength(1);
     expect(sent[0]?.method).toBe('POST');
@@ -74,7 +74,7 @@ describe("'Gérer mon abonnement' on the login card (a firm that cannot sign in)
     await app.user.click(screen.getByRole('button', { name: 'Recevoir le lien' }));
 
     // Assert
-    expect(await screen.findByText(MESSAGES.login.tooManyAttempts)).toBeTruthy();
+    expect(await screen.findByText(MESSAGES.login.tooManyAttempts)).toBeVisible();
     expect(screen.queryByText(MESSAGES.subscription.portalLinkSent)).toBeNull();
   });
 });

@@ -40,8 +40,8 @@ describe('purchase form of the login card', () => {
     await app.user.click(screen.getByRole('button', { name: 'Retour à la connexion' }));
 
     // Assert
-    expect(await screen.findByRole('heading', { level: 1, name: 'Connexion' })).toBeTruthy();
-    expect(screen.getByLabelText('Clé de licence')).toBeTruthy();
+    expect(await screen.findByRole('heading', { level: 1, name: 'Connexion' })).toBeVisible();
+    expect(screen.getByLabelText('Clé de licence')).toBeVisible();
   });
 
   it('states the amount charged today as the checkout does: 1 100 €, the licence and the first month', async () => {
@@ -55,7 +55,7 @@ describe('purchase form of the login card', () => {
       screen.getByText(
         /^À payer aujourd'hui : 1\s100\s€ TTC \(licence 950\s€ \+ premier mois 150\s€\), puis 150\s€ TTC par mois\.$/,
       ),
-    ).toBeTruthy();
+    ).toBeVisible();
   });
 
   it("refuses an invalid e-mail with 'Adresse email valide requise' and sends nothing", async () => {
@@ -99,7 +99,7 @@ describe('purchase form of the login card', () => {
     ]);
     answer(jsonResponse(200, { url: CHECKOUT_URL }));
     await waitFor(() => expect(assign).toHaveBeenCalledWith(CHECKOUT_URL));
-    expect(screen.getByRole('button', { name: /Redirection vers le paiement\.\.\./ })).toBeTruthy();
+    expect(screen.getByRole('button', { name: /Redirection vers le paiement\.\.\./ })).toBeVisible();
     expect(errorToasts(app)).toEqual([]);
   });
 
@@ -197,10 +197,10 @@ describe('/payment-success', () => {
     const app = renderApp('/payment-success');
 
     // Assert
-    expect(await screen.findByRole('heading', { level: 1, name: 'Paiement réussi !' })).toBeTruthy();
-    expect(screen.getByText('Votre licence a été activée.')).toBeTruthy();
-    expect(screen.getByText(/envoyée par e-mail dans quelques minutes.*spam/)).toBeTruthy();
-    expect(screen.getByText(/Conservez-la précieusement/)).toBeTruthy();
+    expect(await screen.findByRole('heading', { level: 1, name: 'Paiement réussi !' })).toBeVisible();
+    expect(screen.getByText('Votre licence a été activée.')).toBeVisible();
+    expect(screen.getByText(/envoyée par e-mail dans quelques minutes.*spam/)).toBeVisible();
+    expect(screen.getByText(/Conservez-la précieusement/)).toBeVisible();
     const link = screen.getByRole('link', { name: 'Se connecter maintenant' });
     expect(link.getAttribute('href')).toBe('/login');
     await app.user.click(link);

@@ -112,14 +112,14 @@ describe('subscription details', () => {
     );
 
     // Assert
-    expect(screen.getByRole('heading', { level: 1, name: "Gestion de l'abonnement" })).toBeTruthy();
-    expect(screen.getByText('NOTARY-K7Q2M9XB')).toBeTruthy();
+    expect(screen.getByRole('heading', { level: 1, name: "Gestion de l'abonnement" })).toBeVisible();
+    expect(screen.getByText('NOTARY-K7Q2M9XB')).toBeVisible();
     expect(nextDebit()).toEqual({ text: '23 novembre 2026', red: false });
     expect(screen.queryByText('Paiement en retard')).toBeNull();
     // Testing Library collapses the narrow no-break space Intl puts before '€'.
-    expect(screen.getByText(`${PRICES.initial} TTC`.replace(/\s+/g, ' '))).toBeTruthy();
-    expect(screen.getByText(`${PRICES.monthly} TTC`.replace(/\s+/g, ' '))).toBeTruthy();
-    expect(screen.getByText(/TVA non applicable, article 293 B du CGI/)).toBeTruthy();
+    expect(screen.getByText(`${PRICES.initial} TTC`.replace(/\s+/g, ' '))).toBeVisible();
+    expect(screen.getByText(`${PRICES.monthly} TTC`.replace(/\s+/g, ' '))).toBeVisible();
+    expect(screen.getByText(/TVA non applicable, article 293 B du CGI/)).toBeVisible();
   });
 
   it.each([
@@ -186,7 +186,7 @@ describe('subscription details', () => {
     expect(purchase.getAttribute('target')).toBe('_blank');
     expect(screen.queryByRole('button', { name: /Portail client/ })).toBeNull();
     expect(screen.queryByRole('button', { name: "Résilier l'abonnement" })).toBeNull();
-    expect(screen.getByRole('button', { name: 'Actualiser' })).toBeTruthy();
+    expect(screen.getByRole('button', { name: 'Actualiser' })).toBeVisible();
   });
 });
 
@@ -244,13 +244,13 @@ describe('loading the subscription', () => {
       billingBackend({ '/api/check-subscription': () => answers.shift() ?? jsonResponse(500, {}) }),
     );
     const page = renderApp('/lawyer/settings');
-    expect(await screen.findByText("Impossible de récupérer les informations d'abonnement")).toBeTruthy();
+    expect(await screen.findByText("Impossible de récupérer les informations d'abonnement")).toBeVisible();
 
     // Act
     await page.user.click(screen.getByRole('button', { name: 'Réessayer' }));
 
     // Assert
-    expect(await screen.findByText('Mon abonnement')).toBeTruthy();
+    expect(await screen.findByText('Mon abonnement')).toBeVisible();
     expect(statusBadge().label).toBe('Actif');
   });
 
@@ -262,7 +262,7 @@ describe('loading the subscription', () => {
     const page = renderApp('/subscription');
 
     // Assert
-    expect(await screen.findByText('Connexion requise')).toBeTruthy();
+    expect(await screen.findByText('Connexion requise')).toBeVisible();
     expect(network.to('/api/check-subscription')).toHaveLength(0);
     // The page's own link; the top bar has one too.
     const links = screen.getAllByRole('link', { name: 'Se connecter' });
@@ -280,7 +280,7 @@ describe('loading the subscription', () => {
     renderApp('/subscription');
 
     // Assert
-    expect(await screen.findByText('Réservé aux licences avocat')).toBeTruthy();
+    expect(await screen.findByText('Réservé aux licences avocat')).toBeVisible();
     expect(network.to('/api/check-subscription')).toHaveLength(0);
   });
 });
@@ -553,7 +553,7 @@ describe("a notary's subscription page", () => {
     await screen.findByText('Mon abonnement');
     expect(page.pathname()).toBe('/notary/subscription');
     expect(statusBadge().label).toBe('Actif');
-    expect(screen.getByRole('button', { name: /^Portail client/ })).toBeTruthy();
+    expect(screen.getByRole('button', { name: /^Portail client/ })).toBeVisible();
     expect(
       (screen.getByRole('button', { name: "Résilier l'abonnement" }) as HTMLButtonElement).disabled,
     ).toBe(false);

@@ -46,15 +46,15 @@ describe('/admin/test-promo', () => {
     renderApp('/admin/test-promo');
 
     // Assert
-    expect(await screen.findByRole('heading', { level: 1, name: 'Code promo test' })).toBeTruthy();
-    expect(screen.getByText('Ouvrez la page de connexion (/login).')).toBeTruthy();
-    expect(screen.getByText('Cliquez sur « Obtenir votre licence ».')).toBeTruthy();
-    expect(screen.getByText(/Saisissez une adresse e-mail/)).toBeTruthy();
-    expect(screen.getByText(/Saisissez le code/)).toBeTruthy();
-    expect(screen.getByText(/le montant dû est de 0 €/)).toBeTruthy();
-    expect(screen.getByText(/100 % de réduction/)).toBeTruthy();
-    expect(screen.getByText(/10 fois au maximum/)).toBeTruthy();
-    expect(screen.getByText(/fonctionne en production/)).toBeTruthy();
+    expect(await screen.findByRole('heading', { level: 1, name: 'Code promo test' })).toBeVisible();
+    expect(screen.getByText('Ouvrez la page de connexion (/login).')).toBeVisible();
+    expect(screen.getByText('Cliquez sur « Obtenir votre licence ».')).toBeVisible();
+    expect(screen.getByText(/Saisissez une adresse e-mail/)).toBeVisible();
+    expect(screen.getByText(/Saisissez le code/)).toBeVisible();
+    expect(screen.getByText(/le montant dû est de 0 €/)).toBeVisible();
+    expect(screen.getByText(/100 % de réduction/)).toBeVisible();
+    expect(screen.getByText(/10 fois au maximum/)).toBeVisible();
+    expect(screen.getByText(/fonctionne en production/)).toBeVisible();
   });
 
   it("creates a code, says 'Code promo créé !' and shows it", async () => {
@@ -104,11 +104,11 @@ describe('/admin/test-promo', () => {
 
     // Assert
     expect(writeText).toHaveBeenCalledWith('TEST-4F7K2Q9M');
-    expect(copyButton('Copié !')).toBeTruthy();
+    expect(copyButton('Copié !').getElement()).toBeVisible();
     act(() => vi.advanceTimersByTime(1_999));
-    expect(copyButton('Copié !')).toBeTruthy();
+    expect(copyButton('Copié !').getElement()).toBeVisible();
     act(() => vi.advanceTimersByTime(1));
-    expect(copyButton('Copier')).toBeTruthy();
+    expect(copyButton('Copier').getElement()).toBeVisible();
   });
 
   it("says 'Impossible de copier le code' when the clipboard refuses", async () => {
@@ -124,6 +124,6 @@ describe('/admin/test-promo', () => {
 
     // Assert
     await waitFor(() => expect(toasts(app, 'error')).toEqual(['Impossible de copier le code']));
-    expect(copyButton('Copier')).toBeTruthy();
+    expect(copyButton('Copier').getElement()).toBeVisible();
   });
 });

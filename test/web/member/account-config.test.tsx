@@ -48,7 +48,7 @@ describe('account configuration banners (spec §4)', () => {
     await screen.findByRole('heading', { name: 'Vos automatisations' });
     // Once in the banner, once as the active card's badge.
     expect(screen.getAllByText(BANNERS.integrated)).toHaveLength(2);
-    expect(screen.getByText("En attente d'activation par l'administrateur")).toBeTruthy();
+    expect(screen.getByText("En attente d'activation par l'administrateur")).toBeVisible();
   });
 
   it('reopens the form with the stored values on the edit button, and closes it on Annuler', async () => {
@@ -58,7 +58,7 @@ describe('account configuration banners (spec §4)', () => {
     expect(inputOf('Prénom').value).toBe('Camille');
     await app.user.click(screen.getByRole('button', { name: 'Annuler' }));
 
-    expect(await screen.findByRole('button', { name: 'Modifier mes informations' })).toBeTruthy();
+    expect(await screen.findByRole('button', { name: 'Modifier mes informations' })).toBeVisible();
   });
 });
 
@@ -156,7 +156,7 @@ describe('account configuration form (spec §5)', () => {
 
     await app.user.click(screen.getByRole('button', { name: 'Enregistrer' }));
 
-    expect(await screen.findByText('Vos informations de compte ont été enregistrées')).toBeTruthy();
+    expect(await screen.findByText('Vos informations de compte ont été enregistrées')).toBeVisible();
     expect(network.to('/api/me').find((request) => request.method === 'PUT')?.body).toMatchObject({
       firstName: 'Claire',
       lastName: 'Dubois',
@@ -165,7 +165,7 @@ describe('account configuration form (spec §5)', () => {
       officeName: 'Étude Dubois',
     });
     expect(stored).not.toBeNull();
-    expect(await screen.findByRole('button', { name: 'Modifier mes informations' })).toBeTruthy();
+    expect(await screen.findByRole('button', { name: 'Modifier mes informations' })).toBeVisible();
     expect(alerts()).toContain(BANNERS.pending);
     expect(storedSession()).toMatchObject({ email: 'etude.dubois@gmail.com', name: 'Claire Dubois' });
   });
@@ -186,9 +186,9 @@ describe('account configuration form (spec §5)', () => {
       await screen.findByText(
         "Erreur lors de l'enregistrement de vos informations : Cette adresse e-mail est déjà utilisée",
       ),
-    ).toBeTruthy();
+    ).toBeVisible();
     // The form stays open for a correction.
-    expect(screen.getByRole('button', { name: 'Enregistrer' })).toBeTruthy();
+    expect(screen.getByRole('button', { name: 'Enregistrer' })).toBeVisible();
   });
 
   it("says 'Erreur lors du chargement de vos informations' when the profile cannot be read", async () => {
@@ -220,12 +220,12 @@ describe('account configuration session and licence (spec §2, §4)', () => {
   it("shows the session's licence key", async () => {
     const { session } = openAsMember('lawyer', '/lawyer/account-config', { profile: lawyerFixture() });
 
-    expect(await screen.findByText(session.licenseKey)).toBeTruthy();
+    expect(await screen.findByText(session.licenseKey)).toBeVisible();
   });
 
   it('falls back to the demo key when the session carries none', async () => {
     openAsMember('lawyer', '/lawyer/account-config', { profile: lawyerFixture() }, { licenseKey: '' });
 
-    expect(await screen.findByText('NOTARY-DEMO0000')).toBeTruthy();
+    expect(await screen.findByText('NOTARY-DEMO0000')).toBeVisible();
   });
 });

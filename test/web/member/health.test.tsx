@@ -41,17 +41,17 @@ describe('automation health on the member cards', () => {
       },
     });
 
-    expect(await within(await waitFor(() => card('Relance en panne'))).findByText('Suspendue')).toBeTruthy();
-    expect(within(card('Relance en panne')).getByText(reason)).toBeTruthy();
+    expect(await within(await waitFor(() => card('Relance en panne'))).findByText('Suspendue')).toBeVisible();
+    expect(within(card('Relance en panne')).getByText(reason)).toBeVisible();
     await app.user.click(
       screen.getByRole('button', { name: 'Reprendre la planification de Relance en panne' }),
     );
 
-    expect(await screen.findByText('Planification reprise')).toBeTruthy();
+    expect(await screen.findByText('Planification reprise')).toBeVisible();
     expect(network.to(`/api/workflows/${paused.id}/resume`).map((request) => request.method)).toEqual([
       'POST',
     ]);
-    expect(await within(card('Relance en panne')).findByText('En échec')).toBeTruthy();
+    expect(await within(card('Relance en panne')).findByText('En échec')).toBeVisible();
     expect(
       (
         within(card('Relance en panne')).getByRole('checkbox', {
@@ -85,7 +85,7 @@ describe('automation health on the member cards', () => {
     const schedulingSwitch = (name: string) =>
       within(card(name)).getByRole('checkbox', { name: 'Planification automatique' }) as HTMLInputElement;
 
-    expect(await within(await waitFor(() => card('Relance en panne'))).findByText('Suspendue')).toBeTruthy();
+    expect(await within(await waitFor(() => card('Relance en panne'))).findByText('Suspendue')).toBeVisible();
     await waitFor(() => expect(schedulingSwitch('Relance en panne').checked).toBe(false));
     expect(schedulingSwitch('Relance remise en route').checked).toBe(true);
   });
@@ -101,8 +101,8 @@ describe('automation health on the member cards', () => {
           : undefined,
     });
 
-    expect(await within(await waitFor(() => card('Relance en panne'))).findByText('Suspendue')).toBeTruthy();
-    await waitFor(() => expect(within(card('Relance en panne')).getByText('Non planifié')).toBeTruthy());
+    expect(await within(await waitFor(() => card('Relance en panne'))).findByText('Suspendue')).toBeVisible();
+    await waitFor(() => expect(within(card('Relance en panne')).getByText('Non planifié')).toBeVisible());
   });
 
   it("'Tester la connexion' says to check that the n8n workflow is active after a 404", async () => {
@@ -124,7 +124,7 @@ describe('automation health on the member cards', () => {
       await screen.findByText(
         "Le serveur n8n ne connaît pas cette adresse. Vérifiez l'adresse et que le workflow est activé dans n8n.",
       ),
-    ).toBeTruthy();
+    ).toBeVisible();
     expect(network.to(`/api/workflows/${paused.id}/test-connection`)).toHaveLength(1);
   });
 });
@@ -158,18 +158,18 @@ describe('health dashboard on the planning page', () => {
     });
 
     const table = await screen.findByRole('table', { name: 'Automatisations en échec' });
-    expect(await within(table).findByText('Relance en panne')).toBeTruthy();
+    expect(await within(table).findByText('Relance en panne')).toBeVisible();
     expect(
       screen.getByText(
         /^Les 1 plus longues séries d’échecs, sur 1\s234 automatisations en échec\. Les autres sont signalées sur leur carte\.$/,
       ),
-    ).toBeTruthy();
+    ).toBeVisible();
   });
 
   it('says nothing more when the list holds them all', async () => {
     openAsMember('lawyer', '/lawyer/cron', { workflows: [paused] });
 
-    expect(await screen.findByText('Aucune automatisation en échec')).toBeTruthy();
+    expect(await screen.findByText('Aucune automatisation en échec')).toBeVisible();
     expect(screen.queryByText(/plus longues séries/)).toBeNull();
   });
 });

@@ -8,8 +8,8 @@ describe('welcome pages (spec §2)', () => {
   it('tells the lawyer about the calendar and leads to account configuration', async () => {
     const { app } = openAsMember('lawyer', '/lawyer/welcome');
 
-    expect(await screen.findByRole('heading', { level: 1, name: 'Bienvenue' })).toBeTruthy();
-    expect(screen.getByText(/agenda Google/)).toBeTruthy();
+    expect(await screen.findByRole('heading', { level: 1, name: 'Bienvenue' })).toBeVisible();
+    expect(screen.getByText(/agenda Google/)).toBeVisible();
     await app.user.click(screen.getByRole('button', { name: 'Configuration compte' }));
 
     expect(app.pathname()).toBe('/lawyer/account-config');
@@ -43,7 +43,7 @@ describe('Google ecosystem guides (spec §2, §3 conventions, §5 guidance)', ()
   it("names the lawyer's sheets, the drive folders and the 'Pièces' subfolder", async () => {
     openAsMember('lawyer', '/lawyer/google-ecosystem');
 
-    expect(await screen.findByRole('heading', { level: 1, name: 'Écosystème Google' })).toBeTruthy();
+    expect(await screen.findByRole('heading', { level: 1, name: 'Écosystème Google' })).toBeVisible();
     const page = document.body.textContent ?? '';
     for (const expected of [
       '« Base de données Avocat »',
@@ -61,7 +61,7 @@ describe('Google ecosystem guides (spec §2, §3 conventions, §5 guidance)', ()
       expect(page, expected).toContain(expected);
     }
     for (const folder of ['Dossier', 'Dossier Clients', 'Non pdf']) {
-      expect(screen.getByText(folder, { selector: 'li' })).toBeTruthy();
+      expect(screen.getByText(folder, { selector: 'li' })).toBeVisible();
     }
   });
 
@@ -88,14 +88,14 @@ describe('notary settings (/notary/settings, spec §2)', () => {
     });
     const { session } = openAsMember('notary', '/notary/settings', { profile });
 
-    expect(await screen.findByText('Claire Dubois')).toBeTruthy();
-    expect(screen.getByText(session.licenseKey)).toBeTruthy();
-    expect(screen.getByText('Avocat - Accès complet')).toBeTruthy();
-    expect(screen.getByText('etude.dubois@gmail.com')).toBeTruthy();
-    expect(screen.getByText('20/11/2026')).toBeTruthy();
-    expect(screen.getByText('1.0.0')).toBeTruthy();
-    expect(screen.getByText('21 mai 2025')).toBeTruthy();
-    expect(screen.getByText('Support')).toBeTruthy();
+    expect(await screen.findByText('Claire Dubois')).toBeVisible();
+    expect(screen.getByText(session.licenseKey)).toBeVisible();
+    expect(screen.getByText('Avocat - Accès complet')).toBeVisible();
+    expect(screen.getByText('etude.dubois@gmail.com')).toBeVisible();
+    expect(screen.getByText('20/11/2026')).toBeVisible();
+    expect(screen.getByText('1.0.0')).toBeVisible();
+    expect(screen.getByText('21 mai 2025')).toBeVisible();
+    expect(screen.getByText('Support')).toBeVisible();
   });
 
   it('asks a notary without a profile to complete it in the Google configuration tab', async () => {

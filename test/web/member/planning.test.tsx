@@ -28,15 +28,15 @@ describe('planning (/lawyer/cron and /notary/cron, spec §2 Planning)', () => {
   it('shows the fixed global scheduler: on, every minute, at most 5 at once', async () => {
     openAsMember('lawyer', '/lawyer/cron', { workflows: [] });
 
-    expect(await screen.findByRole('heading', { level: 1, name: 'Planification' })).toBeTruthy();
+    expect(await screen.findByRole('heading', { level: 1, name: 'Planification' })).toBeVisible();
     const globalSwitch = screen.getByRole('checkbox', {
       name: /Planification automatique/,
     }) as HTMLInputElement;
     expect(globalSwitch.checked).toBe(true);
     expect(globalSwitch.disabled).toBe(true);
-    expect(screen.getByText('toutes les minutes')).toBeTruthy();
-    expect(screen.getByText('5')).toBeTruthy();
-    expect(await screen.findByText('Aucune automatisation trouvée pour votre compte')).toBeTruthy();
+    expect(screen.getByText('toutes les minutes')).toBeVisible();
+    expect(screen.getByText('5')).toBeVisible();
+    expect(await screen.findByText('Aucune automatisation trouvée pour votre compte')).toBeVisible();
   });
 
   it("shows each workflow's badges, interval (60 when none) and last run (or 'Jamais')", async () => {
@@ -44,18 +44,18 @@ describe('planning (/lawyer/cron and /notary/cron, spec §2 Planning)', () => {
 
     await screen.findByText('Gestion des clients');
     const idle = within(card('Relance des pièces'));
-    expect(idle.getByText('Inactif')).toBeTruthy();
-    expect(idle.getByText('Relance Dossier Client')).toBeTruthy();
-    expect(idle.getByText('60 minutes')).toBeTruthy();
-    expect(idle.getByText('Jamais')).toBeTruthy();
+    expect(idle.getByText('Inactif')).toBeVisible();
+    expect(idle.getByText('Relance Dossier Client')).toBeVisible();
+    expect(idle.getByText('60 minutes')).toBeVisible();
+    expect(idle.getByText('Jamais')).toBeVisible();
 
     const busy = within(card('Gestion des clients'));
-    expect(busy.getByText('Enregistre les nouveaux clients')).toBeTruthy();
-    expect(busy.getByText('Actif')).toBeTruthy();
-    expect(busy.getByText('Gestion Client')).toBeTruthy();
-    expect(busy.getByText('2 minutes')).toBeTruthy();
-    expect(busy.getByText(/^22\/11\/2026 \d{2}:\d{2}$/)).toBeTruthy();
-    expect(busy.getByRole('button', { name: 'Exécuter Gestion des clients' })).toBeTruthy();
+    expect(busy.getByText('Enregistre les nouveaux clients')).toBeVisible();
+    expect(busy.getByText('Actif')).toBeVisible();
+    expect(busy.getByText('Gestion Client')).toBeVisible();
+    expect(busy.getByText('2 minutes')).toBeVisible();
+    expect(busy.getByText(/^22\/11\/2026 \d{2}:\d{2}$/)).toBeVisible();
+    expect(busy.getByRole('button', { name: 'Exécuter Gestion des clients' })).toBeVisible();
     expect(busy.queryByText('Jamais')).toBeNull();
   });
 
@@ -87,7 +87,7 @@ describe('planning (/lawyer/cron and /notary/cron, spec §2 Planning)', () => {
     openAsMember('lawyer', '/lawyer/cron', { workflows: [everyMinute] });
 
     await screen.findByText('Classement des pièces');
-    expect(within(card('Classement des pièces')).getByText('1 minute')).toBeTruthy();
+    expect(within(card('Classement des pièces')).getByText('1 minute')).toBeVisible();
     expect(screen.queryByText('1 minutes')).toBeNull();
   });
 });

@@ -51,18 +51,18 @@ describe('lawyer workflows (/lawyer/workflows, spec §2 and §4)', () => {
   it('counts two active and one pending, each card with its type and scheduling', async () => {
     openAsMember('lawyer', '/lawyer/workflows', { workflows: [scheduled, unscheduled, pending] });
 
-    expect(await screen.findByRole('heading', { name: 'Automatisations actives (2)' })).toBeTruthy();
-    expect(screen.getByRole('heading', { name: "En attente d'activation (1)" })).toBeTruthy();
-    expect(within(card('Gestion des clients')).getByText('Planifié (2 min)')).toBeTruthy();
-    expect(within(card('Gestion des clients')).getByText('Gestion Client')).toBeTruthy();
-    expect(within(card('Relance des pièces')).getByText('Non planifié')).toBeTruthy();
+    expect(await screen.findByRole('heading', { name: 'Automatisations actives (2)' })).toBeVisible();
+    expect(screen.getByRole('heading', { name: "En attente d'activation (1)" })).toBeVisible();
+    expect(within(card('Gestion des clients')).getByText('Planifié (2 min)')).toBeVisible();
+    expect(within(card('Gestion des clients')).getByText('Gestion Client')).toBeVisible();
+    expect(within(card('Relance des pièces')).getByText('Non planifié')).toBeVisible();
     expect(
       within(card('Relance des pièces')).queryByText("En attente d'activation par l'administrateur"),
     ).toBeNull();
     expect(
       within(card('Classement des pièces')).getByText("En attente d'activation par l'administrateur"),
-    ).toBeTruthy();
-    expect(within(card('Classement des pièces')).getByText('Classement des Pièces')).toBeTruthy();
+    ).toBeVisible();
+    expect(within(card('Classement des pièces')).getByText('Classement des Pièces')).toBeVisible();
   });
 
   it("draws a firm's 30 automations 12 at a time, the next page on request, counting all 30", async () => {
@@ -77,8 +77,8 @@ describe('lawyer workflows (/lawyer/workflows, spec §2 and §4)', () => {
       );
 
     // The counts are the server's: all 30, though only the first 12 are read.
-    expect(await screen.findByRole('heading', { name: 'Automatisations actives (30)' })).toBeTruthy();
-    expect(screen.getByRole('heading', { name: "En attente d'activation (1)" })).toBeTruthy();
+    expect(await screen.findByRole('heading', { name: 'Automatisations actives (30)' })).toBeVisible();
+    expect(screen.getByRole('heading', { name: "En attente d'activation (1)" })).toBeVisible();
     await waitFor(() => expect(drawnNames()).toEqual(manyWorkflows(12).map((workflow) => workflow.name)));
     expect(activePagesRead()).toHaveLength(1);
     // One page of pending ones: no pagination for them, one for the active ones.
@@ -121,10 +121,10 @@ describe('lawyer workflows (/lawyer/workflows, spec §2 and §4)', () => {
 
     await app.user.click(toggle);
 
-    expect(await screen.findByText('Planification désactivée avec succès')).toBeTruthy();
+    expect(await screen.findByText('Planification désactivée avec succès')).toBeVisible();
     const sent = network.to(`/api/workflows/${scheduled.id}/toggle-scheduling`);
     expect(sent.map((request) => request.method)).toEqual(['POST']);
-    expect(within(card('Gestion des clients')).getByText('Non planifié')).toBeTruthy();
+    expect(within(card('Gestion des clients')).getByText('Non planifié')).toBeVisible();
     expect(
       (screen.getByRole('checkbox', { name: 'Planification automatique' }) as HTMLInputElement).checked,
     ).toBe(false);
@@ -143,7 +143,7 @@ describe('lawyer workflows (/lawyer/workflows, spec §2 and §4)', () => {
 
     expect(
       await screen.findByText("Erreur lors de l'activation/désactivation de la planification"),
-    ).toBeTruthy();
+    ).toBeVisible();
     await waitFor(() =>
       expect(
         (screen.getByRole('checkbox', { name: 'Planification automatique' }) as HTMLInputElement).checked,
@@ -191,14 +191,14 @@ describe("notary workflows ('Mes Automatisations', /notary/workflows, spec §2)"
       'Classement des Pièces (1)',
       'Relance Dossier Client (0)',
     ]);
-    expect(screen.getByText('Classement des pièces')).toBeTruthy();
+    expect(screen.getByText('Classement des pièces')).toBeVisible();
 
     await app.user.click(screen.getByRole('tab', { name: 'Gestion Client (2)' }));
-    expect(screen.getByText('Accueil des clients')).toBeTruthy();
+    expect(screen.getByText('Accueil des clients')).toBeVisible();
     expect(screen.queryByText('Classement des pièces')).toBeNull();
 
     await app.user.click(screen.getByRole('tab', { name: 'Relance Dossier Client (0)' }));
-    expect(screen.getByText('Aucune automatisation trouvée pour votre compte')).toBeTruthy();
+    expect(screen.getByText('Aucune automatisation trouvée pour votre compte')).toBeVisible();
   });
 
   it("draws a tab's cards 12 at a time, its count and the others' exact", async () => {
@@ -206,7 +206,7 @@ describe("notary workflows ('Mes Automatisations', /notary/workflows, spec §2)"
       workflows: [...manyWorkflows(13, { type: 'client_management' }), pending],
     });
 
-    expect(await screen.findByRole('tab', { name: 'Toutes (14)' })).toBeTruthy();
+    expect(await screen.findByRole('tab', { name: 'Toutes (14)' })).toBeVisible();
     await app.user.click(screen.getByRole('tab', { name: 'Gestion Client (13)' }));
     expect(drawnNames()).toHaveLength(12);
 
@@ -217,19 +217,19 @@ describe("notary workflows ('Mes Automatisations', /notary/workflows, spec §2)"
   it("shows the 'en cours d'exécution' banner for the active scheduled ones and the §5 warning", async () => {
     openAsMember('notary', '/notary/workflows', { workflows: notaryWorkflows });
 
-    expect(await screen.findByText(/^1 automatisation en cours d’exécution/)).toBeTruthy();
+    expect(await screen.findByText(/^1 automatisation en cours d’exécution/)).toBeVisible();
     expect(
       screen.getByText(
         "N'ouvrez pas les e-mails traités par l'assistant et ne déplacez pas les pièces jointes : l'assistant les traite lui-même.",
       ),
-    ).toBeTruthy();
+    ).toBeVisible();
   });
 
   it('shows the empty-state card and no banner when he has no automation', async () => {
     openAsMember('notary', '/notary/workflows', { workflows: [] });
 
     // A level-2 heading right under the page's h1 (axe heading-order).
-    expect(await screen.findByRole('heading', { level: 2, name: 'Aucune automatisation' })).toBeTruthy();
+    expect(await screen.findByRole('heading', { level: 2, name: 'Aucune automatisation' })).toBeVisible();
     expect(screen.queryByRole('tab')).toBeNull();
     expect(screen.queryByText(/en cours d.exécution/)).toBeNull();
   });

@@ -127,15 +127,15 @@ describe('the history beside each delivery', PAGE_TESTS, () => {
     const { app } = openHistory();
     await app.user.click(await screen.findByRole('button', { name: `Historique ${workflow.name}` }));
 
-    expect(await screen.findByText('Terminé : 3 e-mails classés, 2 pièces renommées')).toBeTruthy();
-    expect(screen.getByText('5 élément(s) traité(s)')).toBeTruthy();
-    expect(screen.getByText('Échec signalé par le workflow : Gmail : quota dépassé')).toBeTruthy();
-    expect(screen.getByText('Sans compte rendu')).toBeTruthy();
+    expect(await screen.findByText('Terminé : 3 e-mails classés, 2 pièces renommées')).toBeVisible();
+    expect(screen.getByText('5 élément(s) traité(s)')).toBeVisible();
+    expect(screen.getByText('Échec signalé par le workflow : Gmail : quota dépassé')).toBeVisible();
+    expect(screen.getByText('Sans compte rendu')).toBeVisible();
     expect(screen.getAllByText(/^Terminé|^Échec signalé|^Sans compte rendu/)).toHaveLength(3);
 
-    expect(await screen.findByText('Réception OK, traitement en échec')).toBeTruthy();
-    expect(screen.getByText('1 sur 24 heures, 3 sur 7 jours')).toBeTruthy();
-    expect(screen.getByText(/Réception OK, traitement en échec : Gmail : quota dépassé/)).toBeTruthy();
+    expect(await screen.findByText('Réception OK, traitement en échec')).toBeVisible();
+    expect(screen.getByText('1 sur 24 heures, 3 sur 7 jours')).toBeVisible();
+    expect(screen.getByText(/Réception OK, traitement en échec : Gmail : quota dépassé/)).toBeVisible();
   });
 
   it("'Rejouer' sends a run again and says so, tells a refusal in the product's words, and is never offered on a test or a cancelled run", async () => {
@@ -148,7 +148,7 @@ describe('the history beside each delivery', PAGE_TESTS, () => {
     expect(rowOf('Annulé').queryByRole('button', { name: /Rejouer/ })).toBeNull();
     await app.user.click(rowOf('Sans compte rendu').getByRole('button', { name: /Rejouer/ }));
 
-    expect(await screen.findByText(REPLAY_MESSAGES.done)).toBeTruthy();
+    expect(await screen.findByText(REPLAY_MESSAGES.done)).toBeVisible();
     expect(
       network.to(`/api/workflows/${workflow.id}/executions/replay`).map((request) => request.body),
     ).toEqual([
@@ -156,7 +156,7 @@ describe('the history beside each delivery', PAGE_TESTS, () => {
     ]);
 
     await app.user.click(rowOf('Sans compte rendu').getByRole('button', { name: /Rejouer/ }));
-    expect(await screen.findByText(LOCKED)).toBeTruthy();
+    expect(await screen.findByText(LOCKED)).toBeVisible();
   });
 });
 
@@ -195,16 +195,16 @@ describe("'Exporter mes données'", PAGE_TESTS, () => {
       },
     });
 
-    expect(await screen.findByText('Aucun export demandé.')).toBeTruthy();
+    expect(await screen.findByText('Aucun export demandé.')).toBeVisible();
     await app.user.click(screen.getByRole('button', { name: 'Exporter mes données' }));
-    expect(await screen.findByText(/préparation en cours/)).toBeTruthy();
+    expect(await screen.findByText(/préparation en cours/)).toBeVisible();
     expect(network.to('/api/data-exports').map((request) => request.body)).toEqual([{}]);
 
     current = ready;
     await app.user.click(screen.getByRole('button', { name: "Chargement de l'export" }));
     const link = await screen.findByRole('link', { name: /Télécharger l’archive \(2,4 Mo\)/ });
     expect(link.getAttribute('href')).toBe(ready.downloadUrl);
-    expect(screen.getByText(/Export prêt\. Lien valable jusqu'au/)).toBeTruthy();
+    expect(screen.getByText(/Export prêt\. Lien valable jusqu'au/)).toBeVisible();
   });
 
   it('says when an export failed, expired, or one is already being prepared', async () => {
@@ -220,9 +220,9 @@ describe("'Exporter mes données'", PAGE_TESTS, () => {
       },
     });
 
-    expect(await screen.findByText(EXPORT_MESSAGES.failed)).toBeTruthy();
+    expect(await screen.findByText(EXPORT_MESSAGES.failed)).toBeVisible();
     await app.user.click(screen.getByRole('button', { name: 'Nouvel export' }));
-    expect(await screen.findByText(EXPORT_MESSAGES.alreadyRunning)).toBeTruthy();
+    expect(await screen.findByText(EXPORT_MESSAGES.alreadyRunning)).toBeVisible();
   });
 
   it('says when the download link has expired, and offers a new export', async () => {
@@ -233,9 +233,9 @@ describe("'Exporter mes données'", PAGE_TESTS, () => {
           : undefined,
     });
 
-    expect(await screen.findByText(EXPORT_MESSAGES.expired)).toBeTruthy();
+    expect(await screen.findByText(EXPORT_MESSAGES.expired)).toBeVisible();
     expect(screen.queryByRole('link', { name: /Télécharger/ })).toBeNull();
-    expect(screen.getByRole('button', { name: 'Nouvel export' })).toBeTruthy();
+    expect(screen.getByRole('button', { name: 'Nouvel export' })).toBeVisible();
   });
 
   it('lets the admin export the firm of the lawyer whose details he opened', async () => {
@@ -253,10 +253,10 @@ describe("'Exporter mes données'", PAGE_TESTS, () => {
 
     await app.user.click(await screen.findByRole('button', { name: `Détails de ${name}` }));
     const dialog = within(await screen.findByRole('dialog'));
-    expect(await dialog.findByText(`Exporter les données de ${name}`)).toBeTruthy();
+    expect(await dialog.findByText(`Exporter les données de ${name}`)).toBeVisible();
     await app.user.click(dialog.getByRole('button', { name: 'Exporter les données' }));
 
-    expect(await dialog.findByText(/préparation en cours/)).toBeTruthy();
+    expect(await dialog.findByText(/préparation en cours/)).toBeVisible();
     await waitFor(() =>
       expect(network.to('/api/data-exports').map((request) => request.body)).toEqual([
         { lawyerId: lawyer.id },
