@@ -1,5 +1,5 @@
-import { AccountConfiguration } from './account-config';
-import { ACCOUNT_CONFIG_TEXT } from './strings';
+import { AccountConfiguration } from '../../components/member/account-config';
+import { ACCOUNT_CONFIG_TEXT } from '../../components/member/strings';
 
 /** Lawyer account configuration (/lawyer/account-config and /lawyer/google). */
 export function LawyerAccountConfigPage() {

@@ -1,5 +1,5 @@
-import { GoogleGuide } from './google-guide';
-import { LAWYER_GUIDE } from './guide-content';
+import { GoogleGuide } from '../../components/member/google-guide';
+import { LAWYER_GUIDE } from '../../components/member/guide-content';
 
 /** The lawyer's Google ecosystem guide (/lawyer/google-ecosystem). */
 export function LawyerGoogleEcosystemPage() {

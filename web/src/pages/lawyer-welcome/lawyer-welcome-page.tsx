@@ -1,5 +1,5 @@
-import { LAWYER_WELCOME } from './strings';
-import { Welcome } from './welcome';
+import { LAWYER_WELCOME } from '../../components/member/strings';
+import { Welcome } from '../../components/member/welcome';
 
 /** Lawyer welcome (/lawyer/welcome). */
 export function LawyerWelcomePage() {

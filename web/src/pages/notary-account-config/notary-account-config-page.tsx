@@ -1,5 +1,5 @@
-import { AccountConfiguration } from '../lawyer-account-config/account-config';
-import { ACCOUNT_CONFIG_TEXT } from '../lawyer-account-config/strings';
+import { AccountConfiguration } from '../../components/member/account-config';
+import { ACCOUNT_CONFIG_TEXT } from '../../components/member/strings';
 
 /** Notary Google configuration (/notary/google): the notary form, Google password required. */
 export function NotaryAccountConfigPage() {

@@ -1,5 +1,5 @@
-import { GoogleGuide } from '../lawyer-google-ecosystem/google-guide';
-import { NOTARY_GUIDE } from '../lawyer-google-ecosystem/guide-content';
+import { GoogleGuide } from '../../components/member/google-guide';
+import { NOTARY_GUIDE } from '../../components/member/guide-content';
 
 /** The notary's Google ecosystem guide (/notary/google-ecosystem): step-by-step folders and sheets. */
 export function NotaryGoogleEcosystemPage() {

@@ -1,5 +1,5 @@
-import { NOTARY_WELCOME } from '../lawyer-welcome/strings';
-import { Welcome } from '../lawyer-welcome/welcome';
+import { NOTARY_WELCOME } from '../../components/member/strings';
+import { Welcome } from '../../components/member/welcome';
 
 /** Notary welcome (/notary/welcome): the two buttons to configuration and the Google guide. */
 export function NotaryWelcomePage() {

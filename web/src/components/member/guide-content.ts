@@ -1,4 +1,4 @@
-import type { DocumentSection } from '../../components/document-sections';
+import type { DocumentSection } from '../document-sections';
 
 /**
  * The Google ecosystem guides (spec §2, §3 "User-supplied spreadsheet and drive conventions", §5

@@ -1,7 +1,6 @@
 import ContentLayout from '@cloudscape-design/components/content-layout';
-
-import { type DocumentSection, DocumentSections } from '../../components/document-sections';
 import { PageHeader } from '../../layout/page-header';
+import { type DocumentSection, DocumentSections } from '../document-sections';
 
 /** A Google ecosystem guide page: the drive structure, the sheets, the calendar, the rules. */
 export function GoogleGuide({ sections }: { readonly sections: readonly DocumentSection[] }) {

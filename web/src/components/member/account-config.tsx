@@ -13,15 +13,11 @@ import { type Lawyer, type LawyerSaveRequest, MESSAGES } from '../../../../share
 import { ApiError, endedSession } from '../../api/api-errors';
 import { profileQuery, saveProfile } from '../../api/profile';
 import { useAuth } from '../../auth/auth-context';
-import {
-  LawyerForm,
-  type LawyerFormVariant,
-  lawyerFormValues,
-} from '../../components/lawyer-form/lawyer-form';
-import { memberWorkflowCard } from '../../components/workflows/member-workflow-card';
-import { MemberWorkflowCards } from '../../components/workflows/member-workflow-cards';
 import { PageHeader } from '../../layout/page-header';
 import { useNotifications } from '../../notifications/notifications-context';
+import { LawyerForm, type LawyerFormVariant, lawyerFormValues } from '../lawyer-form/lawyer-form';
+import { memberWorkflowCard } from '../workflows/member-workflow-card';
+import { MemberWorkflowCards } from '../workflows/member-workflow-cards';
 import { ACCOUNT_CONFIG_TEXT as TEXT } from './strings';
 import { useAccountConfig } from './use-account-config';
 

@@ -3,7 +3,7 @@ import { useQuery, useQueryClient } from '@tanstack/react-query';
 import { MESSAGES } from '../../../../shared';
 import { useCounts, useWorkflowPages } from '../../api/directory';
 import { profileQuery } from '../../api/profile';
-import { MEMBER_PAGE_SIZE } from '../../components/workflows/use-member-workflows';
+import { MEMBER_PAGE_SIZE } from '../workflows/use-member-workflows';
 
 /**
  * The data of the account configuration: the member's profile, the counts of his automations
