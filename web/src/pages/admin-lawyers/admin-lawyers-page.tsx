@@ -3,16 +3,15 @@ import Box from '@cloudscape-design/components/box';
 import Button from '@cloudscape-design/components/button';
 import Cards from '@cloudscape-design/components/cards';
 import ContentLayout from '@cloudscape-design/components/content-layout';
-import Header from '@cloudscape-design/components/header';
 import Modal from '@cloudscape-design/components/modal';
 import Pagination from '@cloudscape-design/components/pagination';
-import TextFilter from '@cloudscape-design/components/text-filter';
 import { useState } from 'react';
 
 import { type Lawyer, type LawyerSaveRequest, MESSAGES } from '../../../../shared';
 import { ApiHttpError } from '../../api/api-errors';
 import { useSaveLawyer } from '../../api/directory';
 import { useSubmissionKey } from '../../api/submission-key';
+import { DirectoryHeader, DirectorySearch } from '../../components/lawyer-details/directory-list';
 import { type LawyerDialog, LawyerDialogs } from '../../components/lawyer-details/lawyer-dialogs';
 import { useLawyerDirectory } from '../../components/lawyer-details/use-lawyer-directory';
 import { LawyerForm, lawyerFormValues } from '../../components/lawyer-form/lawyer-form';
@@ -175,24 +174,16 @@ export function AdminLawyersPage() {
         loading={lawyers.loading}
         loadingText={TEXT.loading}
         cardsPerRow={[{ cards: 1 }, { minWidth: 700, cards: 2 }, { minWidth: 1200, cards: 3 }]}
-        header={
-          <Header
-            counter={directory.total === undefined ? undefined : `(${STRINGS.lists.count(directory.total)})`}
-          >
-            {TEXT.title}
-          </Header>
-        }
+        header={<DirectoryHeader title={TEXT.title} total={directory.total} />}
         filter={
-          <TextFilter
-            filteringText={directory.query}
-            filteringPlaceholder={TEXT.search}
-            filteringAriaLabel={TEXT.search}
+          <DirectorySearch
+            directory={directory}
+            label={TEXT.search}
             countText={
               directory.searching && lawyers.page
                 ? STRINGS.lists.matches(directory.items.length, lawyers.query.hasNextPage)
                 : undefined
             }
-            onChange={({ detail }) => directory.setQuery(detail.filteringText)}
           />
         }
         cardDefinition={lawyerCard({

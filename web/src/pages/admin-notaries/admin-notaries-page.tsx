@@ -1,10 +1,9 @@
 import Box from '@cloudscape-design/components/box';
 import ContentLayout from '@cloudscape-design/components/content-layout';
-import Header from '@cloudscape-design/components/header';
 import Pagination from '@cloudscape-design/components/pagination';
-import TextFilter from '@cloudscape-design/components/text-filter';
 import { useState } from 'react';
 import { type Lawyer, MESSAGES } from '../../../../shared';
+import { DirectoryHeader, DirectorySearch } from '../../components/lawyer-details/directory-list';
 import { type LawyerDialog, LawyerDialogs } from '../../components/lawyer-details/lawyer-dialogs';
 import { useLawyerDirectory } from '../../components/lawyer-details/use-lawyer-directory';
 import { PageHeader } from '../../layout/page-header';
@@ -44,21 +43,8 @@ export function AdminNotariesPage() {
         trackBy="id"
         loading={lawyers.loading}
         loadingText={TEXT.loading}
-        header={
-          <Header
-            counter={directory.total === undefined ? undefined : `(${STRINGS.lists.count(directory.total)})`}
-          >
-            {TEXT.title}
-          </Header>
-        }
-        filter={
-          <TextFilter
-            filteringText={directory.query}
-            filteringPlaceholder={TEXT.search}
-            filteringAriaLabel={TEXT.search}
-            onChange={({ detail }) => directory.setQuery(detail.filteringText)}
-          />
-        }
+        header={<DirectoryHeader title={TEXT.title} total={directory.total} />}
+        filter={<DirectorySearch directory={directory} label={TEXT.search} />}
         // The Actions column stays in view while the others scroll on a narrow screen.
         stickyColumns={{ first: 0, last: 1 }}
         columnDefinitions={notaryColumns({
