@@ -90,6 +90,8 @@ export interface FunctionNeeds {
   readonly asyncFailures?: true;
   /** Its time-out, for an API function under API Gateway's 30 s. @default 10 */
   readonly timeoutSeconds?: number;
+  /** Its memory in MB (Lambda bills memory × duration and gives CPU in proportion). @default 512 */
+  readonly memoryMb?: number;
 }
 
 /** Every protected call verifies its session: the session key and a read of session and licence. */
@@ -265,6 +267,9 @@ const DECLARED = {
     // The health of each run, and the alert e-mails when it pauses an automation.
     mailer: true,
     adminAlerts: true,
+    // A batch mostly waits for the firms' n8n: its CPU and heap are small (`npm run bench -- cost`
+    // prints both), and the wait is billed by the GB-s.
+    memoryMb: 256,
   },
   // After the portal-link reply: the billing records of a billing address (GSI2), else the
   // licences of an e-mail (GSI1) and their billing records; the e-mails an address was sent this

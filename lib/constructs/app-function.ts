@@ -36,7 +36,7 @@ export interface AppFunctionProps {
   readonly timeout?: Duration;
   /**
    * Memory in MB; Lambda gives CPU in proportion, so it also sets cold-start and crypto speed.
-   * @default 512
+   * @default the `memoryMb` its needs declare, else 512
    */
   readonly memorySize?: number;
   /**
@@ -67,7 +67,8 @@ export class AppFunction extends NodejsFunction {
   readonly live: lambda.Alias;
 
   constructor(scope: Construct, id: string, props: AppFunctionProps) {
-    const { entry, description, timeout = Duration.seconds(10), memorySize = 512 } = props;
+    const declaredMemory = props.needs === undefined ? undefined : NEEDS[props.needs].memoryMb;
+    const { entry, description, timeout = Duration.seconds(10), memorySize = declaredMemory ?? 512 } = props;
     validate(id, props, timeout, memorySize);
     const settings = bundleSettingsOf(props.needs);
 

@@ -232,7 +232,9 @@ export class WorkerService {
         : this.reportToRun(dispatch, { status: outcome.ok ? 'success' : 'failed', message: outcome.message }),
     ]);
     ends.push({ workflow, call: endedCall, ownerCounted });
-    this.deps.logger.info('Webhook appelé', {
+    // A success is in its history item and the metrics: its line is debug (Lambda logs at INFO, and
+    // the logs are billed by the byte at every run); a failure's stays for whoever looks into it.
+    const called = {
       workflowId: workflow.id,
       dispatchId: dispatch.dispatchId,
       attempt,
@@ -241,7 +243,9 @@ export class WorkerService {
       ok: outcome.ok,
       failure: outcome.failure,
       retry,
-    });
+    };
+    if (outcome.ok) this.deps.logger.debug('Webhook appelé', called);
+    else this.deps.logger.info('Webhook appelé', called);
     const metrics = this.deps.metrics ?? noMetrics;
     if (attempt === 1)
       metrics.duration(METRIC.dispatchLag, Date.parse(startedAt) - Date.parse(dispatch.dueAt));
