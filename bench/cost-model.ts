@@ -169,7 +169,10 @@ export function firmCostAtMix(input: {
     },
     {
       line: 'share of the stage at rest (alarms, secrets, dashboards; prod template)',
-      quantity: `1/${TARGET_MIX.firms}`,
+      quantity:
+        input.stageFixedMonthly === null
+          ? 'not read here: docs/operations.md § 16 prices it'
+          : `1/${TARGET_MIX.firms}`,
       monthly: (input.stageFixedMonthly ?? 0) / TARGET_MIX.firms,
     },
   ];

@@ -1,9 +1,12 @@
-import { existsSync, readFileSync, writeFileSync } from 'node:fs';
+import { spawnSync } from 'node:child_process';
+import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
 import { Writable } from 'node:stream';
 import { fileURLToPath } from 'node:url';
 import { Logger as PowertoolsLogger } from '@aws-lambda-powertools/logger';
+import { GetQueueAttributesCommand } from '@aws-sdk/client-sqs';
 import type { SQSBatchResponse, SQSEvent } from 'aws-lambda';
-
+import { build } from 'esbuild';
 import { generateWebhookSecret } from '../functions/adapters/scheduling/webhook-signature';
 import type { Table } from '../functions/data/table/table';
 import { type MetricName, RecordedMetrics } from '../functions/domain/core/metrics';
@@ -13,10 +16,12 @@ import { WEBHOOK_QUEUE } from '../functions/domain/scheduling/scheduling-setting
 import { createDueClaimerHandler } from '../functions/handlers/scheduling/due-claimer';
 import { createScheduledTickHandler } from '../functions/handlers/scheduling/scheduled-tick';
 import { createWebhookWorkerHandler } from '../functions/handlers/scheduling/webhook-worker';
-import { NEEDS } from '../functions/needs';
+import { handlerPathOf, NEEDS } from '../functions/needs';
 import type { AppDependencies } from '../functions/runtime/dependencies';
 import { systemClock } from '../functions/runtime/dependencies';
 import { inProcessClaimers } from '../functions/runtime/in-process-claimers';
+import { esbuildOptionsOf } from '../lib/constructs/bundling';
+import { repositoryPath } from '../lib/constructs/repository';
 import { startLocalQueues } from '../lib/local/queue/local-queues';
 import { startQueuePoller } from '../lib/local/queue/poller';
 import {
@@ -42,7 +47,13 @@ import { batchWrite, benchTable, benchWorkflow, dropTable, itemsOf } from './sch
  */
 
 /** Memory of a function in AWS (MB): its own setting, else `AppFunction`'s default. */
-export const FUNCTION_MEMORY_MB = { default: 512 } as const;
+export const FUNCTION_MEMORY_MB = {
+  default: 512,
+  worker: NEEDS['webhook-worker'].memoryMb ?? 512,
+} as const;
+
+/** Memory at which Lambda gives a function one full vCPU; less memory, a share of one in proportion. */
+const MB_PER_VCPU = 1_769;
 
 /** Bytes Lambda writes per invocation besides the function's lines (START, END, REPORT in JSON). */
 export const PLATFORM_LOG_BYTES_PER_INVOCATION = 600;
@@ -273,6 +284,31 @@ export interface RunCost {
   readonly dynamoWaitMsMedian: number;
   /** Memory × billed duration ÷ runs: what Lambda bills the worker for a run. */
   readonly gbSecondsPerRun: number;
+  /**
+   * CPU (user + system) of this process during an invocation, median: the worker's, and also the
+   * in-process receiver's and queue's share (an upper bound of the worker's own).
+   */
+  readonly cpuMsPerInvocationMedian: number;
+  /** The same CPU at the share of a vCPU Lambda gives the worker's memory. */
+  readonly cpuMsAtMemoryMedian: number;
+  /** GB-s a run would bill if that CPU alone set the invocations' durations at the worker's memory. */
+  readonly cpuBoundGbSecondsPerRun: number;
+  /** This process's heap in use, at most, after an invocation, above what it held before the first. */
+  readonly heapGrowthMbMax: number;
+  /** A fresh `node` process holding the worker's bundle as `cdk synth` builds it, and its imports. */
+  readonly coldRssMb: number;
+  /**
+   * The claim at the mix (`MIX_INTERVALS_MINUTES`): the units of a tick claiming as many
+   * automations of each interval, divided by the runs it queued (a claim takes every run of the
+   * next ten minutes: a one-minute automation's ten, a two-minute one's five).
+   */
+  readonly claimAtMix: {
+    readonly readUnits: number;
+    readonly writeUnits: number;
+    readonly calls: number;
+    readonly claims: number;
+    readonly runsQueued: number;
+  };
   /** SQS requests per run by action, and in all (the claim's sends included). */
   readonly sqsByAction: ReadonlyMap<string, number>;
   readonly sqsPerRun: number;
@@ -309,18 +345,23 @@ export async function measureRunCost(
     const sqsBefore = world.sqs.snapshot();
     const logBefore = world.logger.bytes;
     const worker = createWebhookWorkerHandler(world.deps);
-    const invocations: { startedAt: number; endedAt: number }[] = [];
+    const invocations: { startedAt: number; endedAt: number; cpuMs: number }[] = [];
     let records = 0;
+    const heapBefore = process.memoryUsage().heapUsed;
+    let heapUsedMax = heapBefore;
     const poller = startQueuePoller({
       client: world.queues.client,
       queueUrl: world.queues.queueUrl,
       handler: async (event: SQSEvent): Promise<SQSBatchResponse> => {
         const startedAt = world.meter.now();
+        const cpuBefore = process.cpuUsage();
         try {
           return await worker(event);
         } finally {
-          invocations.push({ startedAt, endedAt: world.meter.now() });
+          const cpu = process.cpuUsage(cpuBefore);
+          invocations.push({ startedAt, endedAt: world.meter.now(), cpuMs: (cpu.user + cpu.system) / 1000 });
           records += event.Records.length;
+          heapUsedMax = Math.max(heapUsedMax, process.memoryUsage().heapUsed);
         }
       },
       // Lambda gives each invocation an environment of its own: one at a time here, so that an
@@ -353,7 +394,8 @@ export async function measureRunCost(
       byCommand.set(call.command, entry);
     }
     const workerSum = sumOf(calls);
-    const memoryMb = FUNCTION_MEMORY_MB.default;
+    const memoryMb = FUNCTION_MEMORY_MB.worker;
+    const cpuMsMedian = median(invocations.map((invocation) => invocation.cpuMs));
     const invocationMs = invocations.map(({ startedAt, endedAt }) => Math.ceil(endedAt - startedAt));
     const invocationTotal = invocationMs.reduce((sum, ms) => sum + ms, 0);
     const dynamoWaitMs = invocations.map((invocation) => inFlightMs(allCalls, invocation));
@@ -394,6 +436,16 @@ export async function measureRunCost(
       invocationMsMedian: median(invocationMs),
       dynamoWaitMsMedian: median(dynamoWaitMs),
       gbSecondsPerRun: ((invocationTotal / 1000) * gb(memoryMb)) / runs,
+      cpuMsPerInvocationMedian: cpuMsMedian,
+      cpuMsAtMemoryMedian: cpuMsMedian / Math.min(1, memoryMb / MB_PER_VCPU),
+      cpuBoundGbSecondsPerRun:
+        (invocations.reduce((sum, invocation) => sum + invocation.cpuMs, 0) /
+          Math.min(1, memoryMb / MB_PER_VCPU) /
+          1000) *
+        (gb(memoryMb) / runs),
+      heapGrowthMbMax: (heapUsedMax - heapBefore) / 2 ** 20,
+      coldRssMb: await workerColdRssMb(),
+      claimAtMix: await measureClaimAtMix(endpoint, options.runs),
       sqsByAction,
       sqsPerRun: [...sqsByAction.values()].reduce((sum, count) => sum + count, 0),
       logBytesPerRun:
@@ -402,6 +454,100 @@ export async function measureRunCost(
     };
   } finally {
     await receiver.stop();
+    await world.stop();
+  }
+}
+
+/**
+ * The resident memory (MB) of a fresh `node` process that imported the worker's bundle, built as
+ * `cdk synth` builds it, and the SDK clients and Powertools utilities it leaves to Lambda (from the
+ * repository's node_modules, standing in for the runtime's): the worker's footprint before a batch.
+ */
+async function workerColdRssMb(): Promise<number> {
+  const dir = repositoryPath('.bench', 'cost-worker');
+  mkdirSync(dir, { recursive: true });
+  const outfile = join(dir, 'index.mjs');
+  const result = await build({
+    ...esbuildOptionsOf('webhook-worker'),
+    entryPoints: [repositoryPath(handlerPathOf('webhook-worker'))],
+    outfile,
+    metafile: true,
+    write: true,
+  });
+  const externals = [
+    ...new Set(
+      Object.values(result.metafile.outputs).flatMap((output) =>
+        output.imports.filter((i) => i.external).map((i) => i.path),
+      ),
+    ),
+  ].filter((path) => path.startsWith('@aws-sdk/') || path.startsWith('@aws-lambda-powertools/'));
+  const script = [
+    `await import(${JSON.stringify(outfile)});`,
+    `await Promise.all(${JSON.stringify(externals)}.map((m)=>import(m)));`,
+    'console.log(process.memoryUsage().rss)',
+  ].join('');
+  const child = spawnSync(process.execPath, ['--input-type=module', '-e', script], {
+    encoding: 'utf8',
+    env: { ...process.env, AWS_REGION: 'eu-west-3' },
+    cwd: repositoryPath(),
+  });
+  if (child.status !== 0) throw new Error(`Import du lot du worker impossible : ${child.stderr}`);
+  return Number(child.stdout.trim()) / 2 ** 20;
+}
+
+/**
+ * The intervals of the target's mix (minutes), as many automations of each: the product's 1- and
+ * 2-minute automations (`bench/run.ts`'s scale scenario: a mean interval of 1.5 minutes).
+ */
+export const MIX_INTERVALS_MINUTES = [1, 2] as const;
+
+/**
+ * One tick claiming `automations` automations due now, as many of each interval of the mix: its
+ * units beyond an idle tick's, divided by the runs it queued. A claim takes every run of the next
+ * ten minutes, so this is what the claim adds to a run at the mix, the worker's part being the same
+ * whatever the interval. The queued runs are not delivered (their delays run to ten minutes).
+ */
+async function measureClaimAtMix(endpoint: string, automations: number): Promise<RunCost['claimAtMix']> {
+  const world = await costWorld(endpoint);
+  try {
+    await measureTick(world);
+    const idle = await measureTick(world);
+    const dueAt = new Date(Date.now() + 2_000).toISOString();
+    await batchWrite(
+      world.table,
+      Array.from({ length: automations }, (_, index) =>
+        itemsOf(
+          benchWorkflow({
+            cronInterval: MIX_INTERVALS_MINUTES[index % MIX_INTERVALS_MINUTES.length],
+            cronNextRun: dueAt,
+          }),
+        ),
+      ).flat(),
+    );
+    const tick = await measureTick(world);
+    const counted = (calls: readonly MeteredCall[]) =>
+      sumOf(calls.filter((call) => call.partition?.startsWith('SCHEDULER') !== true));
+    const claim = counted(tick.calls);
+    const idleClaim = counted(idle.calls);
+    // The tick counts the workflows it claimed; the runs are the messages on the queue, delayed or not.
+    const { Attributes = {} } = await world.queues.client.send(
+      new GetQueueAttributesCommand({
+        QueueUrl: world.queues.queueUrl,
+        AttributeNames: ['ApproximateNumberOfMessages', 'ApproximateNumberOfMessagesDelayed'],
+      }),
+    );
+    const queued =
+      Number(Attributes.ApproximateNumberOfMessages ?? 0) +
+      Number(Attributes.ApproximateNumberOfMessagesDelayed ?? 0);
+    const runsQueued = Math.max(1, queued);
+    return {
+      readUnits: (claim.readUnits - idleClaim.readUnits) / runsQueued,
+      writeUnits: (claim.writeUnits - idleClaim.writeUnits) / runsQueued,
+      calls: (claim.calls - idleClaim.calls) / runsQueued,
+      claims: tick.queued,
+      runsQueued: queued,
+    };
+  } finally {
     await world.stop();
   }
 }
@@ -447,12 +593,17 @@ export function idleMinuteUnits(idle: TickCost): MeasuredUnits {
   };
 }
 
-export function runUnits(run: RunCost): MeasuredUnits {
+/**
+ * A run's units: with its own claim by default (an hourly automation's: one run a claim, what
+ * `docs/operations.md` prices for its reference firm), or with the claim's share at the mix.
+ */
+export function runUnits(run: RunCost, claim: 'own' | 'atMix' = 'own'): MeasuredUnits {
+  const claimed = claim === 'own' ? run.claim : run.claimAtMix;
   return {
     lambdaGbSeconds: run.gbSecondsPerRun,
     lambdaRequests: 1 / Math.max(1, run.recordsPerInvocation),
-    dynamoDbWriteUnits: run.claim.writeUnits + run.worker.writeUnits,
-    dynamoDbReadUnits: run.claim.readUnits + run.worker.readUnits,
+    dynamoDbWriteUnits: claimed.writeUnits + run.worker.writeUnits,
+    dynamoDbReadUnits: claimed.readUnits + run.worker.readUnits,
     sqsRequests: run.sqsPerRun,
     logBytes: run.logBytesPerRun,
   };

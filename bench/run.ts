@@ -435,7 +435,7 @@ if (runs('cost')) {
       metricsPublishedAtRest: idle.metricsPublished,
     });
     const firm = firmCostAtMix({
-      perRun: units.perRun,
+      perRun: runUnits(run, 'atMix'),
       perIdleMinute: units.perIdleMinute,
       apiRequest: units.perApiRequest ?? { readUnits: 0, writeUnits: 0 },
       stageFixedMonthly: null,
