@@ -293,6 +293,12 @@ describe('each function is given exactly the environment variables of its needs'
   });
 });
 
+describe('each function runs with the memory its needs declare', () => {
+  it.each(FUNCTION_NAMES.filter((name) => NEEDS[name].memoryMb !== undefined))('%s', (name) => {
+    expect(resources[idOf(functionConstruct(name))]?.Properties.MemorySize).toBe(NEEDS[name].memoryMb);
+  });
+});
+
 describe('server keys', () => {
   it('has the generator write each key secret, with nothing to migrate from on a fresh stage', () => {
     const keys = Object.values(resources).filter((r) => r.Type === 'Custom::AppKeys');
