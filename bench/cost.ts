@@ -316,6 +316,22 @@ export interface RunCost {
 }
 
 /**
+ * An idle tick measured first (after one that warms the handlers): the fixed part of a tick (64
+ * shards read, the last result written) is the stage's idle cost, not the runs'; only what the runs
+ * add is counted as theirs. Then the automations, due two seconds later, are written.
+ */
+async function idleThenDue(
+  world: CostWorld,
+  automations: (dueAt: string) => ReturnType<typeof benchWorkflow>[],
+): Promise<TickCost> {
+  await measureTick(world);
+  const idle = await measureTick(world);
+  const dueAt = new Date(Date.now() + 2_000).toISOString();
+  await batchWrite(world.table, automations(dueAt).flatMap(itemsOf));
+  return idle;
+}
+
+/**
  * One tick queues `runs` automations of as many firms, all due at once (so that the worker's
  * batches are full, as at scale), then the worker delivers them against a receiver answering in
  * `receiverDelayMs`; what each phase cost is divided by the runs it handled.
@@ -327,18 +343,12 @@ export async function measureRunCost(
   const world = await costWorld(endpoint);
   const receiver = await startBenchReceiver(options.receiverDelayMs);
   try {
-    // An idle tick first: the fixed part of a tick (64 shards read, the last result written) is the
-    // stage's idle cost, not the runs'; only what the runs add is counted as theirs.
-    await measureTick(world);
-    const idle = await measureTick(world);
-    const dueAt = new Date(Date.now() + 2_000).toISOString();
     // Hourly: a claim takes one run each, so the claim's units fall on one run (a one-minute
     // automation's claim takes ten runs and shares its units among them).
-    await batchWrite(
-      world.table,
+    const idle = await idleThenDue(world, (dueAt) =>
       Array.from({ length: options.runs }, () =>
-        itemsOf(benchWorkflow({ webhookUrl: receiver.url, cronInterval: 60, cronNextRun: dueAt })),
-      ).flat(),
+        benchWorkflow({ webhookUrl: receiver.url, cronInterval: 60, cronNextRun: dueAt }),
+      ),
     );
     const tick = await measureTick(world);
     const mark = world.meter.mark();
@@ -510,19 +520,13 @@ export const MIX_INTERVALS_MINUTES = [1, 2] as const;
 async function measureClaimAtMix(endpoint: string, automations: number): Promise<RunCost['claimAtMix']> {
   const world = await costWorld(endpoint);
   try {
-    await measureTick(world);
-    const idle = await measureTick(world);
-    const dueAt = new Date(Date.now() + 2_000).toISOString();
-    await batchWrite(
-      world.table,
+    const idle = await idleThenDue(world, (dueAt) =>
       Array.from({ length: automations }, (_, index) =>
-        itemsOf(
-          benchWorkflow({
-            cronInterval: MIX_INTERVALS_MINUTES[index % MIX_INTERVALS_MINUTES.length],
-            cronNextRun: dueAt,
-          }),
-        ),
-      ).flat(),
+        benchWorkflow({
+          cronInterval: MIX_INTERVALS_MINUTES[index % MIX_INTERVALS_MINUTES.length],
+          cronNextRun: dueAt,
+        }),
+      ),
     );
     const tick = await measureTick(world);
     const counted = (calls: readonly MeteredCall[]) =>
