@@ -11,6 +11,7 @@ import type { AppDependencies } from '../functions/runtime/dependencies';
 import { systemClock } from '../functions/runtime/dependencies';
 import { dataExportsOf } from '../functions/runtime/services/data-exports';
 import { inProcessExportJobs, LocalExportFiles } from '../lib/local/data-exports';
+import { parseCsv } from '../test/support/csv';
 import { batchWrite, benchTable, benchWorkflow, dropTable, itemsOf } from './scheduler';
 
 export interface ExportFigures {
@@ -25,7 +26,34 @@ export interface ExportFigures {
   readonly peakRssMb: number;
   readonly baseRssMb: number;
   readonly unzipOk: boolean;
+  /** Every CSV of the ZIP parsed (RFC 4180), with as many records as its JSON twin and one field per header. */
+  readonly csvFiles: number;
+  readonly csvRecords: number;
+  readonly csvOk: boolean;
 }
+
+/** Each `<name>.csv` of the ZIP parsed and compared with `<name>.json`: as many records, each as wide as the headers. */
+function checkCsvFiles(path: string): { files: number; records: number; ok: boolean } {
+  const read = (name: string) =>
+    execFileSync('unzip', ['-p', path, name], { maxBuffer: 4 * 1024 ** 3 }).toString('utf8');
+  const names = execFileSync('unzip', ['-Z1', path]).toString().split('\n').filter(Boolean);
+  let records = 0;
+  let ok = true;
+  const csvNames = names.filter((name) => name.endsWith('.csv'));
+  for (const name of csvNames) {
+    const [headers = [], ...rows] = parseCsv(read(name));
+    const json = JSON.parse(read(name.replace(/\.csv$/, '.json'))) as unknown[];
+    records += rows.length;
+    ok &&= rows.length === json.length && rows.every((row) => row.length === headers.length);
+  }
+  return { files: csvNames.length, records, ok };
+}
+
+/** One call a minute on each busy workflow for 30 days (ten minutes short, to stay inside the window), each with its report. */
+const HISTORY_MINUTES = EXPORT_HISTORY_DAYS * 24 * 60 - 10;
+
+/** The history calls in the export of a firm with `busy` automations run every minute. */
+export const historyCallsOf = (busy: number) => busy * HISTORY_MINUTES;
 
 const quietLogger = {
   debug: () => undefined,
@@ -77,8 +105,7 @@ export async function runExportBench(options: {
     const loadStart = performance.now();
     await batchWrite(table, [lawyer, ...workflows.flatMap(itemsOf)]);
 
-    // One call a minute on each busy workflow for 30 days, each with its report.
-    const minutes = EXPORT_HISTORY_DAYS * 24 * 60 - 10;
+    const minutes = HISTORY_MINUTES;
     let calls = 0;
     for (const workflow of workflows.slice(0, busy)) {
       const step = 10_000;
@@ -152,6 +179,7 @@ export async function runExportBench(options: {
       throw new Error(`Export non prêt : ${ready?.status}`);
     const path = join(directory, `exports/${lawyerId}/${requested.id}.zip`);
     const unzipOk = execFileSync('unzip', ['-tq', path]).toString().includes('No errors detected');
+    const csv = checkCsvFiles(path);
     return {
       workflows: total,
       busyWorkflows: busy,
@@ -163,6 +191,9 @@ export async function runExportBench(options: {
       peakRssMb: Math.round(peakRss / 1024 / 1024),
       baseRssMb: Math.round(baseRss / 1024 / 1024),
       unzipOk,
+      csvFiles: csv.files,
+      csvRecords: csv.records,
+      csvOk: csv.ok,
     };
   } finally {
     rmSync(directory, { recursive: true, force: true });
