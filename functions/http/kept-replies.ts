@@ -25,6 +25,43 @@ const replayed = (reply: FirstReply): ApiResult => {
 };
 
 /**
+ * A client's key scoped to its licence (`owner`, its hash) and the route: one client cannot replay
+ * another's reply. What is kept, and what the payment provider receives.
+ */
+export const scopedKey = (owner: string, route: RouteDefinition, header: string) =>
+  sha256(`${owner}\n${routeKey(route)}\n${header}`);
+
+/** The request's Idempotency-Key, checked and scoped to the caller and the route; null without one. */
+function replyKeyOf(route: IdempotentRoute, event: ApiEvent, context: RouteContext): ReplyKey | null {
+  const header = event.headers?.[IDEMPOTENCY_KEY_HEADER];
+  if (header === undefined) return null;
+  if (!KEY_PATTERN.test(header))
+    throw new InvalidInputError(IDEMPOTENCY_KEY_HEADER, IDEMPOTENCY_MESSAGES.invalidKey);
+  return {
+    key: scopedKey(context.session?.licenseKeyHash ?? '', route, header),
+    // Salted with the client's key, which is never stored: the hash kept for a day tells nothing
+    // of a body's secrets (a lawyer's Google password) to whoever reads the table.
+    requestHash: sha256(`${header}\n${JSON.stringify(context.body ?? null)}`),
+    statusCode: route.idempotent.status,
+  };
+}
+
+/**
+ * The pipeline step of a create made at the payment provider, which keeps the first result itself
+ * (Stripe's idempotent requests): the key is only checked and scoped here, then passed on.
+ */
+export function keptByProvider(
+  route: IdempotentRoute,
+): MiddlewareObj<ApiEvent, ApiResult, Error, RouteContext> {
+  return {
+    name: 'keptByProvider',
+    before: (request) => {
+      request.context.replyKey = replyKeyOf(route, request.event, request.context);
+    },
+  };
+}
+
+/**
  * The pipeline step of a route that keeps its first reply (`idempotent`): a create sent again with
  * the same `Idempotency-Key` by the same licence gets the reply the first one got, whether it finds
  * it before creating or its own create is refused because the first one just kept it; the same key
@@ -34,26 +71,10 @@ export function keptReplies(
   route: IdempotentRoute,
   replies: FirstReplies,
 ): MiddlewareObj<ApiEvent, ApiResult, Error, RouteContext> {
-  const keyOf = (event: ApiEvent, context: RouteContext): ReplyKey | null => {
-    const header = event.headers?.[IDEMPOTENCY_KEY_HEADER];
-    if (header === undefined) return null;
-    if (!KEY_PATTERN.test(header))
-      throw new InvalidInputError(IDEMPOTENCY_KEY_HEADER, IDEMPOTENCY_MESSAGES.invalidKey);
-    // Scoped to the caller's licence and the route: one client cannot replay another's reply.
-    const owner = context.session?.licenseKeyHash ?? '';
-    return {
-      key: sha256(`${owner}\n${routeKey(route)}\n${header}`),
-      // Salted with the client's key, which is never stored: the hash kept for a day tells nothing
-      // of a body's secrets (a lawyer's Google password) to whoever reads the table.
-      requestHash: sha256(`${header}\n${JSON.stringify(context.body ?? null)}`),
-      statusCode: route.idempotent.status,
-    };
-  };
-
   return {
     name: 'keptReplies',
     before: async (request) => {
-      const replyKey = keyOf(request.event, request.context);
+      const replyKey = replyKeyOf(route, request.event, request.context);
       request.context.replyKey = replyKey;
       if (!replyKey) return undefined;
       const first = await replies.get(replyKey.key);

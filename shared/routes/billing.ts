@@ -92,6 +92,8 @@ export const BILLING_ROUTES = {
     access: 'admin',
     // Asks for the second factor again when its last check is older than 15 minutes.
     sensitive: true,
+    // Stripe keeps the first result under the key (Stripe's own idempotent requests).
+    idempotent: { status: 200 },
     response: PromoCodeReply,
   },
   /** Called by Stripe, not by the SPA: no session, the body is read raw to verify its signature. */

@@ -34,8 +34,8 @@ export interface RouteDefinition {
   readonly sensitive?: true;
   /**
    * A create that takes an `Idempotency-Key` header: its first reply is kept with the change, in
-   * the same transaction, and a retry with the same key gets it back (sent with `status`) instead
-   * of creating again.
+   * the same transaction (or, for a create made at the payment provider, by the provider under the
+   * same key), and a retry with the same key gets it back (sent with `status`) instead of creating again.
    */
   readonly idempotent?: { readonly status: 200 | 201 };
   /** Schema of the JSON body; routes without one take no body. */

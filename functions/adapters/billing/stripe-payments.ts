@@ -1,8 +1,8 @@
-import { randomInt } from 'node:crypto';
+import { createHash, randomInt } from 'node:crypto';
 
 import Stripe from 'stripe';
-
 import { PRICING, TEST_PROMO } from '../../../shared/constants';
+import { IDEMPOTENCY_MESSAGES } from '../../../shared/idempotency-messages';
 import {
   PaymentsError,
   PromotionCodeRefusedError,
@@ -19,6 +19,7 @@ import type {
   PromotionCodeInfo,
   SubscriptionState,
 } from '../../domain/billing/ports';
+import { IdempotencyKeyReusedError } from '../../domain/core/errors';
 
 /** How to reach Stripe: real Stripe by default, the local stand-in with host, port and protocol. */
 export interface StripePaymentsOptions {
@@ -70,11 +71,23 @@ const PROMO_CODE_ALPHABET = 'ABCDEFGHJKLMNPQRSTUVWXYZ23456789';
  * A test promotion code: `TEST` and 8 characters without the easily confused ones (0/O, 1/I).
  * Stripe accepts letters and digits only in a code.
  */
-function newTestPromoCode(): string {
+function newTestPromoCode(idempotencyKey: string | null): string {
+  // Under a key, the code is drawn from it: a retry sends Stripe the same parameters, which Stripe
+  // requires to replay the first result (the key is the caller's random one, hashed and scoped).
+  const drawn = idempotencyKey ? createHash('sha256').update(`promo-code\n${idempotencyKey}`).digest() : null;
   let code = 'TEST';
-  for (let index = 0; index < 8; index++) code += PROMO_CODE_ALPHABET[randomInt(PROMO_CODE_ALPHABET.length)];
+  for (let index = 0; index < 8; index++) {
+    code +=
+      PROMO_CODE_ALPHABET[
+        drawn ? (drawn[index] ?? 0) % PROMO_CODE_ALPHABET.length : randomInt(PROMO_CODE_ALPHABET.length)
+      ];
+  }
   return code;
 }
+
+/** Stripe's request options for one step of a create under an idempotency key (one key per API call). */
+const idempotentStep = (idempotencyKey: string | null, step: string): Stripe.RequestOptions =>
+  idempotencyKey ? { idempotencyKey: `${idempotencyKey}-${step}` } : {};
 
 const idOf = (value: string | { id: string } | null | undefined): string | null =>
   value == null ? null : typeof value === 'string' ? value : value.id;
@@ -219,20 +232,23 @@ export class StripePayments implements Payments {
     }
   }
 
-  async createTestPromotionCode(): Promise<CreatedPromotionCode> {
+  async createTestPromotionCode(idempotencyKey: string | null): Promise<CreatedPromotionCode> {
     try {
       // `once`: the first invoice (950 + 150 EUR) is free, later months are billed as usual.
-      const coupon = await this.stripe.coupons.create({
-        percent_off: TEST_PROMO.percentOff,
-        duration: 'once',
-        name: PRODUCT_NAMES.testCoupon,
-      });
-      const promotion = await this.stripe.promotionCodes.create({
-        promotion: { type: 'coupon', coupon: coupon.id },
-        code: newTestPromoCode(),
-        max_redemptions: TEST_PROMO.maxRedemptions,
-        metadata: { purpose: 'test' },
-      });
+      const coupon = await this.stripe.coupons.create(
+        { percent_off: TEST_PROMO.percentOff, duration: 'once', name: PRODUCT_NAMES.testCoupon },
+        idempotentStep(idempotencyKey, 'coupon'),
+      );
+      // A retry gets the same coupon back, so the same parameters here too.
+      const promotion = await this.stripe.promotionCodes.create(
+        {
+          promotion: { type: 'coupon', coupon: coupon.id },
+          code: newTestPromoCode(idempotencyKey),
+          max_redemptions: TEST_PROMO.maxRedemptions,
+          metadata: { purpose: 'test' },
+        },
+        idempotentStep(idempotencyKey, 'promotion-code'),
+      );
       return {
         id: promotion.id,
         code: promotion.code,
@@ -240,6 +256,8 @@ export class StripePayments implements Payments {
         maxRedemptions: promotion.max_redemptions ?? TEST_PROMO.maxRedemptions,
       };
     } catch (error) {
+      if (error instanceof Stripe.errors.StripeIdempotencyError)
+        throw new IdempotencyKeyReusedError(IDEMPOTENCY_MESSAGES.keyReused, { cause: error });
       throw wrap('promotionCodes.create', error);
     }
   }

@@ -1,9 +1,9 @@
 import { MESSAGES } from '../../../shared/messages';
 import type { CheckoutRequest, PromoCodeReply } from '../../../shared/schemas/billing';
-import { InvalidInputError } from '../core/errors';
+import { IdempotencyKeyReusedError, InvalidInputError } from '../core/errors';
 import type { Logger } from '../core/ports';
 import { PromotionCodeRefusedError } from './billing-errors';
-import type { Payments } from './ports';
+import type { CreatedPromotionCode, Payments } from './ports';
 import { callProvider, providerFailure } from './provider';
 
 export interface CheckoutServiceDependencies {
@@ -55,11 +55,19 @@ export class CheckoutService {
     }
   }
 
-  /** create-promo-code (admin): a 100 % promotion code usable at most 10 times. */
-  async createTestPromoCode(): Promise<PromoCodeReply> {
-    const created = await callProvider(this.deps.logger, MESSAGES.promo.createFailed, () =>
-      this.deps.payments.createTestPromotionCode(),
-    );
+  /**
+   * create-promo-code (admin): a 100 % promotion code usable at most 10 times. Under an idempotency
+   * key (the caller's, scoped), a retry gets the code the first call created, and the key reused
+   * for another request is refused as the API's other creates refuse it.
+   */
+  async createTestPromoCode(idempotencyKey: string | null = null): Promise<PromoCodeReply> {
+    let created: CreatedPromotionCode;
+    try {
+      created = await this.deps.payments.createTestPromotionCode(idempotencyKey);
+    } catch (error) {
+      if (error instanceof IdempotencyKeyReusedError) throw error;
+      throw providerFailure(this.deps.logger, MESSAGES.promo.createFailed, error);
+    }
     this.deps.logger.info('Code promo test créé', { promotionCodeId: created.id });
     return { success: true, promoCode: created.code, percentOff: created.percentOff };
   }

@@ -91,8 +91,12 @@ export interface Payments {
   createCheckoutSession(input: CheckoutSessionInput): Promise<CheckoutSessionLink>;
   /** The promotion code with that customer-facing code (case-insensitive), or null. */
   findActivePromotionCode(code: string): Promise<PromotionCodeInfo | null>;
-  /** A new 100 % promotion code usable at most 10 times (spec §9, test promo). */
-  createTestPromotionCode(): Promise<CreatedPromotionCode>;
+  /**
+   * A new 100 % promotion code usable at most 10 times (spec §9, test promo). With an idempotency
+   * key, the provider answers a retry with the first result; the key first used for another
+   * request throws `IdempotencyKeyReusedError`.
+   */
+  createTestPromotionCode(idempotencyKey: string | null): Promise<CreatedPromotionCode>;
   /** Null when the provider has no such session. */
   retrieveCheckoutSession(id: string): Promise<CheckoutSessionState | null>;
   /** Null when the provider has no such subscription. */

@@ -12,9 +12,15 @@ import type { StandInState } from './state';
 import { cancelSubscription, retrieveSubscription, updateSubscription } from './subscriptions';
 import { invalidParam, StripeApiError, unauthorized } from './validation';
 
+/** Stripe's limits on an idempotency key: its length, and how long its first result is kept. */
+const IDEMPOTENCY_KEY_MAX_LENGTH = 255;
+const IDEMPOTENCY_KEPT_SECONDS = 24 * 3600;
+
 /**
- * The Stripe API under /v1/: the key checked, idempotent POSTs replayed as Stripe replays them,
- * the form-encoded request parsed and routed to its resource, errors in Stripe's shape.
+ * The Stripe API under /v1/: the key checked, idempotent POSTs replayed as Stripe replays them
+ * (docs "Idempotent requests": the first status and body kept 24 hours once the endpoint began,
+ * 500s included; the same key with other parameters or on another endpoint refused), the
+ * form-encoded request parsed and routed to its resource, errors in Stripe's shape.
  */
 export async function handleApi(
   state: StandInState,
@@ -25,16 +31,43 @@ export async function handleApi(
 ): Promise<void> {
   const requestId = stripeId('req');
   const headers = { 'request-id': requestId, 'stripe-version': Stripe.API_VERSION };
+  const endpoint = `${method} ${url.pathname}`;
   let idempotencyKey: string | null = null;
   let body = '';
+  // Set once the endpoint began: a request refused before (key, encoding) keeps no result.
+  let began = false;
+  const keep = (statusCode: number, json: unknown) => {
+    if (idempotencyKey)
+      state.idempotency.set(idempotencyKey, {
+        endpoint,
+        savedAt: state.nowSeconds(),
+        body,
+        statusCode,
+        json,
+      });
+  };
   try {
     authenticate(state, request.headers.authorization);
     body = await readBody(request);
     idempotencyKey =
       method === 'POST' ? ((request.headers['idempotency-key'] as string | undefined) ?? null) : null;
     if (idempotencyKey) {
+      if (idempotencyKey.length > IDEMPOTENCY_KEY_MAX_LENGTH) {
+        throw invalidParam(
+          'Idempotency-Key',
+          `Invalid Idempotency-Key: keys must be at most ${IDEMPOTENCY_KEY_MAX_LENGTH} characters long.`,
+        );
+      }
       const earlier = state.idempotency.get(idempotencyKey);
-      if (earlier) {
+      if (earlier && earlier.savedAt + IDEMPOTENCY_KEPT_SECONDS <= state.nowSeconds())
+        state.idempotency.delete(idempotencyKey);
+      else if (earlier) {
+        if (earlier.endpoint !== endpoint) {
+          throw new StripeApiError(400, {
+            type: 'idempotency_error',
+            message: `Keys for idempotent requests can only be used for the same endpoint they were first used for ('${earlier.endpoint}' vs '${endpoint}'). Try using a key other than '${idempotencyKey}' if you meant to execute a different request.`,
+          });
+        }
         if (earlier.body !== body) {
           throw new StripeApiError(400, {
             type: 'idempotency_error',
@@ -49,8 +82,9 @@ export async function handleApi(
       }
     }
     const form = parseStripeForm(method === 'POST' ? body : url.search.slice(1));
+    began = true;
     const json = route(state, method, url.pathname, form);
-    if (idempotencyKey) state.idempotency.set(idempotencyKey, { body, statusCode: 200, json });
+    keep(200, json);
     sendJson(response, 200, json, headers);
   } catch (error) {
     const refusal =
@@ -63,9 +97,7 @@ export async function handleApi(
               message: 'An unknown error occurred in the stand-in.',
             });
     const json = { error: { ...refusal.body, request_log_url: `${state.baseUrl}/_stand-in#${requestId}` } };
-    if (idempotencyKey && refusal.statusCode < 500) {
-      state.idempotency.set(idempotencyKey, { body, statusCode: refusal.statusCode, json });
-    }
+    if (began) keep(refusal.statusCode, json);
     sendJson(response, refusal.statusCode, json, headers);
   }
 }

@@ -21,6 +21,10 @@ export interface StripeStandInOptions extends WebhookEndpoint {
 
 /** A POST answered once under an idempotency key, replayed for a retry with the same body. */
 export interface IdempotentReply {
+  /** `POST /v1/...`: a key is good for the endpoint it was first used for only. */
+  readonly endpoint: string;
+  /** When it was answered (seconds): Stripe forgets a key after 24 hours. */
+  readonly savedAt: number;
   readonly body: string;
   readonly statusCode: number;
   readonly json: unknown;

@@ -9,6 +9,7 @@ import {
   MAX_WEBHOOK_BODY_BYTES,
 } from '../../../../functions/handlers/billing/stripe-webhook';
 import type { ApiHandler } from '../../../../functions/http/api-event';
+import { scopedKey } from '../../../../functions/http/kept-replies';
 import type { AppDependencies } from '../../../../functions/runtime/dependencies';
 import {
   type SubscriptionAction,
@@ -16,6 +17,7 @@ import {
   type WebhookDelivery,
 } from '../../../../lib/local/stripe/stand-in';
 import { SIGN_IN_THROTTLE, TEST_PROMO } from '../../../../shared/constants';
+import { IDEMPOTENCY_MESSAGES } from '../../../../shared/idempotency-messages';
 import { MESSAGES } from '../../../../shared/messages';
 import { ROUTES, type RouteName } from '../../../../shared/routes';
 import type {
@@ -176,6 +178,44 @@ describe('billing routes through their handlers', () => {
         percentOff: 100,
         promoCode: expect.stringMatching(/^TEST/),
       });
+    });
+
+    it('answers a retry with the same Idempotency-Key with the same code, created once at Stripe', async () => {
+      // Arrange
+      const headers = { 'idempotency-key': randomUUID() };
+      const first = await call<PromoCodeReply>('createPromoCode', { token: admin.token, headers });
+
+      // Act
+      const retry = await call<PromoCodeReply>('createPromoCode', { token: admin.token, headers });
+      const another = await call<PromoCodeReply>('createPromoCode', {
+        token: admin.token,
+        headers: { 'idempotency-key': randomUUID() },
+      });
+
+      // Assert
+      expect(retry).toMatchObject({ statusCode: 200, body: first.body });
+      expect(another.body.promoCode).not.toBe(first.body.promoCode);
+      const { data } = await bed.harness.stripe.promotionCodes.list({ code: first.body.promoCode! });
+      expect(data).toHaveLength(1);
+    });
+
+    it('refuses with a 422 in French a key Stripe first saw with other parameters', async () => {
+      // Arrange: the key's first step already sent to Stripe with another discount.
+      const header = randomUUID();
+      const sentKey = scopedKey(admin.keyHash, ROUTES.createPromoCode, header);
+      await bed.harness.stripe.coupons.create(
+        { percent_off: 50, duration: 'once' },
+        { idempotencyKey: `${sentKey}-coupon` },
+      );
+
+      // Act
+      const reply = await call('createPromoCode', {
+        token: admin.token,
+        headers: { 'idempotency-key': header },
+      });
+
+      // Assert
+      expect(reply).toMatchObject({ statusCode: 422, body: { error: IDEMPOTENCY_MESSAGES.keyReused } });
     });
 
     it('refuses a lawyer', async () => {

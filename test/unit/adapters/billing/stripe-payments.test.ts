@@ -4,6 +4,7 @@ import {
   PaymentsError,
   PromotionCodeRefusedError,
 } from '../../../../functions/domain/billing/billing-errors';
+import { IdempotencyKeyReusedError } from '../../../../functions/domain/core/errors';
 import { freePort } from '../../../../lib/local/free-port';
 import { PRICING, TEST_PROMO } from '../../../../shared/constants';
 import { uniqueEmail } from '../../../support/records';
@@ -55,7 +56,7 @@ describe('StripePayments against the local Stripe stand-in', () => {
 
     it('applies a promotion code to the first invoice', async () => {
       // Arrange
-      const promotion = await harness.payments.createTestPromotionCode();
+      const promotion = await harness.payments.createTestPromotionCode(null);
 
       // Act
       const link = await harness.payments.createCheckoutSession(
@@ -83,9 +84,40 @@ describe('StripePayments against the local Stripe stand-in', () => {
   });
 
   describe('promotion codes', () => {
+    it('under one idempotency key, creates one code: a retry gets the first code back', async () => {
+      // Arrange
+      const key = crypto.randomUUID();
+      const first = await harness.payments.createTestPromotionCode(key);
+
+      // Act
+      const retry = await harness.payments.createTestPromotionCode(key);
+      const another = await harness.payments.createTestPromotionCode(crypto.randomUUID());
+
+      // Assert
+      expect(retry).toEqual(first);
+      expect(another.code).not.toBe(first.code);
+      const { data } = await harness.stripe.promotionCodes.list({ code: first.code });
+      expect(data.map((promotion) => promotion.id)).toEqual([first.id]);
+    });
+
+    it('refuses a key Stripe first saw with other parameters as IdempotencyKeyReusedError', async () => {
+      // Arrange: the key's coupon step already sent, with another discount.
+      const key = crypto.randomUUID();
+      await harness.stripe.coupons.create(
+        { percent_off: 50, duration: 'once' },
+        { idempotencyKey: `${key}-coupon` },
+      );
+
+      // Act
+      const attempt = harness.payments.createTestPromotionCode(key);
+
+      // Assert
+      await expect(attempt).rejects.toBeInstanceOf(IdempotencyKeyReusedError);
+    });
+
     it('creates a 100 % code usable 10 times, on a coupon that applies once', async () => {
       // Act
-      const created = await harness.payments.createTestPromotionCode();
+      const created = await harness.payments.createTestPromotionCode(null);
 
       // Assert
       expect(created).toMatchObject({
@@ -102,7 +134,7 @@ describe('StripePayments against the local Stripe stand-in', () => {
 
     it('finds a code whatever the case it is typed in', async () => {
       // Arrange
-      const created = await harness.payments.createTestPromotionCode();
+      const created = await harness.payments.createTestPromotionCode(null);
 
       // Act
       const found = await harness.payments.findActivePromotionCode(created.code.toLowerCase());
@@ -127,7 +159,7 @@ describe('StripePayments against the local Stripe stand-in', () => {
 
     it('counts each paid checkout as a redemption and refuses an 11th use', async () => {
       // Arrange
-      const created = await harness.payments.createTestPromotionCode();
+      const created = await harness.payments.createTestPromotionCode(null);
       for (let use = 0; use < TEST_PROMO.maxRedemptions; use++) await paidCheckout(created.id);
 
       // Act
@@ -155,7 +187,7 @@ describe('StripePayments against the local Stripe stand-in', () => {
 
     it('needs no payment when a 100 % code brings the first invoice to zero', async () => {
       // Arrange
-      const promotion = await harness.payments.createTestPromotionCode();
+      const promotion = await harness.payments.createTestPromotionCode(null);
 
       // Act
       const { session } = await paidCheckout(promotion.id);

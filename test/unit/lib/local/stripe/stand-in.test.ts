@@ -50,10 +50,13 @@ describe('the local Stripe stand-in over HTTP', () => {
   const webhookSecret = newWebhookSecret();
   let receiver: Receiver;
   let standIn: StripeStandIn;
+  /** How far the stand-in's clock is ahead of the real one (a key's 24 hours). */
+  let clockAheadMs = 0;
 
   beforeAll(async () => {
     receiver = await startReceiver();
     standIn = await startStripeStandIn({
+      now: () => new Date(Date.now() + clockAheadMs),
       webhookSecret,
       webhookUrl: webhookUrlOf(receiver),
       apiKey: API_KEY,
@@ -261,6 +264,70 @@ describe('the local Stripe stand-in over HTTP', () => {
       // Assert
       expect(other.status).toBe(400);
       expect(((await other.json()) as { error: { type: string } }).error.type).toBe('idempotency_error');
+    });
+
+    it('refuses the same key on another endpoint, even with the same parameters', async () => {
+      // Arrange
+      const headers = { 'idempotency-key': crypto.randomUUID() };
+      const coupon = new URLSearchParams({ percent_off: '100', duration: 'once' });
+      expect((await api('POST', '/v1/coupons', coupon, headers)).status).toBe(200);
+
+      // Act
+      const other = await api('POST', '/v1/promotion_codes', coupon, headers);
+
+      // Assert
+      expect(other.status).toBe(400);
+      const { error } = (await other.json()) as { error: { type: string; message: string } };
+      expect(error.type).toBe('idempotency_error');
+      expect(error.message).toContain("'POST /v1/coupons' vs 'POST /v1/promotion_codes'");
+    });
+
+    it('refuses a key longer than 255 characters and keeps no result for it', async () => {
+      // Arrange
+      const coupon = new URLSearchParams({ percent_off: '100', duration: 'once' });
+
+      // Act
+      const refused = await api('POST', '/v1/coupons', coupon, { 'idempotency-key': 'k'.repeat(256) });
+      const longest = await api('POST', '/v1/coupons', coupon, { 'idempotency-key': 'k'.repeat(255) });
+
+      // Assert
+      expect(refused.status).toBe(400);
+      expect(((await refused.json()) as { error: { param: string } }).error.param).toBe('Idempotency-Key');
+      expect(longest.status).toBe(200);
+    });
+
+    it('keeps a failed first answer, and replays it rather than running the request again', async () => {
+      // Arrange: a promotion code on a coupon that does not exist yet.
+      const headers = { 'idempotency-key': crypto.randomUUID() };
+      const couponId = `retry${Date.now()}`;
+      const form = new URLSearchParams({ 'promotion[type]': 'coupon', 'promotion[coupon]': couponId });
+      expect((await api('POST', '/v1/promotion_codes', form, headers)).status).toBe(404);
+      const coupon = new URLSearchParams({ id: couponId, percent_off: '100', duration: 'once' });
+      expect((await api('POST', '/v1/coupons', coupon)).status).toBe(200);
+
+      // Act
+      const retry = await api('POST', '/v1/promotion_codes', form, headers);
+
+      // Assert
+      expect(retry.status).toBe(404);
+      expect(retry.headers.get('idempotent-replayed')).toBe('true');
+    });
+
+    it('forgets a key after 24 hours: the same key then runs the request anew', async () => {
+      // Arrange
+      const headers = { 'idempotency-key': crypto.randomUUID() };
+      const coupon = () => new URLSearchParams({ percent_off: '100', duration: 'once' });
+      const first = (await (await api('POST', '/v1/coupons', coupon(), headers)).json()) as { id: string };
+
+      // Act
+      clockAheadMs = 24 * 3600 * 1000;
+      const later = await api('POST', '/v1/coupons', coupon(), headers).finally(() => {
+        clockAheadMs = 0;
+      });
+
+      // Assert
+      expect(later.headers.get('idempotent-replayed')).toBeNull();
+      expect(((await later.json()) as { id: string }).id).not.toBe(first.id);
     });
   });
 
