@@ -2,7 +2,7 @@ import createWrapper from '@cloudscape-design/components/test-utils/dom';
 import { act, screen, waitFor } from '@testing-library/react';
 import { describe, expect, it, vi } from 'vitest';
 
-import { mockNetwork } from '../support/fetch-mock';
+import { jsonResponse, mockNetwork } from '../support/fetch-mock';
 import { renderApp } from '../support/render-app';
 import { storeSessionOf } from '../support/sessions';
 import { answerWith, billingBackend } from './billing-support';
@@ -89,6 +89,38 @@ describe('/admin/test-promo', () => {
     // Assert
     await waitFor(() => expect(toasts(app, 'error')).toEqual([message]));
     expect(screen.queryByTestId('promo-code')).toBeNull();
+  });
+
+  it('sends one Idempotency-Key per code asked for: the same on a retry after an error, a new one after a code', async () => {
+    // Arrange: the first sending is lost (503), the retry and the next code are answered.
+    storeSessionOf('admin');
+    const replies = [
+      jsonResponse(503, { error: 'Service momentanément indisponible' }),
+      jsonResponse(200, CREATED),
+    ];
+    const network = mockNetwork(
+      billingBackend({
+        '/api/create-promo-code': () =>
+          replies.shift() ?? jsonResponse(200, { ...CREATED, promoCode: 'TESTSECOND2' }),
+      }),
+    );
+    const app = renderApp('/admin/test-promo');
+    const create = async () => app.user.click(await screen.findByRole('button', { name: CREATE }));
+    await create();
+    await waitFor(() => expect(toasts(app, 'error')).toHaveLength(1));
+
+    // Act
+    await create();
+    await screen.findByTestId('promo-code');
+    await create();
+    await waitFor(() => expect(screen.getByTestId('promo-code').textContent).toBe('TESTSECOND2'));
+
+    // Assert
+    const keys = network.to('/api/create-promo-code').map((request) => request.headers['idempotency-key']);
+    expect(keys).toHaveLength(3);
+    expect(keys[0]).toMatch(/^[0-9a-f-]{36}$/);
+    expect(keys[1]).toBe(keys[0]);
+    expect(keys[2]).not.toBe(keys[0]);
   });
 
   it("copies the code and reads 'Copié !' for 2 seconds", async () => {

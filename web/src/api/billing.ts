@@ -28,7 +28,8 @@ export const cancelSubscription = (licenseKey: string) =>
 export const reactivateSubscription = (licenseKey: string) =>
   callApi('reactivateSubscription', { body: { licenseKey } });
 
-export const createPromoCode = () => callApi('createPromoCode');
+/** `idempotencyKey`: the same for every sending of one click's creation (a retry gets the same code). */
+export const createPromoCode = (idempotencyKey: string) => callApi('createPromoCode', { idempotencyKey });
 
 /** How often a building export is read again while its panel shows. */
 export const BUILDING_EXPORT_POLL_MS = 5_000;

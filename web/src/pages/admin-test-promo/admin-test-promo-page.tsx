@@ -5,7 +5,7 @@ import Container from '@cloudscape-design/components/container';
 import ContentLayout from '@cloudscape-design/components/content-layout';
 import Header from '@cloudscape-design/components/header';
 import SpaceBetween from '@cloudscape-design/components/space-between';
-import { useState } from 'react';
+import { useRef, useState } from 'react';
 
 import { MESSAGES, type PromoCodeReply } from '../../../../shared';
 import { endedSession } from '../../api/api-errors';
@@ -26,12 +26,17 @@ export function AdminTestPromoPage() {
   const notifications = useNotifications();
   const [creating, setCreating] = useState(false);
   const [created, setCreated] = useState<CreatedCode>();
+  // One Idempotency-Key per code asked for: kept until a code is shown, so the click sent again
+  // after an error or a lost reply gets the code already created rather than a second one.
+  const submission = useRef<string | null>(null);
 
   const create = async () => {
     setCreating(true);
+    submission.current ??= crypto.randomUUID();
     try {
-      const reply = await createPromoCode();
+      const reply = await createPromoCode(submission.current);
       if (reply.success && reply.promoCode) {
+        submission.current = null;
         setCreated({ promoCode: reply.promoCode, percentOff: reply.percentOff });
         notifications.success(MESSAGES.promo.created);
       } else {
