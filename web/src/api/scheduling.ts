@@ -33,12 +33,21 @@ export function useExecutionPages(workflowId: string) {
   });
 }
 
-/** 'Rejouer': a run of the history sent again; the history is read again whatever the reply. */
+/**
+ * 'Rejouer': a run of the history sent again; whatever the reply, the history and the figures that
+ * count its runs (the dialog's health, the cards', the dashboard's) are read again.
+ */
 export function useReplayExecution(workflowId: string) {
   const client = useQueryClient();
   return useMutation({
     mutationFn: (body: RequestOf<'replayExecution'>) =>
       callApi('replayExecution', { params: { id: workflowId }, body }),
-    onSettled: () => client.resetQueries({ queryKey: KEYS.executions(workflowId) }),
+    onSettled: () =>
+      Promise.all([
+        client.resetQueries({ queryKey: KEYS.executions(workflowId) }),
+        client.invalidateQueries({ queryKey: KEYS.workflowHealth(workflowId) }),
+        client.invalidateQueries({ queryKey: KEYS.allHealth }),
+        client.invalidateQueries({ queryKey: KEYS.healthDashboard }),
+      ]),
   });
 }

@@ -94,6 +94,25 @@ const PAGE_TESTS = { timeout: 60_000 };
 
 const LOCKED = 'Veuillez patienter 30 secondes entre deux exécutions';
 
+/** What the server holds once a run was replayed: the replay first in the history, counted in the health. */
+const replayed = run('0b7e3a56-7c0e-4a55-b0f6-2c61a4d6f0e6', {
+  startedAt: '2026-11-23T14:00:00.000Z',
+  trigger: 'replay',
+  report: {
+    state: 'failure',
+    summary: 'Classement interrompu',
+    items: null,
+    error: 'Gmail : quota dépassé',
+    reportedAt: dueAt,
+  },
+});
+const healthAfterReplay = {
+  ...health,
+  reportedFailed: 2,
+  last24Hours: { ...health.last24Hours, runs: 5, processingFailed: 2 },
+  last7Days: { ...health.last7Days, runs: 21, processingFailed: 4 },
+} as WorkflowHealthDetail;
+
 function openHistory() {
   let replays = 0;
   const opened = openAsMember('lawyer', '/lawyer/workflows', {
@@ -101,9 +120,13 @@ function openHistory() {
     override: (request) => {
       const path = new URL(request.url, 'http://localhost').pathname;
       if (path === `/api/workflows/${workflow.id}/executions` && request.method === 'GET') {
-        return jsonResponse(200, { executions: history, nextCursor: null });
+        return jsonResponse(200, {
+          executions: replays > 0 ? [replayed, ...history] : history,
+          nextCursor: null,
+        });
       }
-      if (path === `/api/workflows/${workflow.id}/health`) return jsonResponse(200, health);
+      if (path === `/api/workflows/${workflow.id}/health`)
+        return jsonResponse(200, replays > 0 ? healthAfterReplay : health);
       if (path === `/api/workflows/${workflow.id}/executions/replay`) {
         replays += 1;
         return replays === 1
@@ -157,6 +180,20 @@ describe('the history beside each delivery', PAGE_TESTS, () => {
 
     await app.user.click(rowOf('Sans compte rendu').getByRole('button', { name: /Rejouer/ }));
     expect(await screen.findByText(LOCKED)).toBeVisible();
+  });
+
+  it("after 'Rejouer', reads the history and its figures again, without closing the dialog", async () => {
+    const { app } = openHistory();
+    await app.user.click(await screen.findByRole('button', { name: `Historique ${workflow.name}` }));
+    await screen.findByText('Sans compte rendu');
+    expect(screen.getByText('1 sur 24 heures, 3 sur 7 jours')).toBeTruthy();
+    expect(screen.queryByText('Rejeu')).toBeNull();
+
+    await app.user.click(rowOf('Sans compte rendu').getByRole('button', { name: /Rejouer/ }));
+
+    expect(await screen.findByText('2 sur 24 heures, 4 sur 7 jours')).toBeTruthy();
+    expect(await screen.findByText('Rejeu')).toBeTruthy();
+    expect(screen.getByText(/^5 exécution\(s\)/)).toBeTruthy();
   });
 });
 
