@@ -34,6 +34,15 @@ function run(id: string, overrides: Partial<Execution> = {}): Execution {
   } as Execution;
 }
 
+/** The workflow's own report of a failure. */
+const failureReport = {
+  state: 'failure',
+  summary: 'Classement interrompu',
+  items: null,
+  error: 'Gmail : quota dépassé',
+  reportedAt: dueAt,
+} as const;
+
 const history: Execution[] = [
   run('0b7e3a56-7c0e-4a55-b0f6-2c61a4d6f0e1', {
     startedAt: '2026-11-23T13:00:00.000Z',
@@ -46,13 +55,7 @@ const history: Execution[] = [
   }),
   run('0b7e3a56-7c0e-4a55-b0f6-2c61a4d6f0e2', {
     startedAt: '2026-11-23T12:00:00.000Z',
-    report: {
-      state: 'failure',
-      summary: 'Classement interrompu',
-      items: null,
-      error: 'Gmail : quota dépassé',
-      reportedAt: dueAt,
-    },
+    report: failureReport,
   }),
   run('0b7e3a56-7c0e-4a55-b0f6-2c61a4d6f0e3', {
     startedAt: '2026-11-23T11:00:00.000Z',
@@ -98,13 +101,7 @@ const LOCKED = 'Veuillez patienter 30 secondes entre deux exécutions';
 const replayed = run('0b7e3a56-7c0e-4a55-b0f6-2c61a4d6f0e6', {
   startedAt: '2026-11-23T14:00:00.000Z',
   trigger: 'replay',
-  report: {
-    state: 'failure',
-    summary: 'Classement interrompu',
-    items: null,
-    error: 'Gmail : quota dépassé',
-    reportedAt: dueAt,
-  },
+  report: failureReport,
 });
 const healthAfterReplay = {
   ...health,
