@@ -31,6 +31,8 @@ function ExecutionTable({ workflowId }: { readonly workflowId: string }) {
   return (
     <ResponsiveTable<Execution>
       variant="embedded"
+      // The columns pass the dialog's width at 1280 px: 'Rejouer' stays in sight at the right.
+      stickyColumns={{ last: 1 }}
       loading={query.isPending}
       loadingText={TEXT.loading}
       items={items}
@@ -71,6 +73,8 @@ function ExecutionTable({ workflowId }: { readonly workflowId: string }) {
         {
           id: 'actions',
           header: REPORTS_TEXT.history.actions,
+          // Wide enough for the icon and 'Rejouer' on one line beside the long messages.
+          minWidth: 136,
           cell: (item) => replayable(item) && <ReplayButton workflowId={workflowId} execution={item} />,
         },
       ]}
