@@ -1,12 +1,11 @@
-import { useMutation, useQueryClient } from '@tanstack/react-query';
-
 import type { RequestOf } from '../../../shared';
 import { callApi } from './api-client';
 import { KEYS } from './keys';
 
 /*
  * The second factor's calls. `token` is the session to send: a pending sign-in's, or by default the
- * stored one.
+ * stored one. No query hook here: the step-up dialog, in /login's entry, reads the status through
+ * this file, and the query library stays out of /login (remembered-browsers.ts has the hooks).
  */
 
 export const secondFactorStatusQuery = {
@@ -35,18 +34,3 @@ export const verifySecondFactor = (body: RequestOf<'verifySecondFactor'>, token?
 
 export const resetSecondFactor = (licenseKey: string) =>
   callApi('resetSecondFactor', { body: { licenseKey } });
-
-/** The browsers remembered for having passed the licence's factor. */
-export const rememberedBrowsersQuery = {
-  queryKey: KEYS.rememberedBrowsers,
-  queryFn: ({ signal }: { signal: AbortSignal }) => callApi('listRememberedBrowsers', { signal }),
-};
-
-/** Forgets a remembered browser (its sessions end); the list is read again. */
-export function useForgetRememberedBrowser() {
-  const client = useQueryClient();
-  return useMutation({
-    mutationFn: (id: string) => callApi('forgetRememberedBrowser', { params: { id } }),
-    onSuccess: () => client.invalidateQueries({ queryKey: KEYS.rememberedBrowsers }),
-  });
-}

@@ -4,7 +4,7 @@ import Header from '@cloudscape-design/components/header';
 import { useQuery } from '@tanstack/react-query';
 import type { RememberedBrowser } from '../../../../shared';
 import { endedSession } from '../../api/api-errors';
-import { rememberedBrowsersQuery, useForgetRememberedBrowser } from '../../api/second-factor';
+import { rememberedBrowsersQuery, useForgetRememberedBrowser } from '../../api/remembered-browsers';
 import { formatDateTime } from '../../format/dates';
 import { ResponsiveTable } from '../../layout/responsive-table';
 import { useNotifications } from '../../notifications/notifications-context';

@@ -1,19 +1,14 @@
-import Box from '@cloudscape-design/components/box';
-import Button from '@cloudscape-design/components/button';
-import Modal from '@cloudscape-design/components/modal';
-import SpaceBetween from '@cloudscape-design/components/space-between';
 import { type ReactNode, useEffect, useRef, useState } from 'react';
 
 import type { SecondFactorMethod } from '../../../../shared';
 import { onSecondFactorRequired } from '../../api/api-client';
-import { secondFactorStatus } from '../../api/second-factor';
 import { lazyPage } from '../../layout/lazy-page';
-import { SECOND_FACTOR_TEXT } from './strings';
 
-/** The check's code (passkeys included) arrives only when a sensitive action needs it. */
-const SecondFactorCheck = lazyPage(() =>
-  import('./second-factor-check').then((module) => module.SecondFactorCheck),
-);
+/**
+ * The dialog's code (its modal, the check, passkeys included) arrives only when a sensitive action
+ * needs it: the provider sits in /login's entry, where no action needs it.
+ */
+const StepUpModal = lazyPage(() => import('./step-up-modal').then((module) => module.StepUpModal));
 
 /**
  * Asks for the second factor when a sensitive action needs it again (the server's
@@ -26,6 +21,11 @@ export function StepUpProvider({ children }: { readonly children: ReactNode }) {
   useEffect(
     () =>
       onSecondFactorRequired(async () => {
+        // The dialog's code is fetched with the status, so that it opens drawn, not 'Chargement…'.
+        const [{ secondFactorStatus }] = await Promise.all([
+          import('../../api/second-factor'),
+          StepUpModal.preload(),
+        ]);
         const status = await secondFactorStatus();
         const available: SecondFactorMethod[] = [];
         if (status.passkeys.length > 0) available.push('passkey');
@@ -49,27 +49,7 @@ export function StepUpProvider({ children }: { readonly children: ReactNode }) {
     <>
       {children}
       {/* Mounted only while asking: a hidden modal would still sit in the page for every screen. */}
-      {methods ? (
-        <Modal
-          visible
-          onDismiss={() => finish(false)}
-          header={SECOND_FACTOR_TEXT.stepUpTitle}
-          closeAriaLabel={SECOND_FACTOR_TEXT.close}
-        >
-          <SpaceBetween size="m">
-            <Box>{SECOND_FACTOR_TEXT.stepUpDescription}</Box>
-            <SecondFactorCheck
-              methods={methods}
-              onVerified={() => finish(true)}
-              secondaryAction={
-                <Button variant="link" formAction="none" onClick={() => finish(false)}>
-                  {SECOND_FACTOR_TEXT.cancel}
-                </Button>
-              }
-            />
-          </SpaceBetween>
-        </Modal>
-      ) : null}
+      {methods ? <StepUpModal methods={methods} onFinished={finish} /> : null}
     </>
   );
 }
