@@ -6,6 +6,7 @@ import react from '@vitejs/plugin-react';
 import { type AliasOptions, build, type Plugin, type ResolvedConfig } from 'vite';
 
 import { cloudscapeFrench } from './cloudscape-french';
+import { pageFiles, readManifest } from './login-budget';
 
 /** What `web/src/prerender.tsx` exports, as the server build of it is imported here. */
 interface PrerenderModule {
@@ -14,23 +15,50 @@ interface PrerenderModule {
   readonly renderRoute: (path: string) => Promise<string>;
 }
 
+/**
+ * The source files of each pre-rendered route's own chunks beyond the entry, as the Vite manifest
+ * names them (the parts web/src/app-routes.tsx preloads for it): their stylesheets are linked in the
+ * route's page.
+ */
+export const PRERENDERED_PAGE_MODULES: Readonly<Record<string, readonly string[]>> = {
+  '/login': [],
+  '/': ['src/layout/public-layout.tsx', 'src/pages/landing/landing-page.tsx'],
+  '/discover': ['src/layout/public-layout.tsx', 'src/pages/discover/discover-page.tsx'],
+  '/privacy': ['src/layout/public-layout.tsx', 'src/pages/privacy/privacy-page.tsx'],
+  '/payment-success': ['src/pages/payment-success/payment-success-page.tsx'],
+};
+
 const ROOT_ELEMENT = '<div id="root"></div>';
 /** The script of index.html reading a signed-in page's first lists: nothing for a pre-rendered page to read. */
 const FIRST_READS_SCRIPT =
   /\s*<!--[^>]*-->\s*<script src="\/first-reads\.js"><\/script>|\s*<script src="\/first-reads\.js"><\/script>/;
+/** The entry's stylesheet Vite writes into index.html: a page's own follow it. */
+const ENTRY_STYLESHEET = /<link rel="stylesheet" crossorigin href="[^"]+">/;
 /** The entry script Vite writes into index.html. */
 const ENTRY_SCRIPT = /<script type="module" crossorigin src="([^"]+)"><\/script>/;
 
 /**
- * The page of a pre-rendered route: the built index.html with the route's markup in #root, and its
- * entry script fetched and run once that markup is painted, by web/public/start-after-paint.js.
+ * The page of a pre-rendered route: the built index.html with the route's markup in #root, the
+ * stylesheets of the route's own chunks beside the entry's (the markup is laid out as the
+ * application will keep it, instead of moving when its code brings them), and its entry script
+ * fetched and run once that markup is painted, by web/public/start-after-paint.js.
  */
-export function pageWithMarkup(indexHtml: string, markup: string): string {
+export function pageWithMarkup(
+  indexHtml: string,
+  markup: string,
+  stylesheets: readonly string[] = [],
+): string {
   if (!indexHtml.includes(ROOT_ELEMENT))
     throw new Error(`index.html sans ${ROOT_ELEMENT} : rien à pré-rendre`);
   if (!ENTRY_SCRIPT.test(indexHtml)) throw new Error("index.html sans script d'entrée : rien à hydrater");
+  if (stylesheets.length > 0 && !ENTRY_STYLESHEET.test(indexHtml))
+    throw new Error("index.html sans feuille de style d'entrée : où lier celles de la page ?");
+  const links = stylesheets
+    .map((href) => `\n    <link rel="stylesheet" crossorigin href="${href}">`)
+    .join('');
   return indexHtml
     .replace(FIRST_READS_SCRIPT, '')
+    .replace(ENTRY_STYLESHEET, (entry) => `${entry}${links}`)
     .replace(
       ENTRY_SCRIPT,
       (_script, entry: string) =>
@@ -78,10 +106,17 @@ export function prerenderRoutes(options: { readonly alias: AliasOptions }): Plug
       });
       const module = (await import(pathToFileURL(join(serverDir, 'prerender.mjs')).href)) as PrerenderModule;
       const indexHtml = readFileSync(join(outDir, 'index.html'), 'utf8');
+      const manifest = readManifest(outDir);
+      const entryStylesheets = new Set(pageFiles(manifest, ['index.html']).css);
       for (const route of module.PRERENDERED_ROUTES) {
+        const ownModules = PRERENDERED_PAGE_MODULES[route];
+        if (!ownModules) throw new Error(`Route pré-rendue sans ses modules : ${route}`);
+        const stylesheets = pageFiles(manifest, ownModules)
+          .css.filter((file) => !entryStylesheets.has(file))
+          .map((file) => `${config.base}${file}`);
         writeFileSync(
           join(outDir, module.prerenderedPageOf(route)),
-          pageWithMarkup(indexHtml, await module.renderRoute(route)),
+          pageWithMarkup(indexHtml, await module.renderRoute(route), stylesheets),
         );
       }
       rmSync(serverDir, { recursive: true, force: true });

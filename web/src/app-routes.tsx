@@ -13,6 +13,9 @@ import { LoginPage } from './pages/login/login-page';
  */
 const AppShell = lazyPage(() => import('./layout/app-shell').then((module) => module.AppShell));
 const PublicLayout = lazyPage(() => import('./layout/public-layout').then((module) => module.PublicLayout));
+const ServerStateLayout = lazyPage(() =>
+  import('./layout/server-state-layout').then((module) => module.ServerStateLayout),
+);
 const SessionAwareLayout = lazyPage(() =>
   import('./layout/session-aware-layout').then((module) => module.SessionAwareLayout),
 );
@@ -153,6 +156,7 @@ export function preloadRoutes(): Promise<void> {
     [
       AppShell,
       PublicLayout,
+      ServerStateLayout,
       SessionAwareLayout,
       AdminLawyersPage,
       AdminNotariesPage,
@@ -206,7 +210,9 @@ export function AppRoutes() {
         <Route index element={<LandingPage />} />
         <Route path="discover" element={<DiscoverPage />} />
         <Route path="privacy" element={<PrivacyPage />} />
-        <Route path="subscription" element={<SubscriptionPage />} />
+        <Route element={<ServerStateLayout />}>
+          <Route path="subscription" element={<SubscriptionPage />} />
+        </Route>
       </Route>
       <Route element={<CardLayout />}>
         <Route path="login" element={<LoginPage />} />

@@ -16,6 +16,7 @@ import {
   pageWeight,
   readManifest,
 } from '../../../../web/build/login-budget';
+import { PRERENDERED_PAGE_MODULES } from '../../../../web/build/prerender';
 
 const CONFIG_FILE = fileURLToPath(new URL('../../../../web/vite.config.ts', import.meta.url));
 const BUILD_TIMEOUT_MS = 240_000;
@@ -160,6 +161,33 @@ describe('the built SPA', () => {
     // The same styles as every other page, in the head, so that the card shows styled at once.
     expect(login).toContain(/<link rel="stylesheet"[^>]+>/.exec(index)?.[0]);
     expect(readFileSync(join(outDir, 'start-after-paint.js'), 'utf8')).toContain('data-entry');
+  });
+
+  it('links in each public page the stylesheets of its own chunks, so that the application adds none when it takes the page over', () => {
+    const manifest = readManifest(outDir);
+    const pages = { '/': 'landing.html', '/discover': 'discover.html', '/privacy': 'privacy.html' } as const;
+    for (const [route, file] of Object.entries(pages)) {
+      const html = readFileSync(join(outDir, file), 'utf8');
+      const linked = [...html.matchAll(/<link rel="stylesheet" crossorigin href="\/([^"]+)">/g)].map(
+        (match) => match[1],
+      );
+      const needed = pageFiles(manifest, ['index.html', ...(PRERENDERED_PAGE_MODULES[route] ?? [])]).css;
+
+      expect(linked.sort()).toEqual(needed);
+      expect(needed.length).toBeGreaterThan(1);
+    }
+  });
+
+  it('loads no app layout, table or query layer on the public pages: each loads its own code', () => {
+    const manifest = readManifest(outDir);
+    for (const route of ['/', '/discover', '/privacy', '/payment-success']) {
+      const { javascript } = pageFiles(manifest, ['index.html', ...(PRERENDERED_PAGE_MODULES[route] ?? [])]);
+      const modules = javascript.flatMap((file) => modulesByFile.get(file) ?? []);
+
+      expect(modules.filter((id) => /components[\\/](app-layout|table)[\\/]/.test(id))).toEqual([]);
+      expect(modules.filter((id) => /@tanstack[\\/]/.test(id))).toEqual([]);
+      expect(modules.filter((id) => /layout[\\/]app-shell\.tsx$/.test(id))).toEqual([]);
+    }
   });
 
   it('leaves the runtime settings block of index.html empty, for the server to fill', () => {

@@ -1,6 +1,5 @@
 import Box from '@cloudscape-design/components/box';
 import Button from '@cloudscape-design/components/button';
-import ColumnLayout from '@cloudscape-design/components/column-layout';
 import Container from '@cloudscape-design/components/container';
 import ContentLayout from '@cloudscape-design/components/content-layout';
 import Header from '@cloudscape-design/components/header';
@@ -13,6 +12,7 @@ import { homePathFor } from '../../auth/role-paths';
 import { PageHeader } from '../../layout/page-header';
 import { useFollow } from '../../layout/use-follow';
 import { STRINGS } from '../../strings';
+import styles from './landing-page.module.css';
 
 const FEATURE_ICONS: readonly IconProps.Name[] = ['gen-ai', 'security', 'history'];
 
@@ -47,7 +47,7 @@ export function LandingPage() {
             <Box variant="h2" id="landing-features">
               {text.featuresTitle}
             </Box>
-            <ColumnLayout columns={3} minColumnWidth={300}>
+            <div className={styles.features}>
               {text.features.map((feature, index) => (
                 <Container
                   key={feature.title}
@@ -62,7 +62,7 @@ export function LandingPage() {
                   <Box variant="p">{feature.text}</Box>
                 </Container>
               ))}
-            </ColumnLayout>
+            </div>
           </SpaceBetween>
         </section>
         <Container header={<Header variant="h2">{text.ctaTitle}</Header>}>
