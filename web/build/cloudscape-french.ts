@@ -14,7 +14,7 @@ const RESOLVED_ID = `\0${FIRST_SCREEN_MESSAGES}`;
 
 /**
  * The Cloudscape components of the entry chunk that have French messages. The build fails when
- * the entry draws another one (a component added to /login, the toasts or the step-up dialog):
+ * the entry draws another one (a component added to /login or the toasts):
  * its labels would otherwise be missing until the whole catalogue arrives.
  */
 export const FIRST_SCREEN_COMPONENTS = [
@@ -25,7 +25,6 @@ export const FIRST_SCREEN_COMPONENTS = [
   'form-field',
   'input',
   'link',
-  'modal',
   'popover',
 ] as const;
 
