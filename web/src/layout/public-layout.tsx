@@ -57,9 +57,11 @@ export function PublicLayout() {
       <div className={styles.stickyBar}>
         <PublicTopNavigation />
       </div>
-      <main className={styles.publicPage}>
-        <FloatingToasts />
-        <Outlet />
+      <main className={styles.publicMain}>
+        <div className={styles.publicPage}>
+          <FloatingToasts />
+          <Outlet />
+        </div>
       </main>
     </>
   );
