@@ -81,6 +81,49 @@ describe('public pages painted before the application runs', () => {
     },
   );
 
+  /** Where the page's title and first paragraph stand, and the stylesheets it has, once its fonts are in. */
+  async function layoutOf(page: Page) {
+    return page.evaluate(async () => {
+      await document.fonts.ready;
+      const place = (element: Element | null) => {
+        const rect = element?.getBoundingClientRect();
+        return rect ? [rect.left, rect.top, rect.width, rect.height].map(Math.round) : null;
+      };
+      return {
+        title: place(document.querySelector('#root h1')),
+        paragraph: place(document.querySelector('#root main p')),
+        stylesheets: [...document.querySelectorAll('link[rel="stylesheet"]')].map((link) =>
+          link.getAttribute('href'),
+        ),
+      };
+    });
+  }
+
+  it.each(PAGES)(
+    'takes $path over where its HTML painted it: the same stylesheets, the text in the same place',
+    async ({ path }) => {
+      for (const width of [390, 1440]) {
+        // The HTML alone, as painted before the application's code runs: its start script is not
+        // served (without JavaScript at all, the <noscript> line would move the page down).
+        const htmlAlone = await pageAt(width, true);
+        await htmlAlone.route('**/start-after-paint.js', (route) => route.abort());
+        await htmlAlone.goto(path);
+        const painted = await layoutOf(htmlAlone);
+        await htmlAlone.context().close();
+
+        const page = await pageAt(width, true);
+        await page.goto(path);
+        await page.locator('html[data-hydrated]').waitFor({ state: 'attached' });
+        const takenOver = await layoutOf(page);
+        await page.context().close();
+
+        expect(painted.title).not.toBeNull();
+        expect(painted.paragraph).not.toBeNull();
+        expect(takenOver).toEqual(painted);
+      }
+    },
+  );
+
   it("follows the landing page's 'Commencer maintenant' to /login once taken over", async () => {
     const page = await pageAt(1440, true);
     await page.goto('/');
