@@ -3,13 +3,15 @@ import { createTable } from '../functions/data/table/table';
 import { migrateAdminLists } from '../functions/migrations/admin-lists-migration';
 import { migrateDirectory } from '../functions/migrations/directory-counts-and-search';
 import { migrateFailingSet } from '../functions/migrations/failing-set-migration';
+import { migratePausedList } from '../functions/migrations/paused-list-migration';
 import { migrateWorkflows } from '../functions/migrations/workflow-migration';
 import { DEFAULT_REGION } from '../lib/settings';
 
 /**
  * Moves the items of a deployed table to the current shape, once after the deploy that introduced
  * the workflows' schedule items, the sharded failing set (docs/operations.md), the directory's
- * searches and counters, or the admin lists in one index partition each (docs/data-model.md):
+ * searches and counters, the admin lists in one index partition each, or the paused list
+ * (docs/data-model.md):
  *
  *   npm run migrate -- --table <TableName output>
  *
@@ -45,6 +47,10 @@ console.log(
 const directory = await migrateDirectory(table);
 console.log(
   `Annuaire : ${directory.workflows} automatisations, ${directory.lawyers} avocats, ${directory.folders} dossiers recomptés ; ${directory.indexed} ajoutés à la recherche`,
+);
+const paused = await migratePausedList(table);
+console.log(
+  `Automatisations suspendues sans entrée dans la liste des suspendues : ${paused.found} ; ajoutées : ${paused.indexed}`,
 );
 if (run.failed > 0) {
   console.error('Relancez la commande : elle reprend les automatisations restantes.');

@@ -82,6 +82,8 @@ export const MESSAGES = {
     invalidActive: 'Paramètre « active » invalide : true ou false est attendu.',
     /** Same voice: the `scheduled` of a list call is neither true nor false. */
     invalidScheduled: 'Paramètre « scheduled » invalide : true ou false est attendu.',
+    /** Same voice: the `health` of a list call is not a health the list is kept to. */
+    invalidHealthFilter: 'Paramètre « health » invalide : paused ou failing est attendu.',
     /** Same voice: the `lawyerEmail` of a list call is not an e-mail address. */
     invalidLawyerEmail: 'Paramètre « lawyerEmail » invalide : une adresse e-mail est attendue.',
     /** Same voice: the `type` of a list call is not a type of automation. */

@@ -13,6 +13,7 @@ import { createPortalLinkSenderHandler } from '../../functions/handlers/billing/
 import type { ApiHandler } from '../../functions/http/api-event';
 import { migrateAdminLists } from '../../functions/migrations/admin-lists-migration';
 import { migrateFailingSet } from '../../functions/migrations/failing-set-migration';
+import { migratePausedList } from '../../functions/migrations/paused-list-migration';
 import { migrateWorkflows } from '../../functions/migrations/workflow-migration';
 import type { BillingPorts } from '../../functions/runtime/billing-ports';
 import { type AppDependencies, relyingPartyOf, systemClock } from '../../functions/runtime/dependencies';
@@ -166,6 +167,7 @@ export async function startLocalRuntime(options: LocalRuntimeOptions): Promise<L
     await migrateWorkflows(table);
     await migrateAdminLists(table);
     await migrateFailingSet(table);
+    await migratePausedList(table);
     const localScheduling = await startLocalScheduling({
       dataDirectory,
       allowPrivateWebhooks: options.allowPrivateWebhooks ?? true,

@@ -95,15 +95,24 @@ const FlagParam = (message: string) =>
     .optional();
 
 /**
+ * The health a list is kept to: `paused` ('Suspendue': scheduling stopped by the automatic pause,
+ * until 'Reprendre'), `failing` (its last run failed: the failing set of the dashboards).
+ */
+export const WORKFLOW_HEALTH_FILTERS = ['paused', 'failing'] as const;
+export type WorkflowHealthFilter = (typeof WORKFLOW_HEALTH_FILTERS)[number];
+
+/**
  * GET /api/workflows query: a page, the search (name, description, category and tags; the
- * lawyer's name too for an admin), and the folder, lawyer (an admin's), state (active, scheduled)
- * and type to keep (the folder panel, the admin's filters, a member's sections and tabs).
+ * lawyer's name too for an admin), and the folder, lawyer (an admin's), state (active, scheduled),
+ * health (paused, failing) and type to keep (the folder panel, the admin's filters, a member's
+ * sections and tabs).
  */
 export const WorkflowListQuery = SearchPageQuery.extend({
   folderId: z.uuid(MESSAGES.request.invalidFolderId).optional(),
   lawyerEmail: EmailAddress(MESSAGES.request.invalidLawyerEmail).optional(),
   active: FlagParam(MESSAGES.request.invalidActive),
   scheduled: FlagParam(MESSAGES.request.invalidScheduled),
+  health: z.enum(WORKFLOW_HEALTH_FILTERS, MESSAGES.request.invalidHealthFilter).optional(),
   type: z.enum(WORKFLOW_TYPES, MESSAGES.request.invalidWorkflowType).optional(),
 });
 export type WorkflowListQuery = z.input<typeof WorkflowListQuery>;

@@ -5,6 +5,7 @@ import { deleteLicenseItem, licenseRoleUpdate, putLicenseItem } from '../identit
 import { firstReplyPut } from '../table/first-replies';
 import type { Table } from '../table/table';
 import { auditEntryPut } from './audit';
+import { pauseEndUpdate, pauseRecordUpdate } from './pause-record';
 
 type TransactItem = NonNullable<TransactWriteCommandInput['TransactItems']>[number];
 
@@ -14,5 +15,7 @@ export function joinedItem(table: Table, write: JoinedWrite): TransactItem {
   if ('removedLicense' in write) return { Delete: deleteLicenseItem(table, write.removedLicense) };
   if ('licenseRole' in write) return { Update: licenseRoleUpdate(table, write.licenseRole) };
   if ('firstReply' in write) return firstReplyPut(table, write.firstReply);
+  if ('automaticPause' in write) return { Update: pauseRecordUpdate(table, write.automaticPause) };
+  if ('pauseEnded' in write) return { Update: pauseEndUpdate(table, write.pauseEnded) };
   return auditEntryPut(table, write.auditEntry);
 }

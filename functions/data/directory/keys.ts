@@ -49,8 +49,52 @@ export const AUDIT_INDEX_PARTITION = 'AUDIT';
  * so a claim or a recorded run writes this small item and its due-index entry alone.
  */
 export const scheduleKey = (id: string) => ({ PK: `WORKFLOW#${id}`, SK: 'SCHEDULE' });
+/**
+ * The health of a workflow (last success, last failure, pause), in its partition: deleted with it.
+ * While the automatic pause holds, it is also the workflow's entry in the paused list
+ * (`data/health/keys.ts`).
+ */
+export const workflowHealthKey = (workflowId: string) => ({ PK: workflowKey(workflowId).PK, SK: 'HEALTH' });
 /** Health's marker of a failing automation (`data/health/keys.ts` indexes the failing set). */
 export const failingWorkflowKey = (workflowId: string) => ({ PK: workflowKey(workflowId).PK, SK: 'FAILING' });
+
+/**
+ * The failing set: one item per automation whose last run failed, in the workflow's own partition,
+ * so that a mass outage's failures spread over as many partitions as workflows. Read through GSI1,
+ * longest streak first, over `FAILING_SHARDS` partitions.
+ */
+export const FAILING_SHARDS = 16;
+const FAILING_PREFIX = 'HEALTH#FAILING';
+/** The failing set's list, as a cursor holds its place: streak, last failure, workflow id. */
+export const FAILING_LIST_NAME = FAILING_PREFIX;
+export const FAILING_SORT_KEY = /^\d{10}#(\d{4}-\d{2}-\d{2}T[\d:.]+Z)?#[\w-]{1,100}$/;
+/** Every GSI1 partition of the failing set. */
+export const failingPartitions = () =>
+  Array.from({ length: FAILING_SHARDS }, (_, shard) => `${FAILING_PREFIX}#${shard}`);
+/**
+ * A failing workflow's GSI1 keys: its shard, and its streak (zero-padded, so that the index orders
+ * it as a number) then its last failure, so that a read from the end gives the longest streaks,
+ * the latest failures first among equal ones.
+ */
+export const failingIndexKeys = (
+  workflowId: string,
+  consecutiveFailures: number,
+  lastFailureAt: string | null,
+) => ({
+  GSI1PK: `${FAILING_PREFIX}#${shardOf(workflowId, FAILING_SHARDS)}`,
+  GSI1SK: `${String(consecutiveFailures).padStart(10, '0')}#${lastFailureAt ?? ''}#${workflowId}`,
+});
+
+/**
+ * The paused list (GSI1, sparse): a workflow's health item carries these keys from the automatic
+ * pause until the pause ends ('Reprendre', a success while scheduled) or the workflow is deleted,
+ * the latest pause first. One partition, as the all-workflows list the pause writes anyway.
+ */
+export const PAUSED_PARTITION = 'PAUSED';
+export const pausedIndexKeys = (workflowId: string, pausedAt: string) => ({
+  GSI1PK: PAUSED_PARTITION,
+  GSI1SK: `${pausedAt}#${workflowId}`,
+});
 
 /**
  * The keys of the directory's counters and search index (docs/data-model.md). Changing one moves

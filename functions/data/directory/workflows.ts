@@ -1,4 +1,7 @@
 import { GetCommand, TransactWriteCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
+import * as z from 'zod';
+
+import type { WorkflowHealthFilter } from '../../../shared/schemas/directory';
 import type {
   JoinedWrite,
   JoinedWritesOf,
@@ -23,11 +26,16 @@ import { applied, isConditionFailure, isWriteConflict, type Table } from '../tab
 import { counterWrites, type TransactItem } from './counters';
 import { joinedItem } from './joined-writes';
 import {
+  FAILING_LIST_NAME,
+  FAILING_SORT_KEY,
+  failingPartitions,
   failingWorkflowKey,
   ownerCountersKey,
+  PAUSED_PARTITION,
   scheduleKey,
   WORKFLOWS_PARTITION,
   workflowFolderPartition,
+  workflowHealthKey,
   workflowKey,
   workflowOwnerPartition,
 } from './keys';
@@ -275,6 +283,26 @@ const WORKFLOW_LIST: ShardedList = {
   partitions: [WORKFLOWS_PARTITION],
 };
 
+/**
+ * The lists of a health filter, each item naming its workflow (`workflowId`): the paused list
+ * (health items while the automatic pause holds, latest pause first) and the failing set
+ * (longest streak first), both sparse: a page reads about a page of them, however many workflows
+ * there are.
+ */
+const HEALTH_LISTS: Record<WorkflowHealthFilter, ShardedList> = {
+  paused: { name: PAUSED_PARTITION, index: 'GSI1', partitions: [PAUSED_PARTITION] },
+  failing: {
+    name: FAILING_LIST_NAME,
+    index: 'GSI1',
+    partitions: failingPartitions(),
+    sortKey: z.string().regex(FAILING_SORT_KEY),
+  },
+};
+
+/** Whether a workflow item holds every word (as DynamoDB's `wordsFilter` reads its `search`). */
+const hasWords = (item: Record<string, unknown>, words: readonly string[]) =>
+  words.every((word) => typeof item.search === 'string' && item.search.includes(` ${word}`));
+
 /** Workflows (spec §7 workflows calls). */
 export class WorkflowRepository implements Workflows {
   constructor(private readonly table: Table) {}
@@ -332,6 +360,7 @@ export class WorkflowRepository implements Workflows {
    * `READ_BUDGET` pages a page (the page is then shorter, possibly empty, and the next goes on).
    */
   async find(query: WorkflowQuery): Promise<WorkflowPage> {
+    if (query.health) return this.findByHealth(query, query.health);
     const words = query.terms?.words ?? [];
     // One lawyer's list: a member's own, or the one an admin filters by.
     const owner = query.ownerEmail ?? query.lawyerEmail;
@@ -386,6 +415,54 @@ export class WorkflowRepository implements Workflows {
     );
     const joined = await this.withSchedulesAndOwners(page.items, !query.ownerEmail);
     return { ...joined, nextCursor: page.nextCursor };
+  }
+
+  /**
+   * One page of the workflows of a health list (paused, failing), in its order, kept to the other
+   * criteria here: a page of the list's items (one Query, or one per shard of the failing set),
+   * their workflows and schedules in one BatchGetItem, and their lawyers' names. A paused one
+   * switched on again by hand is no longer 'Suspendue' and is left out, as one deleted since.
+   */
+  private async findByHealth(query: WorkflowQuery, health: WorkflowHealthFilter): Promise<WorkflowPage> {
+    const words = query.terms?.words ?? [];
+    const owner = query.ownerEmail ?? query.lawyerEmail;
+    const criteria = {
+      words,
+      owner,
+      folderId: query.folderId,
+      active: query.active,
+      scheduled: query.scheduled,
+      type: query.type,
+      health,
+    };
+    const page = await pageShardedList(this.table, HEALTH_LISTS[health], query.limit, query.cursor, {
+      tag: listFilterTag(criteria),
+    });
+    const ids = page.items.map((item) => item.workflowId as string);
+    const found = await batchGetAll(
+      this.table,
+      ids.flatMap((id) => [workflowKey(id), scheduleKey(id)]),
+    );
+    const byKey = new Map(found.map((item) => [`${item.PK}\n${item.SK}`, item]));
+    const itemOf = (key: { readonly PK: string; readonly SK: string }) => byKey.get(`${key.PK}\n${key.SK}`);
+    const kept = ids.flatMap((id) => {
+      const item = itemOf(workflowKey(id));
+      if (!item) return [];
+      const record = toWorkflowRecord(item, itemOf(scheduleKey(id)));
+      const matches =
+        (owner === undefined || record.lawyerEmail === owner) &&
+        (query.folderId === undefined || record.folderId === query.folderId) &&
+        (query.active === undefined || record.active === query.active) &&
+        (query.scheduled === undefined || record.cronEnabled === query.scheduled) &&
+        (query.type === undefined || record.type === query.type) &&
+        (health !== 'paused' || !(record.active && record.cronEnabled)) &&
+        hasWords(item, words);
+      return matches ? [record] : [];
+    });
+    const owners = query.ownerEmail
+      ? []
+      : await this.ownerNames(kept.map((workflow) => workflow.lawyerEmail));
+    return { items: kept, nextCursor: page.nextCursor, owners };
   }
 
   /** The workflows of one lawyer, newest first (spec: list by notary_email). */
@@ -594,8 +671,9 @@ export class WorkflowRepository implements Workflows {
                 ExpressionAttributeValues: { ':read': current.updatedAt },
               },
             },
-            // Its place in the failing set too: the dashboard and the digest would list it forever.
-            ...[scheduleKey(id), failingWorkflowKey(id)].map((Key) => ({
+            // Its place in the failing set and its health (with the paused list's entry) too: the
+            // dashboard, the digest and the filters would list it until they expire.
+            ...[scheduleKey(id), failingWorkflowKey(id), workflowHealthKey(id)].map((Key) => ({
               Delete: { TableName: this.table.name, Key },
             })),
             ...directoryWrites(this.table, current, null, { before: ownerName, after: [] }),

@@ -4,8 +4,9 @@ import type { AuditRecord } from '../../domain/directory/ports';
 
 import type { HealthReads, HealthSettingsRecord, HealthWrites } from '../../domain/health/ports';
 import { auditEntryPut } from '../directory/audit';
+import { pauseEndUpdate } from '../directory/pause-record';
 import { applied, type Table } from '../table/table';
-import { healthSettingsKey, workflowHealthKey } from './keys';
+import { healthSettingsKey } from './keys';
 
 /**
  * The health's settings (/admin/settings: the pause threshold the run ends read) and the end of a
@@ -43,18 +44,9 @@ export class HealthSettingsRepository
     );
   }
 
-  /** 'Reprendre', or a streak ended while scheduled: the pause record goes; the streak is the runs'. */
+  /** A streak ended while scheduled: the pause record and its paused-list entry go; the streak is the runs'. */
   async clearPause(workflowId: string): Promise<void> {
     // Not applied without a health item: nothing to clear.
-    await applied(
-      this.table.doc.send(
-        new UpdateCommand({
-          TableName: this.table.name,
-          Key: workflowHealthKey(workflowId),
-          UpdateExpression: 'REMOVE pausedAt, pauseReason',
-          ConditionExpression: 'attribute_exists(PK)',
-        }),
-      ),
-    );
+    await applied(this.table.doc.send(new UpdateCommand(pauseEndUpdate(this.table, workflowId))));
   }
 }

@@ -150,23 +150,6 @@ export class HealthWriteRepository implements HealthWrites {
     );
   }
 
-  /** Records the automatic pause (after the scheduling switch was turned off). */
-  async recordPause(workflowId: string, at: string, reason: string): Promise<void> {
-    await this.table.doc.send(
-      new UpdateCommand({
-        TableName: this.table.name,
-        Key: workflowHealthKey(workflowId),
-        UpdateExpression: 'SET entity = :entity, workflowId = :id, pausedAt = :at, pauseReason = :reason',
-        ExpressionAttributeValues: {
-          ':entity': 'WorkflowHealth',
-          ':id': workflowId,
-          ':at': at,
-          ':reason': reason,
-        },
-      }),
-    );
-  }
-
   clearPause(workflowId: string): Promise<void> {
     return new HealthSettingsRepository(this.table).clearPause(workflowId);
   }

@@ -1,8 +1,7 @@
 import { createHash } from 'node:crypto';
 
-import { workflowKey } from '../directory/keys';
+import { workflowHealthKey, workflowKey } from '../directory/keys';
 import type { HourCounterSpec } from '../table/hour-counters';
-import { shardOf } from '../table/keys';
 
 /*
  * Key formats of automation health: a workflow's health, its hourly counters, everyone's and each
@@ -10,7 +9,7 @@ import { shardOf } from '../table/keys';
  */
 
 /** The health of a workflow (last success, last failure, consecutive failures, pause), in its partition. */
-export const workflowHealthKey = (workflowId: string) => ({ PK: workflowKey(workflowId).PK, SK: 'HEALTH' });
+export { workflowHealthKey };
 
 /** The counters of one hour of a workflow's calls, beside it (TTL 8 days). */
 export const HEALTH_HOUR_PREFIX = 'HEALTH_HOUR#';
@@ -42,29 +41,17 @@ export const deliveryHourKey = (partition: string, hour: string) => ({
   SK: `${HEALTH_HOUR_PREFIX}${hour}`,
 });
 
-/**
- * The failing set: one item per automation whose last run failed, in the workflow's own partition,
- * so that a mass outage's failures spread over as many partitions as workflows. Read through GSI1,
- * longest streak first, over `FAILING_SHARDS` partitions.
+/*
+ * The failing set and the paused list: their keys live with the workflow's (`data/directory/keys.ts`),
+ * whose deletion removes them and whose admin filters read them.
  */
-export const FAILING_SHARDS = 16;
-const FAILING_PREFIX = 'HEALTH#FAILING';
-/** Every GSI1 partition of the failing set. */
-export const failingPartitions = () =>
-  Array.from({ length: FAILING_SHARDS }, (_, shard) => `${FAILING_PREFIX}#${shard}`);
-/**
- * A failing workflow's GSI1 keys: its shard, and its streak (zero-padded, so that the index orders
- * it as a number) then its last failure, so that a read from the end gives the longest streaks,
- * the latest failures first among equal ones.
- */
-export const failingIndexKeys = (
-  workflowId: string,
-  consecutiveFailures: number,
-  lastFailureAt: string | null,
-) => ({
-  GSI1PK: `${FAILING_PREFIX}#${shardOf(workflowId, FAILING_SHARDS)}`,
-  GSI1SK: `${String(consecutiveFailures).padStart(10, '0')}#${lastFailureAt ?? ''}#${workflowId}`,
-});
+export {
+  FAILING_SHARDS,
+  failingIndexKeys,
+  failingPartitions,
+  PAUSED_PARTITION,
+  pausedIndexKeys,
+} from '../directory/keys';
 
 /** The health settings of /admin/settings (pause threshold, alert address, daily digest). */
 export const healthSettingsKey = () => ({ PK: 'SETTINGS', SK: 'HEALTH' });

@@ -16,6 +16,8 @@ export interface ShardedList {
   readonly index: 'GSI1' | 'GSI2' | 'GSI3';
   /** Every partition of the list: its shards, and the single key of items written before them. */
   readonly partitions: readonly string[];
+  /** The shape of its sort key, which a cursor holds ({@link ListSortKey} unless given). */
+  readonly sortKey?: z.ZodString;
 }
 
 /** Which end of the sort order a read starts from. */
@@ -41,7 +43,7 @@ export const ListSortKey = z.string().regex(/^\d{4}-\d{2}-\d{2}T[\d:.]+Z#[\w-]{1
 const cursorShape = (list: ShardedList, filterTag: string | undefined) =>
   z.strictObject({
     list: z.literal(list.name),
-    after: ListSortKey,
+    after: list.sortKey ?? ListSortKey,
     ...(filterTag === undefined ? {} : { filter: z.literal(filterTag) }),
   });
 
@@ -52,12 +54,13 @@ export interface ItemFilter {
   readonly values: Readonly<Record<string, unknown>>;
 }
 
-/** A filtered read: the filter, its digest for the cursor, and the most Query pages one page reads. */
-export interface FilteredRead {
-  readonly filter: ItemFilter;
-  readonly tag: string;
-  readonly budget: number;
-}
+/**
+ * A filtered read: the filter, its digest for the cursor, and the most Query pages one page reads;
+ * without a filter, the caller keeps the items itself and the digest only binds the cursor to it.
+ */
+export type FilteredRead =
+  | { readonly filter: ItemFilter; readonly tag: string; readonly budget: number }
+  | { readonly tag: string };
 
 /**
  * One page of a sharded list, newest first; the cursor is the last sort key shown (it ends with the
@@ -76,7 +79,7 @@ export async function pageShardedList(
     order: 'newest first',
     limit,
     bound: after === undefined ? undefined : { operator: '<', value: after },
-    ...(filtered ? { filter: filtered.filter, budget: filtered.budget } : {}),
+    ...(filtered && 'filter' in filtered ? { filter: filtered.filter, budget: filtered.budget } : {}),
   });
   const last =
     resumeAfter ?? (items.at(-1) ? sortKeyOf(list, items.at(-1) as Record<string, unknown>) : undefined);

@@ -1,4 +1,5 @@
 import type { WorkflowType } from '../../../shared/constants';
+import type { WorkflowHealthFilter } from '../../../shared/schemas/directory';
 import type { LawyerSecrets } from '../../../shared/schemas/lawyer';
 import type { LicenseType } from '../../../shared/schemas/session';
 import type { FirstReply, Page } from '../core/ports';
@@ -39,13 +40,24 @@ export class LawyerChangedError extends Error {
   override name = 'LawyerChangedError';
 }
 
+/** The automatic pause of a workflow's scheduling: when, and why ('Suspendue après 5 échecs…'). */
+export interface AutomaticPause {
+  readonly workflowId: string;
+  readonly at: string;
+  readonly reason: string;
+}
+
 /** A write that joins a lawyer's own: both happen, or neither does. */
 export type JoinedWrite =
   | { readonly newLicense: LicenseRecord }
   | { readonly removedLicense: string }
   | { readonly licenseRole: LicenseRoleWrite }
   | { readonly auditEntry: AuditRecord }
-  | { readonly firstReply: FirstReply };
+  | { readonly firstReply: FirstReply }
+  /** With the scheduling switch turned off by the automatic pause: the pause record. */
+  | { readonly automaticPause: AutomaticPause }
+  /** With the switch turned on by 'Reprendre': the pause record goes (id of the workflow). */
+  | { readonly pauseEnded: string };
 
 /** Writes joining a change, given the record as the change leaves it (its audit entry names it). */
 export type JoinedWritesOf<T> = (changed: T) => readonly JoinedWrite[];
@@ -213,6 +225,8 @@ export interface WorkflowQuery {
   readonly active?: boolean | undefined;
   /** Scheduling on (true) or off (false). */
   readonly scheduled?: boolean | undefined;
+  /** Paused by the automatic pause, or its last run failed. */
+  readonly health?: WorkflowHealthFilter | undefined;
   readonly type?: WorkflowType | undefined;
 }
 

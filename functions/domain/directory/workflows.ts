@@ -2,7 +2,7 @@ import { randomUUID } from 'node:crypto';
 
 import { DEFAULT_SCHEDULING_INTERVAL_MINUTES, SCHEDULING_INTERVAL_MINUTES } from '../../../shared/constants';
 import { MESSAGES } from '../../../shared/messages';
-import type { DirectoryCounts, WorkflowList } from '../../../shared/schemas/directory';
+import type { DirectoryCounts, WorkflowHealthFilter, WorkflowList } from '../../../shared/schemas/directory';
 import type { Workflow, WorkflowCreateInput, WorkflowUpdateInput } from '../../../shared/schemas/workflow';
 import { ConflictError, InvalidInputError, NotFoundError } from '../core/errors';
 import type { Clock, ReplyKey } from '../core/ports';
@@ -103,7 +103,7 @@ export class WorkflowService {
   /**
    * One page, newest first: of all workflows for an admin (with the names of their lawyers), of his
    * own for a lawyer or notary; kept to the search (name and description, spec §2), the folder,
-   * the state and the type asked for.
+   * the state, the health and the type asked for.
    */
   async list(
     session: SessionContext,
@@ -115,6 +115,7 @@ export class WorkflowService {
       readonly lawyerEmail?: string | undefined;
       readonly active?: boolean | undefined;
       readonly scheduled?: boolean | undefined;
+      readonly health?: WorkflowHealthFilter | undefined;
       readonly type?: Workflow['type'] | undefined;
     },
   ): Promise<WorkflowList> {

@@ -8,7 +8,7 @@ import {
 } from '../../../shared/schemas/health';
 import type { ExecutionTrigger } from '../../../shared/schemas/scheduler';
 import type { Clock, Logger } from '../core/ports';
-import type { WorkflowRecord } from '../directory/ports';
+import type { JoinedWritesOf, WorkflowRecord } from '../directory/ports';
 import type { CallEnd, CallEndings, EndedCall } from '../scheduling/ports';
 import type { HealthAlerts } from './health-alerts';
 import type {
@@ -207,8 +207,15 @@ export function pauseReasonOf(failures: number, message: string, httpStatus: num
 /** The pause threshold in force: the admin's, else the default. */
 export const pauseThresholdOf = (stored: number | null) => stored ?? PAUSE_AFTER_FAILURES.default;
 
-/** Turns a workflow's scheduling off or on through the scheduling service; false when it did not flip. */
-export type SchedulingSwitch = (workflowId: string, enabled: boolean) => Promise<boolean>;
+/**
+ * Turns a workflow's scheduling off or on through the scheduling service, with `alsoWrite` in its
+ * transaction (the pause record); false when it did not flip.
+ */
+export type SchedulingSwitch = (
+  workflowId: string,
+  enabled: boolean,
+  alsoWrite?: JoinedWritesOf<WorkflowRecord>,
+) => Promise<boolean>;
 
 export interface AutomationHealthDependencies {
   readonly health: HealthWrites;
@@ -351,10 +358,13 @@ async function pause(
   workflow: WorkflowRecord,
   failure: RecordedFailure,
 ): Promise<void> {
-  const paused = await deps.switchScheduling(workflow.id, false);
-  if (!paused) return;
   const reason = pauseReasonOf(failure.failures, failure.message, failure.httpStatus);
-  await deps.health.recordPause(workflow.id, deps.clock.now().toISOString(), reason);
+  const at = deps.clock.now().toISOString();
+  // The pause record (and the paused list's entry) with the switch: both, or neither.
+  const paused = await deps.switchScheduling(workflow.id, false, () => [
+    { automaticPause: { workflowId: workflow.id, at, reason } },
+  ]);
+  if (!paused) return;
   deps.logger.warn('Automatisation suspendue après des échecs consécutifs', {
     workflowId: workflow.id,
     failures: failure.failures,

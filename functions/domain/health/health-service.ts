@@ -35,8 +35,8 @@ import type { HealthReads, HealthWrites } from './ports';
 
 export interface HealthServiceDependencies extends WebhookCallSettings {
   readonly health: HealthReads;
-  /** 'Reprendre' clears the pause record; /admin/settings saves the settings. */
-  readonly healthWrites: Pick<HealthWrites, 'clearPause' | 'saveSettings'>;
+  /** /admin/settings saves the settings. */
+  readonly healthWrites: Pick<HealthWrites, 'saveSettings'>;
   readonly workflows: Pick<Workflows, 'getById' | 'getMany' | 'listByOwner'>;
   readonly lawyers: Pick<Lawyers, 'findByLicenseHash' | 'findByEmail'>;
   readonly executions: Pick<Executions, 'record'>;
@@ -146,14 +146,14 @@ export class HealthService {
     const summary = await this.health.summary(workflow.id);
     if (toWorkflowHealth(summary, workflow).state !== 'paused')
       throw new ConflictError(HEALTH_MESSAGES.notPaused);
-    // An admin's 'Reprendre' is on the trail with the switch itself, in its transaction.
-    const resumed = await this.deps.scheduling.switchScheduling(workflow.id, true, (next) =>
-      session.role === 'admin'
+    // The pause record goes with the switch, and an admin's 'Reprendre' is on the trail with it.
+    const resumed = await this.deps.scheduling.switchScheduling(workflow.id, true, (next) => [
+      { pauseEnded: workflow.id },
+      ...(session.role === 'admin'
         ? [this.deps.audit.joinedWrite(session, 'workflow.resume', auditTarget.workflow(next))]
-        : [],
-    );
+        : []),
+    ]);
     if (!resumed) throw new ConflictError(MESSAGES.workflow.changed);
-    await this.deps.healthWrites.clearPause(workflow.id);
     this.deps.logger.info('Planification reprise', { workflowId: workflow.id, role: session.role });
     return resumed;
   }

@@ -89,7 +89,7 @@ export interface HealthWrites {
     workflowId: string,
     failure: { readonly at: string; readonly message: string; readonly httpStatus: number | null },
   ): Promise<void>;
-  recordPause(workflowId: string, at: string, reason: string): Promise<void>;
+  /** A streak ended while scheduled: the pause record (and the paused list's entry) goes. */
   clearPause(workflowId: string): Promise<void>;
   markFailing(record: FailingRecord): Promise<void>;
   clearFailing(workflowId: string): Promise<void>;

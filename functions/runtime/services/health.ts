@@ -91,8 +91,8 @@ function runHealthDependenciesOf(
     settings: new HealthSettingsRepository(deps.table),
     clock: deps.clock,
     logger: deps.logger,
-    switchScheduling: async (workflowId, enabled) =>
-      (await switchScheduling({ workflows, clock: deps.clock }, workflowId, enabled)) !== null,
+    switchScheduling: async (workflowId, enabled, alsoWrite) =>
+      (await switchScheduling({ workflows, clock: deps.clock }, workflowId, enabled, alsoWrite)) !== null,
     ...(alerts ? { alerts } : {}),
   };
 }

@@ -1,5 +1,6 @@
+import { UpdateCommand } from '@aws-sdk/lib-dynamodb';
 import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
-import { HealthWriteRepository } from '../../../../functions/data/health/health-writes';
+import { pauseRecordUpdate } from '../../../../functions/data/directory/pause-record';
 import { API_HANDLERS } from '../../../../functions/handlers';
 import type { HandlerName } from '../../../../functions/needs';
 import { ROUTES, type RouteName, routePath } from '../../../../shared/routes';
@@ -114,10 +115,14 @@ describe('audited changes, each with its audit entry in one transaction', () => 
     });
     await callRoute(app, 'toggleWorkflowScheduling', { token: admin, params: { id: workflow.id } });
     await callRoute(app, 'toggleWorkflowScheduling', { token: admin, params: { id: workflow.id } });
-    await new HealthWriteRepository(app.table).recordPause(
-      workflow.id,
-      app.clock.now().toISOString(),
-      '5 échecs consécutifs',
+    await app.table.doc.send(
+      new UpdateCommand(
+        pauseRecordUpdate(app.table, {
+          workflowId: workflow.id,
+          at: app.clock.now().toISOString(),
+          reason: '5 échecs consécutifs',
+        }),
+      ),
     );
 
     // Act
