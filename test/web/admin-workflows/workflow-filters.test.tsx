@@ -1,8 +1,9 @@
 import createWrapper from '@cloudscape-design/components/test-utils/dom';
-import { screen, waitFor } from '@testing-library/react';
+import { screen, waitFor, within } from '@testing-library/react';
 import { describe, expect, it } from 'vitest';
 
-import { lawyerFixture, workflowFixture } from '../back-office/fixtures';
+import { lawyerFixture, pausedHealthFixture, workflowFixture } from '../back-office/fixtures';
+import { jsonResponse } from '../support/fetch-mock';
 import { folderFixture, mockAdminBackend } from './admin-backend';
 import { cardTitles, openAdminWorkflows } from './admin-page';
 
@@ -39,12 +40,12 @@ const manual = workflowFixture({
   lawyerEmail: paul.email,
 });
 
-/** The filters of the all tab, in their order: lawyer, folder, state. */
+/** The filters of the all tab, in their order: lawyer, folder, state, health. */
 function filters() {
   const cards = createWrapper(document.body).findCards();
-  const [lawyer, folder, state] = cards ? createWrapper(cards.getElement()).findAllSelects() : [];
-  if (!lawyer || !folder || !state) throw new Error('Les filtres ne sont pas affichés');
-  return { lawyer, folder, state };
+  const [lawyer, folder, state, health] = cards ? createWrapper(cards.getElement()).findAllSelects() : [];
+  if (!lawyer || !folder || !state || !health) throw new Error('Les filtres ne sont pas affichés');
+  return { lawyer, folder, state, health };
 }
 
 type SelectWrapper = ReturnType<typeof filters>['lawyer'];
@@ -98,5 +99,54 @@ describe("the admin's filters of the automations, kept by the server", () => {
     await waitFor(() => expect(cardTitles()).toEqual(['Relance succession']));
     expect(listQueries(network).at(-1)?.get('folderId')).toBe(succession.id);
     expect(filters().folder.findTrigger().getElement().textContent).toContain('Succession Dupont');
+  });
+
+  it('keeps the automations the automatic pause stopped, then those whose last run failed', async () => {
+    // The server's health lists: the paused one, and the failing set (the paused one and another).
+    const healthLists: Record<string, readonly (typeof filed)[]> = {
+      paused: [stopped],
+      failing: [stopped, manual],
+    };
+    const network = mockAdminBackend(
+      { lawyers: [sophie, paul], workflows: [filed, stopped, manual], folders: [succession] },
+      (request) => {
+        const url = new URL(request.url, 'http://localhost');
+        if (url.pathname === '/api/health/workflows') {
+          const ids = url.searchParams.get('ids')?.split(',') ?? [];
+          return jsonResponse(200, {
+            workflows: ids.map((id) =>
+              id === stopped.id
+                ? pausedHealthFixture(id)
+                : pausedHealthFixture(id, {
+                    state: id === manual.id ? 'failing' : 'healthy',
+                    pausedAt: null,
+                    pauseReason: null,
+                  }),
+            ),
+          });
+        }
+        const health = url.searchParams.get('health');
+        if (url.pathname !== '/api/workflows' || !health) return undefined;
+        return jsonResponse(200, { workflows: healthLists[health] ?? [], nextCursor: null, owners: [] });
+      },
+    );
+    openAdminWorkflows();
+    await waitFor(() => expect(cardTitles()).toHaveLength(3));
+
+    await pick(() => filters().health, 'paused');
+    await waitFor(() => expect(cardTitles()).toEqual(['Tri du courrier']));
+    const card = screen.getByText('Tri du courrier').closest('li') as HTMLElement;
+    await within(card).findByText('Suspendue');
+    expect(card.textContent).toContain('Suspendue');
+    expect(listQueries(network).at(-1)?.get('health')).toBe('paused');
+    expect(filters().health.findTrigger().getElement().textContent).toContain('Suspendues');
+
+    await pick(() => filters().health, 'failing');
+    await waitFor(() => expect(cardTitles().sort()).toEqual(['Relance audiences', 'Tri du courrier']));
+    expect(listQueries(network).at(-1)?.get('health')).toBe('failing');
+
+    // 'Toutes': the list as first read (kept by the page since).
+    await pick(() => filters().health, '');
+    await waitFor(() => expect(cardTitles()).toHaveLength(3));
   });
 });

@@ -1,4 +1,4 @@
-import type { WorkflowType } from '../../../shared';
+import type { WorkflowHealthFilter, WorkflowType } from '../../../shared';
 
 /**
  * The query keys of the server state, by what they read: invalidating a prefix ('workflows')
@@ -41,5 +41,7 @@ export interface WorkflowPageQuery {
   readonly lawyerEmail?: string;
   readonly active?: boolean;
   readonly scheduled?: boolean;
+  /** An admin's: paused by the automatic pause, or its last run failed. */
+  readonly health?: WorkflowHealthFilter;
   readonly type?: WorkflowType;
 }

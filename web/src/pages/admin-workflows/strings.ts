@@ -33,6 +33,12 @@ export const ADMIN_WORKFLOWS_TEXT = {
       scheduled: 'Planifiées',
       unscheduled: 'Non planifiées',
     },
+    health: 'Santé',
+    allHealth: 'Toutes',
+    healths: {
+      paused: { label: 'Suspendues', description: 'Planification arrêtée par la pause automatique' },
+      failing: { label: 'En échec', description: 'Dernière exécution en échec' },
+    },
   },
   card: {
     type: 'Type',

@@ -2,6 +2,7 @@ import Select, { type SelectProps } from '@cloudscape-design/components/select';
 import type { ReactNode } from 'react';
 import { useState } from 'react';
 
+import { WORKFLOW_HEALTH_FILTERS, type WorkflowHealthFilter } from '../../../../shared';
 import { useFolderPages, useLawyerPages } from '../../api/directory';
 import type { WorkflowPageQuery } from '../../api/keys';
 import { useDebounced } from '../../layout/use-debounced';
@@ -23,14 +24,15 @@ const STATES = {
 } as const satisfies Record<string, Pick<WorkflowPageQuery, 'active' | 'scheduled'>>;
 type StateFilter = keyof typeof STATES;
 
-/** The filters chosen: a lawyer (his e-mail and name), a folder, a state; null for any. */
+/** The filters chosen: a lawyer (his e-mail and name), a folder, a state, a health; null for any. */
 export interface WorkflowFilterValues {
   readonly lawyer: SelectProps.Option | null;
   readonly folder: SelectProps.Option | null;
   readonly state: StateFilter | null;
+  readonly health: WorkflowHealthFilter | null;
 }
 
-export const NO_FILTER: WorkflowFilterValues = { lawyer: null, folder: null, state: null };
+export const NO_FILTER: WorkflowFilterValues = { lawyer: null, folder: null, state: null, health: null };
 
 /** The filters as the server's list query reads them. */
 export function filterQuery(filters: WorkflowFilterValues): Partial<WorkflowPageQuery> {
@@ -38,11 +40,12 @@ export function filterQuery(filters: WorkflowFilterValues): Partial<WorkflowPage
     ...(filters.lawyer?.value ? { lawyerEmail: filters.lawyer.value } : {}),
     ...(filters.folder?.value ? { folderId: filters.folder.value } : {}),
     ...(filters.state ? STATES[filters.state] : {}),
+    ...(filters.health ? { health: filters.health } : {}),
   };
 }
 
 /**
- * The search and filters of the admin's automations (lawyer, folder, state), as Cloudscape's
+ * The search and filters of the admin's automations (lawyer, folder, state, health), as Cloudscape's
  * demos of a list with select filters place them: all kept by the server. The lawyer's and the
  * folder's lists are themselves searched on the server.
  */
@@ -89,6 +92,10 @@ export function WorkflowFilters({
     { value: '', label: TEXT.allStates },
     ...(Object.keys(STATES) as StateFilter[]).map((state) => ({ value: state, label: TEXT.states[state] })),
   ];
+  const healthOptions: SelectProps.Option[] = [
+    { value: '', label: TEXT.allHealth },
+    ...WORKFLOW_HEALTH_FILTERS.map((health) => ({ value: health, ...TEXT.healths[health] })),
+  ];
   const chosen = (option: SelectProps.Option) => (option.value ? option : null);
 
   return (
@@ -125,6 +132,19 @@ export function WorkflowFilters({
           options={stateOptions}
           onChange={({ detail }) =>
             onChange({ ...filters, state: (detail.selectedOption.value || null) as StateFilter | null })
+          }
+        />
+      </div>
+      <div className={styles.select}>
+        <Select
+          inlineLabelText={TEXT.health}
+          selectedOption={healthOptions.find((option) => option.value === (filters.health ?? '')) ?? null}
+          options={healthOptions}
+          onChange={({ detail }) =>
+            onChange({
+              ...filters,
+              health: (detail.selectedOption.value || null) as WorkflowHealthFilter | null,
+            })
           }
         />
       </div>
