@@ -1,13 +1,13 @@
 import { PRICING, RETENTION_DAYS } from '../../../shared/constants';
-import { MESSAGES } from '../../../shared/messages';
+import { EMAIL_MESSAGES } from '../../../shared/email-messages';
 import type { MailMessage } from '../core/ports';
 
 /**
- * The billing e-mails, in French (texts in `MESSAGES.email`). They carry the firm's own licence
+ * The billing e-mails, in French (texts in `EMAIL_MESSAGES`). They carry the firm's own licence
  * key and nothing else that is secret: no link that signs in, no payment detail.
  */
 
-const TEXTS = MESSAGES.email;
+const TEXTS = EMAIL_MESSAGES;
 const DAY_MS = 24 * 60 * 60 * 1000;
 
 const euros = (cents: number) =>

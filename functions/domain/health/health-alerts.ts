@@ -1,5 +1,5 @@
+import { EMAIL_MESSAGES } from '../../../shared/email-messages';
 import { HEALTH_MESSAGES } from '../../../shared/health-messages';
-import { MESSAGES } from '../../../shared/messages';
 import type { Clock, Logger, MailMessage, MailPorts } from '../core/ports';
 import type { LawyerRecord, Lawyers, WorkflowRecord } from '../directory/ports';
 import type { Licenses } from '../identity/ports';
@@ -23,7 +23,7 @@ const parisHourOf = (at: Date) =>
 export const DIGEST_HOUR = 7;
 
 const body = (...paragraphs: readonly string[]) =>
-  [MESSAGES.email.greeting, ...paragraphs, MESSAGES.email.signOff.join('\n')].join('\n\n');
+  [EMAIL_MESSAGES.greeting, ...paragraphs, EMAIL_MESSAGES.signOff.join('\n')].join('\n\n');
 
 export interface HealthAlertsDependencies {
   readonly health: Pick<HealthReads, 'settings' | 'longestStreaks'>;

@@ -1,7 +1,7 @@
-import { MESSAGES } from '../../../shared/messages';
+import { EMAIL_MESSAGES } from '../../../shared/email-messages';
 import type { MailMessage } from '../core/ports';
 
-const TEXTS = MESSAGES.email;
+const TEXTS = EMAIL_MESSAGES;
 
 /** French date and time of the lock, in the firm's time zone. */
 const frenchDateTime = (date: Date) =>

@@ -8,6 +8,7 @@ import { issueLicense } from '../../../../functions/domain/identity/licenses';
 import { API_HANDLERS } from '../../../../functions/handlers';
 import { createUndeliveredMailHandler } from '../../../../functions/handlers/billing/undelivered-mail';
 import { createLicenseKeyVault } from '../../../../functions/security/license-key-vault';
+import { EMAIL_MESSAGES } from '../../../../shared/email-messages';
 import { MESSAGES } from '../../../../shared/messages';
 import { ROUTES, routePath } from '../../../../shared/routes';
 import type { AuditPage, LawyerSaveReply, LicenseEmailResent } from '../../../../shared/schemas/directory';
@@ -86,7 +87,7 @@ describe('POST /api/lawyers/{id}/license-email: the admin sends a licence key ag
     const sent = mailer.to(lawyer.email);
     expect(sent).toHaveLength(1);
     expect(sent[0]).toMatchObject({
-      subject: MESSAGES.email.licenseKeyResent.subject,
+      subject: EMAIL_MESSAGES.licenseKeyResent.subject,
       tags: licenseMailTags(keyHash),
     });
     expect(sent[0]?.text).toContain(`Votre clé de licence : ${licenseKey}`);

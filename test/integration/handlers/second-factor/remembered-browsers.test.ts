@@ -2,6 +2,7 @@ import { afterAll, beforeAll, beforeEach, describe, expect, inject, it } from 'v
 
 import { readDeviceCookie } from '../../../../functions/domain/identity/device-cookie';
 import { SECOND_FACTOR } from '../../../../shared/constants';
+import { EMAIL_MESSAGES } from '../../../../shared/email-messages';
 import { MESSAGES } from '../../../../shared/messages';
 import type { RememberedBrowserList } from '../../../../shared/schemas/second-factor';
 import { createTestApp, disposeTestApp, MemoryMailer, type TestApp } from '../../../support/app';
@@ -158,7 +159,7 @@ describe('remembered browsers', () => {
     // Assert
     const sent = mailer.to(owner.email).slice(before);
     expect(sent).toHaveLength(1);
-    const texts = MESSAGES.email.codesLocked;
+    const texts = EMAIL_MESSAGES.codesLocked;
     expect(sent[0]).toMatchObject({ subject: texts.subject });
     expect(sent[0]!.text).toContain(`${maxFailures} codes de vérification erronés`);
     expect(sent[0]!.text).toContain(`refusés pendant ${windowSeconds / 60} minutes`);
