@@ -384,12 +384,16 @@ describe('folder deletion (spec §4)', () => {
     await screen.findByRole('dialog');
     await app.user.type(inputOf('Nom du dossier'), 'Succession Durand');
 
+    // Each sending is answered before the next click: a click while one is in flight is not a new sending.
     await app.user.click(dialogButton('Créer'));
     await waitFor(() => expect(backend.sent('POST', '/api/folders')).toHaveLength(1));
+    await waitFor(() => expect(dialogButton('Créer').disabled).toBe(false));
     await app.user.click(dialogButton('Créer'));
     await waitFor(() => expect(backend.sent('POST', '/api/folders')).toHaveLength(2));
+    await waitFor(() => expect(dialogButton('Créer').disabled).toBe(false));
     unavailable = false;
     await app.user.type(inputOf('Nom du dossier'), ' SA');
+    await waitFor(() => expect(inputOf('Nom du dossier').value).toBe('Succession Durand SA'));
     await app.user.click(dialogButton('Créer'));
 
     expect(await screen.findByText('Dossier créé')).toBeTruthy();
