@@ -63,7 +63,7 @@ describe('automation form messages (spec §5)', () => {
 
     await app.user.click(dialogButton('Créer'));
 
-    expect(await screen.findByText('Automatisation créée')).toBeTruthy();
+    expect(await screen.findByText('Automatisation créée')).toBeVisible();
     expect(backend.sent('POST', '/api/workflows')).toHaveLength(1);
   });
 
@@ -119,16 +119,16 @@ describe('tags and category (spec §2 card, §3 optional display fields)', () =>
     await app.user.click(dialogButton('Créer'));
 
     // Assert
-    expect(await screen.findByText('Automatisation créée')).toBeTruthy();
+    expect(await screen.findByText('Automatisation créée')).toBeVisible();
     expect(backend.sent('POST', '/api/workflows')[0]?.body).toMatchObject({
       tags: ['urgent', 'divorce'],
       category: 'Droit de la famille',
     });
     await waitFor(() => expect(screen.queryByRole('dialog')).toBeNull());
     const card = within(cardOf('Gestion des e-mails'));
-    expect(card.getByText('Droit de la famille')).toBeTruthy();
-    expect(card.getByText('urgent')).toBeTruthy();
-    expect(card.getByText('divorce')).toBeTruthy();
+    expect(card.getByText('Droit de la famille')).toBeVisible();
+    expect(card.getByText('urgent')).toBeVisible();
+    expect(card.getByText('divorce')).toBeVisible();
   });
 
   it.each([
@@ -161,7 +161,7 @@ describe('tags and category (spec §2 card, §3 optional display fields)', () =>
 
     await app.user.click(dialogButton('Créer'));
 
-    expect(await screen.findByText('Automatisation créée')).toBeTruthy();
+    expect(await screen.findByText('Automatisation créée')).toBeVisible();
     expect(backend.sent('POST', '/api/workflows')[0]?.body).toMatchObject({ tags, category: 'c'.repeat(40) });
   });
 });
@@ -174,7 +174,7 @@ describe('automation form without lawyers', () => {
 
     expect(
       await screen.findByText("Aucun client disponible. Veuillez d'abord créer un client."),
-    ).toBeTruthy();
+    ).toBeVisible();
     expect(dialogButton('Créer').disabled).toBe(true);
   });
 
@@ -204,7 +204,7 @@ describe('automation form without lawyers', () => {
     const app = openAdminWorkflows();
     await openCreateDialog(app);
 
-    expect(await screen.findByText('Impossible de charger la liste des avocats')).toBeTruthy();
+    expect(await screen.findByText('Impossible de charger la liste des avocats')).toBeVisible();
   });
 });
 
@@ -241,7 +241,7 @@ describe('type templates (create mode pre-fill)', () => {
 
     await app.user.click(dialogButton('Créer'));
 
-    expect(await screen.findByText('Automatisation créée')).toBeTruthy();
+    expect(await screen.findByText('Automatisation créée')).toBeVisible();
     expect(backend.sent('POST', '/api/workflows')[0]?.body).toMatchObject({
       name: 'Gestion Client',
       type: 'client_management',

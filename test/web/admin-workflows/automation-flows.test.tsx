@@ -37,19 +37,19 @@ describe('all automations tab', () => {
 
     await screen.findByText(scheduled.name);
     const first = within(cardOf(scheduled.name));
-    expect(first.getByText('Gestion Client')).toBeTruthy();
-    expect(first.getByText('Planifié (2 min)')).toBeTruthy();
-    expect(first.getByText('Inactif')).toBeTruthy();
-    expect(first.getByText('urgent')).toBeTruthy();
-    expect(first.getByText('Contentieux')).toBeTruthy();
-    expect(first.getByText(`Camille Martin (${LAWYER.email})`)).toBeTruthy();
+    expect(first.getByText('Gestion Client')).toBeVisible();
+    expect(first.getByText('Planifié (2 min)')).toBeVisible();
+    expect(first.getByText('Inactif')).toBeVisible();
+    expect(first.getByText('urgent')).toBeVisible();
+    expect(first.getByText('Contentieux')).toBeVisible();
+    expect(first.getByText(`Camille Martin (${LAWYER.email})`)).toBeVisible();
     const second = within(cardOf(idle.name));
-    expect(second.getByText('Relance Dossier Client')).toBeTruthy();
-    expect(second.getByText('Non planifié')).toBeTruthy();
-    expect(second.getByText('Actif')).toBeTruthy();
-    expect(second.getByText('inconnu@cabinet.fr')).toBeTruthy();
-    expect(second.getByRole('button', { name: `Exécuter ${idle.name}` })).toBeTruthy();
-    expect(second.getByRole('button', { name: /Historique/ })).toBeTruthy();
+    expect(second.getByText('Relance Dossier Client')).toBeVisible();
+    expect(second.getByText('Non planifié')).toBeVisible();
+    expect(second.getByText('Actif')).toBeVisible();
+    expect(second.getByText('inconnu@cabinet.fr')).toBeVisible();
+    expect(second.getByRole('button', { name: `Exécuter ${idle.name}` })).toBeVisible();
+    expect(second.getByRole('button', { name: /Historique/ })).toBeVisible();
   });
 
   it('shows the loading skeleton until the automations arrive', async () => {
@@ -64,7 +64,7 @@ describe('all automations tab', () => {
     );
     openAdminWorkflows();
 
-    expect(await screen.findByText('Chargement des automatisations')).toBeTruthy();
+    expect(await screen.findByText('Chargement des automatisations')).toBeVisible();
     expect(createWrapper(document.body).findCards()).toBeNull();
     answer(jsonResponse(200, { workflows: [workflow], nextCursor: null, owners: [] }));
     await waitFor(() => expect(cardTitles()).toEqual([workflow.name]));
@@ -93,18 +93,18 @@ describe('all automations tab', () => {
     await waitFor(() => expect(cardTitles()).toEqual([pieces.name]));
     filter().setInputValue('aucune correspondance');
 
-    expect(await screen.findByText('Aucune automatisation ne correspond à la recherche')).toBeTruthy();
+    expect(await screen.findByText('Aucune automatisation ne correspond à la recherche')).toBeVisible();
   });
 
   it("offers 'Nouvelle Automatisation' in the empty state, on /admin/workflows-new as well", async () => {
     mockAdminBackend({ lawyers: [LAWYER] });
     const app = openAdminWorkflows('/admin/workflows-new');
 
-    expect(await screen.findByText('Aucune automatisation')).toBeTruthy();
+    expect(await screen.findByText('Aucune automatisation')).toBeVisible();
     const buttons = screen.getAllByRole('button', { name: 'Nouvelle Automatisation' });
     expect(buttons).toHaveLength(2);
     await app.user.click(buttons[1]!);
-    expect(within(await screen.findByRole('dialog')).getByText('Nouvelle Automatisation')).toBeTruthy();
+    expect(within(await screen.findByRole('dialog')).getByText('Nouvelle Automatisation')).toBeVisible();
   });
 });
 
@@ -119,7 +119,7 @@ describe('create and edit', () => {
 
     await app.user.click(dialogButton('Créer'));
 
-    expect(await screen.findByText('Automatisation créée')).toBeTruthy();
+    expect(await screen.findByText('Automatisation créée')).toBeVisible();
     const [sent] = backend.sent('POST', '/api/workflows');
     expect(sent?.body).toEqual({
       name: 'Relance Dossier Client',
@@ -133,7 +133,7 @@ describe('create and edit', () => {
     });
     await waitFor(() => expect(screen.queryByRole('dialog')).toBeNull());
     expect(cardTitles()).toEqual(['Relance Dossier Client']);
-    expect(within(cardOf('Relance Dossier Client')).getByText('Non planifié')).toBeTruthy();
+    expect(within(cardOf('Relance Dossier Client')).getByText('Non planifié')).toBeVisible();
   });
 
   it("says 'Erreur lors de la création de l'automatisation' with the server's reason and keeps the dialog", async () => {
@@ -151,8 +151,8 @@ describe('create and edit', () => {
 
     expect(
       await screen.findByText("Erreur lors de la création de l'automatisation : URL du webhook invalide"),
-    ).toBeTruthy();
-    expect(screen.getByRole('dialog')).toBeTruthy();
+    ).toBeVisible();
+    expect(screen.getByRole('dialog')).toBeVisible();
   });
 
   it("edits with the lawyer locked, keeps the scheduling, says so, then 'Automatisation mise à jour'", async () => {
@@ -175,13 +175,13 @@ describe('create and edit', () => {
     expect(inputOf('Étiquettes (facultatif)').value).toBe('urgent, divorce');
     expect(
       dialog.getByText("La planification reste active (toutes les minutes) après l'enregistrement."),
-    ).toBeTruthy();
+    ).toBeVisible();
     await app.user.clear(inputOf('Nom'));
     await app.user.paste('Relance hebdomadaire');
 
     await app.user.click(dialogButton('Enregistrer'));
 
-    expect(await screen.findByText('Automatisation mise à jour')).toBeTruthy();
+    expect(await screen.findByText('Automatisation mise à jour')).toBeVisible();
     expect(backend.sent('PUT', `/api/workflows/${workflow.id}`)[0]?.body).toEqual({
       name: 'Relance hebdomadaire',
       description: workflow.description,
@@ -193,7 +193,7 @@ describe('create and edit', () => {
       category: 'Droit de la famille',
     });
     await waitFor(() => expect(cardTitles()).toEqual(['Relance hebdomadaire']));
-    expect(within(cardOf('Relance hebdomadaire')).getByText('Planifié (1 min)')).toBeTruthy();
+    expect(within(cardOf('Relance hebdomadaire')).getByText('Planifié (1 min)')).toBeVisible();
   });
 
   it('warns before saving that a new webhook address stops the scheduling', async () => {
@@ -210,11 +210,11 @@ describe('create and edit', () => {
 
     expect(
       dialog.getByText(/L'URL du webhook change : l'enregistrement désactive la planification/),
-    ).toBeTruthy();
+    ).toBeVisible();
     await app.user.click(dialogButton('Enregistrer'));
 
-    expect(await screen.findByText('Automatisation mise à jour')).toBeTruthy();
-    expect(within(cardOf(workflow.name)).getByText('Non planifié')).toBeTruthy();
+    expect(await screen.findByText('Automatisation mise à jour')).toBeVisible();
+    expect(within(cardOf(workflow.name)).getByText('Non planifié')).toBeVisible();
   });
 
   it('says an unscheduled automation stays unscheduled', async () => {
@@ -224,7 +224,7 @@ describe('create and edit', () => {
     await cardAction(app, workflow.name, 'Modifier');
     const dialog = within(await screen.findByRole('dialog'));
 
-    expect(dialog.getByText(/La planification reste désactivée/)).toBeTruthy();
+    expect(dialog.getByText(/La planification reste désactivée/)).toBeVisible();
   });
 
   it("says 'Erreur lors de la mise à jour de l'automatisation' when the update fails", async () => {
@@ -243,7 +243,7 @@ describe('create and edit', () => {
       await screen.findByText(
         "Erreur lors de la mise à jour de l'automatisation : Automatisation introuvable",
       ),
-    ).toBeTruthy();
+    ).toBeVisible();
   });
 
   it("'Ajouter au Dossier' can also create a new automation in the selected folder", async () => {
@@ -261,7 +261,7 @@ describe('create and edit', () => {
 
     await app.user.click(dialogButton('Créer'));
 
-    expect(await screen.findByText('Automatisation créée')).toBeTruthy();
+    expect(await screen.findByText('Automatisation créée')).toBeVisible();
     expect(backend.sent('POST', '/api/workflows')[0]?.body).toMatchObject({ folderId: folder.id });
   });
 });
@@ -275,14 +275,14 @@ describe('delete', () => {
     const dialog = within(await screen.findByRole('dialog'));
     expect(
       dialog.getByText(/« Relance des pièces » et son historique seront supprimés définitivement/),
-    ).toBeTruthy();
+    ).toBeVisible();
     expect(backend.sent('DELETE', `/api/workflows/${workflow.id}`)).toEqual([]);
 
     await app.user.click(dialogButton('Supprimer'));
 
-    expect(await screen.findByText('Automatisation supprimée')).toBeTruthy();
+    expect(await screen.findByText('Automatisation supprimée')).toBeVisible();
     expect(backend.sent('DELETE', `/api/workflows/${workflow.id}`)).toHaveLength(1);
-    expect(await screen.findByText('Aucune automatisation')).toBeTruthy();
+    expect(await screen.findByText('Aucune automatisation')).toBeVisible();
   });
 
   it('sends nothing when the confirmation is cancelled', async () => {
@@ -310,7 +310,7 @@ describe('delete', () => {
 
     await app.user.click(dialogButton('Supprimer'));
 
-    expect(await screen.findByText("Erreur lors de la suppression de l'automatisation")).toBeTruthy();
+    expect(await screen.findByText("Erreur lors de la suppression de l'automatisation")).toBeVisible();
     expect(cardTitles()).toEqual([workflow.name]);
   });
 });
@@ -322,12 +322,12 @@ describe('toggles', () => {
     const app = openAdminWorkflows();
 
     await cardAction(app, workflow.name, 'Désactiver');
-    expect(await screen.findByText('Automatisation désactivée avec succès')).toBeTruthy();
-    expect(within(cardOf(workflow.name)).getByText('Inactif')).toBeTruthy();
+    expect(await screen.findByText('Automatisation désactivée avec succès')).toBeVisible();
+    expect(within(cardOf(workflow.name)).getByText('Inactif')).toBeVisible();
     await cardAction(app, workflow.name, 'Activer');
 
-    expect(await screen.findByText('Automatisation activée')).toBeTruthy();
-    expect(within(cardOf(workflow.name)).getByText('Actif')).toBeTruthy();
+    expect(await screen.findByText('Automatisation activée')).toBeVisible();
+    expect(within(cardOf(workflow.name)).getByText('Actif')).toBeVisible();
     expect(backend.sent('POST', `/api/workflows/${workflow.id}/toggle-active`)).toHaveLength(2);
   });
 
@@ -339,12 +339,12 @@ describe('toggles', () => {
     const app = openAdminWorkflows();
 
     await cardAction(app, workflow.name, 'Planifier');
-    expect(await screen.findByText('Planification activée avec succès')).toBeTruthy();
-    expect(within(cardOf(workflow.name)).getByText('Planifié (1 min)')).toBeTruthy();
+    expect(await screen.findByText('Planification activée avec succès')).toBeVisible();
+    expect(within(cardOf(workflow.name)).getByText('Planifié (1 min)')).toBeVisible();
     await cardAction(app, workflow.name, 'Arrêter la planification');
 
-    expect(await screen.findByText('Planification désactivée avec succès')).toBeTruthy();
-    expect(within(cardOf(workflow.name)).getByText('Non planifié')).toBeTruthy();
+    expect(await screen.findByText('Planification désactivée avec succès')).toBeVisible();
+    expect(within(cardOf(workflow.name)).getByText('Non planifié')).toBeVisible();
     expect(backend.sent('POST', `/api/workflows/${workflow.id}/toggle-scheduling`)).toHaveLength(2);
   });
 
@@ -362,9 +362,9 @@ describe('toggles', () => {
 
       await cardAction(app, workflow.name, item);
 
-      expect(await screen.findByText(message)).toBeTruthy();
-      expect(within(cardOf(workflow.name)).getByText('Actif')).toBeTruthy();
-      expect(within(cardOf(workflow.name)).getByText('Non planifié')).toBeTruthy();
+      expect(await screen.findByText(message)).toBeVisible();
+      expect(within(cardOf(workflow.name)).getByText('Actif')).toBeVisible();
+      expect(within(cardOf(workflow.name)).getByText('Non planifié')).toBeVisible();
     },
   );
 });

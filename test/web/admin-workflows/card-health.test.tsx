@@ -28,8 +28,8 @@ describe('the health of the cards on /admin/workflows', () => {
     renderApp('/admin/workflows');
 
     const card = (await screen.findByText(workflow.name)).closest('li') as HTMLElement;
-    expect(await within(card).findByText('Suspendue')).toBeTruthy();
-    await waitFor(() => expect(within(card).getByText('Non planifié')).toBeTruthy());
+    expect(await within(card).findByText('Suspendue')).toBeVisible();
+    await waitFor(() => expect(within(card).getByText('Non planifié')).toBeVisible());
   });
 
   it('says an automation deleted since the list was read is gone, instead of loading on', async () => {
@@ -51,12 +51,12 @@ describe('the health of the cards on /admin/workflows', () => {
 
     const card = (name: string) => screen.getByText(name).closest('li') as HTMLElement;
     await screen.findByText(deleted.name);
-    expect(await within(card(deleted.name)).findByText('Automatisation supprimée')).toBeTruthy();
+    expect(await within(card(deleted.name)).findByText('Automatisation supprimée')).toBeVisible();
     expect(
       within(card(deleted.name)).getByText('Rechargez la page pour mettre la liste à jour.'),
-    ).toBeTruthy();
+    ).toBeVisible();
     expect(within(card(deleted.name)).queryByText('Santé en cours de chargement')).toBeNull();
-    expect(within(card(kept.name)).getByText('En bonne santé')).toBeTruthy();
+    expect(within(card(kept.name)).getByText('En bonne santé')).toBeVisible();
   });
 
   it('is read for the cards shown only, and for the next ones when the page changes', async () => {

@@ -73,11 +73,11 @@ describe("folders tab 'Clients & Dossiers'", () => {
 
     expect(
       within(folderRow('Succession Dupont')).getByText('3 automatisations · 2 actives · 1 planifiée'),
-    ).toBeTruthy();
+    ).toBeVisible();
     expect(
       within(folderRow('Divorce Martin')).getByText('1 automatisation · 0 active · 0 planifiée'),
-    ).toBeTruthy();
-    expect(screen.getByText('Sélectionnez un dossier pour voir ses automatisations.')).toBeTruthy();
+    ).toBeVisible();
+    expect(screen.getByText('Sélectionnez un dossier pour voir ses automatisations.')).toBeVisible();
   });
 
   it('shows the selected folder with Total / Actives / Planifiées and its compact cards, with a search', async () => {
@@ -87,7 +87,7 @@ describe("folders tab 'Clients & Dossiers'", () => {
 
     await selectFolder(app, 'Succession Dupont');
 
-    expect(await screen.findByText('Dossier de la famille Dupont')).toBeTruthy();
+    expect(await screen.findByText('Dossier de la famille Dupont')).toBeVisible();
     expect([counter('Total'), counter('Actives'), counter('Planifiées')]).toEqual(['3', '2', '1']);
     expect(compactCards().sort()).toEqual(['Classement', 'Relance des pièces', 'Tri des e-mails']);
     createWrapper(document.body)
@@ -109,20 +109,20 @@ describe("folders tab 'Clients & Dossiers'", () => {
     table.findTextFilter()!.findInput().setInputValue('martin');
 
     await waitFor(() => expect(table.findRows()).toHaveLength(1));
-    expect(within(table.findRows()[0]!.getElement()).getByText('Divorce Martin')).toBeTruthy();
+    expect(within(table.findRows()[0]!.getElement()).getByText('Divorce Martin')).toBeVisible();
   });
 
   it("shows 'Ajouter au Dossier' only once a folder is selected, beside 'Nouveau Dossier'", async () => {
     mockAdminBackend({ folders: [DUPONT] });
     const app = openAdminWorkflows();
     await openFoldersTab(app);
-    expect(screen.getByRole('button', { name: 'Nouveau Dossier' })).toBeTruthy();
+    expect(screen.getByRole('button', { name: 'Nouveau Dossier' })).toBeVisible();
     expect(screen.queryByRole('button', { name: 'Nouvelle Automatisation' })).toBeNull();
     expect(screen.queryByRole('button', { name: 'Ajouter au Dossier' })).toBeNull();
 
     await selectFolder(app, 'Succession Dupont');
 
-    expect(screen.getByRole('button', { name: 'Ajouter au Dossier' })).toBeTruthy();
+    expect(screen.getByRole('button', { name: 'Ajouter au Dossier' })).toBeVisible();
   });
 });
 
@@ -137,7 +137,7 @@ describe('folder selection and filing existing automations', () => {
 
     await app.user.click(within(folderRow('Divorce Martin')).getByText(/1 automatisation ·/));
 
-    expect(await screen.findByRole('heading', { name: 'Divorce Martin' })).toBeTruthy();
+    expect(await screen.findByRole('heading', { name: 'Divorce Martin' })).toBeVisible();
     expect(compactCards()).toEqual(['Agenda des audiences']);
     expect(
       (screen.getByRole('radio', { name: 'Ouvrir le dossier Divorce Martin' }) as HTMLInputElement).checked,
@@ -162,7 +162,7 @@ describe('folder selection and filing existing automations', () => {
 
     await app.user.click(dialogButton('Ajouter (2)'));
 
-    expect(await screen.findByText('2 automatisations ajoutées au dossier « Divorce Martin »')).toBeTruthy();
+    expect(await screen.findByText('2 automatisations ajoutées au dossier « Divorce Martin »')).toBeVisible();
     const moved = WORKFLOWS.filter((workflow) =>
       ['Relance des pièces', 'Sans dossier'].includes(workflow.name),
     );
@@ -217,7 +217,7 @@ describe("'Ajouter au Dossier' with many automations", () => {
 
       expect(
         await screen.findByText('2 automatisations ajoutées au dossier « Divorce Martin »'),
-      ).toBeTruthy();
+      ).toBeVisible();
       for (const name of ['Automatisation 01', 'Automatisation 25']) {
         const workflow = MANY.find((item) => item.name === name);
         expect(backend.sent('PUT', `/api/workflows/${workflow?.id}`).map((request) => request.body)).toEqual([
@@ -264,7 +264,7 @@ describe('folder dialog', () => {
     await app.user.type(inputOf('Nom du dossier'), '{Enter}');
 
     expect(backend.sent('POST', '/api/folders')).toEqual([]);
-    expect(screen.getByRole('dialog')).toBeTruthy();
+    expect(screen.getByRole('dialog')).toBeVisible();
     expect(screen.queryByText('Dossier créé')).toBeNull();
     expect(errorOf('Nom du dossier')).toBe('Le nom du dossier est requis');
   });
@@ -279,12 +279,12 @@ describe('folder dialog', () => {
 
     await app.user.click(dialogButton('Créer'));
 
-    expect(await screen.findByText('Dossier créé')).toBeTruthy();
+    expect(await screen.findByText('Dossier créé')).toBeVisible();
     expect(backend.sent('POST', '/api/folders')[0]?.body).toEqual({
       name: 'Succession Durand',
       description: null,
     });
-    expect(await screen.findByRole('heading', { name: 'Succession Durand' })).toBeTruthy();
+    expect(await screen.findByRole('heading', { name: 'Succession Durand' })).toBeVisible();
   });
 
   it('edits a folder from its row', async () => {
@@ -299,14 +299,14 @@ describe('folder dialog', () => {
 
     await app.user.click(dialogButton('Enregistrer'));
 
-    expect(await screen.findByText('Dossier mis à jour')).toBeTruthy();
+    expect(await screen.findByText('Dossier mis à jour')).toBeVisible();
     expect(backend.sent('PUT', `/api/folders/${DUPONT.id}`)[0]?.body).toEqual({
       name: 'Succession Dupont-Leroy',
       description: 'Dossier de la famille Dupont',
     });
     expect(
       within(createWrapper(document.body).findTable()!.getElement()).getByText('Succession Dupont-Leroy'),
-    ).toBeTruthy();
+    ).toBeVisible();
   });
 
   it('says the save failed and keeps the dialog open', async () => {
@@ -325,8 +325,8 @@ describe('folder dialog', () => {
 
     expect(
       await screen.findByText("Erreur lors de l'enregistrement du dossier : Données invalides"),
-    ).toBeTruthy();
-    expect(screen.getByRole('dialog')).toBeTruthy();
+    ).toBeVisible();
+    expect(screen.getByRole('dialog')).toBeVisible();
   });
 });
 
@@ -340,14 +340,14 @@ describe('folder deletion (spec §4)', () => {
     const dialog = within(await screen.findByRole('dialog'));
     expect(
       dialog.getByText(/Ses automatisations sont conservées et ne sont plus rattachées à aucun dossier/),
-    ).toBeTruthy();
+    ).toBeVisible();
 
     await app.user.click(dialogButton('Supprimer'));
 
-    expect(await screen.findByText('Dossier supprimé')).toBeTruthy();
+    expect(await screen.findByText('Dossier supprimé')).toBeVisible();
     expect(backend.sent('DELETE', `/api/folders/${DUPONT.id}`)).toHaveLength(1);
     expect(screen.queryByRole('radio', { name: 'Ouvrir le dossier Succession Dupont' })).toBeNull();
-    expect(screen.getByText('Sélectionnez un dossier pour voir ses automatisations.')).toBeTruthy();
+    expect(screen.getByText('Sélectionnez un dossier pour voir ses automatisations.')).toBeVisible();
     expect(screen.queryByRole('button', { name: 'Ajouter au Dossier' })).toBeNull();
     // The three automations are still listed on the all tab.
     await app.user.click(screen.getByRole('tab', { name: 'Toutes les Automatisations' }));
@@ -396,7 +396,7 @@ describe('folder deletion (spec §4)', () => {
     await waitFor(() => expect(inputOf('Nom du dossier').value).toBe('Succession Durand SA'));
     await app.user.click(dialogButton('Créer'));
 
-    expect(await screen.findByText('Dossier créé')).toBeTruthy();
+    expect(await screen.findByText('Dossier créé')).toBeVisible();
     const keys = backend.sent('POST', '/api/folders').map((request) => request.headers['idempotency-key']);
     expect(keys).toHaveLength(3);
     expect(keys[0]).toMatch(/^[A-Za-z0-9_-]{8,100}$/);

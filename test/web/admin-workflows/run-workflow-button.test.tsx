@@ -49,7 +49,7 @@ describe("'Exécuter' on an admin workflow card", () => {
 
     await app.user.click(runButton(workflow));
 
-    expect(await screen.findByText('Workflow exécuté avec succès')).toBeTruthy();
+    expect(await screen.findByText('Workflow exécuté avec succès')).toBeVisible();
     expect(backend.sent('POST', '/api/execute-webhook')[0]?.body).toMatchObject({
       workflowId: workflow.id,
       payload: { source: 'notary_app', trigger: 'manual' },
@@ -86,9 +86,9 @@ describe("'Exécuter' on an admin workflow card", () => {
       await screen.findByText(
         "Erreur lors de l'exécution du workflow: Le serveur n8n a rencontré une erreur en exécutant le workflow. Consultez ses exécutions dans n8n.",
       ),
-    ).toBeTruthy();
+    ).toBeVisible();
     screen.getByRole('button', { name: 'Détails' }).click();
-    expect(await screen.findByText('Erreur serveur du webhook - vérifiez la configuration')).toBeTruthy();
+    expect(await screen.findByText('Erreur serveur du webhook - vérifiez la configuration')).toBeVisible();
     expect(screen.queryByText('Workflow exécuté avec succès')).toBeNull();
     await waitFor(() => expect(locked(workflow)).toBe(true));
   });
@@ -106,7 +106,7 @@ describe("'Exécuter' on an admin workflow card", () => {
       await screen.findByText(
         "Erreur lors de l'exécution du workflow: Exécution déjà lancée il y a moins de 30 secondes. Veuillez patienter.",
       ),
-    ).toBeTruthy();
+    ).toBeVisible();
   });
 
   it('is disabled, and sends nothing, for a workflow without a webhook address', async () => {
