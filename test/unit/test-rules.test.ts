@@ -60,9 +60,8 @@ describe('the tests keep the house rules', () => {
     expect(timed).toEqual([]);
   });
 
-  // test/web joins this list once its pages' tests assert on what the user sees (its `getBy…`
-  // queries throw already, so a `toBeTruthy()` around one adds nothing).
-  it.each(['unit', 'integration', 'infra', 'e2e'])(
+  // In test/web a `getBy…` query throws already: what the user sees is asserted with `toBeVisible()`.
+  it.each(['unit', 'integration', 'infra', 'e2e', 'web'])(
     'test/%s says what a value is, never just that it is truthy or defined',
     (project) => {
       expect(linesMatching(testFilesOf(project), /\.toBe(Truthy|Defined)\(\)/)).toEqual([]);

@@ -68,14 +68,16 @@ describe('/admin/workflows opened directly (its first cards within a second)', (
     runFirstReads('/admin/workflows');
     takeEarlyReads();
     await vi.waitFor(() =>
-      expect(queryClient.getQueryData(KEYS.workflows(FIRST_ADMIN_WORKFLOWS_QUERY))).toBeDefined(),
+      expect(queryClient.getQueryData(KEYS.workflows(FIRST_ADMIN_WORKFLOWS_QUERY))).toMatchObject({
+        pages: [{ workflows: [expect.objectContaining({ name: workflow.name })] }],
+      }),
     );
 
     // Act
     renderApp('/admin/workflows');
 
     // Assert: in the first render, not after one of skeletons.
-    expect(screen.getByText(workflow.name)).toBeDefined();
+    expect(screen.getByText(workflow.name)).toBeVisible();
     expect(screen.queryByText('Chargement des automatisations')).toBeNull();
   });
 

@@ -183,14 +183,14 @@ describe('the history beside each delivery', PAGE_TESTS, () => {
     const { app } = openHistory();
     await app.user.click(await screen.findByRole('button', { name: `Historique ${workflow.name}` }));
     await screen.findByText('Sans compte rendu');
-    expect(screen.getByText('1 sur 24 heures, 3 sur 7 jours')).toBeTruthy();
+    expect(screen.getByText('1 sur 24 heures, 3 sur 7 jours')).toBeVisible();
     expect(screen.queryByText('Rejeu')).toBeNull();
 
     await app.user.click(rowOf('Sans compte rendu').getByRole('button', { name: /Rejouer/ }));
 
-    expect(await screen.findByText('2 sur 24 heures, 4 sur 7 jours')).toBeTruthy();
-    expect(await screen.findByText('Rejeu')).toBeTruthy();
-    expect(screen.getByText(/^5 exécution\(s\)/)).toBeTruthy();
+    expect(await screen.findByText('2 sur 24 heures, 4 sur 7 jours')).toBeVisible();
+    expect(await screen.findByText('Rejeu')).toBeVisible();
+    expect(screen.getByText(/^5 exécution\(s\)/)).toBeVisible();
   });
 });
 
