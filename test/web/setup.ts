@@ -19,6 +19,11 @@ resetViewport();
 // Pages are lazily loaded chunks in the app; fetched here once, every route renders at once, as
 // it did when they were imported statically (test/web/lazy-page.test.tsx covers the loading state).
 beforeAll(() => preloadRoutes(), 120_000);
+// Testing Library marks the environment as act's in hooks it registers when first imported: with a
+// shared module cache only the worker's first file would get them, so every file marks it here.
+beforeAll(() => {
+  (globalThis as { IS_REACT_ACT_ENVIRONMENT?: boolean }).IS_REACT_ACT_ENVIRONMENT = true;
+});
 
 afterEach(() => {
   cleanup();
