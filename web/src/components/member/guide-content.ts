@@ -66,6 +66,12 @@ const CALENDAR: DocumentSection = {
 };
 
 /** What the user must and must not do once the automations run (spec §5). */
+/** The sheets section with the role's own database sheet after the common text. */
+const sheets = (databaseSheet: string): DocumentSection => ({
+  ...SHEETS,
+  blocks: [...SHEETS.blocks, { paragraph: databaseSheet }],
+});
+
 const rules = (extra: string): DocumentSection => ({
   id: 'rules',
   title: '5. Les règles à respecter',
@@ -85,17 +91,10 @@ const rules = (extra: string): DocumentSection => ({
 export const LAWYER_GUIDE: readonly DocumentSection[] = [
   ACCOUNT,
   DRIVE,
-  {
-    ...SHEETS,
-    blocks: [
-      ...SHEETS.blocks,
-      {
-        paragraph:
-          'Feuille « Base de données Avocat » : Type affaire, Pièces obligatoires à fournir par le client. ' +
-          "La feuille « Pièces à fournir » suit l'avancement de chaque dossier au regard de cette liste.",
-      },
-    ],
-  },
+  sheets(
+    'Feuille « Base de données Avocat » : Type affaire, Pièces obligatoires à fournir par le client. ' +
+      "La feuille « Pièces à fournir » suit l'avancement de chaque dossier au regard de cette liste.",
+  ),
   CALENDAR,
   rules(
     'Toute question hors de la base FAQ est redirigée vers l’adresse principale du cabinet pour un traitement humain.',
@@ -106,16 +105,7 @@ export const LAWYER_GUIDE: readonly DocumentSection[] = [
 export const NOTARY_GUIDE: readonly DocumentSection[] = [
   ACCOUNT,
   DRIVE,
-  {
-    ...SHEETS,
-    blocks: [
-      ...SHEETS.blocks,
-      {
-        paragraph:
-          'Feuille « Base de données Notaire » : Type affaire, Pièces obligatoires à fournir par le client.',
-      },
-    ],
-  },
+  sheets('Feuille « Base de données Notaire » : Type affaire, Pièces obligatoires à fournir par le client.'),
   CALENDAR,
   rules('Ne déplacez pas les pièces jointes des e-mails reçus : l’assistant les récupère lui-même.'),
 ];
