@@ -19,6 +19,14 @@ export const licenseTypeSortKey = (licenseType: string, keyHash: string) => `${l
 export const licenseTypePrefix = (licenseType: string) => `${licenseType}#`;
 
 export const sessionKey = (sessionId: string) => ({ PK: `SESSION#${sessionId}`, SK: 'SESSION' });
+/**
+ * A pool of a licence's sessions (`VERIFIED`, or `PENDING#<remembered browser or ->`): the count of
+ * places it has given, in the licence's partition.
+ */
+export const sessionPoolKey = (keyHash: string, pool: string) => ({
+  PK: `LICENSE#${keyHash}`,
+  SK: `SESSION_POOL#${pool}`,
+});
 /** GSI2 groups the sessions of one licence, so that deleting a lawyer can end them all. */
 export const licenseSessionsPartition = (keyHash: string) => `LICENSE_SESSIONS#${keyHash}`;
 /** The failed sign-ins of one client (a hash of its address). */

@@ -1,12 +1,18 @@
-import { DeleteCommand, GetCommand, PutCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
+import {
+  DeleteCommand,
+  GetCommand,
+  PutCommand,
+  TransactWriteCommand,
+  UpdateCommand,
+} from '@aws-sdk/lib-dynamodb';
 
 import type { Role } from '../../../shared/schemas/session';
 import type { LicenseRecord, SessionPool, SessionRecord, Sessions } from '../../domain/identity/ports';
 import { getItemsByKey } from '../table/batch-get';
 import { createdSortKey } from '../table/keys';
 import { queryAll } from '../table/query-all';
-import { applied, type Table } from '../table/table';
-import { licenseItemKey, licenseSessionsPartition, sessionKey } from './keys';
+import { applied, isConditionFailure, type Table } from '../table/table';
+import { licenseItemKey, licenseSessionsPartition, sessionKey, sessionPoolKey } from './keys';
 import { licenseFromItem } from './licenses';
 
 export type { SessionPool, SessionRecord };
@@ -17,10 +23,19 @@ export type { SessionPool, SessionRecord };
  */
 const PENDING_PREFIX = 'PENDING#';
 const pendingPoolPrefix = (deviceId: string | null) => `${PENDING_PREFIX}${deviceId ?? '-'}#`;
+const poolName = (pool: SessionPool) =>
+  pool.kind === 'verified' ? 'VERIFIED' : `${PENDING_PREFIX}${pool.deviceId ?? '-'}`;
+/** A session ended by the cap: its id stays taken until it would have expired. */
+const ENDED_SESSION = 'EndedSession';
 const poolSortKey = (record: SessionRecord) =>
   record.secondFactorPending
     ? `${pendingPoolPrefix(record.deviceId ?? null)}${createdSortKey(record.createdAt, record.sessionId)}`
     : createdSortKey(record.createdAt, record.sessionId);
+
+/** The session of an item, or null for none or an ended one. */
+function sessionOf(item: Record<string, unknown> | undefined): SessionRecord | null {
+  return item && item.entity !== ENDED_SESSION ? sessionFromItem(item) : null;
+}
 
 function sessionFromItem(item: Record<string, unknown>): SessionRecord {
   return {
@@ -39,27 +54,60 @@ function sessionFromItem(item: Record<string, unknown>): SessionRecord {
 export class SessionRepository implements Sessions {
   constructor(private readonly table: Table) {}
 
-  async create(record: SessionRecord): Promise<void> {
-    await this.table.doc.send(
-      new PutCommand({
+  async takePlace(keyHash: string, pool: SessionPool): Promise<number> {
+    const { Attributes } = await this.table.doc.send(
+      new UpdateCommand({
         TableName: this.table.name,
-        Item: {
-          ...sessionKey(record.sessionId),
-          entity: 'Session',
-          GSI2PK: licenseSessionsPartition(record.licenseKeyHash),
-          GSI2SK: poolSortKey(record),
-          ...record,
-        },
-        ConditionExpression: 'attribute_not_exists(PK)',
+        Key: sessionPoolKey(keyHash, poolName(pool)),
+        UpdateExpression: 'ADD places :one SET entity = :entity',
+        ExpressionAttributeValues: { ':one': 1, ':entity': 'SessionPool' },
+        ReturnValues: 'UPDATED_NEW',
       }),
     );
+    return Attributes?.places as number;
+  }
+
+  /**
+   * The session and the one its place ends: one TransactWriteItems. The session is written only
+   * where no item is, so one that its place's successor already ended stays ended (false; the one
+   * its own place ends is ended all the same, so that the cap holds).
+   */
+  async create(record: SessionRecord, ends: string | null): Promise<boolean> {
+    const put = {
+      TableName: this.table.name,
+      Item: {
+        ...sessionKey(record.sessionId),
+        entity: 'Session',
+        GSI2PK: licenseSessionsPartition(record.licenseKeyHash),
+        GSI2SK: poolSortKey(record),
+        ...record,
+      },
+      ConditionExpression: 'attribute_not_exists(PK)',
+    };
+    // Replaces the ended session (out of its licence's index), or stands where it would be written.
+    const end = ends
+      ? {
+          TableName: this.table.name,
+          Item: { ...sessionKey(ends), entity: ENDED_SESSION, expiresAt: record.expiresAt },
+        }
+      : null;
+    try {
+      if (end)
+        await this.table.doc.send(new TransactWriteCommand({ TransactItems: [{ Put: put }, { Put: end }] }));
+      else await this.table.doc.send(new PutCommand(put));
+      return true;
+    } catch (error) {
+      if (!isConditionFailure(error)) throw error;
+      if (end) await this.table.doc.send(new PutCommand(end));
+      return false;
+    }
   }
 
   async get(sessionId: string): Promise<SessionRecord | null> {
     const { Item } = await this.table.doc.send(
       new GetCommand({ TableName: this.table.name, Key: sessionKey(sessionId), ConsistentRead: true }),
     );
-    return Item ? sessionFromItem(Item) : null;
+    return sessionOf(Item);
   }
 
   /**
@@ -74,7 +122,7 @@ export class SessionRepository implements Sessions {
     const session = found.get(sessionKey(sessionId));
     const license = found.get(licenseItemKey(licenseKeyHash));
     return {
-      session: session ? sessionFromItem(session) : null,
+      session: sessionOf(session),
       license: license ? licenseFromItem(license) : null,
     };
   }
@@ -113,32 +161,6 @@ export class SessionRepository implements Sessions {
         }),
       ),
     );
-  }
-
-  /**
-   * Ends the oldest sessions of a licence's pool beyond the `keep` newest; returns how many it
-   * ended. Run after each session opened, so concurrent sign-ins converge on the cap. Pending
-   * sessions never count against verified ones, nor those of one pool against another's.
-   */
-  async keepNewest(keyHash: string, pool: SessionPool, keep: number): Promise<number> {
-    const items = await queryAll(this.table, {
-      IndexName: 'GSI2',
-      KeyConditionExpression:
-        pool.kind === 'verified'
-          ? 'GSI2PK = :pk AND GSI2SK < :pending'
-          : 'GSI2PK = :pk AND begins_with(GSI2SK, :pool)',
-      ExpressionAttributeValues: {
-        ':pk': licenseSessionsPartition(keyHash),
-        ...(pool.kind === 'verified'
-          ? { ':pending': PENDING_PREFIX }
-          : { ':pool': pendingPoolPrefix(pool.deviceId) }),
-      },
-      ProjectionExpression: 'sessionId',
-      ScanIndexForward: false,
-    });
-    const ended = items.slice(keep);
-    await Promise.all(ended.map((item) => this.delete(item.sessionId as string)));
-    return ended.length;
   }
 
   /**

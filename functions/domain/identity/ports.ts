@@ -153,7 +153,14 @@ export type SessionPool =
   | { readonly kind: 'pending'; readonly deviceId: string | null };
 
 export interface Sessions {
-  create(record: SessionRecord): Promise<void>;
+  /** The next place in a licence's pool (1, 2, ...): one atomic count, so parallel sign-ins never share one. */
+  takePlace(keyHash: string, pool: SessionPool): Promise<number>;
+  /**
+   * Writes a session and ends `ends` (the one its place pushes beyond the pool's cap), in one
+   * transaction; false when a later place had already ended it (sign-ins that started after it
+   * finished first): it was never opened.
+   */
+  create(record: SessionRecord, ends: string | null): Promise<boolean>;
   get(sessionId: string): Promise<SessionRecord | null>;
   /** A session and the licence it claims to belong to, in one read; the caller checks they match. */
   getWithLicense(
@@ -163,8 +170,6 @@ export interface Sessions {
   markSecondFactor(sessionId: string, at: string, deviceId: string): Promise<void>;
   delete(sessionId: string): Promise<void>;
   updateEmail(sessionId: string, email: string): Promise<void>;
-  /** Ends the oldest sessions of a licence's pool beyond the `keep` newest; returns how many it ended. */
-  keepNewest(keyHash: string, pool: SessionPool, keep: number): Promise<number>;
   /** Ends every session of a licence (but `except`); returns how many there were. */
   deleteByLicense(keyHash: string, options?: { readonly except?: string }): Promise<number>;
   /** Ends the sessions of a licence opened from one remembered browser; returns how many. */

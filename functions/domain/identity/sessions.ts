@@ -1,4 +1,4 @@
-import { randomUUID } from 'node:crypto';
+import { createHmac } from 'node:crypto';
 
 import { errors as joseErrors, jwtVerify, SignJWT } from 'jose';
 
@@ -8,7 +8,7 @@ import type { Role } from '../../../shared/schemas/session';
 import type { AppKeys } from '../../security/app-keys';
 import { SecondFactorRequiredError, UnauthenticatedError } from '../core/errors';
 import type { Clock } from '../core/ports';
-import type { LicenseRecord, Licenses, SecondFactorReads, Sessions } from './ports';
+import type { LicenseRecord, Licenses, SecondFactorReads, SessionPool, Sessions } from './ports';
 import { isEnrolled } from './second-factor-step';
 
 const ISSUER = 'assistant-juridique';
@@ -32,6 +32,15 @@ export interface SessionContext {
   readonly deviceId: string | null;
 }
 
+/** What a session token says, signature and expiry checked, before anything is re-read. */
+export interface TokenClaims {
+  readonly sessionId: string;
+  /** The licence it was opened for (null in a token from before the claim existed). */
+  readonly licenseKeyHash: string | null;
+  /** The role of that licence at sign-in (null when absent). */
+  readonly role: Role | null;
+}
+
 /** How a session opens: full, or waiting for the licence's second factor. */
 export interface OpenOptions {
   /** Only the second-factor calls accept it, for `SECOND_FACTOR.pendingLifetimeSeconds`. */
@@ -41,6 +50,21 @@ export interface OpenOptions {
   /** The remembered browser it is opened from: a pending one goes to that browser's own pool. */
   readonly deviceId?: string | null;
 }
+
+/**
+ * A place taken in a licence's pool of sessions, before the session is written: its number, and
+ * how many of the newest places the pool keeps.
+ */
+export interface SessionPlace {
+  readonly license: LicenseRecord;
+  readonly options: OpenOptions;
+  readonly pool: SessionPool;
+  readonly number: number;
+  readonly keep: number;
+}
+
+/** Tries of a session whose place was ended before it was written (a burst of sign-ins). */
+const PLACE_TRIES = 5;
 
 /** An opened session: the token the browser keeps and its absolute expiry. */
 export interface OpenedSession {
@@ -80,36 +104,59 @@ export class SessionService {
 
   /** Opens a session for a licence that was just verified. */
   async open(license: LicenseRecord, email: string, options: OpenOptions = {}): Promise<OpenedSession> {
+    return this.openAt(await this.place(license, options), email);
+  }
+
+  /**
+   * Takes the next place in the licence's pool for a session about to open, before its e-mail is
+   * known (sign-in reads the profile beside it). Each pool keeps its newest places: the verified
+   * sessions MAX_SESSIONS_PER_LICENSE, the pending ones theirs apart, so key-only sign-ins never
+   * end (nor count against) a session that passed the factor, and those of browsers not
+   * remembered never end a remembered browser's.
+   */
+  async place(license: LicenseRecord, options: OpenOptions = {}): Promise<SessionPlace> {
+    const deviceId = options.deviceId ?? null;
+    const { perLicense, perRememberedBrowser } = SECOND_FACTOR.pendingSessions;
+    const [pool, keep]: [SessionPool, number] = options.secondFactorPending
+      ? [{ kind: 'pending', deviceId }, deviceId === null ? perLicense : perRememberedBrowser]
+      : [{ kind: 'verified' }, MAX_SESSIONS_PER_LICENSE];
+    const number = await this.sessions.takePlace(license.keyHash, pool);
+    return { license, options, pool, number, keep };
+  }
+
+  /**
+   * Opens the session of a place, written with the end of the session `keep` places before it: the
+   * cap holds however many sign-ins run at once.
+   */
+  async openAt(taken: SessionPlace, email: string): Promise<OpenedSession> {
+    const { license, options } = taken;
     const now = this.clock.now();
     const issuedAt = Math.floor(now.getTime() / 1000);
     const expiresAt =
       issuedAt +
       (options.secondFactorPending ? SECOND_FACTOR.pendingLifetimeSeconds : SESSION_LIFETIME_SECONDS);
-    const sessionId = randomUUID();
-    await this.sessions.create({
-      sessionId,
-      licenseKeyHash: license.keyHash,
-      role: license.licenseType,
-      email,
-      createdAt: now.toISOString(),
-      expiresAt,
-      ...(options.secondFactorPending ? { secondFactorPending: true } : {}),
-      ...(options.secondFactorAt ? { secondFactorAt: options.secondFactorAt } : {}),
-      ...(options.deviceId ? { deviceId: options.deviceId } : {}),
-    });
-    // Each pool keeps its newest: the verified sessions MAX_SESSIONS_PER_LICENSE, the pending ones
-    // theirs apart, so key-only sign-ins never end (nor count against) a session that passed the
-    // factor, and those of browsers not remembered never end a remembered browser's.
-    const deviceId = options.deviceId ?? null;
-    if (options.secondFactorPending) {
-      const { perLicense, perRememberedBrowser } = SECOND_FACTOR.pendingSessions;
-      await this.sessions.keepNewest(
-        license.keyHash,
-        { kind: 'pending', deviceId },
-        deviceId === null ? perLicense : perRememberedBrowser,
+    let place = taken;
+    let sessionId = this.sessionIdOf(place, place.number);
+    for (let tries = 1; ; tries++) {
+      const opened = await this.sessions.create(
+        {
+          sessionId,
+          licenseKeyHash: license.keyHash,
+          role: license.licenseType,
+          email,
+          createdAt: now.toISOString(),
+          expiresAt,
+          ...(options.secondFactorPending ? { secondFactorPending: true } : {}),
+          ...(options.secondFactorAt ? { secondFactorAt: options.secondFactorAt } : {}),
+          ...(options.deviceId ? { deviceId: options.deviceId } : {}),
+        },
+        place.number > place.keep ? this.sessionIdOf(place, place.number - place.keep) : null,
       );
-    } else {
-      await this.sessions.keepNewest(license.keyHash, { kind: 'verified' }, MAX_SESSIONS_PER_LICENSE);
+      if (opened) break;
+      // Ended before it was written: `keep` later sign-ins of the pool finished first. A new place.
+      if (tries >= PLACE_TRIES) throw new Error('Session non ouverte : sa place a été reprise');
+      place = await this.place(license, options);
+      sessionId = this.sessionIdOf(place, place.number);
     }
     // The licence's hash rides in the token (signed, so the client cannot change it) so that a
     // protected request reads the session and the licence at once instead of one after the other.
@@ -126,39 +173,65 @@ export class SessionService {
   }
 
   /**
+   * The id of the session at a place of a pool: a keyed hash (server key), as unguessable as a
+   * random one, that the session `keep` places later computes to end it without reading anything.
+   */
+  private sessionIdOf(place: SessionPlace, number: number): string {
+    const pool = place.pool.kind === 'verified' ? 'verified' : `pending:${place.pool.deviceId ?? '-'}`;
+    return createHmac('sha256', this.keys.sessionSigningKey)
+      .update(`session\n${place.license.keyHash}\n${pool}\n${number}`)
+      .digest('base64url');
+  }
+
+  /**
    * Establishes who calls: the token must verify and not be expired, its session must still exist,
    * and the licence behind it must still be active (re-read on every request).
    */
   async authenticate(token: string): Promise<SessionContext> {
-    const now = this.clock.now();
-    let sessionId: string;
-    let licenseClaim: string | undefined;
+    return this.sessionOf(await this.claimsOf(token));
+  }
+
+  /**
+   * What a token says, once its signature and expiry are checked: which session, and which licence
+   * and role it was opened for. Nothing is decided from it before `sessionOf` re-reads both; a
+   * request may only start a read beside that one (route-handler.ts, early reads).
+   */
+  async claimsOf(token: string): Promise<TokenClaims> {
     try {
       const { payload } = await jwtVerify(token, this.keys.sessionSigningKey, {
         issuer: ISSUER,
         audience: AUDIENCE,
         algorithms: ['HS256'],
-        currentDate: now,
+        currentDate: this.clock.now(),
       });
       if (!payload.sub) throw new UnauthenticatedError(MESSAGES.session.required);
-      sessionId = payload.sub;
       const claim = payload[LICENSE_CLAIM];
-      licenseClaim = typeof claim === 'string' && claim.length > 0 ? claim : undefined;
+      return {
+        sessionId: payload.sub,
+        licenseKeyHash: typeof claim === 'string' && claim.length > 0 ? claim : null,
+        role: typeof payload.role === 'string' ? (payload.role as Role) : null,
+      };
     } catch (error) {
       if (error instanceof joseErrors.JOSEError || error instanceof UnauthenticatedError) {
         throw new UnauthenticatedError(MESSAGES.session.required, { cause: error });
       }
       throw error;
     }
+  }
+
+  /** The caller of a verified token, from its session and licence as they are now. */
+  async sessionOf(claims: TokenClaims): Promise<SessionContext> {
+    const now = this.clock.now();
+    const { sessionId, licenseKeyHash: licenseClaim } = claims;
     // Both items in one read; a token from before the claim existed reads the session first.
     const { session, license } =
-      licenseClaim === undefined
+      licenseClaim === null
         ? await this.sessionThenLicense(sessionId)
         : await this.sessions.getWithLicense(sessionId, licenseClaim);
     if (!session || session.expiresAt * 1000 <= now.getTime())
       throw new UnauthenticatedError(MESSAGES.session.required);
     // The session record stays the authority on which licence it belongs to.
-    if (licenseClaim !== undefined && licenseClaim !== session.licenseKeyHash)
+    if (licenseClaim !== null && licenseClaim !== session.licenseKeyHash)
       throw new UnauthenticatedError(MESSAGES.session.required);
     if (!license?.isActive) throw new UnauthenticatedError(MESSAGES.session.licenseInactive);
     return {

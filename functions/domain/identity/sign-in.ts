@@ -7,7 +7,7 @@ import type { Role, VerifyLicenseReply } from '../../../shared/schemas/session';
 import type { AppKeys } from '../../security/app-keys';
 import { createLicenseKeyVault } from '../../security/license-key-vault';
 import type { Clock } from '../core/ports';
-import { readDeviceCookie } from './device-cookie';
+import { type DeviceCookieClaims, readDeviceCookie } from './device-cookie';
 import type {
   Licenses,
   MemberLookup,
@@ -45,7 +45,7 @@ export interface SignInServiceDependencies {
   readonly members: Pick<MemberLookup, 'memberOf'>;
   readonly attempts: SignInAttempts;
   /** Opens the session of a right key. */
-  readonly sessions: Pick<SessionService, 'open'>;
+  readonly sessions: Pick<SessionService, 'place' | 'openAt'>;
   readonly keys: AppKeys;
   readonly clock: Clock;
   readonly secondFactorSettings: SecondFactorRequirement;
@@ -67,7 +67,7 @@ export class SignInService {
   private readonly licenses: Pick<Licenses, 'getForSignIn'>;
   private readonly members: Pick<MemberLookup, 'memberOf'>;
   private readonly attempts: SignInAttempts;
-  private readonly sessions: Pick<SessionService, 'open'>;
+  private readonly sessions: Pick<SessionService, 'place' | 'openAt'>;
   private readonly keys: AppKeys;
   private readonly clock: Clock;
   private readonly secondFactorSettings: SecondFactorRequirement;
@@ -117,12 +117,11 @@ export class SignInService {
       return { throttled: false, reply: { valid: false, error: MESSAGES.login.invalidKey } };
     }
     // A right key does not count against its client (the wrong ones before it still do). Its
-    // attempt is given back beside the profile's read, the session's first step: one round trip
-    // less, and the place it held is free for the next attempt as soon as the key is known right.
-    const [, reply] = await Promise.all([
-      this.attempts.release(client, reserved),
-      this.open(found, deviceCookie),
-    ]);
+    // attempt is given back beside the profile's read and the session's place, the session's first
+    // step: one round trip less, and the place it held is free as soon as the key is known right.
+    // The cookie read first (no store call), so that the place is asked for beside the release.
+    const device = await readDeviceCookie(this.keys.sessionSigningKey, deviceCookie, this.clock.now());
+    const [, reply] = await Promise.all([this.attempts.release(client, reserved), this.open(found, device)]);
     return { throttled: false, reply };
   }
 
@@ -154,23 +153,23 @@ export class SignInService {
     }
   }
 
-  /** The reply to a right key: a session for an active licence, with what it must ask next. */
-  private async open(found: SignInItems, deviceCookie: string | undefined): Promise<VerifyLicenseReply> {
+  /**
+   * The reply to a right key: a session for an active licence, with what it must ask next. The
+   * profile and the session's place in its pool are read side by side, then the session written.
+   */
+  private async open(found: SignInItems, device: DeviceCookieClaims | null): Promise<VerifyLicenseReply> {
     const { license } = found;
     if (!license.isActive) return { valid: false, error: MESSAGES.session.licenseInactive };
-    const [lawyer, device] = await Promise.all([
-      license.licenseType === 'admin' ? null : this.members.memberOf(license, found.boundLawyerId),
-      readDeviceCookie(this.keys.sessionSigningKey, deviceCookie, this.clock.now()),
-    ]);
     const secondFactor = secondFactorStepOf(found.secondFactor, this.secondFactorSettings, license);
-    const userEmail = lawyer?.email ?? license.userEmail ?? '';
     // The cookie's signature is enough to choose the pool; whether the browser is still remembered
     // is checked where it matters, when its codes are counted.
     const deviceId = device?.licenseKeyHash === license.keyHash ? device.deviceId : null;
-    const session = await this.sessions.open(license, userEmail, {
-      secondFactorPending: secondFactor !== null,
-      deviceId,
-    });
+    const [lawyer, place] = await Promise.all([
+      license.licenseType === 'admin' ? null : this.members.memberOf(license, found.boundLawyerId),
+      this.sessions.place(license, { secondFactorPending: secondFactor !== null, deviceId }),
+    ]);
+    const userEmail = lawyer?.email ?? license.userEmail ?? '';
+    const session = await this.sessions.openAt(place, userEmail);
     return {
       valid: true,
       licenseType: license.licenseType,
