@@ -11,14 +11,18 @@ import type { SessionContext } from '../domain/identity/sessions';
  * caller and route. A cursor of another user or another list is a 400 'Curseur invalide' before
  * the list reads it; the list checks the rest (its own list, its own search).
  */
-const tagOf = (session: SessionContext, route: RouteDefinition) =>
+const tagOf = (session: Pick<SessionContext, 'licenseKeyHash'>, route: RouteDefinition) =>
   createHash('sha256')
     .update(`${session.licenseKeyHash}\n${route.method} ${route.path}`)
     .digest('base64url')
     .slice(0, 12);
 
 /** The query with its `cursor` as the list gave it, checked to be the caller's. */
-export function callerQuery<Q>(query: Q, session: SessionContext | null, route: RouteDefinition): Q {
+export function callerQuery<Q>(
+  query: Q,
+  session: Pick<SessionContext, 'licenseKeyHash'> | null,
+  route: RouteDefinition,
+): Q {
   if (!query || typeof query !== 'object' || !session) return query;
   const { cursor } = query as { cursor?: unknown };
   if (typeof cursor !== 'string') return query;

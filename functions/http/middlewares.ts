@@ -14,7 +14,7 @@ import {
 } from '../domain/core/errors';
 import { METRIC, type Metrics } from '../domain/core/metrics';
 import type { Logger, ReplyKey } from '../domain/core/ports';
-import type { SessionContext, SessionService } from '../domain/identity/sessions';
+import type { SessionContext, SessionService, TokenClaims } from '../domain/identity/sessions';
 import { type ApiEvent, type ApiResult, bearerTokenOf, fromOrigin, jsonResult } from './api-event';
 import { errorReplyOf, RequestTooLargeError } from './error-statuses';
 import { fieldOf } from './parameters';
@@ -26,7 +26,12 @@ export interface RouteContext extends Context {
   session?: SessionContext | null;
   /** A create's Idempotency-Key, scoped to the caller (`kept-replies.ts`); null without one. */
   replyKey?: ReplyKey | null;
+  /** The route's early read, started beside the session's (null when none was). */
+  early?: Promise<unknown> | null;
 }
+
+/** Starts a route's read from a verified token's claims, before its session is re-read; null for none. */
+export type EarlyStart = (event: ApiEvent, claims: TokenClaims) => Promise<unknown> | null;
 
 type ApiMiddleware = MiddlewareObj<ApiEvent, ApiResult, Error, RouteContext>;
 
@@ -106,11 +111,13 @@ function valid<T>(parsed: z.ZodSafeParseResult<T>): T {
 
 /**
  * Establishes the caller of a protected route: a valid session whose licence is still active
- * (re-read on every request), with the role the route requires.
+ * (re-read on every request), with the role the route requires. A route's early read starts beside
+ * that read and reaches the route only if the caller passes.
  */
 export function authorizedSession(
   route: RouteDefinition,
   sessions: () => Promise<SessionService>,
+  early?: EarlyStart,
 ): ApiMiddleware {
   return {
     name: 'authorizedSession',
@@ -122,7 +129,11 @@ export function authorizedSession(
       const token = bearerTokenOf(request.event);
       if (!token) throw new UnauthenticatedError(MESSAGES.session.required);
       const service = await sessions();
-      const session = await service.authenticate(token);
+      const claims = await service.claimsOf(token);
+      // Side by side with the session's read; what it reads is used only once that read allows it.
+      const started = early?.(request.event, claims) ?? null;
+      started?.catch(() => undefined);
+      const session = await service.sessionOf(claims);
       // A session opened by the licence key alone may only finish its sign-in.
       if (route.access === 'second-factor') {
         request.context.session = session;
@@ -136,6 +147,7 @@ export function authorizedSession(
       if (!allowed) throw new ForbiddenError(MESSAGES.session.forbidden);
       if (route.sensitive) await service.requireRecentSecondFactor(session);
       request.context.session = session;
+      request.context.early = started;
     },
   };
 }

@@ -4,7 +4,7 @@ import type { z } from 'zod';
 import { MESSAGES } from '../../shared/messages';
 import { ROUTES, type RouteDefinition, type RouteName, type Routes, routeKey } from '../../shared/routes';
 import type { ReplyKey } from '../domain/core/ports';
-import type { SessionService } from '../domain/identity/sessions';
+import type { SessionService, TokenClaims } from '../domain/identity/sessions';
 import type { AppDependencies } from '../runtime/dependencies';
 import { sessionServiceOf } from '../runtime/services/identity';
 import type { AppKeys } from '../security/app-keys';
@@ -13,6 +13,7 @@ import { callerQuery, callerReply } from './caller-cursors';
 import type { IdempotentRoute } from './kept-replies';
 import {
   authorizedSession,
+  type EarlyStart,
   errorReply,
   originVerified,
   type RouteContext,
@@ -26,6 +27,7 @@ type BodyOf<N extends RouteName> = Routes[N] extends { request: infer S extends 
 type QueryOf<N extends RouteName> = Routes[N] extends { query: infer S extends z.ZodType }
   ? z.output<S>
   : undefined;
+type ReplyOf<N extends RouteName> = z.input<Routes[N]['response']>;
 type SessionOf<N extends RouteName> = Routes[N]['access'] extends 'public'
   ? null
   : import('../domain/identity/sessions').SessionContext;
@@ -51,7 +53,21 @@ export interface RouteRequest<N extends RouteName> {
    * keeps its reply with the change. Null without one.
    */
   readonly replyKey: ReplyKey | null;
+  /** The route's early read (`EarlyReads`), when one was started for this caller. */
+  readonly early: Promise<ReplyOf<N>> | null;
 }
+
+/**
+ * A read a route may start beside the caller's session check, from what the verified token claims
+ * (its role, for one): the reply's store calls then wait for the session's instead of after it. The
+ * route still decides from the session re-read: it uses the read only when that allows it.
+ */
+export type EarlyRead<N extends RouteName> = (request: {
+  readonly query: QueryOf<N>;
+  readonly claims: TokenClaims;
+}) => Promise<ReplyOf<N>> | null;
+
+export type EarlyReads = { [N in RouteName]?: EarlyRead<N> };
 
 const STATUS = Symbol('status');
 
@@ -85,6 +101,8 @@ export interface ApiHandlerOptions {
    * have such routes, so that no other function's bundle carries it.
    */
   readonly keptReplies?: (route: IdempotentRoute) => MiddlewareObj<ApiEvent, ApiResult, Error, RouteContext>;
+  /** Reads started beside the caller's session check (`EarlyRead`). */
+  readonly earlyReads?: EarlyReads;
 }
 
 /**
@@ -111,7 +129,9 @@ export function apiHandler(
     const run = implementation as (request: RouteRequest<RouteName>) => Promise<unknown>;
     const pipeline = middy<ApiEvent, ApiResult, Error, RouteContext>()
       .use(originVerified(deps.originSecret))
-      .use(authorizedSession(route, sessionService))
+      .use(
+        authorizedSession(route, sessionService, earlyStart(route, options.earlyReads?.[name as RouteName])),
+      )
       .use(validatedJsonBody(route))
       .use(validatedQuery(route))
       .use(errorReply(deps.logger, deps.metrics, route));
@@ -130,6 +150,7 @@ export function apiHandler(
         cookies: cookiesOf(event),
         userAgent: event.requestContext.http.userAgent ?? '',
         replyKey: context.replyKey ?? null,
+        early: (context.early ?? null) as never,
       }).then((reply) => callerReply(reply, session, route));
       if (result && typeof result === 'object' && STATUS in result) {
         const reply = result as StatusReply<unknown>;
@@ -141,6 +162,24 @@ export function apiHandler(
     pipelines.set(routeKey(route), pipeline as ApiHandler);
   }
   return byRouteKey(pipelines);
+}
+
+/**
+ * Starts a route's early read with its query as the route will get it: parsed with its schema and
+ * its cursor checked to be the token's licence's. A query the route would refuse starts nothing.
+ */
+function earlyStart(route: RouteDefinition, read: EarlyRead<RouteName> | undefined): EarlyStart | undefined {
+  if (!read) return undefined;
+  return (event, claims) => {
+    const parsed = route.query?.safeParse(event.queryStringParameters ?? {});
+    if (!claims.licenseKeyHash || (route.query && !parsed?.success)) return null;
+    try {
+      const query = callerQuery(parsed?.data, { licenseKeyHash: claims.licenseKeyHash }, route);
+      return read({ query: query as never, claims });
+    } catch {
+      return null;
+    }
+  };
 }
 
 /** A request's cookies: API Gateway's `cookies` (payload 2.0), else the Cookie header. */
