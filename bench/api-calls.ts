@@ -29,6 +29,7 @@ import { generateStoredAppKeys, parseAppKeys } from '../functions/security/app-k
 import { createLicenseKeyVault } from '../functions/security/license-key-vault';
 import { startLocalQueues } from '../lib/local/queue/local-queues';
 import { seedLocalData } from '../lib/local/seed';
+import { SIGN_IN_THROTTLE } from '../shared/constants';
 import { type CapacityMeter, callsInSequence, type MeteredCall, meterTable, sumOf } from './capacity';
 import { percentile } from './percentile';
 import { quietLogger } from './quiet-logger';
@@ -147,6 +148,8 @@ const median = (values: readonly number[]) =>
 export interface ApiCallsFigures {
   readonly requests: readonly RequestFigures[];
   readonly workflows: number;
+  /** Right keys sent at once from one address, and how many the per-address throttle refused. */
+  readonly rightKeysAtOnce: { readonly sent: number; readonly refused: number };
 }
 
 /** The API's handlers in this process over a bench table, an admin and a lawyer seeded as `npm start` does. */
@@ -352,6 +355,13 @@ export async function measureApiCalls(
         send('workflows', apiRequest('GET', '/api/workflows', { token: admin })),
       ),
     );
+    options.log('  page de liste (avocat, ses automatisations)...');
+    const lawyer = await signIn(seed.lawyerLicenseKey);
+    requests.push(
+      await measure(`GET /api/workflows as a lawyer (his ${options.workflows} automations, first page)`, () =>
+        send('workflows', apiRequest('GET', '/api/workflows', { token: lawyer })),
+      ),
+    );
     options.log('  connexion (clé valide)...');
     requests.push(await measure('POST /api/verify-license (valid key)', () => signIn(seed.lawyerLicenseKey)));
     options.log('  création et modification d’une automatisation...');
@@ -386,7 +396,21 @@ export async function measureApiCalls(
         );
       }),
     );
-    return { requests, workflows: options.workflows };
+    // Colleagues behind one address signing in at once, five times as many as the lock allows
+    // wrong keys: a right key waits for the attempts in flight, it is never refused for them.
+    options.log('  clés valides envoyées en même temps depuis une adresse...');
+    const sent = 5 * SIGN_IN_THROTTLE.lockAfter;
+    const replies = await Promise.allSettled(
+      Array.from({ length: sent }, () => signIn(seed.lawyerLicenseKey)),
+    );
+    const refused = replies.filter(
+      (reply) => reply.status === 'rejected' && / 429 /.test(String(reply.reason)),
+    ).length;
+    const failed = replies.find(
+      (reply) => reply.status === 'rejected' && !/ 429 /.test(String(reply.reason)),
+    );
+    if (failed?.status === 'rejected') throw failed.reason;
+    return { requests, workflows: options.workflows, rightKeysAtOnce: { sent, refused } };
   } finally {
     await world.stop();
   }
