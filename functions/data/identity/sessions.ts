@@ -1,3 +1,5 @@
+import { randomUUID } from 'node:crypto';
+
 import {
   DeleteCommand,
   GetCommand,
@@ -54,17 +56,18 @@ function sessionFromItem(item: Record<string, unknown>): SessionRecord {
 export class SessionRepository implements Sessions {
   constructor(private readonly table: Table) {}
 
-  async takePlace(keyHash: string, pool: SessionPool): Promise<number> {
+  async takePlace(keyHash: string, pool: SessionPool): Promise<{ number: number; salt: string }> {
     const { Attributes } = await this.table.doc.send(
       new UpdateCommand({
         TableName: this.table.name,
         Key: sessionPoolKey(keyHash, poolName(pool)),
-        UpdateExpression: 'ADD places :one SET entity = :entity',
-        ExpressionAttributeValues: { ':one': 1, ':entity': 'SessionPool' },
+        // The salt is the pool's from its first place on: a pool counted anew never meets old ids.
+        UpdateExpression: 'ADD places :one SET salt = if_not_exists(salt, :salt), entity = :entity',
+        ExpressionAttributeValues: { ':one': 1, ':salt': randomUUID(), ':entity': 'SessionPool' },
         ReturnValues: 'UPDATED_NEW',
       }),
     );
-    return Attributes?.places as number;
+    return { number: Attributes?.places as number, salt: Attributes?.salt as string };
   }
 
   /**
@@ -165,7 +168,8 @@ export class SessionRepository implements Sessions {
 
   /**
    * Ends every session of a licence, pending ones included (its lawyer is deleted, its factor
-   * changed), but `except` (the session making the change); returns how many it ended.
+   * changed), but `except` (the session making the change); returns how many it ended. Without
+   * `except`, its pools' counts go too.
    */
   async deleteByLicense(keyHash: string, options: { readonly except?: string } = {}): Promise<number> {
     const items = await queryAll(this.table, {
@@ -176,6 +180,21 @@ export class SessionRepository implements Sessions {
     });
     const ended = items.filter((item) => item.sessionId !== options.except);
     await Promise.all(ended.map((item) => this.delete(item.sessionId as string)));
+    // None left: the licence's pools go too (they name its key's hash), counted anew if it signs in.
+    if (options.except === undefined) {
+      const pools = await queryAll(this.table, {
+        KeyConditionExpression: 'PK = :pk AND begins_with(SK, :pool)',
+        ExpressionAttributeValues: { ':pk': licenseItemKey(keyHash).PK, ':pool': 'SESSION_POOL#' },
+        ProjectionExpression: 'PK, SK',
+      });
+      await Promise.all(
+        pools.map((pool) =>
+          this.table.doc.send(
+            new DeleteCommand({ TableName: this.table.name, Key: { PK: pool.PK, SK: pool.SK } }),
+          ),
+        ),
+      );
+    }
     return ended.length;
   }
 

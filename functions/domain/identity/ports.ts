@@ -153,8 +153,11 @@ export type SessionPool =
   | { readonly kind: 'pending'; readonly deviceId: string | null };
 
 export interface Sessions {
-  /** The next place in a licence's pool (1, 2, ...): one atomic count, so parallel sign-ins never share one. */
-  takePlace(keyHash: string, pool: SessionPool): Promise<number>;
+  /**
+   * The next place in a licence's pool (1, 2, ...): one atomic count, so parallel sign-ins never
+   * share one; with the pool's salt, drawn at its first place (its session ids are derived from both).
+   */
+  takePlace(keyHash: string, pool: SessionPool): Promise<{ number: number; salt: string }>;
   /**
    * Writes a session and ends `ends` (the one its place pushes beyond the pool's cap), in one
    * transaction; false when a later place had already ended it (sign-ins that started after it

@@ -60,6 +60,8 @@ export interface SessionPlace {
   readonly options: OpenOptions;
   readonly pool: SessionPool;
   readonly number: number;
+  /** The pool's salt: ids of a pool counted anew (its licence's sessions all ended) never repeat. */
+  readonly salt: string;
   readonly keep: number;
 }
 
@@ -120,8 +122,8 @@ export class SessionService {
     const [pool, keep]: [SessionPool, number] = options.secondFactorPending
       ? [{ kind: 'pending', deviceId }, deviceId === null ? perLicense : perRememberedBrowser]
       : [{ kind: 'verified' }, MAX_SESSIONS_PER_LICENSE];
-    const number = await this.sessions.takePlace(license.keyHash, pool);
-    return { license, options, pool, number, keep };
+    const { number, salt } = await this.sessions.takePlace(license.keyHash, pool);
+    return { license, options, pool, number, salt, keep };
   }
 
   /**
@@ -179,7 +181,7 @@ export class SessionService {
   private sessionIdOf(place: SessionPlace, number: number): string {
     const pool = place.pool.kind === 'verified' ? 'verified' : `pending:${place.pool.deviceId ?? '-'}`;
     return createHmac('sha256', this.keys.sessionSigningKey)
-      .update(`session\n${place.license.keyHash}\n${pool}\n${number}`)
+      .update(`session\n${place.license.keyHash}\n${pool}\n${place.salt}\n${number}`)
       .digest('base64url');
   }
 
