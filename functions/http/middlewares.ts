@@ -13,7 +13,7 @@ import {
   UnauthenticatedError,
 } from '../domain/core/errors';
 import { METRIC, type Metrics } from '../domain/core/metrics';
-import type { Logger, ReplyKey } from '../domain/core/ports';
+import type { Logger, ReadAhead, ReplyKey } from '../domain/core/ports';
 import type { SessionContext, SessionService, TokenClaims } from '../domain/identity/sessions';
 import { type ApiEvent, type ApiResult, bearerTokenOf, fromOrigin, jsonResult } from './api-event';
 import { errorReplyOf, RequestTooLargeError } from './error-statuses';
@@ -27,11 +27,11 @@ export interface RouteContext extends Context {
   /** A create's Idempotency-Key, scoped to the caller (`kept-replies.ts`); null without one. */
   replyKey?: ReplyKey | null;
   /** The route's early read, started beside the session's (null when none was). */
-  early?: Promise<unknown> | null;
+  early?: ReadAhead<unknown> | null;
 }
 
 /** Starts a route's read from a verified token's claims, before its session is re-read; null for none. */
-export type EarlyStart = (event: ApiEvent, claims: TokenClaims) => Promise<unknown> | null;
+export type EarlyStart = (event: ApiEvent, claims: TokenClaims) => ReadAhead<unknown> | null;
 
 type ApiMiddleware = MiddlewareObj<ApiEvent, ApiResult, Error, RouteContext>;
 
@@ -132,7 +132,7 @@ export function authorizedSession(
       const claims = await service.claimsOf(token);
       // Side by side with the session's read; what it reads is used only once that read allows it.
       const started = early?.(request.event, claims) ?? null;
-      started?.catch(() => undefined);
+      started?.reply.catch(() => undefined);
       const session = await service.sessionOf(claims);
       // A session opened by the licence key alone may only finish its sign-in.
       if (route.access === 'second-factor') {

@@ -3,7 +3,7 @@ import type { z } from 'zod';
 
 import { MESSAGES } from '../../shared/messages';
 import { ROUTES, type RouteDefinition, type RouteName, type Routes, routeKey } from '../../shared/routes';
-import type { ReplyKey } from '../domain/core/ports';
+import type { ReadAhead, ReplyKey } from '../domain/core/ports';
 import type { SessionService, TokenClaims } from '../domain/identity/sessions';
 import type { AppDependencies } from '../runtime/dependencies';
 import { sessionServiceOf } from '../runtime/services/identity';
@@ -27,7 +27,8 @@ type BodyOf<N extends RouteName> = Routes[N] extends { request: infer S extends 
 type QueryOf<N extends RouteName> = Routes[N] extends { query: infer S extends z.ZodType }
   ? z.output<S>
   : undefined;
-type ReplyOf<N extends RouteName> = z.input<Routes[N]['response']>;
+/** A reply as the services build it (what an early read gives back). */
+type BuiltReplyOf<N extends RouteName> = z.output<Routes[N]['response']>;
 type SessionOf<N extends RouteName> = Routes[N]['access'] extends 'public'
   ? null
   : import('../domain/identity/sessions').SessionContext;
@@ -54,18 +55,19 @@ export interface RouteRequest<N extends RouteName> {
    */
   readonly replyKey: ReplyKey | null;
   /** The route's early read (`EarlyReads`), when one was started for this caller. */
-  readonly early: Promise<ReplyOf<N>> | null;
+  readonly early: ReadAhead<BuiltReplyOf<N>> | null;
 }
 
 /**
  * A read a route may start beside the caller's session check, from what the verified token claims
- * (its role, for one): the reply's store calls then wait for the session's instead of after it. The
- * route still decides from the session re-read: it uses the read only when that allows it.
+ * (its role, its e-mail): the reply's store calls then wait for the session's instead of after it.
+ * The route still decides from the session re-read: it uses the read only when that gives the same
+ * `readFor`.
  */
 export type EarlyRead<N extends RouteName> = (request: {
   readonly query: QueryOf<N>;
   readonly claims: TokenClaims;
-}) => Promise<ReplyOf<N>> | null;
+}) => ReadAhead<BuiltReplyOf<N>> | null;
 
 export type EarlyReads = { [N in RouteName]?: EarlyRead<N> };
 

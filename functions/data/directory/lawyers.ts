@@ -142,7 +142,7 @@ export class LawyerRepository extends LawyerReader implements Lawyers {
         },
       },
       this.claim(lawyerEmailClaimKey(record.email), record.id),
-      ...(record.licenseKeyHash ? [this.claim(lawyerLicenseClaimKey(record.licenseKeyHash), record.id)] : []),
+      ...(record.licenseKeyHash ? [this.licenseClaim(record.licenseKeyHash, record)] : []),
       // One more lawyer on the counter, his search entries and his name beside his counters, with him.
       lawyerCounterWrite(this.table, 1),
       this.ownerName(record),
@@ -182,11 +182,10 @@ export class LawyerRepository extends LawyerReader implements Lawyers {
         this.claim(lawyerEmailClaimKey(next.email), next.id),
       );
     }
-    if (previous.licenseKeyHash !== next.licenseKeyHash) {
-      if (previous.licenseKeyHash)
-        items.push(this.release(lawyerLicenseClaimKey(previous.licenseKeyHash), previous.id));
-      if (next.licenseKeyHash) items.push(this.claim(lawyerLicenseClaimKey(next.licenseKeyHash), next.id));
-    }
+    if (previous.licenseKeyHash && previous.licenseKeyHash !== next.licenseKeyHash)
+      items.push(this.release(lawyerLicenseClaimKey(previous.licenseKeyHash), previous.id));
+    // Written again with every change: the e-mail it carries is the profile's as it is now.
+    if (next.licenseKeyHash) items.push(this.licenseClaim(next.licenseKeyHash, next));
     await this.transact(items);
   }
 
@@ -311,6 +310,26 @@ export class LawyerRepository extends LawyerReader implements Lawyers {
         Item: { ...key, entity: 'LawyerClaim', lawyerId },
         ConditionExpression: 'attribute_not_exists(PK) OR lawyerId = :id',
         ExpressionAttributeValues: { ':id': lawyerId },
+      },
+    };
+  }
+
+  /**
+   * The profile's claim on its licence key, with its e-mail: a signed-in member's requests read it
+   * with his session and know the e-mail his automations are listed under without reading his profile.
+   */
+  private licenseClaim(keyHash: string, record: LawyerRecord): TransactItem {
+    return {
+      Put: {
+        TableName: this.table.name,
+        Item: {
+          ...lawyerLicenseClaimKey(keyHash),
+          entity: 'LawyerClaim',
+          lawyerId: record.id,
+          email: record.email,
+        },
+        ConditionExpression: 'attribute_not_exists(PK) OR lawyerId = :id',
+        ExpressionAttributeValues: { ':id': record.id },
       },
     };
   }

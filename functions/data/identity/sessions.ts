@@ -14,7 +14,13 @@ import { getItemsByKey } from '../table/batch-get';
 import { createdSortKey } from '../table/keys';
 import { queryAll } from '../table/query-all';
 import { applied, isConditionFailure, type Table } from '../table/table';
-import { licenseItemKey, licenseSessionsPartition, sessionKey, sessionPoolKey } from './keys';
+import {
+  lawyerLicenseClaimKey,
+  licenseItemKey,
+  licenseSessionsPartition,
+  sessionKey,
+  sessionPoolKey,
+} from './keys';
 import { licenseFromItem } from './licenses';
 
 export type { SessionPool, SessionRecord };
@@ -114,19 +120,27 @@ export class SessionRepository implements Sessions {
   }
 
   /**
-   * A session and the licence it claims to belong to, in one BatchGetItem (every protected request
-   * reads both): the caller still checks that the session names that licence.
+   * A session, the licence it claims to belong to and the claim of the profile holding that
+   * licence's key, in one BatchGetItem (every protected request reads them; a member's requests then
+   * know his profile's e-mail without reading it): the caller still checks that the session names
+   * that licence.
    */
   async getWithLicense(
     sessionId: string,
     licenseKeyHash: string,
-  ): Promise<{ session: SessionRecord | null; license: LicenseRecord | null }> {
-    const found = await getItemsByKey(this.table, [sessionKey(sessionId), licenseItemKey(licenseKeyHash)]);
+  ): Promise<{ session: SessionRecord | null; license: LicenseRecord | null; holderEmail: string | null }> {
+    const found = await getItemsByKey(this.table, [
+      sessionKey(sessionId),
+      licenseItemKey(licenseKeyHash),
+      lawyerLicenseClaimKey(licenseKeyHash),
+    ]);
     const session = found.get(sessionKey(sessionId));
     const license = found.get(licenseItemKey(licenseKeyHash));
+    const holderEmail = found.get(lawyerLicenseClaimKey(licenseKeyHash))?.email;
     return {
       session: sessionOf(session),
       license: license ? licenseFromItem(license) : null,
+      holderEmail: typeof holderEmail === 'string' && holderEmail.length > 0 ? holderEmail : null,
     };
   }
 

@@ -51,6 +51,16 @@ export interface Page<T> {
 }
 
 /**
+ * A read started before the caller's session was re-read, from what his token claims: its reply,
+ * and whose data it read (an owner's e-mail; null for everyone's, an admin's read). Whoever uses it
+ * first checks that the session re-read gives the same.
+ */
+export interface ReadAhead<T> {
+  readonly reply: Promise<T>;
+  readonly readFor: string | null;
+}
+
+/**
  * A create sent with an `Idempotency-Key`: the key (already scoped to its caller and route), a
  * hash of the request it came with, and the status its reply is sent with.
  */

@@ -1,9 +1,8 @@
 import { MESSAGES } from '../../../shared/messages';
 import { NotFoundError } from '../core/errors';
-import type { Page } from '../core/ports';
 import type { LicenseRecord, MemberLookup } from '../identity/ports';
 import type { SessionContext } from '../identity/sessions';
-import type { LawyerRecord, Lawyers, WorkflowQuery, WorkflowRecord, Workflows } from './ports';
+import type { LawyerRecord, Lawyers, WorkflowRecord, Workflows } from './ports';
 
 /**
  * Who owns what, decided here only: a member is known by his licence, re-read on every request, never
@@ -50,13 +49,15 @@ export function ownProfileOf(
 }
 
 /**
- * The e-mail that owns a member's workflows (their notary_email): his profile's as it is now, else
- * his licence's; null when neither exists (he then owns nothing).
+ * The e-mail that owns a member's workflows (their notary_email): his profile's as it is now (as
+ * the claim on his key re-read with his session says it, else read), else his licence's; null when
+ * neither exists (he then owns nothing).
  */
 export async function ownerEmailOf(
   lawyers: ProfileLookup,
-  session: Pick<SessionContext, 'license'>,
+  session: Pick<SessionContext, 'license' | 'licenseHolderEmail'>,
 ): Promise<string | null> {
+  if (session.licenseHolderEmail) return session.licenseHolderEmail;
   return (await ownProfileOf(lawyers, session))?.email ?? session.license.userEmail ?? null;
 }
 
@@ -120,20 +121,4 @@ export async function visibleWorkflows(
   ]);
   if (session.role === 'admin') return found;
   return owner === null ? [] : found.filter((workflow) => sameEmail(workflow.lawyerEmail, owner));
-}
-
-/**
- * One page of the workflows a member owns (his list, kept to the query's criteria); empty when he
- * has neither profile nor licence e-mail.
- */
-export async function ownWorkflowsPage(
-  workflows: Pick<Workflows, 'find'>,
-  lawyers: ProfileLookup,
-  session: SessionContext,
-  query: Omit<WorkflowQuery, 'ownerEmail'>,
-): Promise<Page<WorkflowRecord>> {
-  const owner = await ownerEmailOf(lawyers, session);
-  if (owner === null) return { items: [], nextCursor: null };
-  const page = await workflows.find({ ...query, ownerEmail: owner });
-  return { items: page.items, nextCursor: page.nextCursor };
 }

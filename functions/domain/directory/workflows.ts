@@ -5,10 +5,10 @@ import { MESSAGES } from '../../../shared/messages';
 import type { DirectoryCounts, WorkflowList, WorkflowListQuery } from '../../../shared/schemas/directory';
 import type { Workflow, WorkflowCreateInput, WorkflowUpdateInput } from '../../../shared/schemas/workflow';
 import { ConflictError, InvalidInputError, NotFoundError } from '../core/errors';
-import type { Clock, ReplyKey } from '../core/ports';
-import type { SessionContext } from '../identity/sessions';
+import type { Clock, ReadAhead, ReplyKey } from '../core/ports';
+import type { SessionContext, TokenClaims } from '../identity/sessions';
 import { type AuditAction, type AuditTrail, auditTarget } from './audit';
-import { ownerEmailOf, ownWorkflowsPage, type ProfileLookup, visibleWorkflow } from './members';
+import { ownerEmailOf, type ProfileLookup, visibleWorkflow } from './members';
 import {
   type DirectoryCounters,
   type Folders,
@@ -108,25 +108,45 @@ export class WorkflowService {
    * own for a lawyer or notary; kept to the search (name and description, spec §2), the folder,
    * the state, the health and the type asked for.
    */
-  async list(session: SessionContext, query: WorkflowListCriteria): Promise<WorkflowList> {
-    if (session.role !== 'admin') {
-      const terms = query.q?.trim() ? searchTermsOf(query.q) : null;
-      // A search of nothing searchable ('***', '😀') finds nothing.
-      if (terms && terms.words.length === 0) return { workflows: [], nextCursor: null, owners: [] };
-      // A member's list is his own: another lawyer's is not his to filter by.
-      const { lawyerEmail: _, ...own } = { ...query, terms };
-      const page = await ownWorkflowsPage(this.workflows, this.lawyers, session, own);
-      return { workflows: page.items.map(toWorkflowView), nextCursor: page.nextCursor, owners: [] };
-    }
-    return this.everyone(query);
+  async list(
+    session: SessionContext,
+    query: WorkflowListCriteria,
+    ahead: ReadAhead<WorkflowList> | null = null,
+  ): Promise<WorkflowList> {
+    if (session.role === 'admin') return ahead?.readFor === null ? ahead.reply : this.everyone(query);
+    const owner = await ownerEmailOf(this.lawyers, session);
+    if (owner === null) return { workflows: [], nextCursor: null, owners: [] };
+    // Read ahead under the e-mail his token carries: his only if that is still the owner re-read.
+    return ahead !== null && ahead.readFor === owner ? ahead.reply : this.ownedBy(owner, query);
   }
 
   /**
-   * A page of everyone's workflows, the admin's list. Decides nothing about the caller: `list` gives
-   * it to an admin only, and so does the workflows handler, which starts it beside the session's
-   * read when the token claims an admin, so that the page's reads wait for that one, not after it.
+   * The page `list` will most likely answer, started from what the caller's token claims before his
+   * session is re-read (the workflows handler's early read), so that its reads wait beside that one.
+   * It decides nothing: `list` uses it only if the session re-read gives the same `readFor`.
    */
-  async everyone(query: WorkflowListCriteria): Promise<WorkflowList> {
+  readAhead(
+    query: WorkflowListCriteria,
+    claims: Pick<TokenClaims, 'role' | 'email'>,
+  ): ReadAhead<WorkflowList> | null {
+    if (claims.role === 'admin') return { reply: this.everyone(query), readFor: null };
+    if (claims.email === null) return null;
+    return { reply: this.ownedBy(claims.email, query), readFor: claims.email };
+  }
+
+  /** A page of one member's own workflows, the e-mail they are listed under being `owner`. */
+  private async ownedBy(owner: string, query: WorkflowListCriteria): Promise<WorkflowList> {
+    const terms = query.q?.trim() ? searchTermsOf(query.q) : null;
+    // A search of nothing searchable ('***', '😀') finds nothing.
+    if (terms && terms.words.length === 0) return { workflows: [], nextCursor: null, owners: [] };
+    // A member's list is his own: another lawyer's is not his to filter by.
+    const { lawyerEmail: _, ...own } = { ...query, terms };
+    const page = await this.workflows.find({ ...own, ownerEmail: owner });
+    return { workflows: page.items.map(toWorkflowView), nextCursor: page.nextCursor, owners: [] };
+  }
+
+  /** A page of everyone's workflows, the admin's list. Decides nothing about the caller. */
+  private async everyone(query: WorkflowListCriteria): Promise<WorkflowList> {
     const terms = query.q?.trim() ? searchTermsOf(query.q) : null;
     if (terms && terms.words.length === 0) return { workflows: [], nextCursor: null, owners: [] };
     const page = await this.workflows.find({ ...query, terms });

@@ -165,11 +165,15 @@ export interface Sessions {
    */
   create(record: SessionRecord, ends: string | null): Promise<boolean>;
   get(sessionId: string): Promise<SessionRecord | null>;
-  /** A session and the licence it claims to belong to, in one read; the caller checks they match. */
+  /**
+   * A session, the licence it claims to belong to and the e-mail of the profile holding that
+   * licence's key (its claim's; null when none or not carried), in one read; the caller checks
+   * that session and licence match.
+   */
   getWithLicense(
     sessionId: string,
     licenseKeyHash: string,
-  ): Promise<{ session: SessionRecord | null; license: LicenseRecord | null }>;
+  ): Promise<{ session: SessionRecord | null; license: LicenseRecord | null; holderEmail: string | null }>;
   markSecondFactor(sessionId: string, at: string, deviceId: string): Promise<void>;
   delete(sessionId: string): Promise<void>;
   updateEmail(sessionId: string, email: string): Promise<void>;

@@ -15,6 +15,7 @@ const ISSUER = 'assistant-juridique';
 const AUDIENCE = 'web';
 /** The claim naming the session's licence (its key hash), read to fetch it beside the session. */
 const LICENSE_CLAIM = 'lic';
+const EMAIL_CLAIM = 'eml';
 
 /** Who is calling, as the server established it for this request. */
 export interface SessionContext {
@@ -30,6 +31,11 @@ export interface SessionContext {
   readonly secondFactorAt: string | null;
   /** The remembered browser the session was opened from (its device cookie), if any. */
   readonly deviceId: string | null;
+  /**
+   * The e-mail of the profile holding the licence's key, as that profile's claim on the key says,
+   * re-read with the session; absent when none holds it or its claim does not carry it yet.
+   */
+  readonly licenseHolderEmail?: string;
 }
 
 /** What a session token says, signature and expiry checked, before anything is re-read. */
@@ -39,6 +45,8 @@ export interface TokenClaims {
   readonly licenseKeyHash: string | null;
   /** The role of that licence at sign-in (null when absent). */
   readonly role: Role | null;
+  /** The e-mail the session was opened with (null when absent): only ever to start a read ahead. */
+  readonly email: string | null;
 }
 
 /** How a session opens: full, or waiting for the licence's second factor. */
@@ -163,7 +171,13 @@ export class SessionService {
     // The licence's hash rides in the token (signed, so the client cannot change it) so that a
     // protected request reads the session and the licence at once instead of one after the other.
     // It is an HMAC under a server key: it reveals nothing of the key and opens nothing by itself.
-    const token = await new SignJWT({ role: license.licenseType, [LICENSE_CLAIM]: license.keyHash })
+    // The e-mail rides along for the same reason: a member's list is read ahead by it, and used only
+    // if the owner re-read with the session is that e-mail (route-handler.ts, early reads).
+    const token = await new SignJWT({
+      role: license.licenseType,
+      [LICENSE_CLAIM]: license.keyHash,
+      [EMAIL_CLAIM]: email,
+    })
       .setProtectedHeader({ alg: 'HS256' })
       .setSubject(sessionId)
       .setIssuer(ISSUER)
@@ -208,10 +222,12 @@ export class SessionService {
       });
       if (!payload.sub) throw new UnauthenticatedError(MESSAGES.session.required);
       const claim = payload[LICENSE_CLAIM];
+      const email = payload[EMAIL_CLAIM];
       return {
         sessionId: payload.sub,
         licenseKeyHash: typeof claim === 'string' && claim.length > 0 ? claim : null,
         role: typeof payload.role === 'string' ? (payload.role as Role) : null,
+        email: typeof email === 'string' && email.length > 0 ? email : null,
       };
     } catch (error) {
       if (error instanceof joseErrors.JOSEError || error instanceof UnauthenticatedError) {
@@ -226,7 +242,7 @@ export class SessionService {
     const now = this.clock.now();
     const { sessionId, licenseKeyHash: licenseClaim } = claims;
     // Both items in one read; a token from before the claim existed reads the session first.
-    const { session, license } =
+    const { session, license, holderEmail } =
       licenseClaim === null
         ? await this.sessionThenLicense(sessionId)
         : await this.sessions.getWithLicense(sessionId, licenseClaim);
@@ -245,12 +261,14 @@ export class SessionService {
       secondFactorPending: session.secondFactorPending === true,
       secondFactorAt: session.secondFactorAt ?? null,
       deviceId: session.deviceId ?? null,
+      ...(holderEmail ? { licenseHolderEmail: holderEmail } : {}),
     };
   }
 
   private async sessionThenLicense(sessionId: string) {
     const session = await this.sessions.get(sessionId);
-    return { session, license: session ? await this.licenses.getByHash(session.licenseKeyHash) : null };
+    const license = session ? await this.licenses.getByHash(session.licenseKeyHash) : null;
+    return { session, license, holderEmail: null };
   }
 
   /**

@@ -20,9 +20,8 @@ const create = (deps: AppDependencies) => {
   return apiHandler(
     deps,
     {
-      // The admin's page read beside his session's check, given only if the session says admin.
-      listWorkflows: async ({ query, session, early }) =>
-        session.role === 'admin' && early ? early : workflows.list(session, query),
+      // The page read beside the session's check, used only if the session re-read allows it.
+      listWorkflows: async ({ query, session, early }) => workflows.list(session, query, early),
       directoryCounts: async ({ session }) => workflows.counts(session),
       getWorkflow: async ({ pathParameters, session }) => workflows.get(workflowId(pathParameters), session),
       createWorkflow: async ({ body, session, replyKey }) =>
@@ -40,10 +39,8 @@ const create = (deps: AppDependencies) => {
     },
     {
       keptReplies: (route) => keptReplies(route, firstRepliesOf(deps.table)),
-      // Started from the token's claim, before the session and licence are re-read.
-      earlyReads: {
-        listWorkflows: ({ query, claims }) => (claims.role === 'admin' ? workflows.everyone(query) : null),
-      },
+      // Started from the token's claims, before the session and licence are re-read.
+      earlyReads: { listWorkflows: ({ query, claims }) => workflows.readAhead(query, claims) },
     },
   );
 };

@@ -35,6 +35,38 @@ describe('the DynamoDB calls of a list page', () => {
     await disposeTestApp(app);
   });
 
+  it("a lawyer's own automations: each page in at most three calls, two waiting for each other", async () => {
+    // Arrange: a lawyer with more automations than a page.
+    const lawyer = await createSignedInLawyer(app, admin, { lastName: 'Bernard' });
+    for (let index = 0; index < 5; index++) {
+      app.clock.advance(1_000);
+      await callRoute<Workflow>(app, 'createWorkflow', { token: admin, body: workflowFields(lawyer.email) });
+    }
+    let cursor: string | null = null;
+    for (const page of ['first', 'next']) {
+      // Act
+      let reply:
+        | { statusCode: number; body: { workflows: Workflow[]; nextCursor: string | null } }
+        | undefined;
+      const calls = await dynamoCallsOf(app.table, async () => {
+        reply = await callRoute<{ workflows: Workflow[]; nextCursor: string | null }>(app, 'listWorkflows', {
+          token: lawyer.token,
+          query: cursor ? { limit: '3', cursor } : { limit: '3' },
+        });
+      });
+
+      // Assert: his own, read beside his session's check.
+      expect(reply?.statusCode, page).toBe(200);
+      expect(reply?.body.workflows.every((workflow) => workflow.lawyerEmail === lawyer.email)).toBe(true);
+      expect(calls.commands.length, `${page} page: ${calls.commands.join(', ')}`).toBeLessThanOrEqual(
+        CALLS_PER_PAGE,
+      );
+      expect(calls.inSequence, `${page} page`).toBeLessThanOrEqual(2);
+      cursor = reply?.body.nextCursor ?? null;
+      if (page === 'first') expect(cursor).not.toBeNull();
+    }
+  });
+
   it.each<[RouteName, Record<string, string>]>([
     ['listWorkflows', { limit: '4' }],
     ['listLawyers', { limit: '2' }],

@@ -7,7 +7,13 @@ import type { WorkflowList } from '../../../../shared/schemas/directory';
 import type { Folder } from '../../../../shared/schemas/folder';
 import type { Workflow } from '../../../../shared/schemas/workflow';
 import { createTestApp, disposeTestApp, type TestApp } from '../../../support/app';
-import { callRoute, createSignedInLawyer, issueAndSignIn, workflowFields } from '../../../support/directory';
+import {
+  callRoute,
+  createSignedInLawyer,
+  issueAndSignIn,
+  lawyerFields,
+  workflowFields,
+} from '../../../support/directory';
 
 describe('workflows API', () => {
   let app: TestApp;
@@ -96,6 +102,27 @@ describe('workflows API', () => {
       expect(ownIds.slice(0, 2)).toEqual([newer.id, older.id]);
       expect(ownIds).not.toContain(theirs.id);
       expect(own.body.workflows.every((workflow) => workflow.lawyerEmail === owner.email)).toBe(true);
+    });
+
+    it('lists his own under his e-mail as it is now, not the one his token carries, once another lawyer holds that one', async () => {
+      // Arrange: a lawyer moves to a new e-mail (his token keeps the old one), which a new lawyer then takes.
+      const mover = await createSignedInLawyer(app, admin);
+      const his = (await create({}, mover.email)).body;
+      const newEmail = lawyerFields().email;
+      await callRoute(app, 'saveProfile', { token: mover.token, body: lawyerFields({ email: newEmail }) });
+      const successor = await createSignedInLawyer(app, admin, { email: mover.email });
+      const successors = (await create({}, successor.email)).body;
+
+      // Act
+      const { statusCode, body } = await callRoute<WorkflowList>(app, 'listWorkflows', {
+        token: mover.token,
+      });
+
+      // Assert
+      expect(statusCode).toBe(200);
+      expect(body.workflows.map((workflow) => workflow.id)).toEqual([his.id]);
+      expect(body.workflows.map((workflow) => workflow.id)).not.toContain(successors.id);
+      expect(body.workflows[0]?.lawyerEmail).toBe(newEmail);
     });
 
     it("reads one of his workflows, and not another lawyer's (404, as if it did not exist)", async () => {
