@@ -46,7 +46,7 @@ console.log(
 );
 const directory = await migrateDirectory(table);
 console.log(
-  `Annuaire : ${directory.workflows} automatisations, ${directory.lawyers} avocats, ${directory.folders} dossiers recomptés ; ${directory.indexed} ajoutés à la recherche`,
+  `Annuaire : ${directory.workflows} automatisations, ${directory.lawyers} avocats, ${directory.folders} dossiers recomptés ; ${directory.indexed} ajoutés à la recherche ; ${directory.claims} clés de licence rattachées à l’e-mail de leur avocat`,
 );
 const paused = await migratePausedList(table);
 console.log(

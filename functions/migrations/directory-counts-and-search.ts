@@ -16,6 +16,7 @@ import {
   workflowKey,
 } from '../data/directory/keys';
 import { searchEntryWrites } from '../data/directory/search-index';
+import { lawyerLicenseClaimKey } from '../data/identity/keys';
 import { queryPages } from '../data/table/query-all';
 import { applied, type Table } from '../data/table/table';
 import { searchText } from '../domain/directory/search-terms';
@@ -28,6 +29,8 @@ export interface DirectoryMigrationRun {
   readonly folders: number;
   /** Items whose search text was written now (the others had it already). */
   readonly indexed: number;
+  /** Licence claims given their profile's e-mail now (the others had it already). */
+  readonly claims: number;
 }
 
 /** The items of a list, page after page through its GSI1 partitions (Query, never Scan). */
@@ -97,7 +100,8 @@ const counterItem = (counts: ReturnType<typeof recount>) => ({
 /**
  * Brings a table written before the directory's searches and counters to them (after the lists'
  * items are in their one partition: `migrateWorkflows`, `migrateAdminLists`): every workflow,
- * lawyer and folder gets its search text and entries, and every counter is set to a recount.
+ * lawyer and folder gets its search text and entries, every counter is set to a recount, and each
+ * lawyer's licence claim gets his e-mail.
  * Idempotent; the recount is exact when no admin changes the directory while it runs (run it
  * again otherwise: it recounts).
  */
@@ -147,9 +151,26 @@ export async function migrateDirectory(table: Table): Promise<DirectoryMigration
   }
 
   let lawyers = 0;
+  let claims = 0;
   for await (const item of listItems(table, [LAWYERS_PARTITION])) {
     if (item.entity !== 'Lawyer') continue;
     lawyers += 1;
+    // The claim on his licence key carries his e-mail (read with every session of his): given it
+    // where it lacks one; a profile changed since carried its own e-mail to the claim.
+    if (typeof item.licenseKeyHash === 'string' && item.licenseKeyHash.length > 0) {
+      const given = await applied(
+        table.doc.send(
+          new UpdateCommand({
+            TableName: table.name,
+            Key: lawyerLicenseClaimKey(item.licenseKeyHash),
+            UpdateExpression: 'SET email = :email',
+            ConditionExpression: 'lawyerId = :id AND attribute_not_exists(email)',
+            ExpressionAttributeValues: { ':email': item.email, ':id': item.id },
+          }),
+        ),
+      );
+      if (given) claims += 1;
+    }
     const texts = [item.firstName, item.lastName, item.email, item.officeName] as (string | null)[];
     if (await indexItem(table, 'LAWYERS', item, lawyerKey(item.id as string), texts)) indexed += 1;
     // His name beside the counters of his e-mail, where a page of automations reads it.
@@ -197,5 +218,5 @@ export async function migrateDirectory(table: Table): Promise<DirectoryMigration
       Item: { ...FOLDER_COUNTER_KEY, [counterAttribute('total')]: folders },
     }),
   );
-  return { workflows: workflows.length, lawyers, folders, indexed };
+  return { workflows: workflows.length, lawyers, folders, indexed, claims };
 }

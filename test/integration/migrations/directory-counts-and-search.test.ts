@@ -20,11 +20,12 @@ import { scanTable } from '../../support/records';
 describe('the directory migration', () => {
   let app: TestApp;
   let admin: string;
+  let owner: Awaited<ReturnType<typeof createSignedInLawyer>>;
 
   beforeAll(async () => {
     app = await createTestApp(inject('dynamoEndpoint'));
     admin = (await issueAndSignIn(app, 'admin')).token;
-    const owner = await createSignedInLawyer(app, admin, { lastName: 'Lefèvre' });
+    owner = await createSignedInLawyer(app, admin, { lastName: 'Lefèvre' });
     const { body: folder } = await callRoute<Folder>(app, 'createFolder', {
       token: admin,
       body: { name: 'Succession Müller' },
@@ -39,7 +40,11 @@ describe('the directory migration', () => {
     // As the table was before: no search text, no entries, no counters.
     for (const item of await scanTable(app.table)) {
       const key = { PK: item.PK, SK: item.SK };
-      if (String(item.SK).startsWith('SEARCH#') || String(item.PK).startsWith('COUNTS#')) {
+      if (String(item.PK).startsWith('UNIQUE#LAWYER_LICENSE#')) {
+        await app.table.doc.send(
+          new UpdateCommand({ TableName: app.table.name, Key: key, UpdateExpression: 'REMOVE email' }),
+        );
+      } else if (String(item.SK).startsWith('SEARCH#') || String(item.PK).startsWith('COUNTS#')) {
         await app.table.doc.send(new DeleteCommand({ TableName: app.table.name, Key: key }));
       } else if ('search' in item || 'count_total' in item) {
         await app.table.doc.send(
@@ -62,8 +67,12 @@ describe('the directory migration', () => {
     const first = await migrateDirectory(app.table);
     const again = await migrateDirectory(app.table);
 
-    expect(first).toEqual({ workflows: 2, lawyers: 1, folders: 1, indexed: 4 });
-    expect(again).toEqual({ ...first, indexed: 0 });
+    expect(first).toEqual({ workflows: 2, lawyers: 1, folders: 1, indexed: 4, claims: 1 });
+    expect(again).toEqual({ ...first, indexed: 0, claims: 0 });
+    const claims = (await scanTable(app.table)).filter((item) =>
+      String(item.PK).startsWith('UNIQUE#LAWYER_LICENSE#'),
+    );
+    expect(claims.map((claim) => claim.email)).toEqual([owner.email]);
     const counts = (await callRoute<DirectoryCounts>(app, 'directoryCounts', { token: admin })).body;
     expect(counts).toMatchObject({
       workflows: { total: 2, active: 2, scheduled: 0 },
