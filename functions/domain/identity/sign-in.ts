@@ -18,7 +18,7 @@ import type {
   SignInItems,
 } from './ports';
 import { secondFactorStepOf } from './second-factor-step';
-import type { SessionService } from './sessions';
+import type { SessionOpener } from './session-opener';
 
 /** The outcome of a sign-in attempt: the reply, and whether the client is refused for trying too often. */
 export interface SignInOutcome {
@@ -45,7 +45,7 @@ export interface SignInServiceDependencies {
   readonly members: Pick<MemberLookup, 'memberOf'>;
   readonly attempts: SignInAttempts;
   /** Opens the session of a right key. */
-  readonly sessions: Pick<SessionService, 'place' | 'openAt'>;
+  readonly sessions: Pick<SessionOpener, 'place' | 'openAt'>;
   readonly keys: AppKeys;
   readonly clock: Clock;
   readonly secondFactorSettings: SecondFactorRequirement;
@@ -67,7 +67,7 @@ export class SignInService {
   private readonly licenses: Pick<Licenses, 'getForSignIn'>;
   private readonly members: Pick<MemberLookup, 'memberOf'>;
   private readonly attempts: SignInAttempts;
-  private readonly sessions: Pick<SessionService, 'place' | 'openAt'>;
+  private readonly sessions: Pick<SessionOpener, 'place' | 'openAt'>;
   private readonly keys: AppKeys;
   private readonly clock: Clock;
   private readonly secondFactorSettings: SecondFactorRequirement;

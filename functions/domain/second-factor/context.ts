@@ -3,6 +3,7 @@ import type { Clock, Logger, MailPorts } from '../core/ports';
 import type { AuditTrail } from '../directory/audit';
 import type { ProfileLookup } from '../directory/members';
 import type { Licenses, Sessions } from '../identity/ports';
+import type { SessionOpener } from '../identity/session-opener';
 import type { SessionService } from '../identity/sessions';
 import type {
   RememberedDevices,
@@ -30,8 +31,10 @@ export interface SecondFactorDeps extends SecondFactorStores {
   readonly clock: Clock;
   readonly settings: SecondFactorSettings;
   readonly logger: Logger;
-  /** Opens the full session of a pending one that passed, and dates a step-up. */
+  /** Ends a pending session that passed, and dates a step-up. */
   readonly sessions: SessionService;
+  /** Opens the full session of a pending one that passed. */
+  readonly opener: SessionOpener;
   /** The trail of an admin's reset of another licence's factor. */
   readonly audit: Pick<AuditTrail, 'joinedWrite'>;
   /** E-mail to a licence's owner when wrong codes lock it; absent, the lock is only logged. */

@@ -38,7 +38,7 @@ export class FactorPassing {
       return { reply: { verifiedAt }, cookie, sessionId: session.sessionId, deviceId };
     }
     await this.sessions.close(session.sessionId);
-    const opened = await this.sessions.open(session.license, session.email, {
+    const opened = await this.deps.opener.open(session.license, session.email, {
       secondFactorAt: verifiedAt,
       deviceId,
     });

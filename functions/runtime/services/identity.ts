@@ -7,6 +7,7 @@ import type { Table } from '../../data/table/table';
 import type { Clock } from '../../domain/core/ports';
 import { memberLookupOf } from '../../domain/directory/members';
 import { LicenseLookupService } from '../../domain/identity/license-lookup';
+import { SessionOpener } from '../../domain/identity/session-opener';
 import { SessionService } from '../../domain/identity/sessions';
 import { SignInService } from '../../domain/identity/sign-in';
 import type { SecondFactorSettings } from '../../domain/second-factor/ports';
@@ -27,6 +28,12 @@ export const sessionServiceOf = (
     clock: deps.clock,
   });
 
+/** What opens sessions: only the functions that sign in (or complete a sign-in) build it. */
+export const sessionOpenerOf = (
+  deps: { readonly table: Table; readonly clock: Clock },
+  keys: Pick<AppKeys, 'sessionSigningKey'>,
+) => new SessionOpener({ sessions: new SessionRepository(deps.table), keys, clock: deps.clock });
+
 export const signInServiceOf = (
   deps: {
     readonly table: Table;
@@ -39,7 +46,7 @@ export const signInServiceOf = (
     licenses: new LicenseRepository(deps.table),
     members: memberLookupOf(new LawyerRepository(deps.table)),
     attempts: new SignInAttemptRepository(deps.table),
-    sessions: sessionServiceOf(deps, keys),
+    sessions: sessionOpenerOf(deps, keys),
     keys,
     clock: deps.clock,
     secondFactorSettings: deps.secondFactor,

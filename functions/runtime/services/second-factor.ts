@@ -11,7 +11,7 @@ import type { SecondFactorDeps, SecondFactorStores } from '../../domain/second-f
 import type { SecondFactorSettings } from '../../domain/second-factor/ports';
 import type { AppKeys } from '../../security/app-keys';
 import { auditTrailOf } from './directory';
-import { sessionServiceOf } from './identity';
+import { sessionOpenerOf, sessionServiceOf } from './identity';
 
 /* What the second factor's services work with, in a world, over its table. */
 
@@ -42,6 +42,7 @@ export const secondFactorDepsOf = (
   settings: deps.secondFactor,
   logger: deps.logger,
   sessions: sessionServiceOf(deps, keys),
+  opener: sessionOpenerOf(deps, keys),
   audit: auditTrailOf(deps),
   ...(deps.mail ? { mail: deps.mail } : {}),
 });

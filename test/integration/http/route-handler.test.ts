@@ -4,7 +4,7 @@ import { ConflictError } from '../../../functions/domain/core/errors';
 import { METRIC, RecordedMetrics } from '../../../functions/domain/core/metrics';
 import { issueLicense } from '../../../functions/domain/identity/licenses';
 import { apiHandler } from '../../../functions/http/route-handler';
-import { sessionServiceOf } from '../../../functions/runtime/services/identity';
+import { sessionOpenerOf } from '../../../functions/runtime/services/identity';
 import { createLicenseKeyVault } from '../../../functions/security/license-key-vault';
 import { MESSAGES } from '../../../shared/messages';
 import {
@@ -33,7 +33,7 @@ describe('apiHandler', () => {
       { licenseType: 'lawyer', userEmail: uniqueEmail('lawyer') },
       minutesAfterOrigin(0),
     );
-    const session = await sessionServiceOf(app, app.keys).open(record, record.userEmail!);
+    const session = await sessionOpenerOf(app, app.keys).open(record, record.userEmail!);
     return session.token;
   };
 
