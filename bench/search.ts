@@ -1,12 +1,14 @@
+import { loadavg } from 'node:os';
 import { performance } from 'node:perf_hooks';
-import { searchEntryItems, WorkflowRepository } from '../functions/data/directory/workflows';
+import { WorkflowRepository } from '../functions/data/directory/workflows';
 import type { Table } from '../functions/data/table/table';
 import type { WorkflowRecord } from '../functions/domain/directory/ports';
 import { searchTermsOf } from '../functions/domain/directory/search-terms';
 import { LIST_PAGE } from '../shared/constants';
+import { AutomationLoad } from './automation-load';
 import { percentile } from './percentile';
 import { type BenchTarget, markdownTable } from './results-file';
-import { batchWrite, benchWorkflow, formatFigure, itemsOf } from './scheduler';
+import { benchWorkflow, formatFigure } from './scheduler';
 
 /**
  * `npm run bench -- search`: the admin's search among the scale part's 200,000 automations, as the
@@ -16,7 +18,7 @@ import { batchWrite, benchWorkflow, formatFigure, itemsOf } from './scheduler';
  */
 
 /** A fixed pseudo-random sequence (mulberry32), so that every run loads the same automations. */
-function randomOf(seed: number) {
+export function randomOf(seed: number) {
   let state = seed;
   return () => {
     state = (state + 0x6d2b79f5) | 0;
@@ -64,7 +66,7 @@ const CATEGORIES = ['Famille', 'Immobilier', 'Travail', 'Pénal', 'Sociétés', 
 const TAGS = ['urgent', 'mensuel', 'client VIP', 'contentieux', 'conseil', 'archivage', 'relances', 'RGPD'];
 
 /** The `index`-th automation of the bench: a name, a description with a client number, a category, tags. */
-function automationOf(index: number, random: () => number, firms: number): WorkflowRecord {
+export function automationOf(index: number, random: () => number, firms: number): WorkflowRecord {
   const pick = <T>(list: readonly T[]) => list[Math.floor(random() * list.length)] as T;
   const client = 1 + Math.floor(random() * 100_000);
   const tags = TAGS.filter(() => random() < 0.12);
@@ -115,12 +117,18 @@ export interface SearchFigures {
 
 export interface SearchBench {
   readonly automations: number;
+  readonly firms: number;
   readonly itemsLoaded: number;
   readonly loadSeconds: number;
+  /** The machine's one-minute load average when the load ended. */
+  readonly loadAverage: number;
   readonly searches: readonly SearchFigures[];
 }
 
-/** Loads `automations` automations (workflow, schedule and search-entry items) and runs the searches. */
+/**
+ * Loads `automations` automations as the product's creation writes them (workflow, schedule,
+ * search-entry and counter items; `AutomationLoad`) and runs the searches.
+ */
 export async function runSearchBench(options: {
   readonly table: Table;
   readonly automations: number;
@@ -130,19 +138,23 @@ export async function runSearchBench(options: {
   const { table, automations, log } = options;
   const random = randomOf(20_261_127);
   const loadStart = performance.now();
-  let itemsLoaded = 0;
+  const load = new AutomationLoad(table);
   const chunk = 5_000;
   for (let start = 0; start < automations; start += chunk) {
-    const items = Array.from({ length: Math.min(chunk, automations - start) }, (_, offset) => {
-      const record = automationOf(start + offset, random, options.firms);
-      return [...itemsOf(record), ...searchEntryItems(table, record)];
-    }).flat();
-    await batchWrite(table, items);
-    itemsLoaded += items.length;
-    if ((start + chunk) % 50_000 === 0)
-      log(`recherche : ${formatFigure(start + chunk)} automatisations chargées`);
+    await load.write(
+      Array.from({ length: Math.min(chunk, automations - start) }, (_, offset) =>
+        automationOf(start + offset, random, options.firms),
+      ),
+    );
+    const seconds = (performance.now() - loadStart) / 1000;
+    if ((start + chunk) % 20_000 === 0)
+      log(
+        `recherche : ${formatFigure(start + chunk)} automatisations chargées, ${formatFigure(load.items / seconds)} items/s (charge ${formatFigure(loadavg()[0] ?? 0, 1)})`,
+      );
   }
+  await load.finish();
   const loadSeconds = (performance.now() - loadStart) / 1000;
+  const loadAverage = loadavg()[0] ?? 0;
 
   const counted = { queryPages: 0, batchGets: 0, itemsRead: 0 };
   table.doc.middlewareStack.add(
@@ -179,7 +191,7 @@ export async function runSearchBench(options: {
   } finally {
     table.doc.middlewareStack.remove('search-bench-counts');
   }
-  return { automations, itemsLoaded, loadSeconds, searches };
+  return { automations, firms: options.firms, itemsLoaded: load.items, loadSeconds, loadAverage, searches };
 }
 
 const p50 = (figures: readonly number[]) =>
@@ -190,7 +202,7 @@ const p50 = (figures: readonly number[]) =>
 
 export function searchMarkdown(bench: SearchBench): string {
   return [
-    `${formatFigure(bench.automations)} automations (${formatFigure(bench.itemsLoaded)} items with their schedule items and search entries, loaded in ${formatFigure(bench.loadSeconds)} s); first page (${LIST_PAGE.default} at most) of each search through \`WorkflowRepository.find\` on DynamoDB Local, one after the other.`,
+    `${formatFigure(bench.automations)} automations over ${formatFigure(bench.firms)} firms (${formatFigure(bench.itemsLoaded)} items with their schedule items, search entries and counters, as the product's creation writes them, loaded by BatchWriteItem in ${formatFigure(bench.loadSeconds)} s: ${formatFigure(bench.itemsLoaded / bench.loadSeconds)} items/s, load average ${formatFigure(bench.loadAverage, 1)} at its end) in DynamoDB Local in memory; first page (${LIST_PAGE.default} at most) of each search through \`WorkflowRepository.find\`, one after the other.`,
     '',
     markdownTable(
       ['search', 'first page (ms)', 'found', 'Query pages', 'BatchGetItem', 'items read'],
