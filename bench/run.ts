@@ -618,7 +618,7 @@ if (runs('api')) {
 }
 
 if (runs('search')) {
-  // Its own DynamoDB Local in memory (on disk it wrote 53 items/s, in memory 1,170: bench/results.md):
+  // Its own DynamoDB Local in memory (on disk, SQLite loads the items some twenty times slower):
   // stopping it is the whole clean-up, so no failing table drop can hide the part's own error.
   const dynamo = await startDynamoDbLocal();
   try {
