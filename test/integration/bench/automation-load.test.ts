@@ -1,4 +1,3 @@
-import { ScanCommand } from '@aws-sdk/lib-dynamodb';
 import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
 import { AutomationLoad } from '../../../bench/automation-load';
 import { benchTable, dropTable } from '../../../bench/scheduler';
@@ -6,19 +5,12 @@ import { automationOf, randomOf } from '../../../bench/search';
 import { WorkflowRepository } from '../../../functions/data/directory/workflows';
 import type { Table } from '../../../functions/data/table/table';
 import { WORKFLOW_TYPES } from '../../../shared/constants';
+import { scanTable } from '../../support/records';
 
+/** Every item of the table, in key order. */
 async function everyItem(table: Table) {
-  const items: Record<string, unknown>[] = [];
-  let startKey: Record<string, unknown> | undefined;
-  do {
-    const page = await table.doc.send(
-      new ScanCommand({ TableName: table.name, ExclusiveStartKey: startKey }),
-    );
-    items.push(...(page.Items ?? []));
-    startKey = page.LastEvaluatedKey;
-  } while (startKey);
   const keyOf = (item: Record<string, unknown>) => `${String(item.PK)}|${String(item.SK)}`;
-  return items.sort((a, b) => keyOf(a).localeCompare(keyOf(b)));
+  return (await scanTable(table)).sort((a, b) => keyOf(a).localeCompare(keyOf(b)));
 }
 
 describe("the search bench's bulk load", () => {
