@@ -2,14 +2,50 @@ import type { Browser, ConsoleMessage, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
 
 import { launchChromium, screenshot } from './support/browser';
+import { LoginPage } from './support/login-page';
 
 /** What each public page says before any of the application's code has run. */
 const PAGES = [
-  { path: '/', text: 'Bienvenue sur votre Assistant IA Juridique' },
-  { path: '/discover', text: "c'est quoi ?" },
-  { path: '/privacy', text: 'Politique de Confidentialité' },
-  { path: '/payment-success', text: 'Paiement réussi !' },
+  {
+    path: '/',
+    text: 'Bienvenue sur votre Assistant IA Juridique',
+    title: 'Bienvenue sur votre Assistant IA Juridique · Assistant IA Juridique',
+  },
+  {
+    path: '/discover',
+    text: "c'est quoi ?",
+    title: "Assistant IA Juridique, c'est quoi ? · Assistant IA Juridique",
+  },
+  {
+    path: '/privacy',
+    text: 'Politique de Confidentialité',
+    title: 'Politique de Confidentialité · Assistant IA Juridique',
+  },
+  {
+    path: '/payment-success',
+    text: 'Paiement réussi !',
+    title: 'Paiement réussi ! · Assistant IA Juridique',
+  },
 ] as const;
+
+/**
+ * What a visitor's first key press does on a public page (as a press or a focus would): the page
+ * asks for the application's code, which takes it over.
+ */
+async function firstKeyPress(page: Page): Promise<void> {
+  await page.keyboard.press('Shift');
+  await page.locator('html[data-hydrated]').waitFor({ state: 'attached' });
+}
+
+/** Resolves once the page is painted in its fonts: when the start script of a page asks for its entry. */
+const painted = (page: Page) =>
+  page.evaluate(async () => {
+    const afterPaint = () => new Promise((resolve) => requestAnimationFrame(() => setTimeout(resolve, 0)));
+    await afterPaint();
+    await document.fonts.ready;
+    await afterPaint();
+    await afterPaint();
+  });
 
 /**
  * The public pages a prospect opens first are pre-rendered like /login: their text is in the HTML
@@ -37,14 +73,18 @@ describe('public pages painted before the application runs', () => {
     return context.newPage();
   }
 
-  it.each(PAGES)('shows the text of $path with no JavaScript at all', async ({ path, text }) => {
-    const page = await pageAt(1440, false);
-    await page.goto(path);
+  it.each(PAGES)(
+    'shows the text and the tab title of $path with no JavaScript at all',
+    async ({ path, text, title }) => {
+      const page = await pageAt(1440, false);
+      await page.goto(path);
 
-    await page.getByText(text).first().waitFor();
-    expect(await page.getByText('Chargement…').count()).toBe(0);
-    await page.context().close();
-  });
+      await page.getByText(text).first().waitFor();
+      expect(await page.getByText('Chargement…').count()).toBe(0);
+      expect(await page.title()).toBe(title);
+      await page.context().close();
+    },
+  );
 
   it("shows the publisher's legal details on /privacy, marked as examples locally", async () => {
     for (const width of [1440, 390]) {
@@ -73,7 +113,7 @@ describe('public pages painted before the application runs', () => {
       page.on('pageerror', (error) => errors.push(error.message));
       await page.goto(path);
       await page.getByText(text).first().waitFor();
-      await page.locator('html[data-hydrated]').waitFor({ state: 'attached' });
+      await firstKeyPress(page);
       await screenshot(page, `ux-billing-public${path === '/' ? '-landing' : path.replace('/', '-')}-390`);
 
       expect(errors).toEqual([]);
@@ -113,7 +153,7 @@ describe('public pages painted before the application runs', () => {
 
         const page = await pageAt(width, true);
         await page.goto(path);
-        await page.locator('html[data-hydrated]').waitFor({ state: 'attached' });
+        await firstKeyPress(page);
         const takenOver = await layoutOf(page);
         await page.context().close();
 
@@ -127,13 +167,60 @@ describe('public pages painted before the application runs', () => {
   it("follows the landing page's 'Commencer maintenant' to /login once taken over", async () => {
     const page = await pageAt(1440, true);
     await page.goto('/');
-    await page.locator('html[data-hydrated]').waitFor({ state: 'attached' });
+    await firstKeyPress(page);
     await screenshot(page, 'ux-billing-public-landing-1440');
 
     await page.getByRole('link', { name: 'Commencer maintenant' }).first().click();
 
     await page.waitForURL('**/login');
     await page.getByRole('button', { name: 'Obtenir votre licence' }).waitFor();
+    await page.context().close();
+  });
+
+  it.each(PAGES)(
+    "runs none of the application's code on $path while a visitor who is not signed in reads it",
+    async ({ path, text }) => {
+      const page = await pageAt(390, true);
+      const scripts: string[] = [];
+      page.on('request', (request) => {
+        if (request.resourceType() === 'script') scripts.push(new URL(request.url()).pathname);
+      });
+      await page.goto(path);
+      await page.getByText(text).first().waitFor();
+      await painted(page);
+
+      expect(scripts).toEqual(['/start-after-paint.js']);
+      expect(await page.locator('html[data-hydrated]').count()).toBe(0);
+      // Its links are links: the next page is pre-rendered too.
+      await page
+        .getByRole('link', { name: /Se connecter/ })
+        .first()
+        .click();
+      await page.waitForURL('**/login');
+      await page.getByRole('button', { name: 'Obtenir votre licence' }).waitFor();
+      await page.context().close();
+    },
+  );
+
+  it('takes /login, a form, over as soon as it is painted, untouched', async () => {
+    const page = await pageAt(390, true);
+    await page.goto('/login');
+
+    await page.locator('html[data-hydrated]').waitFor({ state: 'attached' });
+    await page.context().close();
+  });
+
+  it('takes a signed-in visitor from the landing page to his space at once, and names it in the bar of /discover', async () => {
+    const page = await pageAt(1440, true);
+    const login = new LoginPage(page);
+    await login.open();
+    await login.signIn(inject('lawyerLicenseKey'));
+    await page.waitForURL('**/lawyer/welcome');
+
+    await page.goto('/');
+    await page.waitForURL('**/lawyer/welcome');
+    await page.goto('/discover');
+    await page.getByRole('link', { name: 'Mon espace' }).waitFor();
     await page.context().close();
   });
 });

@@ -5,7 +5,7 @@ import { act, fireEvent, screen, waitFor } from '@testing-library/react';
 import { useEffect, useState } from 'react';
 import { hydrateRoot, type Root } from 'react-dom/client';
 import { renderToString } from 'react-dom/server';
-import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
+import { afterAll, afterEach, beforeAll, describe, expect, it, vi } from 'vitest';
 
 import { takeOverEarlyInput } from '../../web/src/early-input';
 
@@ -39,22 +39,31 @@ function Card({ onMounted }: { readonly onMounted?: () => void }) {
 }
 
 /**
- * Runs web/public/start-after-paint.js as the pre-rendered page does, before any application code.
- * Returns what undoes it (its listeners on the document, its scripts): the next files of the worker
- * share this document.
+ * Runs web/public/start-after-paint.js as the pre-rendered page does, before any application code,
+ * its script carrying `dataset` beside the entry. Returns what undoes it (its listeners, its
+ * scripts): the next files of the worker share this document.
  */
-function startAfterPaint(): () => void {
+function startAfterPaint(dataset: Record<string, string> = {}): () => void {
   const entry = document.createElement('script');
-  entry.dataset.entry = '/assets/none.js';
+  Object.assign(entry.dataset, { entry: '/assets/none.js', ...dataset });
   document.head.append(entry);
   const source = readFileSync(resolve('web/public/start-after-paint.js'), 'utf8');
-  const listen = vi.spyOn(document, 'addEventListener');
+  const listenOnDocument = vi.spyOn(document, 'addEventListener');
+  const listenOnWindow = vi.spyOn(window, 'addEventListener');
   new Function(source)();
-  const listeners = listen.mock.calls.map(([type, listener, options]) => ({ type, listener, options }));
-  listen.mockRestore();
+  const listeners = [listenOnDocument, listenOnWindow].flatMap((listen, index) =>
+    listen.mock.calls.map(([type, listener, options]) => ({
+      target: index === 0 ? document : window,
+      type,
+      listener,
+      options,
+    })),
+  );
+  listenOnDocument.mockRestore();
+  listenOnWindow.mockRestore();
   return () => {
-    for (const { type, listener, options } of listeners)
-      document.removeEventListener(type, listener, options);
+    for (const { target, type, listener, options } of listeners)
+      target.removeEventListener(type, listener, options);
     for (const script of document.head.querySelectorAll(
       'script[data-entry], script[src="/assets/none.js"]',
     )) {
@@ -62,6 +71,18 @@ function startAfterPaint(): () => void {
     }
   };
 }
+
+/** The application's entry, once the start script has asked for it. */
+const entryScript = () => document.head.querySelector('script[src="/assets/none.js"]');
+
+/** Resolves once the page is painted in its fonts, as the start script waits before the entry. */
+const painted = async () => {
+  const afterPaint = () => new Promise((resolve) => requestAnimationFrame(() => setTimeout(resolve, 0)));
+  await afterPaint();
+  await document.fonts.ready;
+  await afterPaint();
+  await afterPaint();
+};
 
 describe('what a visitor does on the pre-rendered /login before its code has run', () => {
   let container: HTMLDivElement;
@@ -76,9 +97,11 @@ describe('what a visitor does on the pre-rendered /login before its code has run
     document.body.append(container);
   });
 
-  afterAll(() => {
+  afterAll(async () => {
     act(() => root?.unmount());
     container?.remove();
+    // Its entry is asked for once the page is painted: undone after, not before.
+    await painted();
     undoStart();
   });
 
@@ -110,5 +133,70 @@ describe('what a visitor does on the pre-rendered /login before its code has run
 
     // Assert
     expect(button.dataset.clickWhenReady).toBeUndefined();
+  });
+});
+
+describe('a pre-rendered page of text and links (data-start="on-use")', () => {
+  let undoStart: (() => void) | undefined;
+
+  afterEach(() => {
+    undoStart?.();
+    undoStart = undefined;
+    localStorage.clear();
+  });
+
+  it('asks for no application code while a visitor who is not signed in reads it', async () => {
+    // Arrange
+    undoStart = startAfterPaint({ start: 'on-use', sessionKey: 'session_user' });
+
+    // Act
+    await painted();
+
+    // Assert
+    expect(entryScript()).toBeNull();
+  });
+
+  it('asks for it at the first key, press or focus', async () => {
+    for (const use of [
+      () => fireEvent.keyDown(document.body, { key: 'Tab' }),
+      () => fireEvent.pointerDown(document.body),
+      () => fireEvent.focusIn(document.body),
+    ]) {
+      undoStart = startAfterPaint({ start: 'on-use', sessionKey: 'session_user' });
+      await painted();
+      expect(entryScript()).toBeNull();
+
+      use();
+
+      await waitFor(() => expect(entryScript()).not.toBeNull());
+      undoStart();
+      undoStart = undefined;
+    }
+  });
+
+  it('asks for it at once for a signed-in visitor, whose page differs', async () => {
+    // Arrange
+    localStorage.setItem('session_user', '{"role":"lawyer"}');
+
+    // Act
+    undoStart = startAfterPaint({ start: 'on-use', sessionKey: 'session_user' });
+
+    // Assert
+    await waitFor(() => expect(entryScript()).not.toBeNull());
+  });
+
+  it('asks for it when the visitor signs in in another tab', async () => {
+    // Arrange
+    undoStart = startAfterPaint({ start: 'on-use', sessionKey: 'session_user' });
+    await painted();
+    window.dispatchEvent(new StorageEvent('storage', { key: 'other', newValue: '1' }));
+    await painted();
+    expect(entryScript()).toBeNull();
+
+    // Act
+    window.dispatchEvent(new StorageEvent('storage', { key: 'session_user', newValue: '{"role":"lawyer"}' }));
+
+    // Assert
+    await waitFor(() => expect(entryScript()).not.toBeNull());
   });
 });

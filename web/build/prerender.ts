@@ -11,8 +11,9 @@ import { pageFiles, readManifest } from './login-budget';
 /** What `web/src/prerender.tsx` exports, as the server build of it is imported here. */
 interface PrerenderModule {
   readonly PRERENDERED_ROUTES: readonly string[];
+  readonly SESSION_STORAGE_KEY: string;
   readonly prerenderedPageOf: (route: string) => string;
-  readonly renderRoute: (path: string) => Promise<string>;
+  readonly renderRoute: (path: string) => Promise<{ readonly markup: string; readonly title?: string }>;
 }
 
 /**
@@ -36,17 +37,45 @@ const FIRST_READS_SCRIPT =
 const ENTRY_STYLESHEET = /<link rel="stylesheet" crossorigin href="[^"]+">/;
 /** The entry script Vite writes into index.html. */
 const ENTRY_SCRIPT = /<script type="module" crossorigin src="([^"]+)"><\/script>/;
+/** The product's name as index.html titles every page: a pre-rendered page says which page it is. */
+const DOCUMENT_TITLE = /<title>[^<]*<\/title>/;
+/** What a visitor can act on other than by following a link: the application answers it. */
+const CONTROL = /<(button|input|select|textarea|form)[\s>]/;
+
+/** A pre-rendered route's page, as web/src/prerender.tsx renders it. */
+export interface PrerenderedPage {
+  readonly markup: string;
+  /** The browser tab's title the page sets; index.html's when it sets none. */
+  readonly title?: string;
+  /** The stylesheets of the route's own chunks beyond the entry's. */
+  readonly stylesheets?: readonly string[];
+  /** The local-storage key of a signed-in visitor's session (web/src/api/session-storage.ts). */
+  readonly sessionKey: string;
+}
 
 /**
- * The page of a pre-rendered route: the built index.html with the route's markup in #root, the
- * stylesheets of the route's own chunks beside the entry's (the markup is laid out as the
+ * When the application takes a page over (web/public/start-after-paint.js): a page of text and
+ * links only is complete as painted for a visitor who is not signed in, so it starts when used;
+ * a page with a control (a button, a field, a form) starts once painted, to answer it.
+ */
+export function startOf(markup: string): 'on-use' | 'at-once' {
+  return CONTROL.test(markup) ? 'at-once' : 'on-use';
+}
+
+const escapeAttribute = (text: string) =>
+  text.replaceAll('&', '&amp;').replaceAll('"', '&quot;').replaceAll('<', '&lt;');
+const escapeText = (text: string) => text.replaceAll('&', '&amp;').replaceAll('<', '&lt;');
+
+/**
+ * The page of a pre-rendered route: the built index.html with the route's markup in #root, its
+ * title, the stylesheets of the route's own chunks beside the entry's (the markup is laid out as the
  * application will keep it, instead of moving when its code brings them), and its entry script
- * fetched and run once that markup is painted, by web/public/start-after-paint.js.
+ * fetched and run once that markup is painted, or once used (`startOf`), by
+ * web/public/start-after-paint.js.
  */
 export function pageWithMarkup(
   indexHtml: string,
-  markup: string,
-  stylesheets: readonly string[] = [],
+  { markup, title, stylesheets = [], sessionKey }: PrerenderedPage,
 ): string {
   if (!indexHtml.includes(ROOT_ELEMENT))
     throw new Error(`index.html sans ${ROOT_ELEMENT} : rien à pré-rendre`);
@@ -58,11 +87,13 @@ export function pageWithMarkup(
     .join('');
   return indexHtml
     .replace(FIRST_READS_SCRIPT, '')
+    .replace(DOCUMENT_TITLE, (indexTitle) => (title ? `<title>${escapeText(title)}</title>` : indexTitle))
     .replace(ENTRY_STYLESHEET, (entry) => `${entry}${links}`)
     .replace(
       ENTRY_SCRIPT,
       (_script, entry: string) =>
-        `<script type="module" src="/start-after-paint.js" data-entry="${entry}"></script>`,
+        `<script type="module" src="/start-after-paint.js" data-entry="${entry}" ` +
+        `data-start="${startOf(markup)}" data-session-key="${escapeAttribute(sessionKey)}"></script>`,
     )
     .replace(ROOT_ELEMENT, () => `<div id="root">${markup}</div>`);
 }
@@ -114,9 +145,10 @@ export function prerenderRoutes(options: { readonly alias: AliasOptions }): Plug
         const stylesheets = pageFiles(manifest, ownModules)
           .css.filter((file) => !entryStylesheets.has(file))
           .map((file) => `${config.base}${file}`);
+        const { markup, title } = await module.renderRoute(route);
         writeFileSync(
           join(outDir, module.prerenderedPageOf(route)),
-          pageWithMarkup(indexHtml, await module.renderRoute(route), stylesheets),
+          pageWithMarkup(indexHtml, { markup, title, stylesheets, sessionKey: module.SESSION_STORAGE_KEY }),
         );
       }
       rmSync(serverDir, { recursive: true, force: true });

@@ -4,6 +4,11 @@
 // the bandwidth with 180 kB of code, and the second the phone spends hydrating comes after the
 // card is readable instead of holding its final paint back. The code is the same entry as
 // index.html's, with the page's markup for it to take over (main.tsx).
+// A page with nothing but text and links (data-start="on-use": the landing page, /discover, /privacy,
+// /payment-success) is complete as painted for a visitor who is not signed in: its links are links
+// to pre-rendered pages. Its code runs when it has something to change: at once for a signed-in
+// visitor (whose page differs), or when he signs in in another tab or first uses the page (a key,
+// a press, a focus), instead of a phone spending a second on it while the visitor reads.
 // Until the application has taken the page over, a form sent is held back and a button pressed is
 // remembered; the application sends or presses them then (web/src/early-input.ts) instead of the
 // browser reloading the page with the form, or the press being lost.
@@ -45,16 +50,41 @@ const pressAgain = (tries) => {
     if (ready) button.click();
   }
 };
-pressAgain(600);
 const afterPaint = () => new Promise((resolve) => requestAnimationFrame(() => setTimeout(resolve, 0)));
-const { entry } = document.querySelector('script[data-entry]').dataset;
-afterPaint()
+const { entry, start, sessionKey } = document.querySelector('script[data-entry]').dataset;
+const painted = afterPaint()
   .then(() => document.fonts.ready)
-  .then(afterPaint)
-  .then(() => {
+  .then(afterPaint);
+let started = false;
+const startApplication = () => {
+  if (started) return;
+  started = true;
+  pressAgain(600);
+  painted.then(() => {
     const script = document.createElement('script');
     script.type = 'module';
     script.crossOrigin = '';
     script.src = entry;
     document.head.append(script);
   });
+};
+const signedIn = () => {
+  try {
+    return localStorage.getItem(sessionKey) !== null;
+  } catch {
+    return false;
+  }
+};
+if (start === 'on-use' && !signedIn()) {
+  const uses = ['keydown', 'pointerdown', 'focusin'];
+  const onUse = () => {
+    for (const use of uses) document.removeEventListener(use, onUse, true);
+    startApplication();
+  };
+  for (const use of uses) document.addEventListener(use, onUse, true);
+  window.addEventListener('storage', (event) => {
+    if (event.key === sessionKey && event.newValue !== null) startApplication();
+  });
+} else {
+  startApplication();
+}

@@ -150,9 +150,12 @@ describe('the built SPA', () => {
     expect(login).toMatch(/<div id="root"><.+Connexion<\/span><\/h1>.+<\/div>/s);
     expect(login).toContain('Propulsé par');
     expect(entry).toMatch(/^\/assets\/.+\.js$/);
+    // A card with a form: the application takes it over as soon as it is painted, to answer it.
     expect(login).toContain(
-      `<script type="module" src="/start-after-paint.js" data-entry="${entry}"></script>`,
+      `<script type="module" src="/start-after-paint.js" data-entry="${entry}" data-start="at-once" ` +
+        'data-session-key="session_user"></script>',
     );
+    expect(login).toContain('<title>Connexion · Assistant IA Juridique</title>');
     expect(login).not.toContain(`src="${entry}"`);
     // A signed-in page's first lists are asked for by index.html; /login has none to ask for.
     expect(index).toContain('<script src="/first-reads.js"></script>');
@@ -161,6 +164,30 @@ describe('the built SPA', () => {
     // The same styles as every other page, in the head, so that the card shows styled at once.
     expect(login).toContain(/<link rel="stylesheet"[^>]+>/.exec(index)?.[0]);
     expect(readFileSync(join(outDir, 'start-after-paint.js'), 'utf8')).toContain('data-entry');
+  });
+
+  it('names the tab of each public page and starts its application when used: text and links only', () => {
+    const entry = /<script type="module" crossorigin src="([^"]+)"><\/script>/.exec(
+      readFileSync(join(outDir, 'index.html'), 'utf8'),
+    )?.[1];
+    const pages = {
+      'landing.html': 'Bienvenue sur votre Assistant IA Juridique',
+      'discover.html': "Assistant IA Juridique, c'est quoi ?",
+      'privacy.html': 'Politique de Confidentialité',
+      'payment-success.html': 'Paiement réussi !',
+    } as const;
+    for (const [file, title] of Object.entries(pages)) {
+      const html = readFileSync(join(outDir, file), 'utf8');
+      const markup = /<div id="root">(.*)<\/div>\s*<\/body>/s.exec(html)?.[1] ?? '';
+
+      expect(html).toContain(`<title>${title} · Assistant IA Juridique</title>`);
+      expect(html).toContain(
+        `<script type="module" src="/start-after-paint.js" data-entry="${entry}" data-start="on-use" ` +
+          'data-session-key="session_user"></script>',
+      );
+      expect(markup).toContain('href="/login"');
+      expect(markup).not.toMatch(/<(button|input|select|textarea|form)[\s>]/);
+    }
   });
 
   it('links in each public page the stylesheets of its own chunks, so that the application adds none when it takes the page over', () => {
