@@ -1,3 +1,5 @@
+import type { SessionPool } from '../../domain/identity/ports';
+
 /*
  * Key formats of licences, sessions and sign-in attempts. Changing one changes where existing items
  * are looked for: it needs a migration.
@@ -27,6 +29,9 @@ export const sessionPoolKey = (keyHash: string, pool: string) => ({
   PK: `LICENSE#${keyHash}`,
   SK: `SESSION_POOL#${pool}`,
 });
+/** A pool's name in its key: `VERIFIED`, or `PENDING#` and its remembered browser (`-` for none). */
+export const sessionPoolName = (pool: SessionPool) =>
+  pool.kind === 'verified' ? 'VERIFIED' : `PENDING#${pool.deviceId ?? '-'}`;
 /** GSI2 groups the sessions of one licence, so that deleting a lawyer can end them all. */
 export const licenseSessionsPartition = (keyHash: string) => `LICENSE_SESSIONS#${keyHash}`;
 /** The failed sign-ins of one client (a hash of its address). */

@@ -6,6 +6,7 @@ import {
   LicenseNotFoundError,
   type LicenseRecord,
   type LicenseState,
+  type PoolCount,
   type SignInItems,
 } from '../../domain/identity/ports';
 import { getItemsByKey } from '../table/batch-get';
@@ -19,6 +20,8 @@ import {
   licenseTypeSortKey,
   normaliseLicenseEmail,
   secondFactorKey,
+  sessionPoolKey,
+  sessionPoolName,
 } from './keys';
 import { secondFactorFromItem } from './second-factor-item';
 
@@ -121,28 +124,54 @@ export class LicenseRepository implements Licenses {
 
   /**
    * The licence stored under the first of these hashes that has one (a key's `vault.hashes`), with
-   * its second factor and the claim naming the profile that holds its key: every item of every hash
-   * in one BatchGetItem, instead of the licence look-ups one after the other and then the other two.
+   * its second factor, the claim naming the profile that holds its key and the counts of the two
+   * session pools its session may open in: every item of every hash in one BatchGetItem, instead of
+   * the licence look-ups one after the other and then the others.
    * Null when no hash has a licence (a wrong key).
    */
-  async getForSignIn(keyHashes: readonly string[]): Promise<SignInItems | null> {
+  async getForSignIn(
+    keyHashes: readonly string[],
+    device: { readonly licenseKeyHash: string; readonly deviceId: string } | null = null,
+  ): Promise<SignInItems | null> {
+    // The pending pool of the browser the sign-in comes from: its own if it is remembered for that key.
+    const poolsOf = (keyHash: string) => ({
+      verified: sessionPoolKey(keyHash, sessionPoolName({ kind: 'verified' })),
+      pending: sessionPoolKey(
+        keyHash,
+        sessionPoolName({
+          kind: 'pending',
+          deviceId: device?.licenseKeyHash === keyHash ? device.deviceId : null,
+        }),
+      ),
+    });
     const found = await getItemsByKey(
       this.table,
       keyHashes.flatMap((keyHash) => [
         licenseItemKey(keyHash),
         secondFactorKey(keyHash),
         lawyerLicenseClaimKey(keyHash),
+        poolsOf(keyHash).verified,
+        poolsOf(keyHash).pending,
       ]),
     );
+    const poolCount = (item: Record<string, unknown> | undefined): PoolCount | null =>
+      typeof item?.places === 'number' && typeof item.salt === 'string'
+        ? { places: item.places, salt: item.salt }
+        : null;
     for (const keyHash of keyHashes) {
       const license = found.get(licenseItemKey(keyHash));
       if (!license) continue;
       const secondFactor = found.get(secondFactorKey(keyHash));
       const claim = found.get(lawyerLicenseClaimKey(keyHash));
+      const pools = poolsOf(keyHash);
       return {
         license: licenseFromItem(license),
         secondFactor: secondFactor ? secondFactorFromItem(keyHash, secondFactor) : null,
         boundLawyerId: typeof claim?.lawyerId === 'string' ? claim.lawyerId : null,
+        pools: {
+          verified: poolCount(found.get(pools.verified)),
+          pending: poolCount(found.get(pools.pending)),
+        },
       };
     }
     return null;

@@ -9,7 +9,13 @@ import {
 } from '@aws-sdk/lib-dynamodb';
 
 import type { Role } from '../../../shared/schemas/session';
-import type { LicenseRecord, SessionPool, SessionRecord, Sessions } from '../../domain/identity/ports';
+import type {
+  LicenseRecord,
+  PlaceCount,
+  SessionPool,
+  SessionRecord,
+  Sessions,
+} from '../../domain/identity/ports';
 import { getItemsByKey } from '../table/batch-get';
 import { createdSortKey } from '../table/keys';
 import { queryAll } from '../table/query-all';
@@ -20,6 +26,7 @@ import {
   licenseSessionsPartition,
   sessionKey,
   sessionPoolKey,
+  sessionPoolName,
 } from './keys';
 import { licenseFromItem } from './licenses';
 
@@ -31,8 +38,6 @@ export type { SessionPool, SessionRecord };
  */
 const PENDING_PREFIX = 'PENDING#';
 const pendingPoolPrefix = (deviceId: string | null) => `${PENDING_PREFIX}${deviceId ?? '-'}#`;
-const poolName = (pool: SessionPool) =>
-  pool.kind === 'verified' ? 'VERIFIED' : `${PENDING_PREFIX}${pool.deviceId ?? '-'}`;
 /** A session ended by the cap: its id stays taken until it would have expired. */
 const ENDED_SESSION = 'EndedSession';
 const poolSortKey = (record: SessionRecord) =>
@@ -66,7 +71,7 @@ export class SessionRepository implements Sessions {
     const { Attributes } = await this.table.doc.send(
       new UpdateCommand({
         TableName: this.table.name,
-        Key: sessionPoolKey(keyHash, poolName(pool)),
+        Key: sessionPoolKey(keyHash, sessionPoolName(pool)),
         // The salt is the pool's from its first place on: a pool counted anew never meets old ids.
         UpdateExpression: 'ADD places :one SET salt = if_not_exists(salt, :salt), entity = :entity',
         ExpressionAttributeValues: { ':one': 1, ':salt': randomUUID(), ':entity': 'SessionPool' },
@@ -81,7 +86,7 @@ export class SessionRepository implements Sessions {
    * where no item is, so one that its place's successor already ended stays ended (false; the one
    * its own place ends is ended all the same, so that the cap holds).
    */
-  async create(record: SessionRecord, ends: string | null): Promise<boolean> {
+  async create(record: SessionRecord, ends: string | null, counts?: PlaceCount): Promise<boolean> {
     const put = {
       TableName: this.table.name,
       Item: {
@@ -100,12 +105,29 @@ export class SessionRepository implements Sessions {
           Item: { ...sessionKey(ends), entity: ENDED_SESSION, expiresAt: record.expiresAt },
         }
       : null;
+    // The place counted with the session, if the pool still counts the places it was read with.
+    const count = counts
+      ? {
+          TableName: this.table.name,
+          Key: sessionPoolKey(record.licenseKeyHash, sessionPoolName(counts.pool)),
+          UpdateExpression: 'SET places = :number, salt = :salt, entity = :entity',
+          ConditionExpression: counts.number === 1 ? 'attribute_not_exists(places)' : 'places = :counted',
+          ExpressionAttributeValues: {
+            ':number': counts.number,
+            ':salt': counts.salt,
+            ':entity': 'SessionPool',
+            ...(counts.number === 1 ? {} : { ':counted': counts.number - 1 }),
+          },
+        }
+      : null;
+    const writes = [...(count ? [{ Update: count }] : []), { Put: put }, ...(end ? [{ Put: end }] : [])];
     try {
-      if (end)
-        await this.table.doc.send(new TransactWriteCommand({ TransactItems: [{ Put: put }, { Put: end }] }));
+      if (writes.length > 1) await this.table.doc.send(new TransactWriteCommand({ TransactItems: writes }));
       else await this.table.doc.send(new PutCommand(put));
       return true;
     } catch (error) {
+      // Another sign-in counted that place first (or wrote beside it): nothing was written.
+      if (count && error instanceof Error && error.name === 'TransactionCanceledException') return false;
       if (!isConditionFailure(error)) throw error;
       if (end) await this.table.doc.send(new PutCommand(end));
       return false;

@@ -1,12 +1,12 @@
-import { UpdateCommand } from '@aws-sdk/lib-dynamodb';
-import type { Reservation, ReservedAttempt, SignInAttempts } from '../../domain/identity/ports';
-import { applied, isConditionFailure, type Table } from '../table/table';
+import { GetCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
+import type { CountedAttempt, SignInAttempts } from '../../domain/identity/ports';
+import { isConditionFailure, type Table } from '../table/table';
 import { signInAttemptsKey } from './keys';
 
-export type { Reservation, ReservedAttempt };
+export type { CountedAttempt };
 
-/** Tries of one reservation: each lost race means another attempt of the same client counted first. */
-const RESERVE_TRIES = 5;
+/** Tries of one count: each lost race means another attempt of the same client opened the window first. */
+const COUNT_TRIES = 5;
 
 /** A number attribute of an item as DynamoDB returns it raw (a failed condition's old item). */
 const rawNumber = (item: Record<string, { N?: string }> | undefined, name: string): number | undefined => {
@@ -15,78 +15,73 @@ const rawNumber = (item: Record<string, { N?: string }> | undefined, name: strin
 };
 
 /**
- * Sign-in attempts counted per client over a fixed window. The window allows `limit` attempts held
- * at once: an attempt holds one from before its key is evaluated until it is found right (given
- * back) or wrong (kept until the window ends). So no more than `limit` wrong keys are ever
- * evaluated in a window, however many arrive in parallel, and a right key is never refused for
- * the attempts still in flight: it waits for them (`busy`). One conditional write reserves.
+ * Attempts counted per client over a fixed window, one item a client: `wrongKeys` counted in the
+ * window ending at `windowEndsAt` (`attempts`, the same count, stays for windows opened by the
+ * earlier reservations, which held attempts in flight). Every count is one conditional write, so
+ * no more than `limit` are ever counted in a window, however many arrive in parallel.
  */
 export class SignInAttemptRepository implements SignInAttempts {
   constructor(private readonly table: Table) {}
 
   /**
-   * Reserves one attempt in the open window if it has one free, or opens a new window when the
-   * last is over (or there was none). Both writes are conditional, so of two attempts racing to
-   * open a window one opens it and the other is added to it.
+   * Counts one attempt in the open window if it counts fewer than `limit`, opening the window if
+   * there was none: one conditional write. A window over is opened anew by a second conditional
+   * write, so of two attempts racing to open it one opens it and the other is counted in it.
    */
-  async reserve(
+  async count(
     clientHash: string,
     nowSeconds: number,
     windowSeconds: number,
     limit: number,
-    options: { readonly kept?: boolean } = {},
-  ): Promise<Reservation> {
-    // Kept: counted as spent at once (a request that is never given back, such as a portal link).
-    const spent = options.kept ? 1 : 0;
-    for (let attempt = 0; attempt < RESERVE_TRIES; attempt++) {
+  ): Promise<CountedAttempt> {
+    const windowEndsAt = nowSeconds + windowSeconds;
+    for (let attempt = 0; attempt < COUNT_TRIES; attempt++) {
       let held: Record<string, { N?: string }> | undefined;
       try {
         const { Attributes } = await this.table.doc.send(
           new UpdateCommand({
             TableName: this.table.name,
             Key: signInAttemptsKey(clientHash),
-            UpdateExpression: 'ADD attempts :one, wrongKeys :spent',
-            ConditionExpression: 'windowEndsAt > :now AND attempts < :limit',
-            ExpressionAttributeValues: { ':one': 1, ':spent': spent, ':now': nowSeconds, ':limit': limit },
-            ReturnValues: 'ALL_NEW',
+            UpdateExpression:
+              'SET windowEndsAt = if_not_exists(windowEndsAt, :ends), expiresAt = if_not_exists(expiresAt, :ends), ' +
+              'entity = :entity ADD attempts :one, wrongKeys :one',
+            ConditionExpression: 'attribute_not_exists(PK) OR (windowEndsAt > :now AND wrongKeys < :limit)',
+            ExpressionAttributeValues: {
+              ':one': 1,
+              ':ends': windowEndsAt,
+              ':now': nowSeconds,
+              ':limit': limit,
+              ':entity': 'SignInAttempts',
+            },
+            ReturnValues: 'UPDATED_NEW',
             ReturnValuesOnConditionCheckFailure: 'ALL_OLD',
           }),
         );
-        return {
-          outcome: 'reserved',
-          attempt: {
-            earlierWrong: ((Attributes?.wrongKeys as number | undefined) ?? 0) - spent,
-            windowEndsAt: Attributes?.windowEndsAt as number,
-          },
-        };
+        return { outcome: 'counted', earlier: ((Attributes?.wrongKeys as number | undefined) ?? 1) - 1 };
       } catch (error) {
         if (!isConditionFailure(error)) throw error;
         held = (error as { Item?: Record<string, { N?: string }> }).Item;
       }
       const heldUntil = rawNumber(held, 'windowEndsAt');
-      if (heldUntil !== undefined && heldUntil > nowSeconds) {
-        // An open window with no attempt free: locked by its wrong keys, else held by attempts in flight.
-        return (rawNumber(held, 'wrongKeys') ?? 0) >= limit ? { outcome: 'locked' } : { outcome: 'busy' };
-      }
-      const windowEndsAt = nowSeconds + windowSeconds;
+      // An open window that counts `limit` already: locked until it ends.
+      if (heldUntil !== undefined && heldUntil > nowSeconds) return { outcome: 'locked' };
       try {
         await this.table.doc.send(
           new UpdateCommand({
             TableName: this.table.name,
             Key: signInAttemptsKey(clientHash),
             UpdateExpression:
-              'SET attempts = :one, wrongKeys = :spent, windowEndsAt = :ends, expiresAt = :ends, entity = :entity',
+              'SET attempts = :one, wrongKeys = :one, windowEndsAt = :ends, expiresAt = :ends, entity = :entity',
             ConditionExpression: 'attribute_not_exists(PK) OR windowEndsAt <= :now',
             ExpressionAttributeValues: {
               ':one': 1,
-              ':spent': spent,
               ':ends': windowEndsAt,
               ':now': nowSeconds,
               ':entity': 'SignInAttempts',
             },
           }),
         );
-        return { outcome: 'reserved', attempt: { earlierWrong: 0, windowEndsAt } };
+        return { outcome: 'counted', earlier: 0 };
       } catch (error) {
         if (!isConditionFailure(error)) throw error;
       }
@@ -95,39 +90,19 @@ export class SignInAttemptRepository implements SignInAttempts {
   }
 
   /**
-   * Notes that the key of a reserved attempt was wrong, in the window it was counted in (the
-   * attempt itself stays counted). A window over since then has nothing to note it in.
+   * The count of the client's open window, read strongly consistent: it is then ordered with the
+   * conditional counts of attempts sent beside it (the lock's decision for a right key).
    */
-  async markWrong(clientHash: string, reserved: ReservedAttempt): Promise<void> {
-    await applied(
-      this.table.doc.send(
-        new UpdateCommand({
-          TableName: this.table.name,
-          Key: signInAttemptsKey(clientHash),
-          UpdateExpression: 'ADD wrongKeys :one',
-          ConditionExpression: 'windowEndsAt = :window',
-          ExpressionAttributeValues: { ':one': 1, ':window': reserved.windowEndsAt },
-        }),
-      ),
+  async counted(clientHash: string, nowSeconds: number): Promise<number> {
+    const { Item } = await this.table.doc.send(
+      new GetCommand({
+        TableName: this.table.name,
+        Key: signInAttemptsKey(clientHash),
+        ConsistentRead: true,
+        ProjectionExpression: 'wrongKeys, windowEndsAt',
+      }),
     );
-  }
-
-  /**
-   * Gives back the attempt of a right key, in the window it was counted in: a success does not
-   * count against the client, but the wrong keys before it still do until their window ends.
-   */
-  async release(clientHash: string, reserved: ReservedAttempt): Promise<void> {
-    // The window it counted in is over: there is nothing left to give back.
-    await applied(
-      this.table.doc.send(
-        new UpdateCommand({
-          TableName: this.table.name,
-          Key: signInAttemptsKey(clientHash),
-          UpdateExpression: 'ADD attempts :minusOne',
-          ConditionExpression: 'windowEndsAt = :window AND attempts > :zero',
-          ExpressionAttributeValues: { ':minusOne': -1, ':window': reserved.windowEndsAt, ':zero': 0 },
-        }),
-      ),
-    );
+    const endsAt = Item?.windowEndsAt as number | undefined;
+    return endsAt !== undefined && endsAt > nowSeconds ? ((Item?.wrongKeys as number | undefined) ?? 0) : 0;
   }
 }

@@ -25,7 +25,7 @@ const keyedHash = (key: Uint8Array, purpose: string, value: string) =>
   createHmac('sha256', key).update(`${purpose}:${value}`).digest('base64url');
 
 export interface PortalLinkDependencies {
-  readonly attempts: Pick<SignInAttempts, 'reserve'>;
+  readonly attempts: Pick<SignInAttempts, 'count'>;
   readonly licenseHashKey: Uint8Array;
   readonly clock: Clock;
   readonly queue: PortalLinkQueue;
@@ -43,21 +43,20 @@ export class PortalLinkService {
   /** @throws TooManyAttemptsError past the sign-in throttle's lock (429, its message shown by the form). */
   async request(email: string, clientAddress: string): Promise<PortalLinkReply> {
     const nowSeconds = Math.floor(this.deps.clock.now().getTime() / 1000);
-    const reserved = await this.deps.attempts.reserve(
+    const counted = await this.deps.attempts.count(
       keyedHash(this.deps.licenseHashKey, 'portal-link', clientAddress),
       nowSeconds,
       SIGN_IN_THROTTLE.windowSeconds,
       SIGN_IN_THROTTLE.lockAfter,
-      { kept: true },
     );
-    if (reserved.outcome !== 'reserved') throw new TooManyAttemptsError(MESSAGES.login.tooManyAttempts);
+    if (counted.outcome !== 'counted') throw new TooManyAttemptsError(MESSAGES.login.tooManyAttempts);
     await this.deps.queue.send(email);
     return { message: MESSAGES.subscription.portalLinkSent };
   }
 }
 
 export interface PortalLinkSenderDependencies {
-  readonly attempts: Pick<SignInAttempts, 'reserve'>;
+  readonly attempts: Pick<SignInAttempts, 'count'>;
   readonly subscriptions: Pick<Subscriptions, 'billingOfEmail' | 'billingOfLicense'>;
   readonly licenses: Pick<Licenses, 'listByUserEmail'>;
   readonly licenseHashKey: Uint8Array;
@@ -79,14 +78,13 @@ export class PortalLinkSender {
   async send(email: string): Promise<void> {
     const customerId = await this.customerOf(email);
     if (!customerId) return;
-    const sent = await this.deps.attempts.reserve(
+    const sent = await this.deps.attempts.count(
       keyedHash(this.deps.licenseHashKey, 'portal-email', email.trim().toLowerCase()),
       Math.floor(this.deps.clock.now().getTime() / 1000),
       PORTAL_EMAILS.windowSeconds,
       PORTAL_EMAILS.perAddress,
-      { kept: true },
     );
-    if (sent.outcome !== 'reserved') {
+    if (sent.outcome !== 'counted') {
       this.deps.logger.warn('Lien du portail client non envoyé : trop de demandes pour cette adresse');
       return;
     }

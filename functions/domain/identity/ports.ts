@@ -32,6 +32,17 @@ export interface SignInItems {
   readonly secondFactor: SecondFactorRecord | null;
   /** The profile holding the licence's key (its uniqueness claim), if one does. */
   readonly boundLawyerId: string | null;
+  /**
+   * The places counted so far in the two pools this sign-in may open its session in (null: none
+   * yet): the verified one, and the pending one of its browser (remembered or not).
+   */
+  readonly pools: { readonly verified: PoolCount | null; readonly pending: PoolCount | null };
+}
+
+/** A session pool's count as read: its last place given and its salt. */
+export interface PoolCount {
+  readonly places: number;
+  readonly salt: string;
 }
 
 /** No licence has that key. */
@@ -101,8 +112,15 @@ export interface Licenses {
   releaseLicenseEmailResend(keyHash: string, at: string): Promise<void>;
   /** The licence stored under the first of these hashes that has one (a key's `vault.hashes`). */
   getByAnyHash(keyHashes: readonly string[]): Promise<LicenseRecord | null>;
-  /** The licence of the first hash that has one, with its second factor and its holder: one read. */
-  getForSignIn(keyHashes: readonly string[]): Promise<SignInItems | null>;
+  /**
+   * The licence of the first hash that has one, with its second factor, its holder and its session
+   * pools' counts: one read. `device` is the remembered browser the sign-in comes from (its pending
+   * pool is read for the licence it names), if any.
+   */
+  getForSignIn(
+    keyHashes: readonly string[],
+    device?: { readonly licenseKeyHash: string; readonly deviceId: string } | null,
+  ): Promise<SignInItems | null>;
   findByUserEmail(userEmail: string, licenseType: LicenseType): Promise<LicenseRecord | null>;
   listByUserEmail(userEmail: string): Promise<LicenseRecord[]>;
   /** @throws LicenseNotFoundError */
@@ -152,6 +170,13 @@ export type SessionPool =
   | { readonly kind: 'verified' }
   | { readonly kind: 'pending'; readonly deviceId: string | null };
 
+/** A place counted with its session's write: the pool, the place (its count becomes it) and the pool's salt. */
+export interface PlaceCount {
+  readonly pool: SessionPool;
+  readonly number: number;
+  readonly salt: string;
+}
+
 export interface Sessions {
   /**
    * The next place in a licence's pool (1, 2, ...): one atomic count, so parallel sign-ins never
@@ -161,9 +186,11 @@ export interface Sessions {
   /**
    * Writes a session and ends `ends` (the one its place pushes beyond the pool's cap), in one
    * transaction; false when a later place had already ended it (sign-ins that started after it
-   * finished first): it was never opened.
+   * finished first): it was never opened. With `counts`, its place is counted in the same
+   * transaction, if the pool still has the count it was read with; false, with nothing written, if
+   * another sign-in counted that place first.
    */
-  create(record: SessionRecord, ends: string | null): Promise<boolean>;
+  create(record: SessionRecord, ends: string | null, counts?: PlaceCount): Promise<boolean>;
   get(sessionId: string): Promise<SessionRecord | null>;
   /**
    * A session, the licence it claims to belong to and the e-mail of the profile holding that
@@ -183,36 +210,26 @@ export interface Sessions {
   deleteByDevice(keyHash: string, deviceId: string): Promise<number>;
 }
 
-/** One attempt reserved in a client's window, before its key is looked at. */
-export interface ReservedAttempt {
-  /**
-   * How many attempts of the window were found wrong (evaluated, not given back) before this one:
-   * the slow-down reads it, so that right keys evaluated at once from one address do not slow each
-   * other down.
-   */
-  readonly earlierWrong: number;
-  /** End of the window the attempt counts in, epoch seconds. */
-  readonly windowEndsAt: number;
-}
+/**
+ * An attempt counted in its client's window (a wrong key, a portal link asked for): how many were
+ * counted before it in the window; or none, the window's count having reached the lock.
+ */
+export type CountedAttempt =
+  | { readonly outcome: 'counted'; readonly earlier: number }
+  | { readonly outcome: 'locked' };
 
 /**
- * What a reservation found: an attempt reserved; the client locked by its wrong keys; or every
- * attempt the window allows held by attempts still being evaluated (try again when they end).
+ * Attempts counted per client (a keyed hash of its address, or of an e-mail) over a fixed window.
+ * Only spent attempts count: a right key never does.
  */
-export type Reservation =
-  | { readonly outcome: 'reserved'; readonly attempt: ReservedAttempt }
-  | { readonly outcome: 'locked' }
-  | { readonly outcome: 'busy' };
-
-/** Sign-in attempts counted per client (a keyed hash of its address) over a fixed window. */
 export interface SignInAttempts {
-  reserve(
+  /** Counts one attempt in the open window (or a new one), unless `limit` are counted there already. */
+  count(
     clientHash: string,
     nowSeconds: number,
     windowSeconds: number,
     limit: number,
-    options?: { readonly kept?: boolean },
-  ): Promise<Reservation>;
-  markWrong(clientHash: string, reserved: ReservedAttempt): Promise<void>;
-  release(clientHash: string, reserved: ReservedAttempt): Promise<void>;
+  ): Promise<CountedAttempt>;
+  /** How many attempts the client's open window counts now (none when it has no open window). */
+  counted(clientHash: string, nowSeconds: number): Promise<number>;
 }

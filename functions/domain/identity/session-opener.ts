@@ -1,11 +1,11 @@
-import { createHmac } from 'node:crypto';
+import { createHmac, randomUUID } from 'node:crypto';
 
 import { SignJWT } from 'jose';
 
 import { MAX_SESSIONS_PER_LICENSE, SECOND_FACTOR, SESSION_LIFETIME_SECONDS } from '../../../shared/constants';
 import type { AppKeys } from '../../security/app-keys';
 import type { Clock } from '../core/ports';
-import type { LicenseRecord, SessionPool, Sessions } from './ports';
+import type { LicenseRecord, PoolCount, SessionPool, Sessions } from './ports';
 import {
   AUDIENCE,
   EMAIL_CLAIM,
@@ -18,6 +18,18 @@ import {
 
 /** Tries of a session whose place was ended before it was written (a burst of sign-ins). */
 const PLACE_TRIES = 5;
+
+/**
+ * The pool a session opens in and how many of its newest places it keeps: the verified sessions
+ * MAX_SESSIONS_PER_LICENSE; the pending ones theirs apart, a remembered browser's its own.
+ */
+function poolOf(options: OpenOptions): { readonly pool: SessionPool; readonly keep: number } {
+  const deviceId = options.deviceId ?? null;
+  const { perLicense, perRememberedBrowser } = SECOND_FACTOR.pendingSessions;
+  return options.secondFactorPending
+    ? { pool: { kind: 'pending', deviceId }, keep: deviceId === null ? perLicense : perRememberedBrowser }
+    : { pool: { kind: 'verified' }, keep: MAX_SESSIONS_PER_LICENSE };
+}
 
 export interface SessionOpenerDependencies {
   readonly sessions: Pick<Sessions, 'takePlace' | 'create'>;
@@ -47,20 +59,34 @@ export class SessionOpener {
   }
 
   /**
-   * Takes the next place in the licence's pool for a session about to open, before its e-mail is
-   * known (sign-in reads the profile beside it). Each pool keeps its newest places: the verified
+   * Takes the next place in the licence's pool for a session about to open. Each pool keeps its
+   * newest places: the verified
    * sessions MAX_SESSIONS_PER_LICENSE, the pending ones theirs apart, so key-only sign-ins never
    * end (nor count against) a session that passed the factor, and those of browsers not
    * remembered never end a remembered browser's.
    */
   async place(license: LicenseRecord, options: OpenOptions = {}): Promise<SessionPlace> {
-    const deviceId = options.deviceId ?? null;
-    const { perLicense, perRememberedBrowser } = SECOND_FACTOR.pendingSessions;
-    const [pool, keep]: [SessionPool, number] = options.secondFactorPending
-      ? [{ kind: 'pending', deviceId }, deviceId === null ? perLicense : perRememberedBrowser]
-      : [{ kind: 'verified' }, MAX_SESSIONS_PER_LICENSE];
+    const { pool, keep } = poolOf(options);
     const { number, salt } = await this.sessions.takePlace(license.keyHash, pool);
     return { license, options, pool, number, salt, keep };
+  }
+
+  /**
+   * Opens a session for a licence whose pool's count was read with it (sign-in): at the place after
+   * the `counted` ones, counted in the session's own write (no call of its own), or, if another
+   * sign-in counted that place first, at the next place taken.
+   */
+  async openAfter(
+    license: LicenseRecord,
+    counted: PoolCount | null,
+    email: string,
+    options: OpenOptions = {},
+  ): Promise<OpenedSession> {
+    const { pool, keep } = poolOf(options);
+    const number = (counted?.places ?? 0) + 1;
+    // A pool's salt is drawn at its first place: here, if this place is its first.
+    const salt = counted?.salt ?? randomUUID();
+    return this.openAt({ license, options, pool, keep, number, salt, uncounted: true }, email);
   }
 
   /**
@@ -90,9 +116,11 @@ export class SessionOpener {
           ...(options.deviceId ? { deviceId: options.deviceId } : {}),
         },
         place.number > place.keep ? this.sessionIdOf(place, place.number - place.keep) : null,
+        place.uncounted ? { pool: place.pool, number: place.number, salt: place.salt } : undefined,
       );
       if (opened) break;
-      // Ended before it was written: `keep` later sign-ins of the pool finished first. A new place.
+      // Counted first by another sign-in, or ended before it was written (`keep` later sign-ins of
+      // the pool finished first): a new place.
       if (tries >= PLACE_TRIES) throw new Error('Session non ouverte : sa place a été reprise');
       place = await this.place(license, options);
       sessionId = this.sessionIdOf(place, place.number);

@@ -69,6 +69,8 @@ export interface SessionPlace {
   /** The pool's salt: ids of a pool counted anew (its licence's sessions all ended) never repeat. */
   readonly salt: string;
   readonly keep: number;
+  /** Not counted in its pool yet: counted by the session's own write, if the pool still counts `number - 1`. */
+  readonly uncounted?: boolean;
 }
 
 /** An opened session: the token the browser keeps and its absolute expiry. */
