@@ -4,6 +4,7 @@ import { migrateAdminLists } from '../functions/migrations/admin-lists-migration
 import { migrateDirectory } from '../functions/migrations/directory-counts-and-search';
 import { migrateFailingSet } from '../functions/migrations/failing-set-migration';
 import { migratePausedList } from '../functions/migrations/paused-list-migration';
+import { migrateRunEnds } from '../functions/migrations/run-ends-migration';
 import { migrateWorkflows } from '../functions/migrations/workflow-migration';
 import { DEFAULT_REGION } from '../lib/settings';
 
@@ -51,6 +52,10 @@ console.log(
 const paused = await migratePausedList(table);
 console.log(
   `Automatisations suspendues sans entrée dans la liste des suspendues : ${paused.found} ; ajoutées : ${paused.indexed}`,
+);
+const runEnds = await migrateRunEnds(table);
+console.log(
+  `Exécutions terminées marquées à l’ancienne : ${runEnds.markers} ; placées à leur clé d’exécution : ${runEnds.moved} ; laissées : ${runEnds.left}`,
 );
 if (run.failed > 0) {
   console.error('Relancez la commande : elle reprend les automatisations restantes.');

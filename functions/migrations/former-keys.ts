@@ -23,3 +23,6 @@ export const FORMER_FAILING_PARTITION = 'HEALTH#FAILING';
  */
 export const formerAdminListShards = (list: string) =>
   Array.from({ length: 4 }, (_, shard) => `${list}#${shard}`);
+
+/** A dispatched run's done marker, beside its last call's history item, before that item became the run's end. */
+export const FORMER_DISPATCH_MARKER_PREFIX = 'DISPATCH#';

@@ -14,6 +14,7 @@ import type { ApiHandler } from '../../functions/http/api-event';
 import { migrateAdminLists } from '../../functions/migrations/admin-lists-migration';
 import { migrateFailingSet } from '../../functions/migrations/failing-set-migration';
 import { migratePausedList } from '../../functions/migrations/paused-list-migration';
+import { migrateRunEnds } from '../../functions/migrations/run-ends-migration';
 import { migrateWorkflows } from '../../functions/migrations/workflow-migration';
 import type { BillingPorts } from '../../functions/runtime/billing-ports';
 import { type AppDependencies, relyingPartyOf, systemClock } from '../../functions/runtime/dependencies';
@@ -168,6 +169,7 @@ export async function startLocalRuntime(options: LocalRuntimeOptions): Promise<L
     await migrateAdminLists(table);
     await migrateFailingSet(table);
     await migratePausedList(table);
+    await migrateRunEnds(table);
     const localScheduling = await startLocalScheduling({
       dataDirectory,
       allowPrivateWebhooks: options.allowPrivateWebhooks ?? true,

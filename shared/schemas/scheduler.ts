@@ -104,10 +104,23 @@ export const ExecutionList = z.object({ executions: z.array(Execution), nextCurs
 export type ExecutionList = z.infer<typeof ExecutionList>;
 
 /**
- * 'Rejouer' (POST /api/workflows/{id}/executions/replay): the history's row whose run is sent again,
- * named by its id and start (together, its place in the history).
+ * A dispatched run's id (its webhook-id: `<workflow id>:<due time>`), which its end's row in the
+ * history carries as its own id.
  */
-export const ReplayRequest = z.object({ executionId: EntityId, startedAt: IsoTimestamp });
+const DispatchedRunId = z
+  .string()
+  .regex(
+    /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}:\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}(\.\d{1,3})?Z$/i,
+  );
+
+/**
+ * 'Rejouer' (POST /api/workflows/{id}/executions/replay): the history's row whose run is sent again,
+ * named by its id (a call's, or a dispatched run's end's) and its start.
+ */
+export const ReplayRequest = z.object({
+  executionId: z.union([EntityId, DispatchedRunId]),
+  startedAt: IsoTimestamp,
+});
 export type ReplayRequest = z.infer<typeof ReplayRequest>;
 
 /** A replay's outcome, as 'Exécuter' answers. */

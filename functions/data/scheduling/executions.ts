@@ -1,13 +1,13 @@
 import { randomUUID } from 'node:crypto';
+import { PutCommand } from '@aws-sdk/lib-dynamodb';
 import { RETENTION_DAYS } from '../../../shared/constants';
 import type { Execution } from '../../../shared/schemas/scheduler';
 import type { Page } from '../../domain/core/ports';
 import type { Executions, NewExecution } from '../../domain/scheduling/ports';
 import { workflowKey } from '../directory/keys';
-import { putItems } from '../table/batch-write';
 import { queryPage, tablePageKey } from '../table/page-cursor';
-import type { Table } from '../table/table';
-import { dispatchDoneKey, EXECUTION_PREFIX, executionSortKey } from './keys';
+import { applied, type Table } from '../table/table';
+import { EXECUTION_PREFIX, executionSortKey, runEndKey } from './keys';
 
 function toExecution(item: Record<string, unknown>): Execution {
   return {
@@ -30,7 +30,8 @@ function toExecution(item: Record<string, unknown>): Execution {
 
 /**
  * The execution history: one item per webhook call under its workflow's partition
- * (`WORKFLOW#<id>`, `EXECUTION#<started at>#<id>`), so that the newest calls are one Query and
+ * (`WORKFLOW#<id>`, `EXECUTION#<started at>#<id>`; a dispatched run's end `EXECUTION#<due at>#<dispatch
+ * id>`), so that the newest calls are one Query and
  * they outlive a deleted workflow only until they expire: after 30 days (TTL, spec §9
  * retention of technical data).
  */
@@ -38,31 +39,46 @@ export class ExecutionRepository implements Executions {
   constructor(private readonly table: Table) {}
 
   /**
-   * Records a call: its history item and, for a scheduled run that reached its end (no retry
-   * follows), the run's done marker, so that a duplicate SQS delivery of it is not called again.
-   * One BatchWriteItem of independent puts, not a transaction (which bills each item twice): the
-   * last run and the health are the run end's own write (`data/health/health-writes.ts`), and a
-   * call of a workflow deleted meanwhile leaves items no screen reaches, gone with their TTL.
+   * Records a call as one history item. A dispatched run's end (no retry follows) is put at its run's
+   * key (`runEndKey`), on condition that none is there: that item is also what a second delivery of
+   * the run reads before calling, so the history entry and the exactly-once record are one write unit.
+   * An attempt that is retried, a manual run, a test and a replay are put at their start. No
+   * transaction: the last run and the health are the run end's own write
+   * (`data/health/health-writes.ts`), and a call of a workflow deleted meanwhile leaves an item no
+   * screen reaches, gone with its TTL. False when the run's end was recorded already (another
+   * delivery of it ended first): the history keeps that one.
    */
-  async record(execution: NewExecution): Promise<void> {
-    const id = randomUUID();
+  async record(execution: NewExecution): Promise<boolean> {
     const expiresAt =
       Math.floor(Date.parse(execution.startedAt) / 1000) + RETENTION_DAYS.technicalData * 86_400;
+    if (execution.dispatchId && !execution.retry) {
+      const key = runEndKey(execution.workflowId, execution.dispatchId);
+      return applied(
+        this.table.doc.send(
+          new PutCommand({
+            TableName: this.table.name,
+            Item: { ...key, entity: 'Execution', id: execution.dispatchId, ...execution, expiresAt },
+            ConditionExpression: 'attribute_not_exists(PK)',
+          }),
+        ),
+      );
+    }
+    const id = randomUUID();
     const { PK } = workflowKey(execution.workflowId);
-    const done =
-      execution.dispatchId && !execution.retry
-        ? [
-            {
-              ...dispatchDoneKey(execution.workflowId, execution.dispatchId),
-              entity: 'DispatchDone',
-              expiresAt,
-            },
-          ]
-        : [];
-    await putItems(this.table, [
-      { PK, SK: executionSortKey(execution.startedAt, id), entity: 'Execution', id, ...execution, expiresAt },
-      ...done,
-    ]);
+    await this.table.doc.send(
+      new PutCommand({
+        TableName: this.table.name,
+        Item: {
+          PK,
+          SK: executionSortKey(execution.startedAt, id),
+          entity: 'Execution',
+          id,
+          ...execution,
+          expiresAt,
+        },
+      }),
+    );
+    return true;
   }
 
   /** One page of a workflow's calls, newest first; a cursor of another workflow's history is refused. */

@@ -1,3 +1,4 @@
+import { dueAtOfDispatch } from '../../domain/scheduling/due-slots';
 import { workflowKey } from '../directory/keys';
 
 /*
@@ -9,14 +10,20 @@ import { workflowKey } from '../directory/keys';
 /** The call slots of one firm (the workflow's owner e-mail): one item, an attribute per slot. */
 export const firmSlotsKey = (lawyerEmail: string) => ({ PK: `FIRM_SLOTS#${lawyerEmail}`, SK: 'SLOTS' });
 
-/** A dispatched run that reached its end (delivered, or refused for good): never called again. */
-export const dispatchDoneKey = (workflowId: string, dispatchId: string) => ({
-  PK: workflowKey(workflowId).PK,
-  SK: `DISPATCH#${dispatchId}`,
-});
 /** The executions of a workflow live in its partition, newest last. */
 export const EXECUTION_PREFIX = 'EXECUTION#';
 export const executionSortKey = (startedAt: string, id: string) => `${EXECUTION_PREFIX}${startedAt}#${id}`;
+
+/**
+ * A dispatched run's end (delivered, refused for good, or cancelled): its history entry, placed at
+ * its due time and named by its dispatch id, so that a second delivery of the run finds it by key
+ * before calling and cannot put it twice. Its attempts that are retried keep `executionSortKey`.
+ */
+export const runEndKey = (workflowId: string, dispatchId: string) => {
+  const dueAt = dueAtOfDispatch(workflowId, dispatchId);
+  if (dueAt === null) throw new Error(`Identifiant d’envoi illisible : ${dispatchId}`);
+  return { PK: workflowKey(workflowId).PK, SK: executionSortKey(dueAt, dispatchId) };
+};
 
 /** The last result of each kind of scheduler run. */
 export const schedulerRunKey = (kind: 'schedule' | 'manual') => ({

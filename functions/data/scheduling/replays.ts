@@ -1,38 +1,35 @@
 import { GetCommand } from '@aws-sdk/lib-dynamodb';
 
 import type { ExecutionTrigger } from '../../../shared/schemas/scheduler';
-import { dispatchIdOf } from '../../domain/scheduling/due-slots';
+import { dueAtOfDispatch } from '../../domain/scheduling/due-slots';
 import type { RecordedRun } from '../../domain/scheduling/manual-run';
 import type { SentRun } from '../../domain/scheduling/ports';
 import { workflowKey } from '../directory/keys';
 import type { Table } from '../table/table';
-import { executionSortKey } from './keys';
+import { executionSortKey, runEndKey } from './keys';
 
 const DUE_TRIGGERS: readonly ExecutionTrigger[] = ['schedule', 'manual_force', 'redrive'];
 
 /**
- * The due time of a dispatched run, from its dispatch id (`dispatchIdOf`: `<workflow id>:<due
- * time>`), checked by making the id again; null when it is not one.
+ * One row of the history as 'Rejouer' needs it, read by its key: a dispatched run's end by its id
+ * (its dispatch id), any other row by its start and id. One GetItem.
  */
-function dueAtOfDispatch(workflowId: string, dispatchId: string): string | null {
-  const dueAt = dispatchId.slice(workflowId.length + 1);
-  return dispatchIdOf(workflowId, dueAt) === dispatchId && !Number.isNaN(Date.parse(dueAt)) ? dueAt : null;
-}
-
-/** One row of the history as 'Rejouer' needs it, read by its key (its start and id): one GetItem. */
 export async function recordedRunOf(
   table: Table,
   workflowId: string,
   startedAt: string,
   executionId: string,
 ): Promise<RecordedRun | null> {
+  const runEnd = dueAtOfDispatch(workflowId, executionId) !== null;
   const { Item } = await table.doc.send(
     new GetCommand({
       TableName: table.name,
-      Key: { PK: workflowKey(workflowId).PK, SK: executionSortKey(startedAt, executionId) },
+      Key: runEnd
+        ? runEndKey(workflowId, executionId)
+        : { PK: workflowKey(workflowId).PK, SK: executionSortKey(startedAt, executionId) },
     }),
   );
-  if (Item?.entity !== 'Execution') return null;
+  if (Item?.entity !== 'Execution' || Item.startedAt !== startedAt) return null;
   const trigger = Item.trigger as ExecutionTrigger;
   const dispatchId = typeof Item.dispatchId === 'string' ? Item.dispatchId : null;
   const runId = typeof Item.runId === 'string' ? Item.runId : dispatchId;

@@ -123,3 +123,9 @@ export function dispatchDelaySeconds(dueAt: string, now: Date): number {
 
 /** The id of one dispatch: the same for every attempt of one due run (the webhook-id header). */
 export const dispatchIdOf = (workflowId: string, dueAt: string) => `${workflowId}:${dueAt}`;
+
+/** The due time a dispatch id names (`dispatchIdOf`), checked by making the id again; null when it is not one. */
+export function dueAtOfDispatch(workflowId: string, dispatchId: string): string | null {
+  const dueAt = dispatchId.slice(workflowId.length + 1);
+  return dispatchIdOf(workflowId, dueAt) === dispatchId && !Number.isNaN(Date.parse(dueAt)) ? dueAt : null;
+}

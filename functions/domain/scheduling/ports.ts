@@ -265,8 +265,11 @@ export type NewExecution = Omit<Execution, 'id' | 'report'> & {
 
 /** The execution history of each workflow. */
 export interface Executions {
-  /** Records a call (a run's end also marks its dispatch done). */
-  record(execution: NewExecution): Promise<void>;
+  /**
+   * Records a call; a dispatched run's end also marks the run done. False when that run's end was
+   * recorded already, by another delivery of it.
+   */
+  record(execution: NewExecution): Promise<boolean>;
   /** One page of a workflow's calls, newest first. */
   listByWorkflow(workflowId: string, limit: number, cursor?: string): Promise<Page<Execution>>;
 }

@@ -224,14 +224,22 @@ export class WorkerService {
     // Every write of the call's end at once; only the history decides the message's fate, the others
     // never throw. The slot goes back with the call counted in its lawyer's hour (one write of the
     // firm's item); the rest of the health waits for the batch's end.
-    const [, ownerCounted] = await Promise.all([
+    const [firstEnd, ownerCounted] = await Promise.all([
       recorded,
       this.releaseSlot(slot, firm === workflow.lawyerEmail ? endedCall : undefined),
       retry === 'scheduled'
         ? undefined
         : this.reportToRun(dispatch, { status: outcome.ok ? 'success' : 'failed', message: outcome.message }),
     ]);
-    ends.push({ workflow, call: endedCall, ownerCounted });
+    if (firstEnd) ends.push({ workflow, call: endedCall, ownerCounted });
+    else {
+      // Another delivery of this run recorded its end while this one called (the window the slot's
+      // lease leaves open): the history and the health keep the first end only.
+      this.deps.logger.info('Exécution déjà terminée : appel en double non enregistré', {
+        workflowId: workflow.id,
+        dispatchId: dispatch.dispatchId,
+      });
+    }
     // A success is in its history item and the metrics: its line is debug (Lambda logs at INFO, and
     // the logs are billed by the byte at every run); a failure's stays for whoever looks into it.
     const called = {

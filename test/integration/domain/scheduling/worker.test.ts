@@ -1,8 +1,11 @@
 import { SendMessageCommand } from '@aws-sdk/client-sqs';
+import { QueryCommand } from '@aws-sdk/lib-dynamodb';
 import { afterEach, beforeEach, describe, expect, inject, it } from 'vitest';
+import { meterTable } from '../../../../bench/capacity';
 import { WorkflowRepository } from '../../../../functions/data/directory/workflows';
 import { LicenseRepository } from '../../../../functions/data/identity/licenses';
 import { ExecutionRepository } from '../../../../functions/data/scheduling/executions';
+import { runEndKey } from '../../../../functions/data/scheduling/keys';
 import { METRIC } from '../../../../functions/domain/core/metrics';
 import type { WorkflowRecord } from '../../../../functions/domain/directory/ports';
 import type { DispatchQueue } from '../../../../functions/domain/scheduling/ports';
@@ -356,8 +359,71 @@ describe('webhook worker', () => {
 
     expect(receiver.calls).toHaveLength(1);
     expect(await history(workflow.id)).toHaveLength(1);
+    // What the duplicate read: the run's end, which is its history entry (no marker beside it).
+    const { Items = [] } = await app.table.doc.send(
+      new QueryCommand({
+        TableName: app.table.name,
+        KeyConditionExpression: 'PK = :pk',
+        ExpressionAttributeValues: { ':pk': `WORKFLOW#${workflow.id}` },
+      }),
+    );
+    expect(Items.filter((item) => item.entity === 'Execution').map((item) => item.SK)).toEqual([
+      runEndKey(workflow.id, `${workflow.id}:${dueAt}`).SK,
+    ]);
+    expect(Items.filter((item) => String(item.SK).startsWith('DISPATCH#'))).toEqual([]);
     // The slot the duplicate took while its run was read went back.
     expect(await heldSlots(app, workflow.lawyerEmail)).toEqual([]);
+  });
+
+  it('keeps one end of a run whose second delivery is called while the first ends (the window the lease leaves)', async () => {
+    const workflow = await scheduled('/window');
+    const dueAt = workflow.updatedAt;
+    const dispatchId = `${workflow.id}:${dueAt}`;
+    // While the worker calls, another delivery of the same run records its end.
+    behaviour = () => ({
+      status: 200,
+      until: new ExecutionRepository(app.table)
+        .record({
+          workflowId: workflow.id,
+          dispatchId,
+          trigger: 'schedule',
+          startedAt: dueAt,
+          durationMs: 5,
+          httpStatus: 200,
+          outcome: 'success',
+          message: MESSAGES.workflow.workflowExecuted,
+          attempt: 1,
+        })
+        .then(() => undefined),
+    });
+    startPoller();
+    await tick();
+    await eventually(async () => receiver.calls.length === 1 && (await drained()), 'appel livré');
+
+    // The history holds the first end only, and the health counted one run's end.
+    expect(await history(workflow.id)).toMatchObject([{ id: dispatchId, startedAt: dueAt, durationMs: 5 }]);
+    expect(app.logger.lines.some((line) => line.includes('appel en double non enregistré'))).toBe(true);
+    expect(await heldSlots(app, workflow.lawyerEmail)).toEqual([]);
+  });
+
+  it('records a delivered run in one write unit of history: its end, which a second delivery reads', async () => {
+    const workflow = await scheduled('/units');
+    await tick();
+    const meter = meterTable(app.table);
+    startPoller();
+    await eventually(async () => receiver.calls.length === 1 && (await drained()), 'appel livré');
+
+    const writes = meter.since(0).filter((call) => call.writeUnits > 0);
+    const ofHistory = writes.filter(
+      (call) => call.partition === `WORKFLOW#${workflow.id}` && call.command === 'PutItem',
+    );
+    expect(ofHistory).toMatchObject([{ writeUnits: 1, conditionFailed: false }]);
+    expect(writes.map((call) => call.command)).not.toContain('BatchWriteItem');
+    // A run alone in its batch: its firm's slot taken and given back with its lawyer's hour (2),
+    // its end on the schedule item (1), everyone's hour (1, shared by a full batch), its history (1);
+    // apart, the tick's last result that listed it (at most 10 runs a shard a tick).
+    const perRun = writes.filter((call) => !call.partition?.startsWith('SCHEDULER'));
+    expect(perRun.reduce((sum, call) => sum + call.writeUnits, 0)).toBe(5);
   });
 
   it('delivers a message queued before messages named their firm, taking the slot of the owner', async () => {
