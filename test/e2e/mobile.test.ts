@@ -38,6 +38,43 @@ async function scrollsSideways(page: Page): Promise<boolean> {
   return page.evaluate(() => document.documentElement.scrollWidth > window.innerWidth);
 }
 
+/**
+ * The tab labels a user cannot read whole: a label cut inside its own tab, or a tab cut by its
+ * tab list while the list shows no scroll button to bring it into view (Cloudscape's Tabs scroll
+ * with buttons when their labels overflow).
+ */
+async function cutTabLabels(page: Page): Promise<string[]> {
+  return page.evaluate(() => {
+    const cut: string[] = [];
+    for (const list of document.querySelectorAll<HTMLElement>('[role="tablist"]')) {
+      const listBox = list.getBoundingClientRect();
+      const scrollButtons = list.parentElement?.querySelectorAll('button[aria-label]') ?? [];
+      const scrollable = [...scrollButtons].some((button) => button.getBoundingClientRect().width > 0);
+      for (const tab of list.querySelectorAll<HTMLElement>('[role="tab"]')) {
+        const box = tab.getBoundingClientRect();
+        const inside = [tab, ...tab.querySelectorAll<HTMLElement>('*')].some(
+          (element) => element.scrollWidth > element.clientWidth + 1,
+        );
+        const clipped = box.left < listBox.left - 1 || box.right > listBox.right + 1;
+        if (inside || (clipped && !scrollable)) cut.push((tab.textContent ?? '').trim());
+      }
+    }
+    return cut;
+  });
+}
+
+/**
+ * The cut tab labels once the page's web fonts are in and the tabs drew what they measured (two
+ * frames: the size change is seen, then Tabs measures again).
+ */
+async function cutTabLabelsOnceFontsIn(page: Page): Promise<string[]> {
+  await page.evaluate(() => document.fonts.ready.then(() => undefined));
+  await page.evaluate(
+    () => new Promise<void>((resolve) => requestAnimationFrame(() => requestAnimationFrame(() => resolve()))),
+  );
+  return cutTabLabels(page);
+}
+
 describe('mobile pass (390x844): no sideways scroll, every action reachable', () => {
   const baseUrl = inject('baseUrl');
   let browser: Browser;
@@ -57,7 +94,8 @@ describe('mobile pass (390x844): no sideways scroll, every action reachable', ()
       const login = new LoginPage(page);
       await login.open();
       await login.signIn(licenseKey);
-      await page.waitForURL((url) => !url.pathname.startsWith('/login'));
+      // A sign-in on a loaded machine can take longer than a navigation's default 30 s.
+      await page.waitForURL((url) => !url.pathname.startsWith('/login'), { timeout: 120_000 });
     }
     return page;
   }
@@ -148,17 +186,46 @@ describe('mobile pass (390x844): no sideways scroll, every action reachable', ()
     }
   });
 
-  it.each(signedInPages)('%s %s at 390 px: no sideways scroll', async (role, path) => {
+  // Each page is opened by a browser that holds the web font already (the role's earlier pages).
+  it.each(signedInPages)('%s %s at 390 px: no sideways scroll, no tab label cut', async (role, path) => {
     if (!signedIn.has(role)) signedIn.set(role, phonePage(keys[role]));
     const page = (await signedIn.get(role)) as Page;
 
     await page.goto(path);
     await page.getByRole('heading', { level: 1 }).first().waitFor();
     await page.waitForLoadState('networkidle');
+    const cut = await cutTabLabelsOnceFontsIn(page);
     await screenshot(page, `mobile-390${path.replaceAll('/', '-')}`);
 
     expect({ path, sideways: await scrollsSideways(page) }).toEqual({ path, sideways: false });
+    expect({ path, cut }).toEqual({ path, cut: [] });
   });
+
+  it.each([
+    ['admin', '/admin/workflows', 'Dossiers'],
+    ['notary', '/notary/workflows', 'Relance Dossier Client'],
+  ] as const)(
+    '%s %s: every tab label readable on a first visit (font not cached) and on the next one',
+    async (role, path, lastTab) => {
+      // A new browser context: empty cache, the web font fetched while the page draws.
+      const page = await phonePage(keys[role]);
+      await page.goto(path);
+      const tab = page.getByRole('tab', { name: new RegExp(`^${lastTab}`) });
+      await tab.waitFor();
+      const firstVisit = await cutTabLabelsOnceFontsIn(page);
+      await page.reload();
+      await tab.waitFor();
+      const cached = await cutTabLabelsOnceFontsIn(page);
+      await screenshot(page, `mobile-390${path.replaceAll('/', '-')}-tabs`);
+
+      expect({ firstVisit, cached }).toEqual({ firstVisit: [], cached: [] });
+      // The last tab is reached: pressed (after its scroll button when the labels overflow), it opens.
+      const next = page.getByRole('button', { name: 'Faire défiler vers la droite' });
+      if (await next.isVisible()) await next.click();
+      await tab.click();
+      expect(await tab.getAttribute('aria-selected')).toBe('true');
+    },
+  );
 
   it('shows the notaries, the audit trail and the automations in failure as cards, e-mails whole', async () => {
     const page = (await signedIn.get('admin')) ?? (await phonePage(keys.admin));

@@ -51,7 +51,7 @@ class ResizeObserverStub {
 
 /**
  * jsdom loads no web fonts: a font set whose fonts are loaded (web/public/start-after-paint.js waits
- * for `ready`, MeasuredTabs measures again on `loadingdone`).
+ * for `ready`).
  */
 function loadedFontSet(): FontFaceSet {
   return Object.assign(new EventTarget(), {
