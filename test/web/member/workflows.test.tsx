@@ -151,6 +151,45 @@ describe('lawyer workflows (/lawyer/workflows, spec §2 and §4)', () => {
     );
   });
 
+  it('shows the server’s state after a toggle whose reply was lost, so that a press again flips it once', async () => {
+    // The server flips the switch on every toggle; its first reply is lost (a 502 from the gateway).
+    let enabled = true;
+    let toggles = 0;
+    const stored = () => ({ ...scheduled, cronSettings: { ...scheduled.cronSettings, enabled } });
+    const { app } = openAsMember('lawyer', '/lawyer/workflows', {
+      workflows: [scheduled],
+      override: (request) => {
+        if (request.url.endsWith(`/api/workflows/${scheduled.id}/toggle-scheduling`)) {
+          enabled = !enabled;
+          toggles += 1;
+          return toggles === 1 ? jsonResponse(502, { error: 'Erreur interne' }) : jsonResponse(200, stored());
+        }
+        return isGet(request, `/api/workflows/${scheduled.id}`) ? jsonResponse(200, stored()) : undefined;
+      },
+    });
+    const toggle = () =>
+      screen.getByRole('checkbox', { name: 'Planification automatique' }) as HTMLInputElement;
+    await screen.findByRole('checkbox', { name: 'Planification automatique' });
+
+    await app.user.click(toggle());
+
+    expect(
+      await screen.findByText("Erreur lors de l'activation/désactivation de la planification"),
+    ).toBeVisible();
+    await waitFor(() =>
+      expect({ checked: toggle().checked, disabled: toggle().disabled }).toEqual({
+        checked: false,
+        disabled: false,
+      }),
+    );
+    expect(within(card('Gestion des clients')).getByText('Non planifié')).toBeVisible();
+
+    await app.user.click(toggle());
+
+    expect(await screen.findByText('Planification activée avec succès')).toBeVisible();
+    expect({ server: enabled, shown: toggle().checked }).toEqual({ server: true, shown: true });
+  });
+
   it("opens the planning page from a card's 'Planification'", async () => {
     const { app } = openAsMember('lawyer', '/lawyer/workflows', { workflows: [unscheduled] });
 

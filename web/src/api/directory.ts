@@ -137,12 +137,26 @@ export function useDeleteWorkflow() {
 }
 
 /** Switches an automation's state or scheduling: the card shows the reply at once, counts follow. */
+/**
+ * Flips an automation's switch. A toggle is not idempotent: when its reply is lost (a 5xx, the
+ * network) the server may have flipped it, and a press again on the switch as it was drawn would
+ * flip it back. So a failed toggle reads the automation again before it ends (the switch stays
+ * busy meanwhile) and the lists show the server's state once.
+ */
 export function useToggleWorkflow() {
   const replace = useReplaceWorkflow();
   const client = useQueryClient();
   return useMutation({
-    mutationFn: ({ id, flag }: { readonly id: string; readonly flag: 'active' | 'scheduling' }) =>
-      callApi(flag === 'active' ? 'toggleWorkflowActive' : 'toggleWorkflowScheduling', { params: { id } }),
+    mutationFn: async ({ id, flag }: { readonly id: string; readonly flag: 'active' | 'scheduling' }) => {
+      try {
+        return await callApi(flag === 'active' ? 'toggleWorkflowActive' : 'toggleWorkflowScheduling', {
+          params: { id },
+        });
+      } catch (error) {
+        await callApi('getWorkflow', { params: { id } }).then(replace, () => undefined);
+        throw error;
+      }
+    },
     onSuccess: (saved) => {
       replace(saved);
       void client.invalidateQueries({ queryKey: KEYS.counts });
