@@ -158,6 +158,38 @@ describe('the history beside each delivery', PAGE_TESTS, () => {
     expect(screen.getByText(/Réception OK, traitement en échec : Gmail : quota dépassé/)).toBeVisible();
   });
 
+  it("'Actualiser l'historique' reads the health's figures with the runs: '24 heures' counts the run the table shows", async () => {
+    // A run ends, and its workflow reports a failure, while the dialog is open.
+    let ranSince = false;
+    const later = run('0b7e3a56-7c0e-4a55-b0f6-2c61a4d6f0e7', {
+      startedAt: '2026-11-23T14:00:00.000Z',
+      report: failureReport,
+    });
+    const { app } = openAsMember('lawyer', '/lawyer/workflows', {
+      workflows: [workflow],
+      override: (request) => {
+        const path = new URL(request.url, 'http://localhost').pathname;
+        if (path === `/api/workflows/${workflow.id}/executions` && request.method === 'GET')
+          return jsonResponse(200, {
+            executions: ranSince ? [later, ...history] : history,
+            nextCursor: null,
+          });
+        if (path === `/api/workflows/${workflow.id}/health`)
+          return jsonResponse(200, ranSince ? healthAfterReplay : health);
+        return undefined;
+      },
+    });
+    await app.user.click(await screen.findByRole('button', { name: `Historique ${workflow.name}` }));
+    expect(await screen.findByText(/^4 exécution\(s\), 75 % de réussite/)).toBeVisible();
+    expect(screen.getAllByText(/^Échec signalé par le workflow/)).toHaveLength(1);
+
+    ranSince = true;
+    await app.user.click(screen.getByRole('button', { name: "Actualiser l'historique" }));
+
+    await waitFor(() => expect(screen.getAllByText(/^Échec signalé par le workflow/)).toHaveLength(2));
+    expect(await screen.findByText(/^5 exécution\(s\), 75 % de réussite/)).toBeVisible();
+  });
+
   it("'Rejouer' sends a run again and says so, tells a refusal in the product's words, and is never offered on a test or a cancelled run", async () => {
     const { app, network } = openHistory();
     await app.user.click(await screen.findByRole('button', { name: `Historique ${workflow.name}` }));

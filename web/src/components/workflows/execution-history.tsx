@@ -25,8 +25,14 @@ function ExecutionTable({ workflowId }: { readonly workflowId: string }) {
   const client = useQueryClient();
   const { query, pages } = useExecutionPages(workflowId);
   const items = pages.flatMap((page) => page.executions);
-  // Read afresh from the first page: what was loaded further goes.
-  const reload = () => client.resetQueries({ queryKey: KEYS.executions(workflowId) });
+  // Read afresh from the first page (what was loaded further goes), and the health's figures with
+  // it: the dialog's '24 heures' and the cards count the same runs the table shows.
+  const reload = () =>
+    Promise.all([
+      client.resetQueries({ queryKey: KEYS.executions(workflowId) }),
+      client.invalidateQueries({ queryKey: KEYS.workflowHealth(workflowId) }),
+      client.invalidateQueries({ queryKey: KEYS.allHealth }),
+    ]);
 
   return (
     <ResponsiveTable<Execution>
