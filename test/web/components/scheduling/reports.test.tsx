@@ -190,6 +190,40 @@ describe('the history beside each delivery', PAGE_TESTS, () => {
     expect(await screen.findByText(/^5 exécution\(s\), 75 % de réussite/)).toBeVisible();
   });
 
+  it("'Tester la connexion' in the history reads it again from the server: the test's run shows", async () => {
+    let tested = false;
+    const test = run('0b7e3a56-7c0e-4a55-b0f6-2c61a4d6f0e8', {
+      startedAt: '2026-11-23T14:30:00.000Z',
+      trigger: 'test',
+      runId: 'test-run-2',
+      report: { state: 'success', summary: '1 e-mail de test classé', items: 1, reportedAt: dueAt },
+    });
+    const { app } = openAsMember('lawyer', '/lawyer/workflows', {
+      workflows: [workflow],
+      override: (request) => {
+        const path = new URL(request.url, 'http://localhost').pathname;
+        if (path === `/api/workflows/${workflow.id}/executions` && request.method === 'GET')
+          return jsonResponse(200, { executions: tested ? [test, ...history] : history, nextCursor: null });
+        if (path === `/api/workflows/${workflow.id}/health`) return jsonResponse(200, health);
+        if (path === `/api/workflows/${workflow.id}/test-connection`) {
+          tested = true;
+          return jsonResponse(200, { success: true, status: 200, message: 'Connexion réussie (HTTP 200)' });
+        }
+        return undefined;
+      },
+    });
+    await app.user.click(await screen.findByRole('button', { name: `Historique ${workflow.name}` }));
+    await screen.findByText('Sans compte rendu');
+
+    await app.user.click(
+      within(screen.getByRole('dialog')).getByRole('button', {
+        name: `Tester la connexion de ${workflow.name}`,
+      }),
+    );
+
+    expect(await screen.findByText('Terminé : 1 e-mail de test classé')).toBeVisible();
+  });
+
   it("'Rejouer' sends a run again and says so, tells a refusal in the product's words, and is never offered on a test or a cancelled run", async () => {
     const { app, network } = openHistory();
     await app.user.click(await screen.findByRole('button', { name: `Historique ${workflow.name}` }));

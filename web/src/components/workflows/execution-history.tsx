@@ -118,8 +118,10 @@ export function ExecutionHistoryButton({
   readonly workflow: Pick<Workflow, 'id' | 'name' | 'webhookUrl'>;
 }) {
   const [open, setOpen] = useState(false);
-  // A test call lands in the history: the table is read again after one.
-  const [tests, setTests] = useState(0);
+  const client = useQueryClient();
+  // A test call lands in the history: the table is read again after one (from the server: a table
+  // drawn again would show the history cached when the dialog opened).
+  const readAgain = () => void client.resetQueries({ queryKey: KEYS.executions(workflow.id) });
   return (
     <>
       <Button
@@ -138,7 +140,7 @@ export function ExecutionHistoryButton({
           footer={
             <Box float="right">
               <SpaceBetween direction="horizontal" size="xs">
-                <TestConnectionButton workflow={workflow} onTested={() => setTests((count) => count + 1)} />
+                <TestConnectionButton workflow={workflow} onTested={readAgain} />
                 <Button variant="primary" onClick={() => setOpen(false)}>
                   {TEXT.close}
                 </Button>
@@ -148,7 +150,7 @@ export function ExecutionHistoryButton({
         >
           <SpaceBetween size="l">
             <WorkflowHealthDetails workflowId={workflow.id} />
-            <ExecutionTable key={tests} workflowId={workflow.id} />
+            <ExecutionTable workflowId={workflow.id} />
           </SpaceBetween>
         </Modal>
       )}
