@@ -1,4 +1,7 @@
-import type { Browser, BrowserContext, Page } from 'playwright-core';
+import { createServer, type Server } from 'node:http';
+import type { AddressInfo } from 'node:net';
+
+import type { Browser, BrowserContext, Locator, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
 
 import { launchChromium, screenshot } from './support/browser';
@@ -73,6 +76,30 @@ async function cutTabLabelsOnceFontsIn(page: Page): Promise<string[]> {
     () => new Promise<void>((resolve) => requestAnimationFrame(() => requestAnimationFrame(() => resolve()))),
   );
   return cutTabLabels(page);
+}
+
+/** The places where a text's lines break inside a word ('…renommée|s…'). */
+async function wordsBrokenAcrossLines(text: Locator): Promise<string[]> {
+  return text.evaluate((element) => {
+    const broken: string[] = [];
+    const walker = document.createTreeWalker(element, NodeFilter.SHOW_TEXT);
+    for (let node = walker.nextNode(); node; node = walker.nextNode()) {
+      const value = node.textContent ?? '';
+      let previousTop: number | null = null;
+      for (let index = 0; index < value.length; index++) {
+        if (/\s/.test(value.charAt(index))) continue;
+        const range = document.createRange();
+        range.setStart(node, index);
+        range.setEnd(node, index + 1);
+        const top = range.getBoundingClientRect().top;
+        const newLine = previousTop !== null && top > previousTop + 2;
+        if (newLine && !/[\s-]/.test(value.charAt(index - 1)))
+          broken.push(`${value.slice(Math.max(0, index - 12), index)}|${value.slice(index, index + 12)}`);
+        previousTop = top;
+      }
+    }
+    return broken;
+  });
 }
 
 describe('mobile pass (390x844): no sideways scroll, every action reachable', () => {
@@ -247,6 +274,61 @@ describe('mobile pass (390x844): no sideways scroll, every action reachable', ()
     await page.waitForLoadState('networkidle');
     expect(await page.locator('main table').count()).toBe(0);
     expect(await scrollsSideways(page)).toBe(false);
+  });
+
+  it("wraps a completion report's summary between words in the history's cards", async () => {
+    const summary =
+      '12 e-mails classés dans les dossiers clients, 4 pièces jointes renommées, 2 relances programmées';
+    // Stands in for n8n: answers the call, then reports its run's success to the link it was given.
+    const receiver: Server = createServer((request, response) => {
+      let raw = '';
+      request.on('data', (chunk) => {
+        raw += chunk;
+      });
+      request.on('end', () => {
+        response.writeHead(200, { 'content-type': 'application/json' }).end('{}');
+        const body = JSON.parse(raw || '{}') as { report?: { url: string; runId: string } };
+        if (body.report)
+          void fetch(body.report.url, {
+            method: 'POST',
+            headers: { 'content-type': 'application/json' },
+            body: JSON.stringify({ status: 'success', summary, items: 18, runId: body.report.runId }),
+          });
+      });
+    });
+    await new Promise<void>((resolve) => receiver.listen(0, '127.0.0.1', () => resolve()));
+    try {
+      const page = (await signedIn.get('admin')) ?? (await phonePage(keys.admin));
+      signedIn.set('admin', Promise.resolve(page));
+      const token = await page.evaluate(
+        () => (JSON.parse(localStorage.getItem('session_user') ?? '{}') as { token?: string }).token,
+      );
+      const name = `Classement rapporté ${Date.now()}`;
+      const created = await page.request.post('/api/workflows', {
+        headers: { authorization: `Bearer ${token}` },
+        data: {
+          name,
+          description: 'Classe les e-mails entrants',
+          webhookUrl: `http://127.0.0.1:${(receiver.address() as AddressInfo).port}/webhook`,
+          lawyerEmail: 'louis.bernard.etude@gmail.com',
+          type: 'document_classification',
+        },
+      });
+      expect(created.status()).toBe(201);
+
+      await page.goto(`/admin/workflows?recherche=${encodeURIComponent(name)}`);
+      await page.getByRole('button', { name: `Historique ${name}` }).click();
+      const dialog = page.getByRole('dialog');
+      await dialog.getByRole('button', { name: 'Tester la connexion' }).click();
+      const report = dialog.getByText(`Terminé : ${summary}`);
+      await report.waitFor();
+      await report.scrollIntoViewIfNeeded();
+      await screenshot(page, 'mobile-390-history-report');
+
+      expect(await wordsBrokenAcrossLines(report)).toEqual([]);
+    } finally {
+      await new Promise<void>((resolve) => receiver.close(() => resolve()));
+    }
   });
 
   it("keeps 'Se connecter' and the product name in the landing page's bar", async () => {

@@ -24,14 +24,27 @@ export function RunReportStatus({ report }: { readonly report: RunReport | null 
     );
   }
   const items = report.items === null ? null : <Box variant="small">{TEXT.items(report.items)}</Box>;
+  const success = report.state === 'success';
   return (
     <SpaceBetween size="xxxs">
-      {report.state === 'success' ? (
-        <StatusIndicator type="success">{TEXT.success(report.summary)}</StatusIndicator>
-      ) : (
-        <StatusIndicator type="error">{TEXT.failure(report.error ?? report.summary)}</StatusIndicator>
-      )}
+      <ReportedText
+        type={success ? 'success' : 'error'}
+        text={success ? TEXT.success(report.summary) : TEXT.failure(report.error ?? report.summary)}
+      />
       {items}
     </SpaceBetween>
+  );
+}
+
+/**
+ * A status icon and the workflow's own words after it. Not inside the StatusIndicator, which is
+ * made for a few words and breaks anywhere in a word (Cloudscape's `word-break: break-all`): a
+ * summary wraps between words on a phone.
+ */
+function ReportedText({ type, text }: { readonly type: 'success' | 'error'; readonly text: string }) {
+  return (
+    <Box variant="span" color={type === 'success' ? 'text-status-success' : 'text-status-error'}>
+      <StatusIndicator type={type} /> {text}
+    </Box>
   );
 }
