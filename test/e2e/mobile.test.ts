@@ -1,11 +1,9 @@
-import { createServer, type Server } from 'node:http';
-import type { AddressInfo } from 'node:net';
-
 import type { Browser, BrowserContext, Locator, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
 
 import { launchChromium, screenshot } from './support/browser';
 import { LoginPage } from './support/login-page';
+import { startN8nStandIn } from './support/n8n-stand-in';
 
 /** A phone: the spec's pages must work at 390 px wide (spec §9 mobile breakpoint 768 px). */
 const PHONE = { width: 390, height: 844 };
@@ -279,24 +277,15 @@ describe('mobile pass (390x844): no sideways scroll, every action reachable', ()
   it("wraps a completion report's summary between words in the history's cards", async () => {
     const summary =
       '12 e-mails classés dans les dossiers clients, 4 pièces jointes renommées, 2 relances programmées';
-    // Stands in for n8n: answers the call, then reports its run's success to the link it was given.
-    const receiver: Server = createServer((request, response) => {
-      let raw = '';
-      request.on('data', (chunk) => {
-        raw += chunk;
-      });
-      request.on('end', () => {
-        response.writeHead(200, { 'content-type': 'application/json' }).end('{}');
-        const body = JSON.parse(raw || '{}') as { report?: { url: string; runId: string } };
-        if (body.report)
-          void fetch(body.report.url, {
-            method: 'POST',
-            headers: { 'content-type': 'application/json' },
-            body: JSON.stringify({ status: 'success', summary, items: 18, runId: body.report.runId }),
-          });
-      });
+    // Answers the call, then reports its run's success to the link it was given.
+    const n8n = await startN8nStandIn(({ report }) => {
+      if (report)
+        void fetch(report.url, {
+          method: 'POST',
+          headers: { 'content-type': 'application/json' },
+          body: JSON.stringify({ status: 'success', summary, items: 18, runId: report.runId }),
+        });
     });
-    await new Promise<void>((resolve) => receiver.listen(0, '127.0.0.1', () => resolve()));
     try {
       const page = (await signedIn.get('admin')) ?? (await phonePage(keys.admin));
       signedIn.set('admin', Promise.resolve(page));
@@ -309,7 +298,7 @@ describe('mobile pass (390x844): no sideways scroll, every action reachable', ()
         data: {
           name,
           description: 'Classe les e-mails entrants',
-          webhookUrl: `http://127.0.0.1:${(receiver.address() as AddressInfo).port}/webhook`,
+          webhookUrl: `${n8n.url}/webhook`,
           lawyerEmail: 'louis.bernard.etude@gmail.com',
           type: 'document_classification',
         },
@@ -327,7 +316,7 @@ describe('mobile pass (390x844): no sideways scroll, every action reachable', ()
 
       expect(await wordsBrokenAcrossLines(report)).toEqual([]);
     } finally {
-      await new Promise<void>((resolve) => receiver.close(() => resolve()));
+      await n8n.close();
     }
   });
 
