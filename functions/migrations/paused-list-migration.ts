@@ -1,9 +1,9 @@
 import { UpdateCommand } from '@aws-sdk/lib-dynamodb';
-import { WORKFLOWS_PARTITION, workflowHealthKey } from '../data/directory/keys';
+import { workflowHealthKey } from '../data/directory/keys';
 import { pausedIndexKeys } from '../data/health/keys';
 import { batchGetAll } from '../data/table/batch-get';
-import { queryPages } from '../data/table/query-all';
 import { applied, type Table } from '../data/table/table';
+import { workflowIdPages } from './workflow-ids';
 
 /** What a run did: pauses found without their paused-list entry, and those given one. */
 export interface PausedListMigrationRun {
@@ -21,14 +21,7 @@ export interface PausedListMigrationRun {
 export async function migratePausedList(table: Table, pageSize = 100): Promise<PausedListMigrationRun> {
   let found = 0;
   let indexed = 0;
-  for await (const page of queryPages(table, {
-    IndexName: 'GSI1',
-    KeyConditionExpression: 'GSI1PK = :pk',
-    ExpressionAttributeValues: { ':pk': WORKFLOWS_PARTITION },
-    ProjectionExpression: 'id',
-    Limit: pageSize,
-  })) {
-    const ids = (page.Items ?? []).map((item) => item.id as string);
+  for await (const ids of workflowIdPages(table, pageSize)) {
     const health = await batchGetAll(table, ids.map(workflowHealthKey), {
       projection: 'PK, SK, workflowId, pausedAt, GSI1PK',
     });

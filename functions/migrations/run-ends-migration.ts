@@ -1,10 +1,11 @@
 import { TransactWriteCommand } from '@aws-sdk/lib-dynamodb';
-import { WORKFLOWS_PARTITION, workflowKey } from '../data/directory/keys';
+import { workflowKey } from '../data/directory/keys';
 import { EXECUTION_PREFIX, runEndKey } from '../data/scheduling/keys';
-import { queryAll, queryPages } from '../data/table/query-all';
+import { queryAll } from '../data/table/query-all';
 import { applied, type Table } from '../data/table/table';
 import { WEBHOOK_QUEUE } from '../domain/scheduling/scheduling-settings';
 import { FORMER_DISPATCH_MARKER_PREFIX } from './former-keys';
+import { workflowIdPages } from './workflow-ids';
 
 /** What a run did: former markers read, runs moved to their end's key, markers left (no call found, or moved since). */
 export interface RunEndsMigrationRun {
@@ -30,15 +31,8 @@ export async function migrateRunEnds(
   const since = new Date(now.getTime() - WEBHOOK_QUEUE.deadLetterRetentionSeconds * 1000).toISOString();
   let markers = 0;
   let moved = 0;
-  for await (const page of queryPages(table, {
-    IndexName: 'GSI1',
-    KeyConditionExpression: 'GSI1PK = :pk',
-    ExpressionAttributeValues: { ':pk': WORKFLOWS_PARTITION },
-    ProjectionExpression: 'id',
-    Limit: pageSize,
-  })) {
-    for (const { id } of page.Items ?? []) {
-      const workflowId = id as string;
+  for await (const ids of workflowIdPages(table, pageSize)) {
+    for (const workflowId of ids) {
       const { PK } = workflowKey(workflowId);
       const found = await queryAll(table, {
         KeyConditionExpression: 'PK = :pk AND SK BETWEEN :from AND :to',
