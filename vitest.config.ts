@@ -3,8 +3,8 @@ import { defineConfig } from 'vitest/config';
 import { cloudscapeFrench } from './web/build/cloudscape-french';
 
 /**
- * One vitest run, five projects. `npm test` runs unit, integration, infra and web;
- * `npm run test:e2e` runs the browser suite against the local runtime.
+ * Five projects. `npm test` runs unit, integration, infra and web in two vitest runs side by side
+ * (test/support/run-side-by-side.ts); `npm run test:e2e` runs the browser suite against the local runtime.
  */
 export default defineConfig({
   test: {
@@ -18,7 +18,9 @@ export default defineConfig({
           include: ['test/integration/**/*.test.ts'],
           environment: 'node',
           globalSetup: ['test/integration/global-setup.ts'],
-          testTimeout: 30_000,
+          // npm test runs these files several at once beside the web and infra tests (see
+          // test/support/run-side-by-side.ts): a bound for a hung test, not a budget.
+          testTimeout: 60_000,
           hookTimeout: 60_000,
         },
       },
