@@ -19,9 +19,10 @@ export default defineConfig({
           environment: 'node',
           globalSetup: ['test/integration/global-setup.ts'],
           // npm test runs these files several at once beside the web and infra tests (see
-          // test/support/run-side-by-side.ts): a bound for a hung test, not a budget.
-          testTimeout: 60_000,
-          hookTimeout: 60_000,
+          // test/support/run-side-by-side.ts), on a machine shared with other runs: bounds for a
+          // hung test or set-up, not budgets.
+          testTimeout: 120_000,
+          hookTimeout: 180_000,
         },
       },
       {
