@@ -1,17 +1,5 @@
 import { type Browser, type BrowserContext, chromium, type Page } from 'playwright-core';
 
-/** /admin/workflows in Chromium: time to the first card and the page's size once all is loaded. */
-export interface PageFigures {
-  readonly workflows: number;
-  /** Navigation start to the frame that paints the first automation card, median of the runs. */
-  readonly firstCardMs: number;
-  readonly firstCardRunsMs: readonly number[];
-  /** Navigation start to every page of automations loaded (the counter without '+'). */
-  readonly allLoadedMs: number;
-  readonly domNodes: number;
-  readonly heapMb: number;
-}
-
 const CHROMIUM_PATH = process.env.CHROMIUM_PATH ?? '/usr/bin/chromium';
 /** The text every seeded automation's card shows (bench/api.ts names them so). */
 const CARD_TEXT = 'Relance dossier client';
@@ -88,50 +76,6 @@ async function openTimed(page: Page, baseUrl: string): Promise<number> {
 
 const median = (values: readonly number[]) =>
   [...values].sort((a, b) => a - b)[Math.floor(values.length / 2)] ?? 0;
-
-/**
- * Opens /admin/workflows as a signed-in admin in headless Chromium, `runs` times in one tab, and
- * measures from navigation to the first card painted; then counts the DOM nodes and the JS heap
- * once every page of automations is in.
- */
-export async function measureAdminWorkflowsPage(options: {
-  readonly baseUrl: string;
-  readonly licenseKey: string;
-  readonly workflows: number;
-  readonly runs: number;
-}): Promise<PageFigures> {
-  const { browser, page } = await adminTab(options.baseUrl, options.licenseKey);
-  try {
-    const firstCardRunsMs: number[] = [];
-    let allLoadedMs = 0;
-    let domNodes = 0;
-    let heapMb = 0;
-    for (let run = 0; run < options.runs; run++) {
-      const started = Date.now();
-      firstCardRunsMs.push(await openTimed(page, options.baseUrl));
-      if (run === options.runs - 1) {
-        await page.getByText(`(${options.workflows})`, { exact: true }).first().waitFor({ timeout: 120_000 });
-        allLoadedMs = Date.now() - started;
-        domNodes = await page.evaluate(() => document.getElementsByTagName('*').length);
-        heapMb = await page.evaluate(
-          () =>
-            ((performance as unknown as { memory?: { usedJSHeapSize: number } }).memory?.usedJSHeapSize ??
-              0) / 1e6,
-        );
-      }
-    }
-    return {
-      workflows: options.workflows,
-      firstCardMs: median(firstCardRunsMs),
-      firstCardRunsMs,
-      allLoadedMs,
-      domNodes,
-      heapMb,
-    };
-  } finally {
-    await browser.close();
-  }
-}
 
 /** What /admin/workflows asks of the API from its navigation until some time after its first card. */
 export interface PageTraffic {

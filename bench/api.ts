@@ -5,15 +5,14 @@ import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 
 import { freePort } from '../lib/local/free-port';
-import { measureAdminWorkflowsPage, type PageFigures } from './admin-workflows-page';
 import { childrenNamed } from './cpu-time';
 import { type SteadyArrivalsFigures, type SteadyArrivalsOptions, steadyArrivals } from './steady-arrivals';
 
 /**
  * The API nearly idle: the local runtime started as `npm start` starts it (bin/local.ts, a fresh
  * data directory, a free port on loopback), 1,000 workflows created through the API, then the list
- * route and verify-license at 5 requests a second started evenly, and the admin's workflows page in
- * Chromium. What carries to AWS (calls, units, CPU) is measured apart (`api-calls.ts`): a latency at
+ * route and verify-license at 5 requests a second started evenly (the admin's workflows page in
+ * Chromium is the admin-page part's, `admin-page.ts`). What carries to AWS (calls, units, CPU) is measured apart (`api-calls.ts`): a latency at
  * a load here measures the emulator on this machine.
  */
 
@@ -26,9 +25,6 @@ export interface NearlyIdleFigures extends SteadyArrivalsFigures {
 export interface ApiBenchFigures {
   readonly workflows: number;
   readonly runs: readonly NearlyIdleFigures[];
-  /** Null when the page did not show within the measurement's time-outs (the reason in `pageFailure`). */
-  readonly page: PageFigures | null;
-  readonly pageFailure?: string;
 }
 
 const root = fileURLToPath(new URL('..', import.meta.url));
@@ -215,19 +211,6 @@ export async function runApiBench(options: ApiBenchOptions): Promise<ApiBenchFig
     const admin = await signIn(runtime.baseUrl, runtime.keys.admin);
     options.log(`  ${options.workflows} automatisations créées par l'API...`);
     await seedWorkflows(runtime.baseUrl, admin, options.workflows);
-    options.log('  /admin/workflows dans Chromium...');
-    let page: PageFigures | null = null;
-    let pageFailure: string | undefined;
-    try {
-      page = await measureAdminWorkflowsPage({
-        baseUrl: runtime.baseUrl,
-        licenseKey: runtime.keys.admin,
-        workflows: options.workflows,
-        runs: 5,
-      });
-    } catch (error) {
-      pageFailure = error instanceof Error ? error.message.split('\n')[0] : String(error);
-    }
     const list = await call(runtime.baseUrl, 'GET', '/api/workflows', undefined, admin);
     const verified = await call(runtime.baseUrl, 'POST', '/api/verify-license', {
       licenseKey: runtime.keys.lawyer,
@@ -264,7 +247,7 @@ export async function runApiBench(options: ApiBenchOptions): Promise<ApiBenchFig
       });
       runs.push({ ...figures, route, replyBytes });
     }
-    return { workflows: options.workflows, runs, page, ...(pageFailure ? { pageFailure } : {}) };
+    return { workflows: options.workflows, runs };
   } finally {
     await runtime.stop();
   }

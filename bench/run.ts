@@ -532,7 +532,6 @@ if (runs('api')) {
   const figures: ApiBenchFigures = await runApiBench({ workflows: 1_000, log });
   if (recordingBaseline) recordBaseline('api', callsFigures(calls));
   writeCostUnits({ perApiRequest: meanApiRequestUnits(calls) });
-  const { page } = figures;
   const nearlyIdle = new Map(figures.runs.map((run) => [run.route, run]));
   const sections = [
     '## API requests: DynamoDB calls, units and Node CPU (what carries to AWS)',
@@ -575,45 +574,6 @@ if (runs('api')) {
     '',
   ];
   const targets: BenchTarget[] = [...callsTargets(calls)];
-  if (page) {
-    sections.push(
-      '## /admin/workflows in Chromium (headless, assets cached, local runtime)',
-      '',
-      markdownTable(
-        ['automations', 'first card painted (median)', 'runs', 'every page loaded', 'DOM nodes', 'JS heap'],
-        [
-          [
-            formatFigure(page.workflows),
-            `${formatFigure(page.firstCardMs)} ms`,
-            page.firstCardRunsMs.map((ms) => formatFigure(ms)).join(', '),
-            `${formatFigure(page.allLoadedMs)} ms`,
-            formatFigure(page.domNodes),
-            `${formatFigure(page.heapMb, 1)} MB`,
-          ],
-        ],
-      ),
-      '',
-    );
-    targets.push({
-      figure: `/admin/workflows with ${formatFigure(page.workflows)} automations, first card`,
-      target: '≤ 1,000 ms',
-      measured: `${formatFigure(page.firstCardMs)} ms (${formatFigure(page.domNodes)} DOM nodes)`,
-      met: page.firstCardMs <= 1_000,
-    });
-  } else {
-    sections.push(
-      '## /admin/workflows in Chromium',
-      '',
-      `Not measured: ${figures.pageFailure ?? 'unknown'}`,
-      '',
-    );
-    targets.push({
-      figure: `/admin/workflows with ${formatFigure(figures.workflows)} automations, first card`,
-      target: '≤ 1,000 ms',
-      measured: 'not measured',
-      met: false,
-    });
-  }
   ran('api', sections, targets);
 }
 
