@@ -79,4 +79,26 @@ describe('a member searches his own automations, on the server', () => {
     ).toBe(true);
     expect(resultsCount()).toBe('1 résultat');
   });
+
+  it('opens searched for the automation a health link names (?recherche=)', async () => {
+    const { network } = openAsMember(
+      'lawyer',
+      `/lawyer/workflows?recherche=${encodeURIComponent('Relance audiences')}`,
+      {
+        workflows: [reminder, sorting, hearings],
+      },
+    );
+
+    await waitFor(() => expect(drawnNames()).toEqual(['Relance audiences']));
+    expect(createWrapper(document.body).findTextFilter()?.findInput().getInputValue()).toBe(
+      'Relance audiences',
+    );
+    expect(
+      network
+        .to('/api/workflows')
+        .some(
+          (request) => new URL(request.url, 'http://localhost').searchParams.get('q') === 'Relance audiences',
+        ),
+    ).toBe(true);
+  });
 });

@@ -1,5 +1,6 @@
 import TextFilter from '@cloudscape-design/components/text-filter';
 import { useState } from 'react';
+import { useLocation } from 'react-router';
 
 import type { WorkflowList } from '../../../../shared';
 import type { useServerPages } from '../../api/server-pages';
@@ -8,9 +9,11 @@ import { STRINGS } from '../../strings';
 
 type Pages = ReturnType<typeof useServerPages<WorkflowList>>;
 
-/** What a member types in his search, and the search the server is asked once typing pauses. */
+/** What a member types in his search (first the link's `recherche`), and the search the server is asked once typing pauses. */
 export function useMemberSearch() {
-  const [text, setText] = useState('');
+  const { search } = useLocation();
+  // A link from the health dashboard names the automation to show, as on the admin's list.
+  const [text, setText] = useState(() => new URLSearchParams(search).get('recherche') ?? '');
   return { text, setText, q: useDebounced(text.trim()) };
 }
 
