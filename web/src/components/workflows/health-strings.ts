@@ -1,8 +1,11 @@
 import { HEALTH_MESSAGES } from '../../../../shared/health-messages';
 
-/** The page of an automation's list, searched for its name (the admin's list reads `recherche`). */
+/** The page of an automation's list, searched for its name (the lists read it with `linkedSearch`). */
 export const automationLink = (workflowsPath: string, name: string) =>
   `${workflowsPath}?recherche=${encodeURIComponent(name)}`;
+
+/** The search an `automationLink` names, from the page's query string ('' when none). */
+export const linkedSearch = (search: string) => new URLSearchParams(search).get('recherche') ?? '';
 
 /** '100 ms', '1.5 s': a call's duration. */
 const durationText = (ms: number) => (ms < 1000 ? `${ms} ms` : `${ms / 1000} s`);

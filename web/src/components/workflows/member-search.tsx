@@ -6,6 +6,7 @@ import type { WorkflowList } from '../../../../shared';
 import type { useServerPages } from '../../api/server-pages';
 import { useDebounced } from '../../layout/use-debounced';
 import { STRINGS } from '../../strings';
+import { linkedSearch } from './health-strings';
 
 type Pages = ReturnType<typeof useServerPages<WorkflowList>>;
 
@@ -13,7 +14,7 @@ type Pages = ReturnType<typeof useServerPages<WorkflowList>>;
 export function useMemberSearch() {
   const { search } = useLocation();
   // A link from the health dashboard names the automation to show, as on the admin's list.
-  const [text, setText] = useState(() => new URLSearchParams(search).get('recherche') ?? '');
+  const [text, setText] = useState(() => linkedSearch(search));
   return { text, setText, q: useDebounced(text.trim()) };
 }
 

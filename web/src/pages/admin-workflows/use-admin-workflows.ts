@@ -10,6 +10,7 @@ import {
   useWorkflowPages,
 } from '../../api/directory';
 import { ADMIN_WORKFLOWS_PAGE_SIZE } from '../../api/keys';
+import { linkedSearch } from '../../components/workflows/health-strings';
 import { useDebounced } from '../../layout/use-debounced';
 import { useNotifications } from '../../notifications/notifications-context';
 import { ADMIN_WORKFLOWS_TEXT as TEXT } from './strings';
@@ -23,7 +24,7 @@ export function useAdminWorkflows() {
   const notifications = useNotifications();
   const { search } = useLocation();
   // A link from the health dashboard or an alert names the automation to show.
-  const [query, setQuery] = useState(() => new URLSearchParams(search).get('recherche') ?? '');
+  const [query, setQuery] = useState(() => linkedSearch(search));
   const q = useDebounced(query.trim());
   const [filters, setFilters] = useState<WorkflowFilterValues>(NO_FILTER);
   const filtered = filterQuery(filters);
