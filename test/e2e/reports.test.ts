@@ -1,7 +1,5 @@
 import { execFileSync } from 'node:child_process';
 import { mkdtempSync } from 'node:fs';
-import { createServer, type Server } from 'node:http';
-import type { AddressInfo } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 
@@ -10,6 +8,7 @@ import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
 
 import { launchChromium, newContext, screenshot, seriousAccessibilityViolations } from './support/browser';
 import { LoginPage } from './support/login-page';
+import { startN8nStandIn } from './support/n8n-stand-in';
 
 /**
  * Completion reports, 'Rejouer' and 'Exporter mes données' in Chromium against the local runtime.
@@ -29,7 +28,7 @@ describe('completion reports, replay and export', () => {
   let browser: Browser;
   let lawyer: Page;
   let admin: Page;
-  let receiver: Server;
+  let receiver: Awaited<ReturnType<typeof startN8nStandIn>>;
   let receiverUrl = '';
   let adminToken = '';
   let lawyerId = '';
@@ -47,31 +46,22 @@ describe('completion reports, replay and export', () => {
     (await api<{ token: string }>('POST', '/api/verify-license', null, { licenseKey })).token;
 
   beforeAll(async () => {
-    receiver = createServer((request, response) => {
-      let raw = '';
-      request.on('data', (chunk) => {
-        raw += chunk;
-      });
-      request.on('end', () => {
-        response.writeHead(200, { 'content-type': 'application/json' }).end('{}');
-        const body = JSON.parse(raw || '{}') as { report?: { url: string; runId: string } };
-        if (!body.report) return;
-        if (request.url?.startsWith('/sometimes')) {
-          sometimesCalls += 1;
-          if (sometimesCalls > 3 && sometimesCalls % 2 === 0) return;
-        }
-        const report = !request.url?.startsWith('/ko')
-          ? { status: 'success', summary: '3 e-mails classés, 2 pièces renommées', items: 5 }
-          : { status: 'failure', summary: 'Classement interrompu', error: 'Gmail : quota dépassé' };
-        void fetch(body.report.url, {
-          method: 'POST',
-          headers: { 'content-type': 'application/json' },
-          body: JSON.stringify({ ...report, runId: body.report.runId }),
-        });
+    receiver = await startN8nStandIn(({ path, report: link }) => {
+      if (!link) return;
+      if (path.startsWith('/sometimes')) {
+        sometimesCalls += 1;
+        if (sometimesCalls > 3 && sometimesCalls % 2 === 0) return;
+      }
+      const report = !path.startsWith('/ko')
+        ? { status: 'success', summary: '3 e-mails classés, 2 pièces renommées', items: 5 }
+        : { status: 'failure', summary: 'Classement interrompu', error: 'Gmail : quota dépassé' };
+      void fetch(link.url, {
+        method: 'POST',
+        headers: { 'content-type': 'application/json' },
+        body: JSON.stringify({ ...report, runId: link.runId }),
       });
     });
-    await new Promise<void>((resolve) => receiver.listen(0, '127.0.0.1', () => resolve()));
-    receiverUrl = `http://127.0.0.1:${(receiver.address() as AddressInfo).port}`;
+    receiverUrl = receiver.url;
 
     adminToken = await tokenOf(inject('adminLicenseKey'));
     const lawyerToken = await tokenOf(inject('lawyerLicenseKey'));
@@ -111,7 +101,7 @@ describe('completion reports, replay and export', () => {
   });
   afterAll(async () => {
     await browser?.close();
-    await new Promise<void>((resolve) => receiver.close(() => resolve()));
+    await receiver.close();
   });
 
   /** Opens the history of an automation from the lawyer's list and waits for a text in it. */
