@@ -14,7 +14,8 @@ import type {
   WebhookDelivery,
 } from '../../../../functions/domain/scheduling/ports';
 import { FIRM_CALLS } from '../../../../functions/domain/scheduling/scheduling-settings';
-import { type ReceivedDispatch, WorkerService } from '../../../../functions/domain/scheduling/worker';
+import { WorkerService } from '../../../../functions/domain/scheduling/worker';
+import type { ReceivedDispatch } from '../../../../functions/domain/scheduling/worker-message';
 import { automationHealthOf } from '../../../../functions/runtime/services/health';
 import { reportLinksOf } from '../../../../functions/runtime/services/webhooks';
 import { createTestApp, disposeTestApp, type TestApp } from '../../../support/app';
