@@ -16,6 +16,8 @@ import { callWorkflowWebhook, type WebhookCallSettings } from './webhook-call';
 import { type DispatchResult, handBack, type MessageReturn, type ReceivedDispatch } from './worker-message';
 import { type FirmLease, releaseSlot, type SlotKeeping } from './worker-slot';
 
+/* The worker's steps from the call on: the webhook call, its end's writes, its log and metrics, its retry. */
+
 /** What reporting a run's end to the scheduler run that listed it takes. */
 export interface RunReporting {
   readonly lastResults: Pick<SchedulerRuns, 'recordOutcome'>;

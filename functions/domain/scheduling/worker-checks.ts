@@ -12,6 +12,8 @@ import {
 } from './worker-message';
 import { releaseIfTaken, type SlotKeeping, type SlotTaken, takeSlot } from './worker-slot';
 
+/* The worker's steps before a call: the run's reads and its firm's slot at once, then the refusals. */
+
 /** What the checks before a call take: the run's state, its firm's slots, its history, the queue. */
 export interface RunChecks extends SlotKeeping, MessageReturn, RunReporting {
   readonly dispatches: Dispatches;

@@ -1,6 +1,8 @@
 import type { Logger } from '../core/ports';
 import { type DispatchMessage, DispatchMessage as DispatchMessageSchema, type DispatchQueue } from './ports';
 
+/* The worker's first and last step: reading a dispatch message, and handing it back to the queue. */
+
 /** One received queue message, as the Lambda event source (or the local poller) hands it over. */
 export interface ReceivedDispatch {
   readonly messageId: string;

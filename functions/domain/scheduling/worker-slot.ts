@@ -3,6 +3,8 @@ import type { DispatchMessage, EndedCall, FirmSlot, FirmSlots, SlotRefusal } fro
 import { FIRM_CALLS } from './scheduling-settings';
 import { type DispatchResult, handBack, type MessageReturn, type ReceivedDispatch } from './worker-message';
 
+/* The worker's step around a firm's call slots: taking one, giving it back, waiting when none is free. */
+
 /** What holding a firm's call slots takes: its slots, the time of the lease, the log. */
 export interface SlotKeeping {
   readonly slots: FirmSlots;
