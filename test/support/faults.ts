@@ -1,6 +1,7 @@
 import { DynamoDBClient } from '@aws-sdk/client-dynamodb';
 import {
   BatchGetCommand,
+  type BatchGetCommandInput,
   DeleteCommand,
   DynamoDBDocumentClient,
   GetCommand,
@@ -27,6 +28,7 @@ export const awsError = (name: string) =>
 export function tableWithFaults(
   table: Table,
   faults: {
+    readonly batchGet?: (input: BatchGetCommandInput) => Promise<unknown>;
     readonly transactWrite?: (input: TransactWriteCommandInput) => Promise<unknown>;
     readonly put?: (input: PutCommandInput) => Promise<unknown>;
   },
@@ -37,7 +39,7 @@ export function tableWithFaults(
   const mock = mockClient(faulty);
   const store = table.doc;
   mock.on(GetCommand).callsFake((input) => store.send(new GetCommand(input)));
-  mock.on(BatchGetCommand).callsFake((input) => store.send(new BatchGetCommand(input)));
+  mock.on(BatchGetCommand).callsFake(faults.batchGet ?? ((input) => store.send(new BatchGetCommand(input))));
   mock.on(QueryCommand).callsFake((input) => store.send(new QueryCommand(input)));
   mock.on(UpdateCommand).callsFake((input) => store.send(new UpdateCommand(input)));
   mock.on(DeleteCommand).callsFake((input) => store.send(new DeleteCommand(input)));
