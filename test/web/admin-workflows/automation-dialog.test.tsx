@@ -22,7 +22,7 @@ async function fillValidForm(app: ReturnType<typeof openAdminWorkflows>) {
   await fill(app, 'Nom', 'Gestion des e-mails');
   await fill(app, 'Description', 'Trie les e-mails reçus par le cabinet');
   await fill(app, 'URL du webhook', 'https://n8n.cabinet.fr/webhook/gestion');
-  choose('Client (avocat)', LAWYER.email);
+  await choose('Client (avocat)', LAWYER.email);
 }
 
 async function openWithOneLawyer() {
@@ -223,9 +223,12 @@ describe('type templates (create mode pre-fill)', () => {
     const app = openAdminWorkflows();
     await openCreateDialog(app);
     // Start from another type so that every case changes the values.
-    choose("Type d'automatisation", type === 'client_reminder' ? 'client_management' : 'client_reminder');
+    await choose(
+      "Type d'automatisation",
+      type === 'client_reminder' ? 'client_management' : 'client_reminder',
+    );
 
-    choose("Type d'automatisation", type);
+    await choose("Type d'automatisation", type);
 
     await waitFor(() => expect(inputOf('Nom').value).toBe(name));
     expect(inputOf('Description').value.trim().length).toBeGreaterThanOrEqual(10);
@@ -237,7 +240,7 @@ describe('type templates (create mode pre-fill)', () => {
     const app = openAdminWorkflows();
     await openCreateDialog(app);
     await waitFor(() => expect(dialogButton('Créer').disabled).toBe(false));
-    choose('Client (avocat)', LAWYER.email);
+    await choose('Client (avocat)', LAWYER.email);
 
     await app.user.click(dialogButton('Créer'));
 
@@ -256,7 +259,7 @@ describe('type templates (create mode pre-fill)', () => {
     await cardAction(app, workflow.name, 'Modifier');
     await screen.findByRole('dialog');
 
-    choose("Type d'automatisation", 'document_classification');
+    await choose("Type d'automatisation", 'document_classification');
 
     expect(inputOf('Nom').value).toBe(workflow.name);
     expect(inputOf('URL du webhook').value).toBe(workflow.webhookUrl);

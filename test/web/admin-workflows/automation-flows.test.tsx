@@ -114,8 +114,8 @@ describe('create and edit', () => {
     const app = openAdminWorkflows();
     await openCreateDialog(app);
     await waitFor(() => expect(dialogButton('Créer').disabled).toBe(false));
-    choose("Type d'automatisation", 'client_reminder');
-    choose('Client (avocat)', LAWYER.email);
+    await choose("Type d'automatisation", 'client_reminder');
+    await choose('Client (avocat)', LAWYER.email);
 
     await app.user.click(dialogButton('Créer'));
 
@@ -145,7 +145,7 @@ describe('create and edit', () => {
     const app = openAdminWorkflows();
     await openCreateDialog(app);
     await waitFor(() => expect(dialogButton('Créer').disabled).toBe(false));
-    choose('Client (avocat)', LAWYER.email);
+    await choose('Client (avocat)', LAWYER.email);
 
     await app.user.click(dialogButton('Créer'));
 
@@ -257,7 +257,7 @@ describe('create and edit', () => {
     await app.user.click(dialogButton('Nouvelle automatisation dans ce dossier'));
     await screen.findByRole('dialog', { name: 'Nouvelle Automatisation' });
     await waitFor(() => expect(dialogButton('Créer').disabled).toBe(false));
-    choose('Client (avocat)', LAWYER.email);
+    await choose('Client (avocat)', LAWYER.email);
 
     await app.user.click(dialogButton('Créer'));
 

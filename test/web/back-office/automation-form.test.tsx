@@ -48,7 +48,7 @@ describe('automation dialog (spec §5 automation form)', () => {
     const { app } = openWithLawyers([lawyerFixture()]);
     await openDialog(app);
 
-    choose("Type d'automatisation", 'document_classification');
+    await choose("Type d'automatisation", 'document_classification');
 
     await waitFor(() => expect(inputOf('Nom').value).toBe('Classement des Pièces'));
     expect(inputOf('Description').value.length).toBeGreaterThanOrEqual(10);
@@ -100,7 +100,7 @@ describe('automation dialog (spec §5 automation form)', () => {
     );
     await openDialog(app);
     // The picker's options are the server's first page of lawyers.
-    await waitFor(() => choose('Client (avocat)', lawyer.email));
+    await choose('Client (avocat)', lawyer.email);
     await createEnabled();
 
     await app.user.click(screen.getByRole('button', { name: 'Créer' }));

@@ -1,5 +1,7 @@
 import createWrapper, { type FormFieldWrapper } from '@cloudscape-design/components/test-utils/dom';
+import { act, waitFor } from '@testing-library/react';
 import type userEvent from '@testing-library/user-event';
+import { expect } from 'vitest';
 
 /** The form fields of the open dialog, or of the page when no dialog is open. */
 function scope() {
@@ -35,10 +37,22 @@ export async function typeInto(user: ReturnType<typeof userEvent.setup>, label: 
   if (value) await user.type(element, value);
 }
 
-/** Picks an option, by value, in the select of the field with this label. */
-export function choose(label: string, value: string) {
+/** The select of the field with this label. */
+function selectOf(label: string) {
   const select = formField(label).findControl()?.findSelect();
   if (!select) throw new Error(`Le champ « ${label} » n'est pas une liste`);
-  select.openDropdown();
-  select.selectOptionByValue(value);
+  return select;
+}
+
+/**
+ * Opens the select of the field with this label and picks an option by value, as a user would once
+ * it is listed: a server's options (a page of lawyers) may arrive after the dropdown opens.
+ * The wrappers' clicks run in a synchronous act(): awaited in an async one, the updates that follow
+ * them (Cloudscape's motion observer, a transition) land inside it too.
+ */
+export async function choose(label: string, value: string) {
+  await act(async () => selectOf(label).openDropdown());
+  // Only reads inside waitFor: its checks run outside act, where a click must not.
+  await waitFor(() => expect(selectOf(label).findDropdown().findOptionByValue(value)).not.toBeNull());
+  await act(async () => selectOf(label).selectOptionByValue(value));
 }
