@@ -71,7 +71,7 @@ describe("'Exécuter' on an admin workflow card", () => {
 
   it("says 'Erreur lors de l'exécution du workflow: …' in plain words, the webhook's error behind 'Détails', and locks the button too", async () => {
     const workflow = workflowFixture();
-    open(workflow, () =>
+    const { app } = open(workflow, () =>
       jsonResponse(200, {
         success: false,
         status: 500,
@@ -80,14 +80,14 @@ describe("'Exécuter' on an admin workflow card", () => {
     );
     await screen.findByRole('button', { name: `Exécuter ${workflow.name}` });
 
-    runButton(workflow).click();
+    await app.user.click(runButton(workflow));
 
     expect(
       await screen.findByText(
         "Erreur lors de l'exécution du workflow: Le serveur n8n a rencontré une erreur en exécutant le workflow. Consultez ses exécutions dans n8n.",
       ),
     ).toBeVisible();
-    screen.getByRole('button', { name: 'Détails' }).click();
+    await app.user.click(screen.getByRole('button', { name: 'Détails' }));
     expect(await screen.findByText('Erreur serveur du webhook - vérifiez la configuration')).toBeVisible();
     expect(screen.queryByText('Workflow exécuté avec succès')).toBeNull();
     await waitFor(() => expect(locked(workflow)).toBe(true));
@@ -95,12 +95,12 @@ describe("'Exécuter' on an admin workflow card", () => {
 
   it("says 'Erreur lors de l'exécution du workflow: …' with the API's message when the call is refused", async () => {
     const workflow = workflowFixture();
-    open(workflow, () =>
+    const { app } = open(workflow, () =>
       jsonResponse(409, { error: 'Exécution déjà lancée il y a moins de 30 secondes. Veuillez patienter.' }),
     );
     await screen.findByRole('button', { name: `Exécuter ${workflow.name}` });
 
-    runButton(workflow).click();
+    await app.user.click(runButton(workflow));
 
     expect(
       await screen.findByText(
@@ -111,10 +111,10 @@ describe("'Exécuter' on an admin workflow card", () => {
 
   it('is disabled, and sends nothing, for a workflow without a webhook address', async () => {
     const workflow = workflowFixture({ webhookUrl: '' });
-    const { backend } = open(workflow);
+    const { backend, app } = open(workflow);
     await screen.findByRole('button', { name: `Exécuter ${workflow.name}` });
 
-    runButton(workflow).click();
+    await app.user.click(runButton(workflow));
 
     expect(locked(workflow)).toBe(true);
     expect(backend.sent('POST', '/api/execute-webhook')).toEqual([]);
