@@ -4,6 +4,7 @@ import { afterAll, afterEach, beforeAll, vi } from 'vitest';
 
 import { queryClient } from '../../web/src/api/query-client';
 import { preloadRoutes } from '../../web/src/app-routes';
+import { failOnActWarnings, watchActWarnings } from './support/act-warnings';
 import { installBrowserStubs, resetViewport } from './support/browser-stubs';
 import { cancelPendingTimers, trackPendingTimers } from './support/pending-timers';
 
@@ -14,6 +15,7 @@ installBrowserStubs();
 // draw the reply: findBy* and waitFor wait for what the user would see, up to this long.
 configure({ asyncUtilTimeout: 10_000 });
 trackPendingTimers();
+watchActWarnings();
 resetViewport();
 
 // Pages are lazily loaded chunks in the app; fetched here once, every route renders at once, as
@@ -41,10 +43,14 @@ afterEach(() => {
     if (name) document.cookie = `${name}=; Path=/; Max-Age=0`;
   }
   resetViewport();
+  // Last, once the test's components are unmounted (their clean-up may update state too).
+  failOnActWarnings();
 });
 
 // What a file drew outside the containers that cleanup() unmounts (a root of its own, a portal)
 // would otherwise be found by the next file's queries over document.body.
 afterAll(() => {
   document.body.replaceChildren();
+  // What a file's own hooks drew or unmounted outside its tests.
+  failOnActWarnings();
 });
