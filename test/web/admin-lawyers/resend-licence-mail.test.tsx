@@ -52,7 +52,7 @@ describe("/admin/lawyers: 'Renvoyer la clé par e-mail' where the licence e-mail
     );
     await app.user.click(dialog.getByRole('button', { name: 'Fermer' }));
     await waitFor(() => expect(screen.queryByText('E-mail non délivré')).toBeNull());
-    expect(screen.getByRole('button', { name: 'Détails de Camille Martin' })).not.toBeNull();
+    expect(screen.getByRole('button', { name: 'Détails de Camille Martin' })).toBeVisible();
   });
 
   it("shows the server's refusal in the Flashbar and keeps the mark and the button", async () => {
@@ -67,6 +67,6 @@ describe("/admin/lawyers: 'Renvoyer la clé par e-mail' where the licence e-mail
     await screen.findAllByText(refusal);
     expect(app.wrapper.findFlashbar()?.findItems()[0]?.getElement().textContent).toContain(refusal);
     expect(dialog.getByText(/^E-mail non délivré \(/).textContent).toContain('E-mail non délivré');
-    expect(dialog.getByRole('button', { name: 'Renvoyer la clé par e-mail' })).not.toBeNull();
+    expect(dialog.getByRole('button', { name: 'Renvoyer la clé par e-mail' })).toBeVisible();
   });
 });

@@ -86,7 +86,7 @@ describe("the admin's filters of the automations, kept by the server", () => {
     expect(listQueries(network).at(-1)?.get('active')).toBe('false');
 
     await pick(() => filters().state, 'scheduled');
-    expect(await screen.findByText('Aucune automatisation ne correspond à la recherche')).not.toBeNull();
+    expect(await screen.findByText('Aucune automatisation ne correspond à la recherche')).toBeVisible();
 
     await pick(() => filters().lawyer, '');
     await waitFor(() => expect(cardTitles()).toEqual(['Relance succession']));

@@ -45,7 +45,7 @@ describe("tables under Cloudscape's 688 px breakpoint", () => {
       ['Date de création', '20/11/2026'],
       ['Actions', ''],
     ]);
-    expect(within(card).getByRole('button', { name: 'Détails de Louis Bernard' })).not.toBeNull();
+    expect(within(card).getByRole('button', { name: 'Détails de Louis Bernard' })).toBeVisible();
   });
 
   it('turns the cards back into the table when the screen widens', async () => {

@@ -109,7 +109,7 @@ describe('a failed call in words a lawyer understands, the technical message beh
 
     expect(
       within(item).getByText(`Suspendue après 5 échecs consécutifs — dernier message : ${REFUSED_PLAIN}`),
-    ).not.toBeNull();
+    ).toBeVisible();
     await openDetails(item, paused.pauseReason ?? '');
   });
 
@@ -131,7 +131,7 @@ describe('a failed call in words a lawyer understands, the technical message beh
       if (!item) throw new Error('Aucun message d’erreur');
       return item.getElement();
     });
-    expect(within(toast).getByText(MESSAGES.workflow.executeWorkflowFailed(REFUSED_PLAIN))).not.toBeNull();
+    expect(within(toast).getByText(MESSAGES.workflow.executeWorkflowFailed(REFUSED_PLAIN))).toBeVisible();
     await openDetails(toast, REFUSED);
   });
 
@@ -142,10 +142,10 @@ describe('a failed call in words a lawyer understands, the technical message beh
     const dialog = await screen.findByRole('dialog');
     const table = await within(dialog).findByRole('table');
 
-    expect(await within(table).findByText(REFUSED_PLAIN)).not.toBeNull();
+    expect(await within(table).findByText(REFUSED_PLAIN)).toBeVisible();
     expect(
       await within(dialog).findByText('12 exécution(s), 50 % de réussite, durée ≤ 100 ms dans 95 % des cas'),
-    ).not.toBeNull();
+    ).toBeVisible();
     expect(within(dialog).queryByText(/p95/)).toBeNull();
     const row = within(table).getByText(REFUSED_PLAIN).closest('td') as HTMLElement;
     await openDetails(row, REFUSED);
@@ -157,10 +157,10 @@ describe('a failed call in words a lawyer understands, the technical message beh
 
     expect(
       await screen.findByRole('heading', { name: 'Délai avant exécution, dans 95 % des cas' }),
-    ).not.toBeNull();
+    ).toBeVisible();
     expect(screen.queryByText('Retard de déclenchement (p95)')).toBeNull();
     const failing = await screen.findByRole('table', { name: 'Automatisations en échec' });
-    expect(await within(failing).findByText(REFUSED_PLAIN)).not.toBeNull();
+    expect(await within(failing).findByText(REFUSED_PLAIN)).toBeVisible();
   });
 });
 
@@ -178,7 +178,7 @@ describe('the admin keeps the technical view', () => {
     });
     await pageLoaded();
 
-    expect(await screen.findByRole('heading', { name: 'Retard de déclenchement (p95)' })).not.toBeNull();
+    expect(await screen.findByRole('heading', { name: 'Retard de déclenchement (p95)' })).toBeVisible();
     expect(screen.queryByText(PLAIN_FAILURES.refused)).toBeNull();
   });
 });
