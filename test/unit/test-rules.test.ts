@@ -20,20 +20,26 @@ const PROJECTS = readdirSync(TEST).filter(
 );
 const ALL = PROJECTS.flatMap(testFilesOf);
 
-/** The subjects of a file's `expect(…)` calls: the text between its parentheses. */
-function expectSubjects(text: string): string[] {
-  const subjects: string[] = [];
+/** A file's `expect(…)` calls: the text between its parentheses, and the matcher after them. */
+function expectCalls(text: string): { subject: string; matcher: string }[] {
+  const calls: { subject: string; matcher: string }[] = [];
   for (let at = text.indexOf('expect('); at !== -1; at = text.indexOf('expect(', at + 1)) {
     let depth = 0;
     for (let end = at + 'expect'.length; end < text.length; end++) {
       if (text[end] === '(') depth++;
       else if (text[end] === ')' && --depth === 0) {
-        subjects.push(text.slice(at + 'expect('.length, end));
+        const matcher = /^\s*\.((?:not\.)?\w+)/.exec(text.slice(end + 1))?.[1] ?? '';
+        calls.push({ subject: text.slice(at + 'expect('.length, end), matcher });
         break;
       }
     }
   }
-  return subjects;
+  return calls;
+}
+
+/** The subjects of a file's `expect(…)` calls. */
+function expectSubjects(text: string): string[] {
+  return expectCalls(text).map((call) => call.subject);
 }
 
 /** `file:line` of each line of the files that matches `pattern`. */
@@ -67,6 +73,17 @@ describe('the tests keep the house rules', () => {
       expect(linesMatching(testFilesOf(project), /\.toBe(Truthy|Defined)\(\)/)).toEqual([]);
     },
   );
+
+  it('test/web asserts what a query found is visible, never only that it is there', () => {
+    const vacuous = testFilesOf('web').filter((file) =>
+      expectCalls(readFileSync(join(ROOT, file), 'utf8')).some(
+        (call) =>
+          /\b(get|find)(All)?By\w*\(/.test(call.subject) &&
+          ['not.toBeNull', 'not.toBeUndefined', 'toBeInTheDocument'].includes(call.matcher),
+      ),
+    );
+    expect(vacuous).toEqual([]);
+  });
 
   it('skips nothing and runs nothing alone', () => {
     expect(linesMatching(ALL, /\b(it|test|describe)\.(skip|only|todo)\(|\bx(it|describe)\(/)).toEqual([]);
