@@ -4,6 +4,7 @@ import { describe, expect, it } from 'vitest';
 
 import { lawyerFixture, pausedHealthFixture, workflowFixture } from '../back-office/fixtures';
 import { jsonResponse } from '../support/fetch-mock';
+import { pickOption } from '../support/form-fields';
 import { folderFixture, mockAdminBackend } from './admin-backend';
 import { cardTitles, openAdminWorkflows } from './admin-page';
 
@@ -48,15 +49,6 @@ function filters() {
   return { lawyer, folder, state, health };
 }
 
-type SelectWrapper = ReturnType<typeof filters>['lawyer'];
-
-/** Opens a filter's list, waits for its option (read from the server), and picks it. */
-async function pick(select: () => SelectWrapper, value: string) {
-  select().openDropdown();
-  await waitFor(() => expect(select().findDropdown().findOptionByValue(value)).not.toBeNull());
-  select().selectOptionByValue(value);
-}
-
 /** The query strings of the automation lists the page asked for. */
 function listQueries(network: ReturnType<typeof mockAdminBackend>) {
   return network
@@ -77,25 +69,25 @@ describe("the admin's filters of the automations, kept by the server", () => {
     expect(network.sent('GET', '/api/lawyers')).toEqual([]);
 
     filters().lawyer.findTrigger().focus();
-    await pick(() => filters().lawyer, paul.email);
+    await pickOption(() => filters().lawyer, paul.email);
     await waitFor(() => expect(cardTitles().sort()).toEqual(['Relance audiences', 'Tri du courrier']));
     expect(listQueries(network).at(-1)?.get('lawyerEmail')).toBe(paul.email);
 
-    await pick(() => filters().state, 'inactive');
+    await pickOption(() => filters().state, 'inactive');
     await waitFor(() => expect(cardTitles()).toEqual(['Tri du courrier']));
     expect(listQueries(network).at(-1)?.get('active')).toBe('false');
 
-    await pick(() => filters().state, 'scheduled');
+    await pickOption(() => filters().state, 'scheduled');
     expect(await screen.findByText('Aucune automatisation ne correspond à la recherche')).toBeVisible();
 
-    await pick(() => filters().lawyer, '');
+    await pickOption(() => filters().lawyer, '');
     await waitFor(() => expect(cardTitles()).toEqual(['Relance succession']));
     expect(listQueries(network).at(-1)?.get('scheduled')).toBe('true');
     expect(listQueries(network).at(-1)?.has('lawyerEmail')).toBe(false);
 
-    await pick(() => filters().state, '');
+    await pickOption(() => filters().state, '');
     filters().folder.findTrigger().focus();
-    await pick(() => filters().folder, succession.id);
+    await pickOption(() => filters().folder, succession.id);
     await waitFor(() => expect(cardTitles()).toEqual(['Relance succession']));
     expect(listQueries(network).at(-1)?.get('folderId')).toBe(succession.id);
     expect(filters().folder.findTrigger().getElement().textContent).toContain('Succession Dupont');
@@ -133,7 +125,7 @@ describe("the admin's filters of the automations, kept by the server", () => {
     openAdminWorkflows();
     await waitFor(() => expect(cardTitles()).toHaveLength(3));
 
-    await pick(() => filters().health, 'paused');
+    await pickOption(() => filters().health, 'paused');
     await waitFor(() => expect(cardTitles()).toEqual(['Tri du courrier']));
     const card = screen.getByText('Tri du courrier').closest('li') as HTMLElement;
     await within(card).findByText('Suspendue');
@@ -141,12 +133,12 @@ describe("the admin's filters of the automations, kept by the server", () => {
     expect(listQueries(network).at(-1)?.get('health')).toBe('paused');
     expect(filters().health.findTrigger().getElement().textContent).toContain('Suspendues');
 
-    await pick(() => filters().health, 'failing');
+    await pickOption(() => filters().health, 'failing');
     await waitFor(() => expect(cardTitles().sort()).toEqual(['Relance audiences', 'Tri du courrier']));
     expect(listQueries(network).at(-1)?.get('health')).toBe('failing');
 
     // 'Toutes': the list as first read (kept by the page since).
-    await pick(() => filters().health, '');
+    await pickOption(() => filters().health, '');
     await waitFor(() => expect(cardTitles()).toHaveLength(3));
   });
 });

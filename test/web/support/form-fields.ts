@@ -1,4 +1,7 @@
-import createWrapper, { type FormFieldWrapper } from '@cloudscape-design/components/test-utils/dom';
+import createWrapper, {
+  type FormFieldWrapper,
+  type SelectWrapper,
+} from '@cloudscape-design/components/test-utils/dom';
 import { act, waitFor } from '@testing-library/react';
 import type userEvent from '@testing-library/user-event';
 import { expect } from 'vitest';
@@ -38,21 +41,26 @@ export async function typeInto(user: ReturnType<typeof userEvent.setup>, label: 
 }
 
 /** The select of the field with this label. */
-function selectOf(label: string) {
+function selectOf(label: string): SelectWrapper {
   const select = formField(label).findControl()?.findSelect();
   if (!select) throw new Error(`Le champ « ${label} » n'est pas une liste`);
   return select;
 }
 
 /**
- * Opens the select of the field with this label and picks an option by value, as a user would once
- * it is listed: a server's options (a page of lawyers) may arrive after the dropdown opens.
- * The wrappers' clicks run in a synchronous act(): awaited in an async one, the updates that follow
- * them (Cloudscape's motion observer, a transition) land inside it too.
+ * Opens a select and picks an option by value, as a user would once it is listed: a server's
+ * options (a page of lawyers) may arrive after the dropdown opens. `select` is found anew at each
+ * step, the page may have drawn it again. The wrappers' clicks run in a synchronous act(): awaited
+ * in an async one, the updates that follow them (Cloudscape's motion observer) land inside it too.
  */
-export async function choose(label: string, value: string) {
-  await act(async () => selectOf(label).openDropdown());
+export async function pickOption(select: () => SelectWrapper, value: string) {
+  await act(async () => select().openDropdown());
   // Only reads inside waitFor: its checks run outside act, where a click must not.
-  await waitFor(() => expect(selectOf(label).findDropdown().findOptionByValue(value)).not.toBeNull());
-  await act(async () => selectOf(label).selectOptionByValue(value));
+  await waitFor(() => expect(select().findDropdown().findOptionByValue(value)).not.toBeNull());
+  await act(async () => select().selectOptionByValue(value));
+}
+
+/** Picks an option, by value, in the select of the field with this label. */
+export function choose(label: string, value: string) {
+  return pickOption(() => selectOf(label), value);
 }
