@@ -363,6 +363,14 @@ const AREAS = {
 /** The file a function's bundle starts from (it exports `handler`), from the repository's root. */
 export const handlerPathOf = (name: FunctionName): string => `functions/handlers/${AREAS[name]}/${name}.ts`;
 
+/** Whether a function reads a secret of Secrets Manager: a server key, the origin's, a webhook's or Stripe's. */
+export const readsSecrets = (needs: FunctionNeeds): boolean =>
+  (needs.keys?.length ?? 0) > 0 ||
+  needs.originSecret === true ||
+  needs.lawyerSecrets === true ||
+  needs.webhookSigning === true ||
+  needs.payments !== undefined;
+
 /**
  * Compile-time constants of a function's bundle (esbuild `define`): each adapter the AWS root may
  * build is behind one of them, so esbuild drops the adapters a function does not declare, with
@@ -372,12 +380,8 @@ export const handlerPathOf = (name: FunctionName): string => `functions/handlers
 export function bundleDefines(needs: FunctionNeeds): Record<string, string> {
   const flags: Record<string, boolean> = {
     BUNDLED_NEED_TABLE: needs.table !== undefined,
-    BUNDLED_NEED_SECRETS:
-      (needs.keys?.length ?? 0) > 0 ||
-      needs.originSecret === true ||
-      needs.lawyerSecrets === true ||
-      needs.webhookSigning === true ||
-      needs.payments !== undefined,
+    BUNDLED_NEED_SECRETS: readsSecrets(needs),
+    BUNDLED_NEED_SESSIONS: needs.keys?.includes('sessionSigning') === true,
     BUNDLED_NEED_LAWYER_SECRETS: needs.lawyerSecrets === true,
     BUNDLED_NEED_QUEUE: needs.webhookQueue !== undefined,
     BUNDLED_NEED_REDRIVE: needs.webhookQueue === 'redrive',
@@ -386,6 +390,7 @@ export function bundleDefines(needs: FunctionNeeds): Record<string, string> {
     BUNDLED_NEED_PAYMENTS: needs.payments !== undefined,
     BUNDLED_NEED_MAILER: needs.mailer === true,
     BUNDLED_NEED_EXPORTS: needs.dataExports !== undefined,
+    BUNDLED_NEED_EXPORT_REQUESTS: needs.dataExports === 'request',
   };
   return Object.fromEntries(
     Object.entries(flags).map(([flag, value]) => [`process.env.${flag}`, JSON.stringify(value)]),

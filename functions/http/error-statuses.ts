@@ -1,5 +1,5 @@
 import { MESSAGES } from '../../shared/messages';
-import { isWriteConflict } from '../data/table/table';
+import { isWriteConflict } from '../data/table/table-errors';
 import {
   PaymentProviderUnavailableError,
   PaymentsError,

@@ -1,7 +1,8 @@
 import { UpdateCommand } from '@aws-sdk/lib-dynamodb';
 import { AUDIT_INDEX_PARTITION, FOLDERS_PARTITION, LAWYERS_PARTITION } from '../data/directory/keys';
 import { queryPages } from '../data/table/query-all';
-import { applied, type Table } from '../data/table/table';
+import type { Table } from '../data/table/table';
+import { applied } from '../data/table/table-errors';
 import { formerAdminListShards } from './former-keys';
 
 /** What a run did: items found in a former shard, and those moved (the rest moved meanwhile). */

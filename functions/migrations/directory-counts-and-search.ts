@@ -18,7 +18,8 @@ import {
 import { searchEntryWrites } from '../data/directory/search-index';
 import { lawyerLicenseClaimKey } from '../data/identity/keys';
 import { queryPages } from '../data/table/query-all';
-import { applied, type Table } from '../data/table/table';
+import type { Table } from '../data/table/table';
+import { applied } from '../data/table/table-errors';
 import { searchText } from '../domain/directory/search-terms';
 import { recount } from '../domain/directory/workflow-counts';
 

@@ -5,7 +5,8 @@ import { failingItem } from '../data/health/health-writes';
 import { workflowHealthKey } from '../data/health/keys';
 import { getItemsByKey } from '../data/table/batch-get';
 import { queryPages } from '../data/table/query-all';
-import { isConditionFailure, type Table } from '../data/table/table';
+import type { Table } from '../data/table/table';
+import { isConditionFailure } from '../data/table/table-errors';
 import { FORMER_FAILING_PARTITION } from './former-keys';
 
 /** What a run of the failing set's migration did. */

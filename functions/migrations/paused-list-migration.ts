@@ -2,7 +2,8 @@ import { UpdateCommand } from '@aws-sdk/lib-dynamodb';
 import { workflowHealthKey } from '../data/directory/keys';
 import { pausedIndexKeys } from '../data/health/keys';
 import { batchGetAll } from '../data/table/batch-get';
-import { applied, type Table } from '../data/table/table';
+import type { Table } from '../data/table/table';
+import { applied } from '../data/table/table-errors';
 import { workflowIdPages } from './workflow-ids';
 
 /** What a run did: pauses found without their paused-list entry, and those given one. */

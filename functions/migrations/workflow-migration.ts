@@ -2,7 +2,8 @@ import { GetCommand, QueryCommand, TransactWriteCommand, UpdateCommand } from '@
 import { scheduleKey, WORKFLOWS_PARTITION, workflowKey } from '../data/directory/keys';
 import { scheduleItem, toScheduleRecord } from '../data/directory/workflows';
 import { batchGetAll } from '../data/table/batch-get';
-import { isConditionFailure, isWriteConflict, type Table } from '../data/table/table';
+import type { Table } from '../data/table/table';
+import { isConditionFailure, isWriteConflict } from '../data/table/table-errors';
 import { formerWorkflowListPartitions } from './former-keys';
 
 /**

@@ -1,4 +1,3 @@
-import { createTable } from '../data/table/table';
 import type { MailPorts } from '../domain/core/ports';
 import { type FunctionName, type FunctionNeeds, NEEDS, type ServerKeyName } from '../needs';
 import { type AppKeys, parseServerKey } from '../security/app-keys';
@@ -235,27 +234,51 @@ export async function awsDependencies(fn: FunctionName, env: Environment): Promi
     };
   }
 
+  // A request signs download links and starts the builder; the builder only writes archives: each
+  // bundle carries its side alone (the presigner and the Lambda client stay out of the builder's).
   let exports: AppDependencies['exports'];
   if ((process.env.BUNDLED_NEED_EXPORTS ?? true) && needs.dataExports) {
-    const [{ S3Client }, { LambdaClient }, { createS3ExportFiles, createLambdaExportJobs }] =
-      await Promise.all([
-        import('@aws-sdk/client-s3'),
-        import('@aws-sdk/client-lambda'),
-        import('../adapters/billing/aws-exports'),
-      ]);
     const bucket = variable(env, 'exportBucketName');
-    const builder = needs.dataExports === 'request' ? variable(env, 'exportBuilderFunctionName') : undefined;
-    exports = {
-      files: createS3ExportFiles(tracer.captureAWSv3Client(new S3Client({})), () => bucket),
-      jobs: createLambdaExportJobs(new LambdaClient({}), () => {
-        if (!builder) throw new Error('Composition AWS : constructeur des exports non déclaré');
-        return builder;
-      }),
-    };
+    if ((process.env.BUNDLED_NEED_EXPORT_REQUESTS ?? true) && needs.dataExports === 'request') {
+      const [{ S3Client }, { LambdaClient }, { createS3ExportLinks }, { createLambdaExportJobs }] =
+        await Promise.all([
+          import('@aws-sdk/client-s3'),
+          import('@aws-sdk/client-lambda'),
+          import('../adapters/billing/s3-export-links'),
+          import('../adapters/billing/lambda-export-jobs'),
+        ]);
+      const builder = variable(env, 'exportBuilderFunctionName');
+      exports = {
+        files: {
+          open: notBuilt("l'écriture des exports"),
+          ...createS3ExportLinks(tracer.captureAWSv3Client(new S3Client({})), () => bucket),
+        },
+        jobs: createLambdaExportJobs(new LambdaClient({}), () => builder),
+      };
+    } else {
+      const [{ S3Client }, { createS3ExportWriter }] = await Promise.all([
+        import('@aws-sdk/client-s3'),
+        import('../adapters/billing/s3-export-writer'),
+      ]);
+      exports = {
+        files: {
+          ...createS3ExportWriter(tracer.captureAWSv3Client(new S3Client({})), () => bucket),
+          downloadUrl: notBuilt('les liens des exports'),
+        },
+        jobs: notBuilt('le lancement des exports'),
+      };
+    }
+  }
+
+  // The table client only where a table is declared (create-checkout reads nothing of ours).
+  let table: AppDependencies['table'] = notBuilt('la table');
+  if ((process.env.BUNDLED_NEED_TABLE ?? true) && needs.table) {
+    const { createTable } = await import('../data/table/table');
+    table = tracedTable(createTable(variable(env, 'tableName')));
   }
 
   return {
-    table: needs.table ? tracedTable(createTable(variable(env, 'tableName'))) : notBuilt('la table'),
+    table,
     appKeys,
     ...(needs.originSecret
       ? {

@@ -1,5 +1,6 @@
 import type { Payments } from '../domain/billing/ports';
 import type { Mailer } from '../domain/core/ports';
+import type { AppDependencies } from './dependencies';
 
 /** What the billing handlers need from the world beyond the table, keys, clock and logger. */
 export interface BillingPorts {
@@ -8,6 +9,12 @@ export interface BillingPorts {
   readonly mailer: Mailer;
   /** The site's public origin (`https://…`, no trailing slash): Stripe return URLs, e-mail links. */
   readonly publicUrl: () => string;
+}
+
+/** The billing ports of a composition root; a root without them cannot serve a billing call. */
+export function billingPortsOf(deps: Pick<AppDependencies, 'billing'>): BillingPorts {
+  if (!deps.billing) throw new Error('Facturation non configurée dans cet environnement');
+  return deps.billing;
 }
 
 /**

@@ -4,13 +4,9 @@ import { LicenseRepository } from '../../functions/data/identity/licenses';
 import type { Payments } from '../../functions/domain/billing/ports';
 import { createStripeWebhookHandler } from '../../functions/handlers/billing/stripe-webhook';
 import type { ApiEvent } from '../../functions/http/api-event';
-import type { BillingPorts } from '../../functions/runtime/billing-ports';
+import { type BillingPorts, billingPortsOf } from '../../functions/runtime/billing-ports';
 import type { AppDependencies } from '../../functions/runtime/dependencies';
-import {
-  type BillingServices,
-  billingPortsOf,
-  billingServicesOf,
-} from '../../functions/runtime/services/billing';
+import { type BillingServices, billingServicesOf } from '../../functions/runtime/services/billing';
 import { createLicenseKeyVault, type LicenseKeyVault } from '../../functions/security/license-key-vault';
 import { freePort } from '../../lib/local/free-port';
 import type { WebhookDelivery } from '../../lib/local/stripe/stand-in';

@@ -1,7 +1,8 @@
 import { GetCommand, PutCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
 
 import type { ExportRecord, ExportRecords } from '../../domain/billing/data-export';
-import { applied, type Table } from '../table/table';
+import type { Table } from '../table/table';
+import { applied } from '../table/table-errors';
 import { dataExportKey, firmExportKey } from './keys';
 
 /** An export's record is kept two days (its file one, its link an hour). */

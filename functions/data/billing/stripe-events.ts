@@ -1,6 +1,7 @@
 import { DeleteCommand, GetCommand, PutCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
 import type { EventClaim, StripeEvents } from '../../domain/billing/ports';
-import { applied, isConditionFailure, type Table } from '../table/table';
+import type { Table } from '../table/table';
+import { applied, isConditionFailure } from '../table/table-errors';
 import { stripeEventKey } from './keys';
 
 /** How long a processed event id is remembered: far beyond Stripe's 3 days of retries. */

@@ -21,7 +21,8 @@ import { normaliseLicenseEmail } from '../identity/keys';
 import { putLicenseItem } from '../identity/licenses';
 import { listPartitions } from '../table/keys';
 import { readShardedList, type ShardedList } from '../table/sharded-list';
-import { applied, type Table } from '../table/table';
+import type { Table } from '../table/table';
+import { applied } from '../table/table-errors';
 import {
   billingEmailPartition,
   checkoutKey,

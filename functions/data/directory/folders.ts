@@ -12,7 +12,8 @@ import { type SearchTerms, searchText } from '../../domain/directory/search-term
 import { batchGetAll } from '../table/batch-get';
 import { createdSortKey } from '../table/keys';
 import type { ShardedList } from '../table/sharded-list';
-import { isConditionFailure, isWriteConflict, type Table } from '../table/table';
+import type { Table } from '../table/table';
+import { isConditionFailure, isWriteConflict } from '../table/table-errors';
 import { countsOf, folderCounterWrite } from './counters';
 import { joinedItem } from './joined-writes';
 import { counterAttribute, FOLDERS_PARTITION, folderKey } from './keys';

@@ -12,7 +12,8 @@ import { lawyerLicenseClaimKey } from '../identity/keys';
 import { batchGetAll } from '../table/batch-get';
 import { createdSortKey } from '../table/keys';
 import type { ShardedList } from '../table/sharded-list';
-import { isConditionFailure, type Table } from '../table/table';
+import type { Table } from '../table/table';
+import { isConditionFailure } from '../table/table-errors';
 import { lawyerCounterWrite } from './counters';
 import { joinedItem } from './joined-writes';
 import {

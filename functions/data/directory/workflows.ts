@@ -22,7 +22,8 @@ import { dueIndexKeys, scheduleUnchangedCondition } from '../table/due-index';
 import { createdSortKey } from '../table/keys';
 import { queryAll } from '../table/query-all';
 import { type ItemFilter, pageShardedList, type ShardedList } from '../table/sharded-list';
-import { applied, isConditionFailure, isWriteConflict, type Table } from '../table/table';
+import type { Table } from '../table/table';
+import { applied, isConditionFailure, isWriteConflict } from '../table/table-errors';
 import { counterWrites, type TransactItem } from './counters';
 import { joinedItem } from './joined-writes';
 import {

@@ -5,7 +5,8 @@ import type { AuditRecord } from '../../domain/directory/ports';
 import type { HealthReads, HealthSettingsRecord, HealthWrites } from '../../domain/health/ports';
 import { auditEntryPut } from '../directory/audit';
 import { pauseEndUpdate } from '../directory/pause-record';
-import { applied, type Table } from '../table/table';
+import type { Table } from '../table/table';
+import { applied } from '../table/table-errors';
 import { healthSettingsKey } from './keys';
 
 /**

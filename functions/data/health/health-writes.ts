@@ -12,7 +12,8 @@ import type {
 import { failingWorkflowKey, scheduleKey } from '../directory/keys';
 import { firmSlotsKey } from '../scheduling/keys';
 import { type UpdateParts, updateCounting, updateExpressionOf } from '../table/hour-counters';
-import { applied, type Table } from '../table/table';
+import type { Table } from '../table/table';
+import { applied } from '../table/table-errors';
 import { HealthSettingsRepository } from './health-settings';
 import {
   allDeliveriesPartition,

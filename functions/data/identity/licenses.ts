@@ -11,7 +11,8 @@ import {
 } from '../../domain/identity/ports';
 import { getItemsByKey } from '../table/batch-get';
 import { queryAll } from '../table/query-all';
-import { applied, isConditionFailure, type Table } from '../table/table';
+import type { Table } from '../table/table';
+import { applied, isConditionFailure } from '../table/table-errors';
 import {
   lawyerLicenseClaimKey,
   licenseEmailPartition,

@@ -19,7 +19,8 @@ import type {
 import { getItemsByKey } from '../table/batch-get';
 import { createdSortKey } from '../table/keys';
 import { queryAll } from '../table/query-all';
-import { applied, isConditionFailure, type Table } from '../table/table';
+import type { Table } from '../table/table';
+import { applied, isConditionFailure } from '../table/table-errors';
 import {
   lawyerLicenseClaimKey,
   licenseItemKey,

@@ -1,6 +1,7 @@
 import { GetCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
 import type { CountedAttempt, SignInAttempts } from '../../domain/identity/ports';
-import { isConditionFailure, type Table } from '../table/table';
+import type { Table } from '../table/table';
+import { isConditionFailure } from '../table/table-errors';
 import { signInAttemptsKey } from './keys';
 
 export type { CountedAttempt };

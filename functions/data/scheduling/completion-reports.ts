@@ -8,7 +8,8 @@ import type {
   StoredReport,
 } from '../../domain/scheduling/completion-reports';
 import { batchGetAll } from '../table/batch-get';
-import { applied, type Table } from '../table/table';
+import type { Table } from '../table/table';
+import { applied } from '../table/table-errors';
 import { completionReportKey, processingStreakKey, REPORT_PREFIX } from './keys';
 
 export function toStoredReport(item: Record<string, unknown>): StoredReport {

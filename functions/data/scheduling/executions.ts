@@ -6,7 +6,8 @@ import type { Page } from '../../domain/core/ports';
 import type { Executions, NewExecution } from '../../domain/scheduling/ports';
 import { workflowKey } from '../directory/keys';
 import { queryPage, tablePageKey } from '../table/page-cursor';
-import { applied, type Table } from '../table/table';
+import type { Table } from '../table/table';
+import { applied } from '../table/table-errors';
 import { EXECUTION_PREFIX, executionSortKey, runEndKey } from './keys';
 
 function toExecution(item: Record<string, unknown>): Execution {

@@ -1,7 +1,8 @@
 import { GetCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
 import type { EndedCall, FirmSlot, FirmSlots, SlotLease, SlotRefusal } from '../../domain/scheduling/ports';
 import { type HourCount, type HourCounterSpec, updateCounting } from '../table/hour-counters';
-import { applied, type Table } from '../table/table';
+import type { Table } from '../table/table';
+import { applied } from '../table/table-errors';
 import { firmSlotsKey } from './keys';
 
 const slotAttribute = (slot: number) => `slot${slot}`;

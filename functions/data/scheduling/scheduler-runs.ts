@@ -11,7 +11,8 @@ import {
 } from '../../domain/scheduling/run-results';
 import { DUE_SHARDS } from '../../domain/scheduling/scheduling-settings';
 import { getItemsByKey } from '../table/batch-get';
-import { applied, type Table } from '../table/table';
+import type { Table } from '../table/table';
+import { applied } from '../table/table-errors';
 import { schedulerRunKey, schedulerRunShardKey } from './keys';
 
 type Outcomes = Record<string, Pick<SchedulerExecution, 'status' | 'message'>>;

@@ -4,7 +4,8 @@ import { scheduleKey } from '../directory/keys';
 import { toScheduleRecord } from '../directory/workflows';
 import { dueAtOfSortKey, dueBound, duePartition, dueSortKey } from '../table/due-index';
 import { queryAll } from '../table/query-all';
-import { applied, type Table } from '../table/table';
+import type { Table } from '../table/table';
+import { applied } from '../table/table-errors';
 
 /** A due workflow from a schedule item read from the due index (or the table). */
 function dueWorkflowOf(item: Record<string, unknown>): DueWorkflow {

@@ -2,7 +2,8 @@ import { DeleteCommand, PutCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb'
 import type { AttemptPool, ReservedCode, SecondFactorAttempts } from '../../domain/second-factor/ports';
 
 import { queryAll } from '../table/query-all';
-import { applied, isConditionFailure, type Table } from '../table/table';
+import type { Table } from '../table/table';
+import { applied, isConditionFailure } from '../table/table-errors';
 import { SECOND_FACTOR_PREFIX, secondFactorAttemptsKey } from './keys';
 
 export type { AttemptPool, ReservedCode };

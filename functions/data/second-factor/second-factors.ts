@@ -6,7 +6,8 @@ import { auditEntryPut } from '../directory/audit';
 import { secondFactorKey } from '../identity/keys';
 import { SecondFactorReader } from '../identity/second-factor-item';
 import { queryAll } from '../table/query-all';
-import { isConditionFailure, type Table } from '../table/table';
+import type { Table } from '../table/table';
+import { isConditionFailure } from '../table/table-errors';
 import { REMEMBERED_DEVICE_PREFIX, SECOND_FACTOR_PREFIX } from './keys';
 
 /**

@@ -1,7 +1,8 @@
 import { TransactWriteCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
 import { unmarshall } from '@aws-sdk/util-dynamodb';
 
-import { isConditionFailure, type Table } from './table';
+import type { Table } from './table';
+import { isConditionFailure } from './table-errors';
 
 /**
  * Counters of the current hour kept on an item another write updates anyway (a workflow's schedule

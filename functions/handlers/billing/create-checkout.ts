@@ -1,16 +1,16 @@
 import { apiHandler } from '../../http/route-handler';
 import type { AppDependencies } from '../../runtime/dependencies';
 import { declaredFunction, lambdaEntry } from '../../runtime/entry';
-import { billingContextOf } from '../../runtime/services/billing';
+import { checkoutOf } from '../../runtime/services/checkout';
 
 /**
  * POST /api/create-checkout (public): the Stripe Checkout of a new licence, 950 EUR once then
  * 150 EUR a month, with the promotion code if it is usable; the browser is sent to its `url`.
  */
 const create = (deps: AppDependencies) => {
-  const billing = billingContextOf(deps);
+  const checkout = checkoutOf(deps);
   return apiHandler(deps, {
-    createCheckout: async ({ body }) => (await billing()).checkout.createCheckout(body),
+    createCheckout: async ({ body }) => (await checkout()).createCheckout(body),
   });
 };
 

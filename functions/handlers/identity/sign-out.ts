@@ -1,7 +1,7 @@
 import { apiHandler } from '../../http/route-handler';
 import type { AppDependencies } from '../../runtime/dependencies';
 import { declaredFunction, lambdaEntry } from '../../runtime/entry';
-import { sessionServiceOf } from '../../runtime/services/identity';
+import { sessionServiceOf } from '../../runtime/services/sessions';
 
 /** POST /api/sign-out: 'Déconnexion' ends the session on the server too. */
 const create = (deps: AppDependencies) =>

@@ -16,17 +16,11 @@ import { UndeliveredMail } from '../../domain/billing/undelivered-mail';
 import type { Clock, Logger, Mailer } from '../../domain/core/ports';
 import type { LawyerService } from '../../domain/directory/lawyers';
 import { createLicenseKeyVault, type LicenseKeyVault } from '../../security/license-key-vault';
-import type { BillingPorts } from '../billing-ports';
+import { billingPortsOf } from '../billing-ports';
 import type { AppDependencies } from '../dependencies';
 import { auditTrailOf } from './directory';
 
 /* The billing services of a world, over its table and its billing ports. */
-
-/** The billing ports of a composition root; a root without them cannot serve a billing call. */
-export function billingPortsOf(deps: Pick<AppDependencies, 'billing'>): BillingPorts {
-  if (!deps.billing) throw new Error('Facturation non configurée dans cet environnement');
-  return deps.billing;
-}
 
 /** The billing services: buying, Stripe's events, a member's subscription. */
 export interface BillingServices {

@@ -17,7 +17,7 @@ import { ProfileService } from '../../domain/directory/profile';
 import { WorkflowService } from '../../domain/directory/workflows';
 import { createLicenseKeyVault } from '../../security/license-key-vault';
 import type { AppDependencies } from '../dependencies';
-import { sessionServiceOf } from './identity';
+import { sessionServiceOf } from './sessions';
 
 /* The directory services of a world, over its table. */
 

@@ -1,6 +1,5 @@
 import { LawyerRepository } from '../../data/directory/lawyers';
 import { LicenseRepository } from '../../data/identity/licenses';
-import { SecondFactorReader } from '../../data/identity/second-factor-item';
 import { SessionRepository } from '../../data/identity/sessions';
 import { SignInAttemptRepository } from '../../data/identity/sign-in-attempts';
 import type { Table } from '../../data/table/table';
@@ -8,25 +7,12 @@ import type { Clock } from '../../domain/core/ports';
 import { memberLookupOf } from '../../domain/directory/members';
 import { LicenseLookupService } from '../../domain/identity/license-lookup';
 import { SessionOpener } from '../../domain/identity/session-opener';
-import { SessionService } from '../../domain/identity/sessions';
 import { SignInService } from '../../domain/identity/sign-in';
 import type { SecondFactorSettings } from '../../domain/second-factor/ports';
 import type { AppKeys } from '../../security/app-keys';
 import type { LicenseKeyVault } from '../../security/license-key-vault';
 
 /* The identity services of a world, over its table. */
-
-export const sessionServiceOf = (
-  deps: { readonly table: Table; readonly clock: Clock },
-  keys: Pick<AppKeys, 'sessionSigningKey'>,
-) =>
-  new SessionService({
-    sessions: new SessionRepository(deps.table),
-    licenses: new LicenseRepository(deps.table),
-    secondFactors: new SecondFactorReader(deps.table),
-    keys,
-    clock: deps.clock,
-  });
 
 /** What opens sessions: only the functions that sign in (or complete a sign-in) build it. */
 export const sessionOpenerOf = (

@@ -11,7 +11,8 @@ import type { SecondFactorDeps, SecondFactorStores } from '../../domain/second-f
 import type { SecondFactorSettings } from '../../domain/second-factor/ports';
 import type { AppKeys } from '../../security/app-keys';
 import { auditTrailOf } from './directory';
-import { sessionOpenerOf, sessionServiceOf } from './identity';
+import { sessionOpenerOf } from './identity';
+import { sessionServiceOf } from './sessions';
 
 /* What the second factor's services work with, in a world, over its table. */
 

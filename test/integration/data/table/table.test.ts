@@ -9,7 +9,8 @@ import {
 import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
 
 import { getItemsByKey } from '../../../../functions/data/table/batch-get';
-import { applied, type Table } from '../../../../functions/data/table/table';
+import type { Table } from '../../../../functions/data/table/table';
+import { applied } from '../../../../functions/data/table/table-errors';
 import { createTestApp, disposeTestApp, type TestApp } from '../../../support/app';
 
 /** The table's shared helpers (functions/data), against DynamoDB Local. */

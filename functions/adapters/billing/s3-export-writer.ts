@@ -1,25 +1,22 @@
-import { InvokeCommand, type LambdaClient } from '@aws-sdk/client-lambda';
 import {
   AbortMultipartUploadCommand,
   CompleteMultipartUploadCommand,
   CreateMultipartUploadCommand,
-  GetObjectCommand,
   type S3Client,
   UploadPartCommand,
 } from '@aws-sdk/client-s3';
-import { getSignedUrl } from '@aws-sdk/s3-request-presigner';
 
-import type { ExportFiles, ExportFileWriter, ExportJobs } from '../../domain/billing/data-export';
+import type { ExportFiles, ExportFileWriter } from '../../domain/billing/data-export';
 
 /** The size of each uploaded part: above S3's 5 MiB minimum, so memory holds one part at a time. */
 export const EXPORT_PART_BYTES = 8 * 1024 * 1024;
 
 /**
- * The exports bucket in AWS: each archive streamed as a multipart upload (one 8 MiB part buffered
- * at a time, whatever its size), offered by a pre-signed GET URL that downloads it under its file
- * name. The bucket's lifecycle rule deletes the objects and the unfinished uploads after a day.
+ * The builder's side of the exports bucket in AWS: each archive streamed as a multipart upload (one
+ * 8 MiB part buffered at a time, whatever its size). The bucket's lifecycle rule deletes the objects
+ * and the unfinished uploads after a day.
  */
-export function createS3ExportFiles(client: S3Client, bucket: () => string): ExportFiles {
+export function createS3ExportWriter(client: S3Client, bucket: () => string): Pick<ExportFiles, 'open'> {
   return {
     async open(objectKey): Promise<ExportFileWriter> {
       const { UploadId } = await client.send(
@@ -72,33 +69,6 @@ export function createS3ExportFiles(client: S3Client, bucket: () => string): Exp
           await client.send(new AbortMultipartUploadCommand({ Bucket: bucket(), Key: objectKey, UploadId }));
         },
       };
-    },
-    downloadUrl(objectKey, fileName, expiresInSeconds) {
-      return getSignedUrl(
-        client,
-        new GetObjectCommand({
-          Bucket: bucket(),
-          Key: objectKey,
-          ResponseContentDisposition: `attachment; filename="${fileName.replace(/[^\w.-]/g, '_')}"`,
-        }),
-        { expiresIn: expiresInSeconds },
-      );
-    },
-  };
-}
-
-/** The builder started by an asynchronous invocation: the request answers at once. */
-export function createLambdaExportJobs(client: LambdaClient, functionName: () => string): ExportJobs {
-  return {
-    async start(exportId) {
-      const { StatusCode } = await client.send(
-        new InvokeCommand({
-          FunctionName: functionName(),
-          InvocationType: 'Event',
-          Payload: new TextEncoder().encode(JSON.stringify({ exportId })),
-        }),
-      );
-      if (StatusCode !== 202) throw new Error(`Lambda : constructeur des exports non lancé (${StatusCode})`);
     },
   };
 }
