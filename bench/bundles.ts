@@ -6,7 +6,8 @@ import { gzipSync } from 'node:zlib';
 
 import { type BuildOptions, build } from 'esbuild';
 
-import { type FunctionName, type FunctionNeeds, NEEDS } from '../functions/needs';
+import { type FunctionName, NEEDS } from '../functions/needs';
+import { unusedLoads } from '../lib/constructs/bundling';
 import { before, beforeHeading } from './baseline';
 
 /** One function's bundle: where it comes from and how esbuild builds it. */
@@ -172,31 +173,10 @@ export function bundlesMarkdown(figures: readonly BundleFigures[]): string {
   ].join('\n');
 }
 
-/** What each external is for: the need that makes a function use it. */
-const USED_WHEN: readonly [RegExp, (needs: FunctionNeeds) => boolean][] = [
-  [/^@aws-sdk\/(client-dynamodb|lib-dynamodb)$/, (needs) => needs.table !== undefined],
-  [/^@aws-sdk\/client-sqs$/, (needs) => needs.webhookQueue !== undefined],
-  [/^@aws-sdk\/client-lambda$/, (needs) => needs.dueClaimers === true],
-  [/^@aws-sdk\/client-sesv2$/, (needs) => needs.mailer === true],
-  [
-    /^@aws-sdk\/client-secrets-manager$|^@aws-lambda-powertools\/parameters/,
-    (needs) =>
-      (needs.keys?.length ?? 0) > 0 ||
-      needs.originSecret === true ||
-      needs.lawyerSecrets === true ||
-      needs.webhookSigning === true ||
-      needs.payments !== undefined,
-  ],
-  [/^@aws-lambda-powertools\/batch/, (needs) => needs.webhookQueue === 'consume'],
-];
-
-/** The externals a function loads that none of its declared needs uses. */
-export function unusedLoads(name: string, externals: readonly string[]): string[] {
+/** The externals a function loads that none of its declared needs uses (`lib/constructs/bundling.ts`). */
+export function unusedLoadsOf(name: string, externals: readonly string[]): string[] {
   const needs = NEEDS[name as FunctionName];
-  if (!needs) return [];
-  return externals.filter((external) =>
-    USED_WHEN.some(([pattern, used]) => pattern.test(external) && !used(needs)),
-  );
+  return needs ? unusedLoads(needs, externals) : [];
 }
 
 /** The functions and esbuild settings of a commit from before the declared needs: SDK bundled, source maps. */

@@ -13,7 +13,7 @@ import {
   bundlesMarkdown,
   extractCommit,
   measureBundles,
-  unusedLoads,
+  unusedLoadsOf,
 } from './bundles';
 import { idleMinuteUnits, measureIdleMinute, measureRunCost, runUnits, writeCostUnits } from './cost';
 import { firmCostAtMix, firmTotal } from './cost-model';
@@ -631,7 +631,7 @@ if (runs('bundles')) {
   );
   if (recordingBaseline) recordBaseline('bundles', bundleFigures(after));
   const unused = after.flatMap((figures) =>
-    unusedLoads(figures.name, figures.externals).map((external) => `${figures.name}: ${external}`),
+    unusedLoadsOf(figures.name, figures.externals).map((external) => `${figures.name}: ${external}`),
   );
   const sections = [
     '## Bundles and cold start',

@@ -2,7 +2,13 @@ import { readFileSync } from 'node:fs';
 
 import type { BuildOptions } from 'esbuild';
 
-import { bundleDefines, type FunctionName, type FunctionNeeds, NEEDS } from '../../functions/needs';
+import {
+  bundleDefines,
+  type FunctionName,
+  type FunctionNeeds,
+  NEEDS,
+  readsSecrets,
+} from '../../functions/needs';
 import { repositoryPath } from './repository';
 
 /**
@@ -85,3 +91,38 @@ export const budgetOf = (name: FunctionName): number => {
   if (needs.relyingParty) return BUNDLE_BUDGET_BYTES.passkeys;
   return BUNDLE_BUDGET_BYTES.default;
 };
+
+/**
+ * What each module left to Lambda (the runtime's AWS SDK, Powertools' layer) is loaded for: the
+ * declared need that uses it. A cold start loads every one a bundle imports, so a bundle importing
+ * one its function's needs do not use, or one named here by none, carries dead weight.
+ */
+const LOADED_FOR: readonly (readonly [RegExp, (needs: FunctionNeeds) => boolean])[] = [
+  // Every function logs, counts and traces its AWS calls.
+  [/^@aws-lambda-powertools\/(logger|metrics|tracer)$/, () => true],
+  [/^@aws-sdk\/(client-dynamodb|lib-dynamodb|util-dynamodb)$/, (needs) => needs.table !== undefined],
+  [/^@aws-sdk\/client-secrets-manager$|^@aws-lambda-powertools\/parameters\/secrets$/, readsSecrets],
+  [/^@aws-sdk\/client-sqs$/, (needs) => needs.webhookQueue !== undefined],
+  [/^@aws-lambda-powertools\/batch$/, (needs) => needs.webhookQueue === 'consume'],
+  [/^@aws-sdk\/client-sesv2$/, (needs) => needs.mailer === true],
+  // Asynchronous invocations: the tick's claimers, the portal-link sender, the export builder.
+  [
+    /^@aws-sdk\/client-lambda$/,
+    (needs) => needs.dueClaimers === true || needs.portalLinks === true || needs.dataExports === 'request',
+  ],
+  [/^@aws-sdk\/client-s3$/, (needs) => needs.dataExports !== undefined],
+  // Only a request signs download links; the builder writes the archives.
+  [/^@aws-sdk\/s3-request-presigner$/, (needs) => needs.dataExports === 'request'],
+];
+
+/**
+ * The modules from Lambda (AWS SDK, Powertools) among a bundle's `externals` that its function's
+ * needs do not use: each is named by a rule of `LOADED_FOR` whose need is not declared, or by none.
+ */
+export function unusedLoads(needs: FunctionNeeds, externals: readonly string[]): string[] {
+  return externals.filter(
+    (external) =>
+      /^@aws-(sdk|lambda-powertools)\//.test(external) &&
+      !LOADED_FOR.some(([pattern, usedBy]) => pattern.test(external) && usedBy(needs)),
+  );
+}

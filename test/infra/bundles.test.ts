@@ -11,6 +11,7 @@ import {
   esbuildOptionsOf,
   POWERTOOLS_PACKAGES,
   POWERTOOLS_VERSION,
+  unusedLoads,
 } from '../../lib/constructs/bundling';
 import { repositoryPath } from '../../lib/constructs/repository';
 
@@ -67,6 +68,14 @@ describe('function bundles', () => {
     expect(inputsOf(name).filter((input) => input.includes('node_modules/@aws-sdk/'))).toEqual([]);
     expect(inputsOf(name).filter((input) => input.includes('node_modules/@smithy/'))).toEqual([]);
   });
+
+  it.each(FUNCTION_NAMES)(
+    '%s loads from Lambda only the SDK clients and Powertools its needs use',
+    (name) => {
+      // A cold start loads every module the bundle imports, used or not.
+      expect(unusedLoads(NEEDS[name], externalsOf(name))).toEqual([]);
+    },
+  );
 
   it.each(FUNCTION_NAMES)('%s takes Powertools and the X-Ray SDK from the layer, not the bundle', (name) => {
     expect(inputsOf(name).filter((input) => input.includes('node_modules/@aws-lambda-powertools/'))).toEqual(
