@@ -6,6 +6,7 @@ import { ROUTES, type RouteDefinition, type RouteName, type Routes, routeKey } f
 import type { ReadAhead, ReplyKey } from '../domain/core/ports';
 import type { SessionService, TokenClaims } from '../domain/identity/sessions';
 import type { AppDependencies } from '../runtime/dependencies';
+import { loadSessionService } from '../runtime/services/session-check';
 import type { AppKeys } from '../security/app-keys';
 import { type ApiEvent, type ApiHandler, type ApiResult, clientAddressOf, jsonResult } from './api-event';
 import { callerQuery, callerReply } from './caller-cursors';
@@ -119,18 +120,10 @@ export function apiHandler(
   // Rebuilt when the keys change: the AWS keys are re-read at most every 5 minutes, so a rotated
   // session key is used without a deployment.
   let sessions: { keys: AppKeys; service: SessionService } | undefined;
-  const sessionService = async (): Promise<SessionService> => {
-    // A function without the session key serves only public routes: its bundle leaves the session
-    // check's repositories (and the table client, the token library) out.
-    if (process.env.BUNDLED_NEED_SESSIONS ?? true) {
-      const [keys, { sessionServiceOf }] = await Promise.all([
-        deps.appKeys(),
-        import('../runtime/services/sessions'),
-      ]);
-      if (sessions?.keys !== keys) sessions = { keys, service: sessionServiceOf(deps, keys) };
-      return sessions.service;
-    }
-    throw new Error('Vérification des sessions non construite');
+  const sessionService = async () => {
+    const keys = await deps.appKeys();
+    if (sessions?.keys !== keys) sessions = { keys, service: await loadSessionService(deps, keys) };
+    return sessions.service;
   };
   const pipelines = new Map<string, ApiHandler>();
   for (const [name, implementation] of Object.entries(implementations)) {

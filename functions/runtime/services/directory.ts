@@ -17,7 +17,7 @@ import { ProfileService } from '../../domain/directory/profile';
 import { WorkflowService } from '../../domain/directory/workflows';
 import { createLicenseKeyVault } from '../../security/license-key-vault';
 import type { AppDependencies } from '../dependencies';
-import { sessionServiceOf } from './sessions';
+import { loadSessionService } from './session-check';
 
 /* The directory services of a world, over its table. */
 
@@ -58,7 +58,8 @@ export async function lawyerServiceOf(
 ): Promise<LawyerService> {
   const keys = await deps.appKeys();
   return new LawyerService({
-    requireRecentSecondFactor: (session) => sessionServiceOf(deps, keys).requireRecentSecondFactor(session),
+    requireRecentSecondFactor: async (session) =>
+      (await loadSessionService(deps, keys)).requireRecentSecondFactor(session),
     lawyers: new LawyerRepository(deps.table),
     licenses: new LicenseRepository(deps.table),
     workflows: new WorkflowRepository(deps.table),
