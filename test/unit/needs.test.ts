@@ -135,4 +135,23 @@ describe('bundleDefines', () => {
       );
     }
   });
+
+  it("leaves the table, the session check and the export requests' clients out where undeclared", () => {
+    for (const name of FUNCTION_NAMES) {
+      const needs = NEEDS[name];
+      const defines = bundleDefines(needs);
+      expect(defines['process.env.BUNDLED_NEED_TABLE'], name).toBe(String(needs.table !== undefined));
+      expect(defines['process.env.BUNDLED_NEED_SESSIONS'], name).toBe(
+        String(needs.keys?.includes('sessionSigning') === true),
+      );
+      expect(defines['process.env.BUNDLED_NEED_EXPORT_REQUESTS'], name).toBe(
+        String(needs.dataExports === 'request'),
+      );
+    }
+    expect(bundleDefines(NEEDS['create-checkout'])['process.env.BUNDLED_NEED_TABLE']).toBe('false');
+    expect(bundleDefines(NEEDS['request-portal-link'])['process.env.BUNDLED_NEED_SESSIONS']).toBe('false');
+    expect(bundleDefines(NEEDS['data-export-builder'])['process.env.BUNDLED_NEED_EXPORT_REQUESTS']).toBe(
+      'false',
+    );
+  });
 });
