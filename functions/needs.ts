@@ -105,6 +105,7 @@ const API_DEFAULTS = { originSecret: true } as const satisfies FunctionNeeds;
 
 const EVENT_FUNCTIONS: readonly EventFunctionName[] = [
   'scheduled-tick',
+  'due-claimer',
   'webhook-worker',
   'data-retention',
   'undelivered-mail',

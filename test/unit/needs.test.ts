@@ -7,6 +7,7 @@ import { declaredDependencies, UndeclaredNeedError } from '../../functions/runti
 import type { AppDependencies } from '../../functions/runtime/dependencies';
 import { ENVIRONMENT, readEnvironment, variablesOf } from '../../functions/runtime/environment';
 import { generateStoredAppKeys, parseAppKeys } from '../../functions/security/app-keys';
+import { handlerNames } from '../../shared/routes';
 import { MemoryLawyerSecretStore, MemoryLogger, TestClock } from '../support/app';
 import { testSchedulingPorts } from '../support/scheduling-ports';
 
@@ -119,6 +120,13 @@ describe('environment', () => {
     });
     // The event functions are not behind the API: no origin secret.
     expect(variablesOf(NEEDS['webhook-worker'])).not.toContain('originVerifySecretArn');
+  });
+
+  it('gives the origin secret to the API functions only: an event function is not behind CloudFront', () => {
+    const apiFunctions: readonly string[] = handlerNames();
+    for (const name of FUNCTION_NAMES) {
+      expect(NEEDS[name].originSecret === true, name).toBe(apiFunctions.includes(name));
+    }
   });
 });
 
