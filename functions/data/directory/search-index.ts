@@ -202,8 +202,10 @@ export async function pageSearch(
     readonly budget: number;
   },
 ): Promise<{ ids: string[]; nextCursor: string | null }> {
-  const shape = searchCursorShape(read.list, read.tag);
-  const after = read.cursor === undefined ? undefined : (decodeCursor(read.cursor, shape).after as string);
+  const after =
+    read.cursor === undefined
+      ? undefined
+      : (decodeCursor(read.cursor, searchCursorShape(read.list, read.tag)).after as string);
   const page = await searchIndex(table, { ...read, after });
   return {
     ids: page.ids,

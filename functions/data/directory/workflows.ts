@@ -81,20 +81,23 @@ const SCHEDULE_STATE = ['cronLastRun', 'cronNextRun'] as const;
 /** The projection of a list's join: the two schedule fields a list shows, and the key to match. */
 const LIST_SCHEDULE_PROJECTION = `PK, ${SCHEDULE_STATE.join(', ')}, firstName, lastName`;
 
-const pick = (item: object, fields: readonly string[]) =>
-  Object.fromEntries(fields.map((field) => [field, (item as Record<string, unknown>)[field] ?? null]));
+/** Copies `fields` of `from` into `into`, a missing one as null. A loop: a list page copies 50 items. */
+function copyFields(into: Record<string, unknown>, from: object, fields: readonly string[]) {
+  for (const field of fields) into[field] = (from as Record<string, unknown>)[field] ?? null;
+  return into;
+}
+
+const pick = (item: object, fields: readonly string[]) => copyFields({}, item, fields);
 
 /** A workflow from its workflow item and, when there is one, its schedule item (or the part of it read). */
 export function toWorkflowRecord(
   item: Record<string, unknown>,
   schedule?: Record<string, unknown>,
 ): WorkflowRecord {
-  const record = {
-    ...pick(item, WORKFLOW_ITEM_FIELDS),
-    ...pick(schedule ?? {}, SCHEDULE_STATE),
-  } as unknown as WorkflowRecord;
+  const record = copyFields(copyFields({}, item, WORKFLOW_ITEM_FIELDS), schedule ?? {}, SCHEDULE_STATE);
   // Stored before tags existed: none.
-  return { ...record, tags: Array.isArray(item.tags) ? (item.tags as string[]) : [] };
+  record.tags = Array.isArray(item.tags) ? item.tags : [];
+  return record as unknown as WorkflowRecord;
 }
 
 export function toScheduleRecord(item: Record<string, unknown>): ScheduleRecord {
@@ -367,20 +370,22 @@ export class WorkflowRepository implements Workflows {
     const owner = query.ownerEmail ?? query.lawyerEmail;
     // Within one lawyer's list a folder is a filter; else the folder's own list.
     const criteria = { ...query, folderId: owner ? query.folderId : undefined };
-    const tag = listFilterTag({
-      words,
-      folderId: criteria.folderId,
-      active: query.active,
-      scheduled: query.scheduled,
-      type: query.type,
-    });
+    // The criteria's digest binds a filtered page's cursor to them; an unfiltered page needs none.
+    const tagOf = () =>
+      listFilterTag({
+        words,
+        folderId: criteria.folderId,
+        active: query.active,
+        scheduled: query.scheduled,
+        type: query.type,
+      });
     if (!owner && !query.folderId && query.terms && query.terms.keyed.length > 0) {
       const page = await pageSearch(this.table, {
         list: 'WORKFLOWS',
         terms: query.terms,
         limit: query.limit,
         cursor: query.cursor,
-        tag,
+        tag: tagOf(),
         budget: READ_BUDGET,
       });
       const found = await this.getMany(page.ids);
@@ -412,7 +417,7 @@ export class WorkflowRepository implements Workflows {
       list,
       query.limit,
       query.cursor,
-      filter ? { filter, tag, budget: READ_BUDGET } : undefined,
+      filter ? { filter, tag: tagOf(), budget: READ_BUDGET } : undefined,
     );
     const joined = await this.withSchedulesAndOwners(page.items, !query.ownerEmail);
     return { ...joined, nextCursor: page.nextCursor };

@@ -73,8 +73,11 @@ export async function pageShardedList(
   cursor: string | undefined,
   filtered?: FilteredRead,
 ): Promise<Page<Record<string, unknown>>> {
-  const shape = cursorShape(list, filtered?.tag);
-  const after = cursor === undefined ? undefined : (decodeCursor(cursor, shape).after as string);
+  // The shape is built only for a cursor to check: a first page builds no schema.
+  const after =
+    cursor === undefined
+      ? undefined
+      : (decodeCursor(cursor, cursorShape(list, filtered?.tag)).after as string);
   const { items, more, resumeAfter } = await readShardedList(table, list, {
     order: 'newest first',
     limit,
@@ -125,7 +128,7 @@ export async function readShardedList(
     last: undefined,
   }));
   let merged: { readonly key: Buffer; readonly item: Record<string, unknown> }[] = [];
-  let share = shareOf(wanted, shards.length);
+  let share = shareOf(wanted, shards.length, read.filter !== undefined);
   let pages = 0;
   for (;;) {
     if (read.budget !== undefined && pages + shards.length > read.budget) {
@@ -163,7 +166,7 @@ export async function readShardedList(
     const frontier = shards.map((shard) => shard.last as Buffer).sort(compare)[0];
     if (frontier === undefined) break;
     const final = merged.filter(({ key }) => compare(key, frontier) <= 0).length;
-    share = shareOf(wanted - final, shards.length);
+    share = shareOf(wanted - final, shards.length, read.filter !== undefined);
   }
   return { items: merged.slice(0, read.limit).map(({ item }) => item), more: merged.length > read.limit };
 }
@@ -213,9 +216,12 @@ function queryInput(
 /**
  * How many items to ask each of `shards` for when `wanted` more are needed among them: an even
  * share and two standard deviations of how a hash spreads them (√share), so that one read of
- * each shard nearly always suffices without reading every shard for the whole page.
+ * each shard nearly always suffices without reading every shard for the whole page. A single
+ * partition read unfiltered has no spread: it gives the next `wanted` items, more would be read
+ * for nothing (filtered, its margin stands for the items the filter drops).
  */
-function shareOf(wanted: number, shards: number): number {
+function shareOf(wanted: number, shards: number, filtered: boolean): number {
+  if (shards === 1 && !filtered) return wanted;
   const even = wanted / shards;
   return Math.ceil(even) + Math.ceil(2 * Math.sqrt(even));
 }
