@@ -1,4 +1,4 @@
-import type { MiddlewareObj } from '@middy/core';
+import type { MiddlewareObj, Request } from '@middy/core';
 import type { Context } from 'aws-lambda';
 import type { z } from 'zod';
 
@@ -28,10 +28,28 @@ export interface RouteContext extends Context {
   replyKey?: ReplyKey | null;
   /** The route's early read, started beside the session's (null when none was). */
   early?: ReadAhead<unknown> | null;
+  /** The query string parsed with the route's schema, once (`parsedQueryOf`). */
+  parsedQuery?: z.ZodSafeParseResult<unknown>;
 }
 
-/** Starts a route's read from a verified token's claims, before its session is re-read; null for none. */
-export type EarlyStart = (event: ApiEvent, claims: TokenClaims) => ReadAhead<unknown> | null;
+/**
+ * Starts a route's read from a verified token's claims, before its session is re-read; null for
+ * none. It gets the query as the route's schema parsed it (undefined for a route without one).
+ */
+export type EarlyStart = (
+  query: z.ZodSafeParseResult<unknown> | undefined,
+  claims: TokenClaims,
+) => ReadAhead<unknown> | null;
+
+/** The query string parsed with the route's schema, once a request: the early read's and the route's. */
+function parsedQueryOf(
+  route: RouteDefinition,
+  request: Request<ApiEvent, ApiResult, Error, RouteContext>,
+): z.ZodSafeParseResult<unknown> | undefined {
+  if (!route.query) return undefined;
+  request.context.parsedQuery ??= route.query.safeParse(request.event.queryStringParameters ?? {});
+  return request.context.parsedQuery;
+}
 
 type ApiMiddleware = MiddlewareObj<ApiEvent, ApiResult, Error, RouteContext>;
 
@@ -95,9 +113,9 @@ export function validatedQuery(route: RouteDefinition): ApiMiddleware {
   return {
     name: 'validatedQuery',
     before: (request) => {
-      const schema = route.query;
-      if (!schema) return;
-      request.context.query = valid(schema.safeParse(request.event.queryStringParameters ?? {}));
+      const parsed = parsedQueryOf(route, request);
+      if (!parsed) return;
+      request.context.query = valid(parsed);
     },
   };
 }
@@ -131,7 +149,7 @@ export function authorizedSession(
       const service = await sessions();
       const claims = await service.claimsOf(token);
       // Side by side with the session's read; what it reads is used only once that read allows it.
-      const started = early?.(request.event, claims) ?? null;
+      const started = early?.(parsedQueryOf(route, request), claims) ?? null;
       started?.reply.catch(() => undefined);
       const session = await service.sessionOf(claims);
       // A session opened by the licence key alone may only finish its sign-in.

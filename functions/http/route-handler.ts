@@ -172,9 +172,8 @@ export function apiHandler(
  */
 function earlyStart(route: RouteDefinition, read: EarlyRead<RouteName> | undefined): EarlyStart | undefined {
   if (!read) return undefined;
-  return (event, claims) => {
-    const parsed = route.query?.safeParse(event.queryStringParameters ?? {});
-    if (!claims.licenseKeyHash || (route.query && !parsed?.success)) return null;
+  return (parsed, claims) => {
+    if (!claims.licenseKeyHash || (parsed && !parsed.success)) return null;
     try {
       const query = callerQuery(parsed?.data, { licenseKeyHash: claims.licenseKeyHash }, route);
       return read({ query: query as never, claims });

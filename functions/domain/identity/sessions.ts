@@ -100,6 +100,8 @@ export class SessionService {
   private readonly secondFactors: SecondFactorReads;
   private readonly keys: Pick<AppKeys, 'sessionSigningKey'>;
   private readonly clock: Clock;
+  /** The signing key as WebCrypto holds it, imported once per key rather than on every request. */
+  private verifying: { readonly raw: Uint8Array; readonly key: Promise<CryptoKey> } | undefined;
 
   constructor(deps: SessionServiceDependencies) {
     this.sessions = deps.sessions;
@@ -124,7 +126,7 @@ export class SessionService {
    */
   async claimsOf(token: string): Promise<TokenClaims> {
     try {
-      const { payload } = await jwtVerify(token, this.keys.sessionSigningKey, {
+      const { payload } = await jwtVerify(token, await this.verifyingKey(), {
         issuer: ISSUER,
         audience: AUDIENCE,
         algorithms: ['HS256'],
@@ -145,6 +147,25 @@ export class SessionService {
       }
       throw error;
     }
+  }
+
+  private verifyingKey(): Promise<CryptoKey> {
+    const raw = this.keys.sessionSigningKey;
+    if (this.verifying?.raw !== raw) {
+      const key = crypto.subtle.importKey(
+        'raw',
+        new Uint8Array(raw),
+        { name: 'HMAC', hash: 'SHA-256' },
+        false,
+        ['verify'],
+      );
+      // A failed import is tried again by the next request.
+      key.catch(() => {
+        if (this.verifying?.key === key) this.verifying = undefined;
+      });
+      this.verifying = { raw, key };
+    }
+    return this.verifying.key;
   }
 
   /** The caller of a verified token, from its session and licence as they are now. */
