@@ -14,6 +14,7 @@ import {
   type OpenedSession,
   type OpenOptions,
   type SessionPlace,
+  sessionKeyOf,
 } from './sessions';
 
 /** Tries of a session whose place was ended before it was written (a burst of sign-ins). */
@@ -141,7 +142,7 @@ export class SessionOpener {
       .setAudience(AUDIENCE)
       .setIssuedAt(issuedAt)
       .setExpirationTime(expiresAt)
-      .sign(this.keys.sessionSigningKey);
+      .sign(await sessionKeyOf(this.keys.sessionSigningKey));
     return { sessionId, token, expiresAt: new Date(expiresAt * 1000).toISOString() };
   }
 

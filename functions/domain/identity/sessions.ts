@@ -15,6 +15,26 @@ export const AUDIENCE = 'web';
 export const LICENSE_CLAIM = 'lic';
 export const EMAIL_CLAIM = 'eml';
 
+const importedKeys = new WeakMap<Uint8Array, Promise<CryptoKey>>();
+
+/**
+ * The session signing key as WebCrypto uses it to sign and verify tokens, imported once per key:
+ * an import costs more than the verification itself, and every request verifies a token.
+ */
+export function sessionKeyOf(raw: Uint8Array): Promise<CryptoKey> {
+  let key = importedKeys.get(raw);
+  if (!key) {
+    key = crypto.subtle.importKey('raw', new Uint8Array(raw), { name: 'HMAC', hash: 'SHA-256' }, false, [
+      'sign',
+      'verify',
+    ]);
+    importedKeys.set(raw, key);
+    // A failed import is tried again by the next request.
+    key.catch(() => importedKeys.delete(raw));
+  }
+  return key;
+}
+
 /** Who is calling, as the server established it for this request. */
 export interface SessionContext {
   readonly sessionId: string;
@@ -100,8 +120,6 @@ export class SessionService {
   private readonly secondFactors: SecondFactorReads;
   private readonly keys: Pick<AppKeys, 'sessionSigningKey'>;
   private readonly clock: Clock;
-  /** The signing key as WebCrypto holds it, imported once per key rather than on every request. */
-  private verifying: { readonly raw: Uint8Array; readonly key: Promise<CryptoKey> } | undefined;
 
   constructor(deps: SessionServiceDependencies) {
     this.sessions = deps.sessions;
@@ -126,7 +144,7 @@ export class SessionService {
    */
   async claimsOf(token: string): Promise<TokenClaims> {
     try {
-      const { payload } = await jwtVerify(token, await this.verifyingKey(), {
+      const { payload } = await jwtVerify(token, await sessionKeyOf(this.keys.sessionSigningKey), {
         issuer: ISSUER,
         audience: AUDIENCE,
         algorithms: ['HS256'],
@@ -147,25 +165,6 @@ export class SessionService {
       }
       throw error;
     }
-  }
-
-  private verifyingKey(): Promise<CryptoKey> {
-    const raw = this.keys.sessionSigningKey;
-    if (this.verifying?.raw !== raw) {
-      const key = crypto.subtle.importKey(
-        'raw',
-        new Uint8Array(raw),
-        { name: 'HMAC', hash: 'SHA-256' },
-        false,
-        ['verify'],
-      );
-      // A failed import is tried again by the next request.
-      key.catch(() => {
-        if (this.verifying?.key === key) this.verifying = undefined;
-      });
-      this.verifying = { raw, key };
-    }
-    return this.verifying.key;
   }
 
   /** The caller of a verified token, from its session and licence as they are now. */
