@@ -344,8 +344,9 @@ export function callsMarkdown(
     'Each request through its handler in this process against DynamoDB Local, and beside it a bare script sending',
     'the same calls with the same client (calls that overlapped sent at once, the others one after the other),',
     `alternating, ${figures.requests[0]?.samples ?? 0} times each after 5 warm-up requests; Node CPU of this process,`,
-    "the emulator's own (Java) left out on both sides. Calls in sequence: the longest chain of calls each waiting",
-    'for the one before it.',
+    "the emulator's own (Java) left out on both sides. The function's side is its handler and the serialisation of its",
+    "result, as Lambda's runtime sends it; the event is built before, the reply checked after. Calls in sequence: the",
+    'longest chain of calls each waiting for the one before it.',
     '',
     markdownTable(
       [

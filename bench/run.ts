@@ -525,7 +525,9 @@ if (runs('api')) {
   let calls: Awaited<ReturnType<typeof measureApiCalls>>;
   try {
     log('API : appels DynamoDB et CPU par requête, à côté d’un script nu...');
-    calls = await measureApiCalls(dynamo.endpoint, { workflows: 1_000, samples: 30, log });
+    // 200 samples a request: on a loaded machine, medians of 30 swung from 1.16x to 1.44x from one
+    // block of 30 to the next of the same run; a few seconds more a request settle them.
+    calls = await measureApiCalls(dynamo.endpoint, { workflows: 1_000, samples: 200, log });
   } finally {
     await dynamo.stop();
   }
