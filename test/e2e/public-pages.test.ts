@@ -97,10 +97,50 @@ describe('public pages painted before the application runs', () => {
         .waitFor();
       await page.getByText('Exemple — Prénom Nom, président').waitFor();
       expect(await page.getByText('{{').count()).toBe(0);
-      await screenshot(page, `ux-billing-privacy-legal-details-${width}`);
+      await screenshot(page, `ux-2-privacy-legal-details-${width}`);
       await page.context().close();
     }
   });
+
+  it.each([
+    ['/', 'ux-noscript-390'],
+    ['/lawyer/workflows', 'ux-noscript-app-390'],
+  ])(
+    "says 'Cette application nécessite JavaScript.' on %s without JavaScript, in the dark theme, centred",
+    async (path, name) => {
+      const page = await pageAt(390, false);
+      await page.goto(path);
+
+      // Playwright's text search skips <noscript>, so the line is found by where it stands.
+      const notice = page.locator('noscript > p');
+      await notice.waitFor();
+      expect(await notice.innerText()).toBe('Cette application nécessite JavaScript.');
+      const look = await notice.evaluate((element) => {
+        const style = getComputedStyle(element);
+        const box = element.getBoundingClientRect();
+        return {
+          color: style.color,
+          background: getComputedStyle(document.body).backgroundColor,
+          font: style.fontFamily,
+          align: style.textAlign,
+          centre: Math.round(box.left + box.width / 2),
+          inView: box.top >= 0 && box.bottom <= window.innerHeight,
+        };
+      });
+      await screenshot(page, name);
+
+      // Light text on the dark page, the theme's font, in the middle of a phone's width, unscrolled.
+      expect(look).toMatchObject({
+        color: 'rgb(233, 235, 237)',
+        background: 'rgb(15, 20, 26)',
+        align: 'center',
+        centre: 195,
+        inView: true,
+      });
+      expect(look.font).toMatch(/^"Open Sans"/);
+      await page.context().close();
+    },
+  );
 
   it.each(PAGES)(
     'takes $path over without a hydration error, and its links then work',
@@ -114,7 +154,7 @@ describe('public pages painted before the application runs', () => {
       await page.goto(path);
       await page.getByText(text).first().waitFor();
       await firstKeyPress(page);
-      await screenshot(page, `ux-billing-public${path === '/' ? '-landing' : path.replace('/', '-')}-390`);
+      await screenshot(page, `ux-9${path === '/' ? '-landing' : path.replace('/', '-')}-390`);
 
       expect(errors).toEqual([]);
       await page.context().close();
@@ -149,6 +189,10 @@ describe('public pages painted before the application runs', () => {
         await htmlAlone.route('**/start-after-paint.js', (route) => route.abort());
         await htmlAlone.goto(path);
         const painted = await layoutOf(htmlAlone);
+        await screenshot(
+          htmlAlone,
+          `ux-9${path === '/' ? '-landing' : path.replace('/', '-')}-painted-${width}`,
+        );
         await htmlAlone.context().close();
 
         const page = await pageAt(width, true);
@@ -168,7 +212,7 @@ describe('public pages painted before the application runs', () => {
     const page = await pageAt(1440, true);
     await page.goto('/');
     await firstKeyPress(page);
-    await screenshot(page, 'ux-billing-public-landing-1440');
+    await screenshot(page, 'ux-9-landing-1440');
 
     await page.getByRole('link', { name: 'Commencer maintenant' }).first().click();
 
