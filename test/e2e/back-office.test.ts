@@ -1,7 +1,13 @@
 import type { Browser, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
 
-import { launchChromium, newContext, screenshot, seriousAccessibilityViolations } from './support/browser';
+import {
+  launchChromium,
+  newContext,
+  screenshot,
+  screenshotsAt,
+  seriousAccessibilityViolations,
+} from './support/browser';
 import { LoginPage } from './support/login-page';
 
 /**
@@ -16,6 +22,8 @@ describe('back office: lawyers, folders and automations', () => {
   const lawyerName = `${lawyer.firstName} ${lawyer.lastName}`;
   const folderName = 'Succession Durand';
   const automationName = 'Relance Durand';
+  /** A signature of several lines, as a lawyer signs (name, firm, address). */
+  const signature = 'Maître Jeanne Durand\nAvocate au barreau de Lyon\n12 quai Saint-Antoine, 69002 Lyon';
   let browser: Browser;
   let admin: Page;
   let lawyerPage: Page;
@@ -67,8 +75,16 @@ describe('back office: lawyers, folders and automations', () => {
     await dialog.getByLabel('Téléphone').fill('0612345678');
     await dialog.getByLabel("Nom de l'étude").fill('Cabinet Durand');
     await dialog.getByLabel('Mot de passe Google (facultatif)').fill('Un-mot-de-passe-fort-2025');
+    await dialog.getByLabel('Signature e-mail (facultatif)').fill(signature);
     await dialog.getByRole('button', { name: 'Créer' }).click();
     await seen(admin, `Dossier créé pour ${lawyerName}`, 'admin-lawyers');
+
+    // A search that finds no one says '0 résultat': French takes the singular for zero.
+    const search = admin.getByLabel('Rechercher par nom, email ou étude');
+    await search.fill('Personne-introuvable');
+    await admin.getByText('0 résultat', { exact: true }).first().waitFor();
+    await screenshotsAt(admin, '10-zero-result');
+    await search.fill('');
 
     // The card shows the key masked; 'Afficher' reveals it (a sensitive, audited action).
     const card = admin.locator('li', { hasText: lawyer.email });
@@ -82,7 +98,12 @@ describe('back office: lawyers, folders and automations', () => {
     await admin.getByRole('button', { name: `Détails de ${lawyerName}` }).click();
     await admin.getByRole('button', { name: 'Afficher les identifiants' }).click();
     await admin.getByText('Un-mot-de-passe-fort-2025').waitFor();
+    // The signature shown as written, one line under the other.
+    const shown = admin.getByRole('dialog').getByText('Maître Jeanne Durand');
+    expect(await shown.innerText()).toBe(signature);
+    expect((await shown.boundingBox())?.height).toBeGreaterThan(40);
     await seen(admin, null, 'admin-lawyer-details');
+    await screenshotsAt(admin, '10-signature-multiline');
     await admin.getByRole('dialog').getByRole('button', { name: 'Fermer' }).first().click();
   });
 
@@ -90,6 +111,10 @@ describe('back office: lawyers, folders and automations', () => {
     await admin.goto('/admin/workflows');
     await admin.getByRole('tab', { name: 'Dossiers' }).click();
     await admin.getByRole('button', { name: 'Nouveau Dossier' }).click();
+    // An empty name is refused, the field named, rather than ignored without a word.
+    await admin.getByRole('dialog').getByRole('button', { name: 'Créer' }).click();
+    await admin.getByRole('dialog').getByText('Le nom du dossier est requis').waitFor();
+    await screenshotsAt(admin, '10-empty-folder-name');
     await admin.getByRole('dialog').getByLabel('Nom du dossier').fill(folderName);
     await admin.getByRole('dialog').getByRole('button', { name: 'Créer' }).click();
     await admin.getByText('Dossier créé', { exact: true }).first().waitFor();
@@ -102,6 +127,8 @@ describe('back office: lawyers, folders and automations', () => {
       .click();
     const dialog = admin.getByRole('dialog');
     await dialog.getByLabel('Nom', { exact: true }).fill(automationName);
+    await dialog.getByLabel('Catégorie (facultatif)').fill('Droit de la famille');
+    await dialog.getByLabel('Étiquettes (facultatif)').fill('urgent, succession');
     await dialog.getByLabel('Client (avocat)').click();
     await admin.getByRole('option', { name: new RegExp(lawyerName) }).click();
     await dialog.getByRole('button', { name: 'Créer' }).click();
@@ -112,6 +139,22 @@ describe('back office: lawyers, folders and automations', () => {
     await admin.getByRole('tab', { name: 'Toutes les Automatisations' }).click();
     await cardAction(admin, automationName, 'Désactiver');
     await seen(admin, 'Automatisation désactivée avec succès', 'admin-workflows-cards');
+
+    // The admin's search finds it by its lawyer's first name and by its category, neither in its name.
+    const search = admin.getByRole('searchbox', { name: 'Rechercher une automatisation' });
+    for (const [words, name] of [
+      ['Jeanne', '6-admin-search-lawyer-name'],
+      ['famille', '6-admin-search-category'],
+    ] as const) {
+      await search.fill(words);
+      await expect
+        .poll(() => admin.getByRole('button', { name: `Actions de ${automationName}` }).count(), {
+          timeout: 30_000,
+        })
+        .toBe(1);
+      await screenshotsAt(admin, name);
+    }
+    await search.fill('');
   });
 
   it("shows the lawyer his automation under 'En attente d'activation', then active once the admin activates it", async () => {
@@ -129,6 +172,17 @@ describe('back office: lawyers, folders and automations', () => {
     await lawyerPage.getByRole('heading', { name: 'Automatisations actives (1)' }).waitFor();
     await lawyerPage.getByRole('checkbox', { name: 'Planification automatique' }).click();
     await seen(lawyerPage, 'Planification activée avec succès', 'lawyer-workflows-active');
+
+    // His own list has a search too: by a tag, and none found said in words.
+    const search = lawyerPage.getByRole('searchbox', { name: 'Rechercher dans mes automatisations' });
+    await search.fill('succession');
+    await lawyerPage.getByText('1 résultat', { exact: true }).first().waitFor();
+    await lawyerPage.getByText(automationName).first().waitFor();
+    await screenshotsAt(lawyerPage, '6-firm-search');
+    await search.fill('testament');
+    await lawyerPage.getByText('Aucune automatisation ne correspond à votre recherche.').first().waitFor();
+    await screenshotsAt(lawyerPage, '6-firm-search-none');
+    await search.fill('');
   });
 
   it('shows the lawyer his account, planning and guide pages', async () => {

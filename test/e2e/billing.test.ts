@@ -4,7 +4,13 @@ import { join } from 'node:path';
 import type { Browser, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
 
-import { launchChromium, newContext, screenshot, seriousAccessibilityViolations } from './support/browser';
+import {
+  launchChromium,
+  newContext,
+  screenshot,
+  screenshotsAt,
+  seriousAccessibilityViolations,
+} from './support/browser';
 import { LoginPage } from './support/login-page';
 
 /** The e-mails of the outbox addressed to `to`, oldest first (the runtime writes plain 8-bit text). */
@@ -59,16 +65,6 @@ async function openSubscription(page: Page, licenseKey: string): Promise<void> {
   await page.waitForURL('**/lawyer/**');
   await page.goto('/lawyer/settings');
   await page.getByRole('heading', { name: "Gestion de l'abonnement", level: 1 }).waitFor();
-}
-
-/** Screenshots of a changed screen at 1440 px and at 390 px wide, as a desk and a phone show it. */
-async function screenshotsAt(page: Page, name: string): Promise<void> {
-  const viewport = page.viewportSize();
-  for (const width of [1440, 390]) {
-    await page.setViewportSize({ width, height: width === 390 ? 844 : 900 });
-    await screenshot(page, `ux-billing-${name}-${width}`);
-  }
-  if (viewport) await page.setViewportSize(viewport);
 }
 
 /** Sends a lifecycle event from the stand-in's testers' page, as a tester would. */
@@ -157,7 +153,7 @@ describe('buying, using and cancelling a licence', () => {
 
     await page.getByRole('button', { name: "Résilier l'abonnement" }).click();
     await page.getByRole('dialog').getByText(`Vous gardez l'accès jusqu'au ${accessUntil}`).waitFor();
-    await screenshotsAt(page, 'cancel-confirmation');
+    await screenshotsAt(page, '1-cancel-confirmation');
     await page.getByRole('dialog').getByRole('button', { name: 'Résilier', exact: true }).click();
 
     // Still signed in, still 'Actif', and the page says until when.
@@ -168,7 +164,7 @@ describe('buying, using and cancelling a licence', () => {
     expect(page.url()).toContain('/lawyer/settings');
     await page.getByTestId('next-debit').getByText('Aucun (résiliation programmée)').waitFor();
     expect(await seriousAccessibilityViolations(page)).toEqual([]);
-    await screenshotsAt(page, 'subscription-cancellation-scheduled');
+    await screenshotsAt(page, '1-cancellation-scheduled');
 
     // The confirmation gives the date, the one-click way back, and the publisher's legal footer.
     await expect.poll(async () => (await emailsTo(email)).length, { timeout: 20_000 }).toBe(2);
@@ -185,7 +181,7 @@ describe('buying, using and cancelling a licence', () => {
       .waitFor();
     await page.getByTestId('scheduled-cancellation').waitFor({ state: 'detached' });
     await page.getByTestId('next-debit').getByText(accessUntil).waitFor();
-    await screenshotsAt(page, 'subscription-reactivated');
+    await screenshotsAt(page, '1-reactivated');
   });
 
   it('ends the licence when the paid month ends: refused from then on, told by e-mail', async () => {
@@ -339,7 +335,7 @@ describe("a notary's licence and subscription", () => {
     await dialog.getByRole('button', { name: 'Passer en licence notaire' }).click();
     await dialog.getByText('Licence notaire', { exact: true }).waitFor();
     await admin.getByText('Licence passée en licence notaire').first().waitFor();
-    await screenshotsAt(admin, 'admin-license-role-notary');
+    await screenshotsAt(admin, '7-admin-licence-role-notary');
 
     const audit = await admin.request.get('/api/audit?limit=5', {
       headers: { authorization: `Bearer ${token}` },
@@ -361,7 +357,7 @@ describe("a notary's licence and subscription", () => {
     await page.getByText('Actif', { exact: true }).first().waitFor();
     await page.getByRole('button', { name: /^Portail client/ }).waitFor();
     expect(await seriousAccessibilityViolations(page)).toEqual([]);
-    await screenshotsAt(page, 'notary-subscription');
+    await screenshotsAt(page, '7-notary-subscription');
 
     await page.getByRole('button', { name: "Résilier l'abonnement" }).click();
     await page.getByRole('dialog').getByRole('button', { name: 'Résilier', exact: true }).click();
@@ -370,7 +366,7 @@ describe("a notary's licence and subscription", () => {
       .getByText(/^Résiliation programmée : accès jusqu'au /)
       .waitFor();
     expect(page.url()).toContain('/notary/subscription');
-    await screenshotsAt(page, 'notary-subscription-cancellation-scheduled');
+    await screenshotsAt(page, '7-notary-cancel');
     await page.context().close();
   });
 });

@@ -37,6 +37,28 @@ export async function screenshot(page: Page, name: string): Promise<string> {
   return path;
 }
 
+/**
+ * Screenshots of a changed screen as a desk (1440 px) and a phone (390 px) show it, named
+ * `ux-<name>-<width>`, each once the page has laid itself out at that width (charts measure their
+ * container a frame later); the page is left at the size it had.
+ */
+export async function screenshotsAt(page: Page, name: string): Promise<void> {
+  const viewport = page.viewportSize();
+  for (const width of [1440, 390]) {
+    await page.setViewportSize({ width, height: width === 390 ? 844 : 900 });
+    // From the top: a full-page capture leaves the fixed bar where the window was scrolled to.
+    await page.evaluate(async () => {
+      window.scrollTo(0, 0);
+      for (let frame = 0; frame < 3; frame++) await new Promise((resolve) => requestAnimationFrame(resolve));
+    });
+    await page.waitForFunction(() =>
+      document.getAnimations().every((animation) => animation.playState !== 'running'),
+    );
+    await screenshot(page, `ux-${name}-${width}`);
+  }
+  if (viewport) await page.setViewportSize(viewport);
+}
+
 const require = createRequire(import.meta.url);
 const axeSource = readFileSync(require.resolve('axe-core/axe.min.js'), 'utf8');
 
