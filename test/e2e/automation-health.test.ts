@@ -6,8 +6,16 @@ import { join } from 'node:path';
 import type { Browser, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
 
-import { launchChromium, newContext, screenshot, seriousAccessibilityViolations } from './support/browser';
+import { freePort } from '../../lib/local/free-port';
+import {
+  launchChromium,
+  newContext,
+  screenshot,
+  screenshotsAt,
+  seriousAccessibilityViolations,
+} from './support/browser';
 import { LoginPage } from './support/login-page';
+import { type ReceivedCall, startN8nStandIn } from './support/n8n-stand-in';
 
 /** The outbox's e-mails about a paused automation: recipient and decoded subject. */
 async function pauseAlerts(name: string): Promise<{ to: string; subject: string; text: string }[]> {
@@ -31,49 +39,100 @@ async function pauseAlerts(name: string): Promise<{ to: string; subject: string;
  * Issue 16's "done when" in Chromium against the local runtime: an automation pointed at a receiver
  * answering 500, its scheduling turned on by its lawyer, becomes 'Suspendue' on its card and on the
  * dashboard (the admin set the pause at 2 consecutive failures so that the walk takes two intervals,
- * not five); the two alerts are in the outbox; the receiver fixed, 'Tester la connexion' says so and
- * 'Reprendre' brings it back to 'En bonne santé' at its next run. Real waits: each failed run is
- * retried with the product's back-off before it ends, so this suite takes a few minutes.
+ * not five); the two alerts are in the outbox. Its address fixed (an n8n stand-in), 'Relancer les
+ * exécutions en échec' calls its failed runs though its scheduling is still off, and counts those
+ * of a second failing automation the admin deleted as not sent; 'Tester la connexion' says the
+ * address answers and 'Reprendre' brings it back to 'En bonne santé' at its next run. Real waits:
+ * each failed run is retried with the product's back-off before it ends, so this suite takes a few
+ * minutes.
  */
 describe('automation health', () => {
   const baseUrl = inject('baseUrl');
   const automation = `Relance en panne ${Date.now()}`;
+  /** A second automation failing beside it, deleted by the admin before the resend. */
+  const deleted = `Relance retirée ${Date.now()}`;
   let browser: Browser;
   let admin: Page;
   let lawyer: Page;
   let receiver: Server;
   let receiverUrl = '';
-  let answer = 500;
+  /** The fixed address: an n8n answering 200, and what it received. */
+  let n8n: Awaited<ReturnType<typeof startN8nStandIn>>;
+  const n8nCalls: ReceivedCall[] = [];
 
   beforeAll(async () => {
     receiver = createServer((request, response) => {
       request.resume();
       request.on('end', () => {
-        response.writeHead(answer, { 'content-type': 'application/json' });
+        response.writeHead(500, { 'content-type': 'application/json' });
         response.end('{}');
       });
     });
+    n8n = await startN8nStandIn((call) => n8nCalls.push(call));
     await new Promise<void>((resolve) => receiver.listen(0, '127.0.0.1', () => resolve()));
     receiverUrl = `http://127.0.0.1:${(receiver.address() as AddressInfo).port}/webhook/relance`;
     browser = await launchChromium();
-    admin = await (await newContext(browser, baseUrl)).newPage();
+    admin = await (await newContext(browser, baseUrl, 1440)).newPage();
     const adminLogin = new LoginPage(admin);
     await adminLogin.open();
     await adminLogin.signIn(inject('adminLicenseKey'));
     await admin.waitForURL('**/admin/workflows');
-    lawyer = await (await newContext(browser, baseUrl)).newPage();
+    lawyer = await (await newContext(browser, baseUrl, 1440)).newPage();
     const lawyerLogin = new LoginPage(lawyer);
     await lawyerLogin.open();
     await lawyerLogin.signIn(inject('lawyerLicenseKey'));
     await lawyer.waitForURL('**/lawyer/welcome');
   });
   afterAll(async () => {
-    await browser.close();
+    await browser?.close();
     await new Promise<void>((resolve) => receiver.close(() => resolve()));
+    await n8n?.close();
   });
 
-  /** The lawyer's card of the automation. */
-  const card = () => lawyer.locator('li').filter({ hasText: automation }).first();
+  /** The lawyer's card of an automation. */
+  const card = (name = automation) => lawyer.locator('li').filter({ hasText: name }).first();
+
+  /** The admin creates an automation of Camille Martin's on the failing receiver. */
+  async function createFailing(name: string): Promise<void> {
+    await admin.goto('/admin/workflows');
+    await admin.getByRole('button', { name: 'Nouvelle Automatisation' }).first().click();
+    const dialog = admin.getByRole('dialog');
+    await dialog.getByLabel("Type d'automatisation").click();
+    await admin.getByRole('option', { name: /Relance Dossier Client/ }).click();
+    await dialog.getByLabel('Nom', { exact: true }).fill(name);
+    await dialog.getByLabel('URL du webhook').fill(receiverUrl);
+    await dialog.getByLabel('Client (avocat)').click();
+    await admin.getByRole('option', { name: /Camille Martin/ }).click();
+    await dialog.getByRole('button', { name: 'Créer' }).click();
+    await admin.getByText('Automatisation créée', { exact: true }).first().waitFor();
+  }
+
+  /** The admin changes the automation's webhook address in its 'Modifier' dialog. */
+  async function changeAddress(url: string): Promise<void> {
+    await admin.goto('/admin/workflows');
+    await admin.getByRole('button', { name: `Actions de ${automation}` }).click();
+    await admin.getByRole('menuitem', { name: 'Modifier' }).click();
+    const dialog = admin.getByRole('dialog');
+    await dialog.getByLabel('URL du webhook').fill(url);
+    await dialog.getByRole('button', { name: 'Enregistrer' }).click();
+    await admin.getByText('Automatisation mise à jour', { exact: true }).first().waitFor();
+  }
+
+  /** Reloads the lawyer's list until the automation's card shows 'Suspendue' with its switch off. */
+  async function pausedOnCard(name: string): Promise<boolean> {
+    await lawyer.reload();
+    await card(name)
+      .getByText(/En bonne santé|Dégradée|En échec|Suspendue/)
+      .first()
+      .waitFor();
+    // The list and the health are two reads: a reload between them, just as the pause
+    // lands, shows 'Suspendue' beside a switch still on; the next reload shows both.
+    const paused = await card(name).getByText('Suspendue', { exact: true }).count();
+    const scheduled = await card(name)
+      .getByRole('checkbox', { name: 'Planification automatique' })
+      .isChecked();
+    return paused === 1 && !scheduled;
+  }
 
   it('the admin sets the pause at 2 failures and creates the automation on a failing receiver', async () => {
     await admin.goto('/admin/settings');
@@ -82,18 +141,12 @@ describe('automation health', () => {
     await field.fill('2');
     await admin.getByRole('button', { name: 'Enregistrer' }).click();
     await admin.getByText('Réglages de santé enregistrés').first().waitFor();
+    // Where the alerts go: the deployment's address, shown and editable here.
+    await admin.getByText('astreinte@cabinet.example').first().waitFor();
+    await screenshotsAt(admin, '3-admin-alert-address');
 
-    await admin.goto('/admin/workflows');
-    await admin.getByRole('button', { name: 'Nouvelle Automatisation' }).first().click();
-    const dialog = admin.getByRole('dialog');
-    await dialog.getByLabel("Type d'automatisation").click();
-    await admin.getByRole('option', { name: /Relance Dossier Client/ }).click();
-    await dialog.getByLabel('Nom', { exact: true }).fill(automation);
-    await dialog.getByLabel('URL du webhook').fill(receiverUrl);
-    await dialog.getByLabel('Client (avocat)').click();
-    await admin.getByRole('option', { name: /Camille Martin/ }).click();
-    await dialog.getByRole('button', { name: 'Créer' }).click();
-    await admin.getByText('Automatisation créée', { exact: true }).first().waitFor();
+    await createFailing(automation);
+    await createFailing(deleted);
   });
 
   it("the lawyer turns scheduling on and sees it 'Suspendue' within a few intervals", async () => {
@@ -103,25 +156,14 @@ describe('automation health', () => {
     await card().getByRole('checkbox', { name: 'Planification automatique' }).click();
     await lawyer.getByText('Planification activée avec succès').first().waitFor();
 
+    await card(deleted).getByRole('checkbox', { name: 'Planification automatique' }).click();
     await expect
-      .poll(
-        async () => {
-          await lawyer.reload();
-          await card()
-            .getByText(/En bonne santé|Dégradée|En échec|Suspendue/)
-            .first()
-            .waitFor();
-          // The list and the health are two reads: a reload between them, just as the pause
-          // lands, shows 'Suspendue' beside a switch still on; the next reload shows both.
-          const paused = await card().getByText('Suspendue', { exact: true }).count();
-          const scheduled = await card()
-            .getByRole('checkbox', { name: 'Planification automatique' })
-            .isChecked();
-          return paused === 1 && !scheduled;
-        },
-        { timeout: 480_000, interval: 10_000 },
-      )
+      .poll(() => card(deleted).getByRole('checkbox', { name: 'Planification automatique' }).isChecked(), {
+        timeout: 30_000,
+      })
       .toBe(true);
+
+    await expect.poll(() => pausedOnCard(automation), { timeout: 480_000, interval: 10_000 }).toBe(true);
     // The reason in plain words first; the recorded one stays behind its 'Détails'.
     await card()
       .getByText(/^Suspendue après 2 échecs consécutifs — dernier message : /)
@@ -155,6 +197,8 @@ describe('automation health', () => {
     await lawyer.waitForLoadState('networkidle');
     expect(await seriousAccessibilityViolations(lawyer)).toEqual([]);
     await screenshot(lawyer, 'health-dashboard-lawyer');
+    // The charts titled for a lawyer ('Délai avant exécution', 'dans 95 % des cas').
+    await screenshotsAt(lawyer, '5-lawyer-dashboard-charts');
     // Usable on a phone: the same page at 390 px.
     const phone = await (await newContext(browser, baseUrl, 390)).newPage();
     await phone.context().addCookies(await lawyer.context().cookies());
@@ -167,7 +211,7 @@ describe('automation health', () => {
     await phone.goto('/lawyer/cron');
     // Under 688 px the table is a list of cards.
     await phone.getByRole('list', { name: 'Automatisations en échec' }).getByText(automation).waitFor();
-    await screenshot(phone, 'health-dashboard-lawyer-390');
+    await screenshot(phone, 'ux-8-mobile-390-failing-automations-cards');
     await phone.context().close();
 
     await admin.goto('/admin/settings');
@@ -190,8 +234,119 @@ describe('automation health', () => {
     );
   });
 
-  it("after fixing the receiver, 'Tester la connexion' then 'Reprendre' bring it back to 'En bonne santé'", async () => {
-    answer = 200;
+  it("'Relancer les exécutions en échec' calls the failed runs at the fixed address though scheduling is off, and says which it could not send", async () => {
+    // The second automation paused too (two failed runs waiting), then deleted by the admin.
+    await lawyer.goto('/lawyer/workflows');
+    await expect.poll(() => pausedOnCard(deleted), { timeout: 300_000, interval: 10_000 }).toBe(true);
+    await admin.goto('/admin/workflows');
+    await admin.getByRole('button', { name: `Actions de ${deleted}` }).click();
+    await admin.getByRole('menuitem', { name: 'Supprimer' }).click();
+    await admin.getByRole('dialog').getByRole('button', { name: 'Supprimer', exact: true }).click();
+    await admin.getByText('Automatisation supprimée', { exact: true }).first().waitFor();
+
+    // A first wrong fix, an address where nothing listens: the test says so in a lawyer's words.
+    await changeAddress(`http://127.0.0.1:${await freePort()}/webhook/relance`);
+    await lawyer.goto('/lawyer/workflows');
+    await card()
+      .getByRole('button', { name: `Tester la connexion de ${automation}` })
+      .click();
+    await lawyer
+      .getByText(
+        "Le serveur n8n n'a pas répondu (connexion refusée). Vérifiez l'adresse ou que n8n est démarré.",
+      )
+      .first()
+      .waitFor();
+    // The technical words stay folded behind 'Détails'.
+    const technical = lawyer.getByText(/ECONNREFUSED/);
+    expect(
+      await technical.evaluateAll((found) => found.filter((element) => element.checkVisibility()).length),
+    ).toBe(0);
+    await screenshotsAt(lawyer, '5-plain-connection-error');
+
+    // The right address, then the resend: the address change leaves scheduling off.
+    await changeAddress(`${n8n.url}/webhook/relance`);
+    await admin.goto('/admin/settings');
+    const resend = admin.getByRole('button', { name: 'Relancer les exécutions en échec' });
+    await expect
+      .poll(
+        async () => {
+          await admin.reload();
+          await admin.getByRole('heading', { name: 'Exécutions en échec' }).waitFor();
+          // Disabled while 'En attente' is 0 or not read yet.
+          await admin.waitForLoadState('networkidle');
+          return resend.isEnabled();
+        },
+        { timeout: 60_000, interval: 3_000 },
+      )
+      .toBe(true);
+    const [reply] = await Promise.all([
+      admin.waitForResponse(
+        (response) =>
+          response.url().endsWith('/api/dead-letters/redrive') && response.request().method() === 'POST',
+      ),
+      resend.click(),
+    ]);
+    const counts = (await reply.json()) as {
+      moved: number;
+      notSent: { workflowDeleted: number; licenseInactive: number };
+      message: string;
+    };
+    // At least the two failures that paused each automation: this one's sent, the deleted one's not.
+    expect(counts.moved).toBeGreaterThanOrEqual(2);
+    expect(counts.notSent).toEqual({ workflowDeleted: counts.notSent.workflowDeleted, licenseInactive: 0 });
+    expect(counts.notSent.workflowDeleted).toBeGreaterThanOrEqual(2);
+    const refused = counts.notSent.workflowDeleted;
+    expect(counts.message).toBe(
+      `${counts.moved} exécution(s) en échec renvoyée(s) dans la file d'exécution ; ` +
+        `${refused} non renvoyée(s) : ${refused} dont l'automatisation a été supprimée`,
+    );
+    await admin.getByText(counts.message).first().waitFor();
+    await screenshotsAt(admin, '4-resend-failed-runs');
+
+    // Really called at the fixed address, each failed run once, marked as resent; never cancelled.
+    const resent = () =>
+      n8nCalls.filter((call) => call.workflowName === automation && call.trigger === 'redrive').length;
+    await expect.poll(resent, { timeout: 120_000, interval: 2_000 }).toBeGreaterThanOrEqual(2);
+    expect(resent()).toBeLessThanOrEqual(counts.moved);
+
+    await lawyer.goto('/lawyer/workflows');
+    await lawyer.getByRole('button', { name: `Historique ${automation}` }).click();
+    const history = lawyer.getByRole('dialog');
+    // Each resent run a success in the history ('Relancé', 'Réussi'), none 'Annulé'.
+    const resentRows = history.getByRole('row').filter({ hasText: 'Relancé' });
+    await expect
+      .poll(
+        async () => {
+          await history.getByRole('button', { name: "Actualiser l'historique" }).click();
+          return resentRows.filter({ hasText: 'Réussi' }).count();
+        },
+        { timeout: 60_000, interval: 2_000 },
+      )
+      .toBeGreaterThanOrEqual(2);
+    expect(await resentRows.filter({ hasText: 'Annulé' }).count()).toBe(0);
+    // Listed at their first due time, among the failures they follow: brought into view.
+    await resentRows.filter({ hasText: 'Réussi' }).first().scrollIntoViewIfNeeded();
+    await screenshotsAt(lawyer, '4-resend-history');
+    await history.getByRole('button', { name: 'Fermer' }).first().click();
+    // The resend is not a 'Reprendre': the automation stays paused, its scheduling off.
+    expect(await card().getByText('Suspendue', { exact: true }).count()).toBe(1);
+    expect(await card().getByRole('checkbox', { name: 'Planification automatique' }).isChecked()).toBe(false);
+
+    // Nothing left waiting: sent, or dropped with its reason said.
+    await expect
+      .poll(
+        async () => {
+          await admin.reload();
+          await admin.getByRole('heading', { name: 'Exécutions en échec' }).waitFor();
+          await admin.waitForLoadState('networkidle');
+          return resend.isDisabled();
+        },
+        { timeout: 60_000, interval: 3_000 },
+      )
+      .toBe(true);
+  }, 600_000);
+
+  it("at the fixed address, 'Tester la connexion' then 'Reprendre' bring it back to 'En bonne santé'", async () => {
     await lawyer.goto('/lawyer/workflows');
     await card()
       .getByRole('button', { name: `Tester la connexion de ${automation}` })

@@ -220,7 +220,7 @@ describe('mobile pass (390x844): no sideways scroll, every action reachable', ()
     await page.getByRole('heading', { level: 1 }).first().waitFor();
     await page.waitForLoadState('networkidle');
     const cut = await cutTabLabelsOnceFontsIn(page);
-    await screenshot(page, `mobile-390${path.replaceAll('/', '-')}`);
+    await screenshot(page, `ux-8-mobile-390${path.replaceAll('/', '-')}`);
 
     expect({ path, sideways: await scrollsSideways(page) }).toEqual({ path, sideways: false });
     expect({ path, cut }).toEqual({ path, cut: [] });
@@ -241,7 +241,7 @@ describe('mobile pass (390x844): no sideways scroll, every action reachable', ()
       await page.reload();
       await tab.waitFor();
       const cached = await cutTabLabelsOnceFontsIn(page);
-      await screenshot(page, `mobile-390${path.replaceAll('/', '-')}-tabs`);
+      await screenshot(page, `ux-8-mobile-390${path.replaceAll('/', '-')}-tabs`);
 
       expect({ firstVisit, cached }).toEqual({ firstVisit: [], cached: [] });
       // The last tab is reached: pressed (after its scroll button when the labels overflow), it opens.
@@ -265,13 +265,14 @@ describe('mobile pass (390x844): no sideways scroll, every action reachable', ()
       cut: false,
       inside: true,
     });
-    await screenshot(page, 'mobile-390-notaries-cards');
+    await screenshot(page, 'ux-8-mobile-390-notaries-cards');
 
     await page.goto('/admin/settings');
     await page.getByRole('heading', { name: 'Paramètres Administrateur', level: 1 }).waitFor();
     await page.waitForLoadState('networkidle');
     expect(await page.locator('main table').count()).toBe(0);
     expect(await scrollsSideways(page)).toBe(false);
+    await screenshot(page, 'ux-8-mobile-390-admin-settings-cards');
   });
 
   it("wraps a completion report's summary between words in the history's cards", async () => {

@@ -4,7 +4,13 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 
 import { SECOND_FACTOR_TEXT } from '../../web/src/components/second-factor/strings';
 import { type StartedRuntime, startRuntime } from './global-setup';
-import { launchChromium, newContext, screenshot, seriousAccessibilityViolations } from './support/browser';
+import {
+  launchChromium,
+  newContext,
+  screenshot,
+  screenshotsAt,
+  seriousAccessibilityViolations,
+} from './support/browser';
 import { LoginPage } from './support/login-page';
 
 /**
@@ -92,6 +98,9 @@ describe('second factor in Chromium', () => {
     await page.getByRole('heading', { name: SECOND_FACTOR_TEXT.settingsTitle }).waitFor();
     await page.getByText(SECOND_FACTOR_TEXT.passkeysCount(1)).waitFor();
     await screenshot(page, 'second-factor-admin-settings');
+    // This runtime is started without a deployment alert address: the page asks for one.
+    await page.getByText(/^Aucune adresse d’alerte : les alertes destinées à l’administrateur/).waitFor();
+    await screenshotsAt(page, '3-admin-alert-address-missing');
     const after = await cdp.send('WebAuthn.getCredentials', { authenticatorId });
     expect(after.credentials[0]?.signCount).toBeGreaterThan(credentials[0]?.signCount ?? 0);
     await page.context().close();

@@ -1,9 +1,14 @@
 import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 
-/** A webhook call as n8n receives it: its path and, when the run asks for one, its report link. */
+/**
+ * A webhook call as n8n receives it: its path, the automation and what started the run, and, when
+ * the run asks for one, its report link.
+ */
 export interface ReceivedCall {
   readonly path: string;
+  readonly workflowName?: string;
+  readonly trigger?: string;
   readonly report?: { readonly url: string; readonly runId: string };
 }
 
@@ -18,8 +23,13 @@ export async function startN8nStandIn(
     });
     request.on('end', () => {
       response.writeHead(200, { 'content-type': 'application/json' }).end('{}');
-      const body = JSON.parse(raw || '{}') as { report?: { url: string; runId: string } };
-      onCall({ path: request.url ?? '/', ...(body.report ? { report: body.report } : {}) });
+      const body = JSON.parse(raw || '{}') as Omit<ReceivedCall, 'path'>;
+      onCall({
+        path: request.url ?? '/',
+        ...(body.workflowName ? { workflowName: body.workflowName } : {}),
+        ...(body.trigger ? { trigger: body.trigger } : {}),
+        ...(body.report ? { report: body.report } : {}),
+      });
     });
   });
   await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', () => resolve()));
