@@ -325,6 +325,18 @@ describe("'Exporter mes données'", PAGE_TESTS, () => {
     expect(await screen.findByText(EXPORT_MESSAGES.alreadyRunning)).toBeVisible();
   });
 
+  it("tells a licence without a profile to complete its account, instead of 'Impossible de charger'", async () => {
+    openAsMember('lawyer', '/lawyer/settings', {
+      override: (request) =>
+        request.url.includes('/api/data-exports/current')
+          ? jsonResponse(404, { error: EXPORT_MESSAGES.noProfile })
+          : undefined,
+    });
+
+    expect(await screen.findByText(EXPORT_MESSAGES.noProfile)).toBeVisible();
+    expect(screen.queryByText("Impossible de charger l'état de l'export")).toBeNull();
+  });
+
   it('says when the download link has expired, and offers a new export', async () => {
     openAsMember('lawyer', '/lawyer/settings', {
       override: (request) =>

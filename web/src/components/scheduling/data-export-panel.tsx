@@ -8,7 +8,7 @@ import StatusIndicator from '@cloudscape-design/components/status-indicator';
 import { useState } from 'react';
 
 import type { DataExport } from '../../../../shared/schemas/data-export';
-import { endedSession } from '../../api/api-errors';
+import { ApiHttpError, endedSession } from '../../api/api-errors';
 import { useDataExport, useStartDataExport } from '../../api/billing';
 import { formatDateTime } from '../../format/dates';
 import { REPORTS_TEXT } from './strings';
@@ -47,6 +47,16 @@ function ExportState({ current }: { readonly current: DataExport }) {
     case 'expired':
       return <StatusIndicator type="stopped">{TEXT.expired}</StatusIndicator>;
   }
+}
+
+/**
+ * Why the state could not be read: the server's own words when it refused (a licence without a
+ * profile is told to complete its account first), else that it could not be loaded.
+ */
+function LoadFailure({ error }: { readonly error: unknown }) {
+  if (error instanceof ApiHttpError && error.status === 404 && error.serverMessage)
+    return <StatusIndicator type="info">{error.serverMessage}</StatusIndicator>;
+  return <StatusIndicator type="error">{TEXT.loadFailed}</StatusIndicator>;
 }
 
 /**
@@ -100,7 +110,7 @@ export function DataExportPanel({
         {query.isPending ? (
           <StatusIndicator type="loading">{TEXT.loading}</StatusIndicator>
         ) : query.isError && !query.data ? (
-          <StatusIndicator type="error">{TEXT.loadFailed}</StatusIndicator>
+          <LoadFailure error={query.error} />
         ) : current ? (
           <ExportState current={current} />
         ) : (
