@@ -252,6 +252,23 @@ describe('mobile pass (390x844): no sideways scroll, every action reachable', ()
     },
   );
 
+  it('shows the licence key on one line on the subscription page', async () => {
+    const page = (await signedIn.get('lawyer')) ?? (await phonePage(keys.lawyer));
+    signedIn.set('lawyer', Promise.resolve(page));
+    await page.goto('/lawyer/settings');
+    const key = page.getByText(/^NOTARY-[A-Z0-9]{8}$/).first();
+    await key.waitFor();
+    // Its height against its line's: a key broken at its hyphen is two lines high.
+    const lines = await key.evaluate((element) =>
+      Math.round(
+        element.getBoundingClientRect().height / Number.parseFloat(getComputedStyle(element).lineHeight),
+      ),
+    );
+    await screenshot(page, 'ux-8-mobile-390-subscription-licence-key');
+
+    expect(lines).toBe(1);
+  });
+
   it('shows the notaries, the audit trail and the automations in failure as cards, e-mails whole', async () => {
     const page = (await signedIn.get('admin')) ?? (await phonePage(keys.admin));
     await page.goto('/admin/notaries');

@@ -46,7 +46,12 @@ export function SubscriptionDetails({
           },
           {
             label: TEXT.details.licenseKey,
-            value: <Box variant="code">{view.licenseKey ?? fallbackLicenseKey}</Box>,
+            // One piece, never broken at its hyphen on a phone: it is read and typed as a whole.
+            value: (
+              <Box variant="code">
+                <span style={{ whiteSpace: 'nowrap' }}>{view.licenseKey ?? fallbackLicenseKey}</span>
+              </Box>
+            ),
           },
           {
             label: TEXT.details.nextDebit,
