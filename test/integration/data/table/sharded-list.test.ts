@@ -291,4 +291,26 @@ describe('sharded list pager', () => {
     expect(itemsRead).toBeLessThanOrEqual(readPerShown * entries.length);
     expect(replies.length).toBeLessThanOrEqual(pages.length * (shards + 3));
   });
+
+  it('reads one partition a page at a time: the items a page shows and the one that says more follow', async () => {
+    const single = freshList(1);
+    const entries = Array.from({ length: 200 }, (_, index) => ({
+      shard: 0,
+      sortKey: `${new Date(Date.UTC(2026, 10, 22, 9, 0, index)).toISOString()}#item-${index}`,
+    }));
+    await write(single, entries);
+    const send = vi.spyOn(app.table.doc, 'send');
+
+    const pages = await pageToEnd(single, 50);
+
+    const replies = (await Promise.all(send.mock.results.map((result) => result.value))) as {
+      Items?: unknown[];
+    }[];
+    send.mockRestore();
+    expect(pages.flat()).toEqual(newestFirst(entries.map((entry) => entry.sortKey)));
+    // One Query a page; with no shards to merge there is no spread to allow for.
+    expect(replies).toHaveLength(pages.length);
+    const itemsRead = replies.reduce((sum, reply) => sum + (reply.Items?.length ?? 0), 0);
+    expect(itemsRead).toBe(entries.length + pages.length - 1);
+  });
 });
