@@ -282,3 +282,30 @@ describe('remembered browsers in the security settings', () => {
     expect(screen.getByText(text.current('Firefox sur Windows'))).toBeVisible();
   });
 });
+
+describe("the security settings' 'Obligatoire' value on a phone", () => {
+  it("keeps '(recommandée)' in one piece, the words as written", async () => {
+    // Arrange
+    storeSessionOf('admin');
+    mockNetwork((request) => {
+      if (path(request) === '/api/second-factor')
+        return jsonResponse(200, {
+          required: false,
+          enrolled: false,
+          totp: false,
+          passkeys: [],
+          recoveryCodesLeft: 0,
+          verifiedAt: null,
+        });
+      return emptyBackend(request);
+    });
+
+    // Act
+    renderApp('/admin/settings');
+    const group = await screen.findByText('(recommandée)', {}, { timeout: 10_000 });
+
+    // Assert: the narrow column breaks before the parenthesis, never inside it.
+    expect(group.style.whiteSpace).toBe('nowrap');
+    expect(group.parentElement?.textContent).toBe(SECOND_FACTOR_TEXT.optional);
+  });
+});

@@ -22,6 +22,24 @@ import { RecoveryCodes } from './recovery-codes';
 import { RememberedBrowsers } from './remembered-browsers';
 import { SECOND_FACTOR_TEXT } from './strings';
 
+const requiredText = (required: boolean) =>
+  required ? SECOND_FACTOR_TEXT.required : SECOND_FACTOR_TEXT.optional;
+
+/**
+ * A value such as 'Non (recommandée)' that may break before its parenthesis only: a narrow column
+ * (390 px) otherwise breaks the word itself and leaves ')' alone on its line.
+ */
+function KeptTogether({ text }: { readonly text: string }) {
+  const at = text.indexOf(' (');
+  if (at < 0) return text;
+  return (
+    <>
+      {text.slice(0, at + 1)}
+      <span style={{ whiteSpace: 'nowrap' }}>{text.slice(at + 1)}</span>
+    </>
+  );
+}
+
 /**
  * The licence's second factor on its settings page: its state, a passkey to add, an authenticator
  * app to set up (or replace), and the recovery codes of a first enrolment, shown once.
@@ -88,11 +106,7 @@ export function SecuritySettings() {
               },
               {
                 label: SECOND_FACTOR_TEXT.requiredLabel,
-                value: data
-                  ? data.required
-                    ? SECOND_FACTOR_TEXT.required
-                    : SECOND_FACTOR_TEXT.optional
-                  : '…',
+                value: data ? <KeptTogether text={requiredText(data.required)} /> : '…',
               },
               { label: SECOND_FACTOR_TEXT.methodsLabel, value: methods },
               {
