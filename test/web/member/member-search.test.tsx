@@ -63,6 +63,27 @@ describe('a member searches his own automations, on the server', () => {
     expect(drawnNames()).toEqual([]);
   });
 
+  it('shows the category and tags a search matched on the lawyer’s card', async () => {
+    const tagged = workflowFixture({
+      id: id(4),
+      name: 'Suivi des dossiers',
+      description: 'Relance les clients sans réponse',
+      category: 'Droit de la famille',
+      tags: ['divorce', 'urgent'],
+    });
+    openAsMember('lawyer', '/lawyer/workflows', { workflows: [reminder, tagged] });
+    await waitFor(() => expect(drawnNames()).toHaveLength(2));
+
+    createWrapper(document.body).findTextFilter()?.findInput().setInputValue('divorce');
+
+    await waitFor(() => expect(drawnNames()).toEqual(['Suivi des dossiers']));
+    const card = createWrapper(document.body).findCards()?.findItems()[0]?.getElement();
+    // The reason it was found is on the card, as on the admin's.
+    expect(card).toHaveTextContent('divorce');
+    expect(card).toHaveTextContent('urgent');
+    expect(card).toHaveTextContent('Droit de la famille');
+  });
+
   it('keeps the notary’s tab to the search', async () => {
     const { network } = openAsMember('notary', '/notary/workflows', {
       workflows: [reminder, sorting, hearings],

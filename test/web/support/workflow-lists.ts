@@ -27,7 +27,12 @@ export function workflowsAskedFor(workflows: readonly Workflow[], url: string): 
   const query = new URL(url, 'http://localhost').searchParams;
   return workflows.filter(
     (workflow) =>
-      matchesQuery(query, [workflow.name, workflow.description]) &&
+      matchesQuery(query, [
+        workflow.name,
+        workflow.description,
+        workflow.category,
+        ...(workflow.tags ?? []),
+      ]) &&
       (!query.get('folderId') || workflow.folderId === query.get('folderId')) &&
       (!query.get('lawyerEmail') || workflow.lawyerEmail === query.get('lawyerEmail')) &&
       (!query.get('active') || String(workflow.active) === query.get('active')) &&

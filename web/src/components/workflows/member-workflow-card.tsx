@@ -43,8 +43,9 @@ function SchedulingToggle({
 }
 
 /**
- * A lawyer's or notary's workflow card (spec §2, §4): name, description, type, scheduling and, for
- * a workflow the admin has not activated, 'En attente d'activation par l'administrateur'.
+ * A lawyer's or notary's workflow card (spec §2, §4): name, description, type, scheduling, category
+ * and tags (his search matches them) and, for a workflow the admin has not activated, 'En attente
+ * d'activation par l'administrateur'.
  */
 export function memberWorkflowCard(options: MemberCardOptions = {}): CardsProps.CardDefinition<Workflow> {
   return {

@@ -1,4 +1,3 @@
-import Badge from '@cloudscape-design/components/badge';
 import Box from '@cloudscape-design/components/box';
 import ButtonDropdown from '@cloudscape-design/components/button-dropdown';
 import type { CardsProps } from '@cloudscape-design/components/cards';
@@ -80,16 +79,7 @@ export function adminWorkflowCard(
       ...(compact ? [] : [{ id: 'description', content: (workflow: Workflow) => workflow.description }]),
       {
         id: 'badges',
-        content: (workflow: Workflow) => (
-          <WorkflowBadges workflow={workflow}>
-            {workflow.category && <Badge>{workflow.category}</Badge>}
-            {workflow.tags?.map((tag) => (
-              <Badge key={tag} color="grey">
-                {tag}
-              </Badge>
-            ))}
-          </WorkflowBadges>
-        ),
+        content: (workflow: Workflow) => <WorkflowBadges workflow={workflow} />,
       },
       {
         id: 'state',
