@@ -151,6 +151,17 @@ describe('a failed call in words a lawyer understands, the technical message beh
     await openDetails(row, REFUSED);
   });
 
+  it("wraps the history's long messages in their column, not under the sticky 'Actions' one", async () => {
+    const { app } = openAsMember('lawyer', '/lawyer/workflows', lawyerBackend());
+
+    await app.user.click(await screen.findByRole('button', { name: `Historique ${workflow.name}` }));
+    const table = await within(await screen.findByRole('dialog')).findByRole('table');
+    const cell = (await within(table).findByText(REFUSED_PLAIN)).closest('td') as HTMLElement;
+
+    // Cloudscape's wrapLines: the cell's content wraps instead of running on at one line's length.
+    expect(cell.querySelector('[class*="body-cell-wrap"]')).not.toBeNull();
+  });
+
   it("words the planning page's chart and failing list for a lawyer", async () => {
     await import('../../../web/src/components/health-dashboard/health-dashboard');
     openAsMember('lawyer', '/lawyer/cron', lawyerBackend());

@@ -37,8 +37,10 @@ function ExecutionTable({ workflowId }: { readonly workflowId: string }) {
   return (
     <ResponsiveTable<Execution>
       variant="embedded"
-      // The columns pass the dialog's width at 1280 px: 'Rejouer' stays in sight at the right.
+      // The columns pass the dialog's width at 1280 px: 'Rejouer' stays in sight at the right, and
+      // long messages wrap in their column rather than run on under it.
       stickyColumns={{ last: 1 }}
+      wrapLines
       loading={query.isPending}
       loadingText={TEXT.loading}
       items={items}
