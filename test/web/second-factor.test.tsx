@@ -285,20 +285,9 @@ describe('remembered browsers in the security settings', () => {
 
 describe("the security settings' 'Obligatoire' value on a phone", () => {
   it("keeps '(recommandée)' in one piece, the words as written", async () => {
-    // Arrange
+    // Arrange: the empty backend's licence has a second factor not required, none enrolled.
     storeSessionOf('admin');
-    mockNetwork((request) => {
-      if (path(request) === '/api/second-factor')
-        return jsonResponse(200, {
-          required: false,
-          enrolled: false,
-          totp: false,
-          passkeys: [],
-          recoveryCodesLeft: 0,
-          verifiedAt: null,
-        });
-      return emptyBackend(request);
-    });
+    mockNetwork(emptyBackend);
 
     // Act
     renderApp('/admin/settings');
