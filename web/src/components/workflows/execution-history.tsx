@@ -55,6 +55,8 @@ function ExecutionTable({ workflowId }: { readonly workflowId: string }) {
         {
           id: 'outcome',
           header: TEXT.columns.outcome,
+          // Wrapped lines break between words: 'Échec' or 'Réussi' never split in a squeezed column.
+          minWidth: 176,
           cell: (item) =>
             item.outcome === 'success' ? (
               <StatusIndicator type="success">{TEXT.outcomes.success}</StatusIndicator>
