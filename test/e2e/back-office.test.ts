@@ -154,6 +154,23 @@ describe('back office: lawyers, folders and automations', () => {
         .toBe(1);
       await screenshotsAt(admin, name);
     }
+    // At 1440 px the search and the four filters share one row, none stretched across a row of its own.
+    await admin.setViewportSize({ width: 1440, height: 900 });
+    const filters = await admin.evaluate(() => {
+      const search = document.querySelector('input[type="search"]')?.getBoundingClientRect();
+      const selects = [
+        ...document.querySelectorAll('button[aria-haspopup="listbox"], button[aria-haspopup="dialog"]'),
+      ].map((select) => select.getBoundingClientRect());
+      return selects.map((select) => ({
+        sameRow: search !== undefined && select.top < search.bottom && select.bottom > search.top,
+        width: Math.round(select.width),
+      }));
+    });
+    expect(filters).toHaveLength(4);
+    for (const filter of filters) expect(filter).toEqual({ sameRow: true, width: expect.any(Number) });
+    expect(Math.max(...filters.map((filter) => filter.width))).toBeLessThan(300);
+    await screenshotsAt(admin, 'polish-admin-filters');
+    await admin.setViewportSize({ width: 1280, height: 900 });
     await search.fill('');
   });
 
@@ -178,6 +195,11 @@ describe('back office: lawyers, folders and automations', () => {
     await search.fill('succession');
     await lawyerPage.getByText('1 résultat', { exact: true }).first().waitFor();
     await lawyerPage.getByText(automationName).first().waitFor();
+    // The card shows why it was found: its tags and category, as the admin's card does.
+    const found = lawyerPage.locator('li', { hasText: automationName });
+    await found.getByText('succession', { exact: true }).waitFor();
+    await found.getByText('urgent', { exact: true }).waitFor();
+    await found.getByText('Droit de la famille', { exact: true }).waitFor();
     await screenshotsAt(lawyerPage, '6-firm-search');
     await search.fill('testament');
     await lawyerPage.getByText('Aucune automatisation ne correspond à votre recherche.').first().waitFor();
@@ -203,6 +225,42 @@ describe('back office: lawyers, folders and automations', () => {
       .waitFor({ state: 'attached' })
       .catch(() => undefined);
     await lawyerPage.getByText(automationName).waitFor();
+  });
+
+  it("shows the history's messages whole at 1440 px, wrapped beside the sticky 'Actions' column", async () => {
+    // An address where nothing listens: the run's message is the long 'connexion refusée' sentence.
+    await admin.goto('/admin/workflows');
+    await cardAction(admin, automationName, 'Modifier');
+    await admin.getByRole('dialog').getByLabel('URL du webhook').fill('http://127.0.0.1:1/webhook/relance');
+    await admin.getByRole('dialog').getByRole('button', { name: 'Enregistrer' }).click();
+    await admin.getByText('Automatisation mise à jour', { exact: true }).first().waitFor();
+    await lawyerPage.setViewportSize({ width: 1440, height: 900 });
+    await lawyerPage.reload();
+    await lawyerPage.getByRole('button', { name: `Exécuter ${automationName}` }).click();
+    await lawyerPage.getByText("Le serveur n8n n'a pas répondu", { exact: false }).first().waitFor();
+    await lawyerPage.getByRole('button', { name: `Historique ${automationName}` }).click();
+    const table = lawyerPage.getByRole('dialog').getByRole('table');
+    await table.locator('tbody tr').first().waitFor({ timeout: 30_000 });
+    const cells = await table.evaluate((element) => {
+      const header = [...element.querySelectorAll('thead th')].map((th) => th.textContent?.trim() ?? '');
+      const row = [...(element.querySelector('tbody tr')?.querySelectorAll('td') ?? [])];
+      const box = (name: string) =>
+        row[header.findIndex((text) => text.startsWith(name))]?.getBoundingClientRect();
+      return { message: box('Message'), actions: box('Actions') };
+    });
+    if (!cells.message || !cells.actions) throw new Error("Pas de colonnes 'Message' et 'Actions'");
+    expect(cells.message.right).toBeLessThanOrEqual(cells.actions.left + 1);
+    await screenshotsAt(lawyerPage, 'polish-history-message');
+    await lawyerPage.getByRole('dialog').getByRole('button', { name: 'Fermer' }).first().click();
+
+    // On a phone the second factor's 'Non (recommandée)' breaks before its parenthesis, never in it.
+    await lawyerPage.setViewportSize({ width: 390, height: 844 });
+    await lawyerPage.goto('/lawyer/settings');
+    const recommended = lawyerPage.getByText('(recommandée)', { exact: true });
+    await recommended.waitFor();
+    expect(await recommended.evaluate((element) => element.getClientRects().length)).toBe(1);
+    await screenshotsAt(lawyerPage, 'polish-second-factor-recommended');
+    await lawyerPage.setViewportSize({ width: 1280, height: 900 });
   });
 
   it('keeps the automation when its folder is deleted', async () => {
