@@ -31,6 +31,13 @@ const UNAVAILABLE_REASONS = new Set([
   'RequestLimitExceeded',
 ]);
 
+/** The reason codes of a cancelled transaction, one per item of it (none for any other error). */
+function cancellationCodes(error: Error): string[] {
+  if (error.name !== 'TransactionCanceledException') return [];
+  const reasons = (error as Error & { CancellationReasons?: { Code?: string }[] }).CancellationReasons ?? [];
+  return reasons.map((reason) => reason.Code ?? '');
+}
+
 /** Whether an error of the DynamoDB client means the store is unreachable, throttling or timing out. */
 export function isStoreUnavailable(error: unknown): boolean {
   if (!(error instanceof Error)) return false;
@@ -40,24 +47,14 @@ export function isStoreUnavailable(error: unknown): boolean {
   if (typeof code === 'string' && NETWORK_FAILURES.has(code)) return true;
   const status = (error as { $metadata?: { httpStatusCode?: number } }).$metadata?.httpStatusCode;
   if (status !== undefined && status >= 500) return true;
-  if (error.name === 'TransactionCanceledException') {
-    const reasons =
-      (error as Error & { CancellationReasons?: { Code?: string }[] }).CancellationReasons ?? [];
-    return reasons.some((reason) => UNAVAILABLE_REASONS.has(reason.Code ?? ''));
-  }
-  return false;
+  return cancellationCodes(error).some((code) => UNAVAILABLE_REASONS.has(code));
 }
 
 /** Whether a DynamoDB error is a failed condition (alone or inside a cancelled transaction). */
 export function isConditionFailure(error: unknown): boolean {
   if (!(error instanceof Error)) return false;
   if (error.name === 'ConditionalCheckFailedException') return true;
-  if (error.name === 'TransactionCanceledException') {
-    const reasons =
-      (error as Error & { CancellationReasons?: { Code?: string }[] }).CancellationReasons ?? [];
-    return reasons.some((reason) => reason.Code === 'ConditionalCheckFailed');
-  }
-  return false;
+  return cancellationCodes(error).includes('ConditionalCheckFailed');
 }
 
 /**
@@ -83,10 +80,5 @@ export async function applied(write: Promise<unknown>): Promise<boolean> {
 export function isWriteConflict(error: unknown): boolean {
   if (!(error instanceof Error)) return false;
   if (error.name === 'TransactionConflictException') return true;
-  if (error.name === 'TransactionCanceledException') {
-    const reasons =
-      (error as Error & { CancellationReasons?: { Code?: string }[] }).CancellationReasons ?? [];
-    return reasons.some((reason) => reason.Code === 'TransactionConflict');
-  }
-  return false;
+  return cancellationCodes(error).includes('TransactionConflict');
 }
