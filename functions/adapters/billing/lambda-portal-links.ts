@@ -1,6 +1,7 @@
-import { InvokeCommand, type LambdaClient } from '@aws-sdk/client-lambda';
+import type { LambdaClient } from '@aws-sdk/client-lambda';
 
 import type { PortalLinkQueue } from '../../domain/billing/portal-link';
+import { startFunction } from '../core/lambda-invoke';
 
 /**
  * Portal-link requests in AWS: one asynchronous invocation of the sender function each
@@ -10,14 +11,7 @@ import type { PortalLinkQueue } from '../../domain/billing/portal-link';
 export function createLambdaPortalLinks(client: LambdaClient, functionName: () => string): PortalLinkQueue {
   return {
     async send(email) {
-      const { StatusCode } = await client.send(
-        new InvokeCommand({
-          FunctionName: functionName(),
-          InvocationType: 'Event',
-          Payload: new TextEncoder().encode(JSON.stringify({ email })),
-        }),
-      );
-      if (StatusCode !== 202) throw new Error(`Envoi du lien du portail refusé par Lambda (${StatusCode})`);
+      await startFunction(client, functionName(), { email });
     },
   };
 }

@@ -2,6 +2,7 @@ import { InvokeCommand, type LambdaClient } from '@aws-sdk/client-lambda';
 
 import { mapWithConcurrency } from '../../domain/core/concurrency';
 import { type DueClaimers, ShardClaimAnswer } from '../../domain/scheduling/ports';
+import { startFunction } from '../core/lambda-invoke';
 
 /** Asynchronous invocations in flight at once while the coordinator starts the claimers. */
 const START_CONCURRENCY = 16;
@@ -15,14 +16,8 @@ export function createLambdaClaimers(client: LambdaClient, functionName: () => s
     async start(requests) {
       const started = await mapWithConcurrency(requests, START_CONCURRENCY, async (request) => {
         try {
-          const { StatusCode } = await client.send(
-            new InvokeCommand({
-              FunctionName: functionName(),
-              InvocationType: 'Event',
-              Payload: new TextEncoder().encode(JSON.stringify(request)),
-            }),
-          );
-          return StatusCode === 202;
+          await startFunction(client, functionName(), request);
+          return true;
         } catch {
           return false;
         }
