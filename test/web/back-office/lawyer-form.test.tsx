@@ -127,6 +127,8 @@ describe("'Nouvel avocat' with the e-mail of an existing lawyer", () => {
 });
 
 describe("'Nouvel avocat' sent again (Idempotency-Key)", () => {
+  const FAILED = "Erreur lors de la création de l'avocat: Service momentanément indisponible";
+
   it('sends the same lawyer again under the same key after a failure, a corrected one under a new key', async () => {
     let unavailable = true;
     const created = lawyerFixture({
@@ -142,14 +144,24 @@ describe("'Nouvel avocat' sent again (Idempotency-Key)", () => {
     });
     const app = await newJeanneDurand();
     const puts = () => network.to('/api/lawyers').filter((request) => request.method === 'PUT');
+    const create = () => screen.getByRole('button', { name: 'Créer' });
+    // While a sending is under way the button spins and a click on it does nothing: the admin
+    // clicks again once the failure is shown and the button is back.
+    const failedAndReady = () =>
+      waitFor(() => {
+        expect(screen.getAllByText(FAILED).at(-1)).toBeVisible();
+        expect(create()).not.toHaveAttribute('aria-disabled');
+      });
 
-    await app.user.click(screen.getByRole('button', { name: 'Créer' }));
+    await app.user.click(create());
     await waitFor(() => expect(puts()).toHaveLength(1));
-    await app.user.click(screen.getByRole('button', { name: 'Créer' }));
+    await failedAndReady();
+    await app.user.click(create());
     await waitFor(() => expect(puts()).toHaveLength(2));
+    await failedAndReady();
     unavailable = false;
     await typeInto(app.user, "Nom de l'étude", 'Étude Durand');
-    await app.user.click(screen.getByRole('button', { name: 'Créer' }));
+    await app.user.click(create());
 
     expect(await screen.findByText('Dossier créé pour Jeanne Durand')).toBeVisible();
     const keys = puts().map((request) => request.headers['idempotency-key']);
