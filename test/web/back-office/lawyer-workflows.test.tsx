@@ -35,14 +35,15 @@ describe('lawyer workflows (/lawyer/workflows, spec §2 and §4)', () => {
 
     expect(await screen.findByRole('heading', { name: 'Automatisations actives (1)' })).toBeVisible();
     expect(screen.getByRole('heading', { name: "En attente d'activation (1)" })).toBeVisible();
-    expect(screen.getByText("En attente d'activation par l'administrateur")).toBeVisible();
+    // The counts and the lists are separate reads: the cards may be drawn after the headings.
+    expect(await screen.findByText("En attente d'activation par l'administrateur")).toBeVisible();
   });
 
   it("turns scheduling on and says 'Planification activée avec succès'", async () => {
     const { app, network } = open([active]);
     await screen.findByRole('heading', { name: 'Automatisations actives (1)' });
 
-    await app.user.click(screen.getByRole('checkbox', { name: 'Planification automatique' }));
+    await app.user.click(await screen.findByRole('checkbox', { name: 'Planification automatique' }));
 
     expect(await screen.findByText('Planification activée avec succès')).toBeVisible();
     expect(network.to(`/api/workflows/${active.id}/toggle-scheduling`)).toHaveLength(1);

@@ -46,9 +46,10 @@ describe('account configuration banners (spec §4)', () => {
     openAsMember('lawyer', '/lawyer/google', { profile: lawyerFixture(), workflows: [active, inactive] });
 
     await screen.findByRole('heading', { name: 'Vos automatisations' });
-    // Once in the banner, once as the active card's badge.
-    expect(screen.getAllByText(BANNERS.integrated)).toHaveLength(2);
-    expect(screen.getByText("En attente d'activation par l'administrateur")).toBeVisible();
+    // Once in the banner, once as the active card's badge: the cards are another read than the
+    // counts that show the heading, and may be drawn after it.
+    await waitFor(() => expect(screen.getAllByText(BANNERS.integrated)).toHaveLength(2));
+    expect(await screen.findByText("En attente d'activation par l'administrateur")).toBeVisible();
   });
 
   it('reopens the form with the stored values on the edit button, and closes it on Annuler', async () => {

@@ -53,6 +53,9 @@ describe('lawyer workflows (/lawyer/workflows, spec §2 and §4)', () => {
 
     expect(await screen.findByRole('heading', { name: 'Automatisations actives (2)' })).toBeVisible();
     expect(screen.getByRole('heading', { name: "En attente d'activation (1)" })).toBeVisible();
+    // The counts and each list are separate reads: the cards may be drawn after the headings.
+    expect(await screen.findByText('Gestion des clients')).toBeVisible();
+    expect(await screen.findByText('Classement des pièces')).toBeVisible();
     expect(within(card('Gestion des clients')).getByText('Planifié (2 min)')).toBeVisible();
     expect(within(card('Gestion des clients')).getByText('Gestion Client')).toBeVisible();
     expect(within(card('Relance des pièces')).getByText('Non planifié')).toBeVisible();
