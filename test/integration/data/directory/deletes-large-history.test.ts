@@ -20,14 +20,18 @@ import {
 } from '../../../support/directory';
 
 const DAY_MS = 24 * 60 * 60 * 1000;
-/** A workflow on a one-minute interval gathers about 43,000 calls in 30 days; 10,000 is plenty to tell. */
-const HISTORY_SIZE = 10_000;
+/**
+ * A workflow on a one-minute interval gathers about 43,000 calls in 30 days. Ten times what a
+ * request may touch is enough to tell a walk of the history, and keeps the seeding short on a
+ * loaded machine.
+ */
+const HISTORY_SIZE = 2_000;
 /** Far more than deleting a workflow, a lawyer or a purge needs, far less than walking the history. */
 const MOST_ITEMS_TOUCHED = 200;
 
 /**
  * Deleting a workflow, a lawyer, or purging a cancelled firm must not walk the execution history
- * inside the request: the history is left to its TTL. Each test seeds 10,000 history items
+ * inside the request: the history is left to its TTL. Each test seeds `HISTORY_SIZE` history items
  * straight into the table, then counts the DynamoDB calls and the items they read or wrote during
  * the request (a counting middleware on the document client), and checks what a user sees.
  */
@@ -68,7 +72,7 @@ describe('deletes with a large execution history', () => {
     return request();
   };
 
-  /** 10,000 executions and dispatch markers under a workflow, written as the worker would. */
+  /** `HISTORY_SIZE` executions and dispatch markers under a workflow, written as the worker would. */
   async function seedHistory(workflowId: string) {
     const { PK } = workflowKey(workflowId);
     const started = Date.parse('2026-11-01T00:00:00.000Z');
