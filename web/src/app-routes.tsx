@@ -1,7 +1,9 @@
 import { Route, Routes } from 'react-router';
 
 import { RequireAuth, RequireRole } from './auth/guards';
+import { LazyHealthDashboard } from './components/health-dashboard/lazy-health-dashboard';
 import { CardLayout } from './layout/card-layout';
+import { NotificationsFlashbar } from './layout/floating-toasts';
 import { lazyPage } from './layout/lazy-page';
 import { LoginPage } from './pages/login/login-page';
 
@@ -182,6 +184,9 @@ export function preloadRoutes(): Promise<void> {
       SubscriptionPage,
     ]
       .map((page) => page.preload())
+      // The components the pages load in chunks of their own (the charts, the toasts): fetched
+      // here too, a test's findBy waits for what the page draws, not for code to arrive.
+      .concat(LazyHealthDashboard.preload(), NotificationsFlashbar.preload())
       // The login card's own lazy forms: a form left unfetched suspends on the click that opens it,
       // inside user-event's act, and React does not retry it there (it stays on 'Chargement…').
       .concat(

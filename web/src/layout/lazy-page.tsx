@@ -43,24 +43,23 @@ class PageLoadBoundary extends Component<{ readonly children: ReactNode }, { rea
   }
 }
 
-/** A lazily loaded page or layout, which can also be fetched ahead of its first render. */
+/** A lazily loaded component, which can also be fetched ahead of its first render. */
 export type LazyPage<P> = FunctionComponent<P> & {
   /** Fetches the code now (no-op once loaded); resolves once the component can render at once. */
   readonly preload: () => Promise<void>;
 };
 
 /**
- * A page or layout loaded on first use, in its own chunk: a visitor of /login downloads neither
- * the signed-in layout nor the admin screens. `load` returns the component from its module, e.g.
- * `lazyPage(() => import('./pages/x/x-page').then((module) => module.XPage))`. Unlike React.lazy,
- * a page already fetched (`preload`) renders without showing 'Chargement…' first.
+ * A component loaded on first use, in its own chunk, that suspends until its code is in: the
+ * caller's Suspense says what shows meanwhile. Unlike React.lazy, a component already fetched
+ * (`preload`) renders at once, without suspending first.
  */
-export function lazyPage<P extends object>(load: () => Promise<ComponentType<P>>): LazyPage<P> {
+export function lazyComponent<P extends object>(load: () => Promise<ComponentType<P>>): LazyPage<P> {
   let loaded: ComponentType<P> | undefined;
   let loading: Promise<ComponentType<P>> | undefined;
   const fetchComponent = () => {
     // A failed fetch stays failed (React re-renders a failed tree at once: a new fetch each time
-    // would loop); the message offers to reload the page.
+    // would loop); the page's boundary offers to reload the page.
     // With Cloudscape's whole French catalogue: the entry has only its own components' labels.
     loading ??= Promise.all([load(), loadCloudscapeFrench()]).then(([component]) => {
       loaded = component;
@@ -69,9 +68,20 @@ export function lazyPage<P extends object>(load: () => Promise<ComponentType<P>>
     return loading;
   };
   function Loaded(props: P) {
-    const Page = loaded ?? use(fetchComponent());
-    return <Page {...props} />;
+    const Component = loaded ?? use(fetchComponent());
+    return <Component {...props} />;
   }
+  return Object.assign(Loaded, { preload: () => fetchComponent().then(() => undefined) });
+}
+
+/**
+ * A page or layout loaded on first use, in its own chunk: a visitor of /login downloads neither
+ * the signed-in layout nor the admin screens. `load` returns the component from its module, e.g.
+ * `lazyPage(() => import('./pages/x/x-page').then((module) => module.XPage))`. It shows
+ * 'Chargement…' while its code arrives, and 'Rechargez la page' if it cannot be fetched.
+ */
+export function lazyPage<P extends object>(load: () => Promise<ComponentType<P>>): LazyPage<P> {
+  const Loaded = lazyComponent(load);
   function LazyPage(props: P) {
     return (
       <PageLoadBoundary>
@@ -81,5 +91,5 @@ export function lazyPage<P extends object>(load: () => Promise<ComponentType<P>>
       </PageLoadBoundary>
     );
   }
-  return Object.assign(LazyPage, { preload: () => fetchComponent().then(() => undefined) });
+  return Object.assign(LazyPage, { preload: Loaded.preload });
 }

@@ -9,11 +9,12 @@ import KeyValuePairs from '@cloudscape-design/components/key-value-pairs';
 import SpaceBetween from '@cloudscape-design/components/space-between';
 import StatusIndicator from '@cloudscape-design/components/status-indicator';
 import { useQuery } from '@tanstack/react-query';
-import { lazy, Suspense, useState } from 'react';
+import { Suspense, useState } from 'react';
 
 import { GLOBAL_SCHEDULING, MESSAGES, type SchedulerResult } from '../../../../shared';
 import { ApiHttpError, ApiNetworkError, endedSession } from '../../api/api-errors';
 import { redriveDeadLetters, runScheduler, schedulerStatusQuery } from '../../api/scheduling';
+import { LazyHealthDashboard } from '../../components/health-dashboard/lazy-health-dashboard';
 import { ResetSecondFactor, SecuritySettings } from '../../components/second-factor/security-settings';
 import { PageHeader } from '../../layout/page-header';
 import { useNotifications } from '../../notifications/notifications-context';
@@ -33,13 +34,6 @@ function failureMessage(error: unknown): string {
   }
   return MESSAGES.scheduler.unexpected;
 }
-
-/** The health dashboard and its charts: a chunk of their own, loaded when this page shows. */
-const HealthDashboard = lazy(() =>
-  import('../../components/health-dashboard/health-dashboard').then((module) => ({
-    default: module.HealthDashboard,
-  })),
-);
 
 /**
  * 'Paramètres Administrateur' (/admin/settings, spec §2): the automations' health dashboard,
@@ -113,7 +107,7 @@ export function AdminSettingsPage() {
           </Alert>
         )}
         <Suspense fallback={<StatusIndicator type="loading">{TEXT.healthLoading}</StatusIndicator>}>
-          <HealthDashboard workflowsPath="/admin/workflows" />
+          <LazyHealthDashboard workflowsPath="/admin/workflows" />
         </Suspense>
         <Container
           header={

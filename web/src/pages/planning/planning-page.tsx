@@ -8,9 +8,10 @@ import KeyValuePairs from '@cloudscape-design/components/key-value-pairs';
 import SpaceBetween from '@cloudscape-design/components/space-between';
 import StatusIndicator from '@cloudscape-design/components/status-indicator';
 import Toggle from '@cloudscape-design/components/toggle';
-import { lazy, Suspense } from 'react';
+import { Suspense } from 'react';
 
 import { GLOBAL_SCHEDULING, MESSAGES } from '../../../../shared';
+import { LazyHealthDashboard } from '../../components/health-dashboard/lazy-health-dashboard';
 import { ExecutionHistoryButton } from '../../components/workflows/execution-history';
 import { HEALTH_TEXT } from '../../components/workflows/health-strings';
 import { MemberWorkflowCards } from '../../components/workflows/member-workflow-cards';
@@ -26,13 +27,6 @@ import { PageHeader } from '../../layout/page-header';
 import { STRINGS } from '../../strings';
 import { PLANNING_TEXT as TEXT } from './strings';
 import { usePlanning } from './use-planning';
-
-/** The member's health dashboard and its charts: a chunk of their own, loaded with this page. */
-const HealthDashboard = lazy(() =>
-  import('../../components/health-dashboard/health-dashboard').then((module) => ({
-    default: module.HealthDashboard,
-  })),
-);
 
 /**
  * Workflow planning, the same for lawyers and notaries (/lawyer/cron, /notary/cron; spec §2): the
@@ -59,7 +53,7 @@ export function PlanningPage({ workflowsPath }: { readonly workflowsPath: string
           </SpaceBetween>
         </Container>
         <Suspense fallback={<StatusIndicator type="loading">{HEALTH_TEXT.unknown}</StatusIndicator>}>
-          <HealthDashboard workflowsPath={workflowsPath} />
+          <LazyHealthDashboard workflowsPath={workflowsPath} />
         </Suspense>
         {workflows.query.isError && <Alert type="error">{MESSAGES.workflow.listLoadFailed}</Alert>}
         {/* A plain heading: as the Cards' own header it sat alone in an empty box. */}
