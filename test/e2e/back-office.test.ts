@@ -154,23 +154,26 @@ describe('back office: lawyers, folders and automations', () => {
         .toBe(1);
       await screenshotsAt(admin, name);
     }
-    // At 1440 px the search and the four filters share one row, none stretched across a row of its own.
-    await admin.setViewportSize({ width: 1440, height: 900 });
-    const filters = await admin.evaluate(() => {
-      const search = document.querySelector('input[type="search"]')?.getBoundingClientRect();
-      const selects = [
-        ...document.querySelectorAll('button[aria-haspopup="listbox"], button[aria-haspopup="dialog"]'),
-      ].map((select) => select.getBoundingClientRect());
-      return selects.map((select) => ({
-        sameRow: search !== undefined && select.top < search.bottom && select.bottom > search.top,
-        width: Math.round(select.width),
-      }));
-    });
-    expect(filters).toHaveLength(4);
-    for (const filter of filters) expect(filter).toEqual({ sameRow: true, width: expect.any(Number) });
-    expect(Math.max(...filters.map((filter) => filter.width))).toBeLessThan(300);
-    await screenshotsAt(admin, 'polish-admin-filters');
+    // On a desk, 1280 px (the default) as 1440 px, the search and the four filters share one row:
+    // their boxes level, none stretched across a row of its own. On a phone they stack, one a row.
+    for (const width of [1280, 1440]) {
+      await admin.setViewportSize({ width, height: 900 });
+      await expect.poll(async () => rowsOf(await filterBoxes(admin)), { message: `${width} px` }).toBe(1);
+      const boxes = await filterBoxes(admin);
+      expect(boxes).toHaveLength(5);
+      expect(Math.max(...boxes.slice(1).map((select) => select.width))).toBeLessThan(300);
+    }
+    await admin.setViewportSize({ width: 390, height: 844 });
+    await expect.poll(async () => rowsOf(await filterBoxes(admin))).toBe(5);
+    const stacked = await filterBoxes(admin);
+    // Each filter as wide as the card, the search's box sharing its row with the count of results.
+    for (const select of stacked.slice(1))
+      expect(select.width).toBeGreaterThanOrEqual(stacked[0]?.width ?? 0);
+    expect(await scrollsSideways(admin)).toBe(false);
     await admin.setViewportSize({ width: 1280, height: 900 });
+    await admin.evaluate(() => window.scrollTo(0, 0));
+    await screenshot(admin, 'ux-6-admin-filters-1280');
+    await screenshotsAt(admin, '6-admin-filters');
     await search.fill('');
   });
 
@@ -296,3 +299,33 @@ describe('back office: lawyers, folders and automations', () => {
     expect(page.url()).toContain('/login');
   });
 });
+
+/** The boxes of the admin's automation search and of its four filters, in the order they are read. */
+function filterBoxes(page: Page): Promise<{ top: number; width: number }[]> {
+  return page.evaluate(() =>
+    [
+      ...document.querySelectorAll(
+        'input[type="search"], button[aria-haspopup="listbox"], button[aria-haspopup="dialog"]',
+      ),
+    ].map((element) => {
+      const { top, width } = element.getBoundingClientRect();
+      return { top, width: Math.round(width) };
+    }),
+  );
+}
+
+/** How many rows boxes make: a box whose top is more than a pixel off its row's first starts a row. */
+function rowsOf(boxes: readonly { top: number }[]): number {
+  let rows = 0;
+  let rowTop = Number.NEGATIVE_INFINITY;
+  for (const box of boxes) {
+    if (Math.abs(box.top - rowTop) <= 1) continue;
+    rows += 1;
+    rowTop = box.top;
+  }
+  return rows;
+}
+
+function scrollsSideways(page: Page): Promise<boolean> {
+  return page.evaluate(() => document.documentElement.scrollWidth > window.innerWidth);
+}

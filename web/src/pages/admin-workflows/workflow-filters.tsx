@@ -101,52 +101,54 @@ export function WorkflowFilters({
   return (
     <div className={styles.filters}>
       <div className={styles.search}>{search}</div>
-      <div className={styles.select}>
-        <Select
-          inlineLabelText={TEXT.lawyer}
-          selectedOption={filters.lawyer ?? anyLawyer}
-          options={lawyerOptions}
-          {...serverSelectProps(lawyerPages, setLawyerSearch)}
-          onFocus={() => setOpened((current) => ({ ...current, lawyers: true }))}
-          loadingText={TEXT.lawyersLoading}
-          filteringPlaceholder={TEXT.lawyerSearch}
-          onChange={({ detail }) => onChange({ ...filters, lawyer: chosen(detail.selectedOption) })}
-        />
-      </div>
-      <div className={styles.select}>
-        <Select
-          inlineLabelText={TEXT.folder}
-          selectedOption={filters.folder ?? anyFolder}
-          options={folderOptions}
-          {...serverSelectProps(folderPages, setFolderSearch)}
-          onFocus={() => setOpened((current) => ({ ...current, folders: true }))}
-          loadingText={TEXT.foldersLoading}
-          filteringPlaceholder={TEXT.folderSearch}
-          onChange={({ detail }) => onChange({ ...filters, folder: chosen(detail.selectedOption) })}
-        />
-      </div>
-      <div className={styles.select}>
-        <Select
-          inlineLabelText={TEXT.state}
-          selectedOption={stateOptions.find((option) => option.value === (filters.state ?? '')) ?? null}
-          options={stateOptions}
-          onChange={({ detail }) =>
-            onChange({ ...filters, state: (detail.selectedOption.value || null) as StateFilter | null })
-          }
-        />
-      </div>
-      <div className={styles.select}>
-        <Select
-          inlineLabelText={TEXT.health}
-          selectedOption={healthOptions.find((option) => option.value === (filters.health ?? '')) ?? null}
-          options={healthOptions}
-          onChange={({ detail }) =>
-            onChange({
-              ...filters,
-              health: (detail.selectedOption.value || null) as WorkflowHealthFilter | null,
-            })
-          }
-        />
+      <div className={styles.selects}>
+        <div className={styles.select}>
+          <Select
+            inlineLabelText={TEXT.lawyer}
+            selectedOption={filters.lawyer ?? anyLawyer}
+            options={lawyerOptions}
+            {...serverSelectProps(lawyerPages, setLawyerSearch)}
+            onFocus={() => setOpened((current) => ({ ...current, lawyers: true }))}
+            loadingText={TEXT.lawyersLoading}
+            filteringPlaceholder={TEXT.lawyerSearch}
+            onChange={({ detail }) => onChange({ ...filters, lawyer: chosen(detail.selectedOption) })}
+          />
+        </div>
+        <div className={styles.select}>
+          <Select
+            inlineLabelText={TEXT.folder}
+            selectedOption={filters.folder ?? anyFolder}
+            options={folderOptions}
+            {...serverSelectProps(folderPages, setFolderSearch)}
+            onFocus={() => setOpened((current) => ({ ...current, folders: true }))}
+            loadingText={TEXT.foldersLoading}
+            filteringPlaceholder={TEXT.folderSearch}
+            onChange={({ detail }) => onChange({ ...filters, folder: chosen(detail.selectedOption) })}
+          />
+        </div>
+        <div className={styles.select}>
+          <Select
+            inlineLabelText={TEXT.state}
+            selectedOption={stateOptions.find((option) => option.value === (filters.state ?? '')) ?? null}
+            options={stateOptions}
+            onChange={({ detail }) =>
+              onChange({ ...filters, state: (detail.selectedOption.value || null) as StateFilter | null })
+            }
+          />
+        </div>
+        <div className={styles.select}>
+          <Select
+            inlineLabelText={TEXT.health}
+            selectedOption={healthOptions.find((option) => option.value === (filters.health ?? '')) ?? null}
+            options={healthOptions}
+            onChange={({ detail }) =>
+              onChange({
+                ...filters,
+                health: (detail.selectedOption.value || null) as WorkflowHealthFilter | null,
+              })
+            }
+          />
+        </div>
       </div>
     </div>
   );
