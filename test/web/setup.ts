@@ -4,9 +4,9 @@ import { afterAll, afterEach, beforeAll, vi } from 'vitest';
 
 import { queryClient } from '../../web/src/api/query-client';
 import { preloadRoutes } from '../../web/src/app-routes';
-import { failOnActWarnings, watchActWarnings } from './support/act-warnings';
 import { installBrowserStubs, resetViewport } from './support/browser-stubs';
 import { cancelPendingTimers, trackPendingTimers } from './support/pending-timers';
+import { failOnReactWarnings, watchReactWarnings } from './support/react-warnings';
 
 // The files of a worker share one document and one module cache (vitest.config.ts): each file
 // starts from the stubs, and each test from the empty cache, storage and viewport, reset below.
@@ -15,7 +15,7 @@ installBrowserStubs();
 // draw the reply: findBy* and waitFor wait for what the user would see, up to this long.
 configure({ asyncUtilTimeout: 10_000 });
 trackPendingTimers();
-watchActWarnings();
+watchReactWarnings();
 resetViewport();
 
 // Pages are lazily loaded chunks in the app; fetched here once, every route renders at once, as
@@ -44,7 +44,7 @@ afterEach(() => {
   }
   resetViewport();
   // Last, once the test's components are unmounted (their clean-up may update state too).
-  failOnActWarnings();
+  failOnReactWarnings();
 });
 
 // What a file drew outside the containers that cleanup() unmounts (a root of its own, a portal)
@@ -52,5 +52,5 @@ afterEach(() => {
 afterAll(() => {
   document.body.replaceChildren();
   // What a file's own hooks drew or unmounted outside its tests.
-  failOnActWarnings();
+  failOnReactWarnings();
 });

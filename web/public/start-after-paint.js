@@ -11,18 +11,22 @@
 // a press, a focus), instead of a phone spending a second on it while the visitor reads.
 // Until the application has taken the page over, a form sent is held back and a button pressed is
 // remembered; the application sends or presses them then (web/src/early-input.ts) instead of the
-// browser reloading the page with the form, or the press being lost.
+// browser reloading the page with the form, or the press being lost. They are remembered here, not
+// marked on the elements: the application takes the markup over by hydrating it, and React reports
+// any attribute it did not render itself as a mismatch with the pre-rendered page.
+const pressed = new Set();
+window.heldForms = new Set();
 document.addEventListener(
   'submit',
   (event) => {
     if ('hydrated' in document.documentElement.dataset) return;
     event.preventDefault();
-    event.target.dataset.sendWhenReady = '';
+    window.heldForms.add(event.target);
   },
   true,
 );
 // A button pressed then (other than one sending a form: that is the submit above) does nothing
-// until the application answers it: it is marked, and pressed again below.
+// until the application answers it: it is remembered, and pressed again below.
 document.addEventListener(
   'click',
   (event) => {
@@ -30,25 +34,23 @@ document.addEventListener(
     const button = event.target instanceof Element ? event.target.closest('button') : null;
     if (!button || button.type === 'submit') return;
     event.preventDefault();
-    button.dataset.clickWhenReady = '';
+    pressed.add(button);
   },
   true,
 );
 // Pressed again once the application has taken the card over and the button carries its handler
 // (a lazily loaded page hydrates after the root); given up after about 30 s.
 const pressAgain = (tries) => {
-  const pressed = [...document.querySelectorAll('button[data-click-when-ready]')];
+  const onPage = [...pressed].filter((button) => button.isConnected);
   const ready =
     'hydrated' in document.documentElement.dataset &&
-    pressed.every((button) => Object.keys(button).some((key) => key.startsWith('__reactProps$')));
+    onPage.every((button) => Object.keys(button).some((key) => key.startsWith('__reactProps$')));
   if (!ready && tries > 0) {
     setTimeout(() => pressAgain(tries - 1), 50);
     return;
   }
-  for (const button of pressed) {
-    delete button.dataset.clickWhenReady;
-    if (ready) button.click();
-  }
+  pressed.clear();
+  if (ready) for (const button of onPage) button.click();
 };
 const afterPaint = () => new Promise((resolve) => requestAnimationFrame(() => setTimeout(resolve, 0)));
 const { entry, start, sessionKey } = document.querySelector('script[data-entry]').dataset;

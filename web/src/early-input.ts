@@ -1,3 +1,10 @@
+declare global {
+  interface Window {
+    /** The forms sent before the application took the page over, held back by web/public/start-after-paint.js. */
+    heldForms?: Set<HTMLFormElement>;
+  }
+}
+
 /**
  * A pre-rendered page (/login) can be typed in before its code has run: on a slow phone the card
  * shows a second or more before the application takes it over. What was typed then stays in the
@@ -18,13 +25,11 @@ export function takeOverEarlyInput(root: HTMLElement): void {
     setDomValue.call(input, typed);
     input.dispatchEvent(new Event('input', { bubbles: true }));
   }
-  const held = [...root.querySelectorAll<HTMLFormElement>('form[data-send-when-ready]')];
+  const held = [...(window.heldForms ?? [])].filter((form) => root.contains(form));
   if (held.length === 0) return;
+  for (const form of held) window.heldForms?.delete(form);
   // After the render that the typed values cause, so that the form sends them.
   setTimeout(() => {
-    for (const form of held) {
-      delete form.dataset.sendWhenReady;
-      form.requestSubmit();
-    }
+    for (const form of held) form.requestSubmit();
   }, 0);
 }
