@@ -56,10 +56,12 @@ export class DeadLetterService {
       );
       if (licensed) return 'send';
       notSent.licenseInactive += 1;
+      // Recorded under the trigger that started the run, as a run switched off is: 'Relancé'
+      // in the history means the resend called it, and this one was not called.
       await this.deps.executions.record({
         workflowId: workflow.id,
         dispatchId: dispatch.dispatchId,
-        trigger: 'redrive',
+        trigger: dispatch.trigger,
         startedAt: this.deps.clock.now().toISOString(),
         durationMs: 0,
         httpStatus: null,
