@@ -7,6 +7,7 @@ import type { Browser, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
 
 import { freePort } from '../../lib/local/free-port';
+import type { RedriveReply } from '../../shared/schemas/scheduler';
 import {
   launchChromium,
   newContext,
@@ -16,6 +17,7 @@ import {
 } from './support/browser';
 import { LoginPage } from './support/login-page';
 import { type ReceivedCall, startN8nStandIn } from './support/n8n-stand-in';
+import { buyLicense, driveStandIn } from './support/purchase';
 
 /** The outbox's e-mails about a paused automation: recipient and decoded subject. */
 async function pauseAlerts(name: string): Promise<{ to: string; subject: string; text: string }[]> {
@@ -33,6 +35,65 @@ async function pauseAlerts(name: string): Promise<{ to: string; subject: string;
       return { to: header('To'), subject, text };
     })
     .filter((message) => message.subject.includes(`« ${name} » suspendue`));
+}
+
+/** The admin creates an automation of type 'Relance Dossier Client' for `owner` at `url`. */
+async function createAutomation(admin: Page, name: string, url: string, owner: RegExp): Promise<void> {
+  await admin.goto('/admin/workflows');
+  await admin.getByRole('button', { name: 'Nouvelle Automatisation' }).first().click();
+  const dialog = admin.getByRole('dialog');
+  await dialog.getByLabel("Type d'automatisation").click();
+  await admin.getByRole('option', { name: /Relance Dossier Client/ }).click();
+  await dialog.getByLabel('Nom', { exact: true }).fill(name);
+  await dialog.getByLabel('URL du webhook').fill(url);
+  await dialog.getByLabel('Client (avocat)').click();
+  await admin.getByRole('option', { name: owner }).click();
+  await dialog.getByRole('button', { name: 'Créer' }).click();
+  await admin.getByText('Automatisation créée', { exact: true }).first().waitFor();
+}
+
+/** The admin changes an automation's webhook address in its 'Modifier' dialog (scheduling goes off). */
+async function changeWebhookAddress(admin: Page, name: string, url: string): Promise<void> {
+  await admin.goto('/admin/workflows');
+  await admin.getByRole('button', { name: `Actions de ${name}` }).click();
+  await admin.getByRole('menuitem', { name: 'Modifier' }).click();
+  const dialog = admin.getByRole('dialog');
+  await dialog.getByLabel('URL du webhook').fill(url);
+  await dialog.getByRole('button', { name: 'Enregistrer' }).click();
+  await admin.getByText('Automatisation mise à jour', { exact: true }).first().waitFor();
+}
+
+/** Whether runs wait, as /admin/settings reloaded says it: the button is disabled while 'En attente' is 0. */
+async function failedRunsWaiting(admin: Page): Promise<boolean> {
+  await admin.reload();
+  await admin.getByRole('heading', { name: 'Exécutions en échec' }).waitFor();
+  await admin.waitForLoadState('networkidle');
+  return admin.getByRole('button', { name: 'Relancer les exécutions en échec' }).isEnabled();
+}
+
+/** The admin clicks 'Relancer les exécutions en échec' on /admin/settings; resolves to the server's reply. */
+async function resendFailedRuns(admin: Page): Promise<RedriveReply> {
+  const [reply] = await Promise.all([
+    admin.waitForResponse(
+      (response) =>
+        response.url().endsWith('/api/dead-letters/redrive') && response.request().method() === 'POST',
+    ),
+    admin.getByRole('button', { name: 'Relancer les exécutions en échec' }).click(),
+  ]);
+  return (await reply.json()) as RedriveReply;
+}
+
+/** A receiver answering every call 500, and its webhook address. */
+async function startFailingReceiver(): Promise<{ readonly server: Server; readonly url: string }> {
+  const server = createServer((request, response) => {
+    request.resume();
+    request.on('end', () => {
+      response.writeHead(500, { 'content-type': 'application/json' });
+      response.end('{}');
+    });
+  });
+  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', () => resolve()));
+  return { server, url: `http://127.0.0.1:${(server.address() as AddressInfo).port}/webhook/relance` };
 }
 
 /**
@@ -61,16 +122,8 @@ describe('automation health', () => {
   const n8nCalls: ReceivedCall[] = [];
 
   beforeAll(async () => {
-    receiver = createServer((request, response) => {
-      request.resume();
-      request.on('end', () => {
-        response.writeHead(500, { 'content-type': 'application/json' });
-        response.end('{}');
-      });
-    });
+    ({ server: receiver, url: receiverUrl } = await startFailingReceiver());
     n8n = await startN8nStandIn((call) => n8nCalls.push(call));
-    await new Promise<void>((resolve) => receiver.listen(0, '127.0.0.1', () => resolve()));
-    receiverUrl = `http://127.0.0.1:${(receiver.address() as AddressInfo).port}/webhook/relance`;
     browser = await launchChromium();
     admin = await (await newContext(browser, baseUrl, 1440)).newPage();
     const adminLogin = new LoginPage(admin);
@@ -93,30 +146,10 @@ describe('automation health', () => {
   const card = (name = automation) => lawyer.locator('li').filter({ hasText: name }).first();
 
   /** The admin creates an automation of Camille Martin's on the failing receiver. */
-  async function createFailing(name: string): Promise<void> {
-    await admin.goto('/admin/workflows');
-    await admin.getByRole('button', { name: 'Nouvelle Automatisation' }).first().click();
-    const dialog = admin.getByRole('dialog');
-    await dialog.getByLabel("Type d'automatisation").click();
-    await admin.getByRole('option', { name: /Relance Dossier Client/ }).click();
-    await dialog.getByLabel('Nom', { exact: true }).fill(name);
-    await dialog.getByLabel('URL du webhook').fill(receiverUrl);
-    await dialog.getByLabel('Client (avocat)').click();
-    await admin.getByRole('option', { name: /Camille Martin/ }).click();
-    await dialog.getByRole('button', { name: 'Créer' }).click();
-    await admin.getByText('Automatisation créée', { exact: true }).first().waitFor();
-  }
+  const createFailing = (name: string) => createAutomation(admin, name, receiverUrl, /Camille Martin/);
 
   /** The admin changes the automation's webhook address in its 'Modifier' dialog. */
-  async function changeAddress(url: string): Promise<void> {
-    await admin.goto('/admin/workflows');
-    await admin.getByRole('button', { name: `Actions de ${automation}` }).click();
-    await admin.getByRole('menuitem', { name: 'Modifier' }).click();
-    const dialog = admin.getByRole('dialog');
-    await dialog.getByLabel('URL du webhook').fill(url);
-    await dialog.getByRole('button', { name: 'Enregistrer' }).click();
-    await admin.getByText('Automatisation mise à jour', { exact: true }).first().waitFor();
-  }
+  const changeAddress = (url: string) => changeWebhookAddress(admin, automation, url);
 
   /** Reloads the lawyer's list until the automation's card shows 'Suspendue' with its switch off. */
   async function pausedOnCard(name: string): Promise<boolean> {
@@ -266,27 +299,9 @@ describe('automation health', () => {
     // The right address, then the resend: the address change leaves scheduling off.
     await changeAddress(`${n8n.url}/webhook/relance`);
     await admin.goto('/admin/settings');
-    const resend = admin.getByRole('button', { name: 'Relancer les exécutions en échec' });
-    /** Whether runs wait, as the page reloaded says it: the button is disabled while 'En attente' is 0. */
-    const runsWaiting = async () => {
-      await admin.reload();
-      await admin.getByRole('heading', { name: 'Exécutions en échec' }).waitFor();
-      await admin.waitForLoadState('networkidle');
-      return resend.isEnabled();
-    };
+    const runsWaiting = () => failedRunsWaiting(admin);
     await expect.poll(runsWaiting, { timeout: 60_000, interval: 3_000 }).toBe(true);
-    const [reply] = await Promise.all([
-      admin.waitForResponse(
-        (response) =>
-          response.url().endsWith('/api/dead-letters/redrive') && response.request().method() === 'POST',
-      ),
-      resend.click(),
-    ]);
-    const counts = (await reply.json()) as {
-      moved: number;
-      notSent: { workflowDeleted: number; licenseInactive: number };
-      message: string;
-    };
+    const counts = await resendFailedRuns(admin);
     // At least the two failures that paused each automation: this one's sent, the deleted one's not.
     expect(counts.moved).toBeGreaterThanOrEqual(2);
     expect(counts.notSent).toEqual({ workflowDeleted: counts.notSent.workflowDeleted, licenseInactive: 0 });
@@ -359,5 +374,185 @@ describe('automation health', () => {
       .toBe(1);
     await screenshot(lawyer, 'health-card-recovered');
     expect(await pauseAlerts(automation)).toHaveLength(2);
+  }, 300_000);
+});
+
+/**
+ * Resending failed runs (issue 36, point 4) for a firm whose licence has ended. The admin has no
+ * action that deactivates a licence (spec §2, web/src): a licence becomes inactive when its firm
+ * cancels in the app and the paid month ends, which the Stripe stand-in's testers' page plays as
+ * Stripe would. A firm buys a licence and the admin files it with that key; its automation, and
+ * one of Camille Martin's (active licence) beside it, fail against a receiver answering 500 until
+ * a run of each waits in the failed runs' queue; the admin points both at an n8n stand-in; the
+ * firm's licence ends; the admin resends. Camille Martin's run is called, the firm's is not: the
+ * reply counts it as not sent because the licence is inactive, and its history says so without
+ * showing it as resent.
+ */
+describe("'Relancer les exécutions en échec' for a firm whose licence has ended", () => {
+  const baseUrl = inject('baseUrl');
+  const stamp = Date.now();
+  const email = `cabinet.clos.${stamp}@example.com`;
+  const firmLawyer = { firstName: 'Hélène', lastName: 'Delorme' };
+  /** The ended firm's automation, and Camille Martin's sent back in the same resend. */
+  const unlicensed = `Relance licence échue ${stamp}`;
+  const licensed = `Relance licence active ${stamp}`;
+  let browser: Browser;
+  let admin: Page;
+  let firm: Page;
+  let firmKey = '';
+  let receiver: Server;
+  let receiverUrl = '';
+  let n8n: Awaited<ReturnType<typeof startN8nStandIn>>;
+  const n8nCalls: ReceivedCall[] = [];
+  const callsOf = (name: string) => n8nCalls.filter((call) => call.workflowName === name);
+
+  beforeAll(async () => {
+    ({ server: receiver, url: receiverUrl } = await startFailingReceiver());
+    n8n = await startN8nStandIn((call) => n8nCalls.push(call));
+    browser = await launchChromium();
+    admin = await (await newContext(browser, baseUrl, 1440)).newPage();
+    const adminLogin = new LoginPage(admin);
+    await adminLogin.open();
+    await adminLogin.signIn(inject('adminLicenseKey'));
+    await admin.waitForURL('**/admin/workflows');
+    firm = await (await newContext(browser, baseUrl, 1440)).newPage();
+  });
+  afterAll(async () => {
+    await browser?.close();
+    await new Promise<void>((resolve) => receiver.close(() => resolve()));
+    await n8n?.close();
+  });
+
+  /** A member signed in with his key turns an automation's scheduling on from its card. */
+  async function scheduleFromCard(page: Page, name: string): Promise<void> {
+    await page.goto('/lawyer/workflows');
+    const card = page.locator('li').filter({ hasText: name }).first();
+    await card.getByRole('checkbox', { name: 'Planification automatique' }).click();
+    await page.getByText('Planification activée avec succès').first().waitFor();
+  }
+
+  /** The admin's history dialog of an automation, opened from /admin/workflows. */
+  async function openHistory(name: string) {
+    await admin.goto('/admin/workflows');
+    await admin.getByRole('button', { name: `Historique ${name}` }).click();
+    return admin.getByRole('dialog');
+  }
+
+  /** Whether the history shows a run of the automation moved to the failed runs' queue. */
+  async function deadLettered(name: string): Promise<boolean> {
+    const history = await openHistory(name);
+    await history.getByRole('table').waitFor();
+    await admin.waitForLoadState('networkidle');
+    return (await history.getByText('Échec, en file des messages en échec').count()) > 0;
+  }
+
+  it('a firm buys a licence, the admin files it with that key and gives it an automation on a failing receiver', async () => {
+    firmKey = await buyLicense(firm, email);
+
+    await admin.goto('/admin/lawyers');
+    await admin.getByRole('button', { name: 'Nouvel avocat' }).click();
+    const dialog = admin.getByRole('dialog');
+    await dialog.getByLabel('Prénom').fill(firmLawyer.firstName);
+    await dialog.getByLabel('Nom', { exact: true }).fill(firmLawyer.lastName);
+    await dialog.getByLabel('Email Google').fill(email);
+    await dialog.getByLabel('Téléphone').fill('0612345678');
+    await dialog.getByLabel("Nom de l'étude").fill('Cabinet Delorme');
+    await dialog.getByLabel('Clé de licence').fill(firmKey);
+    await dialog.getByRole('button', { name: 'Créer' }).click();
+    await admin
+      .getByText(`Dossier créé pour ${firmLawyer.firstName} ${firmLawyer.lastName}`, { exact: true })
+      .first()
+      .waitFor();
+
+    await createAutomation(admin, unlicensed, receiverUrl, /Hélène Delorme/);
+    await createAutomation(admin, licensed, receiverUrl, /Camille Martin/);
+  });
+
+  it('each firm turns scheduling on; a run of each fails until it waits in the failed runs’ queue', async () => {
+    await firm.goto('/login');
+    await new LoginPage(firm).signIn(firmKey);
+    await firm.waitForURL('**/lawyer/welcome');
+    await scheduleFromCard(firm, unlicensed);
+
+    const camille = await (await newContext(browser, baseUrl, 1440)).newPage();
+    await camille.goto('/login');
+    await new LoginPage(camille).signIn(inject('lawyerLicenseKey'));
+    await camille.waitForURL('**/lawyer/welcome');
+    await scheduleFromCard(camille, licensed);
+    await camille.context().close();
+
+    // Five attempts with the product's back-off each, then the failed runs' queue.
+    for (const name of [unlicensed, licensed]) {
+      await expect.poll(() => deadLettered(name), { timeout: 300_000, interval: 10_000 }).toBe(true);
+    }
+    // Both pointed at n8n: a new address turns scheduling off, so only a resend may call it now.
+    for (const name of [unlicensed, licensed])
+      await changeWebhookAddress(admin, name, `${n8n.url}/webhook/relance`);
+  }, 660_000);
+
+  it('the firm cancels in the app and its paid month ends: its licence is inactive', async () => {
+    await firm.goto('/lawyer/settings');
+    await firm.getByRole('button', { name: "Résilier l'abonnement" }).click();
+    await firm.getByRole('dialog').getByRole('button', { name: 'Résilier', exact: true }).click();
+    await firm.getByTestId('scheduled-cancellation').waitFor();
+    // The period's end, as Stripe lives it: the subscription ends instead of renewing.
+    await driveStandIn(browser, email, 'Payer la période suivante');
+
+    // Refused from then on, as the firm sees it.
+    await expect
+      .poll(
+        async () => {
+          await firm.goto('/lawyer/settings');
+          await firm.waitForLoadState('networkidle');
+          return new URL(firm.url()).pathname;
+        },
+        { timeout: 30_000, interval: 2_000 },
+      )
+      .toBe('/login');
+    await firm.getByText('Licence inactive. Accès suspendu.').first().waitFor();
+  });
+
+  it("the admin's resend names the firm's runs not sent, calls none of them, and its history does not show them as resent", async () => {
+    await admin.goto('/admin/settings');
+    await expect.poll(() => failedRunsWaiting(admin), { timeout: 60_000, interval: 3_000 }).toBe(true);
+    const counts = await resendFailedRuns(admin);
+
+    // Camille Martin's run sent; the ended firm's held back, and the reply says why.
+    expect(counts.moved).toBeGreaterThanOrEqual(1);
+    expect(counts.notSent.licenseInactive).toBeGreaterThanOrEqual(1);
+    const { workflowDeleted, licenseInactive } = counts.notSent;
+    const why = [
+      ...(workflowDeleted > 0 ? [`${workflowDeleted} dont l'automatisation a été supprimée`] : []),
+      `${licenseInactive} dont la licence du cabinet est inactive`,
+    ];
+    expect(counts.message).toBe(
+      `${counts.moved} exécution(s) en échec renvoyée(s) dans la file d'exécution ; ` +
+        `${workflowDeleted + licenseInactive} non renvoyée(s) : ${why.join(', ')}`,
+    );
+    await admin.getByText(counts.message, { exact: true }).first().waitFor();
+    await screenshotsAt(admin, '4-resend-licence-inactive');
+
+    // Camille Martin's run reaches n8n; the firm's, sent back in the same resend, never does.
+    await expect
+      .poll(() => callsOf(licensed).filter((call) => call.trigger === 'redrive').length, {
+        timeout: 120_000,
+        interval: 2_000,
+      })
+      .toBeGreaterThanOrEqual(1);
+    expect(callsOf(unlicensed)).toEqual([]);
+
+    // Its history: each run held back is a cancelled line saying why, none shown as resent.
+    const history = await openHistory(unlicensed);
+    const heldBack = history.getByRole('row').filter({
+      hasText: 'Exécution non renvoyée : la licence du cabinet est inactive',
+    });
+    await heldBack.first().waitFor();
+    expect(await heldBack.count()).toBe(licenseInactive);
+    expect(await heldBack.filter({ hasText: 'Annulé' }).count()).toBe(licenseInactive);
+    expect(await history.getByRole('row').filter({ hasText: 'Relancé' }).count()).toBe(0);
+    // Listed among the run's failed attempts: brought into view.
+    await heldBack.first().scrollIntoViewIfNeeded();
+    await screenshot(admin, 'ux-4-resend-licence-inactive-history-1440');
+    expect(callsOf(unlicensed)).toEqual([]);
   }, 300_000);
 });
