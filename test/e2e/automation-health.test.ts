@@ -557,7 +557,7 @@ describe("'Relancer les exécutions en échec' for a firm whose licence has ende
     expect(await heldBack.filter({ hasText: 'Annulé' }).count()).toBe(licenseInactive);
     // Listed among the run's failed attempts: brought into view.
     await heldBack.first().scrollIntoViewIfNeeded();
-    await screenshot(admin, 'ux-4-resend-licence-inactive-history-1440');
+    await screenshot(admin, 'ux-4-resend-licence-inactive-history-1440', { fullPage: false });
     expect(callsOf(unlicensed)).toEqual([]);
   }, 300_000);
 });

@@ -29,11 +29,14 @@ export async function newContext(browser: Browser, baseURL: string, width = 1280
   return browser.newContext({ baseURL, locale: 'fr-FR', viewport: { width, height: 900 } });
 }
 
-/** Saves a full-page screenshot under test-results/screenshots. */
-export async function screenshot(page: Page, name: string): Promise<string> {
+/**
+ * Saves a full-page screenshot under test-results/screenshots; `fullPage: false` keeps the window
+ * as it is (a dialog scrolled inside: a full-page capture lays the page out again and loses it).
+ */
+export async function screenshot(page: Page, name: string, { fullPage = true } = {}): Promise<string> {
   mkdirSync(SCREENSHOT_DIRECTORY, { recursive: true });
   const path = join(SCREENSHOT_DIRECTORY, `${name}.png`);
-  await page.screenshot({ path, fullPage: true });
+  await page.screenshot({ path, fullPage });
   return path;
 }
 
