@@ -37,6 +37,16 @@ async function pauseAlerts(name: string): Promise<{ to: string; subject: string;
     .filter((message) => message.subject.includes(`« ${name} » suspendue`));
 }
 
+/** A new page at 1440 px signed in with `licenseKey`, once it has reached `home`. */
+async function signedIn(browser: Browser, licenseKey: string, home: string): Promise<Page> {
+  const page = await (await newContext(browser, inject('baseUrl'), 1440)).newPage();
+  const login = new LoginPage(page);
+  await login.open();
+  await login.signIn(licenseKey);
+  await page.waitForURL(`**${home}`);
+  return page;
+}
+
 /** The admin creates an automation of type 'Relance Dossier Client' for `owner` at `url`. */
 async function createAutomation(admin: Page, name: string, url: string, owner: RegExp): Promise<void> {
   await admin.goto('/admin/workflows');
@@ -125,16 +135,8 @@ describe('automation health', () => {
     ({ server: receiver, url: receiverUrl } = await startFailingReceiver());
     n8n = await startN8nStandIn((call) => n8nCalls.push(call));
     browser = await launchChromium();
-    admin = await (await newContext(browser, baseUrl, 1440)).newPage();
-    const adminLogin = new LoginPage(admin);
-    await adminLogin.open();
-    await adminLogin.signIn(inject('adminLicenseKey'));
-    await admin.waitForURL('**/admin/workflows');
-    lawyer = await (await newContext(browser, baseUrl, 1440)).newPage();
-    const lawyerLogin = new LoginPage(lawyer);
-    await lawyerLogin.open();
-    await lawyerLogin.signIn(inject('lawyerLicenseKey'));
-    await lawyer.waitForURL('**/lawyer/welcome');
+    admin = await signedIn(browser, inject('adminLicenseKey'), '/admin/workflows');
+    lawyer = await signedIn(browser, inject('lawyerLicenseKey'), '/lawyer/welcome');
   });
   afterAll(async () => {
     await browser?.close();
@@ -410,11 +412,7 @@ describe("'Relancer les exécutions en échec' for a firm whose licence has ende
     ({ server: receiver, url: receiverUrl } = await startFailingReceiver());
     n8n = await startN8nStandIn((call) => n8nCalls.push(call));
     browser = await launchChromium();
-    admin = await (await newContext(browser, baseUrl, 1440)).newPage();
-    const adminLogin = new LoginPage(admin);
-    await adminLogin.open();
-    await adminLogin.signIn(inject('adminLicenseKey'));
-    await admin.waitForURL('**/admin/workflows');
+    admin = await signedIn(browser, inject('adminLicenseKey'), '/admin/workflows');
     firm = await (await newContext(browser, baseUrl, 1440)).newPage();
   });
   afterAll(async () => {
@@ -474,10 +472,7 @@ describe("'Relancer les exécutions en échec' for a firm whose licence has ende
     await firm.waitForURL('**/lawyer/welcome');
     await scheduleFromCard(firm, unlicensed);
 
-    const camille = await (await newContext(browser, baseUrl, 1440)).newPage();
-    await camille.goto('/login');
-    await new LoginPage(camille).signIn(inject('lawyerLicenseKey'));
-    await camille.waitForURL('**/lawyer/welcome');
+    const camille = await signedIn(browser, inject('lawyerLicenseKey'), '/lawyer/welcome');
     await scheduleFromCard(camille, licensed);
     await camille.context().close();
 
