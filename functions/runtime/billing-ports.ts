@@ -1,6 +1,5 @@
 import type { Payments } from '../domain/billing/ports';
 import type { Mailer } from '../domain/core/ports';
-import type { AppDependencies } from './dependencies';
 
 /** What the billing handlers need from the world beyond the table, keys, clock and logger. */
 export interface BillingPorts {
@@ -12,7 +11,7 @@ export interface BillingPorts {
 }
 
 /** The billing ports of a composition root; a root without them cannot serve a billing call. */
-export function billingPortsOf(deps: Pick<AppDependencies, 'billing'>): BillingPorts {
+export function billingPortsOf(deps: { readonly billing?: BillingPorts }): BillingPorts {
   if (!deps.billing) throw new Error('Facturation non configurée dans cet environnement');
   return deps.billing;
 }
