@@ -1,5 +1,5 @@
 import { screen, waitFor, within } from '@testing-library/react';
-import { beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 
 import type { WorkflowHealth } from '../../../shared/schemas/health';
 import { lawyerFixture, pausedHealthFixture, workflowFixture } from '../back-office/fixtures';
@@ -130,11 +130,6 @@ describe('automation health on the member cards', () => {
 });
 
 describe('health dashboard on the planning page', () => {
-  // The page loads it as a chunk of its own: compiled here first, so the page only renders it.
-  beforeAll(async () => {
-    await import('../../../web/src/components/health-dashboard/health-dashboard');
-  });
-
   it('says when its list of automations in failure is cut to the longest streaks', async () => {
     openAsMember('lawyer', '/lawyer/cron', {
       workflows: [paused],

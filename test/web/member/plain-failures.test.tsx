@@ -1,6 +1,6 @@
 import createWrapper from '@cloudscape-design/components/test-utils/dom';
 import { screen, waitFor, within } from '@testing-library/react';
-import { beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 
 import { MESSAGES } from '../../../shared';
 import { PLAIN_FAILURES } from '../../../shared/execution-wording';
@@ -163,7 +163,6 @@ describe('a failed call in words a lawyer understands, the technical message beh
   });
 
   it("words the planning page's chart and failing list for a lawyer", async () => {
-    await import('../../../web/src/components/health-dashboard/health-dashboard');
     openAsMember('lawyer', '/lawyer/cron', lawyerBackend());
 
     expect(
@@ -176,10 +175,6 @@ describe('a failed call in words a lawyer understands, the technical message beh
 });
 
 describe('the admin keeps the technical view', () => {
-  beforeAll(async () => {
-    await import('../../../web/src/components/health-dashboard/health-dashboard');
-  });
-
   it("titles the dashboard's lag chart 'Retard de déclenchement (p95)'", async () => {
     openSettings({
       health: (request) =>
