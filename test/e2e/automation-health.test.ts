@@ -3,7 +3,7 @@ import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { join } from 'node:path';
 
-import type { Browser, Page } from 'playwright-core';
+import type { Browser, Locator, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
 
 import { freePort } from '../../lib/local/free-port';
@@ -71,6 +71,26 @@ async function changeWebhookAddress(admin: Page, name: string, url: string): Pro
   await dialog.getByLabel('URL du webhook').fill(url);
   await dialog.getByRole('button', { name: 'Enregistrer' }).click();
   await admin.getByText('Automatisation mise à jour', { exact: true }).first().waitFor();
+}
+
+/** A run's status in the history once it waits in the failed runs' queue. */
+const DEAD_LETTERED = 'Échec, en file des messages en échec';
+
+/** The words of this text that the browser drew across two lines (cut inside the word). */
+function wordsSplitAcrossLines(text: Locator): Promise<string[]> {
+  return text.evaluate((element) => {
+    const node = element.firstChild;
+    if (!node || node.nodeType !== Node.TEXT_NODE) throw new Error('Pas de texte');
+    const split: string[] = [];
+    for (const word of (node.textContent ?? '').matchAll(/\S+/g)) {
+      const range = document.createRange();
+      range.setStart(node, word.index);
+      range.setEnd(node, word.index + word[0].length);
+      const lines = new Set([...range.getClientRects()].map((rect) => Math.round(rect.top)));
+      if (lines.size > 1) split.push(word[0]);
+    }
+    return split;
+  });
 }
 
 /** Whether runs wait, as /admin/settings reloaded says it: the button is disabled while 'En attente' is 0. */
@@ -441,7 +461,7 @@ describe("'Relancer les exécutions en échec' for a firm whose licence has ende
     const history = await openHistory(name);
     await history.getByRole('table').waitFor();
     await admin.waitForLoadState('networkidle');
-    return (await history.getByText('Échec, en file des messages en échec').count()) > 0;
+    return (await history.getByText(DEAD_LETTERED).count()) > 0;
   }
 
   it('a firm buys a licence, the admin files it with that key and gives it an automation on a failing receiver', async () => {
@@ -480,6 +500,9 @@ describe("'Relancer les exécutions en échec' for a firm whose licence has ende
     for (const name of [unlicensed, licensed]) {
       await expect.poll(() => deadLettered(name), { timeout: 300_000, interval: 10_000 }).toBe(true);
     }
+    // The status of a run in the failed runs' queue wraps between its words in the history's column.
+    const status = (await openHistory(unlicensed)).getByText(DEAD_LETTERED).first();
+    expect(await wordsSplitAcrossLines(status)).toEqual([]);
     // Both pointed at n8n: a new address turns scheduling off, so only a resend may call it now.
     for (const name of [unlicensed, licensed])
       await changeWebhookAddress(admin, name, `${n8n.url}/webhook/relance`);

@@ -20,6 +20,14 @@ import { TestConnectionButton, WorkflowHealthDetails } from './workflow-health';
 
 const TEXT = STRINGS.executions;
 
+/**
+ * A status's words, each kept whole: StatusIndicator wraps its text at any letter ('messag' then
+ * 'es'), a squeezed column wraps it between words.
+ */
+const wholeWords = (text: string) => (
+  <span style={{ wordBreak: 'normal', overflowWrap: 'break-word' }}>{text}</span>
+);
+
 /** The history a page at a time, newest first; 'Charger plus' reads the next page. */
 function ExecutionTable({ workflowId }: { readonly workflowId: string }) {
   const client = useQueryClient();
@@ -55,16 +63,16 @@ function ExecutionTable({ workflowId }: { readonly workflowId: string }) {
         {
           id: 'outcome',
           header: TEXT.columns.outcome,
-          // Wrapped lines break between words: 'Échec' or 'Réussi' never split in a squeezed column.
+          // Wide enough for 'Échec' or 'Réussi' beside the icon on one line.
           minWidth: 176,
           cell: (item) =>
             item.outcome === 'success' ? (
-              <StatusIndicator type="success">{TEXT.outcomes.success}</StatusIndicator>
+              <StatusIndicator type="success">{wholeWords(TEXT.outcomes.success)}</StatusIndicator>
             ) : item.outcome === 'cancelled' ? (
-              <StatusIndicator type="stopped">{TEXT.outcomes.cancelled}</StatusIndicator>
+              <StatusIndicator type="stopped">{wholeWords(TEXT.outcomes.cancelled)}</StatusIndicator>
             ) : (
               <StatusIndicator type={item.retry === 'scheduled' ? 'warning' : 'error'}>
-                {item.retry ? TEXT.retries[item.retry] : TEXT.outcomes.failed}
+                {wholeWords(item.retry ? TEXT.retries[item.retry] : TEXT.outcomes.failed)}
               </StatusIndicator>
             ),
         },
