@@ -44,7 +44,7 @@ class PageLoadBoundary extends Component<{ readonly children: ReactNode }, { rea
 }
 
 /** A lazily loaded component, which can also be fetched ahead of its first render. */
-export type LazyPage<P> = FunctionComponent<P> & {
+export type LazyComponent<P> = FunctionComponent<P> & {
   /** Fetches the code now (no-op once loaded); resolves once the component can render at once. */
   readonly preload: () => Promise<void>;
 };
@@ -54,7 +54,7 @@ export type LazyPage<P> = FunctionComponent<P> & {
  * caller's Suspense says what shows meanwhile. Unlike React.lazy, a component already fetched
  * (`preload`) renders at once, without suspending first.
  */
-export function lazyComponent<P extends object>(load: () => Promise<ComponentType<P>>): LazyPage<P> {
+export function lazyComponent<P extends object>(load: () => Promise<ComponentType<P>>): LazyComponent<P> {
   let loaded: ComponentType<P> | undefined;
   let loading: Promise<ComponentType<P>> | undefined;
   const fetchComponent = () => {
@@ -80,7 +80,7 @@ export function lazyComponent<P extends object>(load: () => Promise<ComponentTyp
  * `lazyPage(() => import('./pages/x/x-page').then((module) => module.XPage))`. It shows
  * 'Chargement…' while its code arrives, and 'Rechargez la page' if it cannot be fetched.
  */
-export function lazyPage<P extends object>(load: () => Promise<ComponentType<P>>): LazyPage<P> {
+export function lazyPage<P extends object>(load: () => Promise<ComponentType<P>>): LazyComponent<P> {
   const Loaded = lazyComponent(load);
   function LazyPage(props: P) {
     return (
