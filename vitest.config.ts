@@ -10,7 +10,13 @@ export default defineConfig({
   test: {
     projects: [
       {
-        test: { name: 'unit', include: ['test/unit/**/*.test.ts'], environment: 'node' },
+        test: {
+          name: 'unit',
+          include: ['test/unit/**/*.test.ts'],
+          environment: 'node',
+          // As for integration below: the app's modules are loaded once per worker, not once per file.
+          isolate: false,
+        },
       },
       {
         test: {
@@ -18,6 +24,10 @@ export default defineConfig({
           include: ['test/integration/**/*.test.ts'],
           environment: 'node',
           globalSetup: ['test/integration/global-setup.ts'],
+          // Each file builds its own table, clock and dependencies and restores what it spies on, so
+          // the files of a worker share one module cache: the app, the AWS SDK and zod are loaded once
+          // per worker rather than once per file.
+          isolate: false,
           // npm test runs these files several at once beside the web and infra tests (see
           // test/support/run-side-by-side.ts), on a machine shared with other runs: bounds for a
           // hung test or set-up, not budgets.
