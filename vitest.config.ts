@@ -3,8 +3,8 @@ import { defineConfig } from 'vitest/config';
 import { cloudscapeFrench } from './web/build/cloudscape-french';
 
 /**
- * Five projects. `npm test` runs unit, integration, infra and web in two vitest runs side by side
- * (test/support/run-side-by-side.ts); `npm run test:e2e` runs the browser suite against the local runtime.
+ * Five projects. `npm test` runs web beside infra and unit, then integration (test/support/run-tests.ts);
+ * `npm run test:e2e` runs the browser suite against the local runtime.
  */
 export default defineConfig({
   test: {
@@ -28,9 +28,8 @@ export default defineConfig({
           // the files of a worker share one module cache: the app, the AWS SDK and zod are loaded once
           // per worker rather than once per file.
           isolate: false,
-          // npm test runs these files several at once beside the web and infra tests (see
-          // test/support/run-side-by-side.ts), on a machine shared with other runs: bounds for a
-          // hung test or set-up, not budgets.
+          // npm test runs more of these files at once than there are CPUs (test/support/run-tests.ts),
+          // on a machine that may be shared with other runs: bounds for a hung test or set-up, not budgets.
           testTimeout: 120_000,
           hookTimeout: 180_000,
         },

@@ -219,7 +219,9 @@ function spawnLoopbackDynamoDb(port: number, path: string | null): ChildProcess 
     [
       // An emulator in memory lives minutes: the quick compiler alone costs less CPU than compiling; one
       // on disk (`npm start`) serves for hours and pays the optimising compiler back (bench/results.md).
-      ...(path ? [] : ['-XX:TieredStopAtLevel=1']),
+      // Its heap is small and the tests keep every CPU busy: one collector thread wastes none of them
+      // in waits between threads.
+      ...(path ? [] : ['-XX:TieredStopAtLevel=1', '-XX:+UseSerialGC']),
       `-Djava.library.path=${join(home, 'DynamoDBLocal_lib')}`,
       '-cp',
       [join(home, 'DynamoDBLocal.jar'), join(home, 'DynamoDBLocal_lib', '*')].join(delimiter),
