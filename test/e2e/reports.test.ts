@@ -150,6 +150,9 @@ describe('completion reports, replay and export', () => {
     await screenshot(lawyer, 'reports/history-replayed');
     // The action column at phone width: the table becomes cards, 'Rejouer' one of their sections.
     await lawyer.setViewportSize({ width: 390, height: 844 });
+    // The table's button is replaced by the card's once React redraws: found before, it is gone
+    // by the time it would scroll.
+    await done.getByRole('table').waitFor({ state: 'detached' });
     const replayOnPhone = done.getByRole('button', { name: /^Rejouer l'exécution du/ }).first();
     await replayOnPhone.scrollIntoViewIfNeeded();
     await screenshot(lawyer, 'reports/history-replayed-390');
