@@ -6,8 +6,8 @@ import { createInterface } from 'node:readline';
  * `npm test`'s test half, in two steps that keep about one busy process per CPU: the projects that
  * compute in Node (web in jsdom; infra's CDK synthesis with unit) as two vitest runs side by side,
  * then integration alone, whose files mostly wait on DynamoDB Local and fauxqs, with more files in
- * flight than CPUs. Running everything at once made the emulator and the workers contend for the CPUs
- * and cost more CPU in all. Arguments after `npm test --` (a file filter) go to every run.
+ * flight than CPUs. Running everything at once would make the emulator and the workers contend for
+ * the CPUs and cost more CPU in all. Arguments after `npm test --` (a file filter) go to every run.
  */
 const cpus = availableParallelism();
 const halfOfCpus = String(Math.max(1, Math.floor(cpus / 2)));
